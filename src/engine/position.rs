@@ -1,0 +1,352 @@
+//! [`Position`]: a game position of any variant and board, with checked play.
+
+use std::fmt;
+
+use super::bits::Bits;
+use super::board_state::{BitPosition, IllegalMove};
+use super::outcome::Outcome;
+use super::rules::Rules;
+use super::square::{Color, Square, SquareSet};
+
+/// A move: a disc placed on a square, or a pass.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Move {
+    /// Place a disc of the side to move.
+    Place(Square),
+    /// Pass the turn.
+    Pass,
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Move::Place(sq) => write!(f, "{sq}"),
+            Move::Pass => f.write_str("--"),
+        }
+    }
+}
+
+/// What a square holds.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Cell {
+    /// Not a square of this board (the octagon's cut corners, or beyond the board's side).
+    OffBoard,
+    /// A blocked square.
+    Blocked,
+    /// An empty playable square.
+    Empty,
+    /// A disc of a player.
+    Disc(Color),
+    /// The neutral disc of a 3-player game.
+    Neutral,
+}
+
+impl Cell {
+    /// The character used in board diagrams.
+    pub const fn symbol(self) -> char {
+        match self {
+            Cell::OffBoard => ' ',
+            Cell::Blocked => '#',
+            Cell::Empty => '.',
+            Cell::Disc(c) => c.symbol(),
+            Cell::Neutral => 'N',
+        }
+    }
+}
+
+/// A board setup: who owns which square, and who moves.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Setup {
+    /// Discs of each colour, in turn order.
+    pub discs: [SquareSet; 4],
+    /// Neutral discs (3-player games).
+    pub neutral: SquareSet,
+    /// Side to move.
+    pub turn: Color,
+}
+
+/// Why a setup cannot be a position under the given rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetupError {
+    /// A disc stands on a square that is off the board or blocked.
+    NotPlayable(Square),
+    /// Two discs share a square.
+    Overlap(Square),
+    /// A disc of a colour that does not take part.
+    ColorNotPlaying(Color),
+    /// A neutral disc outside a 3-player game.
+    NeutralNotAllowed(Square),
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SetupError::NotPlayable(sq) => {
+                write!(
+                    f,
+                    "square {sq} holds a disc but is off the board or blocked"
+                )
+            }
+            SetupError::Overlap(sq) => write!(f, "square {sq} holds two discs"),
+            SetupError::ColorNotPlaying(c) => {
+                write!(
+                    f,
+                    "{c} does not take part in this game but has discs or the move"
+                )
+            }
+            SetupError::NeutralNotAllowed(sq) => {
+                write!(
+                    f,
+                    "square {sq} holds a neutral disc, which only 3-player games have"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Layout {
+    Small(BitPosition<u64>),
+    Large(BitPosition<u128>),
+}
+
+macro_rules! with {
+    ($self:expr, $p:ident => $e:expr) => {
+        match $self {
+            Layout::Small($p) => $e,
+            Layout::Large($p) => $e,
+        }
+    };
+}
+
+/// A position of any variant on any board, with checked play.
+///
+/// ```
+/// use reversi_record::{Move, Position, Rules};
+/// let mut pos = Position::new(Rules::default());
+/// assert_eq!(pos.legal_moves().to_string(), "d3 c4 f5 e6");
+/// let flipped = pos.play(Move::Place("f5".parse().unwrap())).unwrap();
+/// assert_eq!(flipped.to_string(), "e5");
+/// assert!(pos.play(Move::Place("a1".parse().unwrap())).is_err());
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Position {
+    rules: Rules,
+    layout: Layout,
+}
+
+impl Position {
+    /// The start position of `rules`.
+    pub fn new(rules: Rules) -> Position {
+        let (discs, neutral) = rules.start_discs();
+        Position::build(
+            rules,
+            Setup {
+                discs,
+                neutral,
+                turn: Color::Black,
+            },
+        )
+    }
+
+    /// A position from an arbitrary setup, checked against `rules`.
+    pub fn from_setup(rules: Rules, setup: Setup) -> Result<Position, SetupError> {
+        let playable = rules.playable();
+        let mut seen = SquareSet::EMPTY;
+        let all = setup.discs.iter().chain(std::iter::once(&setup.neutral));
+        for set in all {
+            if let Some(sq) = set.difference(playable).first() {
+                return Err(SetupError::NotPlayable(sq));
+            }
+            if let Some(sq) = set.intersection(seen).first() {
+                return Err(SetupError::Overlap(sq));
+            }
+            seen = seen.union(*set);
+        }
+        for c in Color::ALL.into_iter().skip(rules.players() as usize) {
+            if !setup.discs[c.index()].is_empty() || setup.turn == c {
+                return Err(SetupError::ColorNotPlaying(c));
+            }
+        }
+        if rules.players() != 3 {
+            if let Some(sq) = setup.neutral.first() {
+                return Err(SetupError::NeutralNotAllowed(sq));
+            }
+        }
+        Ok(Position::build(rules, setup))
+    }
+
+    fn build(rules: Rules, setup: Setup) -> Position {
+        let Setup {
+            discs,
+            neutral,
+            turn,
+        } = setup;
+        let layout = match BitPosition::<u64>::from_parts(&rules, discs, neutral, turn) {
+            Some(p) => Layout::Small(p),
+            None => Layout::Large(
+                BitPosition::<u128>::from_parts(&rules, discs, neutral, turn)
+                    .expect("every board fits the 10x10 layout"),
+            ),
+        };
+        Position { rules, layout }
+    }
+
+    /// The rules of the game.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The side to move.
+    pub fn turn(&self) -> Color {
+        with!(&self.layout, p => p.turn())
+    }
+
+    /// The setup this position is: discs and side to move.
+    pub fn setup(&self) -> Setup {
+        Setup {
+            discs: Color::ALL.map(|c| self.discs(c)),
+            neutral: self.neutral(),
+            turn: self.turn(),
+        }
+    }
+
+    /// Discs of `color`.
+    pub fn discs(&self, color: Color) -> SquareSet {
+        with!(&self.layout, p => p.discs(color).to_set())
+    }
+
+    /// Neutral discs (3-player games).
+    pub fn neutral(&self) -> SquareSet {
+        with!(&self.layout, p => p.neutral().to_set())
+    }
+
+    /// Empty playable squares.
+    pub fn empty(&self) -> SquareSet {
+        with!(&self.layout, p => p.empty().to_set())
+    }
+
+    /// Discs `color` still has in hand, when the supply is limited (classic reversi).
+    pub fn in_hand(&self, color: Color) -> Option<u8> {
+        with!(&self.layout, p => p.in_hand(color))
+    }
+
+    /// What `sq` holds.
+    pub fn cell(&self, sq: Square) -> Cell {
+        if !self.rules.board().contains(sq) {
+            return Cell::OffBoard;
+        }
+        if self.rules.blocked().contains(sq) {
+            return Cell::Blocked;
+        }
+        if self.neutral().contains(sq) {
+            return Cell::Neutral;
+        }
+        match Color::ALL.into_iter().find(|&c| self.discs(c).contains(sq)) {
+            Some(c) => Cell::Disc(c),
+            None => Cell::Empty,
+        }
+    }
+
+    /// Squares where the side to move may place a disc.
+    pub fn legal_moves(&self) -> SquareSet {
+        with!(&self.layout, p => p.legal_moves().to_set())
+    }
+
+    /// Whether the side to move must pass (two players only).
+    pub fn must_pass(&self) -> bool {
+        with!(&self.layout, p => p.must_pass())
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        with!(&self.layout, p => p.is_over())
+    }
+
+    /// Whether the free opening's centre placements are still going on.
+    pub fn in_free_opening(&self) -> bool {
+        with!(&self.layout, p => p.in_free_opening())
+    }
+
+    /// The discs a placement on `sq` would flip, or why it is illegal.
+    pub fn flips(&self, sq: Square) -> Result<SquareSet, IllegalMove> {
+        with!(&self.layout, p => check(p, &self.rules, sq).map(|(_, f)| f.to_set()))
+    }
+
+    /// Plays `mv` if legal and returns the flipped discs; on error the position is unchanged.
+    pub fn play(&mut self, mv: Move) -> Result<SquareSet, IllegalMove> {
+        let rules = self.rules;
+        with!(&mut self.layout, p => match mv {
+            Move::Pass => p.pass().map(|()| SquareSet::EMPTY),
+            Move::Place(sq) => {
+                let (index, flipped) = check(p, &rules, sq)?;
+                p.play_unchecked(index, flipped);
+                Ok(flipped.to_set())
+            }
+        })
+    }
+
+    /// The result, once the game is over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.is_over().then(|| self.counts_outcome())
+    }
+
+    /// The result the board would give if the game ended now.
+    pub fn counts_outcome(&self) -> Outcome {
+        let mut discs = [0u8; 4];
+        for c in self.rules.colors() {
+            discs[c.index()] = self.discs(*c).len() as u8;
+        }
+        Outcome::new(
+            &self.rules,
+            discs,
+            self.neutral().len() as u8,
+            self.empty().len() as u8,
+        )
+    }
+
+    /// Counts the leaves of the game tree `depth` plies deep (a pass is a ply). A finished
+    /// game counts 0, or 1 with `count_finished`.
+    pub fn perft(&self, depth: u32, count_finished: bool) -> u64 {
+        with!(&self.layout, p => super::perft::perft(p, depth, count_finished))
+    }
+}
+
+fn check<B: Bits>(p: &BitPosition<B>, rules: &Rules, sq: Square) -> Result<(u32, B), IllegalMove> {
+    if rules.blocked().contains(sq) {
+        return Err(IllegalMove::Blocked);
+    }
+    let index = B::index_of(sq)
+        .filter(|_| rules.board().contains(sq))
+        .ok_or(IllegalMove::OffBoard)?;
+    p.check_move(index).map(|f| (index, f))
+}
+
+impl fmt::Display for Position {
+    /// A board diagram: columns across the top, rows down the side, `X O R G` discs, `N`
+    /// neutral, `.` empty, `#` blocked; then the side to move or `game over`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.rules.board().side();
+        let pad = if n >= 10 { 3 } else { 2 };
+        write!(f, "{:pad$}", "")?;
+        for c in 0..n {
+            write!(f, " {}", (b'a' + c) as char)?;
+        }
+        writeln!(f)?;
+        for r in 0..n {
+            write!(f, "{:>pad$}", r + 1)?;
+            for c in 0..n {
+                let sq = Square::new(c, r).expect("board fits the grid");
+                write!(f, " {}", self.cell(sq).symbol())?;
+            }
+            writeln!(f)?;
+        }
+        if self.is_over() {
+            write!(f, "game over")
+        } else {
+            write!(f, "{} to move", self.turn())
+        }
+    }
+}

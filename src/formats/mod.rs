@@ -1,0 +1,356 @@
+//! Every record format the toolkit reads and writes, behind one interface.
+//!
+//! A reader turns bytes into a stream of [`ParsedGame`]s, each with the [`Record`] (when the
+//! game could be read at all), its diagnostics and its [`Source`]. One bad game never stops
+//! the stream: readers resynchronise at the next game. A writer takes records and refuses,
+//! naming the game and what is lost, anything its format cannot hold, unless asked to be
+//! lossy.
+
+use std::fmt;
+use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::diagnostic::{Diagnostic, Source};
+use crate::engine::Rules;
+use crate::record::Record;
+
+pub mod ggf;
+pub mod json;
+pub mod movestr;
+pub mod obf;
+pub mod pgn;
+pub mod rgn;
+pub mod sgf;
+pub mod transcript;
+pub mod wthor;
+
+/// One game as read from a file.
+#[derive(Clone, Debug)]
+pub struct ParsedGame {
+    /// 1-based index of the game in its file.
+    pub index: usize,
+    /// The game's source text (a text view for binary formats).
+    pub source: Source,
+    /// The record, unless the game could not be read at all.
+    pub record: Option<Record>,
+    /// What the reader found wrong (syntax errors, bad encodings, ...).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A stream of games.
+pub type Games<'a> = Box<dyn Iterator<Item = io::Result<ParsedGame>> + Send + 'a>;
+
+/// What a reader may need beyond the bytes.
+#[derive(Clone, Debug, Default)]
+pub struct ReadOptions {
+    /// Name shown in diagnostics (`-` for standard input).
+    pub name: Arc<str>,
+    /// The file's path, when it is a file (WTHOR looks for `WTHOR.JOU`/`WTHOR.TRN` beside it).
+    pub path: Option<PathBuf>,
+    /// Rules for records that do not state them (move strings, transcripts).
+    pub rules: Option<Rules>,
+    /// Directory of WTHOR name files (`--names DIR`).
+    pub names_dir: Option<PathBuf>,
+}
+
+/// What a writer needs to know.
+#[derive(Clone, Debug, Default)]
+pub struct WriteOptions {
+    /// Write what can be held and report the rest instead of refusing.
+    pub lossy: bool,
+    /// The dialect, for formats that have several.
+    pub dialect: Option<String>,
+    /// Directory for companion files (WTHOR `WTHOR.JOU`/`WTHOR.TRN`).
+    pub names_dir: Option<PathBuf>,
+}
+
+/// Why a record could not be written.
+#[derive(Debug)]
+pub enum WriteError {
+    /// The output failed.
+    Io(io::Error),
+    /// The format cannot hold these parts of the record; nothing was written.
+    CannotHold(Vec<String>),
+}
+
+impl fmt::Display for WriteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WriteError::Io(e) => write!(f, "{e}"),
+            WriteError::CannotHold(what) => {
+                write!(f, "the target format cannot hold {}", what.join("; "))
+            }
+        }
+    }
+}
+
+impl std::error::Error for WriteError {}
+
+impl From<io::Error> for WriteError {
+    fn from(e: io::Error) -> WriteError {
+        WriteError::Io(e)
+    }
+}
+
+/// Writes records one at a time.
+pub trait RecordWriter {
+    /// Writes `record` (or buffers it, for formats with a header). Returns what was dropped
+    /// when writing lossily; refuses with [`WriteError::CannotHold`] otherwise.
+    fn write(&mut self, record: &Record) -> Result<Vec<String>, WriteError>;
+    /// Flushes everything, writing headers and companion files.
+    fn finish(&mut self) -> io::Result<()>;
+}
+
+/// Refuses or reports `losses` as the options say.
+pub fn check_losses(
+    losses: Vec<String>,
+    options: &WriteOptions,
+) -> Result<Vec<String>, WriteError> {
+    if losses.is_empty() || options.lossy {
+        Ok(losses)
+    } else {
+        Err(WriteError::CannotHold(losses))
+    }
+}
+
+/// The start of an input, for content detection.
+#[derive(Clone, Copy, Debug)]
+pub struct Sniff<'a> {
+    /// The first bytes (up to 4 KiB).
+    pub head: &'a [u8],
+    /// The whole input's length, when known.
+    pub len: Option<u64>,
+}
+
+/// A record format.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Format {
+    /// Our own Reversi Game Notation (PGN-shaped), `.rgn`.
+    Rgn,
+    /// The record model as JSON.
+    Json,
+    /// WTHOR game databases (`.wtb`, `.wtd`).
+    Wthor,
+    /// GGS's Generic Game Format.
+    Ggf,
+    /// Othello PGN in one of its dialects.
+    Pgn(PgnDialect),
+    /// SGF with `GM[2]`.
+    Sgf,
+    /// Move strings, one game a line (or a CSV column).
+    MoveString,
+    /// Transcript grids of move numbers.
+    Transcript,
+    /// OBF / board-string positions.
+    Obf,
+}
+
+/// The flavours of Othello PGN.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum PgnDialect {
+    /// Our RGN (the default when writing).
+    Rgn,
+    /// thor-to-PGN exports: upper-case moves, numbered pairs, no passes.
+    Thor,
+    /// PlayOK: `--` passes, the score repeated after the movetext.
+    PlayOk,
+    /// Edax: `pass`, chess-style results with a `{X wins B-W}` comment.
+    Edax,
+}
+
+impl PgnDialect {
+    /// The dialect's name on the command line.
+    pub const fn name(self) -> &'static str {
+        match self {
+            PgnDialect::Rgn => "rgn",
+            PgnDialect::Thor => "thor",
+            PgnDialect::PlayOk => "playok",
+            PgnDialect::Edax => "edax",
+        }
+    }
+}
+
+impl Format {
+    /// Every format, in detection order.
+    pub const ALL: [Format; 9] = [
+        Format::Wthor,
+        Format::Json,
+        Format::Ggf,
+        Format::Sgf,
+        Format::Obf,
+        Format::Rgn,
+        Format::Transcript,
+        Format::MoveString,
+        Format::Pgn(PgnDialect::Rgn),
+    ];
+
+    /// The name on the command line (`pgn:playok` for a dialect).
+    pub fn name(self) -> String {
+        match self {
+            Format::Rgn => "rgn".into(),
+            Format::Json => "json".into(),
+            Format::Wthor => "wthor".into(),
+            Format::Ggf => "ggf".into(),
+            Format::Pgn(PgnDialect::Rgn) => "pgn".into(),
+            Format::Pgn(d) => format!("pgn:{}", d.name()),
+            Format::Sgf => "sgf".into(),
+            Format::MoveString => "moves".into(),
+            Format::Transcript => "transcript".into(),
+            Format::Obf => "obf".into(),
+        }
+    }
+
+    /// The format a file extension suggests.
+    pub fn from_extension(ext: &str) -> Option<Format> {
+        Some(match ext.to_ascii_lowercase().as_str() {
+            "rgn" => Format::Rgn,
+            "json" | "jsonl" => Format::Json,
+            "wtb" | "wtd" => Format::Wthor,
+            "ggf" => Format::Ggf,
+            "pgn" => Format::Pgn(PgnDialect::Rgn),
+            "sgf" => Format::Sgf,
+            "txt" | "csv" => Format::MoveString,
+            "grid" | "transcript" => Format::Transcript,
+            "obf" => Format::Obf,
+            _ => return None,
+        })
+    }
+
+    /// The format the content looks like, if any.
+    pub fn sniff(input: &Sniff<'_>) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| match f {
+            Format::Wthor => wthor::sniff(input),
+            Format::Json => json::sniff(input),
+            Format::Ggf => ggf::sniff(input),
+            Format::Sgf => sgf::sniff(input),
+            Format::Obf => obf::sniff(input),
+            Format::Rgn | Format::Pgn(_) => rgn::sniff(input),
+            Format::Transcript => transcript::sniff(input),
+            Format::MoveString => movestr::sniff(input),
+        })
+    }
+
+    /// Reads games from `input`.
+    pub fn read<'a>(self, input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> Games<'a> {
+        match self {
+            Format::Rgn | Format::Pgn(_) => rgn::read(input, options),
+            Format::Json => json::read(input, options),
+            Format::Wthor => wthor::read(input, options),
+            Format::Ggf => ggf::read(input, options),
+            Format::Sgf => sgf::read(input, options),
+            Format::MoveString => movestr::read(input, options),
+            Format::Transcript => transcript::read(input, options),
+            Format::Obf => obf::read(input, options),
+        }
+    }
+
+    /// A writer of this format to `out`.
+    pub fn writer<'a>(
+        self,
+        out: Box<dyn Write + Send + 'a>,
+        options: &WriteOptions,
+    ) -> Box<dyn RecordWriter + 'a> {
+        match self {
+            Format::Rgn | Format::Pgn(PgnDialect::Rgn) => rgn::writer(out, options),
+            Format::Pgn(dialect) => pgn::writer(out, dialect, options),
+            Format::Json => json::writer(out, options),
+            Format::Wthor => wthor::writer(out, options),
+            Format::Ggf => ggf::writer(out, options),
+            Format::Sgf => sgf::writer(out, options),
+            Format::MoveString => movestr::writer(out, options),
+            Format::Transcript => transcript::writer(out, options),
+            Format::Obf => obf::writer(out, options),
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+
+    /// `FORMAT[:DIALECT]`, such as `ggf` or `pgn:playok`.
+    fn from_str(s: &str) -> Result<Format, String> {
+        let (name, dialect) = match s.split_once(':') {
+            Some((n, d)) => (n, Some(d)),
+            None => (s, None),
+        };
+        let format = match name.to_ascii_lowercase().as_str() {
+            "rgn" => Format::Rgn,
+            "json" => Format::Json,
+            "wthor" | "wtb" | "wtd" => Format::Wthor,
+            "ggf" => Format::Ggf,
+            "pgn" => Format::Pgn(PgnDialect::Rgn),
+            "sgf" => Format::Sgf,
+            "moves" | "movestring" | "txt" => Format::MoveString,
+            "transcript" | "grid" => Format::Transcript,
+            "obf" => Format::Obf,
+            _ => {
+                return Err(format!(
+                "expected a format (rgn, json, wthor, ggf, pgn[:thor|playok|edax], sgf, moves, transcript, obf), but found `{name}` instead"
+            ))
+            }
+        };
+        match (format, dialect) {
+            (f, None) => Ok(f),
+            (Format::Pgn(_), Some(d)) => {
+                let dialect = [
+                    PgnDialect::Rgn,
+                    PgnDialect::Thor,
+                    PgnDialect::PlayOk,
+                    PgnDialect::Edax,
+                ]
+                .into_iter()
+                .find(|x| d.eq_ignore_ascii_case(x.name()))
+                .ok_or_else(|| {
+                    format!(
+                        "expected a PGN dialect (rgn, thor, playok, edax), but found `{d}` instead"
+                    )
+                })?;
+                Ok(Format::Pgn(dialect))
+            }
+            (f, Some(d)) => Err(format!("format {f} has no dialect `{d}`")),
+        }
+    }
+}
+
+/// Reads `input` whole into a string, replacing invalid UTF-8 and reporting where it was.
+/// For text formats whose files are small by nature (a transcript, an OBF file).
+pub fn read_text(mut input: impl BufRead) -> io::Result<String> {
+    let mut bytes = Vec::new();
+    input.read_to_end(&mut bytes)?;
+    Ok(String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+}
+
+// Temporary scaffolding while format modules are written; removed when the last one lands.
+fn not_yet<'a>(name: &str) -> Games<'a> {
+    let e = io::Error::new(
+        io::ErrorKind::Unsupported,
+        format!("reading {name} is not supported yet"),
+    );
+    Box::new(std::iter::once(Err(e)))
+}
+
+struct NotYet(&'static str);
+
+impl RecordWriter for NotYet {
+    fn write(&mut self, _: &Record) -> Result<Vec<String>, WriteError> {
+        Err(WriteError::Io(io::Error::new(
+            io::ErrorKind::Unsupported,
+            format!("writing {} is not supported yet", self.0),
+        )))
+    }
+    fn finish(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+fn not_yet_writer<'a>(name: &'static str) -> Box<dyn RecordWriter + 'a> {
+    Box::new(NotYet(name))
+}

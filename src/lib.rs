@@ -1,0 +1,27 @@
+//! # reversi-record
+//!
+//! Read, write, validate and convert game records of Reversi/Othello and its variants.
+//!
+//! The data flows one way: bytes → format reader → [`record`] → replay against the
+//! [`engine`] → report.
+//!
+//! ```
+//! use reversi_record::{Move, Position, Rules};
+//! let rules: Rules = "othello:6x6".parse().unwrap();
+//! let mut pos = Position::new(rules);
+//! assert_eq!(pos.perft(4, false), 244);
+//! pos.play(Move::Place("b3".parse().unwrap())).unwrap();
+//! ```
+
+#![warn(missing_docs, rust_2018_idioms, unreachable_pub)]
+#![deny(missing_debug_implementations, nonstandard_style)]
+
+pub mod engine;
+
+pub use engine::{
+    BoardShape, Cell, Color, IllegalMove, Move, Outcome, Position, Rules, RulesError, Setup,
+    Square, SquareSet,
+};
+pub mod diagnostic;
+pub mod formats;
+pub mod record;
