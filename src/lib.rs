@@ -25,3 +25,4 @@ pub use engine::{
 pub mod diagnostic;
 pub mod formats;
 pub mod record;
+pub mod validate;

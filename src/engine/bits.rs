@@ -100,6 +100,34 @@ pub trait Bits:
         }
     }
 
+    /// Every set bit moved `n` steps in direction `dir`, with no edge masks: callers keep runs
+    /// inside [`Bits::run_mask`] so that nothing wraps around a row.
+    #[inline(always)]
+    fn step(self, dir: usize, n: u32) -> Self {
+        let s = Self::STRIDE;
+        match dir {
+            0 => self.shl(n),
+            1 => self.shr(n),
+            2 => self.shl(s * n),
+            3 => self.shr(s * n),
+            4 => self.shl((s + 1) * n),
+            5 => self.shl((s - 1) * n),
+            6 => self.shr((s - 1) * n),
+            _ => self.shr((s + 1) * n),
+        }
+    }
+
+    /// Squares a run in direction `dir` may pass through: runs with a sideways component
+    /// never include the layout's edge columns, so unmasked [`Bits::step`]s cannot wrap.
+    #[inline(always)]
+    fn run_mask(dir: usize) -> Self {
+        if dir == 2 || dir == 3 {
+            !Self::ZERO
+        } else {
+            Self::EAST_SOURCES & Self::WEST_SOURCES
+        }
+    }
+
     /// Every square adjacent (edge or corner) to a set bit.
     #[inline]
     fn neighbours(self) -> Self {

@@ -338,35 +338,66 @@ fn next_turn(turn: u8, players: u8) -> u8 {
     }
 }
 
-/// Empty squares from which `own` closes at least one run of `opp` (Kogge-Stone style fill
-/// in each of the 8 directions).
+/// Doubling steps after the first two single steps of a fill: enough to cover the longest
+/// run of the layout (6 on 8x8, 8 on 10x10).
+const fn doubling_steps<B: Bits>() -> u32 {
+    (B::SIDE as u32 - 4) / 2
+}
+
+/// Empty squares from which `own` closes at least one run of `opp`: a Kogge-Stone fill in
+/// each of the 8 directions (two single steps, then steps of two).
 #[inline]
 pub fn flipping_moves<B: Bits>(own: B, opp: B, empty: B) -> B {
-    let mut moves = B::ZERO;
-    for dir in 0..8 {
-        let mut run = own.shift(dir) & opp;
-        for _ in 0..B::SIDE - 3 {
-            run |= run.shift(dir) & opp;
-        }
-        moves |= run.shift(dir) & empty;
+    (moves_towards::<B, 0>(own, opp)
+        | moves_towards::<B, 1>(own, opp)
+        | moves_towards::<B, 2>(own, opp)
+        | moves_towards::<B, 3>(own, opp)
+        | moves_towards::<B, 4>(own, opp)
+        | moves_towards::<B, 5>(own, opp)
+        | moves_towards::<B, 6>(own, opp)
+        | moves_towards::<B, 7>(own, opp))
+        & empty
+}
+
+/// Squares just past a run of `opp` that starts next to `own` in direction `DIR`.
+#[inline(always)]
+fn moves_towards<B: Bits, const DIR: usize>(own: B, opp: B) -> B {
+    let o = opp & B::run_mask(DIR);
+    let mut run = o & own.step(DIR, 1);
+    run |= o & run.step(DIR, 1);
+    let pairs = o & o.step(DIR, 1);
+    for _ in 0..doubling_steps::<B>() {
+        run |= pairs & run.step(DIR, 2);
     }
-    moves
+    run.step(DIR, 1)
 }
 
 /// The discs of `opp` that a disc placed on `m` flips, given the mover's discs `own`.
 #[inline]
 pub fn flips<B: Bits>(own: B, opp: B, m: B) -> B {
-    let mut flipped = B::ZERO;
-    for dir in 0..8 {
-        let mut run = B::ZERO;
-        let mut x = m.shift(dir);
-        while !(x & opp).is_zero() {
-            run |= x;
-            x = x.shift(dir);
-        }
-        if !(x & own).is_zero() {
-            flipped |= run;
-        }
+    flips_towards::<B, 0>(own, opp, m)
+        | flips_towards::<B, 1>(own, opp, m)
+        | flips_towards::<B, 2>(own, opp, m)
+        | flips_towards::<B, 3>(own, opp, m)
+        | flips_towards::<B, 4>(own, opp, m)
+        | flips_towards::<B, 5>(own, opp, m)
+        | flips_towards::<B, 6>(own, opp, m)
+        | flips_towards::<B, 7>(own, opp, m)
+}
+
+/// The run of `opp` starting next to `m` in direction `DIR`, if `own` closes it.
+#[inline(always)]
+fn flips_towards<B: Bits, const DIR: usize>(own: B, opp: B, m: B) -> B {
+    let o = opp & B::run_mask(DIR);
+    let mut run = o & m.step(DIR, 1);
+    run |= o & run.step(DIR, 1);
+    let pairs = o & o.step(DIR, 1);
+    for _ in 0..doubling_steps::<B>() {
+        run |= pairs & run.step(DIR, 2);
     }
-    flipped
+    if (run.step(DIR, 1) & own).is_zero() {
+        B::ZERO
+    } else {
+        run
+    }
 }

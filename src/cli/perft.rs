@@ -1,0 +1,48 @@
+//! `reversi perft`.
+
+use std::io::{self, Write};
+use std::time::Instant;
+
+use reversi_record::{Position, Rules};
+
+use super::{exit, OutputFormat};
+
+/// Count the leaves of the game tree from the start position.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// Plies to search (a pass is a ply).
+    depth: u32,
+    /// The rules string, e.g. `othello:6x6` or `multi3:octagon`.
+    #[arg(long, default_value = "othello", value_parser = super::parse_rules)]
+    rules: Rules,
+    /// Count a game that ends above the horizon as one leaf (Aart Bik) instead of zero
+    /// (OEIS A124004, Edax).
+    #[arg(long)]
+    count_finished: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
+    format: OutputFormat,
+}
+
+pub(crate) fn run(args: Args) -> io::Result<u8> {
+    let start = Instant::now();
+    let leaves = Position::new(args.rules).perft(args.depth, args.count_finished);
+    let seconds = start.elapsed().as_secs_f64();
+    let mut out = io::stdout().lock();
+    match args.format {
+        OutputFormat::Human => {
+            writeln!(out, "perft({}) {}: {leaves}", args.depth, args.rules)?;
+            let rate = leaves as f64 / seconds.max(1e-9) / 1e6;
+            writeln!(io::stderr(), "{seconds:.3} s, {rate:.1} M leaves/s")?;
+        }
+        OutputFormat::Json | OutputFormat::Jsonl => {
+            let value = serde_json::json!({
+                "rules": args.rules.to_string(),
+                "depth": args.depth,
+                "leaves": leaves,
+            });
+            writeln!(out, "{value}")?;
+        }
+    }
+    Ok(exit::OK)
+}

@@ -1,0 +1,518 @@
+//! The replay validator: re-executes every move of a record against the engine and reports
+//! everything the record gets wrong, as [`Diagnostic`]s with stable codes.
+//!
+//! ```
+//! use reversi_record::record::{MoveRecord, Record};
+//! use reversi_record::{validate, Move, Rules};
+//! let mut record = Record::new(Rules::default());
+//! for sq in ["f5", "d6", "a1"] {
+//!     record.moves.push(MoveRecord::new(Move::Place(sq.parse().unwrap())));
+//! }
+//! let report = validate::validate_record(&record, 1);
+//! assert_eq!(report.diagnostics[0].code, "illegal-move");
+//! assert_eq!(report.diagnostics[0].move_number, Some(3));
+//! ```
+
+use crate::diagnostic::Diagnostic;
+use crate::engine::{IllegalMove, Move, Outcome, Position, SquareSet};
+use crate::record::{ClaimedResult, MoveRecord, Record, ResultScore, Termination};
+
+mod codes;
+mod suggest;
+
+pub use codes::{explain, Code, CODES};
+
+/// What replaying one game found.
+#[derive(Clone, Debug)]
+pub struct GameReport {
+    /// Everything found, in the order of the moves.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Plies replayed (inferred passes included).
+    pub plies: usize,
+    /// The position reached (the last legal one after an illegal move).
+    pub position: Option<Position>,
+    /// The outcome, when the game was replayed to its end.
+    pub outcome: Option<Outcome>,
+}
+
+impl GameReport {
+    /// Number of errors.
+    pub fn errors(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.is_error()).count()
+    }
+}
+
+/// Replays `record` (game number `game` of its file) and reports what it gets wrong.
+pub fn validate_record(record: &Record, game: usize) -> GameReport {
+    let mut v = Validator {
+        record,
+        game,
+        diagnostics: Vec::new(),
+    };
+    let (position, plies, outcome) = v.run();
+    GameReport {
+        diagnostics: v.diagnostics,
+        plies,
+        position,
+        outcome,
+    }
+}
+
+struct Validator<'r> {
+    record: &'r Record,
+    game: usize,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Validator<'_> {
+    fn push(&mut self, d: Diagnostic) {
+        self.diagnostics.push(d.in_game(self.game));
+    }
+
+    fn run(&mut self) -> (Option<Position>, usize, Option<Outcome>) {
+        let record = self.record;
+        let rules = record.rules;
+        let mut pos = match &record.start {
+            None => Position::new(rules),
+            Some(start) => match Position::from_setup(rules, start.setup) {
+                Ok(p) => p,
+                Err(e) => {
+                    self.push(
+                        Diagnostic::error(Code::BadSetup.name(), format!("the start position is impossible: {e}"))
+                            .at(start.span.or(record.rules_span), "this start position")
+                            .help(format!("the rules are `{rules}`; every disc must stand on a playable square of a colour that takes part")),
+                    );
+                    return (None, 0, None);
+                }
+            },
+        };
+        let explicit_passes = record.moves.iter().any(|m| m.mv == Move::Pass);
+        let mut claims = record.positions.iter().peekable();
+        let mut ply = 0;
+        let mut last_pass_span = None;
+        for (i, m) in record.moves.iter().enumerate() {
+            let number = i + 1;
+            while claims.peek().is_some_and(|c| c.after_moves < number - 1) {
+                claims.next();
+            }
+            self.check_position_claims(&mut claims, number - 1, &pos, ply);
+            if pos.is_over() {
+                let rest = record.moves.len() - i;
+                self.push(
+                    Diagnostic::error(
+                        Code::MovesAfterEnd.name(),
+                        format!("the game is over after {} moves, but the record goes on with {rest} more", i),
+                    )
+                    .at(m.span, if rest == 1 { "this move comes after the end".to_string() } else { format!("this and {} more moves come after the end", rest - 1) })
+                    .at_move(ply + 1, Some(number))
+                    .help("remove the moves after the end, or check the moves before: an earlier mistake can end a game early")
+                    .with_board(pos.to_string()),
+                );
+                return (Some(pos), ply, None);
+            }
+            if m.mv != Move::Pass && pos.must_pass() {
+                ply += 1;
+                if explicit_passes {
+                    self.push(
+                        Diagnostic::error(
+                            Code::MissingPass.name(),
+                            format!(
+                                "{} has no legal move and must pass before {}",
+                                pos.turn(),
+                                m.mv
+                            ),
+                        )
+                        .at(m.span, "a pass is missing before this move")
+                        .at_move(ply, Some(number))
+                        .help("this record writes passes explicitly: insert `--` before this move")
+                        .with_board(pos.to_string()),
+                    );
+                }
+                pos.play(Move::Pass)
+                    .expect("must_pass means a pass is legal");
+            }
+            ply += 1;
+            if let Some(claimed) = m.color {
+                if claimed != pos.turn() {
+                    self.push(
+                        Diagnostic::error(
+                            Code::WrongColor.name(),
+                            format!(
+                                "the record says {claimed} plays {}, but it is {}'s turn",
+                                m.mv,
+                                pos.turn()
+                            ),
+                        )
+                        .at(m.span, format!("{} to move here", pos.turn()))
+                        .at_move(ply, Some(number))
+                        .help("a pass may be missing or extra before this move"),
+                    );
+                }
+            }
+            let before = pos;
+            match pos.play(m.mv) {
+                Ok(flipped) => {
+                    if m.mv == Move::Pass {
+                        last_pass_span = m.span;
+                    }
+                    self.check_flips(m, flipped, ply, number);
+                }
+                Err(reason) => {
+                    self.report_illegal(&before, m, reason, ply, number, last_pass_span);
+                    if number < record.moves.len() {
+                        self.push(
+                            Diagnostic::warning(
+                                Code::NotReplayed.name(),
+                                format!(
+                                    "the remaining {} moves cannot be replayed after the illegal move",
+                                    record.moves.len() - number
+                                ),
+                            )
+                            .at(record.moves[number].span, "replay stops here")
+                            .at_move(ply + 1, Some(number + 1)),
+                        );
+                    }
+                    return (Some(before), ply - 1, None);
+                }
+            }
+        }
+        self.check_position_claims(&mut claims, record.moves.len(), &pos, ply);
+        let outcome = self.check_end(&pos, ply);
+        (Some(pos), ply, outcome)
+    }
+
+    fn check_position_claims<'c>(
+        &mut self,
+        claims: &mut std::iter::Peekable<impl Iterator<Item = &'c crate::record::PositionClaim>>,
+        after: usize,
+        pos: &Position,
+        ply: usize,
+    ) {
+        while let Some(claim) = claims.next_if(|c| c.after_moves == after) {
+            let actual = pos.setup();
+            let mut differing = SquareSet::EMPTY;
+            for c in crate::engine::Color::ALL {
+                differing = differing.union(SquareSet(
+                    claim.setup.discs[c.index()].0 ^ actual.discs[c.index()].0,
+                ));
+            }
+            differing = differing.union(SquareSet(claim.setup.neutral.0 ^ actual.neutral.0));
+            let turn_wrong = claim.setup.turn != actual.turn && !pos.is_over();
+            if differing.is_empty() && !turn_wrong {
+                continue;
+            }
+            let mut what = Vec::new();
+            if !differing.is_empty() {
+                what.push(format!("squares {} differ", differing));
+            }
+            if turn_wrong {
+                what.push(format!(
+                    "the side to move is {}, not {}",
+                    actual.turn, claim.setup.turn
+                ));
+            }
+            self.push(
+                Diagnostic::error(
+                    Code::WrongPosition.name(),
+                    format!(
+                        "the board after move {after} is not what the record claims: {}",
+                        what.join("; ")
+                    ),
+                )
+                .at(claim.span, "claimed position")
+                .at_move(ply, (after > 0).then_some(after))
+                .help("the real position is shown below")
+                .with_board(pos.to_string()),
+            );
+        }
+    }
+
+    fn check_flips(&mut self, m: &MoveRecord, flipped: SquareSet, ply: usize, number: usize) {
+        let Some(claim) = &m.flips else { return };
+        let mut problems = Vec::new();
+        if let Some(squares) = claim.squares {
+            let missing = flipped.difference(squares);
+            let extra = squares.difference(flipped);
+            if !missing.is_empty() {
+                problems.push(format!("it also flips {missing}"));
+            }
+            if !extra.is_empty() {
+                problems.push(format!("it does not flip {extra}"));
+            }
+        }
+        if let Some(count) = claim.count {
+            if count as usize != flipped.len() {
+                problems.push(format!("it flips {} discs, not {count}", flipped.len()));
+            }
+        }
+        if problems.is_empty() {
+            return;
+        }
+        self.push(
+            Diagnostic::error(
+                Code::WrongFlips.name(),
+                format!(
+                    "{} does not flip what the record claims: {}",
+                    m.mv,
+                    problems.join("; ")
+                ),
+            )
+            .at(claim.span.or(m.span), "claimed flips")
+            .related(m.span.filter(|_| claim.span.is_some()), "the move")
+            .at_move(ply, Some(number))
+            .help(format!(
+                "{} flips {}",
+                m.mv,
+                if flipped.is_empty() {
+                    "nothing".into()
+                } else {
+                    flipped.to_string()
+                }
+            )),
+        );
+    }
+
+    fn report_illegal(
+        &mut self,
+        before: &Position,
+        m: &MoveRecord,
+        reason: IllegalMove,
+        ply: usize,
+        number: usize,
+        last_pass_span: Option<crate::record::Span>,
+    ) {
+        let legal = before.legal_moves();
+        let (code, message) = match m.mv {
+            Move::Pass => (
+                Code::IllegalPass,
+                format!("{} passes, but {}", before.turn(), reason.reason()),
+            ),
+            Move::Place(sq) => (
+                Code::IllegalMove,
+                format!("{} cannot play {sq}: {}", before.turn(), reason.reason()),
+            ),
+        };
+        let mut help = if legal.is_empty() {
+            format!("{} has no legal move here", before.turn())
+        } else {
+            format!("legal moves for {}: {legal}", before.turn())
+        };
+        if let Some(fix) = suggest::single_change(self.record, number - 1) {
+            help = format!("{fix}; {help}");
+        }
+        let label = match m.mv {
+            Move::Pass => "illegal pass".to_string(),
+            Move::Place(_) => reason.reason().to_string(),
+        };
+        let mut d = Diagnostic::error(code.name(), message)
+            .at(m.span, label)
+            .at_move(ply, Some(number))
+            .help(help)
+            .with_board(before.to_string());
+        if m.mv != Move::Pass && before.must_pass() {
+            d = d.related(last_pass_span, "the last pass");
+        }
+        self.push(d);
+    }
+
+    fn check_end(&mut self, pos: &Position, ply: usize) -> Option<Outcome> {
+        let record = self.record;
+        let claim = record.result.as_ref();
+        let Some(outcome) = pos.outcome() else {
+            let explained = claim.is_some_and(|c| !c.termination.is_normal());
+            let claim_note = match claim {
+                Some(c) if !c.score.is_none() => {
+                    "; its claimed result cannot be checked against the board"
+                }
+                _ => "",
+            };
+            let why = match claim.map(|c| c.termination) {
+                Some(Termination::Resignation(_)) => " (the record says a player resigned)",
+                Some(Termination::Time(_)) => " (the record says a player lost on time)",
+                Some(Termination::Unfinished) => " (the record says so)",
+                Some(Termination::Agreement) => " (the record says the score was agreed)",
+                _ => "",
+            };
+            let mut d = Diagnostic::warning(
+                Code::Unfinished.name(),
+                format!(
+                    "the record ends before the game is over, after {} moves{why}{claim_note}",
+                    record.moves.len()
+                ),
+            )
+            .at(
+                record.moves.last().and_then(|m| m.span).or(record.span),
+                format!(
+                    "{} to move, {} empty squares",
+                    pos.turn(),
+                    pos.empty().len()
+                ),
+            )
+            .related(claim.and_then(|c| c.span), "claimed result")
+            .at_move(
+                ply,
+                (!record.moves.is_empty()).then_some(record.moves.len()),
+            )
+            .help(format!("legal moves here: {}", pos.legal_moves()));
+            if explained {
+                d.severity = crate::diagnostic::Severity::Advice;
+            }
+            self.push(d);
+            return None;
+        };
+        if let Some(claim) = claim {
+            if let Some(problem) = result_mismatch(record, claim, &outcome) {
+                self.push(
+                    Diagnostic::error(Code::WrongResult.name(), problem.0)
+                        .at(claim.span, "claimed result")
+                        .at_move(
+                            ply,
+                            (!record.moves.is_empty()).then_some(record.moves.len()),
+                        )
+                        .help(problem.1)
+                        .with_board(pos.to_string()),
+                );
+            }
+        }
+        Some(outcome)
+    }
+}
+
+/// Compares a claimed result with the real outcome: `(message, help)` when they disagree.
+fn result_mismatch(
+    record: &Record,
+    claim: &ClaimedResult,
+    outcome: &Outcome,
+) -> Option<(String, String)> {
+    let players = record.rules.players() as usize;
+    let real = &outcome.score[..players];
+    let real_text = join_counts(real);
+    match &claim.score {
+        ResultScore::None => None,
+        ResultScore::Discs(counts) => {
+            if counts.as_slice() == real {
+                return None;
+            }
+            let raw = &outcome.discs[..players];
+            let help = if counts.as_slice() == raw {
+                format!(
+                    "{} is the raw disc count; under {} scoring the result is {real_text}",
+                    join_counts(raw),
+                    record.rules.scoring().name()
+                )
+            } else {
+                format!("the final board gives {real_text}")
+            };
+            Some((
+                format!(
+                    "the record claims {}, but the game ends {real_text}",
+                    join_counts(counts)
+                ),
+                help,
+            ))
+        }
+        ResultScore::Margin(m) => {
+            let komi: f64 = record
+                .tag(crate::record::TagName::KOMI)
+                .and_then(|k| k.trim().parse().ok())
+                .unwrap_or(0.0);
+            let expected = f64::from(outcome.margin()) - komi;
+            if (m - expected).abs() < 0.011 {
+                return None;
+            }
+            Some((
+                format!("the record claims a margin of {m:+}, but the game ends {real_text} ({expected:+})"),
+                if komi != 0.0 { format!("margins are Black's discs minus White's, minus the komi {komi}") } else { "margins are Black's discs minus White's".into() },
+            ))
+        }
+        ResultScore::Winner(w) => {
+            if *w == outcome.winner {
+                return None;
+            }
+            let name = |w: Option<crate::engine::Color>| {
+                w.map_or("a draw".to_string(), |c| format!("a win for {c}"))
+            };
+            Some((
+                format!(
+                    "the record claims {}, but the game ends {real_text}, {}",
+                    name(*w),
+                    name(outcome.winner)
+                ),
+                "check the result, or the moves before it".into(),
+            ))
+        }
+    }
+}
+
+fn join_counts(counts: &[u8]) -> String {
+    counts
+        .iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// Replays `moves` from the record's start, inferring passes: the position reached, or
+/// `None` if the setup or any move is illegal.
+pub(crate) fn replay(record: &Record, moves: &[Move]) -> Option<Position> {
+    let mut pos = match &record.start {
+        None => Position::new(record.rules),
+        Some(s) => Position::from_setup(record.rules, s.setup).ok()?,
+    };
+    for &mv in moves {
+        if mv != Move::Pass && pos.must_pass() {
+            pos.play(Move::Pass).ok()?;
+        }
+        pos.play(mv).ok()?;
+    }
+    Some(pos)
+}
+
+/// The record with every pass that replay infers written out, so formats that write passes
+/// get them. Position claims keep pointing after the same moves. A record that does not
+/// replay legally comes back unchanged (nothing is ever repaired).
+///
+/// ```
+/// use reversi_record::record::{MoveRecord, Record};
+/// use reversi_record::{validate, Move, Rules};
+/// // 4x4: after a2 a1 c4 d2 d1 d4 d3 a3 b1 c1, Black must pass before White's b4.
+/// let mut record = Record::new("othello:4x4".parse().unwrap());
+/// for sq in ["a2", "a1", "c4", "d2", "d1", "d4", "d3", "a3", "b1", "c1", "b4", "a4"] {
+///     record.moves.push(MoveRecord::new(Move::Place(sq.parse().unwrap())));
+/// }
+/// let explicit = validate::with_explicit_passes(&record);
+/// assert_eq!(explicit.moves.len(), 13);
+/// assert_eq!(explicit.moves[10].mv, Move::Pass);
+/// ```
+pub fn with_explicit_passes(record: &Record) -> Record {
+    let mut pos = match &record.start {
+        None => Position::new(record.rules),
+        Some(s) => match Position::from_setup(record.rules, s.setup) {
+            Ok(p) => p,
+            Err(_) => return record.clone(),
+        },
+    };
+    let mut moves = Vec::with_capacity(record.moves.len());
+    let mut inserted_before = Vec::with_capacity(record.moves.len());
+    for m in &record.moves {
+        if m.mv != Move::Pass && pos.must_pass() {
+            let _ = pos.play(Move::Pass);
+            moves.push(MoveRecord::new(Move::Pass));
+        }
+        inserted_before.push(moves.len() - inserted_before.len());
+        if pos.play(m.mv).is_err() {
+            return record.clone();
+        }
+        moves.push(m.clone());
+    }
+    let mut out = record.clone();
+    for claim in &mut out.positions {
+        let shift = match claim.after_moves {
+            0 => 0,
+            n => inserted_before.get(n - 1).copied().unwrap_or(0),
+        };
+        claim.after_moves += shift;
+    }
+    out.moves = moves;
+    out
+}
