@@ -1,1 +1,79 @@
-fn main() {}
+//! Engine benchmarks: perft leaves per second, and the checked replay of random games per
+//! variant (time per move).
+
+use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use reversi_record::{Move, Position, Rules};
+
+/// A small deterministic generator (xorshift64*), so every run replays the same games.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
+    }
+}
+
+/// Random complete games under `rules`, passes written out.
+fn random_games(rules: Rules, count: usize, seed: u64) -> Vec<Vec<Move>> {
+    let mut rng = Rng(seed);
+    (0..count)
+        .map(|_| {
+            let mut pos = Position::new(rules);
+            let mut moves = Vec::new();
+            while !pos.is_over() {
+                let legal: Vec<_> = pos.legal_moves().iter().collect();
+                let mv = if legal.is_empty() {
+                    Move::Pass
+                } else {
+                    Move::Place(legal[rng.below(legal.len())])
+                };
+                pos.play(mv).expect("generated moves are legal");
+                moves.push(mv);
+            }
+            moves
+        })
+        .collect()
+}
+
+fn perft(c: &mut Criterion) {
+    let mut group = c.benchmark_group("perft");
+    group.sample_size(10);
+    for (rules, depth) in [("othello", 9), ("othello:6x6", 9), ("othello:10x10", 7), ("multi3", 6), ("anti", 9)] {
+        let rules: Rules = rules.parse().expect("rules");
+        let pos = Position::new(rules);
+        let leaves = pos.perft(depth, false);
+        group.throughput(Throughput::Elements(leaves));
+        group.bench_function(BenchmarkId::new(rules.to_string(), depth), |b| {
+            b.iter(|| black_box(&pos).perft(depth, false))
+        });
+    }
+    group.finish();
+}
+
+fn replay(c: &mut Criterion) {
+    let mut group = c.benchmark_group("replay");
+    for rules in ["othello", "othello:10x10", "othello:octagon", "anti", "classic", "multi3", "multi4:10x10"] {
+        let rules: Rules = rules.parse().expect("rules");
+        let games = random_games(rules, 200, 0x5eed);
+        let moves: usize = games.iter().map(Vec::len).sum();
+        group.throughput(Throughput::Elements(moves as u64));
+        group.bench_function(BenchmarkId::from_parameter(rules), |b| {
+            b.iter(|| {
+                for game in &games {
+                    let mut pos = Position::new(rules);
+                    for &mv in game {
+                        black_box(pos.play(mv).ok());
+                    }
+                    black_box(pos.outcome());
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, perft, replay);
+criterion_main!(benches);

@@ -169,6 +169,13 @@ impl Bits for u64 {
     fn lowest(self) -> u32 {
         self.trailing_zeros()
     }
+    fn from_set(set: SquareSet) -> u64 {
+        let mut bits = 0u64;
+        for row in 0..8 {
+            bits |= (((set.0 >> (MAX_SIDE as u32 * row)) & 0xff) as u64) << (8 * row);
+        }
+        bits
+    }
     fn to_set(self) -> SquareSet {
         let mut set = 0u128;
         for row in 0..8 {
@@ -204,6 +211,13 @@ impl Bits for u128 {
     #[inline(always)]
     fn lowest(self) -> u32 {
         self.trailing_zeros()
+    }
+    fn from_set(set: SquareSet) -> u128 {
+        let mut bits = 0u128;
+        for row in 0..10 {
+            bits |= ((set.0 >> (MAX_SIDE as u32 * row)) & 0x3ff) << (11 * row);
+        }
+        bits
     }
     fn to_set(self) -> SquareSet {
         let mut set = 0u128;

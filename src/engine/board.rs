@@ -74,10 +74,20 @@ impl BoardShape {
 
     /// All squares of the board.
     pub fn cells(self) -> SquareSet {
-        (0..MAX_SIDE * MAX_SIDE)
-            .filter_map(Square::from_index)
-            .filter(|&sq| self.contains(sq))
-            .collect()
+        let n = self.side() as u32;
+        let row = (1u128 << n) - 1;
+        let mut set = 0u128;
+        for r in 0..n {
+            set |= row << (MAX_SIDE as u32 * r);
+        }
+        if self == BoardShape::Octagon {
+            // The cut triangles: a1 b1 a2, i1 j1 j2, a9 a10 b10, i10 j9 j10.
+            let cut = [0, 1, 10, 8, 9, 19, 80, 90, 91, 98, 99, 89];
+            for i in cut {
+                set &= !(1u128 << i);
+            }
+        }
+        SquareSet(set)
     }
 
     /// The central 2x2 squares in the order top-left, top-right, bottom-right, bottom-left.

@@ -240,18 +240,38 @@ impl<B: Bits> BitPosition<B> {
     }
 
     /// Checks a placement at bit `index` and returns the discs it flips.
+    ///
+    /// The common case, a move that flips, costs one flip computation; the full move
+    /// generation runs only for placements that flip nothing (free opening, the 3-4 player
+    /// fallback) and to explain an illegal move.
+    #[inline]
     pub fn check_move(&self, index: u32) -> Result<B, IllegalMove> {
         let m = B::bit(index);
         let mover = self.turn as usize;
         if (self.playable & m).is_zero() {
             return Err(IllegalMove::OffBoard);
         }
-        if !(self.occupied() & m).is_zero() {
+        let occupied = self.occupied();
+        if !(occupied & m).is_zero() {
             return Err(IllegalMove::Occupied);
         }
+        if self.in_hand[mover] != 0 && !self.in_free_opening() {
+            let own = self.discs[mover];
+            let flipped = flips(own, occupied & !own, m);
+            if !flipped.is_zero() {
+                return Ok(flipped);
+            }
+        }
+        self.check_placement_without_flips(m)
+    }
+
+    /// The slow path of [`BitPosition::check_move`] for a placement on `m` that flips nothing.
+    #[cold]
+    fn check_placement_without_flips(&self, m: B) -> Result<B, IllegalMove> {
+        let mover = self.turn as usize;
         let legal = self.legal_moves();
         if !(legal & m).is_zero() {
-            return Ok(self.flips_at(index));
+            return Ok(B::ZERO);
         }
         if legal.is_zero() && self.is_over() {
             return Err(IllegalMove::GameOver);
@@ -385,17 +405,21 @@ pub fn flips<B: Bits>(own: B, opp: B, m: B) -> B {
         | flips_towards::<B, 7>(own, opp, m)
 }
 
-/// The run of `opp` starting next to `m` in direction `DIR`, if `own` closes it.
+/// The run of `opp` starting next to `m` in direction `DIR`, if `own` closes it. Walks
+/// square by square: most directions end at the first step.
 #[inline(always)]
 fn flips_towards<B: Bits, const DIR: usize>(own: B, opp: B, m: B) -> B {
     let o = opp & B::run_mask(DIR);
-    let mut run = o & m.step(DIR, 1);
-    run |= o & run.step(DIR, 1);
-    let pairs = o & o.step(DIR, 1);
-    for _ in 0..doubling_steps::<B>() {
-        run |= pairs & run.step(DIR, 2);
+    let mut x = m.step(DIR, 1);
+    if (x & o).is_zero() {
+        return B::ZERO;
     }
-    if (run.step(DIR, 1) & own).is_zero() {
+    let mut run = B::ZERO;
+    while !(x & o).is_zero() {
+        run |= x;
+        x = x.step(DIR, 1);
+    }
+    if (x & own).is_zero() {
         B::ZERO
     } else {
         run

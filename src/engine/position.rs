@@ -277,11 +277,11 @@ impl Position {
 
     /// Plays `mv` if legal and returns the flipped discs; on error the position is unchanged.
     pub fn play(&mut self, mv: Move) -> Result<SquareSet, IllegalMove> {
-        let rules = self.rules;
+        let rules = &self.rules;
         with!(&mut self.layout, p => match mv {
             Move::Pass => p.pass().map(|()| SquareSet::EMPTY),
             Move::Place(sq) => {
-                let (index, flipped) = check(p, &rules, sq)?;
+                let (index, flipped) = check(p, rules, sq)?;
                 p.play_unchecked(index, flipped);
                 Ok(flipped.to_set())
             }
@@ -315,13 +315,12 @@ impl Position {
 }
 
 fn check<B: Bits>(p: &BitPosition<B>, rules: &Rules, sq: Square) -> Result<(u32, B), IllegalMove> {
-    if rules.blocked().contains(sq) {
-        return Err(IllegalMove::Blocked);
+    let index = B::index_of(sq).ok_or(IllegalMove::OffBoard)?;
+    match p.check_move(index) {
+        Ok(flipped) => Ok((index, flipped)),
+        Err(IllegalMove::OffBoard) if rules.blocked().contains(sq) => Err(IllegalMove::Blocked),
+        Err(e) => Err(e),
     }
-    let index = B::index_of(sq)
-        .filter(|_| rules.board().contains(sq))
-        .ok_or(IllegalMove::OffBoard)?;
-    p.check_move(index).map(|f| (index, f))
 }
 
 impl fmt::Display for Position {

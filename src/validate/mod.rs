@@ -96,69 +96,58 @@ impl Validator<'_> {
                 claims.next();
             }
             self.check_position_claims(&mut claims, number - 1, &pos, ply);
-            if pos.is_over() {
-                let rest = record.moves.len() - i;
-                self.push(
-                    Diagnostic::error(
-                        Code::MovesAfterEnd.name(),
-                        format!("the game is over after {} moves, but the record goes on with {rest} more", i),
-                    )
-                    .at(m.span, if rest == 1 { "this move comes after the end".to_string() } else { format!("this and {} more moves come after the end", rest - 1) })
-                    .at_move(ply + 1, Some(number))
-                    .help("remove the moves after the end, or check the moves before: an earlier mistake can end a game early")
-                    .with_board(pos.to_string()),
-                );
-                return (Some(pos), ply, None);
-            }
-            if m.mv != Move::Pass && pos.must_pass() {
-                ply += 1;
-                if explicit_passes {
-                    self.push(
-                        Diagnostic::error(
-                            Code::MissingPass.name(),
-                            format!(
-                                "{} has no legal move and must pass before {}",
-                                pos.turn(),
-                                m.mv
-                            ),
-                        )
-                        .at(m.span, "a pass is missing before this move")
-                        .at_move(ply, Some(number))
-                        .help("this record writes passes explicitly: insert `--` before this move")
-                        .with_board(pos.to_string()),
-                    );
+            // The clean path is one checked play; everything else is worked out only when
+            // it fails.
+            let mut mover = pos.turn();
+            let mut played = pos.play(m.mv);
+            if played.is_err() {
+                if pos.is_over() {
+                    self.report_moves_after_end(&pos, i, ply);
+                    return (Some(pos), ply, None);
                 }
-                pos.play(Move::Pass)
-                    .expect("must_pass means a pass is legal");
+                if m.mv != Move::Pass && pos.must_pass() {
+                    ply += 1;
+                    if explicit_passes {
+                        self.push(
+                            Diagnostic::error(
+                                Code::MissingPass.name(),
+                                format!("{} has no legal move and must pass before {}", pos.turn(), m.mv),
+                            )
+                            .at(m.span, "a pass is missing before this move")
+                            .at_move(ply, Some(number))
+                            .help("this record writes passes explicitly: insert `--` before this move")
+                            .with_board(pos.to_string()),
+                        );
+                    }
+                    pos.play(Move::Pass).expect("must_pass means a pass is legal");
+                    mover = pos.turn();
+                    played = pos.play(m.mv);
+                }
             }
             ply += 1;
-            if let Some(claimed) = m.color {
-                if claimed != pos.turn() {
-                    self.push(
-                        Diagnostic::error(
-                            Code::WrongColor.name(),
-                            format!(
-                                "the record says {claimed} plays {}, but it is {}'s turn",
-                                m.mv,
-                                pos.turn()
-                            ),
-                        )
-                        .at(m.span, format!("{} to move here", pos.turn()))
-                        .at_move(ply, Some(number))
-                        .help("a pass may be missing or extra before this move"),
-                    );
-                }
+            if let Some(claimed) = m.color.filter(|&c| c != mover) {
+                self.push(
+                    Diagnostic::error(
+                        Code::WrongColor.name(),
+                        format!("the record says {claimed} plays {}, but it is {mover}'s turn", m.mv),
+                    )
+                    .at(m.span, format!("{mover} to move here"))
+                    .at_move(ply, Some(number))
+                    .help("a pass may be missing or extra before this move"),
+                );
             }
-            let before = pos;
-            match pos.play(m.mv) {
+            match played {
                 Ok(flipped) => {
                     if m.mv == Move::Pass {
                         last_pass_span = m.span;
                     }
-                    self.check_flips(m, flipped, ply, number);
+                    if m.flips.is_some() {
+                        self.check_flips(m, flipped, ply, number);
+                    }
                 }
                 Err(reason) => {
-                    self.report_illegal(&before, m, reason, ply, number, last_pass_span);
+                    // A failed play leaves the position as it was before the move.
+                    self.report_illegal(&pos, m, reason, ply, number, last_pass_span);
                     if number < record.moves.len() {
                         self.push(
                             Diagnostic::warning(
@@ -172,13 +161,32 @@ impl Validator<'_> {
                             .at_move(ply + 1, Some(number + 1)),
                         );
                     }
-                    return (Some(before), ply - 1, None);
+                    return (Some(pos), ply - 1, None);
                 }
             }
         }
         self.check_position_claims(&mut claims, record.moves.len(), &pos, ply);
         let outcome = self.check_end(&pos, ply);
         (Some(pos), ply, outcome)
+    }
+
+    fn report_moves_after_end(&mut self, pos: &Position, index: usize, ply: usize) {
+        let moves = &self.record.moves;
+        let rest = moves.len() - index;
+        let label = match rest {
+            1 => "this move comes after the end".to_string(),
+            n => format!("this and {} more moves come after the end", n - 1),
+        };
+        self.push(
+            Diagnostic::error(
+                Code::MovesAfterEnd.name(),
+                format!("the game is over after {index} moves, but the record goes on with {rest} more"),
+            )
+            .at(moves[index].span, label)
+            .at_move(ply + 1, Some(index + 1))
+            .help("remove the moves after the end, or check the moves before: an earlier mistake can end a game early")
+            .with_board(pos.to_string()),
+        );
     }
 
     fn check_position_claims<'c>(
