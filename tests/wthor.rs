@@ -219,6 +219,7 @@ fn names_decode_windows_1252() {
     assert_eq!(first.tag("Black"), players.get(index("WthorBlack")));
     assert_eq!(first.tag("White"), players.get(index("WthorWhite")));
     assert_eq!(first.tag("Date"), Some("2004"));
+    insta::assert_snapshot!(games[1233].source.text, @"#1234 [byte 83860] EGP Cambridge 2004 | Shaman David - de Grey Aubrey | 42 (42@24): f5 d6 c5 f4 e3 f6 f3 e2 g4 g5 f2 c4 e6 h4 g3 f1 d3 b4 b6 c6 h5 h6 h3 g6 b3 c2 c3 b5 d2 a3 a4 e1 a5 h2 a2 e7 f8 d8 c1 c7 d1 b1 c8 a7 d7 b8 g7 b7 e8 g2 b2 f7 g8 h8 h1 g1 a1 a6 a8 h7");
     let elsewhere = std::env::temp_dir().join(format!("wthor-copy-{}.wtb", std::process::id()));
     std::fs::copy(dir.join("WTH_1977.wtb"), &elsewhere).unwrap();
     let alone = read_path(&elsewhere, None);
@@ -464,4 +465,144 @@ fn writer_adds_names_to_the_tables() {
     let jou = NameTable::read(NameKind::Player, &dir.join("WTHOR.JOU")).unwrap();
     assert_eq!(jou.find("?ukasz"), Some(3));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn sniff_recognises_game_files_only() {
+    use reversi_record::formats::{Format, Sniff};
+    let Some(dir) = data_dir() else { return };
+    for (name, _) in REAL {
+        let bytes = std::fs::read(dir.join(name)).unwrap();
+        let head = &bytes[..bytes.len().min(4096)];
+        let len = Some(bytes.len() as u64);
+        assert_eq!(
+            Format::sniff(&Sniff { head, len }),
+            Some(Format::Wthor),
+            "{name}"
+        );
+        assert!(
+            wthor::sniff(&Sniff { head, len: None }),
+            "{name} without its length"
+        );
+        assert!(
+            !wthor::sniff(&Sniff {
+                head,
+                len: Some(len.unwrap() - 1)
+            }),
+            "{name} cut"
+        );
+    }
+    for name in ["WTHOR.JOU", "WTHOR.TRN"] {
+        let bytes = std::fs::read(dir.join(name)).unwrap();
+        let sniff = Sniff {
+            head: &bytes[..4096],
+            len: Some(bytes.len() as u64),
+        };
+        assert!(!wthor::sniff(&sniff), "{name}");
+    }
+}
+
+#[test]
+fn lossy_writing_reports_and_replays_a_missing_score() {
+    let mut r = game("f5 d6 c3 d3 c4 f4 f6 f3 e6 e7");
+    r.result = None;
+    r.tags.push(Tag::new("Round", "3"));
+    let lossy = WriteOptions {
+        lossy: true,
+        ..WriteOptions::default()
+    };
+    let mut out = Vec::new();
+    let mut writer = wthor::writer(Box::new(&mut out), &lossy);
+    let lost = writer.write(&r).expect("lossy writes");
+    assert_eq!(
+        lost,
+        [
+            "a missing result (WTHOR stores Black's disc count)",
+            "the tag Round"
+        ]
+    );
+    writer.finish().unwrap();
+    drop(writer);
+    // The unfinished board's count stands in for the score: replay it independently.
+    let mut pos = Position::new(Rules::default());
+    for m in &r.moves {
+        pos.play(m.mv).unwrap();
+    }
+    assert_eq!(out[16 + 6], pos.counts_outcome().score[0]);
+    assert_eq!(
+        out[16 + 7],
+        out[16 + 6],
+        "no theoretical score: the actual one"
+    );
+    assert_eq!(
+        out[14], 1,
+        "P3 = 1 marks the theoretical scores as meaningless"
+    );
+}
+
+#[test]
+fn an_empty_writer_writes_a_header_only() {
+    let bytes = write_all(&[], &WriteOptions::default()).unwrap();
+    assert_eq!(bytes.len(), 16);
+    assert_eq!(&bytes[4..8], &[0, 0, 0, 0]);
+    let games = read_bytes(&bytes);
+    assert!(games.is_empty());
+}
+
+#[test]
+fn ten_by_ten_records_write_twelve_times_row_plus_column() {
+    let mut r = Record::new("othello:10x10".parse().unwrap());
+    r.moves = ["g6", "j10", "a1"]
+        .iter()
+        .map(|m| MoveRecord::new(Move::Place(m.parse().unwrap())))
+        .collect();
+    r.result = Some(ClaimedResult::discs(vec![60, 40]));
+    let bytes = write_all(&[r.clone()], &WriteOptions::default()).unwrap();
+    assert_eq!(bytes.len(), 16 + 104);
+    assert_eq!(bytes[12], 10);
+    assert_eq!(&bytes[16 + 6..16 + 11], &[60, 60, 79, 130, 13]);
+    let back = read_bytes(&bytes);
+    let record = back[0].record.as_ref().unwrap();
+    let moves = |r: &Record| r.moves.iter().map(|m| m.mv).collect::<Vec<_>>();
+    assert_eq!(moves(record), moves(&r));
+    assert_eq!(
+        record.result.as_ref().map(|r| &r.score),
+        r.result.as_ref().map(|r| &r.score)
+    );
+    let mut long = r.clone();
+    long.moves = vec![MoveRecord::new(Move::Place("a1".parse().unwrap())); 97];
+    insta::assert_snapshot!(refusal(&long, &WriteOptions::default()), @"the target format cannot hold 97 moves (WTHOR holds 96)");
+}
+
+proptest::proptest! {
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..400)) {
+        let games = read_bytes(&bytes);
+        for g in &games {
+            for d in &g.diagnostics {
+                if let Some(span) = d.span {
+                    proptest::prop_assert!(span.offset >= g.source.offset);
+                    proptest::prop_assert!(span.end() <= g.source.offset + g.source.text.len());
+                }
+                let _ = render_plain(d, &g.source);
+            }
+        }
+    }
+
+    #[test]
+    fn arbitrary_records_behind_a_good_header_never_panic(
+        body in proptest::collection::vec(proptest::num::u8::ANY, 0..300),
+        n1 in 0u32..6,
+    ) {
+        let mut bytes = vec![20, 21, 6, 27];
+        bytes.extend(n1.to_le_bytes());
+        bytes.extend([0, 0, 0xe5, 0x07, 8, 0, 24, 0]);
+        bytes.extend(&body);
+        let games = read_bytes(&bytes);
+        let complete = body.len() / 68;
+        proptest::prop_assert!(games.len() >= complete);
+        let mismatch = games.iter().any(|g| g.diagnostics.iter().any(|d| d.code == "wthor-count-mismatch"));
+        let exact = body.len() % 68 == 0 && complete == n1 as usize;
+        proptest::prop_assert_eq!(mismatch, !exact && !(body.len() % 68 != 0 && complete + 1 == n1 as usize));
+    }
 }

@@ -678,8 +678,8 @@ impl<'a> Reader<'a> {
         if let Some(pending) = self.pending.take() {
             self.ready.push_back(pending);
         }
-        if n1 > present {
-            let message = format!(
+        let mismatch = if n1 > present {
+            Some(format!(
                 "the header announces {}, but the file holds {}{}",
                 games(n1),
                 games(self.complete),
@@ -688,7 +688,16 @@ impl<'a> Reader<'a> {
                 } else {
                     ""
                 }
-            );
+            ))
+        } else if truncated && n1 == self.complete {
+            Some(format!(
+                "the header announces {}, but the file goes on with a truncated record",
+                games(n1)
+            ))
+        } else {
+            None
+        };
+        if let Some(message) = mismatch {
             let help =
                 "the file size should be 16 + N1 × the record size; the records present are read";
             match &mut last {
