@@ -807,3 +807,67 @@ impl Iterator for Reader<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header() -> Header {
+        Header {
+            century: 20,
+            year_in_century: 21,
+            month: 6,
+            day: 27,
+            n1: 1,
+            game_year: 2021,
+            p1: 8,
+            p3: 24,
+            ..Header::default()
+        }
+    }
+
+    #[test]
+    fn header_checks_follow_nboard_and_stay_lenient() {
+        assert!(check_header(&header()).0.is_empty());
+        for p1 in [0, 10] {
+            assert!(check_header(&Header { p1, ..header() }).0.is_empty());
+        }
+        let (problems, fatal) = check_header(&Header {
+            p1: 124,
+            ..header()
+        });
+        assert!(fatal);
+        assert_eq!(problems[0].field, Field::P1);
+        let (problems, fatal) = check_header(&Header { p2: 1, ..header() });
+        assert!(fatal && problems[0].message.contains("solitaire"));
+        let (problems, fatal) = check_header(&Header {
+            n2: 3,
+            p3: 61,
+            day: 32,
+            ..header()
+        });
+        assert!(!fatal);
+        let fields: Vec<Field> = problems.iter().map(|p| p.field).collect();
+        assert_eq!(fields, [Field::N2, Field::P3, Field::Created]);
+        // 10x10 records have 96 slots, so depth 70 is fine there.
+        assert!(check_header(&Header {
+            p1: 10,
+            p3: 70,
+            ..header()
+        })
+        .0
+        .is_empty());
+    }
+
+    #[test]
+    fn header_description_spans_point_at_the_values() {
+        let mut line = Line::new(100);
+        let spans = describe_header(&mut line, &header());
+        let at = |s: Span| &line.text[s.offset - 100..s.end() - 100];
+        assert_eq!(at(spans.created), "2021-06-27");
+        assert_eq!(at(spans.n1), "1");
+        assert_eq!(at(spans.p3), "24");
+        assert_eq!(games(1), "1 game");
+        assert_eq!(games(0), "0 games");
+    }
+}

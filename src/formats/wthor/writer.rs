@@ -543,3 +543,64 @@ impl RecordWriter for WthorWriter<'_> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{ClaimedResult, MoveRecord, Tag};
+
+    #[test]
+    fn articles() {
+        assert_eq!(with_article(BoardShape::Eight), "an 8x8");
+        assert_eq!(with_article(BoardShape::Six), "a 6x6");
+        assert_eq!(with_article(BoardShape::Octagon), "an octagon");
+    }
+
+    #[test]
+    fn a_new_name_used_twice_in_a_record_is_added_once() {
+        let dir = std::env::temp_dir().join(format!("wthor-writer-unit-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let options = WriteOptions {
+            names_dir: Some(dir.clone()),
+            ..WriteOptions::default()
+        };
+        let mut sink = Vec::new();
+        let mut writer = WthorWriter::new(Box::new(&mut sink), &options);
+        let mut r = Record::new(Rules::default());
+        r.moves
+            .push(MoveRecord::new(Move::Place("f5".parse().unwrap())));
+        r.result = Some(ClaimedResult::discs(vec![64, 0]));
+        r.tags.push(Tag::new("Black", "Self"));
+        r.tags.push(Tag::new("White", "Self"));
+        assert_eq!(writer.write(&r).unwrap(), Vec::<String>::new());
+        assert_eq!(&writer.body[2..6], &[1, 0, 1, 0]);
+        writer.finish().unwrap();
+        drop(writer);
+        let jou = NameTable::read(NameKind::Player, &dir.join("WTHOR.JOU")).unwrap();
+        assert_eq!(jou.len(), 2);
+        assert!(
+            !dir.join("WTHOR.TRN").exists(),
+            "an unchanged table is not written"
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn margins_become_black_counts() {
+        let mut r = Record::new(Rules::default());
+        r.result = Some(ClaimedResult {
+            score: ResultScore::Margin(18.0),
+            ..ClaimedResult::discs(vec![])
+        });
+        let writer = WthorWriter::new(Box::new(std::io::sink()), &WriteOptions::default());
+        let mut losses = Vec::new();
+        assert_eq!(writer.score(&r, Geometry::Eight, 64, &mut losses), 41);
+        assert!(losses.is_empty());
+        r.result = Some(ClaimedResult {
+            score: ResultScore::Margin(2.5),
+            ..ClaimedResult::discs(vec![])
+        });
+        writer.score(&r, Geometry::Eight, 64, &mut losses);
+        assert_eq!(losses, ["the margin 2.5 (not a whole disc count on 8x8)"]);
+    }
+}
