@@ -298,12 +298,26 @@ fn invalid_fixtures() {
 
 #[test]
 fn fixtures_are_what_the_readme_says() {
-    let nboard = std::fs::read(format!("{FIXTURES}/valid/nboard_test.wtb")).unwrap();
+    let read = |name: &str| std::fs::read(format!("{FIXTURES}/{name}")).unwrap();
+    let nboard = read("valid/nboard_test.wtb");
     assert_eq!(nboard.len(), 84);
-    let bad = std::fs::read(format!("{FIXTURES}/invalid/bad_move_byte.wtb")).unwrap();
-    let diff: Vec<_> = (16..84).filter(|&i| bad[i] != nboard[i]).collect();
-    assert_eq!(diff, [16 + 8 + 5]);
-    assert_eq!(bad[16 + 8 + 5], 19);
+    let changes = |name: &str| -> Vec<(usize, u8)> {
+        let bytes = read(name);
+        (0..68)
+            .filter(|&i| bytes[16 + i] != nboard[16 + i])
+            .map(|i| (i, bytes[16 + i]))
+            .collect()
+    };
+    assert_eq!(changes("invalid/bad_move_byte.wtb"), [(13, 19)]);
+    assert_eq!(changes("invalid/move_after_end.wtb"), [(48, 0), (50, 0)]);
+    assert_eq!(changes("invalid/bad_score.wtb"), [(6, 70)]);
+    let u16_at = |name: &str, at: usize| {
+        let b = read(name);
+        u16::from_le_bytes([b[16 + at], b[17 + at]])
+    };
+    let indexes = |name: &str| [0, 2, 4].map(|at| u16_at(name, at));
+    assert_eq!(indexes("valid/names/WTH_2001.wtb"), [2, 3, 1]);
+    assert_eq!(indexes("invalid/unknown_names/WTH_1999.wtb"), [9, 1, 300]);
 }
 
 fn game(moves: &str) -> Record {
@@ -608,4 +622,35 @@ proptest::proptest! {
         let agrees = n1 as usize == complete + usize::from(truncated);
         proptest::prop_assert_eq!(mismatch, !agrees);
     }
+}
+
+#[test]
+fn a_names_directory_without_name_files_is_reported() {
+    let dir = std::env::temp_dir().join(format!("wthor-no-names-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("WTHOR.TRN"), b"too short").unwrap();
+    let games = read_path(
+        &PathBuf::from(format!("{FIXTURES}/valid/nboard_test.wtb")),
+        Some(dir.clone()),
+    );
+    let messages: Vec<String> = games[0]
+        .diagnostics
+        .iter()
+        .map(|d| {
+            format!(
+                "{} {:?} {}",
+                d.code,
+                d.game,
+                d.message.replace(&*dir.to_string_lossy(), "DIR")
+            )
+        })
+        .collect();
+    insta::assert_debug_snapshot!(messages, @r#"
+    [
+        "wthor-names-unreadable Some(1) cannot read DIR/WTHOR.TRN: expected a 16-byte header, but the file has only 9 bytes",
+        "wthor-names-unreadable Some(1) no WTHOR.JOU in DIR",
+    ]
+    "#);
+    assert!(games[0].record.is_some());
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -241,7 +241,8 @@ impl<'a> Reader<'a> {
                         .help(format!(
                             "the {} names stay unknown; their indexes are kept",
                             kind.noun()
-                        )),
+                        ))
+                        .in_game(1),
                     );
                 }
                 return None;
@@ -257,7 +258,8 @@ impl<'a> Reader<'a> {
                         .help(format!(
                             "the {} names stay unknown; their indexes are kept",
                             kind.noun()
-                        )),
+                        ))
+                        .in_game(1),
                     );
                     None
                 }
