@@ -1,0 +1,308 @@
+//! The name files `WTHOR.JOU` (players, 20-byte records) and `WTHOR.TRN` (tournaments,
+//! 26-byte records), and the Windows-1252 encoding their names use.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use super::Header;
+
+/// Which name file: players or tournaments.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum NameKind {
+    /// `WTHOR.JOU` (*joueurs*), 20-byte records.
+    Player,
+    /// `WTHOR.TRN` (*tournois*), 26-byte records.
+    Tournament,
+}
+
+impl NameKind {
+    /// The file name, as the FFO spells it.
+    pub const fn file_name(self) -> &'static str {
+        match self {
+            NameKind::Player => "WTHOR.JOU",
+            NameKind::Tournament => "WTHOR.TRN",
+        }
+    }
+
+    /// Bytes per record, the terminating NUL included.
+    pub const fn record_len(self) -> usize {
+        match self {
+            NameKind::Player => 20,
+            NameKind::Tournament => 26,
+        }
+    }
+
+    /// The longest name a record holds, in bytes (19 or 25).
+    pub const fn max_name_len(self) -> usize {
+        self.record_len() - 1
+    }
+
+    /// The entry at index 0 of a fresh table: the unknown player, the miscellaneous games.
+    pub const fn placeholder(self) -> &'static str {
+        match self {
+            NameKind::Player => "???",
+            NameKind::Tournament => "Diverses parties",
+        }
+    }
+
+    /// "player" or "tournament", for messages.
+    pub const fn noun(self) -> &'static str {
+        match self {
+            NameKind::Player => "player",
+            NameKind::Tournament => "tournament",
+        }
+    }
+}
+
+/// A name table: the decoded names of a `WTHOR.JOU` or `WTHOR.TRN`, indexed from 0.
+///
+/// ```
+/// use reversi_record::formats::wthor::{NameKind, NameTable};
+/// let mut players = NameTable::new(NameKind::Player);
+/// assert_eq!(players.get(0), Some("???"));
+/// let index = players.push("Tastet Marc".into());
+/// assert_eq!(players.find("Tastet Marc"), Some(index));
+/// let bytes = players.to_bytes().unwrap();
+/// assert_eq!(NameTable::parse(NameKind::Player, &bytes).unwrap().get(1), Some("Tastet Marc"));
+/// ```
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct NameTable {
+    kind: NameKind,
+    header: Header,
+    names: Vec<String>,
+}
+
+impl NameTable {
+    /// A fresh table holding only the conventional entry 0 (`???`, `Diverses parties`).
+    pub fn new(kind: NameKind) -> NameTable {
+        NameTable {
+            kind,
+            header: Header::names(0),
+            names: vec![kind.placeholder().to_string()],
+        }
+    }
+
+    /// Which file this is.
+    pub fn kind(&self) -> NameKind {
+        self.kind
+    }
+
+    /// The name at `index`.
+    pub fn get(&self, index: u16) -> Option<&str> {
+        self.names.get(usize::from(index)).map(String::as_str)
+    }
+
+    /// The first index holding exactly `name`.
+    pub fn find(&self, name: &str) -> Option<u16> {
+        let i = self.names.iter().position(|n| n == name)?;
+        u16::try_from(i).ok()
+    }
+
+    /// Number of names.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Whether the table holds no name.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
+    /// Appends `name` and returns its index (the caller checks [`NameTable::len`] stays
+    /// below 65,536 and the name fits).
+    pub fn push(&mut self, name: String) -> u16 {
+        let index = u16::try_from(self.names.len()).unwrap_or(u16::MAX);
+        self.names.push(name);
+        index
+    }
+
+    /// Parses a whole name file. Lenient as the FFO's own readers are: P1 and P3 are
+    /// ignored (converters write odd values there), every complete record present is read
+    /// whatever N2 says; a file shorter than its header or with N1 ≠ 0 or P2 ≠ 0 is refused.
+    pub fn parse(kind: NameKind, bytes: &[u8]) -> Result<NameTable, String> {
+        let head: &[u8; Header::LEN] = bytes
+            .get(..Header::LEN)
+            .and_then(|h| h.try_into().ok())
+            .ok_or_else(|| {
+                format!(
+                    "expected a 16-byte header, but the file has only {} bytes",
+                    bytes.len()
+                )
+            })?;
+        let header = Header::parse(head);
+        if header.n1 != 0 || header.p2 != 0 {
+            return Err(format!(
+                "expected a name file (N1 = 0, P2 = 0), but found N1 = {}, P2 = {}",
+                header.n1, header.p2
+            ));
+        }
+        let names = bytes[Header::LEN..]
+            .chunks_exact(kind.record_len())
+            .map(|record| {
+                let end = record.iter().position(|&b| b == 0).unwrap_or(record.len());
+                decode_cp1252(&record[..end])
+            })
+            .collect();
+        Ok(NameTable {
+            kind,
+            header,
+            names,
+        })
+    }
+
+    /// Reads `path`.
+    pub fn read(kind: NameKind, path: &Path) -> io::Result<NameTable> {
+        let bytes = fs::read(path)?;
+        NameTable::parse(kind, &bytes).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+    }
+
+    /// The file's bytes: the header (N2 updated, creation date today when the table changed
+    /// since it was read) and one NUL-padded Windows-1252 record per name. Fails on a name
+    /// that does not encode or fit.
+    pub fn to_bytes(&self) -> Result<Vec<u8>, String> {
+        let mut header = self.header;
+        let count = u16::try_from(self.names.len()).map_err(|_| {
+            format!(
+                "{} {}s do not fit WTHOR's 65,535",
+                self.names.len(),
+                self.kind.noun()
+            )
+        })?;
+        if header.n2 != count {
+            header.n2 = count;
+            header.set_created(super::today());
+        }
+        let mut out = header.to_bytes().to_vec();
+        for name in &self.names {
+            let bytes = encode_cp1252(name).map_err(|c| {
+                format!(
+                    "the {} name \"{name}\" has the character {c:?}, which Windows-1252 lacks",
+                    self.kind.noun()
+                )
+            })?;
+            if bytes.len() > self.kind.max_name_len() {
+                return Err(format!(
+                    "the {} name \"{name}\" has {} bytes; WTHOR holds {}",
+                    self.kind.noun(),
+                    bytes.len(),
+                    self.kind.max_name_len()
+                ));
+            }
+            out.extend_from_slice(&bytes);
+            out.resize(out.len() + self.kind.record_len() - bytes.len(), 0);
+        }
+        Ok(out)
+    }
+}
+
+/// The file named `kind.file_name()` in `dir`, in any case (`wthor.jou`, `WThor.Jou`).
+pub(super) fn find_in(dir: &Path, kind: NameKind) -> Option<PathBuf> {
+    let exact = dir.join(kind.file_name());
+    if exact.is_file() {
+        return Some(exact);
+    }
+    fs::read_dir(dir)
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .find(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.eq_ignore_ascii_case(kind.file_name()))
+                && p.is_file()
+        })
+}
+
+/// Windows-1252 characters of bytes 0x80..=0x9F. The five bytes the code page leaves
+/// undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D) map to the C1 controls of the same value, as
+/// the WHATWG decoder does, so every byte decodes and encodes back.
+const HIGH_CONTROLS: [char; 32] = [
+    '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8D}', 'Ž', '\u{8F}',
+    '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9D}', 'ž', 'Ÿ',
+];
+
+/// Decodes Windows-1252 bytes.
+///
+/// ```
+/// use reversi_record::formats::wthor::decode_cp1252;
+/// assert_eq!(decode_cp1252(b"Pr\xe9qualif de Paris"), "Préqualif de Paris");
+/// assert_eq!(decode_cp1252(b"\x80 \x9c"), "€ œ");
+/// ```
+pub fn decode_cp1252(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .map(|&b| match b {
+            0x80..=0x9F => HIGH_CONTROLS[usize::from(b - 0x80)],
+            _ => char::from(b),
+        })
+        .collect()
+}
+
+/// Encodes `text` as Windows-1252, or returns the first character it cannot hold.
+///
+/// ```
+/// use reversi_record::formats::wthor::encode_cp1252;
+/// assert_eq!(encode_cp1252("Suède €").unwrap(), b"Su\xe8de \x80");
+/// assert_eq!(encode_cp1252("Łódź"), Err('Ł'));
+/// ```
+pub fn encode_cp1252(text: &str) -> Result<Vec<u8>, char> {
+    text.chars().map(encode_char).collect()
+}
+
+fn encode_char(c: char) -> Result<u8, char> {
+    let code = u32::from(c);
+    if code < 0x80 || (0xA0..=0xFF).contains(&code) {
+        return u8::try_from(code).map_err(|_| c);
+    }
+    HIGH_CONTROLS
+        .iter()
+        .position(|&h| h == c)
+        .and_then(|i| u8::try_from(0x80 + i).ok())
+        .ok_or(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_byte_round_trips() {
+        let all: Vec<u8> = (0..=255).collect();
+        assert_eq!(encode_cp1252(&decode_cp1252(&all)), Ok(all));
+    }
+
+    #[test]
+    fn names_pad_with_nul_and_refuse_long_names() {
+        let mut t = NameTable::new(NameKind::Tournament);
+        t.push("Championnat de Suède".into());
+        let bytes = t.to_bytes().unwrap();
+        assert_eq!(bytes.len(), 16 + 2 * 26);
+        assert_eq!(&bytes[8..10], &[2, 0]);
+        assert_eq!(&bytes[42..62], b"Championnat de Su\xe8de");
+        assert!(bytes[62..].iter().all(|&b| b == 0));
+        t.push("x".repeat(26));
+        assert!(t
+            .to_bytes()
+            .unwrap_err()
+            .contains("26 bytes; WTHOR holds 25"));
+    }
+
+    #[test]
+    fn finds_files_in_any_case() {
+        let dir = std::env::temp_dir().join(format!("wthor-names-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(
+            dir.join("wthor.jou"),
+            NameTable::new(NameKind::Player).to_bytes().unwrap(),
+        )
+        .unwrap();
+        let found = find_in(&dir, NameKind::Player).unwrap();
+        assert_eq!(
+            NameTable::read(NameKind::Player, &found).unwrap().get(0),
+            Some("???")
+        );
+        assert_eq!(find_in(&dir, NameKind::Tournament), None);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,875 @@
+//! The streaming reader: one record at a time, each with its line of the text view.
+
+use std::collections::VecDeque;
+use std::io::{self, BufRead};
+use std::sync::Arc;
+
+use super::names::{find_in, NameKind, NameTable};
+use super::{
+    Geometry, Header, BLACK_TAG, BOARD_SIZE_TAG, CREATED_TAG, DEPTH_TAG, TOURNAMENT_TAG, WHITE_TAG,
+};
+use crate::diagnostic::{Diagnostic, Source};
+use crate::engine::{Move, Rules};
+use crate::formats::{ParsedGame, ReadOptions};
+use crate::record::{ClaimedResult, MoveRecord, Record, Span, Tag, TagName};
+
+/// One line of the virtual text file, under construction.
+struct Line {
+    /// Offset of the line in the virtual text.
+    base: usize,
+    text: String,
+}
+
+impl Line {
+    fn new(base: usize) -> Line {
+        Line {
+            base,
+            text: String::new(),
+        }
+    }
+
+    /// Appends `s` and returns its span.
+    fn push(&mut self, s: &str) -> Span {
+        let span = Span::new(self.base + self.text.len(), s.len());
+        self.text.push_str(s);
+        span
+    }
+
+    fn span(&self) -> Span {
+        Span::new(self.base, self.text.len())
+    }
+}
+
+/// A header field, for pointing at it in the header's description.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Field {
+    Created,
+    N2,
+    P1,
+    P2,
+    P3,
+}
+
+impl Field {
+    /// Byte offset of the field in the file.
+    const fn offset(self) -> usize {
+        match self {
+            Field::Created => 0,
+            Field::N2 => 8,
+            Field::P1 => 12,
+            Field::P2 => 13,
+            Field::P3 => 14,
+        }
+    }
+}
+
+/// Spans of the fields in a header description.
+struct HeaderSpans {
+    created: Span,
+    n1: Span,
+    n2: Span,
+    p1: Span,
+    p2: Span,
+    p3: Span,
+}
+
+impl HeaderSpans {
+    fn of(&self, field: Field) -> Span {
+        match field {
+            Field::Created => self.created,
+            Field::N2 => self.n2,
+            Field::P1 => self.p1,
+            Field::P2 => self.p2,
+            Field::P3 => self.p3,
+        }
+    }
+}
+
+/// Writes `header: created 2021-06-27, N1 320, N2 0, year 2021, P1 8, P2 0, P3 24`.
+fn describe_header(line: &mut Line, h: &Header) -> HeaderSpans {
+    line.push("header: created ");
+    let created = line.push(&h.created());
+    line.push(", N1 ");
+    let n1 = line.push(&h.n1.to_string());
+    line.push(", N2 ");
+    let n2 = line.push(&h.n2.to_string());
+    line.push(&format!(", year {}, P1 ", h.game_year));
+    let p1 = line.push(&h.p1.to_string());
+    line.push(", P2 ");
+    let p2 = line.push(&h.p2.to_string());
+    line.push(", P3 ");
+    let p3 = line.push(&h.p3.to_string());
+    HeaderSpans {
+        created,
+        n1,
+        n2,
+        p1,
+        p2,
+        p3,
+    }
+}
+
+/// A header field out of range, waiting for a line to point into.
+struct HeaderProblem {
+    field: Field,
+    message: String,
+    help: String,
+}
+
+impl HeaderProblem {
+    fn diagnostic(&self, spans: &HeaderSpans) -> Diagnostic {
+        Diagnostic::error("wthor-bad-header", &self.message)
+            .at(
+                Some(spans.of(self.field)),
+                format!("header byte {}", self.field.offset()),
+            )
+            .help(&self.help)
+            .in_game(1)
+    }
+}
+
+/// The header checks of NBoard's Thor loader, lenient where formats.md says: returns the
+/// problems, and whether they stop the reading (no known record size, or not a game file).
+fn check_header(h: &Header) -> (Vec<HeaderProblem>, bool) {
+    let mut problems = Vec::new();
+    let problem = |field, message: String, help: &str| HeaderProblem {
+        field,
+        message,
+        help: help.to_string(),
+    };
+    let Some(geometry) = h.geometry() else {
+        problems.push(problem(
+            Field::P1,
+            format!(
+                "the header's board size P1 is {}, which is no WTHOR board",
+                h.p1
+            ),
+            "P1 is 0 or 8 for 8x8 games (.wtb) and 10 for 10x10 games (.wtd)",
+        ));
+        return (problems, true);
+    };
+    if h.p2 != 0 {
+        let fatal = h.p2 == 1;
+        problems.push(problem(
+            Field::P2,
+            if fatal {
+                "the header's file type P2 is 1: this is a solitaire file (.pzz), not a game file"
+                    .to_string()
+            } else {
+                format!("the header's file type P2 is {}, expected 0", h.p2)
+            },
+            "P2 is 0 in game files and 1 in solitaire files",
+        ));
+        if fatal {
+            return (problems, true);
+        }
+    }
+    if h.n2 != 0 {
+        problems.push(problem(
+            Field::N2,
+            format!("the header's N2 is {}, expected 0 in a game file", h.n2),
+            "N2 counts the names of WTHOR.JOU/WTHOR.TRN; a game file has N2 = 0 and counts its games in N1",
+        ));
+    }
+    if usize::from(h.p3) > geometry.slots() {
+        problems.push(problem(
+            Field::P3,
+            format!(
+                "the header's depth P3 is {}, more empties than the {} board has",
+                h.p3,
+                geometry.board()
+            ),
+            "P3 is the number of empties at which the theoretical scores were computed (0 means 22)",
+        ));
+    }
+    if h.year_in_century > 99 || h.month > 12 || h.day > 31 {
+        problems.push(problem(
+            Field::Created,
+            format!("the header's creation date {} is no date", h.created()),
+            "bytes 0-3 are century, year in century (0-99), month (1-12) and day (1-31)",
+        ));
+    }
+    (problems, false)
+}
+
+enum Stage {
+    Start,
+    Records,
+    Done,
+}
+
+/// The iterator behind [`super::read`].
+pub(super) struct Reader<'a> {
+    input: Box<dyn BufRead + Send + 'a>,
+    name: Arc<str>,
+    stage: Stage,
+    header: Header,
+    geometry: Geometry,
+    header_problems: Vec<HeaderProblem>,
+    tournaments: Option<NameTable>,
+    players: Option<NameTable>,
+    /// Warnings about the name files, for the first game.
+    name_warnings: Vec<Diagnostic>,
+    /// Complete records read so far.
+    complete: usize,
+    /// File offset of the next record.
+    file_offset: usize,
+    /// Offset of the next line in the virtual text.
+    text_offset: usize,
+    /// The last game read, held back until we know whether it is the last.
+    pending: Option<ParsedGame>,
+    /// Games ready to be yielded.
+    ready: VecDeque<ParsedGame>,
+}
+
+impl<'a> Reader<'a> {
+    pub(super) fn new(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> Reader<'a> {
+        let mut name_warnings = Vec::new();
+        let mut load = |kind: NameKind| {
+            let (dir, explicit) = match (&options.names_dir, &options.path) {
+                (Some(dir), _) => (dir.clone(), true),
+                (None, Some(path)) => (path.parent()?.to_path_buf(), false),
+                (None, None) => return None,
+            };
+            let Some(path) = find_in(&dir, kind) else {
+                if explicit {
+                    name_warnings.push(
+                        Diagnostic::warning(
+                            "wthor-names-unreadable",
+                            format!("no {} in {}", kind.file_name(), dir.display()),
+                        )
+                        .help(format!(
+                            "the {} names stay unknown; their indexes are kept",
+                            kind.noun()
+                        ))
+                        .in_game(1),
+                    );
+                }
+                return None;
+            };
+            match NameTable::read(kind, &path) {
+                Ok(table) => Some(table),
+                Err(e) => {
+                    name_warnings.push(
+                        Diagnostic::warning(
+                            "wthor-names-unreadable",
+                            format!("cannot read {}: {e}", path.display()),
+                        )
+                        .help(format!(
+                            "the {} names stay unknown; their indexes are kept",
+                            kind.noun()
+                        ))
+                        .in_game(1),
+                    );
+                    None
+                }
+            }
+        };
+        let tournaments = load(NameKind::Tournament);
+        let players = load(NameKind::Player);
+        Reader {
+            input,
+            name: options.name.clone(),
+            stage: Stage::Start,
+            header: Header::default(),
+            geometry: Geometry::Eight,
+            header_problems: Vec::new(),
+            tournaments,
+            players,
+            name_warnings,
+            complete: 0,
+            file_offset: 0,
+            text_offset: 0,
+            pending: None,
+            ready: VecDeque::new(),
+        }
+    }
+
+    /// Reads the header; returns a game carrying the diagnostics when it stops the reading.
+    fn start(&mut self) -> io::Result<Option<ParsedGame>> {
+        let mut bytes = [0u8; Header::LEN];
+        let got = read_full(&mut self.input, &mut bytes)?;
+        self.file_offset = got;
+        if got < Header::LEN {
+            let mut line = Line::new(0);
+            let mut diagnostic = if got == 0 {
+                line.push("header: ");
+                Diagnostic::error(
+                    "wthor-bad-header",
+                    "the file is empty; a WTHOR file starts with a 16-byte header",
+                )
+            } else {
+                line.push(&format!("header: {got} of 16 bytes:"));
+                for b in &bytes[..got] {
+                    line.push(&format!(" {b:02x}"));
+                }
+                line.push(" ");
+                Diagnostic::error(
+                    "wthor-bad-header",
+                    format!("the file ends inside the 16-byte header, after {got} bytes"),
+                )
+            };
+            let end = line.push("<end of file>");
+            diagnostic = diagnostic
+                .at(Some(end), format!("the file ends at byte {got}"))
+                .help("a WTHOR file is a 16-byte header and 68-byte (8x8) or 104-byte (10x10) records")
+                .in_game(1);
+            return Ok(Some(self.finish_game(1, line, None, vec![diagnostic])));
+        }
+        self.header = Header::parse(&bytes);
+        let (problems, fatal) = check_header(&self.header);
+        self.header_problems = problems;
+        if let Some(g) = self.header.geometry() {
+            self.geometry = g;
+        }
+        Ok(fatal.then(|| self.header_game(Vec::new())))
+    }
+
+    /// A game with no record whose line describes the header: for header problems and
+    /// count mismatches of files without records.
+    fn header_game(&mut self, mut extra: Vec<Diagnostic>) -> ParsedGame {
+        let mut line = Line::new(self.text_offset);
+        let spans = describe_header(&mut line, &self.header);
+        let mut diagnostics: Vec<Diagnostic> = self
+            .header_problems
+            .iter()
+            .map(|p| p.diagnostic(&spans))
+            .collect();
+        diagnostics.append(&mut self.name_warnings);
+        for d in &mut extra {
+            d.span = Some(spans.n1);
+        }
+        diagnostics.append(&mut extra);
+        self.finish_game(1, line, None, diagnostics)
+    }
+
+    fn finish_game(
+        &mut self,
+        index: usize,
+        line: Line,
+        record: Option<Record>,
+        diagnostics: Vec<Diagnostic>,
+    ) -> ParsedGame {
+        self.text_offset = line.base + line.text.len() + 1;
+        ParsedGame {
+            index,
+            source: Source {
+                name: self.name.clone(),
+                text: line.text.into(),
+                offset: line.base,
+                line: index - 1,
+            },
+            record,
+            diagnostics,
+        }
+    }
+
+    /// The name at `index` of `table`, or its index with a warning when the table lacks it.
+    fn name(
+        table: Option<&NameTable>,
+        kind: NameKind,
+        index: u16,
+        line: &mut Line,
+        diagnostics: &mut Vec<Diagnostic>,
+        record_offset: usize,
+        game: usize,
+    ) -> (Span, Option<String>) {
+        match table {
+            None => (line.push(&format!("{} {index}", kind.noun())), None),
+            Some(t) => match t.get(index) {
+                Some(name) => (line.push(name), Some(name.to_string())),
+                None => {
+                    let span = line.push(&format!("{} {index}", kind.noun()));
+                    let code = match kind {
+                        NameKind::Player => "wthor-unknown-player",
+                        NameKind::Tournament => "wthor-unknown-tournament",
+                    };
+                    diagnostics.push(
+                        Diagnostic::warning(
+                            code,
+                            format!(
+                                "{} index {index} is beyond {}, which has {} names",
+                                kind.noun(),
+                                kind.file_name(),
+                                t.len()
+                            ),
+                        )
+                        .at(
+                            Some(span),
+                            format!("index {index} in the record at byte {record_offset}"),
+                        )
+                        .help(format!(
+                            "the name file does not match this game file; a newer {} may have the name",
+                            kind.file_name()
+                        ))
+                        .in_game(game),
+                    );
+                    (span, None)
+                }
+            },
+        }
+    }
+
+    /// Decodes one complete record into a game.
+    fn record_game(&mut self, bytes: &[u8]) -> ParsedGame {
+        self.complete += 1;
+        let index = self.complete;
+        let offset = self.file_offset;
+        self.file_offset += bytes.len();
+        let geometry = self.geometry;
+        let total = geometry.squares();
+        let u16_at = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
+        let (tournament, black, white) = (u16_at(0), u16_at(2), u16_at(4));
+        let (score, theoretical) = (bytes[6], bytes[7]);
+        let slots = &bytes[8..];
+
+        let mut diagnostics = Vec::new();
+        let mut line = Line::new(self.text_offset);
+        let index_span = line.push(&format!("#{index}"));
+        line.push(&format!(" [byte {offset}] "));
+        let (event_span, event) = Reader::name(
+            self.tournaments.as_ref(),
+            NameKind::Tournament,
+            tournament,
+            &mut line,
+            &mut diagnostics,
+            offset,
+            index,
+        );
+        let year_span = (self.header.game_year != 0).then(|| {
+            line.push(" ");
+            line.push(&self.header.game_year.to_string())
+        });
+        line.push(" | ");
+        let (black_span, black_name) = Reader::name(
+            self.players.as_ref(),
+            NameKind::Player,
+            black,
+            &mut line,
+            &mut diagnostics,
+            offset,
+            index,
+        );
+        line.push(" - ");
+        let (white_span, white_name) = Reader::name(
+            self.players.as_ref(),
+            NameKind::Player,
+            white,
+            &mut line,
+            &mut diagnostics,
+            offset,
+            index,
+        );
+        line.push(" | ");
+        let score_span = line.push(&score.to_string());
+        line.push(" (");
+        let theoretical_span = line.push(&theoretical.to_string());
+        line.push("@");
+        let depth = self.header.theoretical_depth();
+        let depth_span = line.push(&depth.map_or("?".to_string(), |d| d.to_string()));
+        line.push("):");
+
+        let mut error = false;
+        for (what, value, span, at) in [
+            ("score", score, score_span, 6),
+            ("theoretical score", theoretical, theoretical_span, 7),
+        ] {
+            if value > total {
+                error = true;
+                diagnostics.push(
+                    Diagnostic::error(
+                        "wthor-bad-score",
+                        format!(
+                            "the {what} is {value}, more than the {total} squares of the board"
+                        ),
+                    )
+                    .at(Some(span), format!("byte {} of the file", offset + at))
+                    .help("WTHOR scores count Black's discs, the empty squares of a finished game going to the winner")
+                    .in_game(index),
+                );
+            }
+        }
+
+        let end = slots.iter().position(|&b| b == 0).unwrap_or(slots.len());
+        let mut moves = Vec::with_capacity(end);
+        for (i, &byte) in slots[..end].iter().enumerate() {
+            line.push(" ");
+            match geometry.decode(byte) {
+                Some(sq) => {
+                    let span = line.push(&sq.to_string());
+                    moves.push(MoveRecord::new(Move::Place(sq)).at(span));
+                }
+                None => {
+                    error = true;
+                    let span = line.push(&format!("<{byte}>"));
+                    let (side, stride) = match geometry {
+                        Geometry::Eight => ("1-8", "10 × row + column (a1 = 11, h8 = 88)"),
+                        Geometry::Ten => ("1-10", "12 × row + column (a1 = 13, j10 = 130)"),
+                    };
+                    let mut d = Diagnostic::error(
+                        "wthor-bad-move-byte",
+                        format!(
+                            "move {} is byte {byte}, no square of the {} board",
+                            i + 1,
+                            geometry.board()
+                        ),
+                    )
+                    .at(Some(span), format!("byte {} of the file", offset + 8 + i))
+                    .help(format!(
+                        "a move byte is {stride}, rows and columns {side}; 0 ends the moves"
+                    ))
+                    .in_game(index);
+                    d.move_number = Some(i + 1);
+                    diagnostics.push(d);
+                }
+            }
+        }
+        if let Some(last) = slots.iter().rposition(|&b| b != 0).filter(|&l| l > end) {
+            error = true;
+            line.push(" | after the end:");
+            let mut first = None;
+            for (i, &byte) in slots.iter().enumerate().take(last + 1).skip(end) {
+                line.push(" ");
+                let span = line.push(&byte.to_string());
+                if byte != 0 && first.is_none() {
+                    first = Some((i, byte, span));
+                }
+            }
+            if let Some((i, byte, span)) = first {
+                diagnostics.push(
+                    Diagnostic::error(
+                        "wthor-move-after-end",
+                        format!(
+                            "move slot {} holds byte {byte} after the moves ended at slot {}",
+                            i + 1,
+                            end + 1
+                        ),
+                    )
+                    .at(Some(span), format!("byte {} of the file", offset + 8 + i))
+                    .related(
+                        Some(Span::new(index_span.offset, index_span.len)),
+                        format!("{end} moves, then a 0 at byte {}", offset + 8 + end),
+                    )
+                    .help("the moves end at the first 0 byte; every slot after it must be 0 too")
+                    .in_game(index),
+                );
+            }
+        }
+
+        if index == 1 && !self.header_problems.is_empty() {
+            line.push(" || ");
+            let spans = describe_header(&mut line, &self.header);
+            diagnostics.extend(self.header_problems.iter().map(|p| p.diagnostic(&spans)));
+        }
+        if index == 1 {
+            diagnostics.append(&mut self.name_warnings);
+        }
+        if self.header.n1 as usize + 1 == index {
+            diagnostics.push(
+                Diagnostic::error(
+                    "wthor-count-mismatch",
+                    format!(
+                        "the header announces {}, but the file goes on with game {index}",
+                        games(self.header.n1 as usize)
+                    ),
+                )
+                .at(
+                    Some(index_span),
+                    format!("a record beyond N1, at byte {offset}"),
+                )
+                .help("the file size should be 16 + N1 × the record size; all the records present are read")
+                .in_game(index),
+            );
+        }
+
+        let record = (!error).then(|| {
+            let mut tags = Vec::new();
+            let mut tag = |name: &str, value: String, span: Option<Span>| {
+                tags.push(Tag {
+                    name: name.to_string(),
+                    value,
+                    span,
+                });
+            };
+            if let Some(event) = event {
+                tag(TagName::EVENT, event, Some(event_span));
+            }
+            if let Some(span) = year_span {
+                tag(TagName::DATE, self.header.game_year.to_string(), Some(span));
+            }
+            if let Some(name) = black_name {
+                tag(TagName::player(crate::Color::Black), name, Some(black_span));
+            }
+            if let Some(name) = white_name {
+                tag(TagName::player(crate::Color::White), name, Some(white_span));
+            }
+            tag(
+                TagName::THEORETICAL_SCORE,
+                theoretical.to_string(),
+                Some(theoretical_span),
+            );
+            if let Some(depth) = depth {
+                tag(
+                    TagName::THEORETICAL_DEPTH,
+                    depth.to_string(),
+                    Some(depth_span),
+                );
+            }
+            tag(TOURNAMENT_TAG, tournament.to_string(), Some(event_span));
+            tag(BLACK_TAG, black.to_string(), Some(black_span));
+            tag(WHITE_TAG, white.to_string(), Some(white_span));
+            tag(CREATED_TAG, self.header.created(), None);
+            tag(BOARD_SIZE_TAG, self.header.p1.to_string(), None);
+            tag(DEPTH_TAG, self.header.p3.to_string(), None);
+            let mut result = ClaimedResult::discs(vec![score, total - score]);
+            result.span = Some(score_span);
+            Record {
+                rules: Rules::othello(geometry.board()),
+                tags,
+                moves,
+                result: Some(result),
+                span: Some(line.span()),
+                ..Record::default()
+            }
+        });
+        self.finish_game(index, line, record, diagnostics)
+    }
+
+    /// A record cut short by the end of the file.
+    fn truncated_game(&mut self, bytes: &[u8]) -> ParsedGame {
+        let index = self.complete + 1;
+        let offset = self.file_offset;
+        let record_len = self.geometry.record_len();
+        let mut line = Line::new(self.text_offset);
+        let index_span = line.push(&format!("#{index}"));
+        line.push(&format!(
+            " [byte {offset}] truncated, {} of {record_len} bytes:",
+            bytes.len()
+        ));
+        for b in bytes {
+            line.push(&format!(" {b:02x}"));
+        }
+        line.push(" ");
+        let end = line.push("<end of file>");
+        let file_end = offset + bytes.len();
+        let diagnostic = Diagnostic::error(
+            "wthor-truncated-record",
+            format!(
+                "the file ends inside game {index}, {} bytes short of its {record_len}",
+                record_len - bytes.len()
+            ),
+        )
+        .at(Some(end), format!("the file ends at byte {file_end}"))
+        .related(
+            Some(index_span),
+            format!("the record starts at byte {offset}"),
+        )
+        .help(
+            "the complete records before it are read; the file was probably cut off while copying",
+        )
+        .in_game(index);
+        self.finish_game(index, line, None, vec![diagnostic])
+    }
+
+    /// At the end of the file: the last games, with the count checked.
+    fn finish(&mut self, partial: Option<ParsedGame>) {
+        let n1 = self.header.n1 as usize;
+        let truncated = partial.is_some();
+        let present = self.complete + usize::from(truncated);
+        let mut last = partial.or_else(|| self.pending.take());
+        if let Some(pending) = self.pending.take() {
+            self.ready.push_back(pending);
+        }
+        let mismatch = if n1 > present {
+            Some(format!(
+                "the header announces {}, but the file holds {}{}",
+                games(n1),
+                games(self.complete),
+                if truncated {
+                    " and a truncated record"
+                } else {
+                    ""
+                }
+            ))
+        } else if truncated && n1 == self.complete {
+            Some(format!(
+                "the header announces {}, but the file goes on with a truncated record",
+                games(n1)
+            ))
+        } else {
+            None
+        };
+        if let Some(message) = mismatch {
+            let help =
+                "the file size should be 16 + N1 × the record size; the records present are read";
+            match &mut last {
+                Some(game) => {
+                    let index_len = game.index.to_string().len() + 1;
+                    let span = Span::new(game.source.offset, index_len);
+                    game.diagnostics.push(
+                        Diagnostic::error("wthor-count-mismatch", message)
+                            .at(
+                                Some(span),
+                                format!(
+                                    "the last record, at byte {}",
+                                    self.file_offset
+                                        - if truncated {
+                                            0
+                                        } else {
+                                            self.geometry.record_len()
+                                        }
+                                ),
+                            )
+                            .help(help)
+                            .in_game(game.index),
+                    );
+                }
+                None => {
+                    let d = Diagnostic::error("wthor-count-mismatch", message)
+                        .at(None, "N1, header bytes 4-7")
+                        .help(help)
+                        .in_game(1);
+                    last = Some(self.header_game(vec![d]));
+                }
+            }
+        } else if last.is_none()
+            && (!self.header_problems.is_empty() || !self.name_warnings.is_empty())
+        {
+            last = Some(self.header_game(Vec::new()));
+        }
+        self.ready.extend(last);
+    }
+}
+
+/// `1 game`, `2 games`.
+fn games(n: usize) -> String {
+    if n == 1 {
+        "1 game".to_string()
+    } else {
+        format!("{n} games")
+    }
+}
+
+/// Reads until `buf` is full or the input ends; returns the bytes read.
+fn read_full(input: &mut dyn BufRead, buf: &mut [u8]) -> io::Result<usize> {
+    let mut got = 0;
+    while got < buf.len() {
+        match input.read(&mut buf[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(got)
+}
+
+impl Iterator for Reader<'_> {
+    type Item = io::Result<ParsedGame>;
+
+    fn next(&mut self) -> Option<io::Result<ParsedGame>> {
+        loop {
+            if let Some(game) = self.ready.pop_front() {
+                return Some(Ok(game));
+            }
+            match self.stage {
+                Stage::Done => return None,
+                Stage::Start => match self.start() {
+                    Err(e) => {
+                        self.stage = Stage::Done;
+                        return Some(Err(e));
+                    }
+                    Ok(Some(game)) => {
+                        self.stage = Stage::Done;
+                        return Some(Ok(game));
+                    }
+                    Ok(None) => self.stage = Stage::Records,
+                },
+                Stage::Records => {
+                    let mut buf = vec![0u8; self.geometry.record_len()];
+                    let got = match read_full(&mut self.input, &mut buf) {
+                        Ok(got) => got,
+                        Err(e) => {
+                            self.stage = Stage::Done;
+                            return Some(Err(e));
+                        }
+                    };
+                    if got == buf.len() {
+                        let game = self.record_game(&buf);
+                        if let Some(previous) = self.pending.replace(game) {
+                            return Some(Ok(previous));
+                        }
+                    } else {
+                        self.stage = Stage::Done;
+                        let partial = (got > 0).then(|| self.truncated_game(&buf[..got]));
+                        self.finish(partial);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header() -> Header {
+        Header {
+            century: 20,
+            year_in_century: 21,
+            month: 6,
+            day: 27,
+            n1: 1,
+            game_year: 2021,
+            p1: 8,
+            p3: 24,
+            ..Header::default()
+        }
+    }
+
+    #[test]
+    fn header_checks_follow_nboard_and_stay_lenient() {
+        assert!(check_header(&header()).0.is_empty());
+        for p1 in [0, 10] {
+            assert!(check_header(&Header { p1, ..header() }).0.is_empty());
+        }
+        let (problems, fatal) = check_header(&Header {
+            p1: 124,
+            ..header()
+        });
+        assert!(fatal);
+        assert_eq!(problems[0].field, Field::P1);
+        let (problems, fatal) = check_header(&Header { p2: 1, ..header() });
+        assert!(fatal && problems[0].message.contains("solitaire"));
+        let (problems, fatal) = check_header(&Header {
+            n2: 3,
+            p3: 61,
+            day: 32,
+            ..header()
+        });
+        assert!(!fatal);
+        let fields: Vec<Field> = problems.iter().map(|p| p.field).collect();
+        assert_eq!(fields, [Field::N2, Field::P3, Field::Created]);
+        // 10x10 records have 96 slots, so depth 70 is fine there.
+        assert!(check_header(&Header {
+            p1: 10,
+            p3: 70,
+            ..header()
+        })
+        .0
+        .is_empty());
+    }
+
+    #[test]
+    fn header_description_spans_point_at_the_values() {
+        let mut line = Line::new(100);
+        let spans = describe_header(&mut line, &header());
+        let at = |s: Span| &line.text[s.offset - 100..s.end() - 100];
+        assert_eq!(at(spans.created), "2021-06-27");
+        assert_eq!(at(spans.n1), "1");
+        assert_eq!(at(spans.p3), "24");
+        assert_eq!(games(1), "1 game");
+        assert_eq!(games(0), "0 games");
+    }
+}

@@ -1,0 +1,606 @@
+//! The writer: records buffered as 68- or 104-byte records, the header written on finish.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use super::names::{encode_cp1252, find_in, NameKind, NameTable};
+use super::{
+    parse_created, today, Geometry, Header, BLACK_TAG, BOARD_SIZE_TAG, CREATED_TAG, DEPTH_TAG,
+    TOURNAMENT_TAG, WHITE_TAG,
+};
+use crate::engine::{BoardShape, Color, Move, Position, Rules};
+use crate::formats::{check_losses, RecordWriter, WriteError, WriteOptions};
+use crate::record::{Record, ResultScore, TagName, Termination};
+
+/// A name table and the file it goes to.
+#[derive(Debug)]
+struct NameFile {
+    table: NameTable,
+    path: PathBuf,
+    /// Names accepted since the table was read.
+    changed: bool,
+}
+
+impl NameFile {
+    fn load(dir: &std::path::Path, kind: NameKind) -> Result<NameFile, String> {
+        match find_in(dir, kind) {
+            Some(path) => NameTable::read(kind, &path)
+                .map(|table| NameFile {
+                    table,
+                    path: path.clone(),
+                    changed: false,
+                })
+                .map_err(|e| format!("cannot read {}: {e}", path.display())),
+            None => Ok(NameFile {
+                table: NameTable::new(kind),
+                path: dir.join(kind.file_name()),
+                changed: false,
+            }),
+        }
+    }
+}
+
+/// Writes a WTHOR game file: `.wtb` for 8x8 games, `.wtd` for 10x10 (every record of a file
+/// shares the board of the first).
+///
+/// Records are encoded as they come and only their 68 or 104 bytes are kept;
+/// [`RecordWriter::finish`] writes the header (N1 = the number of records) and the body, and
+/// the name files when names were added. The header's creation date, game year, P1 and P3
+/// come from the first record's `WthorCreated`, `Date`, `WthorBoardSize` and `WthorDepth`
+/// (or `TheoreticalDepth`) tags, so a file read and written back is identical; a new file is
+/// dated today, and P3 is 1 (Edax's mark for "no theoretical scores") when no record states
+/// a depth. A record without `TheoreticalScore` stores its actual score there.
+///
+/// Name indexes come from the `WthorTournament`/`WthorBlack`/`WthorWhite` tags; without
+/// them the `Event`/`Black`/`White` names are looked up in the `WTHOR.TRN`/`WTHOR.JOU` of
+/// [`WriteOptions::names_dir`] (read when present) and added when missing; the tables are
+/// written back there by `finish`. A missing name is index 0 (`???`, `Diverses parties`).
+///
+/// Refused (or, lossy, dropped and reported): other boards, 3-4 players (always refused),
+/// variant options, a custom start, position and flip claims, comments, evaluations, times,
+/// results that are not a disc count, terminations, tags WTHOR has no field for, a year
+/// other than the file's, names longer than 19/25 bytes or without a Windows-1252 encoding,
+/// more than 60/96 moves.
+pub struct WthorWriter<'a> {
+    out: Box<dyn Write + Send + 'a>,
+    options: WriteOptions,
+    /// The name files of `names_dir`, or why they could not be read.
+    names: Option<Result<[NameFile; 2], String>>,
+    header: Option<Header>,
+    body: Vec<u8>,
+    count: u32,
+    finished: bool,
+}
+
+impl std::fmt::Debug for WthorWriter<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WthorWriter")
+            .field("header", &self.header)
+            .field("count", &self.count)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The record's facts WTHOR holds, gathered before anything is committed.
+struct Encoded {
+    geometry: Geometry,
+    bytes: Vec<u8>,
+    year: u16,
+    depth_raw: Option<u8>,
+    depth: Option<u8>,
+    created: Option<(u32, u8, u8)>,
+    board_size: Option<u8>,
+    new_names: [Vec<String>; 2],
+}
+
+const fn slot(kind: NameKind) -> usize {
+    match kind {
+        NameKind::Player => 0,
+        NameKind::Tournament => 1,
+    }
+}
+
+impl<'a> WthorWriter<'a> {
+    /// A writer to `out`, with name files in `options.names_dir` when given.
+    pub fn new(out: Box<dyn Write + Send + 'a>, options: &WriteOptions) -> WthorWriter<'a> {
+        let names = options.names_dir.as_ref().map(|dir| {
+            Ok([
+                NameFile::load(dir, NameKind::Player)?,
+                NameFile::load(dir, NameKind::Tournament)?,
+            ])
+        });
+        WthorWriter {
+            out,
+            options: options.clone(),
+            names,
+            header: None,
+            body: Vec::new(),
+            count: 0,
+            finished: false,
+        }
+    }
+
+    /// The index of `name` in the `kind` table, adding it to `pending` when new.
+    fn name_index(
+        &self,
+        kind: NameKind,
+        name: &str,
+        pending: &mut Vec<String>,
+        losses: &mut Vec<String>,
+    ) -> u16 {
+        let noun = kind.noun();
+        let Some(Ok(files)) = &self.names else {
+            losses.push(format!(
+                "the {noun} name \"{name}\" (no names directory to write {} into)",
+                kind.file_name()
+            ));
+            return 0;
+        };
+        let table = &files[slot(kind)].table;
+        let mut stored: String = name.to_string();
+        if let Err(c) = encode_cp1252(name) {
+            losses.push(format!(
+                "the character {c:?} in the {noun} name \"{name}\" (Windows-1252 has no byte for it)"
+            ));
+            stored = name
+                .chars()
+                .map(|c| {
+                    if encode_cp1252(&c.to_string()).is_ok() {
+                        c
+                    } else {
+                        '?'
+                    }
+                })
+                .collect();
+        }
+        let max = kind.max_name_len();
+        if stored.chars().count() > max {
+            losses.push(format!(
+                "the {noun} name \"{name}\" ({} bytes; WTHOR holds {max})",
+                stored.chars().count()
+            ));
+            stored = stored.chars().take(max).collect();
+        }
+        if let Some(i) = table.find(&stored) {
+            return i;
+        }
+        let position = pending.iter().position(|n| *n == stored);
+        let at = table.len() + position.unwrap_or(pending.len());
+        let Ok(index) = u16::try_from(at) else {
+            losses.push(format!(
+                "the {noun} name \"{name}\" ({} is full at 65,536 names)",
+                kind.file_name()
+            ));
+            return 0;
+        };
+        if position.is_none() {
+            pending.push(stored);
+        }
+        index
+    }
+
+    /// Encodes `record`, listing what would be lost.
+    fn encode(&self, record: &Record, losses: &mut Vec<String>) -> Result<Encoded, WriteError> {
+        let rules = record.rules;
+        if rules.players() != 2 {
+            return Err(WriteError::CannotHold(vec![format!(
+                "{} players",
+                rules.players()
+            )]));
+        }
+        let Some(geometry) = Geometry::of(rules.board()) else {
+            return Err(WriteError::CannotHold(vec![format!(
+                "{} board (WTHOR holds 8x8 and 10x10)",
+                with_article(rules.board())
+            )]));
+        };
+        if let Some(file) = self.header.and_then(|h| h.geometry()) {
+            if file != geometry {
+                return Err(WriteError::CannotHold(vec![format!(
+                    "{} board (this file holds {} games)",
+                    with_article(geometry.board()),
+                    file.board()
+                )]));
+            }
+        }
+        let standard = Rules::othello(geometry.board());
+        if rules != standard {
+            losses.push(format!(
+                "the variant {rules} (WTHOR holds standard Othello)"
+            ));
+        }
+        if let Some(start) = &record.start {
+            if start.setup != Record::new(standard).start_setup() || start.in_hand.is_some() {
+                losses.push("a custom start position".to_string());
+            }
+        }
+        for p in &record.positions {
+            losses.push(format!("a position claim after move {}", p.after_moves));
+        }
+        if record.comment.is_some() {
+            losses.push("a game comment".to_string());
+        }
+
+        let mut moves = Vec::with_capacity(record.moves.len());
+        for (i, m) in record.moves.iter().enumerate() {
+            let n = i + 1;
+            if let Move::Place(sq) = m.mv {
+                match geometry.encode(sq) {
+                    Some(b) => moves.push(b),
+                    None => losses.push(format!("the move {sq} on move {n} (off the board)")),
+                }
+            }
+            if m.comment.is_some() {
+                losses.push(format!("a comment on move {n}"));
+            }
+            if m.eval.is_some() {
+                losses.push(format!("an evaluation on move {n}"));
+            }
+            if m.time.is_some() {
+                losses.push(format!("a time on move {n}"));
+            }
+            if m.flips.is_some() {
+                losses.push(format!("a flip claim on move {n}"));
+            }
+        }
+        if moves.len() > geometry.slots() {
+            losses.push(format!(
+                "{} moves (WTHOR holds {})",
+                moves.len(),
+                geometry.slots()
+            ));
+            moves.truncate(geometry.slots());
+        }
+
+        let total = geometry.squares();
+        let score = self.score(record, geometry, total, losses);
+
+        let mut year = 0u16;
+        let mut theoretical = None;
+        let (mut depth_raw, mut depth) = (None, None);
+        let (mut created, mut board_size) = (None, None);
+        let mut indexes: [Option<u16>; 3] = [None; 3];
+        let mut names: [Option<&str>; 3] = [None; 3];
+        for tag in &record.tags {
+            let name = tag.name.as_str();
+            let value = tag.value.trim();
+            let is = |n: &str| name.eq_ignore_ascii_case(n);
+            let number = |what: &str, losses: &mut Vec<String>| -> Option<u16> {
+                let v = value.parse().ok();
+                if v.is_none() {
+                    losses.push(format!("the {what} \"{value}\" (not a number)"));
+                }
+                v
+            };
+            if is(TagName::EVENT) {
+                names[0] = Some(value);
+            } else if is(TagName::player(Color::Black)) {
+                names[1] = Some(value);
+            } else if is(TagName::player(Color::White)) {
+                names[2] = Some(value);
+            } else if is(TOURNAMENT_TAG) {
+                indexes[0] = number("tournament index", losses);
+            } else if is(BLACK_TAG) {
+                indexes[1] = number("black player index", losses);
+            } else if is(WHITE_TAG) {
+                indexes[2] = number("white player index", losses);
+            } else if is(TagName::DATE) {
+                let digits = value.get(..4).and_then(|y| y.parse::<u16>().ok());
+                year = digits.unwrap_or(0);
+                let rest = value.get(4..).unwrap_or("");
+                if digits.is_none() && value.chars().any(|c| c.is_ascii_digit())
+                    || rest.chars().any(|c| c.is_ascii_digit())
+                {
+                    losses.push(format!("the date \"{value}\" beyond its year"));
+                }
+            } else if is(TagName::THEORETICAL_SCORE) {
+                match value.parse::<u8>().ok().filter(|&t| t <= total) {
+                    Some(t) => theoretical = Some(t),
+                    None => losses.push(format!("the theoretical score \"{value}\"")),
+                }
+            } else if is(TagName::THEORETICAL_DEPTH) {
+                match value.parse::<u8>() {
+                    Ok(d) => depth = Some(d),
+                    Err(_) => losses.push(format!("the theoretical depth \"{value}\"")),
+                }
+            } else if is(DEPTH_TAG) {
+                depth_raw = value.parse::<u8>().ok();
+            } else if is(CREATED_TAG) {
+                created = parse_created(value);
+            } else if is(BOARD_SIZE_TAG) {
+                board_size = value.parse::<u8>().ok().filter(|&p| {
+                    Header {
+                        p1: p,
+                        ..Header::default()
+                    }
+                    .geometry()
+                        == Some(geometry)
+                });
+            } else {
+                losses.push(format!("the tag {name}"));
+            }
+        }
+
+        if let Some(h) = &self.header {
+            if year != h.game_year {
+                losses.push(format!(
+                    "the year {year} (this file's games are from {})",
+                    h.game_year
+                ));
+            }
+            let differs = match (depth_raw, depth) {
+                (Some(raw), _) => raw != h.p3,
+                (None, Some(d)) => Some(d) != h.theoretical_depth(),
+                (None, None) => false,
+            };
+            if differs {
+                losses.push(format!(
+                    "a theoretical depth of {} empties (this file's is {})",
+                    depth.or(depth_raw).unwrap_or(0),
+                    h.theoretical_depth()
+                        .map_or("unknown".to_string(), |d| d.to_string())
+                ));
+            }
+        }
+
+        let mut new_names: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+        let kinds = [NameKind::Tournament, NameKind::Player, NameKind::Player];
+        let mut resolved = [0u16; 3];
+        for i in 0..3 {
+            resolved[i] = match (indexes[i], names[i]) {
+                (Some(index), _) => index,
+                (None, Some(name)) => {
+                    let kind = kinds[i];
+                    let mut pending = std::mem::take(&mut new_names[slot(kind)]);
+                    let index = self.name_index(kind, name, &mut pending, losses);
+                    new_names[slot(kind)] = pending;
+                    index
+                }
+                (None, None) => 0,
+            };
+        }
+
+        let mut bytes = Vec::with_capacity(geometry.record_len());
+        for index in resolved {
+            bytes.extend_from_slice(&index.to_le_bytes());
+        }
+        bytes.push(score);
+        bytes.push(theoretical.unwrap_or(score));
+        bytes.extend_from_slice(&moves);
+        bytes.resize(geometry.record_len(), 0);
+        Ok(Encoded {
+            geometry,
+            bytes,
+            year,
+            depth_raw,
+            depth,
+            created,
+            board_size,
+            new_names,
+        })
+    }
+
+    /// Black's stored score; when the record gives none (a loss), the board's WOF count
+    /// after replaying its moves.
+    fn score(
+        &self,
+        record: &Record,
+        geometry: Geometry,
+        total: u8,
+        losses: &mut Vec<String>,
+    ) -> u8 {
+        let Some(result) = &record.result else {
+            losses.push("a missing result (WTHOR stores Black's disc count)".to_string());
+            return replayed_score(record);
+        };
+        match result.termination {
+            Termination::Normal => {}
+            Termination::Resignation(_) => losses.push("the resignation".to_string()),
+            Termination::Time(_) => losses.push("the loss on time".to_string()),
+            Termination::Unfinished => losses.push("the unfinished mark".to_string()),
+            Termination::Agreement => losses.push("the agreement on the score".to_string()),
+        }
+        match &result.score {
+            ResultScore::Discs(d) if d.len() == 2 && d[0] <= total => {
+                if u16::from(d[0]) + u16::from(d[1]) != u16::from(total) {
+                    losses.push(format!(
+                        "White's count in the score {}-{} (WTHOR stores Black's; White's is {total} minus it)",
+                        d[0], d[1]
+                    ));
+                }
+                d[0]
+            }
+            ResultScore::Margin(m)
+                if m.fract() == 0.0
+                    && (f64::from(total) + m) % 2.0 == 0.0
+                    && m.abs() <= f64::from(total) =>
+            {
+                // Integral and in range, checked above.
+                ((f64::from(total) + m) / 2.0) as u8
+            }
+            other => {
+                let what = match other {
+                    ResultScore::Winner(_) => "a result that names only the winner".to_string(),
+                    ResultScore::None => "a result without a score".to_string(),
+                    ResultScore::Margin(m) => format!(
+                        "the margin {m} (not a whole disc count on {})",
+                        geometry.board()
+                    ),
+                    ResultScore::Discs(d) => format!(
+                        "the score {} (WTHOR stores Black's count out of {total})",
+                        d.iter().map(u8::to_string).collect::<Vec<_>>().join("-")
+                    ),
+                };
+                losses.push(what);
+                replayed_score(record)
+            }
+        }
+    }
+
+    fn accept(&mut self, e: Encoded) {
+        if self.header.is_none() {
+            let mut header = Header {
+                game_year: e.year,
+                p1: e.board_size.unwrap_or(match e.geometry {
+                    Geometry::Eight => 8,
+                    Geometry::Ten => 10,
+                }),
+                p3: e.depth_raw.or(e.depth).unwrap_or(1),
+                ..Header::default()
+            };
+            header.set_created(e.created.unwrap_or_else(today));
+            self.header = Some(header);
+        }
+        if let Some(Ok(files)) = &mut self.names {
+            for (file, new) in files.iter_mut().zip(e.new_names) {
+                for name in new {
+                    file.table.push(name);
+                    file.changed = true;
+                }
+            }
+        }
+        self.body.extend_from_slice(&e.bytes);
+        self.count += 1;
+    }
+}
+
+/// `a 6x6`, `an 8x8`.
+fn with_article(board: BoardShape) -> String {
+    let article = if board.name().starts_with('8') || board.name().starts_with('o') {
+        "an"
+    } else {
+        "a"
+    };
+    format!("{article} {board}")
+}
+
+/// Black's WOF score after replaying the moves as far as they are legal, passes inferred.
+fn replayed_score(record: &Record) -> u8 {
+    let mut position = Position::new(record.rules);
+    for m in &record.moves {
+        if position.must_pass() {
+            let _ = position.play(Move::Pass);
+        }
+        if position.play(m.mv).is_err() {
+            break;
+        }
+    }
+    position.counts_outcome().score[0]
+}
+
+impl RecordWriter for WthorWriter<'_> {
+    fn write(&mut self, record: &Record) -> Result<Vec<String>, WriteError> {
+        if self.finished {
+            return Err(WriteError::Io(io::Error::other(
+                "the WTHOR file is already finished",
+            )));
+        }
+        if let Some(Err(e)) = &self.names {
+            return Err(WriteError::Io(io::Error::new(
+                io::ErrorKind::InvalidData,
+                e.clone(),
+            )));
+        }
+        if self.count == u32::MAX {
+            return Err(WriteError::CannotHold(vec![
+                "more than 4,294,967,295 games in one file".to_string(),
+            ]));
+        }
+        let mut losses = Vec::new();
+        let encoded = self.encode(record, &mut losses)?;
+        let losses = check_losses(losses, &self.options)?;
+        self.accept(encoded);
+        Ok(losses)
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        if self.finished {
+            return Ok(());
+        }
+        self.finished = true;
+        let mut header = self.header.unwrap_or_else(|| {
+            let mut h = Header {
+                p1: 8,
+                ..Header::default()
+            };
+            h.set_created(today());
+            h
+        });
+        header.n1 = self.count;
+        self.out.write_all(&header.to_bytes())?;
+        self.out.write_all(&std::mem::take(&mut self.body))?;
+        self.out.flush()?;
+        if let Some(Ok(files)) = &self.names {
+            for file in files.iter().filter(|f| f.changed) {
+                let bytes = file
+                    .table
+                    .to_bytes()
+                    .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
+                fs::write(&file.path, bytes)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{ClaimedResult, MoveRecord, Tag};
+
+    #[test]
+    fn articles() {
+        assert_eq!(with_article(BoardShape::Eight), "an 8x8");
+        assert_eq!(with_article(BoardShape::Six), "a 6x6");
+        assert_eq!(with_article(BoardShape::Octagon), "an octagon");
+    }
+
+    #[test]
+    fn a_new_name_used_twice_in_a_record_is_added_once() {
+        let dir = std::env::temp_dir().join(format!("wthor-writer-unit-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let options = WriteOptions {
+            names_dir: Some(dir.clone()),
+            ..WriteOptions::default()
+        };
+        let mut sink = Vec::new();
+        let mut writer = WthorWriter::new(Box::new(&mut sink), &options);
+        let mut r = Record::new(Rules::default());
+        r.moves
+            .push(MoveRecord::new(Move::Place("f5".parse().unwrap())));
+        r.result = Some(ClaimedResult::discs(vec![64, 0]));
+        r.tags.push(Tag::new("Black", "Self"));
+        r.tags.push(Tag::new("White", "Self"));
+        assert_eq!(writer.write(&r).unwrap(), Vec::<String>::new());
+        assert_eq!(&writer.body[2..6], &[1, 0, 1, 0]);
+        writer.finish().unwrap();
+        drop(writer);
+        let jou = NameTable::read(NameKind::Player, &dir.join("WTHOR.JOU")).unwrap();
+        assert_eq!(jou.len(), 2);
+        assert!(
+            !dir.join("WTHOR.TRN").exists(),
+            "an unchanged table is not written"
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn margins_become_black_counts() {
+        let mut r = Record::new(Rules::default());
+        r.result = Some(ClaimedResult {
+            score: ResultScore::Margin(18.0),
+            ..ClaimedResult::discs(vec![])
+        });
+        let writer = WthorWriter::new(Box::new(std::io::sink()), &WriteOptions::default());
+        let mut losses = Vec::new();
+        assert_eq!(writer.score(&r, Geometry::Eight, 64, &mut losses), 41);
+        assert!(losses.is_empty());
+        r.result = Some(ClaimedResult {
+            score: ResultScore::Margin(2.5),
+            ..ClaimedResult::discs(vec![])
+        });
+        writer.score(&r, Geometry::Eight, 64, &mut losses);
+        assert_eq!(losses, ["the margin 2.5 (not a whole disc count on 8x8)"]);
+    }
+}
