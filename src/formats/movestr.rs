@@ -21,7 +21,11 @@
 //!   non-empty field becomes a tag named after its column.
 //!
 //! A token that is not a move gives `syntax-bad-move` (pointing at it) and no record for
-//! that line only.
+//! that line only. A pragma whose rules cannot be read is reported as an entry of its own
+//! (`movestr-bad-pragma`, no record), and the lines after it keep the rules they had. CSV
+//! rows can fail with `csv-unterminated-quote`, `csv-no-moves-column` and
+//! `csv-missing-field`; a bad Edax start prefix with `board-too-short`, `board-bad-square`
+//! or `board-missing-side`.
 //!
 //! # Writing
 //!
@@ -221,8 +225,11 @@ pub(super) fn parse_moves(
                 end += 1;
             }
         } else {
-            // One whole character, so the span never splits a UTF-8 sequence.
-            while end < bytes.len() && !text.is_char_boundary(end) {
+            // A run of stray characters is one bad token; `end` stays on a char boundary.
+            while end < bytes.len()
+                && (!text.is_char_boundary(end)
+                    || !(bytes[end].is_ascii_alphanumeric() || bytes[end].is_ascii_whitespace()))
+            {
                 end += 1;
             }
         }

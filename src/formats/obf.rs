@@ -235,6 +235,10 @@ pub(super) fn parse_board(text: &str, base: usize, board: BoardShape) -> Result<
         "a board is {need} characters row by row from a1 (`X x * b` Black, `O o w` White, `- .` \
          empty), then the side to move, `X` or `O`"
     );
+    // Whether whitespace came before the last square, and where that square is: a board
+    // one square short swallows the side to move as its last square.
+    let mut gap = false;
+    let mut last_gap_square = None;
     while count < need {
         let Some((i, c)) = chars.next() else {
             return Err(Diagnostic::error(
@@ -245,8 +249,11 @@ pub(super) fn parse_board(text: &str, base: usize, board: BoardShape) -> Result<
             .help(help));
         };
         if c.is_whitespace() {
+            gap = true;
             continue;
         }
+        last_gap_square = (gap && "XOxo".contains(c)).then_some(i);
+        gap = false;
         let Some(cell) = disc(c) else {
             return Err(Diagnostic::error(
                 "board-bad-square",
@@ -280,6 +287,19 @@ pub(super) fn parse_board(text: &str, base: usize, board: BoardShape) -> Result<
                 let color = match c {
                     'X' | 'x' | '*' | 'B' | 'b' => Color::Black,
                     'O' | 'o' | '0' | 'W' | 'w' => Color::White,
+                    _ if last_gap_square.is_some() => {
+                        let end = last_gap_square.unwrap_or(board_end);
+                        let board_text = text[start..end].trim_end();
+                        return Err(Diagnostic::error(
+                            "board-too-short",
+                            format!(
+                                "expected {need} squares before the side to move, but found {}",
+                                need - 1
+                            ),
+                        )
+                        .at(Some(Span::new(base + start, board_text.len())), format!("{} squares", need - 1))
+                        .help(help));
+                    }
                     _ => {
                         return Err(Diagnostic::error(
                             "board-missing-side",
@@ -364,7 +384,7 @@ impl RecordWriter for ObfWriter<'_> {
         }
         if rules.players() != 2 {
             losses.push(format!("{} players", rules.players()));
-        } else if rules != Rules::default() {
+        } else if writable && rules != Rules::default() {
             losses.push(format!("the rules {rules}"));
         }
         if !record.moves.is_empty() {
