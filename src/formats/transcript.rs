@@ -67,29 +67,30 @@ use crate::diagnostic::{Diagnostic, Source};
 use crate::engine::{BoardShape, Color, Move, Opening, Position, Rules, Setup, Square};
 use crate::record::{MoveRecord, Record, Span, StartPosition, Tag};
 
-/// Whether the input looks like a transcript grid: six or more consecutive lines of mostly
-/// numbers, with a number of cells that fits a board.
+/// Whether the input looks like a transcript grid: six or more consecutive lines of 4 to 12
+/// cells each (move numbers, `.` and disc letters), with some move numbers among them.
 pub fn sniff(input: &Sniff<'_>) -> bool {
     let text = String::from_utf8_lossy(input.head);
     let mut run = 0;
+    let mut numbers = 0;
     for line in text.lines() {
         match classify(line, 0) {
             LineKind::Row(tokens) => {
-                let numbers = tokens
-                    .iter()
-                    .filter(|t| t.text.bytes().all(|b| b.is_ascii_digit()))
-                    .count();
-                if (4..=12).contains(&tokens.len()) && numbers * 2 >= tokens.len() {
-                    run += 1;
-                    if run >= 6 {
-                        return true;
-                    }
-                } else {
+                if !(4..=12).contains(&tokens.len()) || tokens.iter().any(|t| read_cell(t).is_none())
+                {
                     return false;
+                }
+                numbers += tokens
+                    .iter()
+                    .filter(|t| matches!(read_cell(t), Some(Cell::Number(k, _)) if k > 0))
+                    .count();
+                run += 1;
+                if run >= 6 && numbers > 0 {
+                    return true;
                 }
             }
             LineKind::Header { .. } | LineKind::Columns | LineKind::Skip if run == 0 => {}
-            _ => run = 0,
+            _ => return false,
         }
     }
     false
@@ -381,6 +382,17 @@ fn grid_record(block: &Block, span: Span, options: &ReadOptions) -> Result<Recor
         - start_discs.iter().map(|s| s.len()).sum::<usize>();
     let max = u32::try_from(playable_count).unwrap_or(u32::MAX);
 
+    // Row numbers are on the left (or right) when most rows have them there.
+    let labelled = |pick: fn(&[Token]) -> Option<&Token>| {
+        let count = block
+            .rows
+            .iter()
+            .enumerate()
+            .filter(|(r, row)| pick(&row.tokens).is_some_and(|t| t.text == (r + 1).to_string()))
+            .count();
+        count * 2 > n
+    };
+    let labels = (labelled(<[Token]>::first), labelled(<[Token]>::last));
     let mut errors = Vec::new();
     let mut numbers: BTreeMap<u32, Vec<(Square, Span)>> = BTreeMap::new();
     let mut letters: Vec<(Square, Option<Color>)> = Vec::new();
@@ -389,15 +401,19 @@ fn grid_record(block: &Block, span: Span, options: &ReadOptions) -> Result<Recor
             .filter_map(|c| Square::new(c as u8, r as u8))
             .collect();
         let omittable: Vec<Square> = squares.iter().copied().filter(|&sq| !preprinted(sq)).collect();
-        let Some(cells) = strip_labels(&row.tokens, r + 1, side, omittable.len()) else {
-            let found = row.tokens.len();
+        let Some(cells) = strip_labels(&row.tokens, r + 1, labels, side, omittable.len()) else {
+            let found = row.tokens.len() - usize::from(labels.0) - usize::from(labels.1);
             let short = side - omittable.len();
             errors.push(
                 Diagnostic::error(
                     "transcript-bad-shape",
                     format!(
-                        "row {} has {found} entries, but expected {side} squares{}",
+                        "row {}{} has {found} squares, but expected {side}{}",
                         r + 1,
+                        match labels {
+                            (false, false) => "",
+                            _ => " (besides its row number)",
+                        },
                         if short > 0 {
                             format!(" (or {} without its start squares)", omittable.len())
                         } else {
@@ -405,8 +421,8 @@ fn grid_record(block: &Block, span: Span, options: &ReadOptions) -> Result<Recor
                         }
                     ),
                 )
-                .at(Some(row.span), format!("{found} entries"))
-                .help("each row has one entry per square (a move number or `.`), optionally with the row number on either side"),
+                .at(Some(row.span), format!("{found} squares"))
+                .help("each row has one entry per square (a move number or `.`); when most rows carry their row number on a side, every row does"),
             );
             continue;
         };
@@ -472,6 +488,8 @@ fn grid_record(block: &Block, span: Span, options: &ReadOptions) -> Result<Recor
         if k > expected {
             let message = if k - expected == 1 {
                 format!("there is no move {expected}, though the grid goes on to move {k}")
+            } else if k - expected == 2 {
+                format!("there are no moves {expected} and {}, though the grid goes on to move {k}", k - 1)
             } else {
                 format!("there are no moves {expected} to {}, though the grid goes on to move {k}", k - 1)
             };
@@ -500,23 +518,23 @@ fn grid_record(block: &Block, span: Span, options: &ReadOptions) -> Result<Recor
     Ok(record)
 }
 
-/// The cells of a row without its row labels, when they fit `side` squares, or the
-/// `without` squares left when the start squares are omitted.
-fn strip_labels(tokens: &[Token], label: usize, side: usize, without: usize) -> Option<&[Token]> {
-    let label = label.to_string();
-    let is_label = |t: Option<&Token>| t.is_some_and(|t| t.text == label);
-    let fits = |cells: &[Token]| cells.len() == side || cells.len() == without;
-    let n = tokens.len();
-    let candidates = [(true, true), (true, false), (false, true), (false, false)];
-    candidates.into_iter().find_map(|(left, right)| {
-        if (left && !is_label(tokens.first())) || (right && !is_label(tokens.last())) {
-            return None;
-        }
-        let from = usize::from(left);
-        let to = n.checked_sub(usize::from(right))?;
-        let cells = tokens.get(from..to)?;
-        fits(cells).then_some(cells)
-    })
+/// The cells of a row without its row numbers (`labels`: on the left, on the right), when
+/// they are there and the cells fit `side` squares, or the `without` squares left when the
+/// start squares are omitted.
+fn strip_labels(
+    tokens: &[Token],
+    row: usize,
+    labels: (bool, bool),
+    side: usize,
+    without: usize,
+) -> Option<&[Token]> {
+    let label = row.to_string();
+    let (left, right) = labels;
+    if (left && tokens.first()?.text != label) || (right && tokens.last()?.text != label) {
+        return None;
+    }
+    let cells = tokens.get(usize::from(left)..tokens.len().checked_sub(usize::from(right))?)?;
+    (cells.len() == side || cells.len() == without).then_some(cells)
 }
 
 fn read_cell(token: &Token) -> Option<Cell> {
