@@ -124,7 +124,12 @@ fn invalid_fixtures() {
 
 #[test]
 fn fixtures_are_sniffed_as_move_strings() {
-    for name in ["plain.txt", "ten_by_ten.txt", "named_column.csv", "opening_column.csv"] {
+    for name in [
+        "plain.txt",
+        "ten_by_ten.txt",
+        "named_column.csv",
+        "opening_column.csv",
+    ] {
         let path = format!("{}/fixtures/moves/valid/{name}", env!("CARGO_MANIFEST_DIR"));
         let head = std::fs::read(&path).expect("fixture is readable");
         let sniff = Sniff {

@@ -77,8 +77,15 @@ fn valid_fixtures() {
             assert!(g.diagnostics.is_empty(), "{}", dump(&games));
             let record = g.record.as_ref().expect("valid fixture");
             assert!(record.moves.is_empty());
-            let span = record.start.as_ref().and_then(|s| s.span).expect("start span");
-            assert_eq!(text[span.offset..span.end()].trim(), &text[span.offset..span.end()]);
+            let span = record
+                .start
+                .as_ref()
+                .and_then(|s| s.span)
+                .expect("start span");
+            assert_eq!(
+                text[span.offset..span.end()].trim(),
+                &text[span.offset..span.end()]
+            );
         }
         insta::assert_snapshot!(dump(&games));
     });
@@ -105,10 +112,7 @@ fn invalid_fixtures() {
 fn ffo_games() -> Option<Vec<(String, Vec<ParsedGame>)>> {
     let mut all = Vec::new();
     for name in FFO_FILES {
-        let path = format!(
-            "{}/../shared/data/obf/{name}",
-            env!("CARGO_MANIFEST_DIR")
-        );
+        let path = format!("{}/../shared/data/obf/{name}", env!("CARGO_MANIFEST_DIR"));
         let Ok(text) = std::fs::read_to_string(&path) else {
             eprintln!("skipping: {path} is missing");
             return None;
@@ -127,9 +131,17 @@ fn ffo_files_read_cleanly_and_list_every_legal_move() {
     for (_, games) in &files {
         for game in games {
             total += 1;
-            assert!(game.diagnostics.is_empty(), "{}", dump(std::slice::from_ref(game)));
+            assert!(
+                game.diagnostics.is_empty(),
+                "{}",
+                dump(std::slice::from_ref(game))
+            );
             let record = game.record.as_ref().expect("no diagnostics, so a record");
-            let setup = record.start.as_ref().expect("OBF positions are starts").setup;
+            let setup = record
+                .start
+                .as_ref()
+                .expect("OBF positions are starts")
+                .setup;
             to_move[setup.turn.index()] += 1;
             // Oracle: the FFO files list every legal move with its exact score.
             let evaluations = record.tag(EVALUATIONS_TAG).expect("FFO lines list moves");
@@ -181,7 +193,9 @@ fn ffo_files_are_sniffed_and_written_back_byte_for_byte() {
 #[test]
 fn writer_refuses_moves_boards_variants_and_tags() {
     let mut record = Record::new("anti".parse().unwrap());
-    record.moves.push(MoveRecord::new(Move::Place("f5".parse().unwrap())));
+    record
+        .moves
+        .push(MoveRecord::new(Move::Place("f5".parse().unwrap())));
     record.tags.push(Tag::new("Event", "x"));
     record.tags.push(Tag::new(EVALUATIONS_TAG, "F5:+2 PA:-4"));
     let WriteError::CannotHold(what) = write_all(&[record.clone()], false).unwrap_err() else {

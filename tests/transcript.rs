@@ -192,7 +192,11 @@ fn wth_2019_331_replays_with_its_inferred_pass() {
 
 #[test]
 fn fixtures_are_sniffed_as_transcripts() {
-    for name in ["wth_2019_331.txt", "ten_by_ten.txt", "no_labels_centre_omitted.txt"] {
+    for name in [
+        "wth_2019_331.txt",
+        "ten_by_ten.txt",
+        "no_labels_centre_omitted.txt",
+    ] {
         let text = fixture(&format!("valid/{name}"));
         let sniff = Sniff {
             head: text.as_bytes(),
@@ -225,7 +229,10 @@ fn valid_fixtures_round_trip() {
         assert_eq!(again, records, "{name}:\n{written}");
     }
     let text = fixture("valid/wth_2019_331.txt");
-    let records: Vec<Record> = read_all(&text).into_iter().filter_map(|g| g.record).collect();
+    let records: Vec<Record> = read_all(&text)
+        .into_iter()
+        .filter_map(|g| g.record)
+        .collect();
     assert_eq!(write_all(&records, false).unwrap().0, format!("{text}\n"));
 }
 
@@ -233,7 +240,9 @@ fn valid_fixtures_round_trip() {
 fn writer_refuses_what_a_grid_cannot_hold() {
     let mut record = Record::new(Rules::default());
     for sq in ["f5", "d6", "f5"] {
-        record.moves.push(MoveRecord::new(Move::Place(sq.parse().unwrap())));
+        record
+            .moves
+            .push(MoveRecord::new(Move::Place(sq.parse().unwrap())));
     }
     record.moves[1].eval = Some(2.0);
     record.result = Some(ClaimedResult::discs(vec![33, 31]));

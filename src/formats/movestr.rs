@@ -210,9 +210,7 @@ pub(super) fn parse_moves(
         let rest = &bytes[i..];
         let pass_len = ["pass", "pa", "ps", "--", "@@"]
             .into_iter()
-            .find(|p| {
-                rest.len() >= p.len() && rest[..p.len()].eq_ignore_ascii_case(p.as_bytes())
-            })
+            .find(|p| rest.len() >= p.len() && rest[..p.len()].eq_ignore_ascii_case(p.as_bytes()))
             .map(str::len);
         if let Some(len) = pass_len {
             moves.push(MoveRecord::new(Move::Pass).at(Span::new(base + i, len)));
@@ -453,7 +451,7 @@ impl<R: BufRead> MoveStringReader<R> {
                     )
                     .at(Some(parsed.span), "start position"),
                 ),
-                Err(e) => errors.push(e),
+                Err(e) => errors.push(*e),
             }
             moves_text = &text[semicolon + 1..];
             moves_base = base + semicolon + 1;
@@ -516,9 +514,9 @@ impl<R: BufRead> MoveStringReader<R> {
         };
         let chosen = match self.csv.as_ref().and_then(|c| c.moves_column) {
             Some(c) => Some(c),
-            None => fields.iter().position(|f| {
-                matches!(parse_moves(&f.text, 0, self.rules.board()), Ok(m) if !m.is_empty())
-            }),
+            None => fields.iter().position(
+                |f| matches!(parse_moves(&f.text, 0, self.rules.board()), Ok(m) if !m.is_empty()),
+            ),
         };
         let Some(column) = chosen else {
             let diag = Diagnostic::error(
@@ -536,7 +534,10 @@ impl<R: BufRead> MoveStringReader<R> {
             csv.moves_column = Some(column);
         }
         let Some(field) = fields.get(column) else {
-            let name = self.csv.as_ref().map_or_else(String::new, |c| c.name(column));
+            let name = self
+                .csv
+                .as_ref()
+                .map_or_else(String::new, |c| c.name(column));
             let diag = Diagnostic::error(
                 "csv-missing-field",
                 format!(
@@ -592,8 +593,7 @@ impl<R: BufRead> Iterator for MoveStringReader<R> {
                 self.seen_content = true;
                 if line.text.contains(',') || line.text.contains('\t') {
                     let delimiter = if line.text.contains(',') { b',' } else { b'\t' };
-                    if let CsvLine::Complete(fields) =
-                        split_csv(&line.text, line.offset, delimiter)
+                    if let CsvLine::Complete(fields) = split_csv(&line.text, line.offset, delimiter)
                     {
                         self.csv = Some(Csv::from_header(&fields, delimiter));
                         continue;
@@ -633,7 +633,9 @@ impl RecordWriter for MoveStringWriter<'_> {
             Some(start) => match edax_prefix(record.rules.board(), start) {
                 Some(prefix) => Some(prefix),
                 None => {
-                    losses.push("a start position with more than two colours or discs in hand".into());
+                    losses.push(
+                        "a start position with more than two colours or discs in hand".into(),
+                    );
                     None
                 }
             },
@@ -699,6 +701,9 @@ fn moves_phrase(numbers: &[usize]) -> String {
     }
 }
 
+/// Whether a move record makes a kind of claim.
+type MoveClaim = fn(&MoveRecord) -> bool;
+
 /// What a plain list of moves loses of a record beyond its tags, start and rules: the
 /// result, comments, per-move claims and position snapshots, one phrase each.
 pub(super) fn claim_losses(record: &Record) -> Vec<String> {
@@ -718,7 +723,7 @@ pub(super) fn claim_losses(record: &Record) -> Vec<String> {
             .map(|(i, _)| i + 1)
             .collect()
     };
-    let kinds: [(&str, fn(&MoveRecord) -> bool); 5] = [
+    let kinds: [(&str, MoveClaim); 5] = [
         ("a comment on", |m| m.comment.is_some()),
         ("the flips claimed by", |m| m.flips.is_some()),
         ("the colour claimed by", |m| m.color.is_some()),
@@ -770,7 +775,14 @@ mod tests {
         assert_eq!(games.len(), 2);
         assert_eq!(moves_of(&games[0]), "f5 d6 c3");
         assert_eq!(moves_of(&games[1]), "f5 -- d6 -- -- -- --");
-        let spans: Vec<_> = games[0].record.as_ref().unwrap().moves.iter().map(|m| m.span.unwrap().offset).collect();
+        let spans: Vec<_> = games[0]
+            .record
+            .as_ref()
+            .unwrap()
+            .moves
+            .iter()
+            .map(|m| m.span.unwrap().offset)
+            .collect();
         assert_eq!(spans, [0, 2, 5]);
         assert_eq!(games[1].source.line, 3);
     }
@@ -779,14 +791,21 @@ mod tests {
     fn ten_by_ten_rows_have_two_digits() {
         let games = read_str("%% rules: othello:10x10\nj10a1e10\n", None);
         assert_eq!(moves_of(&games[0]), "j10 a1 e10");
-        assert_eq!(games[0].record.as_ref().unwrap().rules.board(), BoardShape::Ten);
+        assert_eq!(
+            games[0].record.as_ref().unwrap().rules.board(),
+            BoardShape::Ten
+        );
     }
 
     #[test]
     fn bad_tokens_are_all_reported_and_only_sink_their_line() {
         let games = read_str("f5x3d6a9\nf5d6\n", None);
         assert!(games[0].record.is_none());
-        let codes: Vec<_> = games[0].diagnostics.iter().map(|d| (d.code, d.span.unwrap().offset)).collect();
+        let codes: Vec<_> = games[0]
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, d.span.unwrap().offset))
+            .collect();
         assert_eq!(codes, [("syntax-bad-move", 2), ("syntax-bad-move", 6)]);
         assert_eq!(games[0].diagnostics[0].game, Some(1));
         assert_eq!(moves_of(&games[1]), "f5 d6");
@@ -799,7 +818,10 @@ mod tests {
         let record = games[0].record.as_ref().unwrap();
         assert_eq!(record.tag("Black"), Some("Doe, J"));
         assert_eq!(record.tag("White"), Some("Roe"));
-        assert_eq!(record.moves[0].span.unwrap().offset, text.find("f5d6").unwrap());
+        assert_eq!(
+            record.moves[0].span.unwrap().offset,
+            text.find("f5d6").unwrap()
+        );
     }
 
     #[test]
@@ -825,7 +847,10 @@ mod tests {
         {
             let mut w = writer(Box::new(&mut out), &WriteOptions::default());
             let mut r = Record::new("anti:10x10".parse().unwrap());
-            r.moves = vec![MoveRecord::new(Move::Place("j10".parse().unwrap())), MoveRecord::new(Move::Pass)];
+            r.moves = vec![
+                MoveRecord::new(Move::Place("j10".parse().unwrap())),
+                MoveRecord::new(Move::Pass),
+            ];
             w.write(&r).unwrap();
             r.tags.push(Tag::new("Event", "x"));
             match w.write(&r) {
@@ -833,9 +858,16 @@ mod tests {
                 other => panic!("{other:?}"),
             }
             let f5 = MoveRecord::new(Move::Place("f5".parse().unwrap()));
-            w.write(&Record { moves: vec![f5], ..Record::default() }).unwrap();
+            w.write(&Record {
+                moves: vec![f5],
+                ..Record::default()
+            })
+            .unwrap();
             w.finish().unwrap();
         }
-        assert_eq!(String::from_utf8(out).unwrap(), "%% rules: anti:10x10\nj10--\n%% rules: othello\nf5\n");
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "%% rules: anti:10x10\nj10--\n%% rules: othello\nf5\n"
+        );
     }
 }

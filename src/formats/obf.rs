@@ -70,11 +70,23 @@ pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> G
             continue;
         }
         index += 1;
-        return Some(Ok(read_line(&line.text, line.offset, line.number, index, &name)));
+        return Some(Ok(read_line(
+            &line.text,
+            line.offset,
+            line.number,
+            index,
+            &name,
+        )));
     }))
 }
 
-fn read_line(text: &str, offset: usize, number: usize, index: usize, name: &Arc<str>) -> ParsedGame {
+fn read_line(
+    text: &str,
+    offset: usize,
+    number: usize,
+    index: usize,
+    name: &Arc<str>,
+) -> ParsedGame {
     let (record, diagnostics) = match parse_position(text, offset) {
         Ok(record) => (Some(record), Vec::new()),
         Err(diags) => (None, diags.into_iter().map(|d| d.in_game(index)).collect()),
@@ -93,7 +105,7 @@ fn read_line(text: &str, offset: usize, number: usize, index: usize, name: &Arc<
 }
 
 fn parse_position(text: &str, base: usize) -> Result<Record, Vec<Diagnostic>> {
-    let board = parse_board(text, base, BoardShape::Eight).map_err(|d| vec![d])?;
+    let board = parse_board(text, base, BoardShape::Eight).map_err(|d| vec![*d])?;
     let mut record = Record::new(Rules::default());
     record.start = Some(StartPosition {
         setup: board.setup,
@@ -110,10 +122,18 @@ fn parse_position(text: &str, base: usize) -> Result<Record, Vec<Diagnostic>> {
     let Some(entries) = rest.strip_prefix(';') else {
         return Err(vec![Diagnostic::error(
             "obf-bad-entry",
-            format!("expected `;` after the side to move, but found `{}`", first_char(rest)),
+            format!(
+                "expected `;` after the side to move, but found `{}`",
+                first_char(rest)
+            ),
         )
-        .at(Some(Span::new(base + rest_at, first_char(rest).len())), "expected `;`")
-        .help("an OBF line is `<64 squares> <X|O>;` then optional `MOVE:score;` entries")]);
+        .at(
+            Some(Span::new(base + rest_at, first_char(rest).len())),
+            "expected `;`",
+        )
+        .help(
+            "an OBF line is `<64 squares> <X|O>;` then optional `MOVE:score;` entries",
+        )]);
     };
     let values = parse_entries(entries, base + rest_at + 1)?;
     if !values.is_empty() {
@@ -125,9 +145,7 @@ fn parse_position(text: &str, base: usize) -> Result<Record, Vec<Diagnostic>> {
 }
 
 fn first_char(text: &str) -> &str {
-    text.char_indices()
-        .nth(1)
-        .map_or(text, |(i, _)| &text[..i])
+    text.char_indices().nth(1).map_or(text, |(i, _)| &text[..i])
 }
 
 /// Reads `MOVE:score;` entries (after the first `;`) into normalised `MOVE:+score` values.
@@ -224,7 +242,11 @@ fn disc(c: char) -> Option<Option<Color>> {
 
 /// Reads a board of `board`'s side squared characters (row by row, whitespace skipped) and
 /// the side to move from `text`, which starts at file offset `base`.
-pub(super) fn parse_board(text: &str, base: usize, board: BoardShape) -> Result<BoardString, Diagnostic> {
+pub(super) fn parse_board(
+    text: &str,
+    base: usize,
+    board: BoardShape,
+) -> Result<BoardString, Box<Diagnostic>> {
     let side = board.side();
     let need = usize::from(side) * usize::from(side);
     let mut discs = [SquareSet::EMPTY; 4];
@@ -241,12 +263,17 @@ pub(super) fn parse_board(text: &str, base: usize, board: BoardShape) -> Result<
     let mut last_gap_square = None;
     while count < need {
         let Some((i, c)) = chars.next() else {
-            return Err(Diagnostic::error(
-                "board-too-short",
-                format!("expected {need} squares, but the board has only {count}"),
-            )
-            .at(Some(Span::new(base + start, text.len() - start)), format!("{count} squares"))
-            .help(help));
+            return Err(Box::new(
+                Diagnostic::error(
+                    "board-too-short",
+                    format!("expected {need} squares, but the board has only {count}"),
+                )
+                .at(
+                    Some(Span::new(base + start, text.len() - start)),
+                    format!("{count} squares"),
+                )
+                .help(help),
+            ));
         };
         if c.is_whitespace() {
             gap = true;
@@ -255,12 +282,14 @@ pub(super) fn parse_board(text: &str, base: usize, board: BoardShape) -> Result<
         last_gap_square = (gap && "XOxo".contains(c)).then_some(i);
         gap = false;
         let Some(cell) = disc(c) else {
-            return Err(Diagnostic::error(
-                "board-bad-square",
-                format!("expected a square (`X`, `O` or `-`), but found `{c}`"),
-            )
-            .at(Some(Span::new(base + i, c.len_utf8())), "not a square")
-            .help(help));
+            return Err(Box::new(
+                Diagnostic::error(
+                    "board-bad-square",
+                    format!("expected a square (`X`, `O` or `-`), but found `{c}`"),
+                )
+                .at(Some(Span::new(base + i, c.len_utf8())), "not a square")
+                .help(help),
+            ));
         };
         if let Some(color) = cell {
             let col = (count % usize::from(side)) as u8;
@@ -268,12 +297,14 @@ pub(super) fn parse_board(text: &str, base: usize, board: BoardShape) -> Result<
             match Square::new(col, row).filter(|&sq| board.contains(sq)) {
                 Some(sq) => discs[color.index()].insert(sq),
                 None => {
-                    return Err(Diagnostic::error(
-                        "board-bad-square",
-                        format!("a disc stands outside the {board} board"),
-                    )
-                    .at(Some(Span::new(base + i, c.len_utf8())), "off the board")
-                    .help(help))
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "board-bad-square",
+                            format!("a disc stands outside the {board} board"),
+                        )
+                        .at(Some(Span::new(base + i, c.len_utf8())), "off the board")
+                        .help(help),
+                    ))
                 }
             }
         }
@@ -290,34 +321,46 @@ pub(super) fn parse_board(text: &str, base: usize, board: BoardShape) -> Result<
                     _ if last_gap_square.is_some() => {
                         let end = last_gap_square.unwrap_or(board_end);
                         let board_text = text[start..end].trim_end();
-                        return Err(Diagnostic::error(
-                            "board-too-short",
-                            format!(
-                                "expected {need} squares before the side to move, but found {}",
-                                need - 1
-                            ),
-                        )
-                        .at(Some(Span::new(base + start, board_text.len())), format!("{} squares", need - 1))
-                        .help(help));
+                        return Err(Box::new(
+                            Diagnostic::error(
+                                "board-too-short",
+                                format!(
+                                    "expected {need} squares before the side to move, but found {}",
+                                    need - 1
+                                ),
+                            )
+                            .at(
+                                Some(Span::new(base + start, board_text.len())),
+                                format!("{} squares", need - 1),
+                            )
+                            .help(help),
+                        ));
                     }
                     _ => {
-                        return Err(Diagnostic::error(
-                            "board-missing-side",
-                            format!("expected the side to move (`X` or `O`), but found `{c}`"),
-                        )
-                        .at(Some(Span::new(base + i, c.len_utf8())), "not a side")
-                        .help(help))
+                        return Err(Box::new(
+                            Diagnostic::error(
+                                "board-missing-side",
+                                format!("expected the side to move (`X` or `O`), but found `{c}`"),
+                            )
+                            .at(Some(Span::new(base + i, c.len_utf8())), "not a side")
+                            .help(help),
+                        ))
                     }
                 };
                 break (color, i + c.len_utf8());
             }
             None => {
-                return Err(Diagnostic::error(
-                    "board-missing-side",
-                    "expected the side to move (`X` or `O`) after the board",
-                )
-                .at(Some(Span::new(base + start, board_end - start)), "no side to move after this board")
-                .help(help))
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "board-missing-side",
+                        "expected the side to move (`X` or `O`) after the board",
+                    )
+                    .at(
+                        Some(Span::new(base + start, board_end - start)),
+                        "no side to move after this board",
+                    )
+                    .help(help),
+                ))
             }
         }
     };
@@ -458,16 +501,26 @@ mod tests {
         assert_eq!(start.setup.turn, Color::Black);
         assert!(start.setup.discs[0].contains("c1".parse().unwrap()));
         assert!(start.setup.discs[1].contains("b2".parse().unwrap()));
-        assert_eq!(record.tag(EVALUATIONS_TAG), Some("G8:+18 H1:+12 H7:+6 A2:+6 A3:+4 B1:-4 A4:-22 G2:-24"));
+        assert_eq!(
+            record.tag(EVALUATIONS_TAG),
+            Some("G8:+18 H1:+12 H7:+6 A2:+6 A3:+4 B1:-4 A4:-22 G2:-24")
+        );
         assert_eq!(games[0].source.line, 2);
     }
 
     #[test]
     fn bare_board_string_and_entries() {
-        let games = read_str("---------------------------OX------XO--------------------------- O\n");
+        let games =
+            read_str("---------------------------OX------XO--------------------------- O\n");
         assert!(games[0].record.as_ref().unwrap().tags.is_empty());
-        assert!(sniff(&Sniff { head: FIRST.as_bytes(), len: None }));
-        assert!(!sniff(&Sniff { head: b"f5d6c3", len: None }));
+        assert!(sniff(&Sniff {
+            head: FIRST.as_bytes(),
+            len: None
+        }));
+        assert!(!sniff(&Sniff {
+            head: b"f5d6c3",
+            len: None
+        }));
         assert_eq!(normalise_entry("pa:0").as_deref(), Some("PA:+0"));
         assert_eq!(normalise_entry("-4").as_deref(), Some("-4"));
         assert_eq!(normalise_entry("i9:4"), None);

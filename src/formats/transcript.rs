@@ -76,7 +76,8 @@ pub fn sniff(input: &Sniff<'_>) -> bool {
     for line in text.lines() {
         match classify(line, 0) {
             LineKind::Row(tokens) => {
-                if !(4..=12).contains(&tokens.len()) || tokens.iter().any(|t| read_cell(t).is_none())
+                if !(4..=12).contains(&tokens.len())
+                    || tokens.iter().any(|t| read_cell(t).is_none())
                 {
                     return false;
                 }
@@ -180,7 +181,10 @@ fn is_header_name(name: &str) -> bool {
 fn tokenize(line: &str, base: usize) -> Vec<Token> {
     let mut tokens = Vec::new();
     let mut start = None;
-    for (i, c) in line.char_indices().chain(std::iter::once((line.len(), ' '))) {
+    for (i, c) in line
+        .char_indices()
+        .chain(std::iter::once((line.len(), ' ')))
+    {
         let separator = c.is_whitespace() || c == '|';
         match (separator, start) {
             (true, Some(s)) => {
@@ -313,7 +317,11 @@ fn build_game(block: Block, text: &str, index: usize, options: &ReadOptions) -> 
     }
 }
 
-fn grid_record(block: &Block, span: Span, options: &ReadOptions) -> Result<Record, Vec<Diagnostic>> {
+fn grid_record(
+    block: &Block,
+    span: Span,
+    options: &ReadOptions,
+) -> Result<Record, Vec<Diagnostic>> {
     let mut tags = Vec::new();
     let mut stated_rules = None;
     for h in &block.headers {
@@ -321,9 +329,12 @@ fn grid_record(block: &Block, span: Span, options: &ReadOptions) -> Result<Recor
             match h.value.parse::<Rules>() {
                 Ok(rules) => stated_rules = Some((rules, h.span)),
                 Err(e) => {
-                    return Err(vec![Diagnostic::error("transcript-bad-rules", format!("bad rules: {e}"))
-                        .at(Some(h.span), "not a rules string")
-                        .help("write the rules as in `Rules: anti:10x10`")])
+                    return Err(vec![Diagnostic::error(
+                        "transcript-bad-rules",
+                        format!("bad rules: {e}"),
+                    )
+                    .at(Some(h.span), "not a rules string")
+                    .help("write the rules as in `Rules: anti:10x10`")])
                 }
             }
         } else {
@@ -344,20 +355,22 @@ fn grid_record(block: &Block, span: Span, options: &ReadOptions) -> Result<Recor
     let rules = match (stated_rules, options.rules) {
         (Some((rules, _)), _) => rules,
         (None, Some(rules)) if usize::from(rules.board().side()) == n => rules,
-        (None, _) => match n {
-            4 => Rules::othello(BoardShape::Four),
-            6 => Rules::othello(BoardShape::Six),
-            8 => Rules::othello(BoardShape::Eight),
-            10 => Rules::othello(BoardShape::Ten),
-            _ => {
-                return Err(vec![Diagnostic::error(
+        (None, _) => {
+            match n {
+                4 => Rules::othello(BoardShape::Four),
+                6 => Rules::othello(BoardShape::Six),
+                8 => Rules::othello(BoardShape::Eight),
+                10 => Rules::othello(BoardShape::Ten),
+                _ => {
+                    return Err(vec![Diagnostic::error(
                     "transcript-bad-shape",
                     format!("a grid has 6, 8 or 10 rows, but this one has {n}"),
                 )
                 .at(Some(span), format!("{n} rows"))
                 .help("a grid has one line per row of the board; grids are separated by blank lines")]);
+                }
             }
-        },
+        }
     };
     let board = rules.board();
     let side = usize::from(board.side());
@@ -400,7 +413,11 @@ fn grid_record(block: &Block, span: Span, options: &ReadOptions) -> Result<Recor
         let squares: Vec<Square> = (0..side)
             .filter_map(|c| Square::new(c as u8, r as u8))
             .collect();
-        let omittable: Vec<Square> = squares.iter().copied().filter(|&sq| !preprinted(sq)).collect();
+        let omittable: Vec<Square> = squares
+            .iter()
+            .copied()
+            .filter(|&sq| !preprinted(sq))
+            .collect();
         let Some(cells) = strip_labels(&row.tokens, r + 1, labels, side, omittable.len()) else {
             let found = row.tokens.len() - usize::from(labels.0) - usize::from(labels.1);
             let short = side - omittable.len();
@@ -426,7 +443,11 @@ fn grid_record(block: &Block, span: Span, options: &ReadOptions) -> Result<Recor
             );
             continue;
         };
-        let targets = if cells.len() == side { &squares } else { &omittable };
+        let targets = if cells.len() == side {
+            &squares
+        } else {
+            &omittable
+        };
         for (token, &sq) in cells.iter().zip(targets) {
             match read_cell(token) {
                 Some(Cell::Number(0, _)) if preprinted(sq) => {}
@@ -473,7 +494,11 @@ fn grid_record(block: &Block, span: Span, options: &ReadOptions) -> Result<Recor
             let names: Vec<String> = places.iter().map(|(sq, _)| sq.to_string()).collect();
             let mut d = Diagnostic::error(
                 "transcript-duplicate-number",
-                format!("move {k} is written on {} squares ({})", places.len(), names.join(", ")),
+                format!(
+                    "move {k} is written on {} squares ({})",
+                    places.len(),
+                    names.join(", ")
+                ),
             )
             .at(Some(places[0].1), format!("move {k} on {}", places[0].0))
             .help("each move number stands on exactly one square");
@@ -489,13 +514,22 @@ fn grid_record(block: &Block, span: Span, options: &ReadOptions) -> Result<Recor
             let message = if k - expected == 1 {
                 format!("there is no move {expected}, though the grid goes on to move {k}")
             } else if k - expected == 2 {
-                format!("there are no moves {expected} and {}, though the grid goes on to move {k}", k - 1)
+                format!(
+                    "there are no moves {expected} and {}, though the grid goes on to move {k}",
+                    k - 1
+                )
             } else {
-                format!("there are no moves {expected} to {}, though the grid goes on to move {k}", k - 1)
+                format!(
+                    "there are no moves {expected} to {}, though the grid goes on to move {k}",
+                    k - 1
+                )
             };
             errors.push(
                 Diagnostic::error("transcript-missing-number", message)
-                    .at(Some(places[0].1), format!("move {k} follows move {}", expected - 1))
+                    .at(
+                        Some(places[0].1),
+                        format!("move {k} follows move {}", expected - 1),
+                    )
                     .help("every move up to the last one needs its number on the square it filled"),
             );
         }
@@ -556,7 +590,11 @@ fn read_cell(token: &Token) -> Option<Cell> {
 
 /// The start position the grid implies: the letters on the centre squares when all four
 /// are given, else the inverted start when move 1 needs it.
-fn start_position(rules: &Rules, letters: &[(Square, Option<Color>)], first: Option<Move>) -> Option<StartPosition> {
+fn start_position(
+    rules: &Rules,
+    letters: &[(Square, Option<Color>)],
+    first: Option<Move>,
+) -> Option<StartPosition> {
     if rules.players() != 2 || rules.opening() != Opening::Standard {
         return None;
     }
@@ -568,7 +606,12 @@ fn start_position(rules: &Rules, letters: &[(Square, Option<Color>)], first: Opt
     let centre = rules.board().centre();
     let given: Vec<(Square, Color)> = centre
         .iter()
-        .filter_map(|sq| letters.iter().find(|(s, _)| s == sq).and_then(|&(s, c)| Some((s, c?))))
+        .filter_map(|sq| {
+            letters
+                .iter()
+                .find(|(s, _)| s == sq)
+                .and_then(|&(s, c)| Some((s, c?)))
+        })
         .filter(|(_, c)| matches!(c, Color::Black | Color::White))
         .collect();
     let setup = if given.len() == 4 {
@@ -649,14 +692,16 @@ impl RecordWriter for TranscriptWriter<'_> {
         let (start_discs, neutral) = rules.start_discs();
         let setup = record.start_setup();
         if let Some(start) = &record.start {
-            let occupied = |discs: &[crate::engine::SquareSet; 4], neutral: crate::engine::SquareSet| {
+            let occupied = |discs: &[crate::engine::SquareSet; 4],
+                            neutral: crate::engine::SquareSet| {
                 discs.iter().fold(neutral, |acc, s| acc.union(*s))
             };
             let same_squares = occupied(&start.setup.discs, start.setup.neutral)
                 == occupied(&start_discs, neutral)
                 && start.setup.neutral == neutral;
             if !same_squares || start.setup.turn != Color::Black || start.in_hand.is_some() {
-                losses.push("a start position other than a recolouring of the start squares".into());
+                losses
+                    .push("a start position other than a recolouring of the start squares".into());
             }
         }
         let mut grid: BTreeMap<Square, usize> = BTreeMap::new();
@@ -680,9 +725,14 @@ impl RecordWriter for TranscriptWriter<'_> {
         let losses = check_losses(losses, &self.options)?;
 
         let mut text = String::new();
-        let plain = [BoardShape::Four, BoardShape::Six, BoardShape::Eight, BoardShape::Ten]
-            .into_iter()
-            .any(|b| rules == Rules::othello(b));
+        let plain = [
+            BoardShape::Four,
+            BoardShape::Six,
+            BoardShape::Eight,
+            BoardShape::Ten,
+        ]
+        .into_iter()
+        .any(|b| rules == Rules::othello(b));
         if !plain {
             text.push_str(&format!("Rules: {rules}\n"));
         }
@@ -741,9 +791,12 @@ mod tests {
 ";
 
     fn read_str(text: &str) -> Vec<ParsedGame> {
-        read(Box::new(io::Cursor::new(text.to_owned())), &ReadOptions::default())
-            .collect::<io::Result<Vec<_>>>()
-            .unwrap()
+        read(
+            Box::new(io::Cursor::new(text.to_owned())),
+            &ReadOptions::default(),
+        )
+        .collect::<io::Result<Vec<_>>>()
+        .unwrap()
     }
 
     #[test]
@@ -772,10 +825,19 @@ mod tests {
 
     #[test]
     fn inverted_start_from_move_one() {
-        let grid = WTH_331.replace(" O  X ", " .  . ").replace(" X  O ", " .  . ").replace("  4 25", " 99 25");
+        let grid = WTH_331
+            .replace(" O  X ", " .  . ")
+            .replace(" X  O ", " .  . ")
+            .replace("  4 25", " 99 25");
         let games = read_str(&grid);
         let codes: Vec<_> = games[0].diagnostics.iter().map(|d| d.code).collect();
-        assert_eq!(codes, ["transcript-missing-number", "transcript-number-out-of-range"]);
+        assert_eq!(
+            codes,
+            [
+                "transcript-missing-number",
+                "transcript-number-out-of-range"
+            ]
+        );
         let grid = "1 . . . . . . . .\n2 . . . . . . . .\n3 . . . . 1 . . .\n4 . . . 0 0 . . .\n5 . . . 0 0 . . .\n6 . . . . . . . .\n7 . . . . . . . .\n8 . . . . . . . .\n";
         let games = read_str(grid);
         let start = games[0].record.as_ref().unwrap().start.as_ref().unwrap();
