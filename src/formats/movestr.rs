@@ -3,9 +3,9 @@
 //! # Reading
 //!
 //! * A game is a line of moves: a column letter and a row number (`f5`, `F5`, `j10` on
-//!   10x10), in either case, with or without spaces between them. Passes may be written as
-//!   `--`, `pa`, `ps`, `pass` or `@@` (any case); they are kept where written, and passes
-//!   left out are inferred at replay.
+//!   10x10), in either case, with or without spaces (or commas) between them. Passes may be
+//!   written as `--`, `pa`, `ps`, `pass` or `@@` (any case); they are kept where written,
+//!   and passes left out are inferred at replay.
 //! * Blank lines are skipped, and so are comment lines starting with `#` or `%`.
 //! * A pragma line `%% rules: anti:10x10` sets the rules for the lines after it (normally it
 //!   is the first line of the file). Without one the rules come from
@@ -13,8 +13,8 @@
 //! * A line may start with an Edax start position, `<board> <side>;`: one character per
 //!   square row by row (`X x * b` Black, `O o w` White, `- .` empty; 64 on 8x8), then `X` or
 //!   `O` for the side to move and a `;`. It becomes the record's start position.
-//! * When the first line that is not a comment holds a `,` or a tab, the file is read as
-//!   CSV: that line is the header and every later line a row (fields may be quoted, with
+//! * When the first line that is not a comment holds a `,` or a tab and is not itself a
+//!   list of moves, the file is read as CSV: that line is the header and every later line a row (fields may be quoted, with
 //!   `""` for a quote, and may then span lines). The move strings are in the column named
 //!   `moves`, `game`, `transcript`, `movelist`, `sequence`, `record`, `line` or `opening`
 //!   (any case), or else in the first column whose field reads as moves. Every other
@@ -77,8 +77,7 @@ pub fn sniff(input: &Sniff<'_>) -> bool {
         if trimmed.is_empty() || trimmed.starts_with('#') || trimmed.starts_with('%') {
             continue;
         }
-        if checked == 0 && (line.contains(',') || line.contains('\t')) {
-            let delimiter = if line.contains(',') { b',' } else { b'\t' };
+        if let (0, Some(delimiter)) = (checked, csv_delimiter(line)) {
             return match split_csv(line, 0, delimiter) {
                 CsvLine::Complete(fields) => fields
                     .iter()
@@ -127,7 +126,8 @@ pub fn writer<'a>(
 /// One line of text with where it is in the file.
 #[derive(Clone, Debug)]
 pub(super) struct Line {
-    /// The text without its line terminator (invalid UTF-8 replaced).
+    /// The text without its line terminator (invalid UTF-8 replaced; a byte-order mark
+    /// at the start of the file left out).
     pub(super) text: String,
     /// The terminator that followed it (`"\n"`, `"\r\n"` or `""` at the end).
     pub(super) terminator: &'static str,
@@ -173,10 +173,17 @@ impl<R: BufRead> LineReader<R> {
                         terminator = "\r\n";
                     }
                 }
+                let mut offset = self.offset;
+                if self.number == 0 {
+                    if let Some(rest) = bytes.strip_prefix("\u{feff}".as_bytes()) {
+                        bytes = rest;
+                        offset += 3;
+                    }
+                }
                 let line = Line {
                     text: String::from_utf8_lossy(bytes).into_owned(),
                     terminator,
-                    offset: self.offset,
+                    offset,
                     number: self.number,
                 };
                 self.offset += n;
@@ -203,7 +210,7 @@ pub(super) fn parse_moves(
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
-        if b.is_ascii_whitespace() {
+        if b.is_ascii_whitespace() || b == b',' {
             i += 1;
             continue;
         }
@@ -226,7 +233,9 @@ pub(super) fn parse_moves(
             // A run of stray characters is one bad token; `end` stays on a char boundary.
             while end < bytes.len()
                 && (!text.is_char_boundary(end)
-                    || !(bytes[end].is_ascii_alphanumeric() || bytes[end].is_ascii_whitespace()))
+                    || !(bytes[end].is_ascii_alphanumeric()
+                        || bytes[end].is_ascii_whitespace()
+                        || bytes[end] == b','))
             {
                 end += 1;
             }
@@ -271,6 +280,21 @@ fn square_help(board: BoardShape) -> String {
          a pass is `--`, `pa`, `ps` or `@@`",
         if n >= 10 { " or `j10`" } else { "" }
     )
+}
+
+/// The field delimiter when `line` is a CSV header: it holds a `,` or a tab and is not
+/// itself a list of moves (`f5, d6, c3`).
+fn csv_delimiter(line: &str) -> Option<u8> {
+    let delimiter = if line.contains('\t') {
+        b'\t'
+    } else if line.contains(',') {
+        b','
+    } else {
+        return None;
+    };
+    parse_moves(line, 0, BoardShape::Ten)
+        .is_err()
+        .then_some(delimiter)
 }
 
 /// The rules named by a pragma line `%% rules: ...`, if it is one (the text may be bad).
@@ -591,8 +615,7 @@ impl<R: BufRead> Iterator for MoveStringReader<R> {
             }
             if !self.seen_content {
                 self.seen_content = true;
-                if line.text.contains(',') || line.text.contains('\t') {
-                    let delimiter = if line.text.contains(',') { b',' } else { b'\t' };
+                if let Some(delimiter) = csv_delimiter(&line.text) {
                     if let CsvLine::Complete(fields) = split_csv(&line.text, line.offset, delimiter)
                     {
                         self.csv = Some(Csv::from_header(&fields, delimiter));
@@ -785,6 +808,19 @@ mod tests {
             .collect();
         assert_eq!(spans, [0, 2, 5]);
         assert_eq!(games[1].source.line, 3);
+    }
+
+    #[test]
+    fn byte_order_mark_and_commas() {
+        let games = read_str("\u{feff}f5, d6,c3\n", None);
+        assert_eq!(moves_of(&games[0]), "f5 d6 c3");
+        assert_eq!(
+            games[0].record.as_ref().unwrap().moves[0]
+                .span
+                .unwrap()
+                .offset,
+            3
+        );
     }
 
     #[test]
