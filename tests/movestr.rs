@@ -150,6 +150,12 @@ fn real_xot_openings_read_and_replay() {
         eprintln!("skipping: {path} is missing");
         return;
     };
+    let head = std::fs::read(path).expect("the file reads");
+    let sniff = Sniff {
+        head: &head[..4096],
+        len: None,
+    };
+    assert_eq!(Format::sniff(&sniff), Some(Format::MoveString));
     let games = Format::MoveString.read(Box::new(BufReader::new(file)), &ReadOptions::default());
     let mut count = 0;
     for game in games {

@@ -48,8 +48,11 @@
 //! # Writing
 //!
 //! Each record as header lines (a `Rules:` line unless the rules are plain Othello, then
-//! one line per tag), the grid with column letters and row numbers, and a blank line. The
-//! start squares show their discs (`X`, `O`, `R`, `G`, `N`; `#` for blocked squares). A
+//! one line per tag), the grid with column letters and row numbers, and a blank line.
+//! Passes get no number. The start squares show their discs (`X`, `O`, `R`, `G`, `N`), so
+//! an inverted start is written as its centre letters; blocked squares show as `#`; with
+//! the free opening the centre squares are empty at the start and carry moves 1 to 4; 3-4
+//! player games need nothing more, since colours come from replay. A
 //! grid cannot hold results, comments, per-move claims, position snapshots, a start that
 //! is more than a recolouring of the start squares, two moves on one square, or tags whose
 //! names are not words or whose values span lines: these are refused unless writing lossily.
@@ -235,7 +238,8 @@ impl Block {
 fn parse_file(text: &str, options: &ReadOptions) -> Vec<ParsedGame> {
     let mut games = Vec::new();
     let mut block = Block::default();
-    let mut offset = 0;
+    // A byte-order mark is not part of the first line.
+    let mut offset = if text.starts_with('\u{feff}') { 3 } else { 0 };
     let finish = |block: &mut Block, games: &mut Vec<ParsedGame>| {
         let done = std::mem::take(block);
         if done.start.is_some() && (!done.rows.is_empty() || !done.headers.is_empty()) {
@@ -243,7 +247,7 @@ fn parse_file(text: &str, options: &ReadOptions) -> Vec<ParsedGame> {
             games.push(build_game(done, text, index, options));
         }
     };
-    for (number, raw) in text.split_inclusive('\n').enumerate() {
+    for (number, raw) in text[offset..].split_inclusive('\n').enumerate() {
         let line = raw.trim_end_matches(['\n', '\r']);
         let end = offset + line.len();
         match classify(line, offset) {
@@ -810,6 +814,14 @@ mod tests {
         assert!(record.start.is_none());
         let span = record.moves[0].span.unwrap();
         assert_eq!(&WTH_331[span.offset..span.end()], "1");
+    }
+
+    #[test]
+    fn byte_order_mark_is_skipped() {
+        let games = read_str(&format!("\u{feff}Event: x\n{WTH_331}"));
+        let record = games[0].record.as_ref().unwrap();
+        assert_eq!(record.tag("Event"), Some("x"));
+        assert_eq!(games[0].source.offset, 3);
     }
 
     #[test]
