@@ -212,3 +212,48 @@ fn writer_refuses_moves_boards_variants_and_tags() {
     let (text, lost) = write_all(&[ten], true).unwrap();
     assert_eq!((text.as_str(), lost.len()), ("", 1));
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// Positions reached in random games, with random evaluations, survive a round trip.
+    #[test]
+    fn write_then_read_is_the_identity(
+        choices in proptest::collection::vec(0usize..64, 0..60),
+        scores in proptest::collection::vec(-64i32..=64, 0..6),
+    ) {
+        let mut pos = Position::new(Rules::default());
+        for choice in choices {
+            if pos.is_over() {
+                break;
+            }
+            let legal: Vec<_> = pos.legal_moves().iter().collect();
+            let mv = if legal.is_empty() { Move::Pass } else { Move::Place(legal[choice % legal.len()]) };
+            pos.play(mv).expect("legal by construction");
+        }
+        let mut record = Record::new(Rules::default());
+        record.start = Some(reversi_record::record::StartPosition {
+            setup: pos.setup(),
+            in_hand: None,
+            span: None,
+        });
+        let entries: Vec<String> = pos
+            .legal_moves()
+            .iter()
+            .zip(&scores)
+            .map(|(sq, s)| format!("{}:{s:+}", sq.to_string().to_ascii_uppercase()))
+            .collect();
+        if !entries.is_empty() {
+            record.tags.push(Tag::new(EVALUATIONS_TAG, entries.join(" ")));
+        }
+        let (written, lost) = write_all(std::slice::from_ref(&record), false).expect("OBF holds positions");
+        proptest::prop_assert!(lost.is_empty());
+        let mut again: Vec<Record> = read_all(&written).into_iter().filter_map(|g| g.record).collect();
+        proptest::prop_assert_eq!(again.len(), 1);
+        let mut read = again.remove(0);
+        read.span = None;
+        if let Some(s) = &mut read.start { s.span = None; }
+        for t in &mut read.tags { t.span = None; }
+        proptest::prop_assert_eq!(read, record);
+    }
+}
