@@ -257,3 +257,12 @@ proptest::proptest! {
         proptest::prop_assert_eq!(read, record);
     }
 }
+
+proptest::proptest! {
+    #[test]
+    fn arbitrary_lines_never_panic(text in "[XOxo*bw.\\- ;:+0-9A-Ha-hP%\n\u{feff}é]{0,300}") {
+        for game in read_all(&text) {
+            proptest::prop_assert_eq!(game.record.is_none(), !game.diagnostics.is_empty());
+        }
+    }
+}

@@ -322,7 +322,7 @@ proptest! {
     }
 
     #[test]
-    fn arbitrary_text_never_panics(text in "[0-9a-hOX. :|\n-]{0,300}") {
+    fn arbitrary_text_never_panics(text in "[0-9a-jOX. :|#%+=\n\r\u{feff}é-]{0,400}") {
         for game in read_all(&text) {
             prop_assert_eq!(game.record.is_none(), !game.diagnostics.is_empty());
         }
