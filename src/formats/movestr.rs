@@ -1,23 +1,909 @@
-//! (in progress) The `movestr` format.
+//! Move strings: one game a line (`f5d6c3d3c4...`), or a column of a CSV file.
+//!
+//! # Reading
+//!
+//! * A game is a line of moves: a column letter and a row number (`f5`, `F5`, `j10` on
+//!   10x10), in either case, with or without spaces (or commas) between them. Passes may be
+//!   written as `--`, `pa`, `ps`, `pass` or `@@` (any case); they are kept where written,
+//!   and passes left out are inferred at replay.
+//! * Blank lines are skipped, and so are comment lines starting with `#` or `%`.
+//! * A pragma line `%% rules: anti:10x10` sets the rules for the lines after it (normally it
+//!   is the first line of the file). Without one the rules come from
+//!   [`ReadOptions::rules`], by default standard 8x8 Othello.
+//! * A line may start with an Edax start position, `<board> <side>;`: one character per
+//!   square row by row (`X x * b` Black, `O o w` White, `- .` empty; 64 on 8x8), then `X` or
+//!   `O` for the side to move and a `;`. It becomes the record's start position.
+//! * When the first line that is not a comment holds a `,` or a tab and is not itself a
+//!   list of moves, the file is read as CSV: that line is the header and every later line a row (fields may be quoted, with
+//!   `""` for a quote, and may then span lines). The move strings are in the column named
+//!   `moves`, `game`, `transcript`, `movelist`, `sequence`, `record`, `line` or `opening`
+//!   (any case), or else in the first column whose field reads as moves. Every other
+//!   non-empty field becomes a tag named after its column.
+//!
+//! A token that is not a move gives `syntax-bad-move` (pointing at it) and no record for
+//! that line only. A pragma whose rules cannot be read is reported as an entry of its own
+//! (`movestr-bad-pragma`, no record), and the lines after it keep the rules they had. CSV
+//! rows can fail with `csv-unterminated-quote`, `csv-no-moves-column` and
+//! `csv-missing-field`; a bad Edax start prefix with `board-too-short`, `board-bad-square`
+//! or `board-missing-side`.
+//!
+//! # Writing
+//!
+//! One game a line, lower case, no spaces (`f5d6c3`), each pass the record writes as `--`
+//! in its place. A start position is written as an Edax prefix (two players only). When a
+//! record's rules differ from those of the lines before (standard 8x8 at the top of the
+//! file), a `%% rules:` pragma line comes first, so one file can hold games of any variant.
+//! A move string cannot hold tags, results, comments, evaluations, times, flip or colour
+//! claims, position snapshots, or an empty game: these are refused unless writing lossily.
 
-use std::io::{BufRead, Write};
+use std::io::{self, BufRead, Write};
+use std::sync::Arc;
 
-use super::{Games, ReadOptions, RecordWriter, Sniff, WriteOptions};
+use super::{
+    check_losses, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, WriteError, WriteOptions,
+};
+use crate::diagnostic::{Diagnostic, Source};
+use crate::engine::{BoardShape, Color, Move, Rules, Square};
+use crate::record::{MoveRecord, Record, Span, StartPosition, Tag};
 
-/// Whether the input looks like this format.
-pub fn sniff(_input: &Sniff<'_>) -> bool {
-    false
+/// Header names (lower case) of a CSV column holding move strings.
+const MOVE_COLUMNS: [&str; 10] = [
+    "moves",
+    "move",
+    "game",
+    "transcript",
+    "movelist",
+    "move list",
+    "sequence",
+    "record",
+    "line",
+    "opening",
+];
+
+/// Whether the input looks like move strings: its first lines that are not comments are
+/// all moves (at least one move each), or a CSV header names a moves column.
+pub fn sniff(input: &Sniff<'_>) -> bool {
+    let text = String::from_utf8_lossy(input.head);
+    let mut lines: Vec<&str> = text.lines().collect();
+    if input.head.len() >= 4096 && lines.len() > 1 {
+        lines.pop(); // possibly cut short
+    }
+    let mut checked = 0;
+    for line in lines {
+        let trimmed = line.trim();
+        if trimmed.starts_with("%%") && pragma_rules(trimmed).is_some() {
+            return true;
+        }
+        if trimmed.is_empty() || trimmed.starts_with('#') || trimmed.starts_with('%') {
+            continue;
+        }
+        if let (0, Some(delimiter)) = (checked, csv_delimiter(line)) {
+            return match split_csv(line, 0, delimiter) {
+                CsvLine::Complete(fields) => fields
+                    .iter()
+                    .any(|f| MOVE_COLUMNS.contains(&f.text.trim().to_ascii_lowercase().as_str())),
+                CsvLine::Open => false,
+            };
+        }
+        match parse_moves(line, 0, BoardShape::Eight) {
+            Ok(moves) if !moves.is_empty() => checked += 1,
+            _ => return false,
+        }
+        if checked == 5 {
+            break;
+        }
+    }
+    checked > 0
 }
 
-/// Reads games.
-pub fn read<'a>(_input: Box<dyn BufRead + Send + 'a>, _options: &ReadOptions) -> Games<'a> {
-    super::not_yet("movestr")
+/// Reads move strings, one game a line, or the moves column of a CSV file.
+pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> Games<'a> {
+    Box::new(MoveStringReader {
+        lines: LineReader::new(input),
+        name: options.name.clone(),
+        rules: options.rules.unwrap_or_default(),
+        csv: None,
+        seen_content: false,
+        index: 0,
+    })
 }
 
-/// A writer.
+/// A writer of move strings, one game a line.
 pub fn writer<'a>(
-    _out: Box<dyn Write + Send + 'a>,
-    _options: &WriteOptions,
+    out: Box<dyn Write + Send + 'a>,
+    options: &WriteOptions,
 ) -> Box<dyn RecordWriter + 'a> {
-    super::not_yet_writer("movestr")
+    Box::new(MoveStringWriter {
+        out,
+        options: options.clone(),
+        rules: Rules::default(),
+    })
+}
+
+// ----------------------------------------------------------------------------------------
+// Lines
+
+/// One line of text with where it is in the file.
+#[derive(Clone, Debug)]
+pub(super) struct Line {
+    /// The text without its line terminator (invalid UTF-8 replaced; a byte-order mark
+    /// at the start of the file left out).
+    pub(super) text: String,
+    /// The terminator that followed it (`"\n"`, `"\r\n"` or `""` at the end).
+    pub(super) terminator: &'static str,
+    /// Byte offset of the line in the file.
+    pub(super) offset: usize,
+    /// 0-based line number.
+    pub(super) number: usize,
+}
+
+/// Reads lines one at a time, keeping their byte offsets.
+pub(super) struct LineReader<R> {
+    input: R,
+    offset: usize,
+    number: usize,
+    buf: Vec<u8>,
+}
+
+impl<R: BufRead> LineReader<R> {
+    /// Lines of `input`.
+    pub(super) fn new(input: R) -> LineReader<R> {
+        LineReader {
+            input,
+            offset: 0,
+            number: 0,
+            buf: Vec::new(),
+        }
+    }
+
+    /// The next line, or `None` at the end.
+    pub(super) fn next_line(&mut self) -> Option<io::Result<Line>> {
+        self.buf.clear();
+        match self.input.read_until(b'\n', &mut self.buf) {
+            Err(e) => Some(Err(e)),
+            Ok(0) => None,
+            Ok(n) => {
+                let mut bytes = &self.buf[..];
+                let mut terminator = "";
+                if let Some(rest) = bytes.strip_suffix(b"\n") {
+                    bytes = rest;
+                    terminator = "\n";
+                    if let Some(rest) = bytes.strip_suffix(b"\r") {
+                        bytes = rest;
+                        terminator = "\r\n";
+                    }
+                }
+                let mut offset = self.offset;
+                if self.number == 0 {
+                    if let Some(rest) = bytes.strip_prefix("\u{feff}".as_bytes()) {
+                        bytes = rest;
+                        offset += 3;
+                    }
+                }
+                let line = Line {
+                    text: String::from_utf8_lossy(bytes).into_owned(),
+                    terminator,
+                    offset,
+                    number: self.number,
+                };
+                self.offset += n;
+                self.number += 1;
+                Some(Ok(line))
+            }
+        }
+    }
+}
+
+// ----------------------------------------------------------------------------------------
+// Move tokens
+
+/// Reads the moves of `text`, which starts at file offset `base`, for a board of `board`'s
+/// side. Every bad token gives a diagnostic.
+pub(super) fn parse_moves(
+    text: &str,
+    base: usize,
+    board: BoardShape,
+) -> Result<Vec<MoveRecord>, Vec<Diagnostic>> {
+    let bytes = text.as_bytes();
+    let mut moves = Vec::new();
+    let mut errors = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b.is_ascii_whitespace() || b == b',' {
+            i += 1;
+            continue;
+        }
+        let rest = &bytes[i..];
+        let pass_len = ["pass", "pa", "ps", "--", "@@"]
+            .into_iter()
+            .find(|p| rest.len() >= p.len() && rest[..p.len()].eq_ignore_ascii_case(p.as_bytes()))
+            .map(str::len);
+        if let Some(len) = pass_len {
+            moves.push(MoveRecord::new(Move::Pass).at(Span::new(base + i, len)));
+            i += len;
+            continue;
+        }
+        let mut end = i + 1;
+        if b.is_ascii_alphabetic() {
+            while end < bytes.len() && bytes[end].is_ascii_digit() {
+                end += 1;
+            }
+        } else {
+            // A run of stray characters is one bad token; `end` stays on a char boundary.
+            while end < bytes.len()
+                && (!text.is_char_boundary(end)
+                    || !(bytes[end].is_ascii_alphanumeric()
+                        || bytes[end].is_ascii_whitespace()
+                        || bytes[end] == b','))
+            {
+                end += 1;
+            }
+        }
+        let token = &text[i..end];
+        let span = Span::new(base + i, end - i);
+        match Square::from_ascii(token.as_bytes()) {
+            Ok(sq) if sq.col() < board.side() && sq.row() < board.side() => {
+                moves.push(MoveRecord::new(Move::Place(sq)).at(span));
+            }
+            Ok(sq) => errors.push(
+                Diagnostic::error(
+                    "syntax-bad-move",
+                    format!("`{token}` is not a square of the {board} board"),
+                )
+                .at(Some(span), format!("{sq} is off the board"))
+                .help(square_help(board)),
+            ),
+            Err(_) => errors.push(
+                Diagnostic::error(
+                    "syntax-bad-move",
+                    format!("expected a move such as `f5` or a pass `--`, but found `{token}`"),
+                )
+                .at(Some(span), "not a move")
+                .help(square_help(board)),
+            ),
+        }
+        i = end;
+    }
+    if errors.is_empty() {
+        Ok(moves)
+    } else {
+        Err(errors)
+    }
+}
+
+fn square_help(board: BoardShape) -> String {
+    let n = board.side();
+    let last_col = (b'a' + n - 1) as char;
+    format!(
+        "a move is a column letter a-{last_col} and a row 1-{n} (such as `f5`{}), in either case; \
+         a pass is `--`, `pa`, `ps` or `@@`",
+        if n >= 10 { " or `j10`" } else { "" }
+    )
+}
+
+/// The field delimiter when `line` is a CSV header: it holds a `,` or a tab and is not
+/// itself a list of moves (`f5, d6, c3`).
+fn csv_delimiter(line: &str) -> Option<u8> {
+    let delimiter = if line.contains('\t') {
+        b'\t'
+    } else if line.contains(',') {
+        b','
+    } else {
+        return None;
+    };
+    parse_moves(line, 0, BoardShape::Ten)
+        .is_err()
+        .then_some(delimiter)
+}
+
+/// The rules named by a pragma line `%% rules: ...`, if it is one (the text may be bad).
+fn pragma_rules(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix("%%")?.trim_start();
+    let (key, value) = rest.split_once(':')?;
+    key.trim()
+        .eq_ignore_ascii_case("rules")
+        .then_some(value.trim())
+}
+
+// ----------------------------------------------------------------------------------------
+// CSV
+
+/// A CSV field: its unquoted text and the file offset where its content starts.
+#[derive(Clone, Debug)]
+struct Field {
+    text: String,
+    offset: usize,
+    span: Span,
+}
+
+enum CsvLine {
+    Complete(Vec<Field>),
+    /// A quoted field runs on past the end of the text.
+    Open,
+}
+
+/// Splits `text` (at file offset `base`) into fields.
+fn split_csv(text: &str, base: usize, delimiter: u8) -> CsvLine {
+    let bytes = text.as_bytes();
+    let mut fields = Vec::new();
+    let mut i = 0;
+    loop {
+        let start = i;
+        let mut value = Vec::new();
+        let content;
+        if bytes.get(i) == Some(&b'"') {
+            i += 1;
+            content = i;
+            loop {
+                match bytes.get(i) {
+                    None => return CsvLine::Open,
+                    Some(b'"') if bytes.get(i + 1) == Some(&b'"') => {
+                        value.push(b'"');
+                        i += 2;
+                    }
+                    Some(b'"') => {
+                        i += 1;
+                        break;
+                    }
+                    Some(&b) => {
+                        value.push(b);
+                        i += 1;
+                    }
+                }
+            }
+            // Text between the closing quote and the delimiter is kept as written.
+            while i < bytes.len() && bytes[i] != delimiter {
+                value.push(bytes[i]);
+                i += 1;
+            }
+        } else {
+            content = i;
+            while i < bytes.len() && bytes[i] != delimiter {
+                value.push(bytes[i]);
+                i += 1;
+            }
+        }
+        fields.push(Field {
+            text: String::from_utf8_lossy(&value).into_owned(),
+            offset: base + content,
+            span: Span::new(base + start, i - start),
+        });
+        if i >= bytes.len() {
+            return CsvLine::Complete(fields);
+        }
+        i += 1; // the delimiter
+    }
+}
+
+struct Csv {
+    delimiter: u8,
+    names: Vec<String>,
+    moves_column: Option<usize>,
+}
+
+impl Csv {
+    fn from_header(fields: &[Field], delimiter: u8) -> Csv {
+        let names: Vec<String> = fields
+            .iter()
+            .enumerate()
+            .map(|(i, f)| match f.text.trim() {
+                "" => format!("Column {}", i + 1),
+                name => name.to_owned(),
+            })
+            .collect();
+        let moves_column = names
+            .iter()
+            .position(|n| MOVE_COLUMNS.contains(&n.to_ascii_lowercase().as_str()));
+        Csv {
+            delimiter,
+            names,
+            moves_column,
+        }
+    }
+
+    fn name(&self, column: usize) -> String {
+        self.names
+            .get(column)
+            .cloned()
+            .unwrap_or_else(|| format!("Column {}", column + 1))
+    }
+}
+
+// ----------------------------------------------------------------------------------------
+// Reader
+
+struct MoveStringReader<R> {
+    lines: LineReader<R>,
+    name: Arc<str>,
+    rules: Rules,
+    csv: Option<Csv>,
+    seen_content: bool,
+    index: usize,
+}
+
+impl<R: BufRead> MoveStringReader<R> {
+    fn game(&mut self, line: &Line, record: Option<Record>, diags: Vec<Diagnostic>) -> ParsedGame {
+        self.index += 1;
+        let index = self.index;
+        ParsedGame {
+            index,
+            source: Source {
+                name: self.name.clone(),
+                text: line.text.as_str().into(),
+                offset: line.offset,
+                line: line.number,
+            },
+            record,
+            diagnostics: diags.into_iter().map(|d| d.in_game(index)).collect(),
+        }
+    }
+
+    /// Reads one game line: an optional Edax start prefix, then moves.
+    fn game_from_text(&self, text: &str, base: usize) -> Result<Record, Vec<Diagnostic>> {
+        let board = self.rules.board();
+        let mut record = Record::new(self.rules);
+        let mut moves_text = text;
+        let mut moves_base = base;
+        let mut errors = Vec::new();
+        if let Some(semicolon) = text.find(';') {
+            match super::obf::parse_board(&text[..semicolon], base, board) {
+                Ok(parsed) if self.rules.players() == 2 => {
+                    record.start = Some(StartPosition {
+                        setup: parsed.setup,
+                        in_hand: None,
+                        span: Some(parsed.span),
+                    });
+                    if let Some(extra) = parsed.rest_span(&text[..semicolon], base) {
+                        errors.push(
+                            Diagnostic::error(
+                                "syntax-bad-move",
+                                "expected `;` after the side to move",
+                            )
+                            .at(Some(extra), "unexpected text")
+                            .help("an Edax start is `<board> <X|O>;` followed by the moves"),
+                        );
+                    }
+                }
+                Ok(parsed) => errors.push(
+                    Diagnostic::error(
+                        "board-bad-start",
+                        format!(
+                            "a start position prefix only holds 2 players, but the rules are {}",
+                            self.rules
+                        ),
+                    )
+                    .at(Some(parsed.span), "start position"),
+                ),
+                Err(e) => errors.push(*e),
+            }
+            moves_text = &text[semicolon + 1..];
+            moves_base = base + semicolon + 1;
+        }
+        match parse_moves(moves_text, moves_base, board) {
+            Ok(moves) => record.moves = moves,
+            Err(e) => errors.extend(e),
+        }
+        record.span = Some(Span::new(base, text.len()));
+        if errors.is_empty() {
+            Ok(record)
+        } else {
+            Err(errors)
+        }
+    }
+
+    fn pragma(&mut self, line: &Line, value: &str) -> Option<ParsedGame> {
+        match value.parse::<Rules>() {
+            Ok(rules) => {
+                self.rules = rules;
+                None
+            }
+            Err(e) => {
+                let at = line.text.find(value).unwrap_or(0);
+                let span = Span::new(line.offset + at, value.len());
+                let diag = Diagnostic::error("movestr-bad-pragma", format!("bad rules: {e}"))
+                    .at(Some(span), "not a rules string")
+                    .help(format!(
+                        "a pragma reads `%% rules: anti:10x10`; the lines after it keep the \
+                         rules {}",
+                        self.rules
+                    ));
+                Some(self.game(line, None, vec![diag]))
+            }
+        }
+    }
+
+    /// Reads a CSV row (joining lines while a quoted field is open).
+    fn csv_row(&mut self, mut line: Line) -> io::Result<ParsedGame> {
+        let delimiter = self.csv.as_ref().map_or(b',', |c| c.delimiter);
+        let fields = loop {
+            match split_csv(&line.text, line.offset, delimiter) {
+                CsvLine::Complete(fields) => break Some(fields),
+                CsvLine::Open => match self.lines.next_line() {
+                    Some(next) => {
+                        let next = next?;
+                        line.text.push_str(line.terminator);
+                        line.text.push_str(&next.text);
+                        line.terminator = next.terminator;
+                    }
+                    None => break None,
+                },
+            }
+        };
+        let Some(fields) = fields else {
+            let diag = Diagnostic::error("csv-unterminated-quote", "a quoted field never ends")
+                .at(Some(Span::new(line.offset, line.text.len())), "this row")
+                .help("close the field with `\"`; write a quote inside a field as `\"\"`");
+            return Ok(self.game(&line, None, vec![diag]));
+        };
+        let chosen = match self.csv.as_ref().and_then(|c| c.moves_column) {
+            Some(c) => Some(c),
+            None => fields.iter().position(
+                |f| matches!(parse_moves(&f.text, 0, self.rules.board()), Ok(m) if !m.is_empty()),
+            ),
+        };
+        let Some(column) = chosen else {
+            let diag = Diagnostic::error(
+                "csv-no-moves-column",
+                "no column of this row holds a move string",
+            )
+            .at(Some(Span::new(line.offset, line.text.len())), "this row")
+            .help(format!(
+                "name the moves column `moves` in the header (or one of: {})",
+                MOVE_COLUMNS.join(", ")
+            ));
+            return Ok(self.game(&line, None, vec![diag]));
+        };
+        if let Some(csv) = self.csv.as_mut() {
+            csv.moves_column = Some(column);
+        }
+        let Some(field) = fields.get(column) else {
+            let name = self
+                .csv
+                .as_ref()
+                .map_or_else(String::new, |c| c.name(column));
+            let diag = Diagnostic::error(
+                "csv-missing-field",
+                format!(
+                    "this row has {} fields, so no `{name}` column (column {})",
+                    fields.len(),
+                    column + 1
+                ),
+            )
+            .at(Some(Span::new(line.offset, line.text.len())), "this row")
+            .help("every row needs a field for each column of the header");
+            return Ok(self.game(&line, None, vec![diag]));
+        };
+        let result = self.game_from_text(&field.text, field.offset);
+        let game = match result {
+            Ok(mut record) => {
+                for (i, f) in fields.iter().enumerate() {
+                    if i != column && !f.text.trim().is_empty() {
+                        let name = self.csv.as_ref().map_or_else(String::new, |c| c.name(i));
+                        let mut tag = Tag::new(name, f.text.trim());
+                        tag.span = Some(f.span);
+                        record.tags.push(tag);
+                    }
+                }
+                record.span = Some(Span::new(line.offset, line.text.len()));
+                self.game(&line, Some(record), Vec::new())
+            }
+            Err(diags) => self.game(&line, None, diags),
+        };
+        Ok(game)
+    }
+}
+
+impl<R: BufRead> Iterator for MoveStringReader<R> {
+    type Item = io::Result<ParsedGame>;
+
+    fn next(&mut self) -> Option<io::Result<ParsedGame>> {
+        loop {
+            let line = match self.lines.next_line()? {
+                Ok(line) => line,
+                Err(e) => return Some(Err(e)),
+            };
+            let trimmed = line.text.trim();
+            if let Some(value) = pragma_rules(trimmed) {
+                match self.pragma(&line, value) {
+                    Some(game) => return Some(Ok(game)),
+                    None => continue,
+                }
+            }
+            if trimmed.is_empty() || trimmed.starts_with('#') || trimmed.starts_with('%') {
+                continue;
+            }
+            if !self.seen_content {
+                self.seen_content = true;
+                if let Some(delimiter) = csv_delimiter(&line.text) {
+                    if let CsvLine::Complete(fields) = split_csv(&line.text, line.offset, delimiter)
+                    {
+                        self.csv = Some(Csv::from_header(&fields, delimiter));
+                        continue;
+                    }
+                }
+            }
+            if self.csv.is_some() {
+                return Some(self.csv_row(line));
+            }
+            let game = match self.game_from_text(&line.text, line.offset) {
+                Ok(record) => self.game(&line, Some(record), Vec::new()),
+                Err(diags) => self.game(&line, None, diags),
+            };
+            return Some(Ok(game));
+        }
+    }
+}
+
+// ----------------------------------------------------------------------------------------
+// Writer
+
+struct MoveStringWriter<'a> {
+    out: Box<dyn Write + Send + 'a>,
+    options: WriteOptions,
+    /// The rules of the lines written so far.
+    rules: Rules,
+}
+
+impl RecordWriter for MoveStringWriter<'_> {
+    fn write(&mut self, record: &Record) -> Result<Vec<String>, WriteError> {
+        let mut losses = Vec::new();
+        if !record.tags.is_empty() {
+            losses.push(tags_phrase(&record.tags));
+        }
+        losses.extend(claim_losses(record));
+        let start = match &record.start {
+            Some(start) => match edax_prefix(record.rules.board(), start) {
+                Some(prefix) => Some(prefix),
+                None => {
+                    losses.push(
+                        "a start position with more than two colours or discs in hand".into(),
+                    );
+                    None
+                }
+            },
+            None => None,
+        };
+        if record.moves.is_empty() && start.is_none() {
+            losses.push("an empty game (a move string needs at least one move)".into());
+        }
+        let losses = check_losses(losses, &self.options)?;
+        if record.moves.is_empty() && start.is_none() {
+            return Ok(losses);
+        }
+        let mut line = String::new();
+        if record.rules != self.rules {
+            line.push_str(&format!("%% rules: {}\n", record.rules));
+            self.rules = record.rules;
+        }
+        if let Some(prefix) = start {
+            line.push_str(&prefix);
+        }
+        for m in &record.moves {
+            line.push_str(&m.mv.to_string());
+        }
+        line.push('\n');
+        self.out.write_all(line.as_bytes())?;
+        Ok(losses)
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// The Edax prefix `<board> <side>;` of a 2-colour start, if it has no more than that.
+fn edax_prefix(board: BoardShape, start: &StartPosition) -> Option<String> {
+    let s = &start.setup;
+    if start.in_hand.is_some()
+        || !s.neutral.is_empty()
+        || !s.discs[2].is_empty()
+        || !s.discs[3].is_empty()
+        || !matches!(s.turn, Color::Black | Color::White)
+    {
+        return None;
+    }
+    let mut text = super::obf::board_string(board, s);
+    text.push(';');
+    Some(text)
+}
+
+/// `tags (Event, Black)`.
+pub(super) fn tags_phrase(tags: &[Tag]) -> String {
+    let names: Vec<&str> = tags.iter().map(|t| t.name.as_str()).collect();
+    format!("tags ({})", names.join(", "))
+}
+
+/// `move 3` or `moves 3, 7, 9`.
+fn moves_phrase(numbers: &[usize]) -> String {
+    let list: Vec<String> = numbers.iter().map(usize::to_string).collect();
+    if numbers.len() == 1 {
+        format!("move {}", list[0])
+    } else {
+        format!("moves {}", list.join(", "))
+    }
+}
+
+/// Whether a move record makes a kind of claim.
+type MoveClaim = fn(&MoveRecord) -> bool;
+
+/// What a plain list of moves loses of a record beyond its tags, start and rules: the
+/// result, comments, per-move claims and position snapshots, one phrase each.
+pub(super) fn claim_losses(record: &Record) -> Vec<String> {
+    let mut losses = Vec::new();
+    if record.result.is_some() {
+        losses.push("the result".into());
+    }
+    if record.comment.is_some() {
+        losses.push("the game comment".into());
+    }
+    let numbered = |keep: fn(&MoveRecord) -> bool| -> Vec<usize> {
+        record
+            .moves
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| keep(m))
+            .map(|(i, _)| i + 1)
+            .collect()
+    };
+    let kinds: [(&str, MoveClaim); 5] = [
+        ("a comment on", |m| m.comment.is_some()),
+        ("the flips claimed by", |m| m.flips.is_some()),
+        ("the colour claimed by", |m| m.color.is_some()),
+        ("an evaluation of", |m| m.eval.is_some()),
+        ("the time of", |m| m.time.is_some()),
+    ];
+    for (what, keep) in kinds {
+        let numbers = numbered(keep);
+        if !numbers.is_empty() {
+            losses.push(format!("{what} {}", moves_phrase(&numbers)));
+        }
+    }
+    match record.positions.len() {
+        0 => {}
+        1 => losses.push("a position snapshot".into()),
+        n => losses.push(format!("{n} position snapshots")),
+    }
+    losses
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read_str(text: &str, rules: Option<Rules>) -> Vec<ParsedGame> {
+        let options = ReadOptions {
+            name: "test".into(),
+            rules,
+            ..ReadOptions::default()
+        };
+        read(Box::new(io::Cursor::new(text.to_owned())), &options)
+            .collect::<io::Result<Vec<_>>>()
+            .unwrap()
+    }
+
+    fn moves_of(game: &ParsedGame) -> String {
+        let record = game.record.as_ref().unwrap();
+        record
+            .moves
+            .iter()
+            .map(|m| m.mv.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn reads_cases_spaces_and_passes() {
+        let games = read_str("F5d6 C3\n\n# comment\nf5 pa d6 PS @@ -- pass\n", None);
+        assert_eq!(games.len(), 2);
+        assert_eq!(moves_of(&games[0]), "f5 d6 c3");
+        assert_eq!(moves_of(&games[1]), "f5 -- d6 -- -- -- --");
+        let spans: Vec<_> = games[0]
+            .record
+            .as_ref()
+            .unwrap()
+            .moves
+            .iter()
+            .map(|m| m.span.unwrap().offset)
+            .collect();
+        assert_eq!(spans, [0, 2, 5]);
+        assert_eq!(games[1].source.line, 3);
+    }
+
+    #[test]
+    fn byte_order_mark_and_commas() {
+        let games = read_str("\u{feff}f5, d6,c3\n", None);
+        assert_eq!(moves_of(&games[0]), "f5 d6 c3");
+        assert_eq!(
+            games[0].record.as_ref().unwrap().moves[0]
+                .span
+                .unwrap()
+                .offset,
+            3
+        );
+    }
+
+    #[test]
+    fn ten_by_ten_rows_have_two_digits() {
+        let games = read_str("%% rules: othello:10x10\nj10a1e10\n", None);
+        assert_eq!(moves_of(&games[0]), "j10 a1 e10");
+        assert_eq!(
+            games[0].record.as_ref().unwrap().rules.board(),
+            BoardShape::Ten
+        );
+    }
+
+    #[test]
+    fn bad_tokens_are_all_reported_and_only_sink_their_line() {
+        let games = read_str("f5x3d6a9\nf5d6\n", None);
+        assert!(games[0].record.is_none());
+        let codes: Vec<_> = games[0]
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, d.span.unwrap().offset))
+            .collect();
+        assert_eq!(codes, [("syntax-bad-move", 2), ("syntax-bad-move", 6)]);
+        assert_eq!(games[0].diagnostics[0].game, Some(1));
+        assert_eq!(moves_of(&games[1]), "f5 d6");
+    }
+
+    #[test]
+    fn csv_columns_become_tags() {
+        let text = "Black,White,Moves\n\"Doe, J\",Roe,f5d6\n";
+        let games = read_str(text, None);
+        let record = games[0].record.as_ref().unwrap();
+        assert_eq!(record.tag("Black"), Some("Doe, J"));
+        assert_eq!(record.tag("White"), Some("Roe"));
+        assert_eq!(
+            record.moves[0].span.unwrap().offset,
+            text.find("f5d6").unwrap()
+        );
+    }
+
+    #[test]
+    fn csv_column_found_by_content() {
+        let games = read_str("id\tline2\n1\tf5 d6 c3\n", None);
+        assert_eq!(moves_of(&games[0]), "f5 d6 c3");
+        assert_eq!(games[0].record.as_ref().unwrap().tag("id"), Some("1"));
+    }
+
+    #[test]
+    fn edax_prefix_is_a_start_position() {
+        let board = "---------------------------OX------XO---------------------------";
+        let games = read_str(&format!("{board} O;e6f4\n"), None);
+        let record = games[0].record.as_ref().unwrap();
+        let start = record.start.as_ref().unwrap();
+        assert_eq!(start.setup.turn, Color::White);
+        assert_eq!(moves_of(&games[0]), "e6 f4");
+    }
+
+    #[test]
+    fn writer_writes_pragmas_and_refuses_tags() {
+        let mut out = Vec::new();
+        {
+            let mut w = writer(Box::new(&mut out), &WriteOptions::default());
+            let mut r = Record::new("anti:10x10".parse().unwrap());
+            r.moves = vec![
+                MoveRecord::new(Move::Place("j10".parse().unwrap())),
+                MoveRecord::new(Move::Pass),
+            ];
+            w.write(&r).unwrap();
+            r.tags.push(Tag::new("Event", "x"));
+            match w.write(&r) {
+                Err(WriteError::CannotHold(what)) => assert_eq!(what, ["tags (Event)"]),
+                other => panic!("{other:?}"),
+            }
+            let f5 = MoveRecord::new(Move::Place("f5".parse().unwrap()));
+            w.write(&Record {
+                moves: vec![f5],
+                ..Record::default()
+            })
+            .unwrap();
+            w.finish().unwrap();
+        }
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "%% rules: anti:10x10\nj10--\n%% rules: othello\nf5\n"
+        );
+    }
 }

@@ -1,23 +1,540 @@
-//! (in progress) The `obf` format.
+//! OBF positions (Edax's `problem/*.obf`) and bare Edax board strings.
+//!
+//! # Reading
+//!
+//! One position a line: 64 characters for the squares a1 to h8, row by row (`X x * b` Black,
+//! `O o w` White, `- .` empty; whitespace between them is skipped), the side to move (`X` or
+//! `O`), then `;` and optional entries `MOVE:score;` (a square or `PA` for a pass, and the
+//! signed disc difference for the mover) or a bare `score;`. A bare Edax board string, the
+//! board and the side to move without `;`, is read too. Lines starting with `%` are comments;
+//! blank lines are skipped.
+//!
+//! Each position becomes a [`Record`] of standard 8x8 rules with the position as its
+//! [`StartPosition`] and no moves. The entries are kept in the tag `Evaluations`, as
+//! written but normalised: space-separated, squares upper case, scores signed
+//! (`G8:+18 H1:+12 PA:-4`, or `+18` for a bare score).
+//!
+//! # Writing
+//!
+//! The start position of each record (the rules' start when it has none) as an OBF line,
+//! followed by its `Evaluations` entries. OBF cannot hold moves, boards other than 8x8,
+//! variants, other tags, results or comments: these are refused unless writing lossily
+//! (and a board other than 8x8 is then skipped).
 
-use std::io::{BufRead, Write};
+use std::io::{self, BufRead, Write};
+use std::sync::Arc;
 
-use super::{Games, ReadOptions, RecordWriter, Sniff, WriteOptions};
+use super::movestr::{claim_losses, tags_phrase, LineReader};
+use super::{
+    check_losses, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, WriteError, WriteOptions,
+};
+use crate::diagnostic::{Diagnostic, Source};
+use crate::engine::{BoardShape, Color, Rules, Setup, Square, SquareSet};
+use crate::record::{Record, Span, StartPosition, Tag};
 
-/// Whether the input looks like this format.
-pub fn sniff(_input: &Sniff<'_>) -> bool {
-    false
+/// The tag holding an OBF line's `MOVE:score` entries.
+pub const EVALUATIONS_TAG: &str = "Evaluations";
+
+/// Whether the input looks like OBF: its first line that is not a comment is a board of 64
+/// squares followed by the side to move.
+pub fn sniff(input: &Sniff<'_>) -> bool {
+    let text = String::from_utf8_lossy(input.head);
+    let Some(line) = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('%'))
+    else {
+        return false;
+    };
+    match parse_board(line, 0, BoardShape::Eight) {
+        Ok(board) => {
+            let rest = line[board.end..].trim_start();
+            rest.is_empty() || (rest.starts_with(';') && parse_entries(&rest[1..], 0).is_ok())
+        }
+        Err(_) => false,
+    }
 }
 
-/// Reads games.
-pub fn read<'a>(_input: Box<dyn BufRead + Send + 'a>, _options: &ReadOptions) -> Games<'a> {
-    super::not_yet("obf")
+/// Reads OBF positions, one a line.
+pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> Games<'a> {
+    let mut lines = LineReader::new(input);
+    let name = options.name.clone();
+    let mut index = 0;
+    Box::new(std::iter::from_fn(move || loop {
+        let line = match lines.next_line()? {
+            Ok(line) => line,
+            Err(e) => return Some(Err(e)),
+        };
+        let trimmed = line.text.trim();
+        if trimmed.is_empty() || trimmed.starts_with('%') {
+            continue;
+        }
+        index += 1;
+        return Some(Ok(read_line(
+            &line.text,
+            line.offset,
+            line.number,
+            index,
+            &name,
+        )));
+    }))
 }
 
-/// A writer.
+fn read_line(
+    text: &str,
+    offset: usize,
+    number: usize,
+    index: usize,
+    name: &Arc<str>,
+) -> ParsedGame {
+    let (record, diagnostics) = match parse_position(text, offset) {
+        Ok(record) => (Some(record), Vec::new()),
+        Err(diags) => (None, diags.into_iter().map(|d| d.in_game(index)).collect()),
+    };
+    ParsedGame {
+        index,
+        source: Source {
+            name: name.clone(),
+            text: text.into(),
+            offset,
+            line: number,
+        },
+        record,
+        diagnostics,
+    }
+}
+
+fn parse_position(text: &str, base: usize) -> Result<Record, Vec<Diagnostic>> {
+    let board = parse_board(text, base, BoardShape::Eight).map_err(|d| vec![*d])?;
+    let mut record = Record::new(Rules::default());
+    record.start = Some(StartPosition {
+        setup: board.setup,
+        in_hand: None,
+        span: Some(board.span),
+    });
+    record.span = Some(Span::new(base, text.len()));
+    let after = &text[board.end..];
+    let rest = after.trim_start();
+    let rest_at = board.end + (after.len() - rest.len());
+    if rest.is_empty() {
+        return Ok(record);
+    }
+    let Some(entries) = rest.strip_prefix(';') else {
+        return Err(vec![Diagnostic::error(
+            "obf-bad-entry",
+            format!(
+                "expected `;` after the side to move, but found `{}`",
+                first_char(rest)
+            ),
+        )
+        .at(
+            Some(Span::new(base + rest_at, first_char(rest).len())),
+            "expected `;`",
+        )
+        .help(
+            "an OBF line is `<64 squares> <X|O>;` then optional `MOVE:score;` entries",
+        )]);
+    };
+    let values = parse_entries(entries, base + rest_at + 1)?;
+    if !values.is_empty() {
+        let mut tag = Tag::new(EVALUATIONS_TAG, values.join(" "));
+        tag.span = Some(Span::new(base + rest_at, rest.len()));
+        record.tags.push(tag);
+    }
+    Ok(record)
+}
+
+fn first_char(text: &str) -> &str {
+    text.char_indices().nth(1).map_or(text, |(i, _)| &text[..i])
+}
+
+/// Reads `MOVE:score;` entries (after the first `;`) into normalised `MOVE:+score` values.
+fn parse_entries(text: &str, base: usize) -> Result<Vec<String>, Vec<Diagnostic>> {
+    let mut values = Vec::new();
+    let mut errors = Vec::new();
+    let mut at = 0;
+    for piece in text.split(';') {
+        let entry = piece.trim();
+        let entry_at = at + (piece.len() - piece.trim_start().len());
+        at += piece.len() + 1;
+        if entry.is_empty() {
+            continue;
+        }
+        match normalise_entry(entry) {
+            Some(value) => values.push(value),
+            None => errors.push(
+                Diagnostic::error(
+                    "obf-bad-entry",
+                    format!("expected an entry such as `G8:+18` or `PA:-4`, but found `{entry}`"),
+                )
+                .at(Some(Span::new(base + entry_at, entry.len())), "not an entry")
+                .help("entries are a square (or `PA` for a pass), `:` and a signed disc difference, each ended by `;`"),
+            ),
+        }
+    }
+    if errors.is_empty() {
+        Ok(values)
+    } else {
+        Err(errors)
+    }
+}
+
+/// `g8:18` → `G8:+18`; `-4` → `-4`; `None` when it is not an entry.
+fn normalise_entry(entry: &str) -> Option<String> {
+    let score = |s: &str| -> Option<i32> {
+        let s = s.trim();
+        let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        s.parse().ok()
+    };
+    match entry.split_once(':') {
+        Some((mv, value)) => {
+            let mv = mv.trim();
+            let name = if mv.eq_ignore_ascii_case("pa") {
+                "PA".to_owned()
+            } else {
+                let sq: Square = mv.parse().ok()?;
+                if sq.col() >= 8 || sq.row() >= 8 {
+                    return None;
+                }
+                sq.to_string().to_ascii_uppercase()
+            };
+            Some(format!("{name}:{:+}", score(value)?))
+        }
+        None => Some(format!("{:+}", score(entry)?)),
+    }
+}
+
+// ----------------------------------------------------------------------------------------
+// Board strings, shared with move strings (the Edax start prefix)
+
+/// A board string as read.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct BoardString {
+    /// Discs and side to move.
+    pub(super) setup: Setup,
+    /// The board and side to move in the file.
+    pub(super) span: Span,
+    /// Byte index (in the text given) just past the side to move.
+    pub(super) end: usize,
+}
+
+impl BoardString {
+    /// The span of anything but whitespace after the side to move in `text`.
+    pub(super) fn rest_span(&self, text: &str, base: usize) -> Option<Span> {
+        let rest = text.get(self.end..)?;
+        let trimmed = rest.trim();
+        let at = self.end + (rest.len() - rest.trim_start().len());
+        (!trimmed.is_empty()).then(|| Span::new(base + at, trimmed.len()))
+    }
+}
+
+fn disc(c: char) -> Option<Option<Color>> {
+    match c {
+        'X' | 'x' | '*' | 'b' | 'B' => Some(Some(Color::Black)),
+        'O' | 'o' | 'w' | 'W' | '0' => Some(Some(Color::White)),
+        '-' | '.' => Some(None),
+        _ => None,
+    }
+}
+
+/// Reads a board of `board`'s side squared characters (row by row, whitespace skipped) and
+/// the side to move from `text`, which starts at file offset `base`.
+pub(super) fn parse_board(
+    text: &str,
+    base: usize,
+    board: BoardShape,
+) -> Result<BoardString, Box<Diagnostic>> {
+    let side = board.side();
+    let need = usize::from(side) * usize::from(side);
+    let mut discs = [SquareSet::EMPTY; 4];
+    let mut count = 0;
+    let mut chars = text.char_indices().peekable();
+    let start = text.len() - text.trim_start().len();
+    let help = format!(
+        "a board is {need} characters row by row from a1 (`X x * b` Black, `O o w` White, `- .` \
+         empty), then the side to move, `X` or `O`"
+    );
+    // Whether whitespace came before the last square, and where that square is: a board
+    // one square short swallows the side to move as its last square.
+    let mut gap = false;
+    let mut last_gap_square = None;
+    while count < need {
+        let Some((i, c)) = chars.next() else {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "board-too-short",
+                    format!("expected {need} squares, but the board has only {count}"),
+                )
+                .at(
+                    Some(Span::new(base + start, text.len() - start)),
+                    format!("{count} squares"),
+                )
+                .help(help),
+            ));
+        };
+        if c.is_whitespace() {
+            gap = true;
+            continue;
+        }
+        last_gap_square = (gap && "XOxo".contains(c)).then_some(i);
+        gap = false;
+        let Some(cell) = disc(c) else {
+            return Err(Box::new(
+                Diagnostic::error(
+                    "board-bad-square",
+                    format!("expected a square (`X`, `O` or `-`), but found `{c}`"),
+                )
+                .at(Some(Span::new(base + i, c.len_utf8())), "not a square")
+                .help(help),
+            ));
+        };
+        if let Some(color) = cell {
+            let col = (count % usize::from(side)) as u8;
+            let row = (count / usize::from(side)) as u8;
+            match Square::new(col, row).filter(|&sq| board.contains(sq)) {
+                Some(sq) => discs[color.index()].insert(sq),
+                None => {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "board-bad-square",
+                            format!("a disc stands outside the {board} board"),
+                        )
+                        .at(Some(Span::new(base + i, c.len_utf8())), "off the board")
+                        .help(help),
+                    ))
+                }
+            }
+        }
+        count += 1;
+    }
+    let board_end = chars.peek().map_or(text.len(), |&(i, _)| i);
+    let turn = loop {
+        match chars.next() {
+            Some((_, c)) if c.is_whitespace() => continue,
+            Some((i, c)) => {
+                let color = match c {
+                    'X' | 'x' | '*' | 'B' | 'b' => Color::Black,
+                    'O' | 'o' | '0' | 'W' | 'w' => Color::White,
+                    _ if last_gap_square.is_some() => {
+                        let end = last_gap_square.unwrap_or(board_end);
+                        let board_text = text[start..end].trim_end();
+                        return Err(Box::new(
+                            Diagnostic::error(
+                                "board-too-short",
+                                format!(
+                                    "expected {need} squares before the side to move, but found {}",
+                                    need - 1
+                                ),
+                            )
+                            .at(
+                                Some(Span::new(base + start, board_text.len())),
+                                format!("{} squares", need - 1),
+                            )
+                            .help(help),
+                        ));
+                    }
+                    _ => {
+                        return Err(Box::new(
+                            Diagnostic::error(
+                                "board-missing-side",
+                                format!("expected the side to move (`X` or `O`), but found `{c}`"),
+                            )
+                            .at(Some(Span::new(base + i, c.len_utf8())), "not a side")
+                            .help(help),
+                        ))
+                    }
+                };
+                break (color, i + c.len_utf8());
+            }
+            None => {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "board-missing-side",
+                        "expected the side to move (`X` or `O`) after the board",
+                    )
+                    .at(
+                        Some(Span::new(base + start, board_end - start)),
+                        "no side to move after this board",
+                    )
+                    .help(help),
+                ))
+            }
+        }
+    };
+    Ok(BoardString {
+        setup: Setup {
+            discs,
+            neutral: SquareSet::EMPTY,
+            turn: turn.0,
+        },
+        span: Span::new(base + start, turn.1 - start),
+        end: turn.1,
+    })
+}
+
+/// `<squares> <side>` for a two-colour setup on `board` (`X`, `O`, `-`).
+pub(super) fn board_string(board: BoardShape, setup: &Setup) -> String {
+    let side = board.side();
+    let mut text = String::new();
+    for row in 0..side {
+        for col in 0..side {
+            let cell = Square::new(col, row).map_or('-', |sq| {
+                if setup.discs[0].contains(sq) {
+                    'X'
+                } else if setup.discs[1].contains(sq) {
+                    'O'
+                } else {
+                    '-'
+                }
+            });
+            text.push(cell);
+        }
+    }
+    text.push(' ');
+    text.push(if setup.turn == Color::White { 'O' } else { 'X' });
+    text
+}
+
+// ----------------------------------------------------------------------------------------
+// Writer
+
+/// A writer of OBF lines.
 pub fn writer<'a>(
-    _out: Box<dyn Write + Send + 'a>,
-    _options: &WriteOptions,
+    out: Box<dyn Write + Send + 'a>,
+    options: &WriteOptions,
 ) -> Box<dyn RecordWriter + 'a> {
-    super::not_yet_writer("obf")
+    Box::new(ObfWriter {
+        out,
+        options: options.clone(),
+    })
+}
+
+struct ObfWriter<'a> {
+    out: Box<dyn Write + Send + 'a>,
+    options: WriteOptions,
+}
+
+impl RecordWriter for ObfWriter<'_> {
+    fn write(&mut self, record: &Record) -> Result<Vec<String>, WriteError> {
+        let mut losses = Vec::new();
+        let rules = record.rules;
+        let writable = rules.board() == BoardShape::Eight && rules.players() == 2;
+        if rules.board() != BoardShape::Eight {
+            losses.push(format!("a {} board", rules.board()));
+        }
+        if rules.players() != 2 {
+            losses.push(format!("{} players", rules.players()));
+        } else if writable && rules != Rules::default() {
+            losses.push(format!("the rules {rules}"));
+        }
+        if !record.moves.is_empty() {
+            let n = record.moves.len();
+            losses.push(format!("{n} move{}", if n == 1 { "" } else { "s" }));
+        }
+        let others: Vec<Tag> = record
+            .tags
+            .iter()
+            .filter(|t| !t.name.eq_ignore_ascii_case(EVALUATIONS_TAG))
+            .cloned()
+            .collect();
+        if !others.is_empty() {
+            losses.push(tags_phrase(&others));
+        }
+        let entries = match record.tag(EVALUATIONS_TAG) {
+            Some(value) => {
+                let entries: Option<Vec<String>> =
+                    value.split_whitespace().map(normalise_entry).collect();
+                if entries.is_none() {
+                    losses.push(format!("an {EVALUATIONS_TAG} tag that is not OBF entries"));
+                }
+                entries.unwrap_or_default()
+            }
+            None => Vec::new(),
+        };
+        if record.start.as_ref().is_some_and(|s| s.in_hand.is_some()) {
+            losses.push("discs in hand".into());
+        }
+        losses.extend(claim_losses(record));
+        let losses = check_losses(losses, &self.options)?;
+        if !writable {
+            return Ok(losses);
+        }
+        let mut line = board_string(BoardShape::Eight, &record.start_setup());
+        line.push(';');
+        for entry in entries {
+            line.push(' ');
+            line.push_str(&entry);
+            line.push(';');
+        }
+        line.push('\n');
+        self.out.write_all(line.as_bytes())?;
+        Ok(losses)
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FIRST: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;";
+
+    fn read_str(text: &str) -> Vec<ParsedGame> {
+        let options = ReadOptions::default();
+        read(Box::new(io::Cursor::new(text.to_owned())), &options)
+            .collect::<io::Result<Vec<_>>>()
+            .unwrap()
+    }
+
+    #[test]
+    fn reads_an_ffo_line() {
+        let games = read_str(&format!("% comment\n\n{FIRST}\n"));
+        assert_eq!(games.len(), 1);
+        let record = games[0].record.as_ref().unwrap();
+        let start = record.start.as_ref().unwrap();
+        assert_eq!(start.setup.turn, Color::Black);
+        assert!(start.setup.discs[0].contains("c1".parse().unwrap()));
+        assert!(start.setup.discs[1].contains("b2".parse().unwrap()));
+        assert_eq!(
+            record.tag(EVALUATIONS_TAG),
+            Some("G8:+18 H1:+12 H7:+6 A2:+6 A3:+4 B1:-4 A4:-22 G2:-24")
+        );
+        assert_eq!(games[0].source.line, 2);
+    }
+
+    #[test]
+    fn bare_board_string_and_entries() {
+        let games =
+            read_str("---------------------------OX------XO--------------------------- O\n");
+        assert!(games[0].record.as_ref().unwrap().tags.is_empty());
+        assert!(sniff(&Sniff {
+            head: FIRST.as_bytes(),
+            len: None
+        }));
+        assert!(!sniff(&Sniff {
+            head: b"f5d6c3",
+            len: None
+        }));
+        assert_eq!(normalise_entry("pa:0").as_deref(), Some("PA:+0"));
+        assert_eq!(normalise_entry("-4").as_deref(), Some("-4"));
+        assert_eq!(normalise_entry("i9:4"), None);
+    }
+
+    #[test]
+    fn writes_back_the_same_line() {
+        let games = read_str(FIRST);
+        let mut out = Vec::new();
+        {
+            let mut w = writer(Box::new(&mut out), &WriteOptions::default());
+            w.write(games[0].record.as_ref().unwrap()).unwrap();
+            w.finish().unwrap();
+        }
+        assert_eq!(String::from_utf8(out).unwrap(), format!("{FIRST}\n"));
+    }
 }

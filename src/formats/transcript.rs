@@ -1,23 +1,858 @@
-//! (in progress) The `transcript` format.
+//! Transcript grids: the sheet of move numbers tournament players fill in, as plain text.
+//!
+//! ```text
+//! Black: Tastet
+//! White: Shaman
+//!    a  b  c  d  e  f  g  h
+//! 1 55 53 50 40 39 43 41  .
+//! 2 48 49 44 42 38  8 35 54
+//! 3 31 45  5 29 21  7 36 32
+//! 4 47 30 28  O  X  4 25 27
+//! 5 37 19 15  X  O  1  9 14
+//! 6 46 20 12 10  3  2 18 33
+//! 7 51 52 16 17  6 13 58 34
+//! 8 57 56 22 23 11 26 24  .
+//! ```
+//!
+//! # Reading
+//!
+//! * A grid is one row of squares a line, top row first; the squares are separated by
+//!   spaces (or `|`). A square holds the number of the move that filled it, or `.` (also `-`
+//!   or `_`) when it stayed empty. Numbers count disc placements only: passes have none and
+//!   are inferred at replay.
+//! * The squares that hold a disc before move 1 (the centre; handicap corners; blocked
+//!   squares) hold no number: write `0`, `.`, a disc letter (`X`/`B`/`*` Black, `O`/`W`
+//!   White, `R`, `G`, `N`, `#`), or leave them out of the row altogether.
+//! * Rows may carry their number on the left, the right or both; a line of column letters
+//!   (`a b c ...`) may come first; lines made only of `-+|=` are borders and are skipped.
+//! * The board comes from a `Rules:` header, else from [`ReadOptions::rules`] when its
+//!   board has as many rows as the grid, else from the number of rows (6, 8 or 10: Othello
+//!   on 6x6, 8x8 or 10x10).
+//! * Lines `Name: value` before a grid are header lines: each becomes a tag (`Black: Tastet`
+//!   → tag `Black`), except `Rules:`, which sets the rules. Grids are separated by blank
+//!   lines, by header lines or by a new line of column letters. Lines starting with `#` or
+//!   `%` are comments.
+//! * Start position: when all four centre squares hold disc letters, they give the start
+//!   (a [`StartPosition`] when it differs from the rules' start). Otherwise, in a 2-player
+//!   game with the standard opening, a first move that is illegal from the standard start but
+//!   legal with the centre diagonals reversed (e3, f4, c5 or d6 on 8x8) means the *inverted
+//!   start*: the record's start position is the standard one with the four centre discs'
+//!   colours swapped.
+//!
+//! Every problem of a grid is reported, each on its numbers: `transcript-missing-number`,
+//! `transcript-duplicate-number` (a label on each copy), `transcript-number-out-of-range`,
+//! `transcript-number-on-start-square`, `transcript-bad-cell`, `transcript-bad-shape`,
+//! `transcript-bad-rules`, `transcript-missing-grid`. A grid with any of them has no
+//! record.
+//!
+//! # Writing
+//!
+//! Each record as header lines (a `Rules:` line unless the rules are plain Othello, then
+//! one line per tag), the grid with column letters and row numbers, and a blank line.
+//! Passes get no number. The start squares show their discs (`X`, `O`, `R`, `G`, `N`), so
+//! an inverted start is written as its centre letters; blocked squares show as `#`; with
+//! the free opening the centre squares are empty at the start and carry moves 1 to 4; 3-4
+//! player games need nothing more, since colours come from replay. A
+//! grid cannot hold results, comments, per-move claims, position snapshots, a start that
+//! is more than a recolouring of the start squares, two moves on one square, or tags whose
+//! names are not words or whose values span lines: these are refused unless writing lossily.
 
-use std::io::{BufRead, Write};
+use std::collections::BTreeMap;
+use std::io::{self, BufRead, Write};
+use std::sync::Arc;
 
-use super::{Games, ReadOptions, RecordWriter, Sniff, WriteOptions};
+use super::movestr::{claim_losses, tags_phrase};
+use super::{
+    check_losses, read_text, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, WriteError,
+    WriteOptions,
+};
+use crate::diagnostic::{Diagnostic, Source};
+use crate::engine::{BoardShape, Color, Move, Opening, Position, Rules, Setup, Square};
+use crate::record::{MoveRecord, Record, Span, StartPosition, Tag};
 
-/// Whether the input looks like this format.
-pub fn sniff(_input: &Sniff<'_>) -> bool {
+/// Whether the input looks like a transcript grid: six or more consecutive lines of 4 to 12
+/// cells each (move numbers, `.` and disc letters), with some move numbers among them.
+pub fn sniff(input: &Sniff<'_>) -> bool {
+    let text = String::from_utf8_lossy(input.head);
+    let mut run = 0;
+    let mut numbers = 0;
+    for line in text.lines() {
+        match classify(line, 0) {
+            LineKind::Row(tokens) => {
+                if !(4..=12).contains(&tokens.len())
+                    || tokens.iter().any(|t| read_cell(t).is_none())
+                {
+                    return false;
+                }
+                numbers += tokens
+                    .iter()
+                    .filter(|t| matches!(read_cell(t), Some(Cell::Number(k, _)) if k > 0))
+                    .count();
+                run += 1;
+                if run >= 6 && numbers > 0 {
+                    return true;
+                }
+            }
+            LineKind::Header { .. } | LineKind::Columns | LineKind::Skip if run == 0 => {}
+            _ => return false,
+        }
+    }
     false
 }
 
-/// Reads games.
-pub fn read<'a>(_input: Box<dyn BufRead + Send + 'a>, _options: &ReadOptions) -> Games<'a> {
-    super::not_yet("transcript")
+/// Reads transcript grids.
+pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> Games<'a> {
+    let text = match read_text(input) {
+        Ok(text) => text,
+        Err(e) => return Box::new(std::iter::once(Err(e))),
+    };
+    let games = parse_file(&text, options);
+    Box::new(games.into_iter().map(Ok))
 }
 
-/// A writer.
+// ----------------------------------------------------------------------------------------
+// Lines
+
+#[derive(Clone, Debug)]
+struct Token {
+    text: String,
+    span: Span,
+}
+
+#[derive(Clone, Debug)]
+enum LineKind {
+    Blank,
+    /// A comment or a border.
+    Skip,
+    Header {
+        name: String,
+        value: String,
+    },
+    /// A line of column letters.
+    Columns,
+    Row(Vec<Token>),
+}
+
+fn classify(line: &str, base: usize) -> LineKind {
+    let trimmed = line.trim();
+    if trimmed.is_empty() {
+        return LineKind::Blank;
+    }
+    // `#` is also a blocked square, so a `#` line is a comment only when it is not a row.
+    if trimmed.starts_with('%') || (trimmed.starts_with('#') && !looks_like_row(trimmed)) {
+        return LineKind::Skip;
+    }
+    let border = trimmed.chars().all(|c| "-+|= ".contains(c))
+        && (trimmed.contains("--") || trimmed.contains(['+', '=']));
+    if border {
+        return LineKind::Skip;
+    }
+    if let Some((name, value)) = trimmed.split_once(':') {
+        let name = name.trim();
+        if is_header_name(name) {
+            return LineKind::Header {
+                name: name.to_owned(),
+                value: value.trim().to_owned(),
+            };
+        }
+    }
+    let tokens = tokenize(line, base);
+    let letters = tokens.len() >= 4
+        && tokens.iter().enumerate().all(|(i, t)| {
+            t.text.len() == 1 && t.text.as_bytes()[0].to_ascii_lowercase() == b'a' + i as u8
+        });
+    if letters {
+        return LineKind::Columns;
+    }
+    LineKind::Row(tokens)
+}
+
+fn looks_like_row(trimmed: &str) -> bool {
+    tokenize(trimmed, 0)
+        .iter()
+        .filter(|t| t.text.bytes().all(|b| b.is_ascii_digit()))
+        .count()
+        >= 3
+}
+
+fn is_header_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || " _-".contains(c))
+}
+
+fn tokenize(line: &str, base: usize) -> Vec<Token> {
+    let mut tokens = Vec::new();
+    let mut start = None;
+    for (i, c) in line
+        .char_indices()
+        .chain(std::iter::once((line.len(), ' ')))
+    {
+        let separator = c.is_whitespace() || c == '|';
+        match (separator, start) {
+            (true, Some(s)) => {
+                tokens.push(Token {
+                    text: line[s..i].to_owned(),
+                    span: Span::new(base + s, i - s),
+                });
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    tokens
+}
+
+// ----------------------------------------------------------------------------------------
+// Splitting a file into grids
+
+struct HeaderLine {
+    name: String,
+    value: String,
+    span: Span,
+}
+
+struct RowLine {
+    tokens: Vec<Token>,
+    span: Span,
+}
+
+#[derive(Default)]
+struct Block {
+    headers: Vec<HeaderLine>,
+    rows: Vec<RowLine>,
+    /// Byte offset and 0-based line number of the block's first line.
+    start: Option<(usize, usize)>,
+    /// Byte offset just past the block's last line.
+    end: usize,
+}
+
+impl Block {
+    fn touch(&mut self, offset: usize, number: usize, end: usize) {
+        self.start.get_or_insert((offset, number));
+        self.end = end;
+    }
+}
+
+fn parse_file(text: &str, options: &ReadOptions) -> Vec<ParsedGame> {
+    let mut games = Vec::new();
+    let mut block = Block::default();
+    // A byte-order mark is not part of the first line.
+    let mut offset = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let finish = |block: &mut Block, games: &mut Vec<ParsedGame>| {
+        let done = std::mem::take(block);
+        if done.start.is_some() && (!done.rows.is_empty() || !done.headers.is_empty()) {
+            let index = games.len() + 1;
+            games.push(build_game(done, text, index, options));
+        }
+    };
+    for (number, raw) in text[offset..].split_inclusive('\n').enumerate() {
+        let line = raw.trim_end_matches(['\n', '\r']);
+        let end = offset + line.len();
+        match classify(line, offset) {
+            LineKind::Blank => {
+                if !block.rows.is_empty() {
+                    finish(&mut block, &mut games);
+                }
+            }
+            LineKind::Skip => {}
+            LineKind::Header { name, value } => {
+                if !block.rows.is_empty() {
+                    finish(&mut block, &mut games);
+                }
+                block.touch(offset, number, end);
+                let at = line.len() - line.trim_start().len();
+                block.headers.push(HeaderLine {
+                    name,
+                    value,
+                    span: Span::new(offset + at, line.trim().len()),
+                });
+            }
+            LineKind::Columns => {
+                if !block.rows.is_empty() {
+                    finish(&mut block, &mut games);
+                }
+                block.touch(offset, number, end);
+            }
+            LineKind::Row(tokens) => {
+                block.touch(offset, number, end);
+                let at = line.len() - line.trim_start().len();
+                block.rows.push(RowLine {
+                    tokens,
+                    span: Span::new(offset + at, line.trim().len()),
+                });
+            }
+        }
+        offset += raw.len();
+    }
+    finish(&mut block, &mut games);
+    games
+}
+
+// ----------------------------------------------------------------------------------------
+// One grid
+
+/// What a cell of the grid says.
+enum Cell {
+    Number(u32, Span),
+    Empty,
+    Disc(Option<Color>),
+}
+
+fn build_game(block: Block, text: &str, index: usize, options: &ReadOptions) -> ParsedGame {
+    let (offset, line) = block.start.unwrap_or((0, 0));
+    let source = Source {
+        name: options.name.clone(),
+        text: Arc::from(text.get(offset..block.end).unwrap_or_default()),
+        offset,
+        line,
+    };
+    let span = Span::new(offset, block.end - offset);
+    let (record, diagnostics) = match grid_record(&block, span, options) {
+        Ok(record) => (Some(record), Vec::new()),
+        Err(diags) => (None, diags.into_iter().map(|d| d.in_game(index)).collect()),
+    };
+    ParsedGame {
+        index,
+        source,
+        record,
+        diagnostics,
+    }
+}
+
+fn grid_record(
+    block: &Block,
+    span: Span,
+    options: &ReadOptions,
+) -> Result<Record, Vec<Diagnostic>> {
+    let mut tags = Vec::new();
+    let mut stated_rules = None;
+    for h in &block.headers {
+        if h.name.eq_ignore_ascii_case("rules") {
+            match h.value.parse::<Rules>() {
+                Ok(rules) => stated_rules = Some((rules, h.span)),
+                Err(e) => {
+                    return Err(vec![Diagnostic::error(
+                        "transcript-bad-rules",
+                        format!("bad rules: {e}"),
+                    )
+                    .at(Some(h.span), "not a rules string")
+                    .help("write the rules as in `Rules: anti:10x10`")])
+                }
+            }
+        } else {
+            let mut tag = Tag::new(h.name.clone(), h.value.clone());
+            tag.span = Some(h.span);
+            tags.push(tag);
+        }
+    }
+    if block.rows.is_empty() {
+        return Err(vec![Diagnostic::error(
+            "transcript-missing-grid",
+            "header lines with no grid after them",
+        )
+        .at(Some(span), "these headers")
+        .help("a grid of move numbers follows its header lines")]);
+    }
+    let n = block.rows.len();
+    let rules = match (stated_rules, options.rules) {
+        (Some((rules, _)), _) => rules,
+        (None, Some(rules)) if usize::from(rules.board().side()) == n => rules,
+        (None, _) => {
+            match n {
+                4 => Rules::othello(BoardShape::Four),
+                6 => Rules::othello(BoardShape::Six),
+                8 => Rules::othello(BoardShape::Eight),
+                10 => Rules::othello(BoardShape::Ten),
+                _ => {
+                    return Err(vec![Diagnostic::error(
+                    "transcript-bad-shape",
+                    format!("a grid has 6, 8 or 10 rows, but this one has {n}"),
+                )
+                .at(Some(span), format!("{n} rows"))
+                .help("a grid has one line per row of the board; grids are separated by blank lines")]);
+                }
+            }
+        }
+    };
+    let board = rules.board();
+    let side = usize::from(board.side());
+    if n != side {
+        return Err(vec![Diagnostic::error(
+            "transcript-bad-shape",
+            format!("the {board} board has {side} rows, but this grid has {n}"),
+        )
+        .at(Some(span), format!("{n} rows"))
+        .help("a grid has one line per row of the board")]);
+    }
+    let (start_discs, neutral) = rules.start_discs();
+    let preprinted = |sq: Square| {
+        !board.contains(sq)
+            || rules.blocked().contains(sq)
+            || neutral.contains(sq)
+            || start_discs.iter().any(|s| s.contains(sq))
+    };
+    let playable_count = board.cells().len()
+        - rules.blocked().len()
+        - neutral.len()
+        - start_discs.iter().map(|s| s.len()).sum::<usize>();
+    let max = u32::try_from(playable_count).unwrap_or(u32::MAX);
+
+    // Row numbers are on the left (or right) when most rows have them there.
+    let labelled = |pick: fn(&[Token]) -> Option<&Token>| {
+        let count = block
+            .rows
+            .iter()
+            .enumerate()
+            .filter(|(r, row)| pick(&row.tokens).is_some_and(|t| t.text == (r + 1).to_string()))
+            .count();
+        count * 2 > n
+    };
+    let labels = (labelled(<[Token]>::first), labelled(<[Token]>::last));
+    let mut errors = Vec::new();
+    let mut numbers: BTreeMap<u32, Vec<(Square, Span)>> = BTreeMap::new();
+    let mut letters: Vec<(Square, Option<Color>)> = Vec::new();
+    for (r, row) in block.rows.iter().enumerate() {
+        let squares: Vec<Square> = (0..side)
+            .filter_map(|c| Square::new(c as u8, r as u8))
+            .collect();
+        let omittable: Vec<Square> = squares
+            .iter()
+            .copied()
+            .filter(|&sq| !preprinted(sq))
+            .collect();
+        let Some(cells) = strip_labels(&row.tokens, r + 1, labels, side, omittable.len()) else {
+            let found = row.tokens.len() - usize::from(labels.0) - usize::from(labels.1);
+            let short = side - omittable.len();
+            errors.push(
+                Diagnostic::error(
+                    "transcript-bad-shape",
+                    format!(
+                        "row {}{} has {found} squares, but expected {side}{}",
+                        r + 1,
+                        match labels {
+                            (false, false) => "",
+                            _ => " (besides its row number)",
+                        },
+                        if short > 0 {
+                            format!(" (or {} without its start squares)", omittable.len())
+                        } else {
+                            String::new()
+                        }
+                    ),
+                )
+                .at(Some(row.span), format!("{found} squares"))
+                .help("each row has one entry per square (a move number or `.`); when most rows carry their row number on a side, every row does"),
+            );
+            continue;
+        };
+        let targets = if cells.len() == side {
+            &squares
+        } else {
+            &omittable
+        };
+        for (token, &sq) in cells.iter().zip(targets) {
+            match read_cell(token) {
+                Some(Cell::Number(0, _)) if preprinted(sq) => {}
+                Some(Cell::Number(k, span)) if preprinted(sq) => errors.push(
+                    Diagnostic::error(
+                        "transcript-number-on-start-square",
+                        format!("move {k} is written on {sq}, which is filled before move 1"),
+                    )
+                    .at(Some(span), "a start square")
+                    .help("leave start squares out, or write `0` or their disc (`X`/`O`) there"),
+                ),
+                Some(Cell::Number(k, span)) if k == 0 || k > max => errors.push(
+                    Diagnostic::error(
+                        "transcript-number-out-of-range",
+                        format!("move numbers run from 1 to {max}, but {sq} holds {k}"),
+                    )
+                    .at(Some(span), "out of range")
+                    .help(format!("the {board} board has {max} squares to fill; write `.` for a square left empty")),
+                ),
+                Some(Cell::Number(k, span)) => numbers.entry(k).or_default().push((sq, span)),
+                Some(Cell::Empty) => {}
+                Some(Cell::Disc(color)) if preprinted(sq) => letters.push((sq, color)),
+                Some(Cell::Disc(_)) => errors.push(
+                    Diagnostic::error(
+                        "transcript-bad-cell",
+                        format!("`{}` on {sq}: only start squares hold a disc before move 1", token.text),
+                    )
+                    .at(Some(token.span), "not a start square")
+                    .help("write the number of the move that filled the square, or `.` if it stayed empty"),
+                ),
+                None => errors.push(
+                    Diagnostic::error(
+                        "transcript-bad-cell",
+                        format!("expected a move number or `.` on {sq}, but found `{}`", token.text),
+                    )
+                    .at(Some(token.span), "not a move number")
+                    .help("a square holds the number of the move that filled it, or `.` if it stayed empty"),
+                ),
+            }
+        }
+    }
+    for (k, places) in &numbers {
+        if places.len() > 1 {
+            let names: Vec<String> = places.iter().map(|(sq, _)| sq.to_string()).collect();
+            let mut d = Diagnostic::error(
+                "transcript-duplicate-number",
+                format!(
+                    "move {k} is written on {} squares ({})",
+                    places.len(),
+                    names.join(", ")
+                ),
+            )
+            .at(Some(places[0].1), format!("move {k} on {}", places[0].0))
+            .help("each move number stands on exactly one square");
+            for (sq, span) in &places[1..] {
+                d = d.related(Some(*span), format!("move {k} again on {sq}"));
+            }
+            errors.push(d);
+        }
+    }
+    let mut expected = 1;
+    for (&k, places) in &numbers {
+        if k > expected {
+            let message = if k - expected == 1 {
+                format!("there is no move {expected}, though the grid goes on to move {k}")
+            } else if k - expected == 2 {
+                format!(
+                    "there are no moves {expected} and {}, though the grid goes on to move {k}",
+                    k - 1
+                )
+            } else {
+                format!(
+                    "there are no moves {expected} to {}, though the grid goes on to move {k}",
+                    k - 1
+                )
+            };
+            errors.push(
+                Diagnostic::error("transcript-missing-number", message)
+                    .at(
+                        Some(places[0].1),
+                        format!("move {k} follows move {}", expected - 1),
+                    )
+                    .help("every move up to the last one needs its number on the square it filled"),
+            );
+        }
+        expected = k + 1;
+    }
+    if !errors.is_empty() {
+        errors.sort_by_key(|d| d.span.map_or(0, |s| s.offset));
+        return Err(errors);
+    }
+    let mut record = Record::new(rules);
+    record.rules_span = stated_rules.map(|(_, s)| s);
+    record.tags = tags;
+    record.span = Some(span);
+    record.moves = numbers
+        .values()
+        .filter_map(|places| places.first())
+        .map(|&(sq, span)| MoveRecord::new(Move::Place(sq)).at(span))
+        .collect();
+    record.start = start_position(&rules, &letters, record.moves.first().map(|m| m.mv));
+    Ok(record)
+}
+
+/// The cells of a row without its row numbers (`labels`: on the left, on the right), when
+/// they are there and the cells fit `side` squares, or the `without` squares left when the
+/// start squares are omitted.
+fn strip_labels(
+    tokens: &[Token],
+    row: usize,
+    labels: (bool, bool),
+    side: usize,
+    without: usize,
+) -> Option<&[Token]> {
+    let label = row.to_string();
+    let (left, right) = labels;
+    if (left && tokens.first()?.text != label) || (right && tokens.last()?.text != label) {
+        return None;
+    }
+    let cells = tokens.get(usize::from(left)..tokens.len().checked_sub(usize::from(right))?)?;
+    (cells.len() == side || cells.len() == without).then_some(cells)
+}
+
+fn read_cell(token: &Token) -> Option<Cell> {
+    let t = token.text.as_str();
+    if t.bytes().all(|b| b.is_ascii_digit()) {
+        return Some(match t.parse::<u32>() {
+            Ok(k) => Cell::Number(k, token.span),
+            Err(_) => Cell::Number(u32::MAX, token.span),
+        });
+    }
+    Some(match t {
+        "." | "-" | "_" => Cell::Empty,
+        "X" | "x" | "B" | "b" | "*" => Cell::Disc(Some(Color::Black)),
+        "O" | "o" | "W" | "w" => Cell::Disc(Some(Color::White)),
+        "R" | "r" | "G" | "g" | "N" | "n" | "#" => Cell::Disc(None),
+        _ => return None,
+    })
+}
+
+/// The start position the grid implies: the letters on the centre squares when all four
+/// are given, else the inverted start when move 1 needs it.
+fn start_position(
+    rules: &Rules,
+    letters: &[(Square, Option<Color>)],
+    first: Option<Move>,
+) -> Option<StartPosition> {
+    if rules.players() != 2 || rules.opening() != Opening::Standard {
+        return None;
+    }
+    let default = Setup {
+        discs: rules.start_discs().0,
+        neutral: rules.start_discs().1,
+        turn: Color::Black,
+    };
+    let centre = rules.board().centre();
+    let given: Vec<(Square, Color)> = centre
+        .iter()
+        .filter_map(|sq| {
+            letters
+                .iter()
+                .find(|(s, _)| s == sq)
+                .and_then(|&(s, c)| Some((s, c?)))
+        })
+        .filter(|(_, c)| matches!(c, Color::Black | Color::White))
+        .collect();
+    let setup = if given.len() == 4 {
+        let mut setup = default;
+        for (sq, color) in given {
+            for set in &mut setup.discs {
+                set.remove(sq);
+            }
+            setup.discs[color.index()].insert(sq);
+        }
+        setup
+    } else {
+        let Some(Move::Place(sq)) = first else {
+            return None;
+        };
+        let mut inverted = default;
+        for c in centre {
+            let (b, w) = (default.discs[0].contains(c), default.discs[1].contains(c));
+            if b != w {
+                inverted.discs[0].remove(c);
+                inverted.discs[1].remove(c);
+                inverted.discs[usize::from(b)].insert(c);
+            }
+        }
+        let legal_from = |setup: Setup| {
+            Position::from_setup(*rules, setup).is_ok_and(|p| p.legal_moves().contains(sq))
+        };
+        if legal_from(default) || !legal_from(inverted) {
+            return None;
+        }
+        inverted
+    };
+    (setup != default).then_some(StartPosition {
+        setup,
+        in_hand: None,
+        span: None,
+    })
+}
+
+// ----------------------------------------------------------------------------------------
+// Writer
+
+/// A writer of transcript grids.
 pub fn writer<'a>(
-    _out: Box<dyn Write + Send + 'a>,
-    _options: &WriteOptions,
+    out: Box<dyn Write + Send + 'a>,
+    options: &WriteOptions,
 ) -> Box<dyn RecordWriter + 'a> {
-    super::not_yet_writer("transcript")
+    Box::new(TranscriptWriter {
+        out,
+        options: options.clone(),
+    })
+}
+
+struct TranscriptWriter<'a> {
+    out: Box<dyn Write + Send + 'a>,
+    options: WriteOptions,
+}
+
+impl RecordWriter for TranscriptWriter<'_> {
+    fn write(&mut self, record: &Record) -> Result<Vec<String>, WriteError> {
+        let rules = record.rules;
+        let board = rules.board();
+        let side = board.side();
+        let mut losses = claim_losses(record);
+        let bad_tags: Vec<Tag> = record
+            .tags
+            .iter()
+            .filter(|t| {
+                !is_header_name(&t.name)
+                    || t.name.eq_ignore_ascii_case("rules")
+                    || t.value.contains(['\n', '\r'])
+            })
+            .cloned()
+            .collect();
+        if !bad_tags.is_empty() {
+            losses.push(tags_phrase(&bad_tags));
+        }
+        let (start_discs, neutral) = rules.start_discs();
+        let setup = record.start_setup();
+        if let Some(start) = &record.start {
+            let occupied = |discs: &[crate::engine::SquareSet; 4],
+                            neutral: crate::engine::SquareSet| {
+                discs.iter().fold(neutral, |acc, s| acc.union(*s))
+            };
+            let same_squares = occupied(&start.setup.discs, start.setup.neutral)
+                == occupied(&start_discs, neutral)
+                && start.setup.neutral == neutral;
+            if !same_squares || start.setup.turn != Color::Black || start.in_hand.is_some() {
+                losses
+                    .push("a start position other than a recolouring of the start squares".into());
+            }
+        }
+        let mut grid: BTreeMap<Square, usize> = BTreeMap::new();
+        let mut clashes = Vec::new();
+        let mut number = 0;
+        for (i, m) in record.moves.iter().enumerate() {
+            if let Move::Place(sq) = m.mv {
+                number += 1;
+                let taken = grid.contains_key(&sq)
+                    || start_discs.iter().any(|s| s.contains(sq))
+                    || neutral.contains(sq)
+                    || !board.contains(sq);
+                if taken {
+                    clashes.push(format!("move {} on {sq}, a square already filled", i + 1));
+                } else {
+                    grid.insert(sq, number);
+                }
+            }
+        }
+        losses.extend(clashes);
+        let losses = check_losses(losses, &self.options)?;
+
+        let mut text = String::new();
+        let plain = [
+            BoardShape::Four,
+            BoardShape::Six,
+            BoardShape::Eight,
+            BoardShape::Ten,
+        ]
+        .into_iter()
+        .any(|b| rules == Rules::othello(b));
+        if !plain {
+            text.push_str(&format!("Rules: {rules}\n"));
+        }
+        for tag in record.tags.iter().filter(|t| !bad_tags.contains(t)) {
+            text.push_str(&format!("{}: {}\n", tag.name, tag.value));
+        }
+        let width = if side >= 10 { 2 } else { 1 };
+        text.push_str(&" ".repeat(width));
+        for c in 0..side {
+            text.push_str(&format!(" {:>2}", (b'a' + c) as char));
+        }
+        text.push('\n');
+        for r in 0..side {
+            text.push_str(&format!("{:>width$}", r + 1));
+            for c in 0..side {
+                let cell = match Square::new(c, r) {
+                    Some(sq) if !board.contains(sq) => " ".to_owned(),
+                    Some(sq) if rules.blocked().contains(sq) => "#".to_owned(),
+                    Some(sq) if setup.neutral.contains(sq) => "N".to_owned(),
+                    Some(sq) => match grid.get(&sq) {
+                        Some(k) => k.to_string(),
+                        None => Color::ALL
+                            .into_iter()
+                            .find(|c| setup.discs[c.index()].contains(sq))
+                            .map_or(".".to_owned(), |c| c.symbol().to_string()),
+                    },
+                    None => ".".to_owned(),
+                };
+                text.push_str(&format!(" {cell:>2}"));
+            }
+            text.push('\n');
+        }
+        text.push('\n');
+        self.out.write_all(text.as_bytes())?;
+        Ok(losses)
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const WTH_331: &str = "   a  b  c  d  e  f  g  h
+1 55 53 50 40 39 43 41  .
+2 48 49 44 42 38  8 35 54
+3 31 45  5 29 21  7 36 32
+4 47 30 28  O  X  4 25 27
+5 37 19 15  X  O  1  9 14
+6 46 20 12 10  3  2 18 33
+7 51 52 16 17  6 13 58 34
+8 57 56 22 23 11 26 24  .
+";
+
+    fn read_str(text: &str) -> Vec<ParsedGame> {
+        read(
+            Box::new(io::Cursor::new(text.to_owned())),
+            &ReadOptions::default(),
+        )
+        .collect::<io::Result<Vec<_>>>()
+        .unwrap()
+    }
+
+    #[test]
+    fn reads_the_wth_331_grid() {
+        let games = read_str(WTH_331);
+        assert_eq!(games.len(), 1);
+        let record = games[0].record.as_ref().unwrap();
+        assert_eq!(record.moves.len(), 58);
+        assert_eq!(record.moves[0].mv.to_string(), "f5");
+        assert_eq!(record.moves[54].mv.to_string(), "a1");
+        assert!(record.start.is_none());
+        let span = record.moves[0].span.unwrap();
+        assert_eq!(&WTH_331[span.offset..span.end()], "1");
+    }
+
+    #[test]
+    fn byte_order_mark_is_skipped() {
+        let games = read_str(&format!("\u{feff}Event: x\n{WTH_331}"));
+        let record = games[0].record.as_ref().unwrap();
+        assert_eq!(record.tag("Event"), Some("x"));
+        assert_eq!(games[0].source.offset, 3);
+    }
+
+    #[test]
+    fn writes_the_same_grid() {
+        let games = read_str(WTH_331);
+        let mut out = Vec::new();
+        {
+            let mut w = writer(Box::new(&mut out), &WriteOptions::default());
+            w.write(games[0].record.as_ref().unwrap()).unwrap();
+        }
+        assert_eq!(String::from_utf8(out).unwrap(), format!("{WTH_331}\n"));
+    }
+
+    #[test]
+    fn inverted_start_from_move_one() {
+        let grid = WTH_331
+            .replace(" O  X ", " .  . ")
+            .replace(" X  O ", " .  . ")
+            .replace("  4 25", " 99 25");
+        let games = read_str(&grid);
+        let codes: Vec<_> = games[0].diagnostics.iter().map(|d| d.code).collect();
+        assert_eq!(
+            codes,
+            [
+                "transcript-missing-number",
+                "transcript-number-out-of-range"
+            ]
+        );
+        let grid = "1 . . . . . . . .\n2 . . . . . . . .\n3 . . . . 1 . . .\n4 . . . 0 0 . . .\n5 . . . 0 0 . . .\n6 . . . . . . . .\n7 . . . . . . . .\n8 . . . . . . . .\n";
+        let games = read_str(grid);
+        let start = games[0].record.as_ref().unwrap().start.as_ref().unwrap();
+        assert!(start.setup.discs[0].contains("d4".parse().unwrap()));
+    }
 }
