@@ -15,7 +15,7 @@ fn clean(text: &str) -> Vec<Record> {
     rgn::parse_str(text, "test")
         .into_iter()
         .map(|g| {
-            for d in &g.diagnostics {
+            if let Some(d) = g.diagnostics.first() {
                 panic!("{}\n{text}", render_plain(d, &g.source));
             }
             g.record.expect("a game without diagnostics has a record")
@@ -72,10 +72,14 @@ fn check_spans(games: &[ParsedGame], file: &str) {
 
 #[test]
 fn thor_export_wthor_2004() {
-    let Some(text) = data("WTHOR-2004.r.pgn") else { return };
+    let Some(text) = data("WTHOR-2004.r.pgn") else {
+        return;
+    };
     let games = rgn::parse_str(&text, "WTHOR-2004.r.pgn");
     assert_eq!(games.len(), 9113);
-    assert!(games.iter().all(|g| g.diagnostics.is_empty() && g.record.is_some()));
+    assert!(games
+        .iter()
+        .all(|g| g.diagnostics.is_empty() && g.record.is_some()));
     let first = games[0].record.as_ref().unwrap();
     assert_eq!(first.tag("Event"), Some("Australian National"));
     assert_eq!(first.tag("White"), Some("Halvorsen Luke"));
@@ -83,7 +87,10 @@ fn thor_export_wthor_2004() {
     assert_eq!(first.moves.len(), 60);
     assert_eq!(squares(&first.moves[..4]), ["f5", "f6", "e6", "f4"]);
     assert_eq!(squares(&first.moves[58..]), ["g1", "f1"]);
-    assert_eq!(first.result.as_ref().unwrap().score, ResultScore::Discs(vec![41, 23]));
+    assert_eq!(
+        first.result.as_ref().unwrap().score,
+        ResultScore::Discs(vec![41, 23])
+    );
     let last = games[9112].record.as_ref().unwrap();
     assert!(!last.moves.is_empty());
     check_spans(&games, &text);
@@ -91,13 +98,20 @@ fn thor_export_wthor_2004() {
 
 #[test]
 fn thor_export_wth_2021_colours_come_from_replay() {
-    let Some(text) = data("WTH_2021.py.pgn") else { return };
+    let Some(text) = data("WTH_2021.py.pgn") else {
+        return;
+    };
     let games = rgn::parse_str(&text, "WTH_2021.py.pgn");
     assert_eq!(games.len(), 320);
-    assert!(games.iter().all(|g| g.diagnostics.is_empty() && g.record.is_some()));
+    assert!(games
+        .iter()
+        .all(|g| g.diagnostics.is_empty() && g.record.is_some()));
     let beijing = games[1].record.as_ref().unwrap();
     assert_eq!(beijing.tag("Event"), Some("Beijing Open - 2021"));
-    assert_eq!(beijing.result.as_ref().unwrap().score, ResultScore::Discs(vec![15, 49]));
+    assert_eq!(
+        beijing.result.as_ref().unwrap().score,
+        ResultScore::Discs(vec![15, 49])
+    );
     // `27. H8 H1` and `28. A1 A5`: four White moves in a row, numbers notwithstanding.
     assert_eq!(squares(&beijing.moves[52..56]), ["h8", "h1", "a1", "a5"]);
     assert!(beijing.moves.iter().all(|m| m.color.is_none()));
@@ -106,7 +120,9 @@ fn thor_export_wth_2021_colours_come_from_replay() {
 
 #[test]
 fn playok_sample() {
-    let Some(text) = data("playok_sample.pgn") else { return };
+    let Some(text) = data("playok_sample.pgn") else {
+        return;
+    };
     let games = rgn::parse_str(&text, "playok_sample.pgn");
     assert_eq!(games.len(), 1);
     assert!(games[0].diagnostics.is_empty());
@@ -114,14 +130,19 @@ fn playok_sample() {
     assert_eq!(r.moves.len(), 61);
     assert_eq!(r.moves[56].mv, Move::Pass);
     assert_eq!(r.moves[60].mv.to_string(), "a1");
-    assert_eq!(r.result.as_ref().unwrap().score, ResultScore::Discs(vec![38, 26]));
+    assert_eq!(
+        r.result.as_ref().unwrap().score,
+        ResultScore::Discs(vec![38, 26])
+    );
     assert_eq!(r.tag("TimeControl"), Some("300"));
     check_spans(&games, &text);
 }
 
 #[test]
 fn streaming_reads_the_same_through_a_tiny_buffer() {
-    let Some(text) = data("WTH_2021.py.pgn") else { return };
+    let Some(text) = data("WTH_2021.py.pgn") else {
+        return;
+    };
     let reader = BufReader::with_capacity(7, text.as_bytes());
     let streamed: Vec<ParsedGame> = rgn::read(Box::new(reader), &ReadOptions::default())
         .map(|g| g.unwrap())
@@ -135,7 +156,12 @@ fn streaming_reads_the_same_through_a_tiny_buffer() {
         assert_eq!(a.record, b.record);
     }
     let second = &whole[1].source;
-    assert_eq!(second.line, text.lines().position(|l| l == "[Event \"Beijing Open - 2021\"]").unwrap());
+    assert_eq!(
+        second.line,
+        text.lines()
+            .position(|l| l == "[Event \"Beijing Open - 2021\"]")
+            .unwrap()
+    );
 }
 
 #[test]
@@ -146,7 +172,7 @@ fn valid_fixtures() {
         assert!(!games.is_empty());
         let mut snap = String::new();
         for g in &games {
-            for d in &g.diagnostics {
+            if let Some(d) = g.diagnostics.first() {
                 panic!("{}", render_plain(d, &g.source));
             }
             let r = g.record.as_ref().unwrap();
@@ -157,7 +183,11 @@ fn valid_fixtures() {
         check_spans(&games, &text);
         if path.extension().is_some_and(|e| e == "rgn") {
             let records: Vec<Record> = games.into_iter().filter_map(|g| g.record).collect();
-            assert_eq!(write_all(&records), text, "canonical fixtures write back unchanged");
+            assert_eq!(
+                write_all(&records),
+                text,
+                "canonical fixtures write back unchanged"
+            );
         }
         insta::assert_snapshot!(snap);
     });
@@ -168,11 +198,17 @@ fn invalid_fixtures() {
     insta::glob!("../fixtures/rgn/invalid", "*.rgn", |path| {
         let text = std::fs::read_to_string(path).unwrap();
         let games = rgn::parse_str(&text, "fixture.rgn");
-        assert!(games.iter().any(|g| g.diagnostics.iter().any(|d| d.is_error())));
+        assert!(games
+            .iter()
+            .any(|g| g.diagnostics.iter().any(|d| d.is_error())));
         let mut snap = String::new();
         for g in &games {
             let errors = g.diagnostics.iter().any(|d| d.is_error());
-            assert_eq!(g.record.is_none(), errors, "a game has a record unless it has errors");
+            assert_eq!(
+                g.record.is_none(),
+                errors,
+                "a game has a record unless it has errors"
+            );
             snap.push_str(&format!(
                 "## game {} ({})\n",
                 g.index,
@@ -201,7 +237,8 @@ fn write_all(records: &[Record]) -> String {
 }
 
 fn spec_examples() -> Vec<String> {
-    let spec = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/spec/rgn.md")).unwrap();
+    let spec =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/spec/rgn.md")).unwrap();
     let mut blocks = Vec::new();
     let mut current: Option<String> = None;
     for line in spec.lines() {
@@ -251,7 +288,9 @@ fn replay(record: &Record) -> Result<(), String> {
         }
         let flipped = pos.play(m.mv).map_err(|e| format!("move {}: {e}", i + 1))?;
         if let Some(f) = &m.flips {
-            if f.squares.is_some_and(|s| s != flipped) || f.count.is_some_and(|n| n as usize != flipped.len()) {
+            if f.squares.is_some_and(|s| s != flipped)
+                || f.count.is_some_and(|n| n as usize != flipped.len())
+            {
                 return Err(format!("flip claim of move {} is wrong", i + 1));
             }
         }
@@ -260,7 +299,10 @@ fn replay(record: &Record) -> Result<(), String> {
     if let Some(ResultScore::Discs(d)) = record.result.as_ref().map(|r| &r.score) {
         let outcome = pos.outcome().ok_or("a disc count for an unfinished game")?;
         if d[..] != outcome.score[..record.rules.players() as usize] {
-            return Err(format!("result {d:?} but the board gives {:?}", outcome.score));
+            return Err(format!(
+                "result {d:?} but the board gives {:?}",
+                outcome.score
+            ));
         }
     }
     Ok(())
@@ -274,7 +316,11 @@ fn spec_examples_are_legal_games() {
             panic!("{e}\n{block}");
         }
     }
-    let edax = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/rgn/valid/pgn_thor.pgn")).unwrap();
+    let edax = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/rgn/valid/pgn_thor.pgn"
+    ))
+    .unwrap();
     replay(&clean(&edax)[0]).unwrap();
 }
 

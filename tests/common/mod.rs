@@ -120,8 +120,26 @@ pub fn arb_rules() -> impl Strategy<Value = Rules> {
 /// newlines, semicolons, non-ASCII.
 pub fn awkward_text(rng: &mut Rng, max: usize) -> String {
     const PIECES: [&str; 20] = [
-        "a", "Z", "0", " ", "  ", "\"", "\\", "{", "}", "[", "]", "%", "\n", ";", "<", ">", "é",
-        "Suède", "[%eval 1]", "(x)",
+        "a",
+        "Z",
+        "0",
+        " ",
+        "  ",
+        "\"",
+        "\\",
+        "{",
+        "}",
+        "[",
+        "]",
+        "%",
+        "\n",
+        ";",
+        "<",
+        ">",
+        "é",
+        "Suède",
+        "[%eval 1]",
+        "(x)",
     ];
     let n = rng.below(max + 1);
     (0..n).map(|_| *rng.pick(&PIECES)).collect()
