@@ -139,6 +139,42 @@ fn playok_sample() {
 }
 
 #[test]
+fn crlf_line_ends_read_the_same() {
+    let Some(text) = data("playok_sample.pgn") else {
+        return;
+    };
+    let crlf = text.replace('\n', "\r\n");
+    let a = clean(&text);
+    let b = clean(&crlf);
+    assert_eq!(
+        b.iter().map(common::without_spans).collect::<Vec<_>>(),
+        a.iter().map(common::without_spans).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn edax_dialect() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/rgn/valid/pgn_edax.pgn"
+    ))
+    .unwrap();
+    let r = &clean(&text)[0];
+    assert_eq!(r.tags.iter().filter(|t| t.name == "Date").count(), 2);
+    assert_eq!(r.moves[59].mv, Move::Pass);
+    assert_eq!(
+        r.moves.last().unwrap().comment.as_deref(),
+        Some("? wins 44-20")
+    );
+    let result = r.result.as_ref().unwrap();
+    assert_eq!(
+        result.score,
+        ResultScore::Winner(Some(reversi_record::Color::Black))
+    );
+    replay(r).unwrap();
+}
+
+#[test]
 fn streaming_reads_the_same_through_a_tiny_buffer() {
     let Some(text) = data("WTH_2021.py.pgn") else {
         return;
@@ -316,12 +352,15 @@ fn spec_examples_are_legal_games() {
             panic!("{e}\n{block}");
         }
     }
-    let edax = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/fixtures/rgn/valid/pgn_thor.pgn"
-    ))
-    .unwrap();
-    replay(&clean(&edax)[0]).unwrap();
+    for dialect in ["thor", "playok", "edax"] {
+        let path = format!(
+            "{}/fixtures/rgn/valid/pgn_{dialect}.pgn",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        for record in clean(&std::fs::read_to_string(path).unwrap()) {
+            replay(&record).unwrap();
+        }
+    }
 }
 
 #[test]

@@ -233,6 +233,8 @@ pub(super) struct Parser<'t> {
     base: usize,
     game: usize,
     diags: Vec<Diagnostic>,
+    /// Movetext words read as moves so far, bad ones included: diagnostics' move numbers.
+    move_words: usize,
 }
 
 impl<'t> Parser<'t> {
@@ -242,6 +244,7 @@ impl<'t> Parser<'t> {
             base,
             game,
             diags: Vec::new(),
+            move_words: 0,
         }
     }
 
@@ -574,8 +577,32 @@ impl<'t> Parser<'t> {
         result
     }
 
-    /// One whitespace-delimited movetext word: move numbers, a move, or a result.
+    /// One whitespace-delimited movetext word; errors about a move name its number.
     fn word(
+        &mut self,
+        start: usize,
+        end: usize,
+        record: &mut Record,
+        result: &mut Option<(ResultScore, Span)>,
+    ) {
+        let first = self.diags.len();
+        let before = record.moves.len();
+        let number = self.move_words + 1;
+        self.word_inner(start, end, record, result);
+        let mut was_move = record.moves.len() > before;
+        for d in &mut self.diags[first..] {
+            if !d.code.contains("result") || d.code == "syntax-move-after-result" {
+                d.move_number = Some(number);
+                was_move = true;
+            }
+        }
+        if was_move {
+            self.move_words += 1;
+        }
+    }
+
+    /// One whitespace-delimited movetext word: move numbers, a move, or a result.
+    fn word_inner(
         &mut self,
         mut start: usize,
         end: usize,
@@ -700,6 +727,13 @@ impl<'t> Parser<'t> {
                     "not a number",
                     "write evaluations and times as decimal numbers: `[%eval -2.5] [%emt 12.3]`",
                 ),
+            }
+            if let Some(d) = self
+                .diags
+                .last_mut()
+                .filter(|d| d.code == "syntax-bad-command")
+            {
+                d.move_number = Some(self.move_words);
             }
             commands = true;
             raw = &raw[close + 1..];
