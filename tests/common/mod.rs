@@ -312,7 +312,8 @@ fn random_move(rng: &mut Rng, pos: &Position) -> Move {
 
 /// Records of every variant (see the module docs).
 pub fn arb_record() -> impl Strategy<Value = Record> {
-    (arb_rules(), any::<u64>(), any::<bool>())
+    let rules = prop_oneof![1 => Just(Rules::default()), 3 => arb_rules()];
+    (rules, any::<u64>(), any::<bool>())
         .prop_map(|(rules, seed, passes)| random_record(rules, seed, passes))
 }
 

@@ -21,7 +21,8 @@
 //! let games = rgn::parse_str("1. f5 d6 2. c3", "example");
 //! let record = games[0].record.as_ref().unwrap();
 //! assert_eq!(record.moves.len(), 3);
-//! assert_eq!(rgn::to_string(record).unwrap(), "1. f5 d6 2. c3\n");
+//! // Every game starts with a tag line, so a game without tags gets its rules tag.
+//! assert_eq!(rgn::to_string(record).unwrap(), "[Rules \"othello\"]\n\n1. f5 d6 2. c3\n");
 //! ```
 
 use std::io::{self, BufRead, Write};
@@ -390,7 +391,7 @@ mod tests {
         );
         assert_eq!(
             to_string(&r).unwrap(),
-            "1. c4(d4,d5) c4(2) 2. c4(2:d4) c4() 3. c4(0:) c4(?)\n"
+            "[Rules \"othello\"]\n\n1. c4(d4,d5) c4(2) 2. c4(2:d4) c4() 3. c4(0:) c4(?)\n"
         );
     }
 
@@ -407,7 +408,10 @@ mod tests {
         assert_eq!(r.moves[2].comment.as_deref(), Some(" rest"));
         let r = one("f5 {[%eval 1] }");
         assert_eq!(r.moves[0].comment.as_deref(), Some(""));
-        assert_eq!(to_string(&r).unwrap(), "1. f5 {[%eval 1] }\n");
+        assert_eq!(
+            to_string(&r).unwrap(),
+            "[Rules \"othello\"]\n\n1. f5 {[%eval 1] }\n"
+        );
     }
 
     #[test]
@@ -490,6 +494,13 @@ mod tests {
             [(3, 0), (16, 2), (35, 5)]
         );
         assert_eq!(&*games[2].source.text, "[Event \"c\"]\nd3\n");
+    }
+
+    #[test]
+    fn games_without_tags_stay_apart_when_written() {
+        let r = one("1. f5");
+        let text = format!("{}\n{}", to_string(&r).unwrap(), to_string(&r).unwrap());
+        assert_eq!(parse_str(&text, "t").len(), 2);
     }
 
     #[test]

@@ -37,16 +37,13 @@ pub(super) fn write_game(record: &Record) -> (String, Vec<String>) {
         }
     }
     let movetext = movetext(record, &mut losses);
-    let empty =
-        out.is_empty() && movetext.is_empty() && record.result.is_none() && record.start.is_none();
-    if *rules != Rules::default() || empty {
-        push_tag(&mut out, RULES_TAG, &rules.to_string());
-    }
+    // The Start, Result and Termination tags, written after Rules.
+    let mut tail = String::new();
     if let Some(start) = &record.start {
         match board::undrawable(rules, &start.setup) {
             Some(why) => losses.push(format!("a start position with {why}")),
             None => push_tag(
-                &mut out,
+                &mut tail,
                 START_TAG,
                 &board::to_line(rules, &start.setup, start.in_hand),
             ),
@@ -60,24 +57,25 @@ pub(super) fn write_game(record: &Record) -> (String, Vec<String>) {
         };
         if !result.score.is_none() || result.termination == Termination::Unfinished {
             match score_text(&result.score) {
-                Some(s) => push_tag(&mut out, RESULT_TAG, &s),
+                Some(s) => push_tag(&mut tail, RESULT_TAG, &s),
                 None => losses.push("a result with fewer than two disc counts".into()),
             }
         }
-        if result.termination != implied
-            || (result.score.is_none() && result.termination != Termination::Unfinished)
-        {
+        if result.termination != implied {
             push_tag(
-                &mut out,
+                &mut tail,
                 TERMINATION_TAG,
                 &termination_text(result.termination),
             );
         }
     }
+    // Every game starts with a tag line: that is what separates games.
+    if *rules != Rules::default() || (out.is_empty() && tail.is_empty()) {
+        push_tag(&mut out, RULES_TAG, &rules.to_string());
+    }
+    out.push_str(&tail);
     if !movetext.is_empty() {
-        if !out.is_empty() {
-            out.push('\n');
-        }
+        out.push('\n');
         out.push_str(&movetext);
     }
     (out, losses)
