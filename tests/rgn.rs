@@ -302,6 +302,18 @@ fn spec_examples_are_clean_and_canonical() {
     }
 }
 
+#[test]
+fn every_spec_example_is_a_valid_fixture() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/rgn/valid");
+    let fixtures: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    for block in spec_examples() {
+        assert!(fixtures.contains(&block), "no fixture holds\n{block}");
+    }
+}
+
 /// Replays `record` with the engine: every move legal (omitted passes inferred), every
 /// flip and board claim true, a finished game's disc counts right; returns whether the
 /// game is over.
