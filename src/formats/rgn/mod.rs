@@ -1,0 +1,576 @@
+//! RGN, Reversi Game Notation (`.rgn`): the toolkit's own PGN-shaped record format, which
+//! also reads the Othello PGN found in the wild (thor exports, PlayOK, Edax).
+//!
+//! A file holds games; a game is tag pairs, then movetext:
+//!
+//! ```text
+//! [Event "Club night"]
+//! [Black "Ann"]
+//! [White "Bob"]
+//! [Result "38-26"]
+//!
+//! 1. f5 d6 2. c3(d4) {[%eval 1.5] a fine move} 3. c4 --
+//! ```
+//!
+//! The grammar and the meaning of every tag are in `spec/rgn.md`. [`read`] streams games
+//! from a `BufRead` (memory bounded by one game), [`parse_str`] parses a string, and
+//! [`to_string`] writes the canonical form, which reads back to the same record.
+//!
+//! ```
+//! use reversi_record::formats::rgn;
+//! let games = rgn::parse_str("1. f5 d6 2. c3", "example");
+//! let record = games[0].record.as_ref().unwrap();
+//! assert_eq!(record.moves.len(), 3);
+//! // Every game starts with a tag line, so a game without tags gets its rules tag.
+//! assert_eq!(rgn::to_string(record).unwrap(), "[Rules \"othello\"]\n\n1. f5 d6 2. c3\n");
+//! ```
+
+use std::io::{self, BufRead, Write};
+use std::sync::Arc;
+
+use super::{
+    check_losses, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, WriteError, WriteOptions,
+};
+use crate::diagnostic::{Diagnostic, Source};
+use crate::record::Record;
+
+mod board;
+mod parse;
+mod write;
+
+pub use write::to_string;
+
+/// The tag that holds the rules string.
+pub const RULES_TAG: &str = "Rules";
+/// The tag that holds a start position other than the rules' default.
+pub const START_TAG: &str = "Start";
+/// The tag that holds the result.
+pub const RESULT_TAG: &str = "Result";
+/// The tag that says how the game ended.
+pub const TERMINATION_TAG: &str = "Termination";
+/// Tags with their own fields in [`Record`]; they never appear in [`Record::tags`].
+pub const RESERVED_TAGS: [&str; 4] = [RULES_TAG, START_TAG, RESULT_TAG, TERMINATION_TAG];
+
+/// Whether `name` is one of the [`RESERVED_TAGS`] (any case).
+pub fn is_reserved_tag(name: &str) -> bool {
+    RESERVED_TAGS.iter().any(|r| r.eq_ignore_ascii_case(name))
+}
+
+/// Whether the input looks like RGN or PGN: its first non-blank line is a tag pair such as
+/// `[Event "..."]`, or numbered movetext such as `1. f5 d6`.
+pub fn sniff(input: &Sniff<'_>) -> bool {
+    let head = input
+        .head
+        .strip_prefix(b"\xEF\xBB\xBF")
+        .unwrap_or(input.head);
+    let text = String::from_utf8_lossy(head);
+    match text.lines().map(str::trim).find(|l| !l.is_empty()) {
+        Some(line) => parse::looks_like_tag(line) || parse::looks_like_numbered_moves(line),
+        None => false,
+    }
+}
+
+/// Reads every game of `input`, one at a time.
+pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> Games<'a> {
+    let name = if options.name.is_empty() {
+        Arc::from("-")
+    } else {
+        options.name.clone()
+    };
+    Box::new(GameReader {
+        chunks: Chunks::new(input),
+        name,
+        index: 0,
+    })
+}
+
+/// Parses every game of `text` (a whole file); `name` is shown in diagnostics.
+pub fn parse_str(text: &str, name: &str) -> Vec<ParsedGame> {
+    let options = ReadOptions {
+        name: Arc::from(name),
+        ..ReadOptions::default()
+    };
+    let input: Box<dyn BufRead + Send + '_> = Box::new(text.as_bytes());
+    read(input, &options).filter_map(Result::ok).collect()
+}
+
+/// Parses one game's text found at byte `offset` of its file; spans are file offsets.
+/// Returns the record (`None` when the game has a syntax error) and the diagnostics.
+pub fn parse_game(text: &str, offset: usize, game: usize) -> (Option<Record>, Vec<Diagnostic>) {
+    parse::Parser::new(text, offset, game).parse()
+}
+
+/// A writer of canonical RGN: games separated by a blank line.
+pub fn writer<'a>(
+    out: Box<dyn Write + Send + 'a>,
+    options: &WriteOptions,
+) -> Box<dyn RecordWriter + 'a> {
+    Box::new(RgnWriter {
+        out,
+        options: options.clone(),
+        games: 0,
+    })
+}
+
+struct RgnWriter<'a> {
+    out: Box<dyn Write + Send + 'a>,
+    options: WriteOptions,
+    games: usize,
+}
+
+impl RecordWriter for RgnWriter<'_> {
+    fn write(&mut self, record: &Record) -> Result<Vec<String>, WriteError> {
+        let (text, losses) = write::write_game(record);
+        let losses = check_losses(losses, &self.options)?;
+        if self.games > 0 {
+            self.out.write_all(b"\n")?;
+        }
+        self.out.write_all(text.as_bytes())?;
+        self.games += 1;
+        Ok(losses)
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+struct GameReader<'a> {
+    chunks: Chunks<Box<dyn BufRead + Send + 'a>>,
+    name: Arc<str>,
+    index: usize,
+}
+
+impl Iterator for GameReader<'_> {
+    type Item = io::Result<ParsedGame>;
+
+    fn next(&mut self) -> Option<io::Result<ParsedGame>> {
+        let chunk = match self.chunks.next_chunk() {
+            Ok(Some(chunk)) => chunk,
+            Ok(None) => return None,
+            Err(e) => {
+                self.chunks.done = true;
+                return Some(Err(e));
+            }
+        };
+        self.index += 1;
+        let mut encoding = None;
+        let text = match String::from_utf8(chunk.bytes) {
+            Ok(text) => text,
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                encoding = Some(at);
+                String::from_utf8_lossy(e.as_bytes()).into_owned()
+            }
+        };
+        let (record, mut diagnostics) = parse_game(&text, chunk.offset, self.index);
+        if let Some(at) = encoding {
+            let d = Diagnostic::warning("bad-encoding", "the game is not valid UTF-8")
+                .at(
+                    Some(crate::record::Span::new(chunk.offset + at, 1)),
+                    "not UTF-8",
+                )
+                .help("save the file as UTF-8; invalid bytes were read as U+FFFD")
+                .in_game(self.index);
+            diagnostics.insert(0, d);
+        }
+        Some(Ok(ParsedGame {
+            index: self.index,
+            source: Source {
+                name: self.name.clone(),
+                text: Arc::from(text),
+                offset: chunk.offset,
+                line: chunk.line,
+            },
+            record,
+            diagnostics,
+        }))
+    }
+}
+
+/// One game's bytes, where they start, and the 0-based line they start on.
+struct Chunk {
+    bytes: Vec<u8>,
+    offset: usize,
+    line: usize,
+}
+
+struct Line {
+    bytes: Vec<u8>,
+    offset: usize,
+    line: usize,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum LineKind {
+    Blank,
+    Tag,
+    Other,
+}
+
+impl Line {
+    fn kind(&self) -> LineKind {
+        match self.bytes.iter().find(|b| !b.is_ascii_whitespace()) {
+            None => LineKind::Blank,
+            Some(b'[') => LineKind::Tag,
+            Some(_) => LineKind::Other,
+        }
+    }
+}
+
+/// Splits a stream into games, line by line: a game ends where a tag line follows
+/// movetext, or follows a blank line after tags.
+struct Chunks<R> {
+    input: R,
+    offset: usize,
+    line: usize,
+    pending: Option<Line>,
+    done: bool,
+}
+
+impl<R: BufRead> Chunks<R> {
+    fn new(input: R) -> Chunks<R> {
+        Chunks {
+            input,
+            offset: 0,
+            line: 0,
+            pending: None,
+            done: false,
+        }
+    }
+
+    fn read_line(&mut self) -> io::Result<Option<Line>> {
+        if let Some(line) = self.pending.take() {
+            return Ok(Some(line));
+        }
+        if self.done {
+            return Ok(None);
+        }
+        let mut bytes = Vec::new();
+        let n = self.input.read_until(b'\n', &mut bytes)?;
+        if n == 0 {
+            self.done = true;
+            return Ok(None);
+        }
+        let mut offset = self.offset;
+        if self.offset == 0 && bytes.starts_with(b"\xEF\xBB\xBF") {
+            bytes.drain(..3);
+            offset = 3;
+        }
+        let line = Line {
+            bytes,
+            offset,
+            line: self.line,
+        };
+        self.offset += n;
+        self.line += 1;
+        Ok(Some(line))
+    }
+
+    fn next_chunk(&mut self) -> io::Result<Option<Chunk>> {
+        let mut lines: Vec<Line> = Vec::new();
+        let mut in_movetext = false;
+        let mut blank_after_tags = false;
+        while let Some(line) = self.read_line()? {
+            let kind = line.kind();
+            if lines.is_empty() {
+                if kind != LineKind::Blank {
+                    in_movetext = kind == LineKind::Other;
+                    lines.push(line);
+                }
+                continue;
+            }
+            match (in_movetext, kind) {
+                (true, LineKind::Tag) => {
+                    self.pending = Some(line);
+                    break;
+                }
+                (false, LineKind::Tag) if blank_after_tags => {
+                    self.pending = Some(line);
+                    break;
+                }
+                (false, LineKind::Blank) => blank_after_tags = true,
+                (false, LineKind::Other) => in_movetext = true,
+                _ => {}
+            }
+            lines.push(line);
+        }
+        while lines.last().is_some_and(|l| l.kind() == LineKind::Blank) {
+            lines.pop();
+        }
+        let Some(first) = lines.first() else {
+            return Ok(None);
+        };
+        let (offset, line) = (first.offset, first.line);
+        let bytes = lines.into_iter().flat_map(|l| l.bytes).collect();
+        Ok(Some(Chunk {
+            bytes,
+            offset,
+            line,
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Color, Move};
+    use crate::record::{ClaimedResult, ResultScore, Tag, Termination};
+
+    fn sniffs(text: &str) -> bool {
+        sniff(&Sniff {
+            head: text.as_bytes(),
+            len: None,
+        })
+    }
+
+    fn one(text: &str) -> Record {
+        let games = parse_str(text, "t");
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].diagnostics, vec![], "{text}");
+        games[0].record.clone().unwrap()
+    }
+
+    fn codes(text: &str) -> Vec<&'static str> {
+        parse_str(text, "t")
+            .iter()
+            .flat_map(|g| g.diagnostics.iter().map(|d| d.code))
+            .collect()
+    }
+
+    #[test]
+    fn sniff_knows_pgn_and_rgn_but_not_other_formats() {
+        assert!(sniffs("[Event \"x\"]\n1. f5"));
+        assert!(sniffs("\u{feff}\n\n  [Result \"*\"]"));
+        assert!(sniffs("1. F5 D6\n2. C3"));
+        assert!(sniffs("1.f5 d6"));
+        assert!(!sniffs("(;GM[Othello]PC[GGS/os]"));
+        assert!(!sniffs("1 (;GM[Othello];)"));
+        assert!(!sniffs("[{\"rules\": \"othello\"}]"));
+        assert!(!sniffs("f5d6c3d3c4"));
+        assert!(!sniffs(
+            "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X;"
+        ));
+        assert!(!sniffs(""));
+    }
+
+    #[test]
+    fn moves_passes_and_numbers() {
+        let r = one("1.F5 d6 2... pass PA ps @@ @@@@ -- J10 b:c3 W:--");
+        let moves: Vec<String> = r.moves.iter().map(|m| m.mv.to_string()).collect();
+        assert_eq!(
+            moves,
+            ["f5", "d6", "--", "--", "--", "--", "--", "--", "j10", "c3", "--"]
+        );
+        assert_eq!(r.moves[9].color, Some(Color::Black));
+        assert_eq!(r.moves[10].color, Some(Color::White));
+        assert_eq!(r.moves[0].span.map(|s| (s.offset, s.len)), Some((2, 2)));
+    }
+
+    #[test]
+    fn flip_claims() {
+        let r = one("c4(d4,d5) c4(2) c4(2:d4) c4() c4(0:) c4(?)");
+        let claims: Vec<_> = r
+            .moves
+            .iter()
+            .map(|m| {
+                let f = m.flips.as_ref().unwrap();
+                (f.squares.map(|s| s.to_string()), f.count)
+            })
+            .collect();
+        assert_eq!(
+            claims,
+            [
+                (Some("d4 d5".to_string()), None),
+                (None, Some(2)),
+                (Some("d4".to_string()), Some(2)),
+                (Some(String::new()), None),
+                (Some(String::new()), Some(0)),
+                (None, None),
+            ]
+        );
+        assert_eq!(
+            to_string(&r).unwrap(),
+            "[Rules \"othello\"]\n\n1. c4(d4,d5) c4(2) 2. c4(2:d4) c4() 3. c4(0:) c4(?)\n"
+        );
+    }
+
+    #[test]
+    fn comments_evals_and_escapes() {
+        let r = one("{game \\} comment} f5 {[%eval -2.5] [%emt 3] fine \\[x\\]} d6 {[%emt 0.5]} c3 {} ; rest\n");
+        assert_eq!(r.comment.as_deref(), Some("game } comment"));
+        assert_eq!((r.moves[0].eval, r.moves[0].time), (Some(-2.5), Some(3.0)));
+        assert_eq!(r.moves[0].comment.as_deref(), Some("fine [x]"));
+        assert_eq!(
+            (r.moves[1].time, r.moves[1].comment.as_deref()),
+            (Some(0.5), None)
+        );
+        assert_eq!(r.moves[2].comment.as_deref(), Some(" rest"));
+        let r = one("f5 {[%eval 1] }");
+        assert_eq!(r.moves[0].comment.as_deref(), Some(""));
+        assert_eq!(
+            to_string(&r).unwrap(),
+            "[Rules \"othello\"]\n\n1. f5 {[%eval 1] }\n"
+        );
+    }
+
+    #[test]
+    fn results_and_terminations() {
+        let score = |text: &str| {
+            one(&format!("[Result \"{text}\"]"))
+                .result
+                .map(|r| (r.score, r.termination))
+                .unwrap()
+        };
+        assert_eq!(score("41-23").0, ResultScore::Discs(vec![41, 23]));
+        assert_eq!(score("20-22-22").0, ResultScore::Discs(vec![20, 22, 22]));
+        assert_eq!(score("01-00").0, ResultScore::Discs(vec![1, 0]));
+        assert_eq!(score("1-0").0, ResultScore::Winner(Some(Color::Black)));
+        assert_eq!(score("0-1").0, ResultScore::Winner(Some(Color::White)));
+        assert_eq!(score("1/2-1/2").0, ResultScore::Winner(None));
+        assert_eq!(score("Red wins").0, ResultScore::Winner(Some(Color::Red)));
+        assert_eq!(score("+18").0, ResultScore::Margin(18.0));
+        assert_eq!(score("-2.5").0, ResultScore::Margin(-2.5));
+        assert_eq!(score("*"), (ResultScore::None, Termination::Unfinished));
+        let r = one("[Termination \"Black resigns\"]\n[Result \"20-44\"]\n\nf5 20-44");
+        assert_eq!(
+            r.result.unwrap().termination,
+            Termination::Resignation(Some(Color::Black))
+        );
+        let r = one("[Termination \"time forfeit\"]").result.unwrap();
+        assert_eq!(
+            (r.score, r.termination, r.span.map(|s| s.offset)),
+            (ResultScore::None, Termination::Time(None), Some(14))
+        );
+        assert_eq!(codes("[Result \"300-1\"]"), ["syntax-bad-result"]);
+        assert_eq!(codes("[Termination \"rain\"]"), ["syntax-bad-termination"]);
+        assert_eq!(
+            codes("[Result \"*\"]\n[result \"*\"]"),
+            ["syntax-duplicate-tag"]
+        );
+        assert_eq!(codes("f5 1-0 d6"), ["syntax-move-after-result"]);
+        assert_eq!(codes("f5 1-0 0-1"), ["syntax-duplicate-result"]);
+    }
+
+    #[test]
+    fn tags_keep_order_and_escapes() {
+        let r = one("[Event \"a \\\"b\\\" \\\\ c\\nd \\x\"] [Date \"1\"]\n[Date \"2\"]");
+        let tags: Vec<(&str, &str)> = r
+            .tags
+            .iter()
+            .map(|t| (t.name.as_str(), t.value.as_str()))
+            .collect();
+        assert_eq!(
+            tags,
+            [
+                ("Event", "a \"b\" \\ c\nd \\x"),
+                ("Date", "1"),
+                ("Date", "2")
+            ]
+        );
+        assert_eq!(
+            to_string(&r).unwrap(),
+            "[Event \"a \\\"b\\\" \\\\ c\\nd \\\\x\"]\n[Date \"1\"]\n[Date \"2\"]\n"
+        );
+        assert_eq!(codes("[ \"x\"]"), ["syntax-bad-tag"]);
+        assert_eq!(codes("[Event x]"), ["syntax-bad-tag"]);
+        assert_eq!(codes("[Event \"x\" y"), ["syntax-unterminated-tag"]);
+    }
+
+    #[test]
+    fn games_split_at_tags_after_movetext_or_after_a_blank_line() {
+        let text = "\u{feff}[Event \"a\"]\n\n[Event \"b\"]\n\n1. f5\n[Event \"c\"]\nd3\n\n\n";
+        let games = parse_str(text, "t");
+        let events: Vec<_> = games
+            .iter()
+            .map(|g| g.record.as_ref().unwrap().tag("Event").unwrap().to_owned())
+            .collect();
+        assert_eq!(events, ["a", "b", "c"]);
+        assert_eq!(
+            games
+                .iter()
+                .map(|g| (g.source.offset, g.source.line))
+                .collect::<Vec<_>>(),
+            [(3, 0), (16, 2), (35, 5)]
+        );
+        assert_eq!(&*games[2].source.text, "[Event \"c\"]\nd3\n");
+    }
+
+    #[test]
+    fn games_without_tags_stay_apart_when_written() {
+        let r = one("1. f5");
+        let text = format!("{}\n{}", to_string(&r).unwrap(), to_string(&r).unwrap());
+        assert_eq!(parse_str(&text, "t").len(), 2);
+    }
+
+    #[test]
+    fn invalid_utf8_is_a_warning() {
+        let input: Box<dyn BufRead + Send> = Box::new(&b"[Event \"Su\xe8de\"]\n1. f5\n"[..]);
+        let games: Vec<_> = read(input, &ReadOptions::default()).collect();
+        let g = games[0].as_ref().unwrap();
+        assert_eq!(g.diagnostics[0].code, "bad-encoding");
+        assert_eq!(g.diagnostics[0].span.map(|s| s.offset), Some(10));
+        assert_eq!(
+            g.record.as_ref().unwrap().tag("Event"),
+            Some("Su\u{fffd}de")
+        );
+        assert_eq!(&*g.source.name, "-");
+    }
+
+    #[test]
+    fn the_writer_refuses_only_what_no_text_can_mean() {
+        let mut r = Record::default();
+        r.tags.push(Tag::new("two words", "x"));
+        r.tags.push(Tag::new("result", "x"));
+        r.tags.push(Tag::new("Fine", "x"));
+        r.result = Some(ClaimedResult::discs(vec![64]));
+        r.moves.push(crate::record::MoveRecord::new(Move::Pass));
+        let losses = to_string(&r).unwrap_err();
+        assert_eq!(
+            losses,
+            [
+                "a tag named `two words`",
+                "a free tag named `result`, a name RGN reserves",
+                "a result with fewer than two disc counts"
+            ]
+        );
+        let mut out = Vec::new();
+        let mut w = writer(
+            Box::new(&mut out),
+            &WriteOptions {
+                lossy: true,
+                ..WriteOptions::default()
+            },
+        );
+        assert_eq!(w.write(&r).unwrap().len(), 3);
+        assert!(matches!(
+            writer(Box::new(io::sink()), &WriteOptions::default()).write(&r),
+            Err(WriteError::CannotHold(_))
+        ));
+        drop(w);
+        assert_eq!(String::from_utf8(out).unwrap(), "[Fine \"x\"]\n\n1. --\n");
+        assert_eq!(
+            to_string(&Record::default()).unwrap(),
+            "[Rules \"othello\"]\n"
+        );
+        let mut r = one("[Rules \"othello\"]\n");
+        (r.span, r.rules_span) = (None, None);
+        assert_eq!(r, Record::default());
+    }
+
+    #[test]
+    fn boards_in_tags_and_movetext() {
+        let text = "[Rules \"othello:octagon\"]\n[Start \"....../......../........../........../....OX..../....XO..../........../........../......../...... O\"]\n\n<    . . . . . .\n   . . . . . . . .\n . . . . . . . . . .\n . . . . . . . . . .\n . . . . O X . . . .\n . . . . X O . . . .\n . . . . . . . . . .\n . . . . . . . . . .\n   . . . . . . . .\n     . . . . . .\n O to move>\n";
+        let r = one(text);
+        assert_eq!(r.start.as_ref().unwrap().setup.turn, Color::White);
+        assert_eq!(r.positions[0].setup, r.start.as_ref().unwrap().setup);
+        assert_eq!(r.positions[0].after_moves, 0);
+        assert_eq!(to_string(&r).unwrap(), text);
+        assert_eq!(
+            codes("[Start \"......../......../......../...OX.../...XO.../......../......../........ X 30\"]"),
+            ["syntax-bad-start"]
+        );
+        assert_eq!(codes("f5 <. . X to move>"), ["syntax-bad-board"]);
+        assert_eq!(codes("f5 <. . X"), ["syntax-unterminated-board"]);
+    }
+}

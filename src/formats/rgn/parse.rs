@@ -1,0 +1,803 @@
+//! The RGN parser: tags, then movetext tokens, each with its byte span. Token grammars are
+//! `nom` parsers; recovery is by hand (a bad tag skips its line, a bad token skips to the
+//! next whitespace), so every syntax error of a game is reported.
+
+use nom::branch::alt;
+use nom::bytes::complete::{tag, tag_no_case, take_while, take_while_m_n};
+use nom::character::complete::{char, digit1, one_of, satisfy, space0};
+use nom::combinator::{all_consuming, map, map_res, opt, recognize, value};
+use nom::multi::{many1, separated_list0};
+use nom::sequence::{delimited, pair, preceded, terminated, tuple};
+use nom::IResult;
+
+use super::board;
+use super::{RESULT_TAG, RULES_TAG, START_TAG, TERMINATION_TAG};
+use crate::diagnostic::Diagnostic;
+use crate::engine::{Color, Move, Rules, Square, SquareSet};
+use crate::record::{
+    ClaimedResult, FlipClaim, MoveRecord, PositionClaim, Record, ResultScore, Span, StartPosition,
+    Tag, Termination,
+};
+
+type Res<'a, T> = IResult<&'a str, T>;
+
+fn tag_name(i: &str) -> Res<'_, &str> {
+    recognize(pair(
+        satisfy(|c| c.is_ascii_alphabetic()),
+        take_while(|c: char| c.is_ascii_alphanumeric() || c == '_'),
+    ))(i)
+}
+
+/// `[Name "`: a tag up to its value's opening quote.
+fn tag_open(i: &str) -> Res<'_, &str> {
+    delimited(pair(char('['), space0), tag_name, pair(space0, char('"')))(i)
+}
+
+/// A square, either case: `f5`, `J10`.
+fn square(i: &str) -> Res<'_, Square> {
+    map_res(
+        recognize(pair(
+            satisfy(|c| matches!(c.to_ascii_lowercase(), 'a'..='j')),
+            take_while_m_n(1, 2, |c: char| c.is_ascii_digit()),
+        )),
+        str::parse::<Square>,
+    )(i)
+}
+
+/// A pass: `--`, `pass`, `PA`, `ps`, `@@` or `@@@@`.
+fn pass(i: &str) -> Res<'_, Move> {
+    value(
+        Move::Pass,
+        alt((
+            tag("--"),
+            tag_no_case("pass"),
+            tag_no_case("pa"),
+            tag_no_case("ps"),
+            tag("@@@@"),
+            tag("@@"),
+        )),
+    )(i)
+}
+
+/// The colour prefix of a move, `B:` `W:` `R:` `G:`.
+fn colour_prefix(i: &str) -> Res<'_, Color> {
+    map_res(terminated(one_of("BWRGbwrg"), char(':')), |c: char| {
+        Color::from_name(&c.to_string()).ok_or(())
+    })(i)
+}
+
+/// A move without its flip claim: `[B:]f5`, `--`.
+fn move_token(i: &str) -> Res<'_, (Option<Color>, Move)> {
+    pair(opt(colour_prefix), alt((map(square, Move::Place), pass)))(i)
+}
+
+fn count(i: &str) -> Res<'_, u8> {
+    map_res(digit1, str::parse::<u8>)(i)
+}
+
+fn square_list(i: &str) -> Res<'_, SquareSet> {
+    map(separated_list0(char(','), square), |v| {
+        v.into_iter().collect()
+    })(i)
+}
+
+/// A flip claim: `(d4,d5)` squares, `(2)` a count, `(2:d4,d5)` both, `()` none flipped,
+/// `(?)` a claim of nothing.
+fn flip_claim(i: &str) -> Res<'_, (Option<SquareSet>, Option<u8>)> {
+    delimited(
+        char('('),
+        alt((
+            value((None, None), char('?')),
+            map(
+                pair(count, opt(preceded(char(':'), square_list))),
+                |(n, s)| (s, Some(n)),
+            ),
+            map(square_list, |s| (Some(s), None)),
+        )),
+        char(')'),
+    )(i)
+}
+
+/// A move number: `12.` or `12...`.
+fn move_number(i: &str) -> Res<'_, &str> {
+    recognize(pair(digit1, many1(char('.'))))(i)
+}
+
+/// A result token in the movetext: `*`, `1/2-1/2`, or numbers joined by `-`.
+fn result_token(i: &str) -> Res<'_, &str> {
+    alt((
+        tag("1/2-1/2"),
+        tag("*"),
+        recognize(pair(digit1, many1(pair(char('-'), digit1)))),
+    ))(i)
+}
+
+/// Whether `line` starts like a tag pair.
+pub(super) fn looks_like_tag(line: &str) -> bool {
+    tag_open(line).is_ok()
+}
+
+/// Whether `line` starts like numbered movetext (`1. f5`, `1.F5`).
+pub(super) fn looks_like_numbered_moves(line: &str) -> bool {
+    tuple((move_number, space0, square))(line).is_ok()
+}
+
+/// Reads a result value: `41-23`, `20-22-22`, `*`, `1-0`, `0-1`, `1/2-1/2`, `draw`,
+/// `red wins`, or a signed margin such as `+18` or `-2.5`.
+pub(crate) fn parse_score(text: &str) -> Result<ResultScore, String> {
+    let t = text.trim();
+    let lower = t.to_ascii_lowercase();
+    match lower.as_str() {
+        "*" => return Ok(ResultScore::None),
+        "1-0" => return Ok(ResultScore::Winner(Some(Color::Black))),
+        "0-1" => return Ok(ResultScore::Winner(Some(Color::White))),
+        "1/2-1/2" | "½-½" | "draw" => return Ok(ResultScore::Winner(None)),
+        _ => {}
+    }
+    if let Some(name) = lower.strip_suffix(" wins") {
+        if let Some(c) = Color::from_name(name.trim()) {
+            return Ok(ResultScore::Winner(Some(c)));
+        }
+    }
+    if t.starts_with(['+', '-']) {
+        if let Ok(m) = t.parse::<f64>() {
+            return Ok(ResultScore::Margin(m));
+        }
+    }
+    if all_consuming(result_token)(t).is_ok() && t.contains('-') {
+        let mut counts = Vec::new();
+        for part in t.split('-') {
+            match part.parse::<u8>() {
+                Ok(n) => counts.push(n),
+                Err(_) => return Err(format!("disc count {part} is more than 255")),
+            }
+        }
+        return Ok(ResultScore::Discs(counts));
+    }
+    Err(format!(
+        "expected a result such as `41-23`, `20-22-22`, `*`, `1-0`, `0-1`, `1/2-1/2` or `+18`, but found `{t}` instead"
+    ))
+}
+
+/// Reads a termination value (see the spec for the list).
+pub(crate) fn parse_termination(text: &str) -> Result<Termination, String> {
+    let lower = text.trim().to_ascii_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    let colour = |w: &str| Color::from_name(w).filter(|_| w.len() > 1);
+    let t = match words.as_slice() {
+        ["normal"] => Termination::Normal,
+        ["unterminated" | "unfinished" | "adjourned"] => Termination::Unfinished,
+        ["agreement" | "agreed"] => Termination::Agreement,
+        ["resignation" | "resigned" | "resigns"] => Termination::Resignation(None),
+        [c, "resigns" | "resigned"] if colour(c).is_some() => {
+            Termination::Resignation(colour(c))
+        }
+        ["time" | "timeout"] | ["time", "forfeit" | "loss"] => Termination::Time(None),
+        [c, "loses" | "lost", "on", "time"] if colour(c).is_some() => Termination::Time(colour(c)),
+        _ => {
+            return Err(format!(
+                "expected a termination (normal, unterminated, agreement, resignation, COLOUR resigns, time forfeit, COLOUR loses on time), but found `{}` instead",
+                text.trim()
+            ))
+        }
+    };
+    Ok(t)
+}
+
+fn unescape_tag(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('"') => out.push('"'),
+            Some('\\') => out.push('\\'),
+            Some('n') => out.push('\n'),
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+fn unescape_comment(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if let Some(next) = chars.next() {
+                out.push(next);
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+struct RawTag {
+    value: String,
+    span: Span,
+    value_span: Span,
+}
+
+/// Parses one game's text; spans are `base` plus offsets into the text.
+pub(super) struct Parser<'t> {
+    text: &'t str,
+    base: usize,
+    game: usize,
+    diags: Vec<Diagnostic>,
+    /// Movetext words read as moves so far, bad ones included: diagnostics' move numbers.
+    move_words: usize,
+}
+
+impl<'t> Parser<'t> {
+    pub(super) fn new(text: &'t str, base: usize, game: usize) -> Parser<'t> {
+        Parser {
+            text,
+            base,
+            game,
+            diags: Vec::new(),
+            move_words: 0,
+        }
+    }
+
+    fn span(&self, start: usize, end: usize) -> Span {
+        Span::new(self.base + start, end.saturating_sub(start))
+    }
+
+    fn error(
+        &mut self,
+        code: &'static str,
+        message: String,
+        at: (usize, usize),
+        label: &str,
+        help: &str,
+    ) {
+        let d = Diagnostic::error(code, message)
+            .at(Some(self.span(at.0, at.1)), label)
+            .help(help)
+            .in_game(self.game);
+        self.diags.push(d);
+    }
+
+    fn skip_ws(&self, mut pos: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        while pos < bytes.len() && bytes[pos].is_ascii_whitespace() {
+            pos += 1;
+        }
+        pos
+    }
+
+    fn end_of_line(&self, pos: usize) -> usize {
+        self.text[pos..]
+            .find('\n')
+            .map_or(self.text.len(), |k| pos + k)
+    }
+
+    /// The end of the text on `pos`'s line, trailing whitespace excluded.
+    fn trimmed_line_end(&self, pos: usize) -> usize {
+        pos + self.text[pos..self.end_of_line(pos)].trim_end().len()
+    }
+
+    pub(super) fn parse(mut self) -> (Option<Record>, Vec<Diagnostic>) {
+        let mut record = Record {
+            span: Some(self.span(0, self.text.len())),
+            ..Record::default()
+        };
+        let mut special: [Option<RawTag>; 4] = [None, None, None, None];
+        let mut pos = self.skip_ws(0);
+        while self.text[pos..].starts_with('[') {
+            match self.tag_at(pos) {
+                Ok((name, raw, end)) => {
+                    let slot = [RULES_TAG, START_TAG, RESULT_TAG, TERMINATION_TAG]
+                        .iter()
+                        .position(|r| r.eq_ignore_ascii_case(name));
+                    match slot {
+                        Some(k) if special[k].is_some() => self.error(
+                            "syntax-duplicate-tag",
+                            format!("the {name} tag is given twice"),
+                            (pos, end),
+                            "second tag",
+                            "keep one of the two tags",
+                        ),
+                        Some(k) => special[k] = Some(raw),
+                        None => record.tags.push(Tag {
+                            name: name.to_owned(),
+                            value: raw.value,
+                            span: Some(raw.span),
+                        }),
+                    }
+                    pos = self.skip_ws(end);
+                }
+                Err(end) => pos = self.skip_ws(end),
+            }
+        }
+        let [rules_tag, start_tag, result_tag, term_tag] = special;
+        if let Some(t) = rules_tag {
+            match t.value.parse::<Rules>() {
+                Ok(rules) => {
+                    record.rules = rules;
+                    record.rules_span = Some(t.value_span);
+                }
+                Err(e) => self.error_at_span(
+                    "syntax-bad-rules",
+                    format!("the rules string `{}` cannot be read: {e}", t.value),
+                    t.value_span,
+                    "bad rules string",
+                    "write a rules string such as `othello`, `anti:10x10` or `multi3:octagon,blocked=a3+j8`",
+                ),
+            }
+        }
+        if let Some(t) = start_tag {
+            match board::from_line(record.rules.board(), &t.value) {
+                Ok(b) => {
+                    record.start = Some(StartPosition {
+                        setup: b.setup,
+                        in_hand: b.in_hand,
+                        span: Some(t.value_span),
+                    })
+                }
+                Err(e) => self.error_at_span(
+                    "syntax-bad-start",
+                    format!("the start position cannot be read: {e}"),
+                    t.value_span,
+                    "bad start position",
+                    "write the rows top to bottom joined by `/`, then the side to move: `......../......../......../...OX.../...XO.../......../......../........ X`",
+                ),
+            }
+        }
+        let tag_score = result_tag.and_then(|t| match parse_score(&t.value) {
+            Ok(s) => Some((s, t.value_span)),
+            Err(e) => {
+                self.error_at_span(
+                    "syntax-bad-result",
+                    e,
+                    t.value_span,
+                    "bad result",
+                    RESULT_HELP,
+                );
+                None
+            }
+        });
+        let termination = term_tag.and_then(|t| match parse_termination(&t.value) {
+            Ok(x) => Some((x, t.value_span)),
+            Err(e) => {
+                self.error_at_span(
+                    "syntax-bad-termination",
+                    e,
+                    t.value_span,
+                    "bad termination",
+                    "say how the game ended, such as `white resigns` or `black loses on time`",
+                );
+                None
+            }
+        });
+        let movetext_score = self.movetext(pos, &mut record);
+        if let (Some((t, tspan)), Some((m, mspan))) = (&tag_score, &movetext_score) {
+            if t != m {
+                let d = Diagnostic::error(
+                    "syntax-result-mismatch",
+                    "the result after the movetext differs from the Result tag",
+                )
+                .at(Some(*mspan), "this result")
+                .related(Some(*tspan), "differs from this one")
+                .help("make the two results agree, or drop the one after the movetext")
+                .in_game(self.game);
+                self.diags.push(d);
+            }
+        }
+        let score = tag_score.or(movetext_score);
+        record.result = match (score, termination) {
+            (None, None) => None,
+            (Some((score, span)), t) => Some(ClaimedResult {
+                termination: t.map(|t| t.0).unwrap_or(if score.is_none() {
+                    Termination::Unfinished
+                } else {
+                    Termination::Normal
+                }),
+                score,
+                span: Some(span),
+            }),
+            (None, Some((termination, span))) => Some(ClaimedResult {
+                score: ResultScore::None,
+                termination,
+                span: Some(span),
+            }),
+        };
+        let failed = self.diags.iter().any(Diagnostic::is_error);
+        (if failed { None } else { Some(record) }, self.diags)
+    }
+
+    fn error_at_span(
+        &mut self,
+        code: &'static str,
+        message: String,
+        span: Span,
+        label: &str,
+        help: &str,
+    ) {
+        let d = Diagnostic::error(code, message)
+            .at(Some(span), label)
+            .help(help)
+            .in_game(self.game);
+        self.diags.push(d);
+    }
+
+    /// The tag at `pos`: its name, value and end; or, after reporting it, where the bad
+    /// tag's line ends.
+    fn tag_at(&mut self, pos: usize) -> Result<(&'t str, RawTag, usize), usize> {
+        let text = self.text;
+        let line_end = self.end_of_line(pos);
+        let trimmed_end = self.trimmed_line_end(pos);
+        let line = &text[pos..line_end];
+        let (rest, name) = match tag_open(line) {
+            Ok(ok) => ok,
+            Err(_) => {
+                let has_name = tuple((char('['), space0, tag_name))(line).is_ok();
+                let (message, label) = if has_name {
+                    (
+                        "expected a quoted value after the tag name",
+                        "no quoted value",
+                    )
+                } else {
+                    (
+                        "expected a tag name (a letter, then letters, digits or `_`) after `[`",
+                        "no tag name",
+                    )
+                };
+                self.error(
+                    "syntax-bad-tag",
+                    message.into(),
+                    (pos, trimmed_end),
+                    label,
+                    "write tags as `[Name \"value\"]`, one or more per line",
+                );
+                return Err(line_end);
+            }
+        };
+        let value_start = line_end - rest.len();
+        let mut close = None;
+        let mut escaped = false;
+        for (k, c) in rest.char_indices() {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => {
+                    close = Some(value_start + k);
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let Some(close) = close else {
+            self.error(
+                "syntax-unterminated-tag",
+                format!("the value of tag {name} is never closed"),
+                (pos, trimmed_end),
+                "unterminated value",
+                "end the value with `\"` and the tag with `]` on the same line",
+            );
+            return Err(line_end);
+        };
+        let after = &text[close + 1..line_end];
+        let after_trim = after.trim_start_matches([' ', '\t']);
+        if !after_trim.starts_with(']') {
+            self.error(
+                "syntax-unterminated-tag",
+                format!("expected `]` after the value of tag {name}"),
+                (pos, trimmed_end),
+                "tag never closed",
+                "end the tag with `]` on the same line",
+            );
+            return Err(line_end);
+        }
+        let end = close + 1 + (after.len() - after_trim.len()) + 1;
+        let raw = RawTag {
+            value: unescape_tag(&text[value_start..close]),
+            span: self.span(pos, end),
+            value_span: self.span(value_start, close),
+        };
+        Ok((name, raw, end))
+    }
+
+    /// Reads the movetext from `pos` into `record`; returns the result written after the
+    /// moves, if any.
+    fn movetext(&mut self, mut pos: usize, record: &mut Record) -> Option<(ResultScore, Span)> {
+        let text = self.text;
+        let bytes = text.as_bytes();
+        let mut result: Option<(ResultScore, Span)> = None;
+        loop {
+            pos = self.skip_ws(pos);
+            if pos >= bytes.len() {
+                break;
+            }
+            match bytes[pos] {
+                b'{' => {
+                    let Some(close) = find_close_brace(text, pos + 1) else {
+                        self.error(
+                            "syntax-unterminated-comment",
+                            "this comment is never closed".into(),
+                            (pos, self.trimmed_line_end(pos)),
+                            "comment opened here",
+                            "end the comment with `}` (write `\\}` for a brace inside it)",
+                        );
+                        break;
+                    };
+                    self.comment(pos + 1, close, record);
+                    pos = close + 1;
+                }
+                b';' => {
+                    let end = self.end_of_line(pos);
+                    let comment = text[pos + 1..end].trim().to_owned();
+                    attach_comment(record, comment);
+                    pos = end;
+                }
+                b'<' => {
+                    let Some(k) = text[pos..].find('>') else {
+                        self.error(
+                            "syntax-unterminated-board",
+                            "this board is never closed".into(),
+                            (pos, self.trimmed_line_end(pos)),
+                            "board opened here",
+                            "end the board with `>` after the side to move",
+                        );
+                        break;
+                    };
+                    let close = pos + k;
+                    match board::from_grid(record.rules.board(), &text[pos + 1..close]) {
+                        Ok(setup) => record.positions.push(PositionClaim {
+                            after_moves: record.moves.len(),
+                            setup,
+                            span: Some(self.span(pos, close + 1)),
+                        }),
+                        Err(e) => self.error(
+                            "syntax-bad-board",
+                            format!("the board cannot be read: {e}"),
+                            (pos, close + 1),
+                            "bad board",
+                            "write one row per line, one symbol per square (`X O R G` discs, `N` neutral, `.` empty, `#` blocked), then the side to move",
+                        ),
+                    }
+                    pos = close + 1;
+                }
+                _ => {
+                    let end = word_end(text, pos);
+                    self.word(pos, end, record, &mut result);
+                    pos = end;
+                }
+            }
+        }
+        result
+    }
+
+    /// One whitespace-delimited movetext word; errors about a move name its number.
+    fn word(
+        &mut self,
+        start: usize,
+        end: usize,
+        record: &mut Record,
+        result: &mut Option<(ResultScore, Span)>,
+    ) {
+        let first = self.diags.len();
+        let before = record.moves.len();
+        let number = self.move_words + 1;
+        self.word_inner(start, end, record, result);
+        let mut was_move = record.moves.len() > before;
+        for d in &mut self.diags[first..] {
+            if !d.code.contains("result") || d.code == "syntax-move-after-result" {
+                d.move_number = Some(number);
+                was_move = true;
+            }
+        }
+        if was_move {
+            self.move_words += 1;
+        }
+    }
+
+    /// One whitespace-delimited movetext word: move numbers, a move, or a result.
+    fn word_inner(
+        &mut self,
+        mut start: usize,
+        end: usize,
+        record: &mut Record,
+        result: &mut Option<(ResultScore, Span)>,
+    ) {
+        let text = self.text;
+        while let Ok((rest, _)) = move_number(&text[start..end]) {
+            if rest.is_empty() {
+                return;
+            }
+            start = end - rest.len();
+        }
+        let w = &text[start..end];
+        if all_consuming(result_token)(w).is_ok() {
+            match parse_score(w) {
+                Ok(score) => {
+                    if result.is_some() {
+                        self.error(
+                            "syntax-duplicate-result",
+                            "the movetext gives a second result".into(),
+                            (start, end),
+                            "second result",
+                            "keep one result after the moves",
+                        );
+                    }
+                    *result = Some((score, self.span(start, end)));
+                }
+                Err(e) => self.error(
+                    "syntax-bad-result",
+                    e,
+                    (start, end),
+                    "bad result",
+                    RESULT_HELP,
+                ),
+            }
+            return;
+        }
+        let Ok((rest, (color, mv))) = move_token(w) else {
+            self.bad_move(start, end);
+            return;
+        };
+        let move_end = end - rest.len();
+        if result.is_some() {
+            self.error(
+                "syntax-move-after-result",
+                "a move follows the result".into(),
+                (start, move_end),
+                "move after the result",
+                "the result ends the movetext: move it after the last move",
+            );
+        }
+        let mut record_move = MoveRecord::new(mv).at(self.span(start, move_end));
+        record_move.color = color;
+        if rest.starts_with('(') {
+            match all_consuming(flip_claim)(rest) {
+                Ok((_, (squares, count))) => {
+                    record_move.flips = Some(FlipClaim {
+                        squares,
+                        count,
+                        span: Some(self.span(move_end, end)),
+                    })
+                }
+                Err(_) => self.error(
+                    "syntax-bad-flip-claim",
+                    format!("the flip claim `{rest}` cannot be read"),
+                    (move_end, end),
+                    "bad flip claim",
+                    "write the flipped squares, their count, or both: `c4(d4,d5)`, `c4(2)`, `c4(2:d4,d5)`",
+                ),
+            }
+        } else if !rest.is_empty() {
+            self.bad_move(start, end);
+            return;
+        }
+        record.moves.push(record_move);
+    }
+
+    fn bad_move(&mut self, start: usize, end: usize) {
+        let w = &self.text[start..end];
+        self.error(
+            "syntax-bad-move",
+            format!("expected a move, a move number or a result, but found `{w}` instead"),
+            (start, end),
+            "not a move",
+            "write moves as squares (`f5`, `J10`) and passes as `--`",
+        );
+    }
+
+    /// A `{...}` comment whose inside is `text[start..end]`: `[%eval N]` and `[%emt N]`
+    /// commands at its start go to the move's eval and time.
+    fn comment(&mut self, start: usize, end: usize, record: &mut Record) {
+        let mut raw = &self.text[start..end];
+        if record.moves.is_empty() {
+            attach_comment(record, unescape_comment(raw));
+            return;
+        }
+        let mut eval = None;
+        let mut time = None;
+        let mut commands = false;
+        let mut space_after = false;
+        loop {
+            let slot = if raw.starts_with("[%eval ") {
+                &mut eval
+            } else if raw.starts_with("[%emt ") {
+                &mut time
+            } else {
+                break;
+            };
+            let Some(close) = raw.find(']') else { break };
+            let at = start + (raw.as_ptr() as usize - self.text[start..].as_ptr() as usize);
+            let number = raw[..close].split_once(' ').map_or("", |x| x.1).trim();
+            match number.parse::<f64>() {
+                Ok(n) => *slot = Some(n),
+                Err(_) => self.error(
+                    "syntax-bad-command",
+                    format!(
+                        "expected a number in `{}`, but found `{number}`",
+                        &raw[..=close]
+                    ),
+                    (at, at + close + 1),
+                    "not a number",
+                    "write evaluations and times as decimal numbers: `[%eval -2.5] [%emt 12.3]`",
+                ),
+            }
+            if let Some(d) = self
+                .diags
+                .last_mut()
+                .filter(|d| d.code == "syntax-bad-command")
+            {
+                d.move_number = Some(self.move_words);
+            }
+            commands = true;
+            raw = &raw[close + 1..];
+            space_after = raw.starts_with(' ');
+            if space_after {
+                raw = &raw[1..];
+            }
+        }
+        let text = unescape_comment(raw);
+        let comment = if commands && text.is_empty() && !space_after {
+            None
+        } else {
+            Some(text)
+        };
+        if let Some(last) = record.moves.last_mut() {
+            if eval.is_some() {
+                last.eval = eval;
+            }
+            if time.is_some() {
+                last.time = time;
+            }
+            if let Some(c) = comment {
+                last.comment = Some(match last.comment.take() {
+                    Some(old) => format!("{old} {c}"),
+                    None => c,
+                });
+            }
+        }
+    }
+}
+
+const RESULT_HELP: &str =
+    "write disc counts in turn order (`41-23`, `20-22-22`), `*` when unfinished, or `1-0`, `0-1`, `1/2-1/2`";
+
+/// Adds `comment` to the last move, or to the game comment before the first move.
+fn attach_comment(record: &mut Record, comment: String) {
+    let slot = match record.moves.last_mut() {
+        Some(m) => &mut m.comment,
+        None => &mut record.comment,
+    };
+    *slot = Some(match slot.take() {
+        Some(old) => format!("{old} {comment}"),
+        None => comment,
+    });
+}
+
+/// The index of the `}` closing a comment whose inside starts at `from` (`\` escapes).
+fn find_close_brace(text: &str, from: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut k = from;
+    while k < bytes.len() {
+        match bytes[k] {
+            b'\\' => k += 2,
+            b'}' => return Some(k),
+            _ => k += 1,
+        }
+    }
+    None
+}
+
+/// Where the movetext word starting at `pos` ends: whitespace, `{`, `;` or `<`.
+fn word_end(text: &str, pos: usize) -> usize {
+    text[pos..]
+        .find(|c: char| c.is_whitespace() || matches!(c, '{' | ';' | '<'))
+        .map_or(text.len(), |k| pos + k)
+        .max(pos + text[pos..].chars().next().map_or(0, char::len_utf8))
+}
