@@ -240,21 +240,26 @@ impl<B: Bits> BitPosition<B> {
     }
 
     /// Checks a placement at bit `index` and returns the discs it flips.
+    ///
+    /// Refusals come in a fixed order: off the board, game over, occupied, no discs left,
+    /// outside the centre (free opening), then flip available / not touching (3-4 players)
+    /// or flips nothing.
     pub fn check_move(&self, index: u32) -> Result<B, IllegalMove> {
         let m = B::bit(index);
         let mover = self.turn as usize;
         if (self.playable & m).is_zero() {
             return Err(IllegalMove::OffBoard);
         }
-        if !(self.occupied() & m).is_zero() {
-            return Err(IllegalMove::Occupied);
-        }
         let legal = self.legal_moves();
         if !(legal & m).is_zero() {
             return Ok(self.flips_at(index));
         }
+        // A finished game refuses every move the same way, full board or not.
         if legal.is_zero() && self.is_over() {
             return Err(IllegalMove::GameOver);
+        }
+        if !(self.occupied() & m).is_zero() {
+            return Err(IllegalMove::Occupied);
         }
         if self.in_hand[mover] == 0 {
             return Err(IllegalMove::NoDiscsLeft);
@@ -274,16 +279,17 @@ impl<B: Bits> BitPosition<B> {
         Err(IllegalMove::FlipsNothing)
     }
 
-    /// Checks a pass.
+    /// Checks a pass: game over comes first, then passes nobody may make, then a pass
+    /// while a legal move exists.
     pub fn check_pass(&self) -> Result<(), IllegalMove> {
+        if self.is_over() {
+            return Err(IllegalMove::GameOver);
+        }
         if self.players > 2 || self.in_free_opening() {
             return Err(IllegalMove::PassNotAllowed);
         }
         if !self.legal_moves().is_zero() {
             return Err(IllegalMove::PassWithMoves);
-        }
-        if self.is_over() {
-            return Err(IllegalMove::GameOver);
         }
         Ok(())
     }
