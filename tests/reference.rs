@@ -147,7 +147,11 @@ fn compare(pos: &Position, game: &Game, rng: &mut Rng, all_squares: bool, at: &s
     let legal = pos.legal_moves();
     assert_eq!(legal, set_of(&game.legal()), "{at}: legal moves");
     for sq in legal {
-        assert_eq!(pos.flips(sq), Ok(set_of(&game.flips(sq))), "{at}: flips of {sq}");
+        assert_eq!(
+            pos.flips(sq),
+            Ok(set_of(&game.flips(sq))),
+            "{at}: flips of {sq}"
+        );
     }
     assert_eq!(pos.must_pass(), game.must_pass(), "{at}: must pass");
     assert_eq!(pos.is_over(), game.is_over(), "{at}: game over");
@@ -269,9 +273,15 @@ fn reference_start_positions_match_the_spec() {
     expect("multi3", ["d4", "e4", "e5", ""], "d5");
     expect("multi4:10x10", ["e5", "f5", "f6", "e6"], "");
     expect("multi3:octagon", ["e5", "f5", "f6", ""], "e6");
-    expect("othello,handicap=white:3", ["e4 d5", "d4 e5 a1 h8 h1", "", ""], "");
+    expect(
+        "othello,handicap=white:3",
+        ["e4 d5", "d4 e5 a1 h8 h1", "", ""],
+        "",
+    );
     let octagon = Game::new(&"othello:octagon".parse().unwrap());
-    for cut in ["a1", "b1", "a2", "i1", "j1", "j2", "a9", "a10", "b10", "i10", "j9", "j10"] {
+    for cut in [
+        "a1", "b1", "a2", "i1", "j1", "j2", "a9", "a10", "b10", "i10", "j9", "j10",
+    ] {
         assert_eq!(octagon.spot(cut.parse().unwrap()), Spot::Off, "{cut}");
     }
     assert_eq!(octagon.spot("b2".parse().unwrap()), Spot::Empty);
@@ -282,7 +292,11 @@ fn config_rules() -> impl Strategy<Value = Rules> {
 }
 
 fn total_discs(pos: &Position) -> usize {
-    Color::ALL.iter().map(|c| pos.discs(*c).len()).sum::<usize>() + pos.neutral().len()
+    Color::ALL
+        .iter()
+        .map(|c| pos.discs(*c).len())
+        .sum::<usize>()
+        + pos.neutral().len()
 }
 
 proptest! {

@@ -19,6 +19,8 @@
 //! show: every                       print the board after every move (default: start and end)
 //! moves: f5 d6 -- !a1 pass          moves in order; `--`/`pass` passes; `!` marks a move
 //!                                   that must be refused (the refusal is printed, play goes on)
+//! quiet: 58                         play the first 58 moves without printing them: the
+//!                                   transcript starts from the position after them
 //! parse: multi3:6x6                 a rules string to parse: prints its canonical form or
 //!                                   the refusal (any number of these lines)
 //! ```
@@ -27,7 +29,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use reversi_record::engine::Goal;
-use reversi_record::{Color, Move, Position, Rules, Setup, Square, SquareSet};
+use reversi_record::{Color, IllegalMove, Move, Position, Rules, Setup, Square, SquareSet};
 
 /// One parsed scenario.
 #[derive(Default)]
@@ -36,6 +38,7 @@ struct Scenario {
     board: Vec<String>,
     turn: Option<String>,
     show_every: bool,
+    quiet: usize,
     moves: Vec<String>,
     parses: Vec<String>,
 }
@@ -56,9 +59,12 @@ fn parse_scenario(text: &str) -> Result<Scenario, String> {
             "rules" => sc.rules = Some(value.to_owned()),
             "turn" => sc.turn = Some(value.to_owned()),
             "show" if value == "every" => sc.show_every = true,
-            "moves" => sc
-                .moves
-                .extend(value.split_whitespace().map(str::to_owned)),
+            "quiet" => {
+                sc.quiet = value
+                    .parse()
+                    .map_err(|_| format!("quiet: expected a number, found `{value}`"))?
+            }
+            "moves" => sc.moves.extend(value.split_whitespace().map(str::to_owned)),
             "parse" => sc.parses.push(value.to_owned()),
             "board" => {
                 while let Some(next) = lines.peek() {
@@ -166,11 +172,14 @@ fn state_line(pos: &Position, with_turn: bool) -> String {
 fn outcome_line(pos: &Position) -> String {
     let o = pos.counts_outcome();
     let rules = pos.rules();
-    let verdict = match (o.winner, rules.players()) {
+    let mut verdict = match (o.winner, rules.players()) {
         (Some(c), _) => format!("{c} wins"),
         (None, 2) => "draw".to_owned(),
         (None, _) => "draw for the whole table".to_owned(),
     };
+    if rules.goal() == Goal::FewestDiscs {
+        verdict.push_str(" (anti: fewest discs win)");
+    }
     let mut discs: Vec<String> = rules
         .colors()
         .iter()
@@ -184,12 +193,8 @@ fn outcome_line(pos: &Position) -> String {
         .iter()
         .map(|c| o.score[c.index()].to_string())
         .collect();
-    let goal = match rules.goal() {
-        Goal::MostDiscs => "most discs",
-        Goal::FewestDiscs => "fewest discs",
-    };
     let mut line = format!(
-        "{verdict} ({goal} wins); discs: {}; empty {}; score ({}): {}",
+        "{verdict}; discs: {}; empty {}; score ({}): {}",
         discs.join(", "),
         o.empty,
         rules.scoring().name(),
@@ -241,52 +246,21 @@ fn run(text: &str, name: &str) -> String {
             }
         }
     };
+    let mut quiet = String::new();
+    for token in &sc.moves[..sc.quiet.min(sc.moves.len())] {
+        play(&mut pos, token, false, &mut quiet, name);
+    }
+    if sc.quiet > 0 {
+        writeln!(out, "after {} quiet moves:", sc.quiet).unwrap();
+    }
     writeln!(out, "{pos}").unwrap();
     if !pos.is_over() {
         writeln!(out, "{}", state_line(&pos, false)).unwrap();
     }
-    for token in &sc.moves {
-        let (expect_refusal, word) = match token.strip_prefix('!') {
-            Some(rest) => (true, rest),
-            None => (false, token.as_str()),
-        };
-        let mv = if word == "--" || word.eq_ignore_ascii_case("pass") {
-            Move::Pass
-        } else {
-            Move::Place(
-                word.parse()
-                    .unwrap_or_else(|e| panic!("{name}: move `{word}`: {e}")),
-            )
-        };
-        let mover = pos.turn();
-        let mut trial = pos;
-        match (trial.play(mv), expect_refusal) {
-            (Ok(flipped), false) => {
-                pos = trial;
-                let what = match mv {
-                    Move::Pass => "passes".to_owned(),
-                    Move::Place(_) if flipped.is_empty() => "flips nothing".to_owned(),
-                    Move::Place(_) => format!("flips {flipped}"),
-                };
-                writeln!(out, "{mover} {mv}: {what}").unwrap();
-                if sc.show_every {
-                    writeln!(out, "{pos}").unwrap();
-                    if !pos.is_over() {
-                        writeln!(out, "{}", state_line(&pos, false)).unwrap();
-                    }
-                } else {
-                    writeln!(out, "  {}", state_line(&pos, true)).unwrap();
-                }
-            }
-            (Err(e), true) => {
-                assert_eq!(trial, pos, "{name}: a refused move changed the position");
-                writeln!(out, "{mover} {mv}: refused, {e} ({e:?})").unwrap();
-            }
-            (Ok(_), true) => panic!("{name}: `{token}` was expected to be refused but is legal"),
-            (Err(e), false) => panic!("{name}: `{token}` was refused: {e}"),
-        }
+    for token in &sc.moves[sc.quiet.min(sc.moves.len())..] {
+        play(&mut pos, token, sc.show_every, &mut out, name);
     }
-    if !sc.moves.is_empty() && !sc.show_every {
+    if sc.moves.len() > sc.quiet && !sc.show_every {
         writeln!(out, "{pos}").unwrap();
     }
     if pos.is_over() {
@@ -295,16 +269,80 @@ fn run(text: &str, name: &str) -> String {
     out
 }
 
+/// Plays one move token, checking its `!` mark, and writes what happened to `out`.
+fn play(pos: &mut Position, token: &str, show_every: bool, out: &mut String, name: &str) {
+    let (expect_refusal, word) = match token.strip_prefix('!') {
+        Some(rest) => (true, rest),
+        None => (false, token),
+    };
+    let mv = if word == "--" || word.eq_ignore_ascii_case("pass") {
+        Move::Pass
+    } else {
+        Move::Place(
+            word.parse()
+                .unwrap_or_else(|e| panic!("{name}: move `{word}`: {e}")),
+        )
+    };
+    let mover = pos.turn();
+    let mut trial = *pos;
+    match (trial.play(mv), expect_refusal) {
+        (Ok(flipped), false) => {
+            *pos = trial;
+            let what = match mv {
+                Move::Pass => "passes".to_owned(),
+                Move::Place(_) if flipped.is_empty() => "flips nothing".to_owned(),
+                Move::Place(_) => format!("flips {flipped}"),
+            };
+            writeln!(out, "{mover} {mv}: {what}").unwrap();
+            if show_every {
+                writeln!(out, "{pos}").unwrap();
+                if !pos.is_over() {
+                    writeln!(out, "{}", state_line(pos, false)).unwrap();
+                }
+            } else {
+                writeln!(out, "  {}", state_line(pos, true)).unwrap();
+            }
+        }
+        (Err(e), true) => {
+            assert_eq!(&trial, pos, "{name}: a refused move changed the position");
+            writeln!(out, "{mover} {mv}: refused, {e} ({e:?})").unwrap();
+        }
+        (Ok(_), true) => panic!("{name}: `{token}` was expected to be refused but is legal"),
+        (Err(e), false) => panic!("{name}: `{token}` was refused: {e}"),
+    }
+}
+
 #[test]
 fn scenarios() {
+    let mut all = String::new();
     insta::glob!("../fixtures/rules", "*.scenario", |path| {
         let text = std::fs::read_to_string(path).expect("fixture readable");
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let transcript = run(&text, &name);
+        all.push_str(&transcript);
         insta::with_settings!({ description => text.clone(), omit_expression => true }, {
             insta::assert_snapshot!(transcript);
         });
     });
+    // The fixtures refuse a move for every reason there is.
+    for kind in [
+        IllegalMove::GameOver,
+        IllegalMove::OffBoard,
+        IllegalMove::Blocked,
+        IllegalMove::Occupied,
+        IllegalMove::NoDiscsLeft,
+        IllegalMove::OutsideCentre,
+        IllegalMove::FlipsNothing,
+        IllegalMove::FlipAvailable,
+        IllegalMove::NotTouching,
+        IllegalMove::PassWithMoves,
+        IllegalMove::PassNotAllowed,
+    ] {
+        assert!(
+            all.contains(&format!("({kind:?})")),
+            "no fixture refuses a move as {kind:?}"
+        );
+    }
 }
 
 /// The ```` ```scenario ```` blocks of a Markdown file, each with the ```` ```text ```` block
@@ -323,7 +361,9 @@ fn spec_examples(spec: &str) -> Vec<(String, std::ops::Range<usize>, String)> {
                 .expect("a text block follows every scenario")
             + "```text\n".len();
         assert!(
-            spec[after..text_start - "```text\n".len()].trim().is_empty(),
+            spec[after..text_start - "```text\n".len()]
+                .trim()
+                .is_empty(),
             "only blank lines may separate a scenario from its text block"
         );
         let text_end = text_start + spec[text_start..].find("```").expect("closed block");
@@ -337,6 +377,14 @@ fn spec_examples(spec: &str) -> Vec<(String, std::ops::Range<usize>, String)> {
     found
 }
 
+/// The text with the spaces at the end of each line removed (the octagon's diagrams end in
+/// spaces, which Markdown editors strip).
+fn trim_line_ends(text: &str) -> String {
+    text.lines()
+        .map(|l| format!("{}\n", l.trim_end()))
+        .collect()
+}
+
 #[test]
 fn spec_examples_are_true() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("spec/rules.md");
@@ -346,16 +394,17 @@ fn spec_examples_are_true() {
     if std::env::var_os("UPDATE_SPEC").is_some() {
         let mut updated = spec.clone();
         for (i, (scenario, range, _)) in examples.iter().enumerate().rev() {
-            updated.replace_range(range.clone(), &run(scenario, &format!("spec example {i}")));
+            let text = trim_line_ends(&run(scenario, &format!("spec example {}", i + 1)));
+            updated.replace_range(range.clone(), &text);
         }
         std::fs::write(&path, updated).expect("spec writable");
         return;
     }
     for (i, (scenario, _, expected)) in examples.iter().enumerate() {
-        let actual = run(scenario, &format!("spec example {}", i + 1));
+        let actual = trim_line_ends(&run(scenario, &format!("spec example {}", i + 1)));
         assert_eq!(
-            &actual,
-            expected,
+            actual,
+            trim_line_ends(expected),
             "spec example {} differs from the engine:\n{scenario}",
             i + 1
         );
@@ -386,7 +435,13 @@ fn canonical_rules_strings_read_back() {
 
 #[test]
 fn board_reader_round_trips_every_start() {
-    for s in ["othello:4x4", "othello:6x6", "othello", "multi3:octagon", "multi4:10x10"] {
+    for s in [
+        "othello:4x4",
+        "othello:6x6",
+        "othello",
+        "multi3:octagon",
+        "multi4:10x10",
+    ] {
         let rules: Rules = s.parse().unwrap();
         let pos = Position::new(rules);
         let shown = pos.to_string();

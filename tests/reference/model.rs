@@ -123,7 +123,11 @@ impl Game {
         }
         if let Some(h) = rules.handicap() {
             for sq in h.squares {
-                game.set(sq.col() as i32, sq.row() as i32, Spot::Disc(h.color.index()));
+                game.set(
+                    sq.col() as i32,
+                    sq.row() as i32,
+                    Spot::Disc(h.color.index()),
+                );
             }
         }
         if let Some(supply) = rules.supply() {
@@ -164,7 +168,11 @@ impl Game {
     }
 
     fn in_free_opening(&self) -> bool {
-        self.free_opening && self.centre.iter().any(|&(c, r)| self.get(c, r) == Spot::Empty)
+        self.free_opening
+            && self
+                .centre
+                .iter()
+                .any(|&(c, r)| self.get(c, r) == Spot::Empty)
     }
 
     /// The discs `mover` would flip by placing on the empty square (col, row).
@@ -261,7 +269,8 @@ impl Game {
     /// Checks `mv`: the discs a placement flips, or why it is refused, in the spec's order.
     pub fn check(&self, mv: Move) -> std::result::Result<Vec<Square>, IllegalMove> {
         let legal = self.legal_for(self.turn);
-        let over = || legal.is_empty() && (self.players > 2 || self.legal_for(1 - self.turn).is_empty());
+        let over =
+            || legal.is_empty() && (self.players > 2 || self.legal_for(1 - self.turn).is_empty());
         match mv {
             Move::Pass => {
                 if over() {
