@@ -12,7 +12,7 @@ mod model;
 use model::{Game, Spot};
 use proptest::prelude::*;
 use reversi_record::engine::Outcome;
-use reversi_record::{Cell, Color, Move, Position, Rules, Square, SquareSet};
+use reversi_record::{Cell, Color, Move, Position, Rules, Setup, Square, SquareSet};
 
 /// Every preset, board and option combination played by the differential test. `true` marks
 /// a configuration that also gets random blocked squares, different in every game.
@@ -383,6 +383,98 @@ proptest! {
             let again: Rules = canonical.parse().unwrap();
             prop_assert_eq!(again, rules);
             prop_assert_eq!(again.to_string(), canonical);
+        }
+    }
+}
+
+/// A random position under `rules`: each playable square empty or holding a random disc (or,
+/// with three players, now and then a neutral one), and a random side to move.
+fn random_setup(rules: &Rules, rng: &mut Rng) -> (Game, Position) {
+    let start = Game::new(rules);
+    let density = 10 + rng.below(90);
+    let players = rules.players() as usize;
+    let mut discs = Vec::new();
+    let mut setup = Setup {
+        discs: [SquareSet::EMPTY; 4],
+        neutral: SquareSet::EMPTY,
+        turn: Color::ALL[rng.below(players)],
+    };
+    for index in 0..100 {
+        let sq = Square::from_index(index).expect("index below 100");
+        if matches!(start.spot(sq), Spot::Off | Spot::Blocked) || rng.below(100) >= density {
+            continue;
+        }
+        if players == 3 && rng.below(12) == 0 {
+            discs.push((sq, Spot::Neutral));
+            setup.neutral.insert(sq);
+        } else {
+            let p = rng.below(players);
+            discs.push((sq, Spot::Disc(p)));
+            setup.discs[p].insert(sq);
+        }
+    }
+    let game = Game::from_setup(rules, &discs, setup.turn.index());
+    let pos = Position::from_setup(*rules, setup).expect("a setup of playable squares");
+    (game, pos)
+}
+
+#[test]
+fn engine_agrees_with_the_reference_on_random_positions() {
+    for (config, &(base, random_blocked)) in CONFIGS.iter().enumerate() {
+        let mut rng = Rng::new(1000 + config as u64);
+        for n in 0..60 {
+            let rules = if random_blocked {
+                with_random_blocked(base, &mut rng)
+            } else {
+                base.parse().expect("config parses")
+            };
+            let (mut game, mut pos) = random_setup(&rules, &mut rng);
+            for ply in 0..6 {
+                let at = format!("{rules} position {n} ply {ply}\n{pos}");
+                compare(&pos, &game, &mut rng, ply == 0, &at);
+                if pos.is_over() {
+                    compare_outcome(&pos, &game, &at);
+                    break;
+                }
+                let mv = if pos.must_pass() {
+                    Move::Pass
+                } else {
+                    let legal: Vec<Square> = pos.legal_moves().iter().collect();
+                    Move::Place(legal[rng.below(legal.len())])
+                };
+                let flipped = pos.play(mv).expect("a legal move plays");
+                let expected = game.play(mv).expect("the reference agrees it is legal");
+                assert_eq!(flipped, set_of(&expected), "{at}: flips played by {mv}");
+            }
+        }
+    }
+}
+
+#[test]
+fn perft_agrees_with_the_reference() {
+    let cases: &[(&str, u32)] = &[
+        ("othello:4x4", 16),
+        ("othello:6x6", 5),
+        ("othello:octagon", 4),
+        ("anti:10x10", 4),
+        ("free", 6),
+        ("classic", 6),
+        ("othello,handicap=white:2", 5),
+        ("othello,blocked=c4+f5", 5),
+        ("multi3", 4),
+        ("multi4:octagon", 4),
+        ("multi3:10x10,blocked=e4+g7", 4),
+    ];
+    for &(rules, depth) in cases {
+        let rules: Rules = rules.parse().unwrap();
+        let pos = Position::new(rules);
+        let game = Game::new(&rules);
+        for finished in [0, 1] {
+            assert_eq!(
+                pos.perft(depth, finished == 1),
+                game.perft(depth, finished),
+                "{rules} depth {depth}, finished games count {finished}"
+            );
         }
     }
 }

@@ -137,6 +137,61 @@ impl Game {
         game
     }
 
+    /// A custom position under `rules`: the squares of the start position are replaced by
+    /// `discs` (every other square of the board empty or blocked), `turn` to move. Discs in
+    /// hand (classic) follow §9: the discs on the board beyond the handicap were placed
+    /// alternately from Black.
+    pub fn from_setup(rules: &Rules, discs: &[(Square, Spot)], turn: usize) -> Game {
+        let mut game = Game::new(rules);
+        for (c, r) in game.squares().collect::<Vec<_>>() {
+            if matches!(game.get(c, r), Spot::Disc(_) | Spot::Neutral) {
+                game.set(c, r, Spot::Empty);
+            }
+        }
+        for &(sq, spot) in discs {
+            game.set(sq.col() as i32, sq.row() as i32, spot);
+        }
+        game.turn = turn;
+        if let Some(supply) = rules.supply() {
+            let handicap = rules.handicap().map_or(0, |h| h.squares.len() as u32);
+            let placed = discs.len() as u32 - handicap.min(discs.len() as u32);
+            let black = if turn == 1 {
+                placed.div_ceil(2)
+            } else {
+                placed / 2
+            };
+            let supply = u32::from(supply);
+            game.in_hand[0] = Some(supply.saturating_sub(black));
+            game.in_hand[1] = Some(supply.saturating_sub(placed - black));
+        }
+        game
+    }
+
+    /// Leaves of the game tree `depth` plies below (a pass is a ply; a finished game counts
+    /// `finished`).
+    pub fn perft(&self, depth: u32, finished: u64) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let legal = self.legal();
+        if legal.is_empty() {
+            if self.must_pass() {
+                let mut child = self.clone();
+                child.play(Move::Pass).expect("a forced pass is legal");
+                return child.perft(depth - 1, finished);
+            }
+            return finished;
+        }
+        legal
+            .into_iter()
+            .map(|sq| {
+                let mut child = self.clone();
+                child.play(Move::Place(sq)).expect("a legal move plays");
+                child.perft(depth - 1, finished)
+            })
+            .sum()
+    }
+
     fn get(&self, col: i32, row: i32) -> Spot {
         if col < 0 || row < 0 || col >= 10 || row >= 10 {
             return Spot::Off;
