@@ -230,6 +230,14 @@ fn run(text: &str, name: &str) -> String {
         .parse()
         .unwrap_or_else(|e| panic!("{name}: rules `{rules_text}`: {e}"));
     writeln!(out, "rules: {rules}").unwrap();
+    assert!(
+        sc.turn.is_none() || !sc.board.is_empty(),
+        "{name}: `turn:` needs a `board:`"
+    );
+    assert!(
+        sc.quiet <= sc.moves.len(),
+        "{name}: `quiet:` exceeds the moves"
+    );
     let turn = match &sc.turn {
         Some(t) => Color::from_name(t).unwrap_or_else(|| panic!("{name}: turn `{t}`")),
         None => Color::Black,
