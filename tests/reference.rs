@@ -478,3 +478,128 @@ fn perft_agrees_with_the_reference() {
         }
     }
 }
+
+/// Replays `moves` (no passes: they are inferred) through the engine, and through the
+/// reference when `with_reference`; returns the final position, or the ply of the first
+/// move the engine refused.
+fn replay_inferring_passes(
+    moves: &[Square],
+    with_reference: bool,
+) -> Result<(Position, Option<Game>), usize> {
+    let rules = Rules::default();
+    let mut pos = Position::new(rules);
+    let mut game = with_reference.then(|| Game::new(&rules));
+    for (ply, &sq) in moves.iter().enumerate() {
+        if pos.must_pass() {
+            pos.play(Move::Pass).expect("a forced pass");
+            if let Some(g) = &mut game {
+                g.play(Move::Pass).expect("the reference passes too");
+            }
+        }
+        let flipped = pos.play(Move::Place(sq)).map_err(|_| ply)?;
+        if let Some(g) = &mut game {
+            let expected = g.play(Move::Place(sq)).expect("the reference agrees");
+            assert_eq!(flipped, set_of(&expected), "ply {ply} {sq}");
+        }
+    }
+    Ok((pos, game))
+}
+
+/// Oracle: every game of the WTHOR files replays legally, and every finished one stores
+/// Black's WOF score (empties to the winner, split on a draw). The reference replays every
+/// 25th game alongside the engine.
+#[test]
+fn wthor_games_replay_with_their_stored_scores() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/wthor");
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        eprintln!("skipped: {dir} not found");
+        return;
+    };
+    let mut paths: Vec<_> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("wtb")))
+        .collect();
+    paths.sort();
+    let (mut finished, mut unfinished, mut total) = (0, 0, 0);
+    for path in paths {
+        let unfinished_before = unfinished;
+        let bytes = std::fs::read(&path).expect("readable");
+        for (i, record) in bytes[16..].chunks_exact(68).enumerate() {
+            let moves: Vec<Square> = record[8..]
+                .iter()
+                .take_while(|&&b| b != 0)
+                .map(|&b| Square::new(b % 10 - 1, b / 10 - 1).expect("a WTHOR move byte"))
+                .collect();
+            let at = format!("{} game {}", path.display(), i + 1);
+            let (pos, game) = replay_inferring_passes(&moves, total % 25 == 0)
+                .unwrap_or_else(|ply| panic!("{at}: illegal move at ply {ply}"));
+            if let Some(game) = game {
+                assert_eq!(pos.is_over(), game.is_over(), "{at}");
+            }
+            total += 1;
+            match pos.outcome() {
+                Some(o) => {
+                    assert_eq!(o.score[0], record[6], "{at}: stored score");
+                    finished += 1;
+                }
+                None => unfinished += 1,
+            }
+        }
+        if path.ends_with("WTH_1990.wtb") {
+            // Games that stop before the end (resignation, time): 45 to 51 moves.
+            assert_eq!(unfinished - unfinished_before, 21, "{}", path.display());
+        }
+    }
+    assert!(total > 10_000, "{total} games");
+    assert!(finished > 0 && unfinished > 0);
+}
+
+/// Oracle: the FFO endgame positions list every legal move of the side to move.
+#[test]
+fn ffo_positions_list_every_legal_move() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/obf");
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        eprintln!("skipped: {dir} not found");
+        return;
+    };
+    let mut positions = 0;
+    for entry in entries.filter_map(Result::ok) {
+        let text = std::fs::read_to_string(entry.path()).expect("readable");
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let mut fields = line.split(';').map(str::trim);
+            let head = fields.next().expect("a board");
+            let (board, side) = head.split_once(' ').expect("board and side");
+            let turn = if side.trim() == "X" {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let mut setup = Setup {
+                discs: [SquareSet::EMPTY; 4],
+                neutral: SquareSet::EMPTY,
+                turn,
+            };
+            let mut discs = Vec::new();
+            for (i, ch) in board.chars().enumerate() {
+                let sq = Square::new((i % 8) as u8, (i / 8) as u8).expect("8x8");
+                let player = match ch {
+                    'X' => 0,
+                    'O' => 1,
+                    _ => continue,
+                };
+                setup.discs[player].insert(sq);
+                discs.push((sq, Spot::Disc(player)));
+            }
+            let listed: SquareSet = fields
+                .filter(|f| !f.is_empty())
+                .map(|f| f.split(':').next().unwrap().parse::<Square>().unwrap())
+                .collect();
+            let pos = Position::from_setup(Rules::default(), setup).expect("an 8x8 position");
+            let game = Game::from_setup(&Rules::default(), &discs, turn.index());
+            assert_eq!(pos.legal_moves(), listed, "{line}");
+            assert_eq!(set_of(&game.legal()), listed, "{line}");
+            positions += 1;
+        }
+    }
+    assert!(positions >= 70, "{positions} positions");
+}
