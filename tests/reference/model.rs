@@ -255,6 +255,22 @@ impl Game {
         flipped
     }
 
+    /// Whether `mover` placing on (col, row) would close at least one run.
+    fn closes_a_run(&self, mover: usize, col: i32, row: i32) -> bool {
+        DIRECTIONS.iter().any(|&(dc, dr)| {
+            let (mut c, mut r) = (col + dc, row + dr);
+            let mut length = 0;
+            while matches!(self.get(c, r), Spot::Disc(p) if p != mover)
+                || self.get(c, r) == Spot::Neutral
+            {
+                length += 1;
+                c += dc;
+                r += dr;
+            }
+            length > 0 && self.get(c, r) == Spot::Disc(mover)
+        })
+    }
+
     fn touches_a_disc(&self, col: i32, row: i32) -> bool {
         DIRECTIONS
             .iter()
@@ -279,7 +295,7 @@ impl Game {
         let flipping: Vec<(i32, i32)> = empty
             .iter()
             .copied()
-            .filter(|&(c, r)| !self.flips_for(mover, c, r).is_empty())
+            .filter(|&(c, r)| self.closes_a_run(mover, c, r))
             .collect();
         if self.players > 2 && flipping.is_empty() {
             return empty
@@ -364,7 +380,7 @@ impl Game {
                     let any_flip = self
                         .squares()
                         .filter(|&(c, r)| self.get(c, r) == Spot::Empty)
-                        .any(|(c, r)| !self.flips_for(self.turn, c, r).is_empty());
+                        .any(|(c, r)| self.closes_a_run(self.turn, c, r));
                     return Err(if any_flip {
                         IllegalMove::FlipAvailable
                     } else {
