@@ -243,7 +243,9 @@ impl<B: Bits> BitPosition<B> {
     ///
     /// The common case, a move that flips, costs one flip computation; the full move
     /// generation runs only for placements that flip nothing (free opening, the 3-4 player
-    /// fallback) and to explain an illegal move.
+    /// fallback) and to explain an illegal move. Refusals come in a fixed order: off the
+    /// board, game over, occupied, no discs left, outside the centre (free opening), then
+    /// flip available / not touching (3-4 players) or flips nothing.
     #[inline]
     pub fn check_move(&self, index: u32) -> Result<B, IllegalMove> {
         let m = B::bit(index);
@@ -252,10 +254,7 @@ impl<B: Bits> BitPosition<B> {
             return Err(IllegalMove::OffBoard);
         }
         let occupied = self.occupied();
-        if !(occupied & m).is_zero() {
-            return Err(IllegalMove::Occupied);
-        }
-        if self.in_hand[mover] != 0 && !self.in_free_opening() {
+        if (occupied & m).is_zero() && self.in_hand[mover] != 0 && !self.in_free_opening() {
             let own = self.discs[mover];
             let flipped = flips(own, occupied & !own, m);
             if !flipped.is_zero() {
@@ -273,8 +272,12 @@ impl<B: Bits> BitPosition<B> {
         if !(legal & m).is_zero() {
             return Ok(B::ZERO);
         }
+        // A finished game refuses every move the same way, full board or not.
         if legal.is_zero() && self.is_over() {
             return Err(IllegalMove::GameOver);
+        }
+        if !(self.occupied() & m).is_zero() {
+            return Err(IllegalMove::Occupied);
         }
         if self.in_hand[mover] == 0 {
             return Err(IllegalMove::NoDiscsLeft);
@@ -294,16 +297,17 @@ impl<B: Bits> BitPosition<B> {
         Err(IllegalMove::FlipsNothing)
     }
 
-    /// Checks a pass.
+    /// Checks a pass: game over comes first, then passes nobody may make, then a pass
+    /// while a legal move exists.
     pub fn check_pass(&self) -> Result<(), IllegalMove> {
+        if self.is_over() {
+            return Err(IllegalMove::GameOver);
+        }
         if self.players > 2 || self.in_free_opening() {
             return Err(IllegalMove::PassNotAllowed);
         }
         if !self.legal_moves().is_zero() {
             return Err(IllegalMove::PassWithMoves);
-        }
-        if self.is_over() {
-            return Err(IllegalMove::GameOver);
         }
         Ok(())
     }

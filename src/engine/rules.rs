@@ -418,9 +418,8 @@ fn parse_handicap(text: &str, board: BoardShape) -> Result<Handicap, RulesError>
         .filter(|c| matches!(c, Color::Black | Color::White))
         .ok_or_else(|| bad("a colour, black or white, before the `:`"))?;
     let squares = match squares.trim().parse::<usize>() {
-        Ok(k @ 1..=4) if board.corners().len() >= k => {
-            board.corners()[..k].iter().copied().collect()
-        }
+        // On the octagon (no corners) this is empty, and `check` says why.
+        Ok(k @ 1..=4) => board.corners().into_iter().take(k).collect(),
         Ok(_) => return Err(bad("between 1 and 4 corners")),
         Err(_) => parse_squares("handicap", squares)?,
     };
@@ -581,7 +580,11 @@ mod tests {
         );
         assert_eq!(
             canon("othello:octagon,handicap=black:1"),
-            "error: option `handicap` expects between 1 and 4 corners, but found `black:1` instead"
+            "error: corner handicap is not offered on the octagon"
+        );
+        assert_eq!(
+            canon("othello,handicap=black:5"),
+            "error: option `handicap` expects between 1 and 4 corners, but found `black:5` instead"
         );
         assert_eq!(
             canon("othello:octagon,handicap=black:c1"),

@@ -5,8 +5,8 @@
 //! checked against the rules; that is the job of [`crate::validate`].
 //!
 //! Every element remembers the [`Span`] of source text it came from, so diagnostics can
-//! point at it. Spans never take part in equality: two records are equal when they say the
-//! same thing, wherever it was written.
+//! point at it. [`Record::without_spans`] forgets them, to compare what two records say
+//! wherever they were written.
 
 use serde::{Deserialize, Serialize};
 
@@ -59,6 +59,33 @@ impl Record {
             rules,
             ..Record::default()
         }
+    }
+
+    /// The same record with every span forgotten: two records say the same thing exactly
+    /// when their `without_spans()` are equal.
+    pub fn without_spans(&self) -> Record {
+        let mut r = self.clone();
+        r.rules_span = None;
+        r.span = None;
+        if let Some(s) = &mut r.start {
+            s.span = None;
+        }
+        for t in &mut r.tags {
+            t.span = None;
+        }
+        for m in &mut r.moves {
+            m.span = None;
+            if let Some(f) = &mut m.flips {
+                f.span = None;
+            }
+        }
+        for p in &mut r.positions {
+            p.span = None;
+        }
+        if let Some(res) = &mut r.result {
+            res.span = None;
+        }
+        r
     }
 
     /// The value of the first tag named `name` (case-insensitive).

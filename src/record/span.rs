@@ -4,10 +4,10 @@ use serde::{Deserialize, Serialize};
 
 /// A byte range of the source a record element came from.
 ///
-/// Offsets count from the start of the file (or stream). Spans are metadata: they compare
-/// equal to each other always, so a record read from one place equals the same record read
-/// from another.
-#[derive(Clone, Copy, Debug, Default, Hash, Serialize, Deserialize)]
+/// Offsets count from the start of the file (or stream); binary formats point into a text
+/// view of each record (see their module docs). To compare what two records *say* rather
+/// than where they were written, compare [`Record::without_spans`](super::Record::without_spans).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
 pub struct Span {
     /// Byte offset of the first byte.
     pub offset: usize,
@@ -38,14 +38,6 @@ impl Span {
     }
 }
 
-impl PartialEq for Span {
-    /// Always true: spans say where, not what.
-    fn eq(&self, _: &Span) -> bool {
-        true
-    }
-}
-
-impl Eq for Span {}
 
 impl From<Span> for miette::SourceSpan {
     fn from(span: Span) -> miette::SourceSpan {
