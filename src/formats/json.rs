@@ -645,16 +645,6 @@ impl JsonGames<'_> {
         if !in_document && !saw_version {
             self.version = Version::Assumed;
         }
-        if in_document && !saw_version {
-            problems.push(
-                Diagnostic::warning(
-                    "json-missing-version",
-                    "the document does not state its version before its games: they are read as version 1",
-                )
-                .at(Some(Span::new(head.offset, 1)), "no `version` before `games`")
-                .help("write `\"version\": 1` before `games`"),
-            );
-        }
         if !problems.is_empty() {
             let text = Chunk {
                 bytes: head.bytes.clone(),
@@ -767,20 +757,26 @@ impl JsonGames<'_> {
             }
             Some(b']') => {}
             None => self.unexpected_end("the `games` array is not closed"),
-            Some(_) => {
+            Some(next) => {
+                // A missing comma before the next game: report it and read on. Anything
+                // else ends the array as far as this reader can tell.
                 let at = self.scanner.offset;
-                let mut found = Vec::new();
-                self.scanner.take(&mut found)?;
-                between.bytes.extend_from_slice(&found);
+                let mut help = "separate the games of the array with commas";
+                if next == b'{' {
+                    between.bytes.push(next);
+                } else {
+                    self.scanner.rest_of_line(&mut between.bytes)?;
+                    self.state = State::Done;
+                    help = "the games array holds only game objects separated by commas";
+                }
                 let diagnostic = Diagnostic::error(
                     "syntax-json",
                     "expected `,` or `]` after a game in the `games` array",
                 )
-                .at(Some(Span::new(at, 1)), "expected `,` or `]` here")
-                .help("separate the games of the array with commas");
+                .at(Some(Span::new(at, 1)), "expected `,` or `]` before this")
+                .help(help);
                 self.pending
                     .push_back(self.file_problem(between, diagnostic, 0));
-                self.state = State::Done;
             }
         }
         Ok(())
@@ -834,10 +830,7 @@ impl JsonGames<'_> {
                 value_at: (value_start, tail.bytes.len()),
             });
         }
-        let late_version = fields.iter().any(|f| f.key == "version");
-        let before = self.version;
-        let had_missing_version = before == Version::Assumed;
-        self.late_envelope(&tail, &fields, late_version && had_missing_version);
+        self.late_envelope(&tail, &fields);
         let mut rest = self.chunk_start();
         self.scanner.skip_ws(&mut rest.bytes)?;
         if self.scanner.peek()?.is_some() {
@@ -851,16 +844,23 @@ impl JsonGames<'_> {
         Ok(())
     }
 
-    /// Fields after the `games` array: checked like the envelope's; a version stated only
-    /// here applied to games already read as version 1.
-    fn late_envelope(&mut self, tail: &Chunk, fields: &[Field], version_only_here: bool) {
+    /// Fields after the `games` array (JSON keys may come in any order, `jq -S` sorts
+    /// `version` last): checked like the envelope's. A version stated only here applied to
+    /// games already read as version 1; a version stated nowhere is worth a warning.
+    fn late_envelope(&mut self, tail: &Chunk, fields: &[Field]) {
         let mut problems = Vec::new();
+        let version_only_here = self.version == Version::Assumed;
         for f in fields {
             let span = Some(Span::new(tail.offset + f.key_at.0, f.key_at.1 - f.key_at.0));
             match f.key.as_str() {
                 "version" if version_only_here => {
                     let raw = &tail.bytes[f.value_at.0..f.value_at.1];
-                    if serde_json::from_slice::<u64>(raw).ok() != Some(VERSION) {
+                    let stated = serde_json::from_slice::<u64>(raw).ok();
+                    self.version = match stated {
+                        Some(VERSION) => Version::Supported,
+                        other => Version::Unsupported(other.unwrap_or(0)),
+                    };
+                    if stated != Some(VERSION) {
                         problems.push(
                             Diagnostic::error(
                                 "json-unsupported-version",
@@ -884,6 +884,16 @@ impl JsonGames<'_> {
                     .help("the envelope holds only `format`, `version` and `games`"),
                 ),
             }
+        }
+        if self.version == Version::Assumed {
+            problems.push(
+                Diagnostic::warning(
+                    "json-missing-version",
+                    "the document does not state its version: its games were read as version 1",
+                )
+                .at(Some(Span::new(tail.offset + tail.bytes.len().saturating_sub(1), 1)), "the document ends without `version`")
+                .help("write `\"version\": 1` before `games`"),
+            );
         }
         if !problems.is_empty() {
             let chunk = Chunk {
@@ -999,14 +1009,16 @@ fn serde_diagnostic(e: &serde_json::Error, text: &str, offset: usize) -> Diagnos
         None => full,
     };
     let end = error_offset(text, e.line(), e.column());
-    let span = token_before(text.as_bytes(), end);
+    let category = e.classify();
+    let span = token_before(text.as_bytes(), end, category == Category::Data);
     let at = Some(Span::new(offset + span.0, span.1 - span.0));
-    match e.classify() {
+    let last = Span::new(offset + text.len().saturating_sub(1), text.len().min(1));
+    match category {
         Category::Eof => Diagnostic::error(
             "syntax-json",
             "the game's JSON ends before it is complete",
         )
-        .at(Some(Span::new(offset + text.len(), 0)), "ends here")
+        .at(Some(last), "the game ends here")
         .help("close every string, array and object; the file may be truncated"),
         Category::Syntax | Category::Io => Diagnostic::error("syntax-json", message)
             .at(at, "here")
@@ -1052,31 +1064,76 @@ fn error_offset(text: &str, line: usize, column: usize) -> usize {
     (line_start + column).min(text.len())
 }
 
-/// The JSON token ending at `end`: a string with its quotes, a scalar, or one character.
-fn token_before(text: &[u8], end: usize) -> (usize, usize) {
-    if end == 0 {
-        return (0, text.len().min(1));
+/// The JSON text an error stopping at `end` is about: the string ending there (quotes
+/// included), the number or word around it, or (`whole_objects`, for errors about values)
+/// the object or array closing there.
+fn token_before(text: &[u8], end: usize, whole_objects: bool) -> (usize, usize) {
+    if end == 0 || end > text.len() {
+        let at = end.min(text.len().saturating_sub(1));
+        return (at, (at + 1).min(text.len()));
     }
     let last = text[end - 1];
-    if last == b'"' && end >= 2 {
-        let mut i = end - 1;
-        while i > 0 {
-            i -= 1;
-            if text[i] == b'"' {
-                let backslashes = text[..i].iter().rev().take_while(|&&b| b == b'\\').count();
-                if backslashes % 2 == 0 {
-                    return (i, end);
-                }
-            }
-        }
-        return (end - 1, end);
-    }
     let scalar = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'+' | b'-');
-    if scalar(&last) {
+    if last == b'"' {
+        if let Some(start) = string_start(text, end - 1) {
+            return (start, end);
+        }
+    } else if scalar(&last) {
         let start = text[..end].iter().rposition(|b| !scalar(b)).map_or(0, |i| i + 1);
-        return (start, end);
+        let stop = text[end..].iter().position(|b| !scalar(b)).map_or(text.len(), |i| end + i);
+        return (start, stop);
+    } else if whole_objects && matches!(last, b'}' | b']') {
+        if let Some(start) = opener_of(text, end - 1) {
+            return (start, end);
+        }
     }
     (end - 1, end)
+}
+
+/// The opening quote of the string whose closing quote is at `close`, scanning from the
+/// start so that escaped quotes are skipped.
+fn string_start(text: &[u8], close: usize) -> Option<usize> {
+    let mut open = None;
+    let mut i = 0;
+    while i < close {
+        match (text[i], open) {
+            (b'\\', Some(_)) => i += 1,
+            (b'"', None) => open = Some(i),
+            (b'"', Some(_)) => open = None,
+            _ => {}
+        }
+        i += 1;
+    }
+    open
+}
+
+/// The position of the `{` or `[` that the bracket at `close` closes.
+fn opener_of(text: &[u8], close: usize) -> Option<usize> {
+    let mut stack = Vec::new();
+    let mut in_string = false;
+    let mut i = 0;
+    while i <= close {
+        let b = text[i];
+        if in_string {
+            match b {
+                b'\\' => i += 1,
+                b'"' => in_string = false,
+                _ => {}
+            }
+        } else {
+            match b {
+                b'"' => in_string = true,
+                b'{' | b'[' => stack.push(i),
+                b'}' | b']' if i == close => return stack.pop(),
+                b'}' | b']' => {
+                    stack.pop();
+                }
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    None
 }
 
 #[cfg(test)]
@@ -1103,9 +1160,12 @@ mod tests {
     #[test]
     fn tokens_for_spans() {
         let t = br#"{"moves": [{"move": "k9"}]}"#;
-        assert_eq!(token_before(t, 24), (20, 24));
+        assert_eq!(token_before(t, 24, true), (20, 24));
         assert_eq!(&t[20..24], b"\"k9\"");
-        assert_eq!(token_before(b"[1, 300]", 7), (4, 7));
+        assert_eq!(token_before(b"[1, 300]", 6, true), (4, 7));
+        assert_eq!(token_before(t, 25, true), (11, 25));
+        assert_eq!(token_before(br#"{"a": "x\"}", "b": 1}"#, 12, true), (6, 12));
+        assert_eq!(token_before(br#"{"a":1,}"#, 8, false), (7, 8));
         assert_eq!(error_offset("ab\ncd\nef", 3, 1), 7);
     }
 
