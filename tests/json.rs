@@ -87,7 +87,10 @@ fn check_spans(games: &[ParsedGame]) {
         let end = start + g.source.text.len();
         for d in &g.diagnostics {
             if let Some(s) = d.span {
-                assert!(s.offset >= start && s.end() <= end, "{d:?} outside {start}..{end}");
+                assert!(
+                    s.offset >= start && s.end() <= end,
+                    "{d:?} outside {start}..{end}"
+                );
             }
             assert_eq!(d.game, (g.index > 0).then_some(g.index));
         }
@@ -139,7 +142,10 @@ fn invalid_fixtures() {
 #[test]
 fn an_empty_document_is_written_whole() {
     let text = String::from_utf8(write(&[], None)).unwrap();
-    assert_eq!(text, "{\"format\": \"reversi-record\", \"version\": 1, \"games\": [\n]}\n");
+    assert_eq!(
+        text,
+        "{\"format\": \"reversi-record\", \"version\": 1, \"games\": [\n]}\n"
+    );
     assert!(read_bytes(text.into_bytes(), "x").is_empty());
     assert!(write(&[], Some("lines")).is_empty());
 }
@@ -211,7 +217,8 @@ fn both_shapes_stream() {
         .map(|i| {
             let mut r = Record::default();
             r.set_tag("Round", i.to_string());
-            r.moves.push(MoveRecord::new(Move::Place("f5".parse().unwrap())));
+            r.moves
+                .push(MoveRecord::new(Move::Place("f5".parse().unwrap())));
             r
         })
         .collect();
@@ -229,7 +236,10 @@ fn both_shapes_stream() {
         let mut games = json::read(Box::new(input), &ReadOptions::default());
         let first = games.next().unwrap().unwrap();
         assert_eq!(plain(first.record.as_ref()).as_ref(), Some(&records[0]));
-        assert!(taken.load(Ordering::SeqCst) < 4096, "{dialect:?} read ahead");
+        assert!(
+            taken.load(Ordering::SeqCst) < 4096,
+            "{dialect:?} read ahead"
+        );
         assert_eq!(games.count(), records.len() - 1);
         assert_eq!(taken.load(Ordering::SeqCst), total);
     }
@@ -275,8 +285,23 @@ impl Rng {
     }
     fn text(&mut self) -> String {
         const PIECES: &[&str] = &[
-            "Tastet", " ", "Marc", "Suède", "\"", "\\", "\n", "{", "}", "[", "é", "日本", "\u{0}",
-            "😀", "?", "-", "2004.??.??",
+            "Tastet",
+            " ",
+            "Marc",
+            "Suède",
+            "\"",
+            "\\",
+            "\n",
+            "{",
+            "}",
+            "[",
+            "é",
+            "日本",
+            "\u{0}",
+            "😀",
+            "?",
+            "-",
+            "2004.??.??",
         ];
         (0..self.below(5))
             .map(|_| PIECES[self.below(PIECES.len())])
@@ -314,7 +339,9 @@ fn generate(seed: u64) -> Record {
     let plies = rng.below(70);
     for _ in 0..plies {
         let before = pos;
-        let Some(mv) = choose(&pos, &mut rng) else { break };
+        let Some(mv) = choose(&pos, &mut rng) else {
+            break;
+        };
         let Ok(flipped) = pos.play(mv) else { break };
         let mut m = MoveRecord::new(mv);
         if rng.chance(20) {
@@ -351,10 +378,7 @@ fn generate(seed: u64) -> Record {
             0 => ResultScore::None,
             1 => ResultScore::Discs((0..players).map(|_| rng.below(65) as u8).collect()),
             2 => ResultScore::Margin(rng.float()),
-            _ => ResultScore::Winner(
-                rng.chance(80)
-                    .then(|| Color::ALL[rng.below(players)]),
-            ),
+            _ => ResultScore::Winner(rng.chance(80).then(|| Color::ALL[rng.below(players)])),
         };
         let who = rng.chance(50).then(|| Color::ALL[rng.below(2)]);
         let termination = match rng.below(6) {
@@ -396,7 +420,9 @@ fn the_generator_covers_the_model() {
     let records: Vec<Record> = (0..300).map(generate).collect();
     assert!(records.iter().any(|r| r.rules.players() == 4));
     assert!(records.iter().any(|r| r.start.is_some()));
-    assert!(records.iter().any(|r| r.moves.iter().any(|m| m.mv == Move::Pass)));
+    assert!(records
+        .iter()
+        .any(|r| r.moves.iter().any(|m| m.mv == Move::Pass)));
     assert!(records.iter().any(|r| !r.positions.is_empty()));
     assert!(records.iter().any(|r| r.moves.len() > 40));
     assert!(records.iter().any(|r| r.comment.is_some()));

@@ -104,7 +104,11 @@ fn thor_drops_passes_that_replay_infers() {
     // Some 2004 games hold passes: write each through PlayOK (which makes them explicit)
     // and back through Thor; the Thor text must not change.
     let mut with_passes = 0;
-    for game in text.split("\n\n").filter(|g| !g.trim().is_empty()).take(2000) {
+    for game in text
+        .split("\n\n")
+        .filter(|g| !g.trim().is_empty())
+        .take(2000)
+    {
         let record = tiny_parse(game);
         let playok = write_all(
             std::slice::from_ref(&record),
@@ -123,10 +127,16 @@ fn thor_drops_passes_that_replay_infers() {
 
 #[test]
 fn playok_reproduces_the_sample() {
-    let Some(text) = load(PLAYOK_FILE) else { return };
+    let Some(text) = load(PLAYOK_FILE) else {
+        return;
+    };
     let record = tiny_parse(&text);
     assert!(record.moves.contains(&MoveRecord::new(Move::Pass)));
-    let written = write_all(&[record.clone()], PgnDialect::PlayOk, &WriteOptions::default());
+    let written = write_all(
+        std::slice::from_ref(&record),
+        PgnDialect::PlayOk,
+        &WriteOptions::default(),
+    );
     assert_eq!(written, text);
     // Without the pass (as a WTHOR record would be), PlayOK re-inserts it from replay.
     let mut no_pass = record;
@@ -137,7 +147,9 @@ fn playok_reproduces_the_sample() {
 
 #[test]
 fn edax_writes_the_sample_its_own_way() {
-    let Some(text) = load(PLAYOK_FILE) else { return };
+    let Some(text) = load(PLAYOK_FILE) else {
+        return;
+    };
     let record = tiny_parse(&text);
     let mut options = WriteOptions::default();
     let refused = pgn::format_game(&record, PgnDialect::Edax, &options);
@@ -146,7 +158,11 @@ fn edax_writes_the_sample_its_own_way() {
     insta::assert_snapshot!(write_all(&[record], PgnDialect::Edax, &options));
 }
 
-fn outcome(record: &Record, dialect: PgnDialect, lossy: bool) -> Result<(String, Vec<String>), WriteError> {
+fn outcome(
+    record: &Record,
+    dialect: PgnDialect,
+    lossy: bool,
+) -> Result<(String, Vec<String>), WriteError> {
     let options = WriteOptions {
         lossy,
         ..WriteOptions::default()
@@ -156,11 +172,18 @@ fn outcome(record: &Record, dialect: PgnDialect, lossy: bool) -> Result<(String,
 
 fn fixture_record(path: &Path) -> Record {
     let bytes = std::fs::read(path).unwrap();
-    let games: Vec<_> = json::read(Box::new(std::io::Cursor::new(bytes)), &ReadOptions::default())
-        .map(|g| g.unwrap())
-        .collect();
+    let games: Vec<_> = json::read(
+        Box::new(std::io::Cursor::new(bytes)),
+        &ReadOptions::default(),
+    )
+    .map(|g| g.unwrap())
+    .collect();
     assert_eq!(games.len(), 1, "one record per fixture");
-    assert!(games[0].diagnostics.is_empty(), "{:?}", games[0].diagnostics);
+    assert!(
+        games[0].diagnostics.is_empty(),
+        "{:?}",
+        games[0].diagnostics
+    );
     games[0].record.clone().unwrap()
 }
 
@@ -224,4 +247,36 @@ fn invalid_fixtures() {
         );
         insta::assert_snapshot!(report);
     });
+}
+
+#[test]
+fn the_2004_export_survives_a_trip_through_json() {
+    let Some(text) = load(THOR_FILE) else { return };
+    let records: Vec<Record> = text
+        .split("\n\n")
+        .filter(|g| !g.trim().is_empty())
+        .map(tiny_parse)
+        .collect();
+    for dialect in [None, Some("lines")] {
+        let mut bytes = Vec::new();
+        {
+            let options = WriteOptions {
+                dialect: dialect.map(str::to_owned),
+                ..WriteOptions::default()
+            };
+            let mut w = json::writer(Box::new(&mut bytes), &options);
+            for r in &records {
+                w.write(r).unwrap();
+            }
+            w.finish().unwrap();
+        }
+        let input = Box::new(std::io::Cursor::new(bytes));
+        let back: Vec<Record> = json::read(input, &ReadOptions::default())
+            .map(|g| g.unwrap().record.unwrap())
+            .collect();
+        assert_eq!(
+            write_all(&back, PgnDialect::Thor, &WriteOptions::default()),
+            text
+        );
+    }
 }

@@ -50,7 +50,10 @@ pub const VERSION: u64 = 1;
 /// Whether the input looks like JSON: its first non-blank byte (after a BOM) opens an object
 /// whose first key begins, or that closes at once.
 pub fn sniff(input: &Sniff<'_>) -> bool {
-    let head = input.head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input.head);
+    let head = input
+        .head
+        .strip_prefix(b"\xEF\xBB\xBF")
+        .unwrap_or(input.head);
     let mut bytes = head.iter().copied().filter(|b| !b.is_ascii_whitespace());
     bytes.next() == Some(b'{') && matches!(bytes.next(), Some(b'"') | Some(b'}') | None)
 }
@@ -322,27 +325,7 @@ impl Scanner<'_> {
         };
         match first {
             b'"' => self.string_rest(buf),
-            b'{' | b'[' => {
-                let mut depth = 1usize;
-                loop {
-                    match self.take(buf)? {
-                        None => return Ok(End::Eof),
-                        Some(b'"') => {
-                            if self.string_rest(buf)? == End::Eof {
-                                return Ok(End::Eof);
-                            }
-                        }
-                        Some(b'{' | b'[') => depth += 1,
-                        Some(b'}' | b']') => {
-                            depth -= 1;
-                            if depth == 0 {
-                                return Ok(End::Complete);
-                            }
-                        }
-                        Some(_) => {}
-                    }
-                }
-            }
+            b'{' | b'[' => self.nested_rest(buf),
             _ => {
                 while let Some(b) = self.peek()? {
                     if matches!(b, b',' | b']' | b'}' | b':' | b' ' | b'\t' | b'\r' | b'\n') {
@@ -352,6 +335,66 @@ impl Scanner<'_> {
                     buf.push(b);
                 }
                 Ok(End::Complete)
+            }
+        }
+    }
+
+    /// Reads the rest of an object or array whose opening bracket is already in `buf`,
+    /// a buffer at a time.
+    fn nested_rest(&mut self, buf: &mut Vec<u8>) -> io::Result<End> {
+        let mut depth = 1usize;
+        let mut in_string = false;
+        let mut escaped = false;
+        loop {
+            let (used, lines, done) = {
+                let avail = match self.input.fill_buf() {
+                    Ok(a) => a,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(e),
+                };
+                if avail.is_empty() {
+                    return Ok(End::Eof);
+                }
+                let mut used = 0;
+                let mut lines = 0;
+                let mut done = false;
+                for &b in avail {
+                    used += 1;
+                    if b == b'\n' {
+                        lines += 1;
+                    }
+                    if in_string {
+                        // A raw line break ends the string too: it is invalid JSON, and
+                        // the parser reports it instead of the scan swallowing the file.
+                        match b {
+                            _ if escaped => escaped = false,
+                            b'\\' => escaped = true,
+                            b'"' | b'\n' => in_string = false,
+                            _ => {}
+                        }
+                        continue;
+                    }
+                    match b {
+                        b'"' => in_string = true,
+                        b'{' | b'[' => depth += 1,
+                        b'}' | b']' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                done = true;
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                buf.extend_from_slice(&avail[..used]);
+                (used, lines, done)
+            };
+            self.input.consume(used);
+            self.offset += used;
+            self.line += lines;
+            if done {
+                return Ok(End::Complete);
             }
         }
     }
@@ -546,17 +589,19 @@ impl JsonGames<'_> {
         }
         if !rest.iter().all(u8::is_ascii_whitespace) {
             let at = Some(Span::new(rest_offset, rest.len()));
-            self.pending.push_back(self.file_problem(
-                Chunk {
-                    bytes: rest,
-                    offset: rest_offset,
-                    line: rest_line,
-                },
-                Diagnostic::error("syntax-json", "expected a line break after the object")
-                    .at(at, "unexpected")
-                    .help("in JSON Lines each game is one object on its own line"),
-                0,
-            ));
+            self.pending.push_back(
+                self.file_problem(
+                    Chunk {
+                        bytes: rest,
+                        offset: rest_offset,
+                        line: rest_line,
+                    },
+                    Diagnostic::error("syntax-json", "expected a line break after the object")
+                        .at(at, "unexpected")
+                        .help("in JSON Lines each game is one object on its own line"),
+                    0,
+                ),
+            );
         }
         Ok(())
     }
@@ -637,9 +682,15 @@ impl JsonGames<'_> {
         }
         if in_document && !saw_format {
             problems.push(
-                Diagnostic::warning("json-bad-envelope", "the document does not state its format")
-                    .at(Some(Span::new(head.offset, 1)), "no `format` before `games`")
-                    .help("start the document with `\"format\": \"reversi-record\"`"),
+                Diagnostic::warning(
+                    "json-bad-envelope",
+                    "the document does not state its format",
+                )
+                .at(
+                    Some(Span::new(head.offset, 1)),
+                    "no `format` before `games`",
+                )
+                .help("start the document with `\"format\": \"reversi-record\"`"),
             );
         }
         if !in_document && !saw_version {
@@ -672,9 +723,12 @@ impl JsonGames<'_> {
             Ok(t) => (t.to_owned(), None),
             Err(e) => {
                 let at = e.valid_up_to();
-                let d = Diagnostic::error("syntax-json", "expected UTF-8 text, but found a byte that is not")
-                    .at(Some(Span::new(chunk.offset + at, 1)), "not UTF-8")
-                    .help("JSON files are UTF-8: re-encode the file");
+                let d = Diagnostic::error(
+                    "syntax-json",
+                    "expected UTF-8 text, but found a byte that is not",
+                )
+                .at(Some(Span::new(chunk.offset + at, 1)), "not UTF-8")
+                .help("JSON files are UTF-8: re-encode the file");
                 (String::from_utf8_lossy(&chunk.bytes).into_owned(), Some(d))
             }
         };
@@ -787,7 +841,8 @@ impl JsonGames<'_> {
         let diagnostic = Diagnostic::error("syntax-json", format!("the file ends early: {what}"))
             .at(Some(Span::new(chunk.offset, 0)), "the end of the file")
             .help("the file may be truncated; a document ends with `]}`");
-        self.pending.push_back(self.file_problem(chunk, diagnostic, 0));
+        self.pending
+            .push_back(self.file_problem(chunk, diagnostic, 0));
         self.state = State::Done;
     }
 
@@ -814,7 +869,8 @@ impl JsonGames<'_> {
                 return self.trailing(tail);
             }
             let key_at = (key_start, tail.bytes.len());
-            let key = serde_json::from_slice::<String>(&tail.bytes[key_start..]).unwrap_or_default();
+            let key =
+                serde_json::from_slice::<String>(&tail.bytes[key_start..]).unwrap_or_default();
             self.scanner.skip_ws(&mut tail.bytes)?;
             if self.scanner.take(&mut tail.bytes)? != Some(b':') {
                 return self.trailing(tail);
@@ -874,7 +930,23 @@ impl JsonGames<'_> {
                         );
                     }
                 }
-                "format" | "version" => {}
+                "format" => {
+                    let raw = &tail.bytes[f.value_at.0..f.value_at.1];
+                    if serde_json::from_slice::<String>(raw).ok().as_deref() != Some(FORMAT_NAME) {
+                        problems.push(
+                            Diagnostic::error(
+                                "json-bad-envelope",
+                                format!(
+                                    "expected format `{FORMAT_NAME}`, but found `{}` instead",
+                                    String::from_utf8_lossy(raw)
+                                ),
+                            )
+                            .at(span, "not a reversi-record file")
+                            .help("this reader knows only reversi-record JSON (spec/json.md)"),
+                        );
+                    }
+                }
+                "version" => {}
                 _ => problems.push(
                     Diagnostic::error(
                         "json-unknown-field",
@@ -891,7 +963,13 @@ impl JsonGames<'_> {
                     "json-missing-version",
                     "the document does not state its version: its games were read as version 1",
                 )
-                .at(Some(Span::new(tail.offset + tail.bytes.len().saturating_sub(1), 1)), "the document ends without `version`")
+                .at(
+                    Some(Span::new(
+                        tail.offset + tail.bytes.len().saturating_sub(1),
+                        1,
+                    )),
+                    "the document ends without `version`",
+                )
                 .help("write `\"version\": 1` before `games`"),
             );
         }
@@ -1014,12 +1092,11 @@ fn serde_diagnostic(e: &serde_json::Error, text: &str, offset: usize) -> Diagnos
     let at = Some(Span::new(offset + span.0, span.1 - span.0));
     let last = Span::new(offset + text.len().saturating_sub(1), text.len().min(1));
     match category {
-        Category::Eof => Diagnostic::error(
-            "syntax-json",
-            "the game's JSON ends before it is complete",
-        )
-        .at(Some(last), "the game ends here")
-        .help("close every string, array and object; the file may be truncated"),
+        Category::Eof => {
+            Diagnostic::error("syntax-json", "the game's JSON ends before it is complete")
+                .at(Some(last), "the game ends here")
+                .help("close every string, array and object; the file may be truncated")
+        }
         Category::Syntax | Category::Io => Diagnostic::error("syntax-json", message)
             .at(at, "here")
             .help("each game is one JSON object (spec/json.md)"),
@@ -1079,8 +1156,14 @@ fn token_before(text: &[u8], end: usize, whole_objects: bool) -> (usize, usize) 
             return (start, end);
         }
     } else if scalar(&last) {
-        let start = text[..end].iter().rposition(|b| !scalar(b)).map_or(0, |i| i + 1);
-        let stop = text[end..].iter().position(|b| !scalar(b)).map_or(text.len(), |i| end + i);
+        let start = text[..end]
+            .iter()
+            .rposition(|b| !scalar(b))
+            .map_or(0, |i| i + 1);
+        let stop = text[end..]
+            .iter()
+            .position(|b| !scalar(b))
+            .map_or(text.len(), |i| end + i);
         return (start, stop);
     } else if whole_objects && matches!(last, b'}' | b']') {
         if let Some(start) = opener_of(text, end - 1) {

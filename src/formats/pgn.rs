@@ -323,10 +323,12 @@ fn movetext(record: &Record, dialect: PgnDialect, losses: &mut Losses) -> Vec<Sl
     for (i, m) in record.moves.iter().enumerate() {
         let number = i + 1;
         if let Some(pos) = replay.as_mut() {
-            if matches!(m.mv, Move::Place(_)) && pos.must_pass() {
-                if pos.play(Move::Pass).is_ok() && insert_passes {
-                    slots.push(Slot::Pass);
-                }
+            if matches!(m.mv, Move::Place(_))
+                && pos.must_pass()
+                && pos.play(Move::Pass).is_ok()
+                && insert_passes
+            {
+                slots.push(Slot::Pass);
             }
         }
         let mover = replay.as_ref().map(Position::turn);
@@ -375,7 +377,9 @@ fn result(record: &Record, dialect: PgnDialect, losses: &mut Losses) -> PgnResul
     match claimed.termination {
         Termination::Normal => {}
         Termination::Unfinished if claimed.score.is_none() => {}
-        Termination::Unfinished => losses.plain.push("the mark of an unfinished game".to_owned()),
+        Termination::Unfinished => losses
+            .plain
+            .push("the mark of an unfinished game".to_owned()),
         Termination::Resignation(c) => losses.plain.push(match c {
             Some(c) => format!("the resignation of {c}"),
             None => "a resignation".to_owned(),
@@ -406,9 +410,9 @@ fn result(record: &Record, dialect: PgnDialect, losses: &mut Losses) -> PgnResul
             PgnResult::Unknown
         }
         ResultScore::Margin(m) => {
-            losses
-                .plain
-                .push(format!("a result given only as a margin ({m:+}) without disc counts"));
+            losses.plain.push(format!(
+                "a result given only as a margin ({m:+}) without disc counts"
+            ));
             if dialect == PgnDialect::Edax && m.is_finite() {
                 PgnResult::Winner(if *m > 0.0 {
                     Some(Color::Black)
@@ -480,7 +484,9 @@ fn tags(record: &Record, dialect: PgnDialect, losses: &mut Losses) -> Vec<(Strin
     }
     let mut seen: Vec<&str> = Vec::new();
     for tag in &record.tags {
-        let in_roster = roster.iter().any(|(n, _)| n.eq_ignore_ascii_case(&tag.name));
+        let in_roster = roster
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case(&tag.name));
         let repeated = seen.iter().any(|n| n.eq_ignore_ascii_case(&tag.name));
         seen.push(&tag.name);
         if in_roster && !repeated {
@@ -492,7 +498,9 @@ fn tags(record: &Record, dialect: PgnDialect, losses: &mut Losses) -> Vec<(Strin
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b == b'_');
         if repeated {
-            losses.plain.push(format!("the repeated tag `{}`", tag.name));
+            losses
+                .plain
+                .push(format!("the repeated tag `{}`", tag.name));
         } else if dialect == PgnDialect::Edax && name_ok && !tag.name.eq_ignore_ascii_case("FEN") {
             out.push((tag.name.clone(), clean_value(&tag.name, &tag.value, losses)));
         } else {
@@ -513,9 +521,9 @@ fn unknown_value(dialect: PgnDialect, name: &str) -> String {
 /// characters cannot be held.
 fn clean_value(name: &str, value: &str, losses: &mut Losses) -> String {
     if value.chars().any(char::is_control) {
-        losses
-            .plain
-            .push(format!("line breaks or control characters in the tag `{name}`"));
+        losses.plain.push(format!(
+            "line breaks or control characters in the tag `{name}`"
+        ));
     }
     let mut out = String::with_capacity(value.len());
     for c in value.chars() {
@@ -560,7 +568,10 @@ fn thor_text(plan: &Plan) -> String {
     push_tags(&mut out, plan, &result);
     for (line, pair) in plan.slots.chunks(2).enumerate() {
         let first = slot_text(pair[0], true, "");
-        let second = pair.get(1).map(|s| slot_text(*s, true, "")).unwrap_or_default();
+        let second = pair
+            .get(1)
+            .map(|s| slot_text(*s, true, ""))
+            .unwrap_or_default();
         let _ = writeln!(out, "{}. {first} {second}", line + 1);
     }
     out
@@ -686,7 +697,9 @@ mod tests {
     }
 
     fn text(record: &Record, dialect: PgnDialect) -> String {
-        format_game(record, dialect, &WriteOptions::default()).unwrap().0
+        format_game(record, dialect, &WriteOptions::default())
+            .unwrap()
+            .0
     }
 
     #[test]
@@ -715,7 +728,10 @@ mod tests {
             span: None,
         });
         let t = text(&r, PgnDialect::Edax);
-        assert!(t.contains("[FEN \"8/8/8/3pP3/3Pp3/8/8/p7 b - - 0 1\"]\n"), "{t}");
+        assert!(
+            t.contains("[FEN \"8/8/8/3pP3/3Pp3/8/8/p7 b - - 0 1\"]\n"),
+            "{t}"
+        );
         let err = format_game(&r, PgnDialect::Thor, &WriteOptions::default()).unwrap_err();
         assert_eq!(
             err.to_string(),
