@@ -63,6 +63,7 @@ pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> G
     Box::new(JsonGames {
         scanner: Scanner {
             input,
+            cap: None,
             offset: 0,
             line: 0,
         },
@@ -213,8 +214,14 @@ fn without_non_finite_numbers(record: &Record) -> Record {
 // ---------------------------------------------------------------------------------------
 // Reading: a byte scanner that finds the boundaries of JSON values without building them
 
+/// How much of the first object the reader takes before it must have seen a `games` array
+/// or the object's end: a bound on memory when a damaged first line runs on.
+const FIRST_OBJECT_CAP: usize = 1 << 20;
+
 struct Scanner<'a> {
     input: Box<dyn BufRead + Send + 'a>,
+    /// Stop scanning a value once this much is taken (reported as [`End::Eof`]).
+    cap: Option<usize>,
     /// File offset of the next byte.
     offset: usize,
     /// 0-based line of the next byte.
@@ -300,6 +307,9 @@ impl Scanner<'_> {
             self.input.consume(run);
             self.offset += run;
             if !done {
+                if self.cap.is_some_and(|cap| buf.len() > cap) {
+                    return Ok(End::Eof);
+                }
                 continue;
             }
             match self.take(buf)? {
@@ -395,6 +405,9 @@ impl Scanner<'_> {
             self.line += lines;
             if done {
                 return Ok(End::Complete);
+            }
+            if self.cap.is_some_and(|cap| buf.len() > cap) {
+                return Ok(End::Eof);
             }
         }
     }
@@ -517,6 +530,7 @@ impl JsonGames<'_> {
         }
         let mut head = self.chunk_start();
         let mut fields = Vec::new();
+        self.scanner.cap = Some(FIRST_OBJECT_CAP);
         self.scanner.take(&mut head.bytes)?;
         loop {
             self.scanner.skip_ws(&mut head.bytes)?;
@@ -550,6 +564,7 @@ impl JsonGames<'_> {
                     key_at,
                     value_at: (at, at + 1),
                 });
+                self.scanner.cap = None;
                 self.envelope(&head, &fields, true);
                 self.state = State::Games;
                 return Ok(());
@@ -574,6 +589,7 @@ impl JsonGames<'_> {
 
     /// The first object closed without a `games` array: a header line or a game.
     fn first_object_closed(&mut self, head: Chunk, fields: Vec<Field>) -> io::Result<()> {
+        self.scanner.cap = None;
         self.state = State::Lines;
         let envelope = fields
             .iter()
@@ -582,8 +598,16 @@ impl JsonGames<'_> {
         let rest_line = self.scanner.line;
         let mut rest = Vec::new();
         self.scanner.rest_of_line(&mut rest)?;
+        let garbled = || {
+            head.bytes.contains(&b'\n')
+                && serde_json::from_slice::<serde::de::IgnoredAny>(&head.bytes)
+                    .is_err_and(|e| e.classify() != Category::Data)
+        };
         if envelope {
             self.envelope(&head, &fields, false);
+        } else if garbled() {
+            // A damaged first line of JSON Lines that ran into the next lines.
+            self.split_lines(head);
         } else {
             self.game(head);
         }
@@ -606,14 +630,16 @@ impl JsonGames<'_> {
         Ok(())
     }
 
-    /// The first object could not be scanned: read the rest of its line as a game, so that
-    /// the parser reports what is wrong, and go on line by line.
+    /// The first object could not be scanned (or grew past [`FIRST_OBJECT_CAP`] before
+    /// showing a `games` array): finish its line and read what was taken line by line, so
+    /// that a damaged first line of JSON Lines costs that line only.
     fn broken_first_object(&mut self, mut head: Chunk) -> io::Result<()> {
+        self.scanner.cap = None;
         if head.bytes.last() != Some(&b'\n') {
             self.scanner.rest_of_line(&mut head.bytes)?;
         }
         self.state = State::Lines;
-        self.game(head);
+        self.split_lines(head);
         Ok(())
     }
 
@@ -1003,6 +1029,25 @@ impl JsonGames<'_> {
             self.state = State::Done;
             return Ok(());
         }
+        self.line_unit(chunk);
+        Ok(())
+    }
+
+    /// Reads each line of `chunk` as a line of JSON Lines.
+    fn split_lines(&mut self, chunk: Chunk) {
+        let mut offset = chunk.offset;
+        for (i, text) in chunk.bytes.split_inclusive(|&b| b == b'\n').enumerate() {
+            self.line_unit(Chunk {
+                bytes: text.to_vec(),
+                offset,
+                line: chunk.line + i,
+            });
+            offset += text.len();
+        }
+    }
+
+    /// One line of JSON Lines, line break included: a game, a header, or nothing.
+    fn line_unit(&mut self, mut chunk: Chunk) {
         let start = chunk
             .bytes
             .iter()
@@ -1014,7 +1059,7 @@ impl JsonGames<'_> {
             .rposition(|b| !b.is_ascii_whitespace())
             .map_or(start, |e| e + 1);
         if start == end {
-            return Ok(());
+            return;
         }
         chunk.bytes.truncate(end);
         chunk.bytes.drain(..start);
@@ -1023,11 +1068,10 @@ impl JsonGames<'_> {
             if header.format.is_some() || header.version.is_some() {
                 let fields = header_fields(&chunk.bytes);
                 self.envelope(&chunk, &fields, false);
-                return Ok(());
+                return;
             }
         }
         self.game(chunk);
-        Ok(())
     }
 }
 
@@ -1043,6 +1087,7 @@ struct HeaderProbe {
 fn header_fields(text: &[u8]) -> Vec<Field> {
     let mut scanner = Scanner {
         input: Box::new(text),
+        cap: None,
         offset: 0,
         line: 0,
     };
