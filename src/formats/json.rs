@@ -18,17 +18,26 @@
 //!
 //! ```
 //! use reversi_record::formats::{json, ReadOptions, WriteOptions};
-//! use reversi_record::record::Record;
+//! use reversi_record::record::{MoveRecord, Record};
+//! use reversi_record::Move;
+//! let mut record = Record::new("anti:6x6".parse().unwrap());
+//! record.set_tag("Black", "Tastet Marc");
+//! record.moves.push(MoveRecord::new(Move::Place("b3".parse().unwrap())));
 //! let mut out = Vec::new();
 //! {
 //!     let mut w = json::writer(Box::new(&mut out), &WriteOptions::default());
-//!     w.write(&Record::default()).unwrap();
+//!     w.write(&record).unwrap();
 //!     w.finish().unwrap();
 //! }
-//! let text = String::from_utf8(out.clone()).unwrap();
-//! assert!(text.starts_with(r#"{"format": "reversi-record", "version": 1, "games": ["#));
+//! assert_eq!(
+//!     String::from_utf8(out.clone()).unwrap(),
+//!     "{\"format\": \"reversi-record\", \"version\": 1, \"games\": [\n\
+//!      {\"rules\":\"anti:6x6\",\"tags\":[{\"name\":\"Black\",\"value\":\"Tastet Marc\"}],\"moves\":[{\"move\":\"b3\"}]}\n\
+//!      ]}\n"
+//! );
 //! let games: Vec<_> = json::read(Box::new(&out[..]), &ReadOptions::default()).collect();
-//! assert_eq!(games[0].as_ref().unwrap().record, Some(Record::default()));
+//! let back = games[0].as_ref().unwrap().record.clone().unwrap();
+//! assert_eq!((back.rules, back.tags, back.moves), (record.rules, record.tags, record.moves));
 //! ```
 
 use std::collections::VecDeque;
