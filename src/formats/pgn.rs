@@ -150,16 +150,9 @@ impl Losses {
     }
 }
 
-/// One slot of the movetext.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Slot {
-    Place(Square),
-    Pass,
-}
-
 /// What will be written: the movetext slots, the start as FEN if any, and the result.
 struct Plan {
-    slots: Vec<Slot>,
+    slots: Vec<Move>,
     fen: Option<String>,
     result: PgnResult,
     tags: Vec<(String, String)>,
@@ -312,7 +305,7 @@ fn fen(setup: &Setup) -> String {
 /// The movetext slots. Thor drops passes (replay infers them); PlayOK and Edax write every
 /// pass, inserting those the record leaves to replay. Moves the record claims extra facts
 /// about lose those facts; colour claims that agree with the replay are no loss.
-fn movetext(record: &Record, dialect: PgnDialect, losses: &mut Losses) -> Vec<Slot> {
+fn movetext(record: &Record, dialect: PgnDialect, losses: &mut Losses) -> Vec<Move> {
     let insert_passes = dialect != PgnDialect::Thor;
     let mut slots = Vec::with_capacity(record.moves.len() + 2);
     let mut replay = if record.rules == Rules::default() {
@@ -328,7 +321,7 @@ fn movetext(record: &Record, dialect: PgnDialect, losses: &mut Losses) -> Vec<Sl
                 && pos.play(Move::Pass).is_ok()
                 && insert_passes
             {
-                slots.push(Slot::Pass);
+                slots.push(Move::Pass);
             }
         }
         let mover = replay.as_ref().map(Position::turn);
@@ -349,9 +342,9 @@ fn movetext(record: &Record, dialect: PgnDialect, losses: &mut Losses) -> Vec<Sl
                         .fatal
                         .push(format!("the move {sq}, off the 8x8 board"));
                 }
-                slots.push(Slot::Place(sq));
+                slots.push(Move::Place(sq));
             }
-            Move::Pass if insert_passes => slots.push(Slot::Pass),
+            Move::Pass if insert_passes => slots.push(Move::Pass),
             Move::Pass => {}
         }
         if m.flips.is_some() {
@@ -546,11 +539,11 @@ fn push_tags(out: &mut String, plan: &Plan, result: &str) {
     }
 }
 
-fn slot_text(slot: Slot, upper: bool, pass: &str) -> String {
+fn slot_text(slot: Move, upper: bool, pass: &str) -> String {
     match slot {
-        Slot::Place(sq) if upper => sq.to_string().to_ascii_uppercase(),
-        Slot::Place(sq) => sq.to_string(),
-        Slot::Pass => pass.to_owned(),
+        Move::Place(sq) if upper => sq.to_string().to_ascii_uppercase(),
+        Move::Place(sq) => sq.to_string(),
+        Move::Pass => pass.to_owned(),
     }
 }
 
