@@ -406,13 +406,17 @@ impl<'t> GameParser<'t, '_> {
                     i += 1;
                 }
                 let id = &text[start..i];
+                let id_end = i;
+                while i < bytes.len() && matches!(bytes[i], b' ' | b'\t') {
+                    i += 1;
+                }
                 if bytes.get(i) != Some(&b'[') {
                     let d = Diagnostic::error(
                         "syntax-missing-value",
                         format!("property `{id}` has no `[value]`"),
                     )
-                    .at(Some(self.span(start, i)), "expected `[` after this")
-                    .help("write properties as `ID[value]`, with no space before `[`");
+                    .at(Some(self.span(start, id_end)), "expected `[` after this")
+                    .help("write properties as `ID[value]`");
                     self.push(d);
                     continue;
                 }
@@ -493,12 +497,12 @@ impl<'t> GameParser<'t, '_> {
                     ty.value_span.offset + range.start,
                     range.end - range.start,
                 );
-                let code = if message.starts_with("unknown") {
+                let code = if message.starts_with("has an unknown") {
                     "ggf-unknown-type"
                 } else {
                     "ggf-bad-type"
                 };
-                let d = Diagnostic::error(code, format!("the game type {message}"))
+                let d = Diagnostic::error(code, format!("game type `{}` {message}", ty.value))
                     .at(Some(span), "here")
                     .help("TY is a board (4, 6, 8, 10, 12, 14 or 88) and flags s, k, b, w, a, r N");
                 self.push(d);
@@ -930,7 +934,7 @@ impl GgfType {
                         .push(("names a second board".into(), start..i)),
                     Some(b) => ty.board = Some(b),
                     None => ty.errors.push((
-                        format!("unknown board `{token}` (expected 4, 6, 8, 10, 12, 14 or 88)"),
+                        format!("has an unknown board `{token}`"),
                         start..i,
                     )),
                 }
@@ -953,11 +957,11 @@ impl GgfType {
                     }
                     if digits == i {
                         ty.errors
-                            .push(("gives `r` without a number of discs".into(), start..i));
+                            .push(("has `r` without a number of discs".into(), start..i));
                     }
                 }
                 _ => ty.errors.push((
-                    format!("unknown token `{}`", &text[start..i]),
+                    format!("has an unknown token `{}`", &text[start..i]),
                     start..i,
                 )),
             }
@@ -1023,7 +1027,7 @@ pub(super) fn format_number(x: f64, decimals: usize, sign: bool) -> String {
 }
 
 /// What the rules say that GGF cannot hold.
-fn rules_losses(rules: &Rules, losses: &mut Vec<String>) {
+pub(super) fn rules_losses(rules: &Rules, losses: &mut Vec<String>) {
     if rules.players() > 2 {
         losses.push(format!("{} players", rules.players()));
     }
@@ -1219,21 +1223,20 @@ fn board_text(rules: &Rules, setup: &Setup) -> String {
     out
 }
 
-/// The moves, with the colours the record claims or replay gives, and passes replay finds.
-fn write_moves(record: &Record, out: &mut String, losses: &mut Vec<String>) {
+/// The moves to write: each with the colour the record claims or replay gives, and the
+/// passes replay finds where a record without colours leaves them out (`None`).
+pub(super) fn colored_moves(record: &Record) -> Vec<(Color, Option<&MoveRecord>)> {
     let setup = record.start_setup();
     let mut pos = Position::from_setup(record.rules, setup).ok();
     let mut expected = setup.turn;
-    for (i, m) in record.moves.iter().enumerate() {
-        if m.comment.is_some() {
-            losses.push(format!("a comment on move {}", i + 1));
-        }
+    let mut out = Vec::with_capacity(record.moves.len());
+    for m in &record.moves {
         let color = match m.color {
             Some(c) => c,
             None => match pos.as_mut() {
                 Some(p) => {
                     if m.mv != Move::Pass && p.must_pass() && !p.is_over() {
-                        out.push_str(if p.turn() == Color::White { "W[PA]" } else { "B[PA]" });
+                        out.push((p.turn(), None));
                         let _ = p.play(Move::Pass);
                     }
                     p.turn()
@@ -1241,35 +1244,45 @@ fn write_moves(record: &Record, out: &mut String, losses: &mut Vec<String>) {
                 None => expected,
             },
         };
-        out.push_str(if color == Color::White { "W[" } else { "B[" });
-        match m.mv {
-            Move::Place(sq) => out.push_str(&sq.to_string()),
-            Move::Pass => out.push_str("PA"),
-        }
-        match (m.eval, m.time) {
-            (None, None) => {}
-            (eval, time) => {
-                out.push('/');
-                if let Some(e) = eval {
-                    out.push_str(&format_number(e, 2, false));
-                }
-                if let Some(t) = time {
-                    out.push('/');
-                    out.push_str(&format_number(t, 2, false));
-                }
-            }
-        }
-        out.push(']');
+        out.push((color, Some(m)));
         if let Some(p) = pos.as_mut() {
             if p.turn() != color || p.play(m.mv).is_err() {
                 pos = None;
             }
         }
-        expected = if color == Color::White {
-            Color::Black
-        } else {
-            Color::White
+        expected = color.next(2);
+    }
+    out
+}
+
+/// `B[f5/eval/time]` for each move; `PA` passes.
+fn write_moves(record: &Record, out: &mut String, losses: &mut Vec<String>) {
+    let mut number = 0;
+    for (color, m) in colored_moves(record) {
+        out.push_str(if color == Color::White { "W[" } else { "B[" });
+        let Some(m) = m else {
+            out.push_str("PA]");
+            continue;
         };
+        number += 1;
+        if m.comment.is_some() {
+            losses.push(format!("a comment on move {number}"));
+        }
+        match m.mv {
+            Move::Place(sq) => out.push_str(&sq.to_string()),
+            Move::Pass => out.push_str("PA"),
+        }
+        if m.eval.is_some() || m.time.is_some() {
+            out.push('/');
+            if let Some(e) = m.eval {
+                out.push_str(&format_number(e, 2, false));
+            }
+            if let Some(t) = m.time {
+                out.push('/');
+                out.push_str(&format_number(t, 2, false));
+            }
+        }
+        out.push(']');
     }
 }
 
@@ -1296,7 +1309,7 @@ mod tests {
         assert_eq!(GgfType::parse("14").board, Some(TyBoard::Unsupported(14)));
         assert_eq!(GgfType::parse("8sk").errors.len(), 1);
         assert_eq!(GgfType::parse("8r").errors.len(), 1);
-        assert_eq!(GgfType::parse("8q").errors[0].0, "unknown token `q`");
+        assert_eq!(GgfType::parse("8q").errors[0].0, "has an unknown token `q`");
         assert_eq!(GgfType::parse("9").errors.len(), 1);
     }
 
