@@ -102,7 +102,11 @@ fn nboard_test_reads_and_replays() {
         return;
     };
     assert_eq!(games.len(), 1);
-    assert!(games[0].diagnostics.is_empty(), "{:?}", games[0].diagnostics);
+    assert!(
+        games[0].diagnostics.is_empty(),
+        "{:?}",
+        games[0].diagnostics
+    );
     let r = games[0].record.as_ref().unwrap();
     assert_eq!(r.rules, Rules::default());
     assert_eq!(r.start, None);
@@ -118,7 +122,10 @@ fn nboard_test_reads_and_replays() {
     let pos = replay(r);
     assert!(pos.is_over());
     assert_eq!(pos.counts_outcome().margin() as f64, margin(r));
-    assert!(games[0].source.text.starts_with("1 (;GM[Othello]"), "the count prefix is part of the source");
+    assert!(
+        games[0].source.text.starts_with("1 (;GM[Othello]"),
+        "the count prefix is part of the source"
+    );
 }
 
 #[test]
@@ -172,7 +179,12 @@ fn novello_games_read_and_replay() {
         passes += r.moves.iter().filter(|m| m.mv == Move::Pass).count();
         let pos = replay(r);
         assert!(pos.is_over(), "game {} is finished", g.index);
-        assert_eq!(pos.counts_outcome().margin() as f64, margin(r), "game {}", g.index);
+        assert_eq!(
+            pos.counts_outcome().margin() as f64,
+            margin(r),
+            "game {}",
+            g.index
+        );
     }
     assert!(passes >= 2, "the file has both `pass` and `PA` passes");
     let wins = games
@@ -188,7 +200,11 @@ fn novello_games_read_and_replay() {
 
 #[test]
 fn real_files_round_trip() {
-    for name in ["nboard_test.ggf", "nboard_test2.ggf", "novello_TestGames.ggf"] {
+    for name in [
+        "nboard_test.ggf",
+        "nboard_test2.ggf",
+        "novello_TestGames.ggf",
+    ] {
         let Some(games) = read_data(name) else {
             return;
         };
@@ -249,7 +265,7 @@ fn valid_fixtures() {
             assert!(g.diagnostics.is_empty(), "{:?}", g.diagnostics);
             let r = g.record.clone().expect("valid games have records");
             // Every valid fixture survives a round trip.
-            let (text, lost) = write(&[r.clone()], false).expect("GGF holds it");
+            let (text, lost) = write(std::slice::from_ref(&r), false).expect("GGF holds it");
             assert!(lost.is_empty());
             assert_eq!(records(&read_bytes(text.into_bytes())), vec![strip(r)]);
         }
@@ -312,7 +328,10 @@ fn writer_converts_disc_counts_and_inserts_passes() {
     let (text, lost) = write(&[r], false).unwrap();
     assert!(lost.is_empty());
     assert!(text.contains("RE[-2.000]"), "{text}");
-    assert!(text.contains("B[PA//4.23]") || text.contains("B[PA]"), "{text}");
+    assert!(
+        text.contains("B[PA//4.23]") || text.contains("B[PA]"),
+        "{text}"
+    );
     let back = records(&read_bytes(text.into_bytes()));
     let moves: Vec<_> = back[0].moves.iter().map(|m| (m.mv, m.color)).collect();
     let expected: Vec<_> = with_passes.moves.iter().map(|m| (m.mv, m.color)).collect();
@@ -349,18 +368,16 @@ fn spec() -> impl Strategy<Value = Spec> {
         prop::option::of("[a-z ;:)*]{0,20}"),
     )
         .prop_map(
-            |((board, anti), (extra, white_first), choices, evals, result, names, comment)| {
-                Spec {
-                    board,
-                    anti,
-                    extra,
-                    white_first,
-                    choices,
-                    evals,
-                    result,
-                    names,
-                    comment,
-                }
+            |((board, anti), (extra, white_first), choices, evals, result, names, comment)| Spec {
+                board,
+                anti,
+                extra,
+                white_first,
+                choices,
+                evals,
+                result,
+                names,
+                comment,
             },
         )
 }

@@ -37,13 +37,12 @@
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
-use super::{check_losses, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, WriteError};
 use super::WriteOptions;
+use super::{check_losses, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, WriteError};
 use crate::diagnostic::{Diagnostic, Source};
 use crate::engine::{BoardShape, Color, Move, Position, Preset, Rules, Setup, Square, SquareSet};
 use crate::record::{
-    ClaimedResult, MoveRecord, Record, ResultScore, Span, StartPosition, Tag, TagName,
-    Termination,
+    ClaimedResult, MoveRecord, Record, ResultScore, Span, StartPosition, Tag, TagName, Termination,
 };
 
 /// The tag that keeps a `TY` value the rules alone do not say (synchro, komi, random start,
@@ -76,7 +75,9 @@ const GARBAGE_CAP: usize = 4096;
 pub fn sniff(input: &Sniff<'_>) -> bool {
     let head = String::from_utf8_lossy(input.head);
     let text = head.trim_start();
-    let text = text.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start();
+    let text = text
+        .trim_start_matches(|c: char| c.is_ascii_digit())
+        .trim_start();
     if !text.starts_with("(;") {
         return false;
     }
@@ -493,10 +494,7 @@ impl<'t> GameParser<'t, '_> {
         if let Some(ty) = ty {
             let parsed = GgfType::parse(ty.value);
             for (message, range) in &parsed.errors {
-                let span = Span::new(
-                    ty.value_span.offset + range.start,
-                    range.end - range.start,
-                );
+                let span = Span::new(ty.value_span.offset + range.start, range.end - range.start);
                 let code = if message.starts_with("has an unknown") {
                     "ggf-unknown-type"
                 } else {
@@ -658,8 +656,7 @@ impl<'t> GameParser<'t, '_> {
         let mut parts = prop.value.split('/');
         let token = parts.next().unwrap_or_default().trim();
         let eval = parts.next().map(str::trim);
-        if parse_move_token(token).is_none() || !eval.is_some_and(|e| parse_number(e).is_some())
-        {
+        if parse_move_token(token).is_none() || !eval.is_some_and(|e| parse_number(e).is_some()) {
             let d = Diagnostic::error(
                 "ggf-bad-move",
                 format!("komi bid `{}` is not a move and an eval", prop.value),
@@ -929,14 +926,13 @@ impl GgfType {
                 }
                 let token = &text[start..i];
                 match TyBoard::from_token(token) {
-                    Some(_) if ty.board.is_some() => ty
-                        .errors
-                        .push(("names a second board".into(), start..i)),
+                    Some(_) if ty.board.is_some() => {
+                        ty.errors.push(("names a second board".into(), start..i))
+                    }
                     Some(b) => ty.board = Some(b),
-                    None => ty.errors.push((
-                        format!("has an unknown board `{token}`"),
-                        start..i,
-                    )),
+                    None => ty
+                        .errors
+                        .push((format!("has an unknown board `{token}`"), start..i)),
                 }
                 continue;
             }
@@ -985,7 +981,10 @@ impl GgfType {
 // Writing
 
 /// A writer of GGF games, one a line.
-pub fn writer<'a>(out: Box<dyn Write + Send + 'a>, options: &WriteOptions) -> Box<dyn RecordWriter + 'a> {
+pub fn writer<'a>(
+    out: Box<dyn Write + Send + 'a>,
+    options: &WriteOptions,
+) -> Box<dyn RecordWriter + 'a> {
     Box::new(GgfWriter {
         out,
         options: options.clone(),
@@ -1096,11 +1095,19 @@ fn to_ggf(record: &Record) -> (String, Vec<String>) {
             continue;
         }
         let valid_id = name.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
-            && name.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
             && !STRUCTURAL_IDS.contains(&name)
             && !TAG_IDS.iter().any(|(id, _)| *id == name);
         if valid_id {
-            prop(&mut out, &mut losses, name, &tag.value, &format!("the {name} tag"));
+            prop(
+                &mut out,
+                &mut losses,
+                name,
+                &tag.value,
+                &format!("the {name} tag"),
+            );
         } else {
             losses.push(format!("the `{name}` tag"));
         }
@@ -1219,7 +1226,11 @@ fn board_text(rules: &Rules, setup: &Setup) -> String {
             '-'
         });
     }
-    out.push_str(if setup.turn == Color::White { " O]" } else { " *]" });
+    out.push_str(if setup.turn == Color::White {
+        " O]"
+    } else {
+        " *]"
+    });
     out
 }
 
@@ -1305,7 +1316,10 @@ mod tests {
         let t = GgfType::parse("10A");
         assert!(t.anti && t.errors.is_empty());
         assert_eq!(t.board, Some(TyBoard::Shape(BoardShape::Ten)));
-        assert_eq!(GgfType::parse("88").board, Some(TyBoard::Shape(BoardShape::Octagon)));
+        assert_eq!(
+            GgfType::parse("88").board,
+            Some(TyBoard::Shape(BoardShape::Octagon))
+        );
         assert_eq!(GgfType::parse("14").board, Some(TyBoard::Unsupported(14)));
         assert_eq!(GgfType::parse("8sk").errors.len(), 1);
         assert_eq!(GgfType::parse("8r").errors.len(), 1);

@@ -34,11 +34,10 @@ use super::{
 use crate::diagnostic::{Diagnostic, Source};
 use crate::engine::{BoardShape, Color, Move, Rules, Setup, Square, SquareSet};
 use crate::record::{
-    ClaimedResult, MoveRecord, Record, ResultScore, Span, StartPosition, Tag, TagName,
-    Termination,
+    ClaimedResult, MoveRecord, Record, ResultScore, Span, StartPosition, Tag, TagName, Termination,
 };
 
-/// Root properties that map to named tags, in the order the writer puts them.
+/// Root properties that map to named tags.
 const TAG_IDS: [(&str, &str); 8] = [
     ("PC", TagName::SITE),
     ("DT", TagName::DATE),
@@ -51,7 +50,9 @@ const TAG_IDS: [(&str, &str); 8] = [
 ];
 
 /// Properties with a meaning of their own.
-const STRUCTURAL_IDS: [&str; 11] = ["FF", "GM", "SZ", "AB", "AW", "AE", "PL", "B", "W", "C", "RE"];
+const STRUCTURAL_IDS: [&str; 11] = [
+    "FF", "GM", "SZ", "AB", "AW", "AE", "PL", "B", "W", "C", "RE",
+];
 
 /// Garbage between games kept for display, at most.
 const GARBAGE_CAP: usize = 4096;
@@ -223,6 +224,7 @@ fn parse_piece(piece: Piece, name: &Arc<str>, index: usize) -> ParsedGame {
             text: &text,
             base,
             diagnostics: &mut diagnostics,
+            broken: false,
         };
         parser.parse(at, piece.closed)
     });
@@ -265,6 +267,8 @@ struct TreeParser<'t, 'd> {
     text: &'t str,
     base: usize,
     diagnostics: &'d mut Vec<Diagnostic>,
+    /// A value ran to the end of the text (already reported).
+    broken: bool,
 }
 
 impl TreeParser<'_, '_> {
@@ -301,7 +305,8 @@ impl TreeParser<'_, '_> {
                     i += 2;
                     if next == b'\n' || next == b'\r' {
                         // A soft line break.
-                        if i < bytes.len() && matches!(bytes[i], b'\n' | b'\r') && bytes[i] != next {
+                        if i < bytes.len() && matches!(bytes[i], b'\n' | b'\r') && bytes[i] != next
+                        {
                             i += 1;
                         }
                     } else {
@@ -321,19 +326,20 @@ impl TreeParser<'_, '_> {
         .at(Some(self.span(open, open + 1)), "opened here")
         .help("close the value with `]`; write `\\]` for a `]` inside it");
         self.push(d);
+        self.broken = true;
         None
     }
 
     /// Reads a node's properties from just after its `;`. Returns the node and the index
-    /// where it ends, or `None` at an unterminated value.
-    fn node(&mut self, mut i: usize) -> Option<(Vec<Prop>, usize)> {
+    /// where it ends (the end of the text after an unterminated value).
+    fn node(&mut self, mut i: usize) -> (Vec<Prop>, usize) {
         let text = self.text;
         let bytes = text.as_bytes();
         let mut props = Vec::new();
         loop {
             i = self.skip_ws(i);
             if i >= bytes.len() || matches!(bytes[i], b';' | b'(' | b')') {
-                return Some((props, i));
+                return (props, i);
             }
             if !bytes[i].is_ascii_alphabetic() {
                 let start = i;
@@ -353,8 +359,10 @@ impl TreeParser<'_, '_> {
                 self.push(d);
                 if bytes.get(start) == Some(&b'[') {
                     // A value with no property: skip it.
-                    let (_, _, next) = self.value(start, "?")?;
-                    i = next;
+                    match self.value(start, "?") {
+                        Some((_, _, next)) => i = next,
+                        None => return (props, bytes.len()),
+                    }
                 }
                 continue;
             }
@@ -374,17 +382,34 @@ impl TreeParser<'_, '_> {
                 if bytes.get(j) != Some(&b'[') {
                     break;
                 }
-                let (value, span, next) = self.value(j, &id)?;
-                values.push((value, span));
-                i = next;
+                match self.value(j, &id) {
+                    Some((value, span, next)) => {
+                        values.push((value, span));
+                        i = next;
+                    }
+                    None => return (props, bytes.len()),
+                }
             }
-            if values.is_empty() || id.is_empty() {
+            if id.is_empty() {
+                let d = Diagnostic::error(
+                    "syntax-bad-property",
+                    format!("`{}` is not a property name", &text[start..id_end]),
+                )
+                .at(
+                    Some(self.span(start, id_end)),
+                    "expected upper-case letters",
+                )
+                .help("property names are upper-case letters, such as `PB` or `C`");
+                self.push(d);
+                continue;
+            }
+            if values.is_empty() {
                 let d = Diagnostic::error(
                     "syntax-missing-value",
-                    format!("property `{}` has no `[value]`", &text[start..id_end]),
+                    format!("property `{id}` has no `[value]`"),
                 )
                 .at(Some(self.span(start, id_end)), "expected `[` after this")
-                .help("write properties as `ID[value]`, with an upper-case ID");
+                .help("write properties as `ID[value]`");
                 self.push(d);
                 continue;
             }
@@ -406,19 +431,23 @@ impl TreeParser<'_, '_> {
         loop {
             i = self.skip_ws(i);
             if i >= bytes.len() {
-                if !closed {
-                    let d = Diagnostic::error("syntax-unterminated-game", "unterminated SGF game tree")
-                        .at(Some(self.span(at, at + 1)), "this game tree is never closed")
-                        .help("the input ends before the matching `)`; close every `(` with `)`");
+                if !closed && !self.broken {
+                    let d =
+                        Diagnostic::error("syntax-unterminated-game", "unterminated SGF game tree")
+                            .at(
+                                Some(self.span(at, at + 1)),
+                                "this game tree is never closed",
+                            )
+                            .help(
+                                "the input ends before the matching `)`; close every `(` with `)`",
+                            );
                     self.push(d);
                 }
                 return nodes;
             }
             match bytes[i] {
                 b';' => {
-                    let Some((props, next)) = self.node(i + 1) else {
-                        return nodes;
-                    };
+                    let (props, next) = self.node(i + 1);
                     if main {
                         nodes.push(props);
                     } else {
@@ -458,12 +487,14 @@ impl TreeParser<'_, '_> {
                 _ => {
                     // Properties with no `;` before them: read them as a node so nothing is lost
                     // silently.
-                    let Some((props, next)) = self.node(i) else {
-                        return nodes;
-                    };
-                    let d = Diagnostic::error("syntax-unexpected-text", "properties outside a node")
-                        .at(Some(self.span(i, next.max(i + 1))), "expected `;` before these")
-                        .help("every node starts with `;`");
+                    let (props, next) = self.node(i);
+                    let d =
+                        Diagnostic::error("syntax-unexpected-text", "properties outside a node")
+                            .at(
+                                Some(self.span(i, next.max(i + 1))),
+                                "expected `;` before these",
+                            )
+                            .help("every node starts with `;`");
                     self.push(d);
                     if next == i {
                         i += 1;
@@ -895,38 +926,39 @@ fn to_sgf(record: &Record) -> (String, Vec<String>) {
     }
 
     let mut out = format!("(;FF[4]GM[2]SZ[{}]\n", size_token(rules.board()));
+    // Tags in the record's order: named ones under their IDs, upper-case names as
+    // properties of their own (all values of one name together).
     let mut header = String::new();
-    for (id, name) in TAG_IDS {
-        if let Some(value) = record.tag(name) {
-            header.push_str(&format!("{id}[{}]", escape(value)));
-        }
-    }
-    // Other tags: upper-case names become properties, one per ID with all its values.
     let mut done: Vec<&str> = Vec::new();
-    let mut named: Vec<&str> = Vec::new();
     for tag in &record.tags {
         let name = tag.name.as_str();
-        if let Some((_, mapped)) = TAG_IDS.iter().find(|(_, n)| n.eq_ignore_ascii_case(name)) {
-            if named.contains(mapped) {
-                losses.push(format!("a second `{name}` tag"));
+        let id = match TAG_IDS.iter().find(|(_, n)| n.eq_ignore_ascii_case(name)) {
+            Some((id, _)) => *id,
+            None => {
+                let valid_id = !name.is_empty()
+                    && name.bytes().all(|b| b.is_ascii_uppercase())
+                    && !STRUCTURAL_IDS.contains(&name)
+                    && !TAG_IDS.iter().any(|(id, _)| *id == name);
+                if !valid_id {
+                    losses.push(format!("the `{name}` tag"));
+                    continue;
+                }
+                name
             }
-            named.push(mapped);
+        };
+        if done.contains(&id) {
             continue;
         }
-        if done.contains(&name) {
-            continue;
-        }
-        let valid_id = !name.is_empty()
-            && name.bytes().all(|b| b.is_ascii_uppercase())
-            && !STRUCTURAL_IDS.contains(&name)
-            && !TAG_IDS.iter().any(|(id, _)| *id == name);
-        if !valid_id {
-            losses.push(format!("the `{name}` tag"));
-            continue;
-        }
-        done.push(name);
-        header.push_str(name);
-        for t in record.tags.iter().filter(|t| t.name == name) {
+        done.push(id);
+        header.push_str(id);
+        let same = |t: &&Tag| {
+            TAG_IDS
+                .iter()
+                .find(|(_, n)| n.eq_ignore_ascii_case(&t.name))
+                .map_or(t.name.as_str(), |(i, _)| *i)
+                == id
+        };
+        for t in record.tags.iter().filter(same) {
             header.push_str(&format!("[{}]", escape(&t.value)));
         }
     }
@@ -1001,7 +1033,7 @@ fn result_text(record: &Record, losses: &mut Vec<String>) -> Option<String> {
         Termination::Normal => match (&result.score, margin) {
             (ResultScore::Winner(None), _) => Some("Draw".into()),
             (ResultScore::Winner(Some(w)), _) => Some(format!("{}+", letter(*w))),
-            (_, Some(m)) if m == 0.0 => Some("0".into()),
+            (_, Some(0.0)) => Some("0".into()),
             (_, Some(m)) => Some(format!(
                 "{}+{}",
                 letter(winner.unwrap_or(Color::Black)),
