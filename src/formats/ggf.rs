@@ -20,7 +20,7 @@
 //! | `TY` | [`Rules`]: board `4` `6` `8` `10` `88` (octagon), flag `a` (anti); the exact text in tag `GgfType` unless it is the canonical form (`8`, `10a`, `88` …) |
 //! | `KB`, `KW` | tags `BlackKomiBid`, `WhiteKomiBid`, verbatim |
 //! | `KM` | tag `Komi` |
-//! | `RE` | [`ClaimedResult`]: [`ResultScore::Margin`] (Black's view) and [`Termination`] (`:r` resignation, `:t` time, `:s` agreement, `:l`, `?` and words unfinished) |
+//! | `RE` | [`ClaimedResult`]: [`ResultScore::Margin`] (Black's net discs, empties to the winner, minus komi; negated in anti games, where GGS's RE follows the winner as Welty-gdk's `getResult` does) and [`Termination`] (`:r` resignation, `:t` time, `:s` agreement, `:l`, `?` and words unfinished) |
 //! | `CO` | the game comment |
 //! | `BO` | [`StartPosition`] when it differs from the rules' start |
 //! | `B`, `W` | moves, with colour, eval (`/eval`) and time (`/eval/time`) |
@@ -570,7 +570,7 @@ impl<'t> GameParser<'t, '_> {
                     }
                 }
                 "BO" if first => record.start = self.parse_board(prop, &record.rules),
-                "RE" if first => record.result = self.parse_result(prop),
+                "RE" if first => record.result = self.parse_result(prop, record.rules.is_anti()),
                 "CO" if first => record.comment = Some(prop.value.into()),
                 id => {
                     let name = TAG_IDS
@@ -775,8 +775,9 @@ impl<'t> GameParser<'t, '_> {
         })
     }
 
-    /// Reads `RE[±score[:flag]]`, `RE[?]` or a word.
-    fn parse_result(&mut self, prop: &Prop<'_>) -> Option<ClaimedResult> {
+    /// Reads `RE[±score[:flag]]`, `RE[?]` or a word. In anti games RE is negated so that
+    /// it still says how much Black won by (Welty-gdk); the record keeps Black's margin.
+    fn parse_result(&mut self, prop: &Prop<'_>, anti: bool) -> Option<ClaimedResult> {
         let value = prop.value.trim();
         let unfinished = ClaimedResult {
             score: ResultScore::None,
@@ -793,7 +794,7 @@ impl<'t> GameParser<'t, '_> {
             Some((s, f)) => (s.trim(), Some(f.trim())),
             None => (value, None),
         };
-        let Some(margin) = parse_number(score) else {
+        let Some(re) = parse_number(score) else {
             let d = Diagnostic::error("ggf-bad-result", format!("`{value}` is not a result"))
                 .at(Some(prop.value_span), "expected a score such as `+18.000`")
                 .help("RE is Black's net score, with `:r`, `:t` or `:s` for resigned, time or agreed; `?` when unfinished");
@@ -819,6 +820,7 @@ impl<'t> GameParser<'t, '_> {
                 }
             },
         };
+        let margin = if anti && re != 0.0 { -re } else { re };
         Some(ClaimedResult {
             score: ResultScore::Margin(margin),
             termination,
@@ -1169,10 +1171,16 @@ fn result_text(record: &Record, losses: &mut Vec<String>) -> Option<String> {
             }
         };
     };
+    // RE says how much Black won by: in anti games, the negated margin.
+    let re = if record.rules.is_anti() && margin != 0.0 {
+        -margin
+    } else {
+        margin
+    };
     let loser = |c: Option<Color>, losses: &mut Vec<String>, what: &str| {
-        let implied = if margin > 0.0 {
+        let implied = if re > 0.0 {
             Some(Color::White)
-        } else if margin < 0.0 {
+        } else if re < 0.0 {
             Some(Color::Black)
         } else {
             None
@@ -1194,7 +1202,7 @@ fn result_text(record: &Record, losses: &mut Vec<String>) -> Option<String> {
         Termination::Agreement => ":s",
         Termination::Unfinished => ":l",
     };
-    Some(format!("{}{flag}", format_number(margin, 3, true)))
+    Some(format!("{}{flag}", format_number(re, 3, true)))
 }
 
 /// Appends `ID[value]`; a `]` in the value cannot be written and is reported.
