@@ -107,6 +107,34 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// Appends bytes to `out` up to and including the first one for which `stop` is true,
+    /// or to the end of the input. Returns whether `stop` fired.
+    pub(super) fn scan_into(
+        &mut self,
+        out: &mut Vec<u8>,
+        mut stop: impl FnMut(u8) -> bool,
+    ) -> io::Result<bool> {
+        loop {
+            let buf = match self.input.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if buf.is_empty() {
+                return Ok(false);
+            }
+            let hit = buf.iter().position(|&b| stop(b));
+            let taken = hit.map_or(buf.len(), |i| i + 1);
+            out.extend_from_slice(&buf[..taken]);
+            self.line += buf[..taken].iter().filter(|&&b| b == b'\n').count();
+            self.offset += taken;
+            self.input.consume(taken);
+            if hit.is_some() {
+                return Ok(true);
+            }
+        }
+    }
+
     /// The next byte, or `None` at the end.
     pub(super) fn next_byte(&mut self) -> io::Result<Option<u8>> {
         let byte = loop {
@@ -233,29 +261,29 @@ impl Splitter<'_> {
         }
         let mut in_value = false;
         let mut prev = 0u8;
-        loop {
-            let line = self.scanner.line;
-            let Some(b) = self.scanner.next_byte()? else {
-                piece.end = End::Eof;
-                return Ok(Some(piece));
-            };
-            piece.bytes.push(b);
+        let mut end = End::Eof;
+        self.scanner.scan_into(&mut piece.bytes, |b| {
             if prev == b'(' && b == b';' {
-                piece.bytes.truncate(piece.bytes.len() - 2);
-                self.carry = Some((self.scanner.offset - 2, line));
-                piece.end = End::NextGame;
-                return Ok(Some(piece));
+                end = End::NextGame;
+                return true;
             }
             if in_value {
                 in_value = b != b']';
             } else if b == b'[' {
                 in_value = true;
             } else if prev == b';' && b == b')' {
-                piece.end = End::Closed;
-                return Ok(Some(piece));
+                end = End::Closed;
+                return true;
             }
             prev = b;
+            false
+        })?;
+        if end == End::NextGame {
+            piece.bytes.truncate(piece.bytes.len() - 2);
+            self.carry = Some((self.scanner.offset - 2, self.scanner.line));
         }
+        piece.end = end;
+        Ok(Some(piece))
     }
 }
 
@@ -545,8 +573,8 @@ impl<'t> GameParser<'t, '_> {
 
         let mut seen: Vec<&str> = Vec::new();
         for prop in &props {
-            let first = !seen.contains(&prop.id);
-            if !first && !matches!(prop.id, "B" | "W") {
+            let first = matches!(prop.id, "B" | "W") || !seen.contains(&prop.id);
+            if !first {
                 let d = Diagnostic::warning(
                     "ggf-duplicate-property",
                     format!("property `{}` appears more than once", prop.id),
@@ -554,7 +582,7 @@ impl<'t> GameParser<'t, '_> {
                 .at(Some(prop.span), "again here")
                 .help("a GGF game gives each property once; the repeats are kept as tags");
                 self.push(d);
-            } else {
+            } else if !matches!(prop.id, "B" | "W") {
                 seen.push(prop.id);
             }
             match prop.id {
@@ -593,19 +621,24 @@ impl<'t> GameParser<'t, '_> {
 
     /// Splits `move/eval/time`.
     fn parse_move(&mut self, prop: &Prop<'_>, color: Color) -> Option<MoveRecord> {
-        let parts: Vec<&str> = prop.value.split('/').collect();
+        let mut parts = [""; 3];
+        let mut spans = [prop.value_span; 3];
+        let mut count = 0;
         let mut offset = prop.value_span.offset;
-        let mut spans = Vec::new();
-        for part in &parts {
-            spans.push(Span::new(offset, part.len()));
+        for part in prop.value.split('/') {
+            if count < 3 {
+                parts[count] = part;
+                spans[count] = Span::new(offset, part.len());
+            }
             offset += part.len() + 1;
+            count += 1;
         }
         let bad = |what: String, span: Span, label: &str| {
             Diagnostic::error("ggf-bad-move", what)
                 .at(Some(span), label)
                 .help("a move is `B[f5]`, `W[d3/-2.50/1.20]` (eval and seconds used) or `B[PA]`")
         };
-        if parts.len() > 3 {
+        if count > 3 {
             let d = bad(
                 format!("move `{}` has too many `/` parts", prop.value),
                 prop.value_span,
@@ -626,9 +659,7 @@ impl<'t> GameParser<'t, '_> {
         };
         let mut numbers = [None, None];
         for (k, what) in ["eval", "time"].into_iter().enumerate() {
-            let Some(text) = parts.get(k + 1).map(|t| t.trim()) else {
-                continue;
-            };
+            let text = parts[k + 1].trim();
             if text.is_empty() {
                 continue;
             }

@@ -142,8 +142,7 @@ impl Splitter<'_> {
         let mut depth = 1usize;
         let mut in_value = false;
         let mut escaped = false;
-        while let Some(b) = self.scanner.next_byte()? {
-            piece.bytes.push(b);
+        piece.closed = self.scanner.scan_into(&mut piece.bytes, |b| {
             if in_value {
                 if escaped {
                     escaped = false;
@@ -152,21 +151,19 @@ impl Splitter<'_> {
                 } else if b == b']' {
                     in_value = false;
                 }
-                continue;
+                return false;
             }
             match b {
                 b'[' => in_value = true,
                 b'(' => depth += 1,
                 b')' => {
                     depth -= 1;
-                    if depth == 0 {
-                        piece.closed = true;
-                        return Ok(Some(piece));
-                    }
+                    return depth == 0;
                 }
                 _ => {}
             }
-        }
+            false
+        })?;
         Ok(Some(piece))
     }
 }
