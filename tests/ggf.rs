@@ -287,6 +287,7 @@ fn writer_refuses_or_reports() {
     let mut r = Record::new("multi3".parse().unwrap());
     r.tags.push(Tag::new("Event", "Open"));
     r.tags.push(Tag::new("Black", "a]b"));
+    r.comment = Some("a new game (; starts here".into());
     r.result = Some(ClaimedResult {
         score: ResultScore::Winner(Some(Color::Black)),
         termination: Termination::Normal,
@@ -299,14 +300,20 @@ fn writer_refuses_or_reports() {
                 "3 players",
                 "a `]` in the Black tag",
                 "a result that names only the winner",
+                "a `(;` in the game comment",
                 "the `Event` tag"
             ]
         ),
         other => panic!("expected a refusal, got {other:?}"),
     }
     let (text, lost) = write(&[r], true).unwrap();
-    assert_eq!(lost.len(), 4);
+    assert_eq!(lost.len(), 5);
     assert!(text.contains("PB[a)b]"));
+    assert_eq!(
+        read_bytes(text.into_bytes()).len(),
+        1,
+        "the comment does not split the game"
+    );
 }
 
 #[test]

@@ -32,13 +32,17 @@
 //! The writer puts one game on a line in GGS order, `GM PC DT PB PW RB RW TI TB TW TY KB KW KM
 //! RE CO BO` and the moves, then other tags; it writes evals and times as `/eval/time`
 //! suffixes and passes as `PA`. Passes a record leaves out are written where replay finds
-//! them.
+//! them. It refuses (or, when lossy, reports) what GGF cannot hold: 3-4 players, blocked
+//! squares, handicaps, free openings, raw scoring, discs in hand, flip and position claims,
+//! move comments, results that are only a winner or more than two counts, tags with no GGF
+//! property, and `]` or `(;` inside values (GGF has no escapes). Disc counts become a margin.
 
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
-use super::WriteOptions;
-use super::{check_losses, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, WriteError};
+use super::{
+    check_losses, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, WriteError, WriteOptions,
+};
 use crate::diagnostic::{Diagnostic, Source};
 use crate::engine::{BoardShape, Color, Move, Position, Preset, Rules, Setup, Square, SquareSet};
 use crate::record::{
@@ -1236,14 +1240,18 @@ fn result_text(record: &Record, losses: &mut Vec<String>) -> Option<String> {
     Some(format!("{}{flag}", format_number(re, 3, true)))
 }
 
-/// Appends `ID[value]`; a `]` in the value cannot be written and is reported.
+/// Appends `ID[value]`. GGF has no escapes: a `]` would end the value and a `(;` would
+/// start a new game for readers that resynchronise, so both are reported and defused.
 fn prop(out: &mut String, losses: &mut Vec<String>, id: &str, value: &str, what: &str) {
     if value.contains(']') {
         losses.push(format!("a `]` in {what}"));
     }
+    if value.contains("(;") {
+        losses.push(format!("a `(;` in {what}"));
+    }
     out.push_str(id);
     out.push('[');
-    out.push_str(&value.replace(']', ")"));
+    out.push_str(&value.replace(']', ")").replace("(;", "( ;"));
     out.push(']');
 }
 
@@ -1345,6 +1353,21 @@ mod tests {
         read(input, &ReadOptions::default())
             .collect::<io::Result<Vec<_>>>()
             .unwrap()
+    }
+
+    #[test]
+    fn sniffs_ggf_only() {
+        let s = |t: &str| {
+            sniff(&Sniff {
+                head: t.as_bytes(),
+                len: None,
+            })
+        };
+        assert!(s("1 (;GM[Othello]PC[GGS/os]"));
+        assert!(s("\n(;GM[othello]PC[Edax]"));
+        assert!(s("(;PB[x]BO[8 ---"));
+        assert!(!s("(;FF[4]GM[2]SZ[8]BO[x]"));
+        assert!(!s("[Event \"x\"]"));
     }
 
     #[test]
