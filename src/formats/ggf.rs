@@ -292,6 +292,17 @@ impl Splitter<'_> {
 }
 
 /// Reads GGF games one at a time.
+///
+/// ```
+/// use reversi_record::formats::{ggf, ReadOptions};
+/// let text = "1 (;GM[Othello]PB[Saio]TY[8]RE[+18.000]B[f5/1.50/0.01];)\n";
+/// let mut games = ggf::read(Box::new(text.as_bytes()), &ReadOptions::default());
+/// let game = games.next().unwrap().unwrap();
+/// let record = game.record.unwrap();
+/// assert_eq!(record.tag("Black"), Some("Saio"));
+/// assert_eq!(record.moves[0].eval, Some(1.5));
+/// assert!(game.diagnostics.is_empty() && games.next().is_none());
+/// ```
 pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> Games<'a> {
     let mut splitter = Splitter {
         scanner: Scanner::new(input),

@@ -169,6 +169,15 @@ impl Splitter<'_> {
 }
 
 /// Reads SGF game trees one at a time.
+///
+/// ```
+/// use reversi_record::formats::{sgf, ReadOptions};
+/// let text = "(;FF[4]GM[2]SZ[8]PB[Edax]RE[W+2];B[f5];W[fd]C[Go-style f4])";
+/// let mut games = sgf::read(Box::new(text.as_bytes()), &ReadOptions::default());
+/// let record = games.next().unwrap().unwrap().record.unwrap();
+/// assert_eq!(record.moves[1].mv.to_string(), "f4");
+/// assert_eq!(record.moves[1].comment.as_deref(), Some("Go-style f4"));
+/// ```
 pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> Games<'a> {
     let mut splitter = Splitter {
         scanner: Scanner::new(input),
