@@ -304,30 +304,164 @@ impl Splitter<'_> {
 /// assert!(game.diagnostics.is_empty() && games.next().is_none());
 /// ```
 pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> Games<'a> {
-    let mut splitter = Splitter {
-        scanner: Scanner::new(input),
-        carry: None,
-    };
-    let name = options.name.clone();
-    let mut index = 0;
-    let mut failed = false;
-    Box::new(std::iter::from_fn(move || {
-        if failed {
-            return None;
-        }
-        let piece = match splitter.next_piece() {
-            Ok(piece) => piece?,
-            Err(e) => {
-                failed = true;
-                return Some(Err(e));
-            }
-        };
-        index += 1;
-        Some(Ok(parse_piece(piece, &name, index)))
-    }))
+    Box::new(Reader {
+        splitter: Splitter {
+            scanner: Scanner::new(input),
+            carry: None,
+        },
+        name: options.name.clone(),
+        index: 0,
+        held: None,
+        error: None,
+        done: false,
+        group: None,
+        last_end_line: None,
+    })
 }
 
-fn parse_piece(piece: Piece, name: &Arc<str>, index: usize) -> ParsedGame {
+/// Games of one archive line: the count its prefix announces and how many came.
+struct Group {
+    count: usize,
+    seen: usize,
+}
+
+/// The GGF game stream. It holds one game back, so that an archive line with fewer games
+/// than its count prefix says can be reported on its last game.
+struct Reader<'a> {
+    splitter: Splitter<'a>,
+    name: Arc<str>,
+    index: usize,
+    held: Option<ParsedGame>,
+    /// An input error to report after the held game.
+    error: Option<io::Error>,
+    /// Set once an input error has been reported.
+    done: bool,
+    group: Option<Group>,
+    /// The line the previous game ended on.
+    last_end_line: Option<usize>,
+}
+
+impl Reader<'_> {
+    /// Ends the current archive line, reporting on the held game if games are missing.
+    fn close_group(&mut self) {
+        let (Some(group), Some(held)) = (self.group.take(), self.held.as_mut()) else {
+            return;
+        };
+        if group.seen < group.count {
+            let src = &held.source;
+            let end = src.offset + src.text.trim_end().len();
+            let d = Diagnostic::warning(
+                "ggf-count-mismatch",
+                format!(
+                    "the archive line announces {} but holds {}",
+                    games(group.count),
+                    group.seen
+                ),
+            )
+            .at(
+                Some(Span::new(end.saturating_sub(2), 2.min(end))),
+                "the line ends here",
+            )
+            .help("the number before `(;` counts the games of its line (2 for a synchro pair)")
+            .in_game(held.index);
+            held.diagnostics.push(d);
+        }
+    }
+}
+
+impl Iterator for Reader<'_> {
+    type Item = io::Result<ParsedGame>;
+
+    fn next(&mut self) -> Option<io::Result<ParsedGame>> {
+        loop {
+            if let Some(e) = self.error.take() {
+                self.done = true;
+                return Some(Err(e));
+            }
+            if self.done {
+                return None;
+            }
+            let piece = match self.splitter.next_piece() {
+                Ok(Some(piece)) => piece,
+                Ok(None) => {
+                    self.close_group();
+                    return self.held.take().map(Ok);
+                }
+                Err(e) => {
+                    self.close_group();
+                    match self.held.take() {
+                        Some(held) => {
+                            self.error = Some(e);
+                            return Some(Ok(held));
+                        }
+                        None => {
+                            self.done = true;
+                            return Some(Err(e));
+                        }
+                    }
+                }
+            };
+            self.index += 1;
+            let start_line = piece.line;
+            let has_game = piece.game_at.is_some();
+            let (mut game, prefix, garbage) = parse_piece(piece, &self.name, self.index);
+            let end_line = game.source.line
+                + game
+                    .source
+                    .text
+                    .trim_end()
+                    .bytes()
+                    .filter(|&b| b == b'\n')
+                    .count();
+            let joins =
+                has_game && prefix.is_none() && !garbage && self.last_end_line == Some(start_line);
+            match self.group.as_mut() {
+                Some(group) if joins => {
+                    group.seen += 1;
+                    if group.seen > group.count {
+                        let at =
+                            game.source.offset + game.source.text.find("(;").unwrap_or_default();
+                        let d = Diagnostic::warning(
+                            "ggf-count-mismatch",
+                            format!(
+                                "the archive line announces {}; this is game {} of the line",
+                                games(group.count),
+                                group.seen
+                            ),
+                        )
+                        .at(Some(Span::new(at, 2)), "one game too many")
+                        .help("the number before `(;` counts the games of its line (2 for a synchro pair)")
+                        .in_game(self.index);
+                        game.diagnostics.push(d);
+                    }
+                }
+                _ => {
+                    self.close_group();
+                    self.group = prefix
+                        .filter(|_| has_game)
+                        .map(|count| Group { count, seen: 1 });
+                }
+            }
+            self.last_end_line = has_game.then_some(end_line);
+            if let Some(out) = self.held.replace(game) {
+                return Some(Ok(out));
+            }
+        }
+    }
+}
+
+/// `1 game`, `2 games`.
+fn games(n: usize) -> String {
+    if n == 1 {
+        "1 game".into()
+    } else {
+        format!("{n} games")
+    }
+}
+
+/// Parses one piece; also returns the count prefix before the game and whether garbage
+/// came before it.
+fn parse_piece(piece: Piece, name: &Arc<str>, index: usize) -> (ParsedGame, Option<usize>, bool) {
     let base = piece.offset;
     let (text, bad_byte) = decode(piece.bytes);
     let mut diagnostics = Vec::new();
@@ -335,7 +469,7 @@ fn parse_piece(piece: Piece, name: &Arc<str>, index: usize) -> ParsedGame {
         diagnostics.push(encoding_warning(base + at));
     }
     let game_at = piece.game_at.unwrap_or(text.len());
-    garbage_before(&text[..game_at], base, piece.dropped, &mut diagnostics);
+    let (prefix, garbage) = before_game(&text[..game_at], base, piece.dropped, &mut diagnostics);
     let record = match piece.game_at {
         Some(at) => {
             let mut parser = GameParser {
@@ -350,7 +484,7 @@ fn parse_piece(piece: Piece, name: &Arc<str>, index: usize) -> ParsedGame {
     for d in &mut diagnostics {
         d.game = Some(index);
     }
-    ParsedGame {
+    let game = ParsedGame {
         index,
         source: Source {
             name: name.clone(),
@@ -360,22 +494,34 @@ fn parse_piece(piece: Piece, name: &Arc<str>, index: usize) -> ParsedGame {
         },
         record,
         diagnostics,
-    }
+    };
+    (game, prefix, garbage)
 }
 
-/// Reports text before a game other than a count prefix.
-fn garbage_before(pre: &str, base: usize, dropped: usize, diagnostics: &mut Vec<Diagnostic>) {
+/// Reads the text before a game: a count prefix (returned) and garbage (reported; whether
+/// there was any is returned too).
+fn before_game(
+    pre: &str,
+    base: usize,
+    dropped: usize,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> (Option<usize>, bool) {
     let trimmed = pre.trim_end();
     let without_count = trimmed.trim_end_matches(|c: char| c.is_ascii_digit());
-    let junk = if without_count.len() < trimmed.len()
+    let count = if without_count.len() < trimmed.len()
         && (without_count.is_empty() || without_count.ends_with(char::is_whitespace))
     {
+        trimmed[without_count.len()..].parse::<usize>().ok()
+    } else {
+        None
+    };
+    let junk = if count.is_some() {
         without_count.trim_end()
     } else {
         trimmed
     };
-    if junk.is_empty() {
-        return;
+    if junk.is_empty() && dropped == 0 {
+        return (count, false);
     }
     let mut message = "text between games that is not a GGF game".to_owned();
     if dropped > 0 {
@@ -389,6 +535,7 @@ fn garbage_before(pre: &str, base: usize, dropped: usize, diagnostics: &mut Vec<
             .at(Some(Span::new(base, junk.len())), "not part of any game")
             .help("a GGF game is `(;GM[Othello]…;)`; this text was skipped"),
     );
+    (count, true)
 }
 
 // ---------------------------------------------------------------------------------------
