@@ -1513,6 +1513,34 @@ mod tests {
             .unwrap()
     }
 
+    /// Gives its text, then fails.
+    struct Failing(&'static [u8]);
+
+    impl io::Read for Failing {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(io::Error::other("disk on fire"));
+            }
+            let n = buf.len().min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn input_errors_end_the_stream_after_the_games_read() {
+        let input = io::BufReader::new(Failing(b"(;GM[Othello]B[f5];)\n(;GM[Oth"));
+        let mut games = read(Box::new(input), &ReadOptions::default());
+        let first = games.next().unwrap().unwrap();
+        assert_eq!(first.record.unwrap().moves.len(), 1);
+        assert_eq!(
+            games.next().unwrap().unwrap_err().to_string(),
+            "disk on fire"
+        );
+        assert!(games.next().is_none());
+    }
+
     #[test]
     fn sniffs_ggf_only() {
         let s = |t: &str| {

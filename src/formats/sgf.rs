@@ -627,7 +627,7 @@ impl TreeParser<'_, '_> {
                             format!("property `{}` appears twice in the root node", prop.id),
                         )
                         .at(Some(prop.span), "again here")
-                        .help("give each property once per node");
+                        .help("give each property once per node; all setup squares are read, otherwise the first value counts");
                         self.push(d);
                     }
                     seen.push(&prop.id);
@@ -648,8 +648,11 @@ impl TreeParser<'_, '_> {
                             comments.push(value.as_str());
                         }
                     }
-                    (0, "FF" | "GM" | "SZ" | "AB" | "AW" | "AE" | "PL") if first => {}
+                    // Setup properties are all read above; repeats of the others were
+                    // reported and only the first counts.
+                    (0, "FF" | "GM" | "SZ" | "AB" | "AW" | "AE" | "PL") => {}
                     (0, "RE") if first => record.result = self.parse_result(prop),
+                    (0, "RE") => {}
                     (0, id) => {
                         let name = TAG_IDS
                             .iter()
