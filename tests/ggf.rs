@@ -359,6 +359,8 @@ struct Spec {
     result: (u8, i32),
     names: (String, String),
     comment: Option<String>,
+    type_flags: (u8, Option<u8>),
+    more_tags: bool,
 }
 
 fn spec() -> impl Strategy<Value = Spec> {
@@ -373,9 +375,21 @@ fn spec() -> impl Strategy<Value = Spec> {
         (0..6u8, -512..512i32),
         ("[A-Za-z0-9+_. -]{0,10}", "[A-Za-z0-9+_. -]{0,10}"),
         prop::option::of("[a-z ;:)*]{0,20}"),
+        ((0..5u8, prop::option::of(4..40u8)), any::<bool>()),
     )
         .prop_map(
-            |((board, anti), (extra, white_first), choices, evals, result, names, comment)| Spec {
+            |(
+                (board, anti),
+                (extra, white_first),
+                choices,
+                evals,
+                result,
+                names,
+                comment,
+                (type_flags, more_tags),
+            )| Spec {
+                type_flags,
+                more_tags,
                 board,
                 anti,
                 extra,
@@ -451,9 +465,31 @@ fn build(spec: &Spec) -> Record {
         termination,
         span: None,
     });
+    // A TY beyond the rules (synchro, komi, colour, random discs) is kept in `GgfType`.
+    let (flag, random) = spec.type_flags;
+    let board_token = ["4", "6", "8", "10", "88"][spec.board];
+    let flag = ["", "s", "k", "b", "w"][usize::from(flag)];
+    let anti = if spec.anti { "a" } else { "" };
+    let random = random.map(|n| format!("r{n}")).unwrap_or_default();
+    if !flag.is_empty() || !random.is_empty() {
+        record.tags.push(Tag::new(
+            "GgfType",
+            format!("{flag}{board_token}{anti}{random}"),
+        ));
+    }
     record.tags.push(Tag::new("Site", "GGS/os"));
+    if spec.more_tags {
+        record.tags.push(Tag::new("Date", "947375357"));
+    }
     record.tags.push(Tag::new("Black", spec.names.0.clone()));
     record.tags.push(Tag::new("White", spec.names.1.clone()));
+    if spec.more_tags {
+        record.tags.push(Tag::new("BlackElo", "1720"));
+        record.tags.push(Tag::new("TimeControl", "15:00//02:00"));
+        record.tags.push(Tag::new("WhiteTimeControl", "10:00"));
+        record.tags.push(Tag::new("BlackKomiBid", "B3/2.00/27.23"));
+        record.tags.push(Tag::new("Komi", "-3.133"));
+    }
     record.tags.push(Tag::new("ZZ", "an unknown property"));
     record.comment = spec.comment.clone();
     record
