@@ -1,4 +1,4 @@
-//! SGF (FF[4]) game trees of Othello (`GM[2]`), as Edax writes them and Cassio reads them.
+//! SGF (`FF[4]`) game trees of Othello (`GM[2]`), as Edax writes them and Cassio reads them.
 //!
 //! A file holds game trees `(;…)`; nodes start with `;`, properties are `ID[value]` (several
 //! values for list properties, `\` escapes `]` and `\`), and `(…)` opens variations. The
