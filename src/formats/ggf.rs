@@ -78,7 +78,7 @@ const GARBAGE_CAP: usize = 4096;
 /// Whether the input looks like GGF: an optional count prefix, then `(;` and GGF properties.
 pub fn sniff(input: &Sniff<'_>) -> bool {
     let head = String::from_utf8_lossy(input.head);
-    let text = head.trim_start();
+    let text = head.trim_start_matches('\u{feff}').trim_start();
     let text = text
         .trim_start_matches(|c: char| c.is_ascii_digit())
         .trim_start();
@@ -157,6 +157,12 @@ impl<'a> Scanner<'a> {
         }
         Ok(byte)
     }
+}
+
+/// Whether byte `b` at file offset `offset` belongs to a UTF-8 byte order mark, which
+/// readers skip like whitespace.
+pub(super) fn is_bom_byte(offset: usize, b: u8) -> bool {
+    matches!((offset, b), (0, 0xEF) | (1, 0xBB) | (2, 0xBF))
 }
 
 /// Text decoded from bytes, keeping byte offsets: invalid UTF-8 bytes become `?`. Returns
@@ -239,7 +245,7 @@ impl Splitter<'_> {
                     return Ok(Some(piece));
                 };
                 if piece.bytes.is_empty() && piece.dropped == 0 {
-                    if b.is_ascii_whitespace() {
+                    if b.is_ascii_whitespace() || is_bom_byte(self.scanner.offset - 1, b) {
                         continue;
                     }
                     piece.offset = self.scanner.offset - 1;
@@ -1554,6 +1560,7 @@ mod tests {
         assert!(s("(;PB[x]BO[8 ---"));
         assert!(!s("(;FF[4]GM[2]SZ[8]BO[x]"));
         assert!(!s("[Event \"x\"]"));
+        assert!(s("\u{feff}(;GM[Othello]"));
     }
 
     #[test]
@@ -1573,6 +1580,14 @@ mod tests {
         assert_eq!(GgfType::parse("8r").errors.len(), 1);
         assert_eq!(GgfType::parse("8q").errors[0].0, "has an unknown token `q`");
         assert_eq!(GgfType::parse("9").errors.len(), 1);
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_garbage() {
+        let games = read_str("\u{feff}(;GM[Othello]B[f5];)");
+        assert_eq!(games.len(), 1);
+        assert!(games[0].diagnostics.is_empty());
+        assert_eq!(games[0].source.offset, 3);
     }
 
     #[test]

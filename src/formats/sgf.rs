@@ -26,7 +26,8 @@ use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
 use super::ggf::{
-    colored_moves, decode, encoding_warning, format_number, parse_number, rules_losses, Scanner,
+    colored_moves, decode, encoding_warning, format_number, is_bom_byte, parse_number,
+    rules_losses, Scanner,
 };
 use super::{
     check_losses, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, WriteError, WriteOptions,
@@ -117,7 +118,7 @@ impl Splitter<'_> {
                     return Ok((!piece.bytes.is_empty()).then_some(piece));
                 };
                 if piece.bytes.is_empty() && piece.dropped == 0 {
-                    if b.is_ascii_whitespace() {
+                    if b.is_ascii_whitespace() || is_bom_byte(self.scanner.offset - 1, b) {
                         continue;
                     }
                     piece.offset = self.scanner.offset - 1;
@@ -1107,6 +1108,16 @@ mod tests {
         assert_eq!(parse_point(""), Some(Move::Pass));
         assert_eq!(parse_point("zz"), None);
         assert_eq!(parse_point("f"), None);
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_garbage() {
+        let text = "\u{feff}(;GM[2];B[f5])";
+        let games: Vec<_> = read(Box::new(text.as_bytes()), &ReadOptions::default())
+            .collect::<io::Result<_>>()
+            .unwrap();
+        assert_eq!(games.len(), 1);
+        assert!(games[0].diagnostics.is_empty());
     }
 
     #[test]
