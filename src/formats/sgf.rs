@@ -1,23 +1,1141 @@
-//! (in progress) The `sgf` format.
+//! SGF (`FF[4]`) game trees of Othello (`GM[2]`), as Edax writes them and Cassio reads them.
+//!
+//! A file holds game trees `(;…)`; nodes start with `;`, properties are `ID[value]` (several
+//! values for list properties, `\` escapes `]` and `\`), and `(…)` opens variations. The
+//! reader takes the main line (the first variation at each branch) and reports the dropped
+//! ones as warnings.
+//!
+//! # Mapping to the record model
+//!
+//! | SGF | record |
+//! |---|---|
+//! | `FF`, `GM` | checked (`GM[2]` is Othello), not kept |
+//! | `SZ` | [`Rules`] board: 4, 6, 8, 10 |
+//! | `PC`, `DT`, `EV`, `RO` | tags `Site`, `Date`, `Event`, `Round` |
+//! | `PB`, `PW`, `BR`, `WR` | tags `Black`, `White`, `BlackElo`, `WhiteElo` |
+//! | `RE` | [`ClaimedResult`]: `B+n`/`W+n` margin, `0` margin 0, `Draw`, `B+`/`W+` winner, `B+R` resignation, `B+T` time, `Void`/`?` unfinished |
+//! | root `C` | the game comment; `C` in a move's node is the move's comment |
+//! | `AB`, `AW`, `AE`, `PL` (root) | [`StartPosition`] when not the rules' start |
+//! | `B`, `W` | moves: letter + row (`f5`, `J10`), Go-style letters (`fe`), passes `PA`, `pa`, `tt` or empty |
+//! | other root properties | tags named by the ID, in order |
+//!
+//! The writer follows Edax's layout with valid SGF: the start as `AB`/`AW`/`PL`, one move per
+//! node in letter + row form, `PA` passes, `RE` from the claimed result.
 
-use std::io::{BufRead, Write};
+use std::io::{self, BufRead, Write};
+use std::sync::Arc;
 
-use super::{Games, ReadOptions, RecordWriter, Sniff, WriteOptions};
+use super::ggf::{
+    colored_moves, decode, encoding_warning, format_number, is_bom_byte, parse_number,
+    rules_losses, Scanner,
+};
+use super::{
+    check_losses, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, WriteError, WriteOptions,
+};
+use crate::diagnostic::{Diagnostic, Source};
+use crate::engine::{BoardShape, Color, Move, Rules, Setup, Square, SquareSet};
+use crate::record::{
+    ClaimedResult, MoveRecord, Record, ResultScore, Span, StartPosition, Tag, TagName, Termination,
+};
 
-/// Whether the input looks like this format.
-pub fn sniff(_input: &Sniff<'_>) -> bool {
-    false
+/// Root properties that map to named tags.
+const TAG_IDS: [(&str, &str); 8] = [
+    ("PC", TagName::SITE),
+    ("DT", TagName::DATE),
+    ("EV", TagName::EVENT),
+    ("RO", TagName::ROUND),
+    ("PB", "Black"),
+    ("PW", "White"),
+    ("BR", "BlackElo"),
+    ("WR", "WhiteElo"),
+];
+
+/// Properties with a meaning of their own.
+const STRUCTURAL_IDS: [&str; 11] = [
+    "FF", "GM", "SZ", "AB", "AW", "AE", "PL", "B", "W", "C", "RE",
+];
+
+/// Garbage between games kept for display, at most.
+const GARBAGE_CAP: usize = 4096;
+
+/// Whether the input looks like an Othello SGF file.
+pub fn sniff(input: &Sniff<'_>) -> bool {
+    let head = String::from_utf8_lossy(input.head);
+    let text = head.trim_start_matches('\u{feff}').trim_start();
+    let Some(rest) = text.strip_prefix('(') else {
+        return false;
+    };
+    if !rest.trim_start().starts_with(';') {
+        return false;
+    }
+    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let upper = compact.to_ascii_uppercase();
+    if upper.contains("GM[") {
+        upper.contains("GM[2]")
+    } else {
+        upper.contains("FF[") || upper.contains("SZ[")
+    }
 }
 
-/// Reads games.
-pub fn read<'a>(_input: Box<dyn BufRead + Send + 'a>, _options: &ReadOptions) -> Games<'a> {
-    super::not_yet("sgf")
+// ---------------------------------------------------------------------------------------
+// Streaming
+
+struct Piece {
+    bytes: Vec<u8>,
+    offset: usize,
+    line: usize,
+    /// Index of the tree's `(` in `bytes`.
+    tree_at: Option<usize>,
+    dropped: usize,
+    closed: bool,
 }
 
-/// A writer.
+struct Splitter<'a> {
+    scanner: Scanner<'a>,
+    /// Offset and line of a `(` already consumed that starts the next tree.
+    carry: Option<(usize, usize)>,
+}
+
+impl Splitter<'_> {
+    fn next_piece(&mut self) -> io::Result<Option<Piece>> {
+        let mut piece = Piece {
+            bytes: Vec::new(),
+            offset: self.scanner.offset,
+            line: self.scanner.line,
+            tree_at: None,
+            dropped: 0,
+            closed: false,
+        };
+        if let Some((offset, line)) = self.carry.take() {
+            piece.bytes.push(b'(');
+            piece.offset = offset;
+            piece.line = line;
+            piece.tree_at = Some(0);
+        } else {
+            loop {
+                let line = self.scanner.line;
+                let Some(b) = self.scanner.next_byte()? else {
+                    return Ok((!piece.bytes.is_empty()).then_some(piece));
+                };
+                if piece.bytes.is_empty() && piece.dropped == 0 {
+                    if b.is_ascii_whitespace() || is_bom_byte(self.scanner.offset - 1, b) {
+                        continue;
+                    }
+                    piece.offset = self.scanner.offset - 1;
+                    piece.line = line;
+                }
+                if b == b'(' {
+                    if piece.dropped > 0 {
+                        self.carry = Some((self.scanner.offset - 1, line));
+                        return Ok(Some(piece));
+                    }
+                    piece.bytes.push(b);
+                    piece.tree_at = Some(piece.bytes.len() - 1);
+                    break;
+                }
+                if piece.bytes.len() < GARBAGE_CAP {
+                    piece.bytes.push(b);
+                } else {
+                    piece.dropped += 1;
+                }
+            }
+        }
+        let mut depth = 1usize;
+        let mut in_value = false;
+        let mut escaped = false;
+        piece.closed = self.scanner.scan_into(&mut piece.bytes, |b| {
+            if in_value {
+                if escaped {
+                    escaped = false;
+                } else if b == b'\\' {
+                    escaped = true;
+                } else if b == b']' {
+                    in_value = false;
+                }
+                return false;
+            }
+            match b {
+                b'[' => in_value = true,
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    return depth == 0;
+                }
+                _ => {}
+            }
+            false
+        })?;
+        Ok(Some(piece))
+    }
+}
+
+/// Reads SGF game trees one at a time.
+///
+/// ```
+/// use reversi_record::formats::{sgf, ReadOptions};
+/// let text = "(;FF[4]GM[2]SZ[8]PB[Edax]RE[W+2];B[f5];W[fd]C[Go-style f4])";
+/// let mut games = sgf::read(Box::new(text.as_bytes()), &ReadOptions::default());
+/// let record = games.next().unwrap().unwrap().record.unwrap();
+/// assert_eq!(record.moves[1].mv.to_string(), "f4");
+/// assert_eq!(record.moves[1].comment.as_deref(), Some("Go-style f4"));
+/// ```
+pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> Games<'a> {
+    let mut splitter = Splitter {
+        scanner: Scanner::new(input),
+        carry: None,
+    };
+    let name = options.name.clone();
+    let mut index = 0;
+    let mut failed = false;
+    Box::new(std::iter::from_fn(move || {
+        if failed {
+            return None;
+        }
+        let piece = match splitter.next_piece() {
+            Ok(piece) => piece?,
+            Err(e) => {
+                failed = true;
+                return Some(Err(e));
+            }
+        };
+        index += 1;
+        Some(Ok(parse_piece(piece, &name, index)))
+    }))
+}
+
+fn parse_piece(piece: Piece, name: &Arc<str>, index: usize) -> ParsedGame {
+    let base = piece.offset;
+    let (text, bad_byte) = decode(piece.bytes);
+    let mut diagnostics = Vec::new();
+    if let Some(at) = bad_byte {
+        diagnostics.push(encoding_warning(base + at));
+    }
+    let tree_at = piece.tree_at.unwrap_or(text.len());
+    let junk = text[..tree_at].trim_end();
+    if !junk.is_empty() {
+        let mut message = "text between games that is not an SGF game tree".to_owned();
+        if piece.dropped > 0 {
+            message = format!(
+                "{} bytes of text between games that is not an SGF game tree",
+                junk.len() + piece.dropped
+            );
+        }
+        diagnostics.push(
+            Diagnostic::error("sgf-garbage", message)
+                .at(Some(Span::new(base, junk.len())), "not part of any game")
+                .help("an SGF game is `(;GM[2]…)`; this text was skipped"),
+        );
+    }
+    let record = piece.tree_at.and_then(|at| {
+        let mut parser = TreeParser {
+            text: &text,
+            base,
+            diagnostics: &mut diagnostics,
+            broken: false,
+        };
+        parser.parse(at, piece.closed)
+    });
+    for d in &mut diagnostics {
+        d.game = Some(index);
+    }
+    ParsedGame {
+        index,
+        source: Source {
+            name: name.clone(),
+            text: text.into(),
+            offset: base,
+            line: piece.line,
+        },
+        record,
+        diagnostics,
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Parsing one game tree
+
+/// One property with its values (escapes resolved).
+#[derive(Clone, Debug)]
+struct Prop {
+    id: String,
+    values: Vec<(String, Span)>,
+    span: Span,
+}
+
+impl Prop {
+    fn first(&self) -> (&str, Span) {
+        self.values
+            .first()
+            .map_or(("", self.span), |(v, s)| (v.as_str(), *s))
+    }
+}
+
+struct TreeParser<'t, 'd> {
+    text: &'t str,
+    base: usize,
+    diagnostics: &'d mut Vec<Diagnostic>,
+    /// A value ran to the end of the text (already reported).
+    broken: bool,
+}
+
+impl TreeParser<'_, '_> {
+    fn span(&self, start: usize, end: usize) -> Span {
+        Span::new(self.base + start, end.saturating_sub(start))
+    }
+
+    fn push(&mut self, d: Diagnostic) {
+        self.diagnostics.push(d);
+    }
+
+    fn skip_ws(&self, mut i: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        i
+    }
+
+    /// Reads a value starting at `[`; returns it and the index after `]`, or `None` when it
+    /// is never closed.
+    fn value(&mut self, open: usize, id: &str) -> Option<(String, Span, usize)> {
+        let bytes = self.text.as_bytes();
+        let mut value = Vec::new();
+        let mut i = open + 1;
+        while i < bytes.len() {
+            match bytes[i] {
+                b']' => {
+                    let text = String::from_utf8_lossy(&value).into_owned();
+                    return Some((text, self.span(open + 1, i), i + 1));
+                }
+                b'\\' if i + 1 < bytes.len() => {
+                    let next = bytes[i + 1];
+                    i += 2;
+                    if next == b'\n' || next == b'\r' {
+                        // A soft line break.
+                        if i < bytes.len() && matches!(bytes[i], b'\n' | b'\r') && bytes[i] != next
+                        {
+                            i += 1;
+                        }
+                    } else {
+                        value.push(next);
+                    }
+                }
+                b => {
+                    value.push(b);
+                    i += 1;
+                }
+            }
+        }
+        let d = Diagnostic::error(
+            "syntax-unterminated-value",
+            format!("the value of `{id}` has no closing `]`"),
+        )
+        .at(Some(self.span(open, open + 1)), "opened here")
+        .help("close the value with `]`; write `\\]` for a `]` inside it");
+        self.push(d);
+        self.broken = true;
+        None
+    }
+
+    /// Reads a node's properties from just after its `;`. Returns the node and the index
+    /// where it ends (the end of the text after an unterminated value).
+    fn node(&mut self, mut i: usize) -> (Vec<Prop>, usize) {
+        let text = self.text;
+        let bytes = text.as_bytes();
+        let mut props = Vec::new();
+        loop {
+            i = self.skip_ws(i);
+            if i >= bytes.len() || matches!(bytes[i], b';' | b'(' | b')') {
+                return (props, i);
+            }
+            if !bytes[i].is_ascii_alphabetic() {
+                let start = i;
+                while i < bytes.len()
+                    && !bytes[i].is_ascii_alphabetic()
+                    && !matches!(bytes[i], b';' | b'(' | b')')
+                    && !bytes[i].is_ascii_whitespace()
+                {
+                    i += 1;
+                }
+                while !text.is_char_boundary(i) {
+                    i += 1;
+                }
+                let d = Diagnostic::error("syntax-unexpected-text", "unexpected text in a node")
+                    .at(Some(self.span(start, i)), "not a property")
+                    .help("a node holds `ID[value]` properties");
+                self.push(d);
+                if bytes.get(start) == Some(&b'[') {
+                    // A value with no property: skip it.
+                    match self.value(start, "?") {
+                        Some((_, _, next)) => i = next,
+                        None => return (props, bytes.len()),
+                    }
+                }
+                continue;
+            }
+            let start = i;
+            while i < bytes.len() && bytes[i].is_ascii_alphabetic() {
+                i += 1;
+            }
+            // FF[3] allowed lower-case letters in IDs (`AddBlack`); only the capitals count.
+            let id: String = text[start..i]
+                .chars()
+                .filter(char::is_ascii_uppercase)
+                .collect();
+            let id_end = i;
+            let mut values = Vec::new();
+            loop {
+                let j = self.skip_ws(i);
+                if bytes.get(j) != Some(&b'[') {
+                    break;
+                }
+                match self.value(j, &id) {
+                    Some((value, span, next)) => {
+                        values.push((value, span));
+                        i = next;
+                    }
+                    None => return (props, bytes.len()),
+                }
+            }
+            if id.is_empty() {
+                let d = Diagnostic::error(
+                    "syntax-bad-property",
+                    format!("`{}` is not a property name", &text[start..id_end]),
+                )
+                .at(
+                    Some(self.span(start, id_end)),
+                    "expected upper-case letters",
+                )
+                .help("property names are upper-case letters, such as `PB` or `C`");
+                self.push(d);
+                continue;
+            }
+            if values.is_empty() {
+                let d = Diagnostic::error(
+                    "syntax-missing-value",
+                    format!("property `{id}` has no `[value]`"),
+                )
+                .at(Some(self.span(start, id_end)), "expected `[` after this")
+                .help("write properties as `ID[value]`");
+                self.push(d);
+                continue;
+            }
+            props.push(Prop {
+                id,
+                values,
+                span: self.span(start, i),
+            });
+        }
+    }
+
+    /// The main line's nodes, reporting dropped variations.
+    fn main_line(&mut self, at: usize, closed: bool) -> Vec<Vec<Prop>> {
+        let bytes = self.text.as_bytes();
+        let mut nodes = Vec::new();
+        let mut depth = 1usize;
+        let mut main = true;
+        let mut i = at + 1;
+        loop {
+            i = self.skip_ws(i);
+            if i >= bytes.len() {
+                if !closed && !self.broken {
+                    let d =
+                        Diagnostic::error("syntax-unterminated-game", "unterminated SGF game tree")
+                            .at(
+                                Some(self.span(at, at + 1)),
+                                "this game tree is never closed",
+                            )
+                            .help(
+                                "the input ends before the matching `)`; close every `(` with `)`",
+                            );
+                    self.push(d);
+                }
+                return nodes;
+            }
+            match bytes[i] {
+                b';' => {
+                    let (props, next) = self.node(i + 1);
+                    if main {
+                        nodes.push(props);
+                    } else {
+                        let d = Diagnostic::error(
+                            "syntax-unexpected-text",
+                            "a node after the variations of a game tree",
+                        )
+                        .at(Some(self.span(i, next)), "this node is not read")
+                        .help("nodes come before the variations `(…)` of their tree");
+                        self.push(d);
+                    }
+                    i = next;
+                }
+                b'(' if main => {
+                    depth += 1;
+                    i += 1;
+                }
+                b'(' => {
+                    let end = self.skip_tree(i);
+                    let d = Diagnostic::warning(
+                        "sgf-dropped-variation",
+                        "a variation was dropped: only the main line is read",
+                    )
+                    .at(Some(self.span(i, end)), "not read")
+                    .help("the main line is the first variation at each branch");
+                    self.push(d);
+                    i = end;
+                }
+                b')' => {
+                    main = false;
+                    depth -= 1;
+                    i += 1;
+                    if depth == 0 {
+                        return nodes;
+                    }
+                }
+                _ => {
+                    // Properties with no `;` before them: read them as a node so nothing is lost
+                    // silently.
+                    let (props, next) = self.node(i);
+                    let d =
+                        Diagnostic::error("syntax-unexpected-text", "properties outside a node")
+                            .at(
+                                Some(self.span(i, next.max(i + 1))),
+                                "expected `;` before these",
+                            )
+                            .help("every node starts with `;`");
+                    self.push(d);
+                    if next == i {
+                        i += 1;
+                    } else {
+                        i = next;
+                    }
+                    if main {
+                        nodes.push(props);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The index just after the subtree starting at `(`.
+    fn skip_tree(&self, at: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        let mut depth = 0usize;
+        let mut in_value = false;
+        let mut i = at;
+        while i < bytes.len() {
+            let b = bytes[i];
+            i += 1;
+            if in_value {
+                match b {
+                    b'\\' => i += 1,
+                    b']' => in_value = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match b {
+                b'[' => in_value = true,
+                b'(' => depth += 1,
+                b')' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return i;
+                    }
+                }
+                _ => {}
+            }
+        }
+        bytes.len()
+    }
+
+    fn parse(&mut self, at: usize, closed: bool) -> Option<Record> {
+        let nodes = self.main_line(at, closed);
+        let Some(root) = nodes.first() else {
+            let d = Diagnostic::error("sgf-empty-game", "the game tree has no nodes")
+                .at(Some(self.span(at, self.text.len())), "empty")
+                .help("a game tree is `(;` root properties, then `;` nodes with moves `)`");
+            self.push(d);
+            return None;
+        };
+        let find = |id: &str| root.iter().find(|p| p.id == id);
+        match find("GM") {
+            Some(gm) if gm.first().0.trim() != "2" => {
+                let (value, span) = gm.first();
+                let d = Diagnostic::error(
+                    "sgf-not-othello",
+                    format!("this is a game of type GM[{value}], not Othello (GM[2])"),
+                )
+                .at(Some(span), "expected 2")
+                .help("only Othello game trees (`GM[2]`) can be read");
+                self.push(d);
+                return None;
+            }
+            Some(_) => {}
+            None => {
+                let d = Diagnostic::warning("sgf-missing-game", "the game tree does not say GM[2]")
+                    .at(Some(self.span(at, at + 1)), "no GM property")
+                    .help("SGF without GM means Go; this tree is read as Othello");
+                self.push(d);
+            }
+        }
+        let mut board = BoardShape::Eight;
+        let mut record = Record {
+            span: Some(self.span(at, self.text.len())),
+            ..Record::default()
+        };
+        if let Some(sz) = find("SZ") {
+            let (value, span) = sz.first();
+            let value = value.trim();
+            let (cols, rows) = value.split_once(':').unwrap_or((value, value));
+            board = match (cols.trim(), rows.trim()) {
+                ("4", "4") => BoardShape::Four,
+                ("6", "6") => BoardShape::Six,
+                ("8", "8") => BoardShape::Eight,
+                ("10", "10") => BoardShape::Ten,
+                _ => {
+                    let d = Diagnostic::error(
+                        "sgf-unsupported-board",
+                        format!("board size `{value}` is not supported"),
+                    )
+                    .at(Some(span), "board size")
+                    .help("Othello SGF boards are SZ[4], SZ[6], SZ[8] or SZ[10]");
+                    self.push(d);
+                    return None;
+                }
+            };
+            record.rules_span = Some(span);
+        }
+        record.rules = Rules::othello(board);
+
+        // Setup.
+        let setup_props: Vec<&Prop> = root
+            .iter()
+            .filter(|p| matches!(p.id.as_str(), "AB" | "AW" | "AE" | "PL"))
+            .collect();
+        if !setup_props.is_empty() {
+            record.start = self.setup(&setup_props, &record.rules);
+        }
+
+        let mut seen: Vec<&str> = Vec::new();
+        for (n, node) in nodes.iter().enumerate() {
+            let mut comments: Vec<&str> = Vec::new();
+            for prop in node {
+                let first = n > 0 || !seen.contains(&prop.id.as_str());
+                if n == 0 {
+                    if !first && !matches!(prop.id.as_str(), "B" | "W") {
+                        let d = Diagnostic::warning(
+                            "sgf-duplicate-property",
+                            format!("property `{}` appears twice in the root node", prop.id),
+                        )
+                        .at(Some(prop.span), "again here")
+                        .help("give each property once per node; all setup squares are read, otherwise the first value counts");
+                        self.push(d);
+                    }
+                    seen.push(&prop.id);
+                }
+                match (n, prop.id.as_str()) {
+                    (_, "B" | "W") => {
+                        let color = if prop.id == "B" {
+                            Color::Black
+                        } else {
+                            Color::White
+                        };
+                        if let Some(m) = self.parse_move(prop, color) {
+                            record.moves.push(m);
+                        }
+                    }
+                    (_, "C") => {
+                        for (value, _) in &prop.values {
+                            comments.push(value.as_str());
+                        }
+                    }
+                    // Setup properties are all read above; repeats of the others were
+                    // reported and only the first counts.
+                    (0, "FF" | "GM" | "SZ" | "AB" | "AW" | "AE" | "PL") => {}
+                    (0, "RE") if first => record.result = self.parse_result(prop),
+                    (0, "RE") => {}
+                    (0, id) => {
+                        let name = TAG_IDS
+                            .iter()
+                            .find(|(tid, _)| *tid == id)
+                            .map_or(id, |(_, name)| name);
+                        for (value, _) in &prop.values {
+                            record.tags.push(Tag {
+                                name: name.into(),
+                                value: value.clone(),
+                                span: Some(prop.span),
+                            });
+                        }
+                    }
+                    (_, "AB" | "AW" | "AE" | "PL") => {
+                        let d = Diagnostic::error(
+                            "sgf-unsupported-setup",
+                            format!("setup property `{}` in the middle of the game", prop.id),
+                        )
+                        .at(Some(prop.span), "not read")
+                        .help("only the root node may set up the board");
+                        self.push(d);
+                    }
+                    (_, id) => {
+                        let d = Diagnostic::warning(
+                            "sgf-ignored-property",
+                            format!("property `{id}` of a move node is not read"),
+                        )
+                        .at(Some(prop.span), "ignored")
+                        .help("move nodes keep only the moves (B, W) and comments (C)");
+                        self.push(d);
+                    }
+                }
+            }
+            // The root's comment is the game's; a later node's belongs to its move, or to
+            // the last move before it.
+            if !comments.is_empty() {
+                let text = comments.join("\n");
+                let slot = match record.moves.last_mut() {
+                    Some(m) if n > 0 => &mut m.comment,
+                    _ => &mut record.comment,
+                };
+                match slot {
+                    Some(existing) => {
+                        existing.push('\n');
+                        existing.push_str(&text);
+                    }
+                    None => *slot = Some(text),
+                }
+            }
+        }
+        Some(record)
+    }
+
+    /// Reads the root's `AB`, `AW`, `AE`, `PL`.
+    fn setup(&mut self, props: &[&Prop], rules: &Rules) -> Option<StartPosition> {
+        let (start_discs, _) = rules.start_discs();
+        let explicit = props.iter().any(|p| p.id == "AB" || p.id == "AW");
+        let mut setup = Setup {
+            discs: if explicit {
+                [SquareSet::EMPTY; 4]
+            } else {
+                start_discs
+            },
+            neutral: SquareSet::EMPTY,
+            turn: Color::Black,
+        };
+        let mut span = props[0].span;
+        for prop in props {
+            span = span.to(prop.span);
+            if prop.id == "PL" {
+                let (value, vspan) = prop.first();
+                match value.trim().to_ascii_uppercase().as_str() {
+                    "B" | "1" => setup.turn = Color::Black,
+                    "W" | "2" => setup.turn = Color::White,
+                    _ => {
+                        let d = Diagnostic::error(
+                            "sgf-bad-setup",
+                            format!("`{value}` is not a player"),
+                        )
+                        .at(Some(vspan), "expected B or W")
+                        .help("PL names the side to move: PL[B] or PL[W]");
+                        self.push(d);
+                    }
+                }
+                continue;
+            }
+            for (value, vspan) in &prop.values {
+                let sq = match parse_point(value) {
+                    Some(Move::Place(sq)) if rules.board().contains(sq) => sq,
+                    _ => {
+                        let d = Diagnostic::error(
+                            "sgf-bad-setup",
+                            format!("`{value}` is not a square of the {} board", rules.board()),
+                        )
+                        .at(Some(*vspan), "expected a square")
+                        .help("setup squares are written like moves: `e4` or `ed`");
+                        self.push(d);
+                        continue;
+                    }
+                };
+                setup.discs[0].remove(sq);
+                setup.discs[1].remove(sq);
+                match prop.id.as_str() {
+                    "AB" => setup.discs[0].insert(sq),
+                    "AW" => setup.discs[1].insert(sq),
+                    _ => {}
+                }
+            }
+        }
+        if setup.discs == start_discs && setup.turn == Color::Black {
+            return None;
+        }
+        Some(StartPosition {
+            setup,
+            in_hand: None,
+            span: Some(span),
+        })
+    }
+
+    fn parse_move(&mut self, prop: &Prop, color: Color) -> Option<MoveRecord> {
+        let (value, span) = prop.first();
+        match parse_point(value.trim()) {
+            Some(mv) => Some(MoveRecord {
+                color: Some(color),
+                ..MoveRecord::new(mv).at(span)
+            }),
+            None => {
+                let d = Diagnostic::error("sgf-bad-move", format!("`{value}` is not a move"))
+                    .at(Some(span), "expected a square or a pass")
+                    .help("moves are a letter and a row (`f5`, `j10`), two letters (`fe`) or a pass (`PA`, `tt`)");
+                self.push(d);
+                None
+            }
+        }
+    }
+
+    fn parse_result(&mut self, prop: &Prop) -> Option<ClaimedResult> {
+        let (value, span) = prop.first();
+        let text = value.trim();
+        let upper = text.to_ascii_uppercase();
+        let result = |score, termination| {
+            Some(ClaimedResult {
+                score,
+                termination,
+                span: Some(span),
+            })
+        };
+        match upper.as_str() {
+            "0" => return result(ResultScore::Margin(0.0), Termination::Normal),
+            "DRAW" | "D" => return result(ResultScore::Winner(None), Termination::Normal),
+            "VOID" | "?" => return result(ResultScore::None, Termination::Unfinished),
+            _ => {}
+        }
+        let winner = match upper.get(..2) {
+            Some("B+") => Some(Color::Black),
+            Some("W+") => Some(Color::White),
+            _ => None,
+        };
+        if let Some(winner) = winner {
+            let rest = upper[2..].trim();
+            let loser = Some(winner.next(2));
+            match rest {
+                "" => return result(ResultScore::Winner(Some(winner)), Termination::Normal),
+                "R" | "RESIGN" => {
+                    return result(
+                        ResultScore::Winner(Some(winner)),
+                        Termination::Resignation(loser),
+                    )
+                }
+                "T" | "TIME" => {
+                    return result(ResultScore::Winner(Some(winner)), Termination::Time(loser))
+                }
+                _ => {
+                    if let Some(n) = parse_number(rest).filter(|n| *n >= 0.0) {
+                        let m = if winner == Color::Black { n } else { -n };
+                        return result(ResultScore::Margin(m), Termination::Normal);
+                    }
+                }
+            }
+        }
+        let d = Diagnostic::error("sgf-bad-result", format!("`{text}` is not a result"))
+            .at(Some(span), "expected B+n, W+n, 0, Draw, B+R, B+T or Void")
+            .help("RE gives the winner and the disc margin, such as `B+4` or `W+R`");
+        self.push(d);
+        None
+    }
+}
+
+/// A point or pass: `f5`, `J10`, Go-style `fe` (column, row), `PA`/`pa`/`ps`/`tt`/empty.
+fn parse_point(text: &str) -> Option<Move> {
+    let lower = text.to_ascii_lowercase();
+    if matches!(lower.as_str(), "" | "pa" | "ps" | "pass" | "tt") {
+        return Some(Move::Pass);
+    }
+    let bytes = lower.as_bytes();
+    if bytes.len() == 2 && bytes.iter().all(u8::is_ascii_lowercase) {
+        return Square::new(bytes[0] - b'a', bytes[1] - b'a').map(Move::Place);
+    }
+    Square::from_ascii(bytes).ok().map(Move::Place)
+}
+
+// ---------------------------------------------------------------------------------------
+// Writing
+
+/// A writer of SGF game trees, Edax's layout made valid.
 pub fn writer<'a>(
-    _out: Box<dyn Write + Send + 'a>,
-    _options: &WriteOptions,
+    out: Box<dyn Write + Send + 'a>,
+    options: &WriteOptions,
 ) -> Box<dyn RecordWriter + 'a> {
-    super::not_yet_writer("sgf")
+    Box::new(SgfWriter {
+        out,
+        options: options.clone(),
+    })
+}
+
+struct SgfWriter<'a> {
+    out: Box<dyn Write + Send + 'a>,
+    options: WriteOptions,
+}
+
+impl RecordWriter for SgfWriter<'_> {
+    fn write(&mut self, record: &Record) -> Result<Vec<String>, WriteError> {
+        let (text, losses) = to_sgf(record);
+        let losses = check_losses(losses, &self.options)?;
+        self.out.write_all(text.as_bytes())?;
+        Ok(losses)
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// `value` with `\` and `]` escaped.
+fn escape(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        if matches!(c, '\\' | ']') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn size_token(board: BoardShape) -> &'static str {
+    match board {
+        BoardShape::Four => "4",
+        BoardShape::Six => "6",
+        BoardShape::Eight => "8",
+        BoardShape::Ten | BoardShape::Octagon => "10",
+    }
+}
+
+/// The SGF text of `record` and what it could not hold.
+fn to_sgf(record: &Record) -> (String, Vec<String>) {
+    let mut losses = Vec::new();
+    let rules = &record.rules;
+    if rules.board() == BoardShape::Octagon {
+        losses.push("the octagon board".into());
+    }
+    if rules.is_anti() {
+        losses.push("anti-reversi".into());
+    }
+    rules_losses(rules, &mut losses);
+    if record.start.as_ref().is_some_and(|s| s.in_hand.is_some()) {
+        losses.push("discs in hand".into());
+    }
+    if !record.positions.is_empty() {
+        losses.push("position claims".into());
+    }
+    if record.moves.iter().any(|m| m.flips.is_some()) {
+        losses.push("flip claims".into());
+    }
+    if record.moves.iter().any(|m| m.eval.is_some()) {
+        losses.push("move evaluations".into());
+    }
+    if record.moves.iter().any(|m| m.time.is_some()) {
+        losses.push("move times".into());
+    }
+
+    let mut out = format!("(;FF[4]GM[2]SZ[{}]\n", size_token(rules.board()));
+    // Tags in the record's order: named ones under their IDs, upper-case names as
+    // properties of their own (all values of one name together).
+    let mut header = String::new();
+    let mut done: Vec<&str> = Vec::new();
+    for tag in &record.tags {
+        let name = tag.name.as_str();
+        let id = match TAG_IDS.iter().find(|(_, n)| n.eq_ignore_ascii_case(name)) {
+            Some((id, _)) => *id,
+            None => {
+                let valid_id = !name.is_empty()
+                    && name.bytes().all(|b| b.is_ascii_uppercase())
+                    && !STRUCTURAL_IDS.contains(&name)
+                    && !TAG_IDS.iter().any(|(id, _)| *id == name);
+                if !valid_id {
+                    losses.push(format!("the `{name}` tag"));
+                    continue;
+                }
+                name
+            }
+        };
+        if done.contains(&id) {
+            continue;
+        }
+        done.push(id);
+        header.push_str(id);
+        let same = |t: &&Tag| {
+            TAG_IDS
+                .iter()
+                .find(|(_, n)| n.eq_ignore_ascii_case(&t.name))
+                .map_or(t.name.as_str(), |(i, _)| *i)
+                == id
+        };
+        for t in record.tags.iter().filter(same) {
+            header.push_str(&format!("[{}]", escape(&t.value)));
+        }
+    }
+    if !header.is_empty() {
+        out.push_str(&header);
+        out.push('\n');
+    }
+    let setup = record.start_setup();
+    for (id, set) in [("AB", setup.discs[0]), ("AW", setup.discs[1])] {
+        if !set.is_empty() {
+            out.push_str(id);
+            for sq in set {
+                out.push_str(&format!("[{sq}]"));
+            }
+        }
+    }
+    out.push_str(if setup.turn == Color::White {
+        "PL[W]\n"
+    } else {
+        "PL[B]\n"
+    });
+    if let Some(re) = result_text(record, &mut losses) {
+        out.push_str(&format!("RE[{re}]\n"));
+    }
+    if let Some(comment) = &record.comment {
+        out.push_str(&format!("C[{}]\n", escape(comment)));
+    }
+    let mut on_line = 0;
+    for (color, m) in colored_moves(record) {
+        let letter = if color == Color::White { 'W' } else { 'B' };
+        let square = match m.map(|m| m.mv) {
+            Some(Move::Place(sq)) => sq.to_string(),
+            _ => "PA".into(),
+        };
+        out.push_str(&format!(";{letter}[{square}]"));
+        if let Some(comment) = m.and_then(|m| m.comment.as_ref()) {
+            out.push_str(&format!("C[{}]", escape(comment)));
+        }
+        on_line += 1;
+        if on_line == 10 {
+            out.push('\n');
+            on_line = 0;
+        }
+    }
+    if on_line > 0 {
+        out.push('\n');
+    }
+    out.push_str(")\n");
+    (out, losses)
+}
+
+/// The `RE` value, if the record claims a result SGF can hold.
+fn result_text(record: &Record, losses: &mut Vec<String>) -> Option<String> {
+    let result = record.result.as_ref()?;
+    let margin = match &result.score {
+        ResultScore::Margin(m) => Some(*m),
+        ResultScore::Discs(d) if d.len() == 2 => Some(f64::from(d[0]) - f64::from(d[1])),
+        ResultScore::Discs(d) => {
+            losses.push(format!("a result of {} disc counts", d.len()));
+            return None;
+        }
+        _ => None,
+    };
+    let letter = |c: Color| if c == Color::White { "W" } else { "B" };
+    let winner = match (&result.score, margin) {
+        (ResultScore::Winner(w), _) => *w,
+        (_, Some(m)) if m > 0.0 => Some(Color::Black),
+        (_, Some(m)) if m < 0.0 => Some(Color::White),
+        _ => None,
+    };
+    match result.termination {
+        Termination::Normal => match (&result.score, margin) {
+            (ResultScore::Winner(None), _) => Some("Draw".into()),
+            (ResultScore::Winner(Some(w)), _) => Some(format!("{}+", letter(*w))),
+            (_, Some(0.0)) => Some("0".into()),
+            (_, Some(m)) => Some(format!(
+                "{}+{}",
+                letter(winner.unwrap_or(Color::Black)),
+                format_number(m.abs(), 0, false)
+            )),
+            _ => None,
+        },
+        Termination::Resignation(loser) | Termination::Time(loser) => {
+            let flag = if matches!(result.termination, Termination::Time(_)) {
+                "T"
+            } else {
+                "R"
+            };
+            let winner = winner.or(loser.map(|l| l.next(2)));
+            if margin.is_some_and(|m| m != 0.0) {
+                losses.push("the score of a game that did not end normally".into());
+            }
+            match winner {
+                Some(w) if loser != Some(w) => Some(format!("{}+{flag}", letter(w))),
+                _ => {
+                    losses.push("a resignation or time loss without a winner".into());
+                    None
+                }
+            }
+        }
+        Termination::Agreement => {
+            losses.push("that the score was agreed".into());
+            margin.map(|m| {
+                if m == 0.0 {
+                    "0".into()
+                } else {
+                    format!(
+                        "{}+{}",
+                        letter(winner.unwrap_or(Color::Black)),
+                        format_number(m.abs(), 0, false)
+                    )
+                }
+            })
+        }
+        Termination::Unfinished => {
+            if !result.score.is_none() {
+                losses.push("the score of an unfinished game".into());
+            }
+            Some("Void".into())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn points() {
+        let sq = |s: &str| Some(Move::Place(s.parse().unwrap()));
+        assert_eq!(parse_point("f5"), sq("f5"));
+        assert_eq!(parse_point("J10"), sq("j10"));
+        assert_eq!(parse_point("fe"), sq("f5"));
+        assert_eq!(parse_point("FE"), sq("f5"));
+        assert_eq!(parse_point("tt"), Some(Move::Pass));
+        assert_eq!(parse_point("PA"), Some(Move::Pass));
+        assert_eq!(parse_point(""), Some(Move::Pass));
+        assert_eq!(parse_point("zz"), None);
+        assert_eq!(parse_point("f"), None);
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_garbage() {
+        let text = "\u{feff}(;GM[2];B[f5])";
+        let games: Vec<_> = read(Box::new(text.as_bytes()), &ReadOptions::default())
+            .collect::<io::Result<_>>()
+            .unwrap();
+        assert_eq!(games.len(), 1);
+        assert!(games[0].diagnostics.is_empty());
+    }
+
+    #[test]
+    fn escapes_round_trip() {
+        assert_eq!(escape(r"a]b\c"), r"a\]b\\c");
+    }
+
+    #[test]
+    fn sniffs_othello_sgf_only() {
+        let s = |t: &str| {
+            sniff(&Sniff {
+                head: t.as_bytes(),
+                len: None,
+            })
+        };
+        assert!(s("(;FF[4]GM[2]SZ[8]"));
+        assert!(s("\n( ;GM[2]"));
+        assert!(!s("(;GM[1]SZ[19]"));
+        assert!(!s("1 (;GM[Othello]"));
+    }
 }
