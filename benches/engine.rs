@@ -41,7 +41,13 @@ fn random_games(rules: Rules, count: usize, seed: u64) -> Vec<Vec<Move>> {
 fn perft(c: &mut Criterion) {
     let mut group = c.benchmark_group("perft");
     group.sample_size(10);
-    for (rules, depth) in [("othello", 9), ("othello:6x6", 9), ("othello:10x10", 7), ("multi3", 6), ("anti", 9)] {
+    for (rules, depth) in [
+        ("othello", 9),
+        ("othello:6x6", 9),
+        ("othello:10x10", 7),
+        ("multi3", 6),
+        ("anti", 9),
+    ] {
         let rules: Rules = rules.parse().expect("rules");
         let pos = Position::new(rules);
         let leaves = pos.perft(depth, false);
@@ -55,7 +61,15 @@ fn perft(c: &mut Criterion) {
 
 fn replay(c: &mut Criterion) {
     let mut group = c.benchmark_group("replay");
-    for rules in ["othello", "othello:10x10", "othello:octagon", "anti", "classic", "multi3", "multi4:10x10"] {
+    for rules in [
+        "othello",
+        "othello:10x10",
+        "othello:octagon",
+        "anti",
+        "classic",
+        "multi3",
+        "multi4:10x10",
+    ] {
         let rules: Rules = rules.parse().expect("rules");
         let games = random_games(rules, 200, 0x5eed);
         let moves: usize = games.iter().map(Vec::len).sum();

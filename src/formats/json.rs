@@ -1316,7 +1316,8 @@ mod tests {
         assert_eq!(b.len(), 2);
         for (x, y) in a.iter().zip(&b) {
             assert!(x.diagnostics.is_empty() && y.diagnostics.is_empty());
-            assert_eq!(x.record, y.record);
+            let content = |g: &ParsedGame| g.record.as_ref().map(Record::without_spans);
+            assert_eq!(content(x), content(y));
             assert_eq!(x.index, y.index);
         }
         assert_eq!(a[1].source.offset, doc.find("{\"rules\":\"anti").unwrap());

@@ -327,30 +327,3 @@ pub fn read_text(mut input: impl BufRead) -> io::Result<String> {
     Ok(String::from_utf8(bytes)
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
-
-// Temporary scaffolding while format modules are written; removed when the last one lands.
-fn not_yet<'a>(name: &str) -> Games<'a> {
-    let e = io::Error::new(
-        io::ErrorKind::Unsupported,
-        format!("reading {name} is not supported yet"),
-    );
-    Box::new(std::iter::once(Err(e)))
-}
-
-struct NotYet(&'static str);
-
-impl RecordWriter for NotYet {
-    fn write(&mut self, _: &Record) -> Result<Vec<String>, WriteError> {
-        Err(WriteError::Io(io::Error::new(
-            io::ErrorKind::Unsupported,
-            format!("writing {} is not supported yet", self.0),
-        )))
-    }
-    fn finish(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
-fn not_yet_writer<'a>(name: &'static str) -> Box<dyn RecordWriter + 'a> {
-    Box::new(NotYet(name))
-}

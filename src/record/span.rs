@@ -38,7 +38,6 @@ impl Span {
     }
 }
 
-
 impl From<Span> for miette::SourceSpan {
     fn from(span: Span) -> miette::SourceSpan {
         (span.offset, span.len).into()

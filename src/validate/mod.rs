@@ -119,7 +119,8 @@ impl Validator<'_> {
                             .with_board(pos.to_string()),
                         );
                     }
-                    pos.play(Move::Pass).expect("must_pass means a pass is legal");
+                    pos.play(Move::Pass)
+                        .expect("must_pass means a pass is legal");
                     mover = pos.turn();
                     played = pos.play(m.mv);
                 }
@@ -129,7 +130,10 @@ impl Validator<'_> {
                 self.push(
                     Diagnostic::error(
                         Code::WrongColor.name(),
-                        format!("the record says {claimed} plays {}, but it is {mover}'s turn", m.mv),
+                        format!(
+                            "the record says {claimed} plays {}, but it is {mover}'s turn",
+                            m.mv
+                        ),
                     )
                     .at(m.span, format!("{mover} to move here"))
                     .at_move(ply, Some(number))
