@@ -23,13 +23,11 @@ pub enum Code {
     Unfinished,
     /// The start position or setup is impossible under the rules.
     BadSetup,
-    /// Moves that could not be replayed after an illegal one.
-    NotReplayed,
 }
 
 /// Every validator code with its explanation.
 pub const CODES: &[(Code, &str, &str)] = &[
-    (Code::IllegalMove, "illegal-move", "A move the rules do not allow: the square is occupied, off the board or blocked; the move flips nothing; with 3-4 players a flipping move was available, or a placement without flips does not touch any disc; during a free opening the disc is not on an empty centre square; in classic reversi the player has no discs left.\n\nThe diagnostic names the reason, lists the legal moves, draws the board before the move, and suggests a single change (swapping two adjacent moves, or another square) when one would make the whole game legal. The rest of the game cannot be replayed after an illegal move."),
+    (Code::IllegalMove, "illegal-move", "A move the rules do not allow: the square is occupied, off the board or blocked; the move flips nothing; with 3-4 players a flipping move was available, or a placement without flips does not touch any disc; during a free opening the disc is not on an empty centre square; in classic reversi the player has no discs left.\n\nThe diagnostic names the reason, lists the legal moves, draws the board before the move, and suggests a single change (swapping two adjacent moves, or another square) when one would make the whole game legal. The rest of the game cannot be replayed after an illegal move: a second label marks where replay stops and says how many moves it skips."),
     (Code::IllegalPass, "illegal-pass", "A pass while the player has a legal move, or a pass where nobody passes (3-4 player games, the free opening). The legal moves are listed."),
     (Code::MissingPass, "missing-pass", "The record writes passes explicitly (it holds at least one), but leaves one out here: the player to move had no legal move. The replay infers the pass and goes on. Records that never write passes (WTHOR, move strings, thor PGN exports) have their passes inferred without a word."),
     (Code::WrongColor, "wrong-color", "The record says which colour made a move (GGF `B[..]`/`W[..]`), and it is not the side to move. A pass is usually missing or extra just before."),
@@ -39,7 +37,6 @@ pub const CODES: &[(Code, &str, &str)] = &[
     (Code::WrongResult, "wrong-result", "The record's result does not match the final board under the record's scoring. WOF scoring (the default with two players) gives the empty squares to the winner (to the loser in anti) and splits them on a draw; `scoring=raw` counts discs as they stand; 3-4 player games never award empties. When the claim is the raw count of a WOF game, the help says so."),
     (Code::Unfinished, "unfinished", "The record ends before the game is over. This is legal (resignations, time losses, truncated records) and is a warning, or a note when the record itself says how the game ended; the claimed result cannot be checked against the board, which the message says."),
     (Code::BadSetup, "bad-setup", "The start position is impossible under the rules: a disc on a blocked or off-board square, two discs on one square, discs or the move for a colour that does not take part, a neutral disc outside a 3-player game."),
-    (Code::NotReplayed, "not-replayed", "After an illegal move the rest of the game cannot be replayed; this says once how many moves were skipped."),
 ];
 
 impl Code {

@@ -152,19 +152,6 @@ impl Validator<'_> {
                 Err(reason) => {
                     // A failed play leaves the position as it was before the move.
                     self.report_illegal(&pos, m, reason, ply, number, last_pass_span);
-                    if number < record.moves.len() {
-                        self.push(
-                            Diagnostic::warning(
-                                Code::NotReplayed.name(),
-                                format!(
-                                    "the remaining {} moves cannot be replayed after the illegal move",
-                                    record.moves.len() - number
-                                ),
-                            )
-                            .at(record.moves[number].span, "replay stops here")
-                            .at_move(ply + 1, Some(number + 1)),
-                        );
-                    }
                     return (Some(pos), ply - 1, None);
                 }
             }
@@ -324,6 +311,14 @@ impl Validator<'_> {
         if m.mv != Move::Pass && before.must_pass() {
             d = d.related(last_pass_span, "the last pass");
         }
+        let rest = self.record.moves.len() - number;
+        if rest > 0 {
+            let what = match rest {
+                1 => "the last move cannot be replayed".to_string(),
+                n => format!("the {n} moves from here cannot be replayed"),
+            };
+            d = d.related(self.record.moves[number].span, what);
+        }
         self.push(d);
     }
 
@@ -331,7 +326,10 @@ impl Validator<'_> {
         let record = self.record;
         let claim = record.result.as_ref();
         let Some(outcome) = pos.outcome() else {
-            let explained = claim.is_some_and(|c| !c.termination.is_normal());
+            if record.moves.is_empty() && claim.is_none() {
+                // A bare position (an OBF line, a puzzle): nothing claims a game.
+                return None;
+            }
             let claim_note = match claim {
                 Some(c) if !c.score.is_none() => {
                     "; its claimed result cannot be checked against the board"
@@ -345,31 +343,29 @@ impl Validator<'_> {
                 Some(Termination::Agreement) => " (the record says the score was agreed)",
                 _ => "",
             };
-            let mut d = Diagnostic::warning(
-                Code::Unfinished.name(),
-                format!(
-                    "the record ends before the game is over, after {} moves{why}{claim_note}",
-                    record.moves.len()
-                ),
-            )
-            .at(
-                record.moves.last().and_then(|m| m.span).or(record.span),
-                format!(
-                    "{} to move, {} empty squares",
-                    pos.turn(),
-                    pos.empty().len()
-                ),
-            )
-            .related(claim.and_then(|c| c.span), "claimed result")
-            .at_move(
-                ply,
-                (!record.moves.is_empty()).then_some(record.moves.len()),
-            )
-            .help(format!("legal moves here: {}", pos.legal_moves()));
-            if explained {
-                d.severity = crate::diagnostic::Severity::Advice;
-            }
-            self.push(d);
+            self.push(
+                Diagnostic::warning(
+                    Code::Unfinished.name(),
+                    format!(
+                        "the record ends before the game is over, after {} moves{why}{claim_note}",
+                        record.moves.len()
+                    ),
+                )
+                .at(
+                    record.moves.last().and_then(|m| m.span).or(record.span),
+                    format!(
+                        "{} to move, {} empty squares",
+                        pos.turn(),
+                        pos.empty().len()
+                    ),
+                )
+                .related(claim.and_then(|c| c.span), "claimed result")
+                .at_move(
+                    ply,
+                    (!record.moves.is_empty()).then_some(record.moves.len()),
+                )
+                .help(format!("legal moves here: {}", pos.legal_moves())),
+            );
             return None;
         };
         if let Some(claim) = claim {
