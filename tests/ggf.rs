@@ -284,7 +284,7 @@ fn invalid_fixtures() {
 
 #[test]
 fn writer_refuses_or_reports() {
-    let mut r = Record::new("multi3".parse().unwrap());
+    let mut r = Record::new("othello,scoring=raw".parse().unwrap());
     r.tags.push(Tag::new("Event", "Open"));
     r.tags.push(Tag::new("Black", "a]b"));
     r.comment = Some("a new game (; starts here".into());
@@ -297,7 +297,7 @@ fn writer_refuses_or_reports() {
         Err(WriteError::CannotHold(what)) => assert_eq!(
             what,
             [
-                "3 players",
+                "raw scoring",
                 "a `]` in the Black tag",
                 "a result that names only the winner",
                 "a `(;` in the game comment",
@@ -314,6 +314,20 @@ fn writer_refuses_or_reports() {
         1,
         "the comment does not split the game"
     );
+    // Rules that change what the moves mean are refused even when lossy.
+    for rules in [
+        "multi3",
+        "free",
+        "classic",
+        "othello,blocked=a1",
+        "othello,handicap=white:1",
+    ] {
+        let r = Record::new(rules.parse().unwrap());
+        assert!(
+            matches!(write(&[r], true), Err(WriteError::CannotHold(_))),
+            "{rules}"
+        );
+    }
 }
 
 #[test]

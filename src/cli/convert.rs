@@ -123,11 +123,15 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
                 Err(WriteError::CannotHold(what)) => {
                     refused += 1;
                     status = status.max(exit::INVALID);
+                    let advice = if args.lossy {
+                        "not converted: the moves would mean something else without them"
+                    } else {
+                        "not converted (--lossy converts it without them)"
+                    };
                     writeln!(
                         stderr,
-                        "error: {name}: game {}: {} cannot hold {}; not converted (--lossy converts it without them)",
+                        "error: {name}: game {}: {target} cannot hold {}; {advice}",
                         game.index,
-                        target,
                         what.join("; ")
                     )?;
                 }

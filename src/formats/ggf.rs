@@ -1200,6 +1200,10 @@ struct GgfWriter<'a> {
 impl RecordWriter for GgfWriter<'_> {
     fn write(&mut self, record: &Record) -> Result<Vec<String>, WriteError> {
         let (text, losses) = to_ggf(record);
+        if !plays_as_othello(&record.rules) {
+            // Dropping these rules would change what the moves mean: refuse even when lossy.
+            return Err(WriteError::CannotHold(losses));
+        }
         let losses = check_losses(losses, &self.options)?;
         self.out.write_all(text.as_bytes())?;
         Ok(losses)
@@ -1224,6 +1228,17 @@ pub(super) fn format_number(x: f64, decimals: usize, sign: bool) -> String {
     } else {
         format!("{x}")
     }
+}
+
+/// Whether the moves of a game under `rules` mean the same under two-player Othello rules
+/// with the standard opening (what GGF and SGF can say): if not, no lossy conversion is
+/// possible.
+pub(super) fn plays_as_othello(rules: &Rules) -> bool {
+    rules.players() == 2
+        && rules.blocked().is_empty()
+        && rules.handicap().is_none()
+        && rules.supply().is_none()
+        && rules.opening() == crate::engine::Opening::Standard
 }
 
 /// What the rules say that GGF cannot hold.

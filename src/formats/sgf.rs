@@ -27,7 +27,7 @@ use std::sync::Arc;
 
 use super::ggf::{
     colored_moves, decode, encoding_warning, format_number, is_bom_byte, parse_number,
-    rules_losses, Scanner,
+    plays_as_othello, rules_losses, Scanner,
 };
 use super::{
     check_losses, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, WriteError, WriteOptions,
@@ -877,6 +877,11 @@ struct SgfWriter<'a> {
 impl RecordWriter for SgfWriter<'_> {
     fn write(&mut self, record: &Record) -> Result<Vec<String>, WriteError> {
         let (text, losses) = to_sgf(record);
+        let rules = &record.rules;
+        if !plays_as_othello(rules) || rules.board() == BoardShape::Octagon || rules.is_anti() {
+            // Dropping these rules would change what the moves mean: refuse even when lossy.
+            return Err(WriteError::CannotHold(losses));
+        }
         let losses = check_losses(losses, &self.options)?;
         self.out.write_all(text.as_bytes())?;
         Ok(losses)
