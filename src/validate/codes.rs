@@ -55,6 +55,10 @@ const FAMILIES: &[(&str, &str)] = &[
     ("wthor-", "A WTHOR database file is damaged: a header that disagrees with the file size, a truncated record, a byte that is no square, a name index missing from WTHOR.JOU/WTHOR.TRN. Spans point into a text view of the binary record, which names its byte offset."),
     ("ggf-", "A GGF game uses something the toolkit cannot represent or does not understand (an unknown game type flag, a board size the engine does not play)."),
     ("sgf-", "An SGF game uses something the toolkit cannot represent (a board size, variations)."),
+    ("csv-", "A CSV file of move strings is damaged: an unterminated quote, a row with fewer fields than the header, no column that holds moves."),
+    ("board-", "A board string (an Edax start prefix in a move-string file, an OBF line) is damaged: too short, a character that is no square, no side to move."),
+    ("movestr-", "A move-string file's `%% rules:` pragma cannot be read; the lines after it keep the rules they had."),
+    ("obf-", "An OBF line's move/score entry cannot be read."),
     ("transcript-", "A transcript grid is damaged: a number missing, doubled, out of range, or a grid of the wrong shape. Every problem is reported with a label on each number involved."),
 ];
 

@@ -165,7 +165,7 @@ impl Iterator for GameReader<'_> {
         };
         let (record, mut diagnostics) = parse_game(&text, chunk.offset, self.index);
         if let Some(at) = encoding {
-            let d = Diagnostic::warning("bad-encoding", "the game is not valid UTF-8")
+            let d = Diagnostic::warning("syntax-bad-encoding", "the game is not valid UTF-8")
                 .at(
                     Some(crate::record::Span::new(chunk.offset + at, 1)),
                     "not UTF-8",
@@ -508,7 +508,7 @@ mod tests {
         let input: Box<dyn BufRead + Send> = Box::new(&b"[Event \"Su\xe8de\"]\n1. f5\n"[..]);
         let games: Vec<_> = read(input, &ReadOptions::default()).collect();
         let g = games[0].as_ref().unwrap();
-        assert_eq!(g.diagnostics[0].code, "bad-encoding");
+        assert_eq!(g.diagnostics[0].code, "syntax-bad-encoding");
         assert_eq!(g.diagnostics[0].span.map(|s| s.offset), Some(10));
         assert_eq!(
             g.record.as_ref().unwrap().tag("Event"),
