@@ -38,10 +38,21 @@ fn random_games(rules: Rules, count: usize, seed: u64) -> Vec<Vec<Move>> {
         .collect()
 }
 
+/// The deep 8x8 counts the test suite cannot afford, checked once here before timing
+/// (OEIS A124004; the Bik convention counts finished games at depth 10).
+fn deep_perft_is_right() {
+    let pos = Position::new(Rules::default());
+    assert_eq!(pos.perft(10, false), 24_571_056);
+    assert_eq!(pos.perft(10, true), 24_571_284);
+    assert_eq!(pos.perft(11, false), 212_258_216);
+}
+
 fn perft(c: &mut Criterion) {
+    deep_perft_is_right();
     let mut group = c.benchmark_group("perft");
     group.sample_size(10);
     for (rules, depth) in [
+        ("othello", 11),
         ("othello", 9),
         ("othello:6x6", 9),
         ("othello:10x10", 7),
