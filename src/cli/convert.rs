@@ -19,7 +19,7 @@ pub(crate) struct Args {
     /// Input files; `-` reads standard input.
     #[arg(required = true)]
     inputs: Vec<String>,
-    /// Target format, `FORMAT[:DIALECT]`: rgn, json[:lines], wthor, ggf, pgn[:thor|playok|edax], sgf, moves, transcript, obf.
+    /// Target format, `FORMAT[:DIALECT]`: `rgn`, `json`, `json:lines`, `wthor`, `ggf`, `pgn`, `pgn:thor`, `pgn:playok`, `pgn:edax`, `sgf`, `moves`, `transcript`, `obf`.
     #[arg(long, value_parser = parse_target)]
     to: (Format, Option<String>),
     /// Output file; `-` (the default) writes standard output.
