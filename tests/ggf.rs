@@ -51,23 +51,9 @@ fn write(records: &[Record], lossy: bool) -> Result<(String, Vec<String>), Write
     Ok((String::from_utf8(buf).expect("GGF output is UTF-8"), lost))
 }
 
-/// The record without spans, which say where rather than what.
-fn strip(mut r: Record) -> Record {
-    r.span = None;
-    r.rules_span = None;
-    if let Some(s) = &mut r.start {
-        s.span = None;
-    }
-    if let Some(res) = &mut r.result {
-        res.span = None;
-    }
-    for t in &mut r.tags {
-        t.span = None;
-    }
-    for m in &mut r.moves {
-        m.span = None;
-    }
-    r
+/// The record with its spans forgotten (`Record::without_spans`).
+fn strip(r: Record) -> Record {
+    r.without_spans()
 }
 
 fn records(games: &[ParsedGame]) -> Vec<Record> {

@@ -37,20 +37,9 @@ fn write_all(records: &[Record], lossy: bool) -> Result<(String, Vec<String>), W
     Ok((String::from_utf8(out).expect("writers write UTF-8"), lost))
 }
 
-/// The record without its spans (`Option<Span>` tells a read record from a built one).
-fn without_spans(mut record: Record) -> Record {
-    record.span = None;
-    record.rules_span = None;
-    if let Some(start) = &mut record.start {
-        start.span = None;
-    }
-    for tag in &mut record.tags {
-        tag.span = None;
-    }
-    for m in &mut record.moves {
-        m.span = None;
-    }
-    record
+/// The record with its spans forgotten (`Record::without_spans`).
+fn without_spans(record: Record) -> Record {
+    record.without_spans()
 }
 
 /// The parsed games as a readable dump: each record as JSON, or its rendered diagnostics.

@@ -317,29 +317,7 @@ pub fn arb_record() -> impl Strategy<Value = Record> {
         .prop_map(|(rules, seed, passes)| random_record(rules, seed, passes))
 }
 
-/// `record` with every span cleared, for comparing a record read from text with one built
-/// in memory (`Span`s compare equal, but `Some(span)` and `None` do not).
+/// The record with its spans forgotten (`Record::without_spans`).
 pub fn without_spans(record: &Record) -> Record {
-    let mut r = record.clone();
-    r.span = None;
-    r.rules_span = None;
-    if let Some(s) = r.start.as_mut() {
-        s.span = None;
-    }
-    for t in &mut r.tags {
-        t.span = None;
-    }
-    for m in &mut r.moves {
-        m.span = None;
-        if let Some(f) = m.flips.as_mut() {
-            f.span = None;
-        }
-    }
-    for p in &mut r.positions {
-        p.span = None;
-    }
-    if let Some(res) = r.result.as_mut() {
-        res.span = None;
-    }
-    r
+    record.without_spans()
 }
