@@ -105,7 +105,9 @@ impl Validator<'_> {
                     self.report_moves_after_end(&pos, i, ply);
                     return (Some(pos), ply, None);
                 }
-                if m.mv != Move::Pass && pos.must_pass() {
+                // A move the record says the side to move made is that side's mistake,
+                // not an omitted pass (classic reversi: a player without discs).
+                if m.mv != Move::Pass && pos.must_pass() && m.color != Some(pos.turn()) {
                     ply += 1;
                     if explicit_passes {
                         self.push(
@@ -202,7 +204,10 @@ impl Validator<'_> {
             }
             let mut what = Vec::new();
             if !differing.is_empty() {
-                what.push(format!("squares {} differ", differing));
+                what.push(match differing.len() {
+                    1 => format!("square {differing} differs"),
+                    _ => format!("squares {differing} differ"),
+                });
             }
             if turn_wrong {
                 what.push(format!(
@@ -241,7 +246,9 @@ impl Validator<'_> {
         }
         if let Some(count) = claim.count {
             if count as usize != flipped.len() {
-                problems.push(format!("it flips {} discs, not {count}", flipped.len()));
+                let real = flipped.len();
+                let discs = if real == 1 { "disc" } else { "discs" };
+                problems.push(format!("it flips {real} {discs}, not {count}"));
             }
         }
         if problems.is_empty() {

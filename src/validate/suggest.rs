@@ -37,6 +37,9 @@ pub(super) fn single_change(record: &Record, bad: usize) -> Option<String> {
     let fits: Vec<String> = before
         .legal_moves()
         .iter()
+        // The square itself can fit after an inferred pass (a colour claim said otherwise):
+        // that is no other square.
+        .filter(|&sq| sq != square)
         .filter(|&sq| {
             let mut fixed = moves.clone();
             fixed[bad] = Move::Place(sq);
