@@ -82,11 +82,7 @@ fn check_shape(d: &Diagnostic, game: usize, record: &Record) {
 fn summary(game: &ParsedGame, report: Option<&GameReport>) -> String {
     let reader: Vec<&str> = game.diagnostics.iter().map(|d| d.code).collect();
     let Some(report) = report else {
-        return format!(
-            "game {}: not read ({})\n",
-            game.index,
-            reader.join(", ")
-        );
+        return format!("game {}: not read ({})\n", game.index, reader.join(", "));
     };
     let end = match (&report.outcome, &report.position) {
         (Some(o), _) => {
@@ -106,12 +102,13 @@ fn summary(game: &ParsedGame, report: Option<&GameReport>) -> String {
             None => d.code.to_string(),
         })
         .collect();
+    let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     format!(
-        "game {}: {} plies, {end}; {} errors, {} warnings{}{}\n",
+        "game {}: {}, {end}; {}, {}{}{}\n",
         game.index,
-        report.plies,
-        report.errors(),
-        report.diagnostics.len() - report.errors(),
+        count(report.plies, "ply").replace("plys", "plies"),
+        count(report.errors(), "error"),
+        count(report.diagnostics.len() - report.errors(), "warning"),
         if codes.is_empty() { "" } else { ": " },
         codes.join(", ")
     )
@@ -150,7 +147,9 @@ fn fixtures() {
             // The file name starts with the code it plants.
             let planted = code_names()
                 .into_iter()
-                .filter(|c| file.starts_with(&format!("{c}-")) || file.starts_with(&format!("{c}.")))
+                .filter(|c| {
+                    file.starts_with(&format!("{c}-")) || file.starts_with(&format!("{c}."))
+                })
                 .max_by_key(|c| c.len())
                 .unwrap_or_else(|| panic!("{file} names no code"));
             assert!(codes.contains(planted), "{file} does not give {planted}");
@@ -172,7 +171,12 @@ fn several_games_in_one_file_are_reported_separately() {
         .map(|g| {
             let mut codes: Vec<&str> = g.diagnostics.iter().map(|d| d.code).collect();
             if let Some(r) = &g.record {
-                codes.extend(validate_record(r, g.index).diagnostics.iter().map(|d| d.code));
+                codes.extend(
+                    validate_record(r, g.index)
+                        .diagnostics
+                        .iter()
+                        .map(|d| d.code),
+                );
             }
             codes
         })
@@ -340,14 +344,15 @@ fn expected_fix(record: &Record, bad: usize) -> Option<String> {
             ));
         }
     }
-    let Move::Place(square) = moves[bad] else {
-        return None;
+    let written = match moves[bad] {
+        Move::Place(square) => square.to_string(),
+        Move::Pass => "the pass".to_string(),
     };
     let fits: Vec<String> = record
         .rules
         .playable()
         .iter()
-        .filter(|&sq| sq != square)
+        .filter(|&sq| moves[bad] != Move::Place(sq))
         .filter(|&sq| {
             let mut fixed = moves.clone();
             fixed[bad] = Move::Place(sq);
@@ -357,9 +362,9 @@ fn expected_fix(record: &Record, bad: usize) -> Option<String> {
         .collect();
     match fits.as_slice() {
         [] => None,
-        [one] => Some(format!("{one} instead of {square} makes the game legal")),
+        [one] => Some(format!("{one} instead of {written} makes the game legal")),
         many => Some(format!(
-            "any of {} instead of {square} makes the game legal",
+            "any of {} instead of {written} makes the game legal",
             many.join(", ")
         )),
     }
@@ -375,7 +380,11 @@ fn check_corrupted(record: &Record, what: &str) -> Vec<(&'static str, Option<usi
     for d in &report.diagnostics {
         check_shape(d, 1, record);
     }
-    if let Some(d) = report.diagnostics.iter().find(|d| d.code == "illegal-move") {
+    if let Some(d) = report
+        .diagnostics
+        .iter()
+        .find(|d| matches!(d.code, "illegal-move" | "illegal-pass"))
+    {
         let help = d.help.as_deref().unwrap();
         match expected_fix(record, d.move_number.unwrap() - 1) {
             Some(fix) => assert!(help.starts_with(&format!("{fix}; ")), "{what}: {help}"),
@@ -417,8 +426,10 @@ struct Tally {
 fn corrupt_game(record: &Record, rng: &mut Rng, tally: &mut Tally) {
     let n = record.moves.len();
     assert!(findings(&validate_record(record, 1)).is_empty());
-    let finished = replays(record, &record.moves.iter().map(|m| m.mv).collect::<Vec<_>>())
-        && expected_findings(record).is_empty();
+    let finished = replays(
+        record,
+        &record.moves.iter().map(|m| m.mv).collect::<Vec<_>>(),
+    ) && expected_findings(record).is_empty();
     assert!(finished, "the sample holds finished, valid games");
     tally.games += 1;
 
@@ -446,7 +457,10 @@ fn corrupt_game(record: &Record, rng: &mut Rng, tally: &mut Tally) {
     if got.first() == Some(&("illegal-move", Some(i + 1), got[0].2)) {
         let report = validate_record(&changed, 1);
         let help = report.diagnostics[0].help.as_deref().unwrap();
-        let fix = format!("{} instead of {sq} makes the game legal; ", record.moves[i].mv);
+        let fix = format!(
+            "{} instead of {sq} makes the game legal; ",
+            record.moves[i].mv
+        );
         if help.starts_with(&fix) {
             tally.square_suggested += 1;
         }
@@ -481,11 +495,18 @@ fn corrupt_game(record: &Record, rng: &mut Rng, tally: &mut Tally) {
             if pos.must_pass() {
                 pos.play(Move::Pass).unwrap();
             }
-            let Some(next) = pos.legal_moves().first() else { break };
+            let Some(next) = pos.legal_moves().first() else {
+                break;
+            };
             mv = Move::Place(next);
         }
         let last = changed.moves.len();
-        match check_corrupted(&changed, &format!("move {} changed, then played out", i + 1)).as_slice() {
+        match check_corrupted(
+            &changed,
+            &format!("move {} changed, then played out", i + 1),
+        )
+        .as_slice()
+        {
             [] => tally.changed_legal_same_result += 1,
             [("wrong-result", Some(m), _)] if *m == last => tally.changed_legal_wrong_result += 1,
             other => panic!("unexpected {other:?} after changing move {}", i + 1),
@@ -500,7 +521,10 @@ fn corrupt_game(record: &Record, rng: &mut Rng, tally: &mut Tally) {
         let got = check_corrupted(&swapped, &format!("moves {} and {} swapped", i + 1, i + 2));
         if let Some(("illegal-move", Some(m), _)) = got.first() {
             if *m <= i + 2 {
-                let help = validate_record(&swapped, 1).diagnostics[0].help.clone().unwrap();
+                let help = validate_record(&swapped, 1).diagnostics[0]
+                    .help
+                    .clone()
+                    .unwrap();
                 let fix = format!(
                     "swapping moves {} ({}) and {} ({}) makes the game legal; ",
                     i + 1,
@@ -537,7 +561,11 @@ fn corrupt_game(record: &Record, rng: &mut Rng, tally: &mut Tally) {
         let mut wrong = real;
         let dropped = real.first().unwrap();
         wrong.remove(dropped);
-        let empty: Vec<Square> = squares.iter().copied().filter(|s| !real.contains(*s)).collect();
+        let empty: Vec<Square> = squares
+            .iter()
+            .copied()
+            .filter(|s| !real.contains(*s))
+            .collect();
         let added = *rng.pick(&empty);
         wrong.insert(added);
         claimed.moves[i].flips = Some(FlipClaim {
@@ -551,8 +579,14 @@ fn corrupt_game(record: &Record, rng: &mut Rng, tally: &mut Tally) {
         assert_eq!(got[0].0, "wrong-flips");
         assert_eq!(got[0].1, Some(i + 1));
         let message = &report.diagnostics[0].message;
-        assert!(message.contains(&format!("it also flips {dropped}")), "{message}");
-        assert!(message.contains(&format!("it does not flip {added}")), "{message}");
+        assert!(
+            message.contains(&format!("it also flips {dropped}")),
+            "{message}"
+        );
+        assert!(
+            message.contains(&format!("it does not flip {added}")),
+            "{message}"
+        );
     }
 
     // A pass inserted where the player has a move.
@@ -579,7 +613,9 @@ fn corrupt_game(record: &Record, rng: &mut Rng, tally: &mut Tally) {
 
     // A move appended after the end.
     let mut longer = record.clone();
-    longer.moves.push(MoveRecord::new(Move::Place(*rng.pick(&squares))));
+    longer
+        .moves
+        .push(MoveRecord::new(Move::Place(*rng.pick(&squares))));
     let got = check_corrupted(&longer, "move after the end");
     let plies = validate_record(record, 1).plies;
     assert_eq!(got, vec![("moves-after-end", Some(n + 1), plies + 1)]);
@@ -594,9 +630,7 @@ fn corrupt_sample(path: &Path, count: usize, seed: u64) -> Option<Tally> {
         .into_iter()
         .filter_map(|g| g.record)
         .filter(|r| {
-            r.start.is_none()
-                && r.moves.len() >= 2
-                && validate_record(r, 1).diagnostics.is_empty()
+            r.start.is_none() && r.moves.len() >= 2 && validate_record(r, 1).diagnostics.is_empty()
         })
         .collect();
     let mut rng = Rng::new(seed);

@@ -168,14 +168,17 @@ impl Validator<'_> {
         let rest = moves.len() - index;
         let label = match rest {
             1 => "this move comes after the end".to_string(),
+            2 => "this and 1 more move come after the end".to_string(),
             n => format!("this and {} more moves come after the end", n - 1),
         };
+        let end = index.checked_sub(1).and_then(|i| moves[i].span);
         self.push(
             Diagnostic::error(
                 Code::MovesAfterEnd.name(),
                 format!("the game is over after {index} moves, but the record goes on with {rest} more"),
             )
             .at(moves[index].span, label)
+            .related(end, "the game ends with this move")
             .at_move(ply + 1, Some(index + 1))
             .help("remove the moves after the end, or check the moves before: an earlier mistake can end a game early")
             .with_board(pos.to_string()),
@@ -445,7 +448,13 @@ fn result_mismatch(
                 return None;
             }
             let name = |w: Option<crate::engine::Color>| {
-                w.map_or("a draw".to_string(), |c| format!("a win for {c}"))
+                w.map_or_else(
+                    || match players {
+                        2 => "a draw".to_string(),
+                        _ => "a draw for the whole table".to_string(),
+                    },
+                    |c| format!("a win for {c}"),
+                )
             };
             Some((
                 format!(

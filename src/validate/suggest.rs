@@ -27,8 +27,9 @@ pub(super) fn single_change(record: &Record, bad: usize) -> Option<String> {
             ));
         }
     }
-    let Move::Place(square) = moves[bad] else {
-        return None;
+    let written = match moves[bad] {
+        Move::Place(square) => square.to_string(),
+        Move::Pass => "the pass".to_string(),
     };
     let mut before = replay(record, &moves[..bad])?;
     if before.must_pass() {
@@ -39,7 +40,7 @@ pub(super) fn single_change(record: &Record, bad: usize) -> Option<String> {
         .iter()
         // The square itself can fit after an inferred pass (a colour claim said otherwise):
         // that is no other square.
-        .filter(|&sq| sq != square)
+        .filter(|&sq| moves[bad] != Move::Place(sq))
         .filter(|&sq| {
             let mut fixed = moves.clone();
             fixed[bad] = Move::Place(sq);
@@ -49,9 +50,9 @@ pub(super) fn single_change(record: &Record, bad: usize) -> Option<String> {
         .collect();
     match fits.as_slice() {
         [] => None,
-        [one] => Some(format!("{one} instead of {square} makes the game legal")),
+        [one] => Some(format!("{one} instead of {written} makes the game legal")),
         many => Some(format!(
-            "any of {} instead of {square} makes the game legal",
+            "any of {} instead of {written} makes the game legal",
             many.join(", ")
         )),
     }
