@@ -457,6 +457,8 @@ fn corrupt_game(record: &Record, rng: &mut Rng, tally: &mut Tally) {
     if got.first() == Some(&("illegal-move", Some(i + 1), got[0].2)) {
         let report = validate_record(&changed, 1);
         let help = report.diagnostics[0].help.as_deref().unwrap();
+        // The real square makes the game legal again, so some single change is named.
+        assert!(help.contains(" makes the game legal; "), "{help}");
         let fix = format!(
             "{} instead of {sq} makes the game legal; ",
             record.moves[i].mv
@@ -521,10 +523,13 @@ fn corrupt_game(record: &Record, rng: &mut Rng, tally: &mut Tally) {
         let got = check_corrupted(&swapped, &format!("moves {} and {} swapped", i + 1, i + 2));
         if let Some(("illegal-move", Some(m), _)) = got.first() {
             if *m <= i + 2 {
+                // Swapping back restores the real game, so a swap is always suggested:
+                // this one, unless the pair before the error also works.
                 let help = validate_record(&swapped, 1).diagnostics[0]
                     .help
                     .clone()
                     .unwrap();
+                assert!(help.starts_with("swapping moves "), "{help}");
                 let fix = format!(
                     "swapping moves {} ({}) and {} ({}) makes the game legal; ",
                     i + 1,
@@ -621,34 +626,50 @@ fn corrupt_game(record: &Record, rng: &mut Rng, tally: &mut Tally) {
     assert_eq!(got, vec![("moves-after-end", Some(n + 1), plies + 1)]);
 }
 
-fn corrupt_sample(path: &Path, count: usize, seed: u64) -> Option<Tally> {
-    if !path.exists() {
-        eprintln!("{} is missing: skipped", path.display());
-        return None;
+/// Corrupts `count` games drawn (seeded) from the finished, valid games of `files`; `None`
+/// when the data is missing.
+fn corrupt_sample(files: &[&str], count: usize, seed: u64) -> Option<Tally> {
+    let mut games = Vec::new();
+    for file in files {
+        let path = Path::new(DATA).join(file);
+        if !path.exists() {
+            eprintln!("{} is missing: skipped", path.display());
+            return None;
+        }
+        games.extend(
+            read_file(&path)
+                .into_iter()
+                .filter_map(|g| g.record)
+                .filter(|r| {
+                    r.start.is_none()
+                        && r.moves.len() >= 2
+                        && validate_record(r, 1).diagnostics.is_empty()
+                }),
+        );
     }
-    let games: Vec<Record> = read_file(path)
-        .into_iter()
-        .filter_map(|g| g.record)
-        .filter(|r| {
-            r.start.is_none() && r.moves.len() >= 2 && validate_record(r, 1).diagnostics.is_empty()
-        })
-        .collect();
     let mut rng = Rng::new(seed);
     let mut tally = Tally::default();
     for _ in 0..count {
         let record = &games[rng.below(games.len())];
         corrupt_game(record, &mut rng, &mut tally);
     }
-    eprintln!("{}: {tally:?}", path.display());
+    eprintln!("{files:?}: {tally:?}");
     Some(tally)
 }
 
 #[test]
 fn corrupted_wthor_games_are_caught() {
-    let Some(t) = corrupt_sample(&Path::new(DATA).join("wthor/WTH_2004.wtb"), 300, 2004) else {
+    let files = [
+        "wthor/WTH_1977.wtb",
+        "wthor/WTH_1990.wtb",
+        "wthor/WTH_2004.wtb",
+        "wthor/WTH_2015.wtb",
+        "wthor/WTH_2021.wtb",
+    ];
+    let Some(t) = corrupt_sample(&files, 400, 2004) else {
         return;
     };
-    assert_eq!(t.games, 300);
+    assert_eq!(t.games, 400);
     // The sample is big enough to see every outcome of a changed move.
     assert!(t.changed_illegal_at_once > 100, "{t:?}");
     assert!(t.changed_legal_fails_later > 0, "{t:?}");
@@ -660,10 +681,11 @@ fn corrupted_wthor_games_are_caught() {
 #[test]
 fn corrupted_pgn_games_are_caught() {
     for (file, seed) in [("pgn/WTHOR-2004.r.pgn", 7), ("pgn/WTH_2021.py.pgn", 2021)] {
-        let Some(t) = corrupt_sample(&Path::new(DATA).join(file), 100, seed) else {
+        let Some(t) = corrupt_sample(&[file], 100, seed) else {
             return;
         };
         assert_eq!(t.games, 100);
         assert!(t.changed_illegal_at_once > 30, "{file}: {t:?}");
+        assert!(t.swap_suggested > 10, "{file}: {t:?}");
     }
 }
