@@ -440,7 +440,15 @@ fn result_mismatch(
             }
             Some((
                 format!("the record claims a margin of {m:+}, but the game ends {real_text} ({expected:+})"),
-                if komi != 0.0 { format!("margins are Black's discs minus White's, minus the komi {komi}") } else { "margins are Black's discs minus White's".into() },
+                format!(
+                    "margins are Black's discs minus White's{}{}",
+                    if komi != 0.0 { format!(", minus the komi {komi}") } else { String::new() },
+                    if record.rules.is_anti() {
+                        "; in anti games GGF's `RE` sign follows the winner, so it is read negated"
+                    } else {
+                        ""
+                    }
+                ),
             ))
         }
         ResultScore::Winner(w) => {
