@@ -148,7 +148,7 @@ impl Validator<'_> {
                         last_pass_span = m.span;
                     }
                     if m.flips.is_some() {
-                        self.check_flips(m, flipped, ply, number);
+                        self.check_flips(m, flipped, &pos, ply, number);
                     }
                 }
                 Err(reason) => {
@@ -234,7 +234,14 @@ impl Validator<'_> {
         }
     }
 
-    fn check_flips(&mut self, m: &MoveRecord, flipped: SquareSet, ply: usize, number: usize) {
+    fn check_flips(
+        &mut self,
+        m: &MoveRecord,
+        flipped: SquareSet,
+        after: &Position,
+        ply: usize,
+        number: usize,
+    ) {
         let Some(claim) = &m.flips else { return };
         let mut problems = Vec::new();
         if let Some(squares) = claim.squares {
@@ -270,14 +277,15 @@ impl Validator<'_> {
             .related(m.span.filter(|_| claim.span.is_some()), "the move")
             .at_move(ply, Some(number))
             .help(format!(
-                "{} flips {}",
+                "{} flips {}; the board after it:",
                 m.mv,
                 if flipped.is_empty() {
                     "nothing".into()
                 } else {
                     flipped.to_string()
                 }
-            )),
+            ))
+            .with_board(after.to_string()),
         );
     }
 
@@ -374,7 +382,8 @@ impl Validator<'_> {
                     ply,
                     (!record.moves.is_empty()).then_some(record.moves.len()),
                 )
-                .help(format!("legal moves here: {}", pos.legal_moves())),
+                .help(format!("legal moves here: {}", pos.legal_moves()))
+                .with_board(pos.to_string()),
             );
             return None;
         };
