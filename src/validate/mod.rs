@@ -105,7 +105,9 @@ impl Validator<'_> {
                     self.report_moves_after_end(&pos, i, ply);
                     return (Some(pos), ply, None);
                 }
-                if m.mv != Move::Pass && pos.must_pass() {
+                // A move the record says the side to move made is that side's mistake,
+                // not an omitted pass (classic reversi: a player without discs).
+                if m.mv != Move::Pass && pos.must_pass() && m.color != Some(pos.turn()) {
                     ply += 1;
                     if explicit_passes {
                         self.push(
@@ -146,7 +148,7 @@ impl Validator<'_> {
                         last_pass_span = m.span;
                     }
                     if m.flips.is_some() {
-                        self.check_flips(m, flipped, ply, number);
+                        self.check_flips(m, flipped, &pos, ply, number);
                     }
                 }
                 Err(reason) => {
@@ -166,14 +168,17 @@ impl Validator<'_> {
         let rest = moves.len() - index;
         let label = match rest {
             1 => "this move comes after the end".to_string(),
+            2 => "this and 1 more move come after the end".to_string(),
             n => format!("this and {} more moves come after the end", n - 1),
         };
+        let end = index.checked_sub(1).and_then(|i| moves[i].span);
         self.push(
             Diagnostic::error(
                 Code::MovesAfterEnd.name(),
                 format!("the game is over after {index} moves, but the record goes on with {rest} more"),
             )
             .at(moves[index].span, label)
+            .related(end, "the game ends with this move")
             .at_move(ply + 1, Some(index + 1))
             .help("remove the moves after the end, or check the moves before: an earlier mistake can end a game early")
             .with_board(pos.to_string()),
@@ -202,7 +207,10 @@ impl Validator<'_> {
             }
             let mut what = Vec::new();
             if !differing.is_empty() {
-                what.push(format!("squares {} differ", differing));
+                what.push(match differing.len() {
+                    1 => format!("square {differing} differs"),
+                    _ => format!("squares {differing} differ"),
+                });
             }
             if turn_wrong {
                 what.push(format!(
@@ -226,7 +234,14 @@ impl Validator<'_> {
         }
     }
 
-    fn check_flips(&mut self, m: &MoveRecord, flipped: SquareSet, ply: usize, number: usize) {
+    fn check_flips(
+        &mut self,
+        m: &MoveRecord,
+        flipped: SquareSet,
+        after: &Position,
+        ply: usize,
+        number: usize,
+    ) {
         let Some(claim) = &m.flips else { return };
         let mut problems = Vec::new();
         if let Some(squares) = claim.squares {
@@ -241,7 +256,9 @@ impl Validator<'_> {
         }
         if let Some(count) = claim.count {
             if count as usize != flipped.len() {
-                problems.push(format!("it flips {} discs, not {count}", flipped.len()));
+                let real = flipped.len();
+                let discs = if real == 1 { "disc" } else { "discs" };
+                problems.push(format!("it flips {real} {discs}, not {count}"));
             }
         }
         if problems.is_empty() {
@@ -260,14 +277,15 @@ impl Validator<'_> {
             .related(m.span.filter(|_| claim.span.is_some()), "the move")
             .at_move(ply, Some(number))
             .help(format!(
-                "{} flips {}",
+                "{} flips {}; the board after it:",
                 m.mv,
                 if flipped.is_empty() {
                     "nothing".into()
                 } else {
                     flipped.to_string()
                 }
-            )),
+            ))
+            .with_board(after.to_string()),
         );
     }
 
@@ -364,7 +382,8 @@ impl Validator<'_> {
                     ply,
                     (!record.moves.is_empty()).then_some(record.moves.len()),
                 )
-                .help(format!("legal moves here: {}", pos.legal_moves())),
+                .help(format!("legal moves here: {}", pos.legal_moves()))
+                .with_board(pos.to_string()),
             );
             return None;
         };
@@ -430,7 +449,15 @@ fn result_mismatch(
             }
             Some((
                 format!("the record claims a margin of {m:+}, but the game ends {real_text} ({expected:+})"),
-                if komi != 0.0 { format!("margins are Black's discs minus White's, minus the komi {komi}") } else { "margins are Black's discs minus White's".into() },
+                format!(
+                    "margins are Black's discs minus White's{}{}",
+                    if komi != 0.0 { format!(", minus the komi {komi}") } else { String::new() },
+                    if record.rules.is_anti() {
+                        "; in anti games GGF's `RE` sign follows the winner, so it is read negated"
+                    } else {
+                        ""
+                    }
+                ),
             ))
         }
         ResultScore::Winner(w) => {
@@ -438,7 +465,13 @@ fn result_mismatch(
                 return None;
             }
             let name = |w: Option<crate::engine::Color>| {
-                w.map_or("a draw".to_string(), |c| format!("a win for {c}"))
+                w.map_or_else(
+                    || match players {
+                        2 => "a draw".to_string(),
+                        _ => "a draw for the whole table".to_string(),
+                    },
+                    |c| format!("a win for {c}"),
+                )
             };
             Some((
                 format!(

@@ -27,8 +27,9 @@ pub(super) fn single_change(record: &Record, bad: usize) -> Option<String> {
             ));
         }
     }
-    let Move::Place(square) = moves[bad] else {
-        return None;
+    let written = match moves[bad] {
+        Move::Place(square) => square.to_string(),
+        Move::Pass => "the pass".to_string(),
     };
     let mut before = replay(record, &moves[..bad])?;
     if before.must_pass() {
@@ -37,6 +38,9 @@ pub(super) fn single_change(record: &Record, bad: usize) -> Option<String> {
     let fits: Vec<String> = before
         .legal_moves()
         .iter()
+        // The square itself can fit after an inferred pass (a colour claim said otherwise):
+        // that is no other square.
+        .filter(|&sq| moves[bad] != Move::Place(sq))
         .filter(|&sq| {
             let mut fixed = moves.clone();
             fixed[bad] = Move::Place(sq);
@@ -46,10 +50,58 @@ pub(super) fn single_change(record: &Record, bad: usize) -> Option<String> {
         .collect();
     match fits.as_slice() {
         [] => None,
-        [one] => Some(format!("{one} instead of {square} makes the game legal")),
+        [one] => Some(format!("{one} instead of {written} makes the game legal")),
         many => Some(format!(
-            "any of {} instead of {square} makes the game legal",
+            "any of {} instead of {written} makes the game legal",
             many.join(", ")
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Color;
+    use crate::record::MoveRecord;
+
+    fn record(rules: &str, moves: &str) -> Record {
+        let mut record = Record::new(rules.parse().unwrap());
+        for word in moves.split_whitespace() {
+            let mv = match word {
+                "--" => Move::Pass,
+                sq => Move::Place(sq.parse().unwrap()),
+            };
+            record.moves.push(MoveRecord::new(mv));
+        }
+        record
+    }
+
+    #[test]
+    fn a_swap_is_named_before_a_square() {
+        // f5 d6 c3 d3 c4 with d6 and c3 swapped: c3 is illegal for White at move 2.
+        let r = record("othello", "f5 c3 d6 d3 c4");
+        assert_eq!(
+            single_change(&r, 1).as_deref(),
+            Some("swapping moves 2 (c3) and 3 (d6) makes the game legal")
+        );
+    }
+
+    #[test]
+    fn a_square_in_place_of_an_illegal_pass() {
+        // After f5 White may play d6, f4 or f6; Black's c3 then needs f4 or d6.
+        let r = record("othello", "f5 -- c3");
+        assert_eq!(
+            single_change(&r, 1).as_deref(),
+            Some("any of f4, d6 instead of the pass makes the game legal")
+        );
+    }
+
+    #[test]
+    fn never_the_same_square() {
+        // Classic: Black has no disc left for b8, which White may fill after Black's pass.
+        let mut r = record("classic", "e5 e4 d5 d4 f3 f6 d3 c3 f5 d2 c2 e3 b3 b2 c5 a3 d1 e1 c1 f4 g3 h3 f1 d6 g2 g1 f7 g4 h5 g7 f2 g6 a4 f8 d7 b1 e6 c8 g8 e7 h6 b4 b5 a5 h4 g5 h7 h8 a1 a2 c4 c6 e2 -- d8 e8 a6 c7 h1 h2 b7 a7 a8 b6 b8");
+        let last = r.moves.len() - 1;
+        r.moves[last].color = Some(Color::Black);
+        assert_eq!(single_change(&r, last), None);
     }
 }

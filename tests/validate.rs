@@ -1,0 +1,691 @@
+//! The replay validator against fixtures (one small file per code and per variant rule,
+//! every rendered diagnostic snapshotted), against every real game file (no errors), and
+//! against corrupted copies of real games (each corruption caught with the right code at
+//! the right ply and move, with the right single-change suggestion).
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::fs::File;
+use std::io::BufReader;
+use std::path::Path;
+use std::sync::Arc;
+
+use common::Rng;
+use reversi_record::diagnostic::{render_plain, Diagnostic, Severity};
+use reversi_record::formats::{Format, ParsedGame, ReadOptions};
+use reversi_record::record::{FlipClaim, MoveRecord, Record, ResultScore};
+use reversi_record::validate::{validate_record, GameReport, CODES};
+use reversi_record::{Move, Position, Square, SquareSet};
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data");
+
+/// Every game of the file at `path`, read as its extension says.
+fn read_file(path: &Path) -> Vec<ParsedGame> {
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    let format = Format::from_extension(ext).expect("a known extension");
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let options = ReadOptions {
+        name: Arc::from(name.as_str()),
+        path: Some(path.to_path_buf()),
+        ..ReadOptions::default()
+    };
+    let input = Box::new(BufReader::new(File::open(path).unwrap()));
+    format
+        .read(input, &options)
+        .map(|g| g.expect("fixtures and data files are readable"))
+        .collect()
+}
+
+/// The validator's code names, from `CODES`.
+fn code_names() -> BTreeSet<&'static str> {
+    CODES.iter().map(|(_, name, _)| *name).collect()
+}
+
+/// What every validator diagnostic must carry (a span when the record's moves have them:
+/// corrupted copies add moves without one).
+fn check_shape(d: &Diagnostic, game: usize, record: &Record) {
+    assert_eq!(d.game, Some(game), "{d:?}");
+    assert!(code_names().contains(d.code), "unknown code {}", d.code);
+    assert!(d.label.is_some(), "no label: {d:?}");
+    if record.moves.iter().all(|m| m.span.is_some()) {
+        assert!(d.span.is_some(), "no span: {d:?}");
+    }
+    assert!(d.help.is_some(), "no help: {d:?}");
+    if d.code != "bad-setup" {
+        assert!(d.ply.is_some(), "no ply: {d:?}");
+    }
+    if let Some(n) = d.move_number {
+        assert!(n >= 1 && n <= record.moves.len(), "move {n} out of range");
+    }
+    let severity = if d.code == "unfinished" {
+        Severity::Warning
+    } else {
+        Severity::Error
+    };
+    assert_eq!(d.severity, severity, "{d:?}");
+    if matches!(d.code, "illegal-move" | "illegal-pass") {
+        assert!(d.board.is_some(), "an illegal move draws the board");
+        let rest = record.moves.len() - d.move_number.unwrap();
+        assert_eq!(
+            d.related
+                .iter()
+                .filter(|l| l.text.contains("cannot be replayed"))
+                .count(),
+            usize::from(rest > 0),
+            "the rest of the game is said to be skipped once: {d:?}"
+        );
+    }
+}
+
+/// One line per game: what the replay reached and which codes it found.
+fn summary(game: &ParsedGame, report: Option<&GameReport>) -> String {
+    let reader: Vec<&str> = game.diagnostics.iter().map(|d| d.code).collect();
+    let Some(report) = report else {
+        return format!("game {}: not read ({})\n", game.index, reader.join(", "));
+    };
+    let end = match (&report.outcome, &report.position) {
+        (Some(o), _) => {
+            let players = game.record.as_ref().unwrap().rules.players() as usize;
+            let score: Vec<String> = o.score[..players].iter().map(|s| s.to_string()).collect();
+            format!("over, {}", score.join("-"))
+        }
+        (None, Some(p)) if p.is_over() => "stopped at the end".to_string(),
+        (None, Some(_)) => "not over".to_string(),
+        (None, None) => "no start position".to_string(),
+    };
+    let codes: Vec<String> = report
+        .diagnostics
+        .iter()
+        .map(|d| match d.move_number {
+            Some(m) => format!("{} (ply {}, move {m})", d.code, d.ply.unwrap_or(0)),
+            None => d.code.to_string(),
+        })
+        .collect();
+    let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    format!(
+        "game {}: {}, {end}; {}, {}{}{}\n",
+        game.index,
+        count(report.plies, "ply").replace("plys", "plies"),
+        count(report.errors(), "error"),
+        count(report.diagnostics.len() - report.errors(), "warning"),
+        if codes.is_empty() { "" } else { ": " },
+        codes.join(", ")
+    )
+}
+
+#[test]
+fn fixtures() {
+    let mut produced = BTreeSet::new();
+    insta::glob!("../fixtures/validate", "*.*", |path| {
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        let games = read_file(path);
+        assert!(!games.is_empty());
+        let mut summaries = String::new();
+        let mut rendered = String::new();
+        let mut codes = BTreeSet::new();
+        for game in &games {
+            for d in &game.diagnostics {
+                codes.insert(d.code);
+                rendered.push_str(&render_plain(d, &game.source));
+                rendered.push('\n');
+            }
+            let report = game.record.as_ref().map(|r| validate_record(r, game.index));
+            if let (Some(record), Some(report)) = (&game.record, &report) {
+                for d in &report.diagnostics {
+                    check_shape(d, game.index, record);
+                    codes.insert(d.code);
+                    rendered.push_str(&render_plain(d, &game.source));
+                    rendered.push('\n');
+                }
+            }
+            summaries.push_str(&summary(game, report.as_ref()));
+        }
+        if file.starts_with("clean-") {
+            assert!(codes.is_empty(), "{file} is clean, but gives {codes:?}");
+        } else if file != "several-games.rgn" {
+            // The file name starts with the code it plants.
+            let planted = code_names()
+                .into_iter()
+                .filter(|c| {
+                    file.starts_with(&format!("{c}-")) || file.starts_with(&format!("{c}."))
+                })
+                .max_by_key(|c| c.len())
+                .unwrap_or_else(|| panic!("{file} names no code"));
+            assert!(codes.contains(planted), "{file} does not give {planted}");
+        }
+        produced.extend(codes);
+        insta::assert_snapshot!(format!("{summaries}\n{rendered}"));
+    });
+    for name in code_names() {
+        assert!(produced.contains(name), "no fixture produces {name}");
+    }
+}
+
+#[test]
+fn several_games_in_one_file_are_reported_separately() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/validate/several-games.rgn");
+    let games = read_file(&path);
+    let found: Vec<Vec<&str>> = games
+        .iter()
+        .map(|g| {
+            let mut codes: Vec<&str> = g.diagnostics.iter().map(|d| d.code).collect();
+            if let Some(r) = &g.record {
+                codes.extend(
+                    validate_record(r, g.index)
+                        .diagnostics
+                        .iter()
+                        .map(|d| d.code),
+                );
+            }
+            codes
+        })
+        .collect();
+    assert_eq!(
+        found,
+        vec![
+            vec![],
+            vec!["illegal-move"],
+            vec!["syntax-unterminated-tag"],
+            vec!["wrong-result"],
+            vec!["unfinished"],
+            vec![],
+        ]
+    );
+}
+
+// ---- Real data -------------------------------------------------------------------------
+
+/// The real game files, or `None` (with a note) when the data is missing.
+fn real_files() -> Option<Vec<std::path::PathBuf>> {
+    let mut files = Vec::new();
+    for dir in ["wthor", "pgn", "ggf", "obf", "movestrings"] {
+        let Ok(entries) = std::fs::read_dir(Path::new(DATA).join(dir)) else {
+            eprintln!("no real data under {DATA}/{dir}: skipped");
+            return None;
+        };
+        for e in entries {
+            let path = e.unwrap().path();
+            let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+            if Format::from_extension(ext).is_some() {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    Some(files)
+}
+
+#[test]
+fn every_real_game_validates_without_errors() {
+    let Some(files) = real_files() else { return };
+    assert!(files.len() >= 10, "expected the shared data files");
+    for path in files {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let games = read_file(&path);
+        assert!(!games.is_empty(), "{name}");
+        let mut unfinished = 0;
+        for g in &games {
+            assert!(g.diagnostics.is_empty(), "{name} game {}", g.index);
+            let record = g.record.as_ref().unwrap();
+            let report = validate_record(record, g.index);
+            for d in &report.diagnostics {
+                assert_eq!(
+                    d.code,
+                    "unfinished",
+                    "{name}: {}",
+                    render_plain(d, &g.source)
+                );
+                assert_eq!(d.severity, Severity::Warning);
+                unfinished += 1;
+            }
+        }
+        let expected = match name.as_str() {
+            "WTH_1990.wtb" => 21,
+            // Opening lines, not games.
+            "nboard_xot-large.txt" => games.len(),
+            _ => 0,
+        };
+        assert_eq!(unfinished, expected, "unfinished games in {name}");
+    }
+}
+
+/// What the validator must report for `record`, worked out by a plain replay: `(code, move,
+/// ply)` for every error and warning, in order.
+fn expected_findings(record: &Record) -> Vec<(&'static str, Option<usize>, usize)> {
+    let mut found = Vec::new();
+    let mut pos = Position::new(record.rules);
+    let explicit = record.moves.iter().any(|m| m.mv == Move::Pass);
+    let mut ply = 0;
+    for (i, m) in record.moves.iter().enumerate() {
+        let number = i + 1;
+        if pos.is_over() {
+            found.push(("moves-after-end", Some(number), ply + 1));
+            return found;
+        }
+        if m.mv != Move::Pass && pos.must_pass() {
+            ply += 1;
+            if explicit {
+                found.push(("missing-pass", Some(number), ply));
+            }
+            pos.play(Move::Pass).unwrap();
+        }
+        ply += 1;
+        let flipped = match pos.play(m.mv) {
+            Ok(f) => f,
+            Err(_) => {
+                let code = if m.mv == Move::Pass {
+                    "illegal-pass"
+                } else {
+                    "illegal-move"
+                };
+                found.push((code, Some(number), ply));
+                return found;
+            }
+        };
+        if let Some(claim) = &m.flips {
+            if claim.squares.is_some_and(|s| s != flipped) {
+                found.push(("wrong-flips", Some(number), ply));
+            }
+        }
+    }
+    let last = (!record.moves.is_empty()).then_some(record.moves.len());
+    match pos.outcome() {
+        None => found.push(("unfinished", last, ply)),
+        Some(o) => {
+            if let Some(ResultScore::Discs(counts)) = record.result.as_ref().map(|r| &r.score) {
+                if counts.as_slice() != &o.score[..2] {
+                    found.push(("wrong-result", last, ply));
+                }
+            }
+        }
+    }
+    found
+}
+
+fn findings(report: &GameReport) -> Vec<(&'static str, Option<usize>, usize)> {
+    report
+        .diagnostics
+        .iter()
+        .map(|d| (d.code, d.move_number, d.ply.unwrap_or(0)))
+        .collect()
+}
+
+/// Whether every move of `moves` is legal from the start of `record`, passes inferred.
+fn replays(record: &Record, moves: &[Move]) -> bool {
+    let mut pos = Position::new(record.rules);
+    moves.iter().all(|&mv| {
+        if mv != Move::Pass && pos.must_pass() && pos.play(Move::Pass).is_err() {
+            return false;
+        }
+        pos.play(mv).is_ok()
+    })
+}
+
+/// The single-change help the validator owes for an illegal move at index `bad`: a swap of
+/// two adjacent moves that makes the game legal (the earlier pair first), else every other
+/// square that does.
+fn expected_fix(record: &Record, bad: usize) -> Option<String> {
+    let moves: Vec<Move> = record.moves.iter().map(|m| m.mv).collect();
+    for a in [bad.checked_sub(1), Some(bad)].into_iter().flatten() {
+        let b = a + 1;
+        if b >= moves.len() || moves[a] == moves[b] {
+            continue;
+        }
+        let mut swapped = moves.clone();
+        swapped.swap(a, b);
+        if replays(record, &swapped) {
+            return Some(format!(
+                "swapping moves {} ({}) and {} ({}) makes the game legal",
+                a + 1,
+                moves[a],
+                b + 1,
+                moves[b]
+            ));
+        }
+    }
+    let written = match moves[bad] {
+        Move::Place(square) => square.to_string(),
+        Move::Pass => "the pass".to_string(),
+    };
+    let fits: Vec<String> = record
+        .rules
+        .playable()
+        .iter()
+        .filter(|&sq| moves[bad] != Move::Place(sq))
+        .filter(|&sq| {
+            let mut fixed = moves.clone();
+            fixed[bad] = Move::Place(sq);
+            replays(record, &fixed)
+        })
+        .map(|sq| sq.to_string())
+        .collect();
+    match fits.as_slice() {
+        [] => None,
+        [one] => Some(format!("{one} instead of {written} makes the game legal")),
+        many => Some(format!(
+            "any of {} instead of {written} makes the game legal",
+            many.join(", ")
+        )),
+    }
+}
+
+/// Checks the validator on a corrupted `record`: the findings a plain replay predicts, at
+/// the same moves and plies, and the suggestion on an illegal move.
+fn check_corrupted(record: &Record, what: &str) -> Vec<(&'static str, Option<usize>, usize)> {
+    let report = validate_record(record, 1);
+    let got = findings(&report);
+    let expected = expected_findings(record);
+    assert_eq!(got, expected, "{what}");
+    for d in &report.diagnostics {
+        check_shape(d, 1, record);
+    }
+    if let Some(d) = report
+        .diagnostics
+        .iter()
+        .find(|d| matches!(d.code, "illegal-move" | "illegal-pass"))
+    {
+        let help = d.help.as_deref().unwrap();
+        match expected_fix(record, d.move_number.unwrap() - 1) {
+            Some(fix) => assert!(help.starts_with(&format!("{fix}; ")), "{what}: {help}"),
+            None => assert!(!help.contains("makes the game legal"), "{what}: {help}"),
+        }
+    }
+    got
+}
+
+/// The discs each written move flips, passes inferred (`None` for a pass).
+fn real_flips(record: &Record) -> Vec<Option<SquareSet>> {
+    let mut pos = Position::new(record.rules);
+    record
+        .moves
+        .iter()
+        .map(|m| {
+            if m.mv != Move::Pass && pos.must_pass() {
+                pos.play(Move::Pass).unwrap();
+            }
+            let flipped = pos.play(m.mv).unwrap();
+            (m.mv != Move::Pass).then_some(flipped)
+        })
+        .collect()
+}
+
+/// Tallies of what the corruptions led to, to show the sample covers every case.
+#[derive(Default, Debug)]
+struct Tally {
+    games: usize,
+    changed_illegal_at_once: usize,
+    changed_legal_fails_later: usize,
+    changed_legal_wrong_result: usize,
+    changed_legal_unfinished: usize,
+    changed_legal_same_result: usize,
+    swap_suggested: usize,
+    square_suggested: usize,
+}
+
+fn corrupt_game(record: &Record, rng: &mut Rng, tally: &mut Tally) {
+    let n = record.moves.len();
+    assert!(findings(&validate_record(record, 1)).is_empty());
+    let finished = replays(
+        record,
+        &record.moves.iter().map(|m| m.mv).collect::<Vec<_>>(),
+    ) && expected_findings(record).is_empty();
+    assert!(finished, "the sample holds finished, valid games");
+    tally.games += 1;
+
+    // A move changed to another square.
+    let i = rng.below(n);
+    let squares: Vec<Square> = record.rules.playable().iter().collect();
+    let mut sq = *rng.pick(&squares);
+    while Move::Place(sq) == record.moves[i].mv {
+        sq = *rng.pick(&squares);
+    }
+    let mut changed = record.clone();
+    changed.moves[i].mv = Move::Place(sq);
+    let got = check_corrupted(&changed, &format!("move {} changed to {sq}", i + 1));
+    match got.first() {
+        Some(("illegal-move", Some(m), _)) if *m == i + 1 => tally.changed_illegal_at_once += 1,
+        Some(("illegal-move" | "moves-after-end", Some(m), _)) => {
+            assert!(*m > i + 1);
+            tally.changed_legal_fails_later += 1;
+        }
+        Some(("wrong-result", ..)) => tally.changed_legal_wrong_result += 1,
+        Some(("unfinished", ..)) => tally.changed_legal_unfinished += 1,
+        None => tally.changed_legal_same_result += 1,
+        other => panic!("unexpected {other:?} after changing move {}", i + 1),
+    }
+    if got.first() == Some(&("illegal-move", Some(i + 1), got[0].2)) {
+        let report = validate_record(&changed, 1);
+        let help = report.diagnostics[0].help.as_deref().unwrap();
+        // The real square makes the game legal again, so some single change is named.
+        assert!(help.contains(" makes the game legal; "), "{help}");
+        let fix = format!(
+            "{} instead of {sq} makes the game legal; ",
+            record.moves[i].mv
+        );
+        if help.starts_with(&fix) {
+            tally.square_suggested += 1;
+        }
+    }
+
+    // A late move changed to another legal square and the game played out from there:
+    // every move is legal, so it is caught at the result (or not at all, when the score
+    // happens to be the same).
+    let i = n.saturating_sub(1 + rng.below(10));
+    let mut pos = Position::new(record.rules);
+    for m in &record.moves[..i] {
+        if m.mv != Move::Pass && pos.must_pass() {
+            pos.play(Move::Pass).unwrap();
+        }
+        pos.play(m.mv).unwrap();
+    }
+    if pos.must_pass() {
+        pos.play(Move::Pass).unwrap();
+    }
+    let others: Vec<Square> = pos
+        .legal_moves()
+        .iter()
+        .filter(|&s| Move::Place(s) != record.moves[i].mv)
+        .collect();
+    if !others.is_empty() {
+        let mut changed = record.clone();
+        changed.moves.truncate(i);
+        let mut mv = Move::Place(*rng.pick(&others));
+        loop {
+            pos.play(mv).unwrap();
+            changed.moves.push(MoveRecord::new(mv));
+            if pos.must_pass() {
+                pos.play(Move::Pass).unwrap();
+            }
+            let Some(next) = pos.legal_moves().first() else {
+                break;
+            };
+            mv = Move::Place(next);
+        }
+        let last = changed.moves.len();
+        match check_corrupted(
+            &changed,
+            &format!("move {} changed, then played out", i + 1),
+        )
+        .as_slice()
+        {
+            [] => tally.changed_legal_same_result += 1,
+            [("wrong-result", Some(m), _)] if *m == last => tally.changed_legal_wrong_result += 1,
+            other => panic!("unexpected {other:?} after changing move {}", i + 1),
+        }
+    }
+
+    // Two adjacent moves swapped: caught at one of them, or later.
+    let i = rng.below(n - 1);
+    if record.moves[i].mv != record.moves[i + 1].mv {
+        let mut swapped = record.clone();
+        swapped.moves.swap(i, i + 1);
+        let got = check_corrupted(&swapped, &format!("moves {} and {} swapped", i + 1, i + 2));
+        if let Some(("illegal-move", Some(m), _)) = got.first() {
+            if *m <= i + 2 {
+                // Swapping back restores the real game, so a swap is always suggested:
+                // this one, unless the pair before the error also works.
+                let help = validate_record(&swapped, 1).diagnostics[0]
+                    .help
+                    .clone()
+                    .unwrap();
+                assert!(help.starts_with("swapping moves "), "{help}");
+                let fix = format!(
+                    "swapping moves {} ({}) and {} ({}) makes the game legal; ",
+                    i + 1,
+                    swapped.moves[i].mv,
+                    i + 2,
+                    swapped.moves[i + 1].mv
+                );
+                if help.starts_with(&fix) {
+                    tally.swap_suggested += 1;
+                }
+            }
+        }
+    }
+
+    // The stored score changed.
+    let mut rescored = record.clone();
+    if let Some(ResultScore::Discs(counts)) = rescored.result.as_mut().map(|r| &mut r.score) {
+        counts[0] = (counts[0] + 1 + rng.below(5) as u8) % 65;
+        let got = check_corrupted(&rescored, "score changed");
+        assert_eq!(got, vec![("wrong-result", Some(n), got[0].2)]);
+    }
+
+    // A flip claim added (true), then altered.
+    let i = rng.below(n);
+    let flips = real_flips(record);
+    if let Some(real) = flips[i] {
+        let mut claimed = record.clone();
+        claimed.moves[i].flips = Some(FlipClaim {
+            squares: Some(real),
+            count: Some(real.len() as u8),
+            span: None,
+        });
+        assert!(check_corrupted(&claimed, "true flip claim").is_empty());
+        let mut wrong = real;
+        let dropped = real.first().unwrap();
+        wrong.remove(dropped);
+        let empty: Vec<Square> = squares
+            .iter()
+            .copied()
+            .filter(|s| !real.contains(*s))
+            .collect();
+        let added = *rng.pick(&empty);
+        wrong.insert(added);
+        claimed.moves[i].flips = Some(FlipClaim {
+            squares: Some(wrong),
+            count: None,
+            span: None,
+        });
+        let report = validate_record(&claimed, 1);
+        let got = check_corrupted(&claimed, "altered flip claim");
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].0, "wrong-flips");
+        assert_eq!(got[0].1, Some(i + 1));
+        let message = &report.diagnostics[0].message;
+        assert!(
+            message.contains(&format!("it also flips {dropped}")),
+            "{message}"
+        );
+        assert!(
+            message.contains(&format!("it does not flip {added}")),
+            "{message}"
+        );
+    }
+
+    // A pass inserted where the player has a move.
+    let i = rng.below(n);
+    let mut pos = Position::new(record.rules);
+    let mut ply = 0;
+    for m in &record.moves[..i] {
+        if m.mv != Move::Pass && pos.must_pass() {
+            pos.play(Move::Pass).unwrap();
+            ply += 1;
+        }
+        pos.play(m.mv).unwrap();
+        ply += 1;
+    }
+    if !pos.must_pass() {
+        let mut passed = record.clone();
+        passed.moves.insert(i, MoveRecord::new(Move::Pass));
+        let got = check_corrupted(&passed, &format!("pass inserted before move {}", i + 1));
+        // Passes left out before it are now missing: the record writes one.
+        let (last, missing) = got.split_last().unwrap();
+        assert!(missing.iter().all(|f| f.0 == "missing-pass"), "{got:?}");
+        assert_eq!(*last, ("illegal-pass", Some(i + 1), ply + 1));
+    }
+
+    // A move appended after the end.
+    let mut longer = record.clone();
+    longer
+        .moves
+        .push(MoveRecord::new(Move::Place(*rng.pick(&squares))));
+    let got = check_corrupted(&longer, "move after the end");
+    let plies = validate_record(record, 1).plies;
+    assert_eq!(got, vec![("moves-after-end", Some(n + 1), plies + 1)]);
+}
+
+/// Corrupts `count` games drawn (seeded) from the finished, valid games of `files`; `None`
+/// when the data is missing.
+fn corrupt_sample(files: &[&str], count: usize, seed: u64) -> Option<Tally> {
+    let mut games = Vec::new();
+    for file in files {
+        let path = Path::new(DATA).join(file);
+        if !path.exists() {
+            eprintln!("{} is missing: skipped", path.display());
+            return None;
+        }
+        games.extend(
+            read_file(&path)
+                .into_iter()
+                .filter_map(|g| g.record)
+                .filter(|r| {
+                    r.start.is_none()
+                        && r.moves.len() >= 2
+                        && validate_record(r, 1).diagnostics.is_empty()
+                }),
+        );
+    }
+    let mut rng = Rng::new(seed);
+    let mut tally = Tally::default();
+    for _ in 0..count {
+        let record = &games[rng.below(games.len())];
+        corrupt_game(record, &mut rng, &mut tally);
+    }
+    eprintln!("{files:?}: {tally:?}");
+    Some(tally)
+}
+
+#[test]
+fn corrupted_wthor_games_are_caught() {
+    let files = [
+        "wthor/WTH_1977.wtb",
+        "wthor/WTH_1990.wtb",
+        "wthor/WTH_2004.wtb",
+        "wthor/WTH_2015.wtb",
+        "wthor/WTH_2021.wtb",
+    ];
+    let Some(t) = corrupt_sample(&files, 400, 2004) else {
+        return;
+    };
+    assert_eq!(t.games, 400);
+    // The sample is big enough to see every outcome of a changed move.
+    assert!(t.changed_illegal_at_once > 100, "{t:?}");
+    assert!(t.changed_legal_fails_later > 0, "{t:?}");
+    assert!(t.changed_legal_wrong_result > 10, "{t:?}");
+    assert!(t.swap_suggested > 50, "{t:?}");
+    assert!(t.square_suggested > 10, "{t:?}");
+}
+
+#[test]
+fn corrupted_pgn_games_are_caught() {
+    for (file, seed) in [("pgn/WTHOR-2004.r.pgn", 7), ("pgn/WTH_2021.py.pgn", 2021)] {
+        let Some(t) = corrupt_sample(&[file], 100, seed) else {
+            return;
+        };
+        assert_eq!(t.games, 100);
+        assert!(t.changed_illegal_at_once > 30, "{file}: {t:?}");
+        assert!(t.swap_suggested > 10, "{file}: {t:?}");
+    }
+}
