@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use reversi_record::diagnostic::Report;
 use reversi_record::formats::{Format, WriteError, WriteOptions};
 use reversi_record::validate::with_explicit_passes;
+use reversi_record::record::Record;
 use reversi_record::Rules;
 
 use super::exit;
@@ -109,7 +110,8 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
                 refused += 1;
                 continue;
             };
-            match writer.write(&with_explicit_passes(record)) {
+            let explicit = with_explicit_passes(record);
+            match writer.write(&explicit) {
                 Ok(losses) => {
                     written += 1;
                     for loss in losses {
@@ -123,9 +125,14 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
                 Err(WriteError::CannotHold(what)) => {
                     refused += 1;
                     status = status.max(exit::INVALID);
+                    let hint = if !args.lossy && lossy_would_convert(target, &write_options, &explicit) {
+                        "--lossy converts it without them"
+                    } else {
+                        "not even with --lossy"
+                    };
                     writeln!(
                         stderr,
-                        "error: {name}: game {}: {} cannot hold {}; not converted (--lossy converts it without them)",
+                        "error: {name}: game {}: {} cannot hold {}; not converted ({hint})",
                         game.index,
                         target,
                         what.join("; ")
@@ -139,10 +146,26 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
     if !args.quiet || refused > 0 {
         writeln!(
             stderr,
-            "converted {written} games to {target}; {refused} not converted"
+            "converted {written} {} to {target}; {refused} not converted",
+            if written == 1 { "game" } else { "games" }
         )?;
     }
     Ok(status)
+}
+
+/// Whether writing `record` lossily would succeed: a refusal then suggests `--lossy` only
+/// when it helps (some losses, such as 3 players in WTHOR, are refused even then). The trial
+/// writes to a sink with a fresh writer, so nothing of it reaches the output or name files.
+fn lossy_would_convert(target: Format, options: &WriteOptions, record: &Record) -> bool {
+    let trial = WriteOptions {
+        lossy: true,
+        dialect: options.dialect.clone(),
+        names_dir: None,
+    };
+    target
+        .writer(Box::new(io::sink()), &trial)
+        .write(record)
+        .is_ok()
 }
 
 /// Parses `--to`: a format, with `json:lines` selecting JSON Lines.
