@@ -488,6 +488,7 @@ fn convert_json_lines_is_one_record_a_line() {
         .collect();
     assert_eq!(lines.len(), 6);
     assert!(lines.iter().all(|l| l["rules"].is_string()));
+    assert!(r.stderr.contains("converted 6 games to json:lines"));
     let bad = run(&["convert", "--to", "json:pretty", SAMPLE]);
     assert_eq!(bad.code, 2);
     assert!(bad.stderr.contains("json:lines"));
@@ -495,7 +496,10 @@ fn convert_json_lines_is_one_record_a_line() {
 
 #[test]
 fn convert_refuses_what_the_target_cannot_hold() {
-    let three = run(&["convert", "--to", "wthor", "-o", "-", "fixtures/rgn/valid/three_players.rgn"]);
+    let dir = scratch("refuse");
+    let wtb = dir.join("three.wtb");
+    let wtb = wtb.to_str().unwrap();
+    let three = run(&["convert", "--to", "wthor", "-o", wtb, "fixtures/rgn/valid/three_players.rgn"]);
     assert_eq!(three.code, 1);
     assert!(three.stderr.contains("game 1: wthor cannot hold 3 players"));
     // Some things no lossy conversion can drop.
@@ -505,7 +509,7 @@ fn convert_refuses_what_the_target_cannot_hold() {
         "--to",
         "wthor",
         "-o",
-        "-",
+        wtb,
         "fixtures/rgn/valid/three_players.rgn",
     ]);
     assert_eq!(three_lossy.code, 1);

@@ -58,6 +58,10 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         names_dir: args.names.clone(),
     };
     let mut writer = target.writer(out, &write_options);
+    let target_name = match &write_options.dialect {
+        Some(d) if target == Format::Json => format!("{target}:{d}"),
+        _ => target.to_string(),
+    };
     let options = InputOptions {
         from: args.from,
         rules: args.rules,
@@ -134,7 +138,7 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
                         stderr,
                         "error: {name}: game {}: {} cannot hold {}; not converted ({hint})",
                         game.index,
-                        target,
+                        target_name,
                         what.join("; ")
                     )?;
                 }
@@ -146,7 +150,7 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
     if !args.quiet || refused > 0 {
         writeln!(
             stderr,
-            "converted {written} {} to {target}; {refused} not converted",
+            "converted {written} {} to {target_name}; {refused} not converted",
             if written == 1 { "game" } else { "games" }
         )?;
     }
