@@ -364,3 +364,43 @@ proptest! {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Edax PGN read back: the FEN start and the `{Black wins B-W}` result
+
+#[test]
+fn edax_pgn_reads_back_its_fen_start_and_disc_counts() {
+    let text = "[Event \"?\"]\n[Result \"0-1\"]\n[FEN \"8/8/8/3pP3/3Pp3/8/8/8 w - - 0 1\"]\n\n1. e6 f4 2. e3\n{White wins 2-6} 0-1\n";
+    let games = read(Format::Pgn(PgnDialect::Edax), text.as_bytes(), None, None);
+    let record = games[0].record.as_ref().expect("read");
+    let start = record.start.as_ref().expect("the FEN is the start");
+    assert_eq!(start.setup.turn, reversi_record::Color::White);
+    assert!(record.tag("FEN").is_none());
+    assert_eq!(
+        record.result.as_ref().map(|r| &r.score),
+        Some(&reversi_record::record::ResultScore::Discs(vec![2, 6]))
+    );
+    assert!(record.moves.iter().all(|m| m.comment.is_none()));
+    // Written again, the same text.
+    let (again, _) = write(
+        Format::Pgn(PgnDialect::Edax),
+        std::slice::from_ref(record),
+        &WriteOptions::default(),
+    )
+    .unwrap();
+    let again = String::from_utf8(again).unwrap();
+    assert!(again.contains("[FEN \"8/8/8/3pP3/3Pp3/8/8/8 w - - 0 1\"]"), "{again}");
+    assert!(again.trim_end().ends_with("{White wins 2-6} 0-1"), "{again}");
+    // A comment that disagrees with the result stays a comment.
+    let odd = text.replace("White wins 2-6", "Black wins 6-2");
+    let games = read(Format::Pgn(PgnDialect::Edax), odd.as_bytes(), None, None);
+    let record = games[0].record.as_ref().unwrap();
+    assert_eq!(
+        record.moves.last().unwrap().comment.as_deref(),
+        Some("Black wins 6-2")
+    );
+    // A bad FEN is a syntax error on the tag.
+    let bad = text.replace("3pP3/3Pp3", "3pX3/3Pp3");
+    let games = read(Format::Pgn(PgnDialect::Edax), bad.as_bytes(), None, None);
+    assert!(games[0].diagnostics.iter().any(|d| d.code == "syntax-bad-start"));
+}
