@@ -62,7 +62,10 @@ fn run_with(args: &[&str], stdin: Option<&[u8]>) -> Run {
     }
     let output = cmd.output().expect("reversi runs");
     Run {
-        code: output.status.code().expect("reversi exits with a code, not a signal"),
+        code: output
+            .status
+            .code()
+            .expect("reversi exits with a code, not a signal"),
         stdout: redact(&String::from_utf8_lossy(&output.stdout)),
         stderr: redact(&String::from_utf8_lossy(&output.stderr)),
     }
@@ -130,7 +133,11 @@ fn validate_unreadable_file_exits_2_naming_it() {
     // A directory opens but cannot be read.
     let r = run(&["validate", "fixtures/cli"]);
     assert_eq!(r.code, 2);
-    assert!(r.stderr.starts_with("error: fixtures/cli: "), "{}", r.stderr);
+    assert!(
+        r.stderr.starts_with("error: fixtures/cli: "),
+        "{}",
+        r.stderr
+    );
     // The other inputs are still validated.
     let r = run(&["validate", "fixtures/cli", "fixtures/cli/illegal.rgn"]);
     assert_eq!(r.code, 2);
@@ -154,8 +161,7 @@ fn validate_reads_standard_input() {
 
 const SUMMARY_KEYS: [&str; 6] = ["errors", "files", "games", "invalid", "valid", "warnings"];
 const DIAGNOSTIC_KEYS: [&str; 11] = [
-    "code", "severity", "file", "game", "ply", "move", "span", "line", "column", "message",
-    "help",
+    "code", "severity", "file", "game", "ply", "move", "span", "line", "column", "message", "help",
 ];
 
 fn keys(value: &Value) -> Vec<String> {
@@ -240,8 +246,22 @@ fn validate_jsonl_streams_diagnostics_then_the_summary() {
 #[test]
 fn validate_jobs_give_identical_output_in_input_order() {
     for format in ["human", "jsonl"] {
-        let one = run(&["validate", "--format", format, "-j", "1", "fixtures/cli/mixed.rgn"]);
-        let two = run(&["validate", "--format", format, "--jobs", "2", "fixtures/cli/mixed.rgn"]);
+        let one = run(&[
+            "validate",
+            "--format",
+            format,
+            "-j",
+            "1",
+            "fixtures/cli/mixed.rgn",
+        ]);
+        let two = run(&[
+            "validate",
+            "--format",
+            format,
+            "--jobs",
+            "2",
+            "fixtures/cli/mixed.rgn",
+        ]);
         assert_eq!(one.transcript(), two.transcript());
     }
     // A real file, many batches' worth of games.
@@ -263,7 +283,12 @@ fn validate_jobs_give_identical_output_in_input_order() {
 
 #[test]
 fn validate_allow_hides_and_does_not_count_a_code() {
-    let r = run(&["validate", "--allow", "illegal-move", "fixtures/cli/illegal.rgn"]);
+    let r = run(&[
+        "validate",
+        "--allow",
+        "illegal-move",
+        "fixtures/cli/illegal.rgn",
+    ]);
     assert!(!r.stdout.contains("illegal-move"));
     assert_eq!(r.code, 0);
     let mixed = run(&[
@@ -323,7 +348,12 @@ fn validate_from_overrides_detection_and_the_note_says_how() {
         .contains("as rgn (detected from its extension)"));
     let quiet = run(&["validate", "-q", "fixtures/cli/unknown.dat"]);
     assert!(!quiet.stderr.contains("note:"));
-    let bad = run(&["validate", "--from", "pgn:chess", "fixtures/cli/unknown.dat"]);
+    let bad = run(&[
+        "validate",
+        "--from",
+        "pgn:chess",
+        "fixtures/cli/unknown.dat",
+    ]);
     assert_eq!(bad.code, 2);
     insta::assert_snapshot!(format!(
         "{}\n{}\n{}\n{}",
@@ -355,7 +385,9 @@ fn validate_survives_a_closed_stdout() {
     let big = dir.join("big.rgn");
     let mut text = String::new();
     for i in 0..3000 {
-        text.push_str(&format!("[Event \"g{i}\"]\n\n1. f5 d6 2. c3 d3 3. a1 *\n\n"));
+        text.push_str(&format!(
+            "[Event \"g{i}\"]\n\n1. f5 d6 2. c3 d3 3. a1 *\n\n"
+        ));
     }
     std::fs::write(&big, text).unwrap();
     let bin = assert_cmd::cargo::cargo_bin("reversi");
@@ -447,7 +479,10 @@ fn convert_to_wthor_with_output_file_and_names() {
         "convert", "--lossy", "--to", "wthor", "--names", dir_s, "-o", out_s, SAMPLE,
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stdout.is_empty(), "-o writes the file, not standard output");
+    assert!(
+        r.stdout.is_empty(),
+        "-o writes the file, not standard output"
+    );
     assert_eq!(std::fs::metadata(&out).unwrap().len(), 16 + 68);
     assert!(dir.join("WTHOR.JOU").exists() && dir.join("WTHOR.TRN").exists());
     let back = run(&["convert", "-q", "--to", "rgn", out_s]);
@@ -468,11 +503,25 @@ fn convert_output_dash_is_standard_output() {
     assert_eq!(dash.transcript(), default.transcript());
     let dir = scratch("dash");
     let file = dir.join("out.sgf");
-    let to_file = run(&["convert", "--to", "sgf", "--output", file.to_str().unwrap(), SAMPLE]);
+    let to_file = run(&[
+        "convert",
+        "--to",
+        "sgf",
+        "--output",
+        file.to_str().unwrap(),
+        SAMPLE,
+    ]);
     assert_eq!(to_file.code, 0);
     assert_eq!(std::fs::read_to_string(&file).unwrap(), dash.stdout);
     // An output that cannot be created is a usage error.
-    let bad = run(&["convert", "--to", "sgf", "-o", "/nonexistent-dir/x.sgf", SAMPLE]);
+    let bad = run(&[
+        "convert",
+        "--to",
+        "sgf",
+        "-o",
+        "/nonexistent-dir/x.sgf",
+        SAMPLE,
+    ]);
     assert_eq!(bad.code, 2);
     assert!(bad.stderr.contains("/nonexistent-dir/x.sgf"));
 }
@@ -499,7 +548,14 @@ fn convert_refuses_what_the_target_cannot_hold() {
     let dir = scratch("refuse");
     let wtb = dir.join("three.wtb");
     let wtb = wtb.to_str().unwrap();
-    let three = run(&["convert", "--to", "wthor", "-o", wtb, "fixtures/rgn/valid/three_players.rgn"]);
+    let three = run(&[
+        "convert",
+        "--to",
+        "wthor",
+        "-o",
+        wtb,
+        "fixtures/rgn/valid/three_players.rgn",
+    ]);
     assert_eq!(three.code, 1);
     assert!(three.stderr.contains("game 1: wthor cannot hold 3 players"));
     // Some things no lossy conversion can drop.
@@ -514,15 +570,31 @@ fn convert_refuses_what_the_target_cannot_hold() {
     ]);
     assert_eq!(three_lossy.code, 1);
     assert!(three_lossy.stderr.contains("not even with --lossy"));
-    let blocked = run(&["convert", "--to", "pgn:thor", "fixtures/rgn/valid/blocked_squares.rgn"]);
+    let blocked = run(&[
+        "convert",
+        "--to",
+        "pgn:thor",
+        "fixtures/rgn/valid/blocked_squares.rgn",
+    ]);
     assert_eq!(blocked.code, 1);
     assert!(blocked.stderr.contains("blocked squares"));
     assert!(blocked.stderr.contains("not even with --lossy"));
     // Others it can, listing them.
-    let claims = run(&["convert", "--to", "pgn:thor", "fixtures/rgn/valid/claims.rgn"]);
+    let claims = run(&[
+        "convert",
+        "--to",
+        "pgn:thor",
+        "fixtures/rgn/valid/claims.rgn",
+    ]);
     assert_eq!(claims.code, 1);
     assert!(claims.stderr.contains("--lossy converts it without them"));
-    let claims_lossy = run(&["convert", "--lossy", "--to", "pgn:thor", "fixtures/rgn/valid/claims.rgn"]);
+    let claims_lossy = run(&[
+        "convert",
+        "--lossy",
+        "--to",
+        "pgn:thor",
+        "fixtures/rgn/valid/claims.rgn",
+    ]);
     assert_eq!(claims_lossy.code, 0);
     assert!(claims_lossy.stderr.contains("dropped an eval on move 6"));
     // A refused game does not stop the others.
@@ -535,7 +607,9 @@ fn convert_refuses_what_the_target_cannot_hold() {
     ]);
     assert_eq!(mixed.code, 1);
     assert!(mixed.stdout.contains("[Black \"Ann\"]"));
-    assert!(mixed.stderr.contains("converted 1 game to pgn:thor; 1 not converted"));
+    assert!(mixed
+        .stderr
+        .contains("converted 1 game to pgn:thor; 1 not converted"));
     insta::assert_snapshot!(format!(
         "{}\n{}\n{}\n{}\n{}\n{}",
         three.transcript(),
@@ -553,13 +627,38 @@ fn convert_makes_inferred_passes_explicit() {
     let rgn = run(&["convert", "-q", "--to", "rgn", "fixtures/cli/pass.wtb"]);
     assert_eq!(rgn.code, 0);
     assert!(rgn.stdout.contains("30. h2 -- 31. h7"), "{}", rgn.stdout);
-    let ggf = run(&["convert", "-q", "--lossy", "--to", "ggf", "fixtures/cli/pass.wtb"]);
+    let ggf = run(&[
+        "convert",
+        "-q",
+        "--lossy",
+        "--to",
+        "ggf",
+        "fixtures/cli/pass.wtb",
+    ]);
     assert_eq!(ggf.code, 0);
     assert!(ggf.stdout.contains("W[PA]"), "{}", ggf.stdout);
-    let sgf = run(&["convert", "-q", "--lossy", "--to", "sgf", "fixtures/cli/pass.wtb"]);
-    assert!(sgf.stdout.contains("W[PA]") || sgf.stdout.contains("W[]"), "{}", sgf.stdout);
+    let sgf = run(&[
+        "convert",
+        "-q",
+        "--lossy",
+        "--to",
+        "sgf",
+        "fixtures/cli/pass.wtb",
+    ]);
+    assert!(
+        sgf.stdout.contains("W[PA]") || sgf.stdout.contains("W[]"),
+        "{}",
+        sgf.stdout
+    );
     // Thor exports write no passes, and leaving them out loses nothing.
-    let thor = run(&["convert", "-q", "--lossy", "--to", "pgn:thor", "fixtures/cli/pass.wtb"]);
+    let thor = run(&[
+        "convert",
+        "-q",
+        "--lossy",
+        "--to",
+        "pgn:thor",
+        "fixtures/cli/pass.wtb",
+    ]);
     assert!(thor.stdout.contains("30. H2 H7"), "{}", thor.stdout);
     insta::assert_snapshot!(format!("{}\n{}", rgn.transcript(), ggf.transcript()));
 }
@@ -569,15 +668,19 @@ fn convert_reports_unreadable_inputs_and_keeps_going() {
     let r = run(&["convert", "--to", "rgn", "fixtures/cli/missing.rgn", SAMPLE]);
     assert_eq!(r.code, 2);
     assert!(r.stdout.contains("[Event \"8x8\"]"));
-    let syntax = run(&["convert", "--to", "rgn", "fixtures/rgn/invalid/unterminated_tag.rgn"]);
+    let syntax = run(&[
+        "convert",
+        "--to",
+        "rgn",
+        "fixtures/rgn/invalid/unterminated_tag.rgn",
+    ]);
     assert_ne!(syntax.code, 0);
     insta::assert_snapshot!(format!("{}\n{}", r.transcript(), syntax.transcript()));
 }
 
 #[test]
 fn convert_wthor_to_thor_pgn_matches_the_reference_export() {
-    let (Some(wtb), Some(pgn)) = (data("wthor/WTH_2004.wtb"), data("pgn/WTHOR-2004.r.pgn"))
-    else {
+    let (Some(wtb), Some(pgn)) = (data("wthor/WTH_2004.wtb"), data("pgn/WTHOR-2004.r.pgn")) else {
         return;
     };
     let r = reversi()

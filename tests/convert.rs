@@ -72,7 +72,12 @@ fn detect(bytes: &[u8], path: &Path) -> Format {
 }
 
 /// Reads every game of `bytes` as `format`.
-fn read(format: Format, bytes: &[u8], path: Option<&Path>, names: Option<&Path>) -> Vec<ParsedGame> {
+fn read(
+    format: Format,
+    bytes: &[u8],
+    path: Option<&Path>,
+    names: Option<&Path>,
+) -> Vec<ParsedGame> {
     let options = ReadOptions {
         name: Arc::from(path.map_or("test".into(), |p| p.display().to_string())),
         path: path.map(Path::to_path_buf),
@@ -134,7 +139,12 @@ fn wthor_2004_to_thor_pgn_is_the_reference_export() {
     let (Some(wtb), Some(pgn)) = (data("wthor/WTH_2004.wtb"), data("pgn/WTHOR-2004.r.pgn")) else {
         return;
     };
-    let wthor = records(Format::Wthor, &std::fs::read(&wtb).unwrap(), Some(&wtb), None);
+    let wthor = records(
+        Format::Wthor,
+        &std::fs::read(&wtb).unwrap(),
+        Some(&wtb),
+        None,
+    );
     let expected_text = std::fs::read(&pgn).unwrap();
     let exported = records(Format::Rgn, &expected_text, Some(&pgn), None);
     assert_eq!(wthor.len(), 9113);
@@ -143,22 +153,41 @@ fn wthor_2004_to_thor_pgn_is_the_reference_export() {
     for (i, (w, p)) in wthor.iter().zip(&exported).enumerate() {
         let game = i + 1;
         assert_eq!(placements(w), placements(p), "game {game}: moves");
-        assert_eq!(w.result.as_ref().map(|r| &r.score), p.result.as_ref().map(|r| &r.score), "game {game}: result");
+        assert_eq!(
+            w.result.as_ref().map(|r| &r.score),
+            p.result.as_ref().map(|r| &r.score),
+            "game {game}: result"
+        );
         for tag in ["Event", "Date", "Black", "White"] {
             assert_eq!(w.tag(tag), p.tag(tag), "game {game}: {tag}");
         }
     }
     // And byte for byte. WTHOR's own bookkeeping (theoretical scores, name indexes, the
     // header) has no place in a thor export: dropped, and reported.
-    let refused = write(Format::Pgn(PgnDialect::Thor), &wthor[..1], &WriteOptions::default());
-    assert!(matches!(refused, Err(WriteError::CannotHold(ref what)) if what.iter().any(|w| w.contains("TheoreticalScore"))));
+    let refused = write(
+        Format::Pgn(PgnDialect::Thor),
+        &wthor[..1],
+        &WriteOptions::default(),
+    );
+    assert!(
+        matches!(refused, Err(WriteError::CannotHold(ref what)) if what.iter().any(|w| w.contains("TheoreticalScore")))
+    );
     let lossy = WriteOptions {
         lossy: true,
         ..WriteOptions::default()
     };
     let (text, dropped) = write(Format::Pgn(PgnDialect::Thor), &wthor, &lossy).unwrap();
-    assert!(dropped.iter().all(|d| d.contains("Theoretical") || d.contains("Wthor")), "{dropped:?}");
-    assert!(text == expected_text, "the export is byte-identical to {}", pgn.display());
+    assert!(
+        dropped
+            .iter()
+            .all(|d| d.contains("Theoretical") || d.contains("Wthor")),
+        "{dropped:?}"
+    );
+    assert!(
+        text == expected_text,
+        "the export is byte-identical to {}",
+        pgn.display()
+    );
 }
 
 #[test]
@@ -166,7 +195,12 @@ fn thor_pgn_to_wthor_gives_back_the_games_and_scores() {
     let (Some(wtb), Some(pgn)) = (data("wthor/WTH_2004.wtb"), data("pgn/WTHOR-2004.r.pgn")) else {
         return;
     };
-    let original = records(Format::Wthor, &std::fs::read(&wtb).unwrap(), Some(&wtb), None);
+    let original = records(
+        Format::Wthor,
+        &std::fs::read(&wtb).unwrap(),
+        Some(&wtb),
+        None,
+    );
     let exported = records(Format::Rgn, &std::fs::read(&pgn).unwrap(), Some(&pgn), None);
     let names = scratch("thor-to-wthor");
     let options = WriteOptions {
@@ -180,7 +214,11 @@ fn thor_pgn_to_wthor_gives_back_the_games_and_scores() {
     assert_eq!(back.len(), original.len());
     for (i, (b, o)) in back.iter().zip(&original).enumerate() {
         let game = i + 1;
-        assert_eq!(b.moves.iter().map(|m| m.mv).collect::<Vec<_>>(), o.moves.iter().map(|m| m.mv).collect::<Vec<_>>(), "game {game}: moves");
+        assert_eq!(
+            b.moves.iter().map(|m| m.mv).collect::<Vec<_>>(),
+            o.moves.iter().map(|m| m.mv).collect::<Vec<_>>(),
+            "game {game}: moves"
+        );
         assert_eq!(
             b.result.as_ref().map(|r| (&r.score, &r.termination)),
             o.result.as_ref().map(|r| (&r.score, &r.termination)),
@@ -194,7 +232,11 @@ fn thor_pgn_to_wthor_gives_back_the_games_and_scores() {
     // number names in order of appearance) and the theoretical score, which a PGN export
     // does not carry (the actual score stands in for it).
     let original_bytes = std::fs::read(&wtb).unwrap();
-    for (i, (ours, theirs)) in bytes[16..].chunks(68).zip(original_bytes[16..].chunks(68)).enumerate() {
+    for (i, (ours, theirs)) in bytes[16..]
+        .chunks(68)
+        .zip(original_bytes[16..].chunks(68))
+        .enumerate()
+    {
         assert_eq!(ours[6], theirs[6], "game {}: the actual score", i + 1);
         assert_eq!(ours[8..], theirs[8..], "game {}: the moves", i + 1);
     }
@@ -214,7 +256,11 @@ fn real_files() -> Vec<PathBuf> {
         };
         for e in entries.flatten() {
             let path = e.path();
-            let name = path.file_name().unwrap().to_string_lossy().to_ascii_uppercase();
+            let name = path
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .to_ascii_uppercase();
             if name == "WTHOR.JOU" || name == "WTHOR.TRN" {
                 continue;
             }
@@ -239,7 +285,12 @@ fn every_real_file_converts_to_rgn_and_json_and_back() {
                 .unwrap_or_else(|e| panic!("{} to {target}: {e}", path.display()));
             assert!(dropped.is_empty());
             let back = records(target, &text, None, None);
-            assert_eq!(back.len(), originals.len(), "{} via {target}", path.display());
+            assert_eq!(
+                back.len(),
+                originals.len(),
+                "{} via {target}",
+                path.display()
+            );
             for (i, (b, o)) in back.iter().zip(&originals).enumerate() {
                 assert_eq!(
                     b.without_spans(),
@@ -262,7 +313,16 @@ fn every_real_file_converts_to_rgn_and_json_and_back() {
 /// The valid fixtures of every format, with their detected formats.
 fn fixtures() -> Vec<(PathBuf, Format)> {
     let mut out = Vec::new();
-    for dir in ["rgn", "json", "wthor", "ggf", "sgf", "moves", "transcript", "obf"] {
+    for dir in [
+        "rgn",
+        "json",
+        "wthor",
+        "ggf",
+        "sgf",
+        "moves",
+        "transcript",
+        "obf",
+    ] {
         let Ok(entries) = std::fs::read_dir(format!("{ROOT}/fixtures/{dir}/valid")) else {
             continue;
         };
@@ -309,7 +369,9 @@ fn round_trip(target: Format, record: &Record, names: &Path) -> Result<bool, Str
     if target != Format::Obf && placements(back) != placements(record) {
         return Err(format!("{target}: the moves differ, from\n{text}"));
     }
-    if matches!(target, Format::Rgn | Format::Json) && back.without_spans() != record.without_spans() {
+    if matches!(target, Format::Rgn | Format::Json)
+        && back.without_spans() != record.without_spans()
+    {
         return Err(format!("{target}: the record differs, from\n{text}"));
     }
     let second = write(target, std::slice::from_ref(back), &options)
@@ -389,8 +451,14 @@ fn edax_pgn_reads_back_its_fen_start_and_disc_counts() {
     )
     .unwrap();
     let again = String::from_utf8(again).unwrap();
-    assert!(again.contains("[FEN \"8/8/8/3pP3/3Pp3/8/8/8 w - - 0 1\"]"), "{again}");
-    assert!(again.trim_end().ends_with("{White wins 2-6} 0-1"), "{again}");
+    assert!(
+        again.contains("[FEN \"8/8/8/3pP3/3Pp3/8/8/8 w - - 0 1\"]"),
+        "{again}"
+    );
+    assert!(
+        again.trim_end().ends_with("{White wins 2-6} 0-1"),
+        "{again}"
+    );
     // A comment that disagrees with the result stays a comment.
     let odd = text.replace("White wins 2-6", "Black wins 6-2");
     let games = read(Format::Pgn(PgnDialect::Edax), odd.as_bytes(), None, None);
@@ -402,5 +470,8 @@ fn edax_pgn_reads_back_its_fen_start_and_disc_counts() {
     // A bad FEN is a syntax error on the tag.
     let bad = text.replace("3pP3/3Pp3", "3pX3/3Pp3");
     let games = read(Format::Pgn(PgnDialect::Edax), bad.as_bytes(), None, None);
-    assert!(games[0].diagnostics.iter().any(|d| d.code == "syntax-bad-start"));
+    assert!(games[0]
+        .diagnostics
+        .iter()
+        .any(|d| d.code == "syntax-bad-start"));
 }

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use reversi_record::diagnostic::Report;
 use reversi_record::formats::{Format, WriteError, WriteOptions};
-use reversi_record::validate::with_explicit_passes;
 use reversi_record::record::Record;
+use reversi_record::validate::with_explicit_passes;
 use reversi_record::Rules;
 
 use super::exit;
@@ -129,11 +129,12 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
                 Err(WriteError::CannotHold(what)) => {
                     refused += 1;
                     status = status.max(exit::INVALID);
-                    let hint = if !args.lossy && lossy_would_convert(target, &write_options, &explicit) {
-                        "--lossy converts it without them"
-                    } else {
-                        "not even with --lossy"
-                    };
+                    let hint =
+                        if !args.lossy && lossy_would_convert(target, &write_options, &explicit) {
+                            "--lossy converts it without them"
+                        } else {
+                            "not even with --lossy"
+                        };
                     writeln!(
                         stderr,
                         "error: {name}: game {}: {} cannot hold {}; not converted ({hint})",
