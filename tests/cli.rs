@@ -801,3 +801,53 @@ fn help_and_version() {
     child.wait().unwrap();
     assert!(out.starts_with("reversi "));
 }
+
+#[test]
+fn validate_names_points_wthor_at_its_name_files() {
+    let wtb = "fixtures/wthor/valid/nboard_test.wtb";
+    let beside = run(&["validate", "--format", "json", wtb]);
+    let all: Value = serde_json::from_str(&beside.stdout).unwrap();
+    assert_eq!(all["summary"]["warnings"], 0);
+    let names = run(&[
+        "validate",
+        "--format",
+        "json",
+        "--names",
+        "fixtures/wthor/valid/names",
+        wtb,
+    ]);
+    let all: Value = serde_json::from_str(&names.stdout).unwrap();
+    let codes: Vec<&str> = all["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    // These name files are too short for this game file: reported, not fatal.
+    assert_eq!(
+        codes,
+        [
+            "wthor-unknown-tournament",
+            "wthor-unknown-player",
+            "wthor-unknown-player"
+        ]
+    );
+    assert_eq!(names.code, 0);
+}
+
+#[test]
+fn convert_refuses_to_overwrite_its_input() {
+    let dir = scratch("same");
+    let file = dir.join("games.rgn");
+    let original = std::fs::read(format!("{ROOT}/{SAMPLE}")).unwrap();
+    std::fs::write(&file, &original).unwrap();
+    let path = file.to_str().unwrap();
+    let r = run(&["convert", "--to", "rgn", "-o", path, path]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("the output is the input"), "{}", r.stderr);
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        original,
+        "the input is intact"
+    );
+}

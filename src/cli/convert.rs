@@ -47,6 +47,14 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
     let out: Box<dyn Write + Send> = if args.output == "-" {
         Box::new(io::BufWriter::new(io::stdout()))
     } else {
+        if let Some(input) = same_file_as_output(&args.inputs, &args.output) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "{input}: the output is the input; writing would destroy it before it is read"
+                ),
+            ));
+        }
         let file = File::create(&args.output)
             .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", args.output)))?;
         Box::new(io::BufWriter::new(file))
@@ -156,6 +164,15 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         )?;
     }
     Ok(status)
+}
+
+/// The input that is the file `output` names, if any.
+fn same_file_as_output<'a>(inputs: &'a [String], output: &str) -> Option<&'a str> {
+    let output = std::fs::canonicalize(output).ok()?;
+    inputs
+        .iter()
+        .find(|i| *i != "-" && std::fs::canonicalize(i).is_ok_and(|p| p == output))
+        .map(String::as_str)
 }
 
 /// Whether writing `record` lossily would succeed: a refusal then suggests `--lossy` only
