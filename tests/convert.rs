@@ -425,6 +425,47 @@ proptest! {
             }
         }
     }
+
+    /// What a format writes lossily is, read back, a record it holds whole: written again
+    /// without `--lossy` it is not refused, and it survives another round trip.
+    #[test]
+    fn what_a_format_writes_lossily_it_holds(record in common::arb_record()) {
+        let names = scratch("proptest-lossy");
+        let lossy = WriteOptions {
+            lossy: true,
+            names_dir: Some(names.clone()),
+            ..WriteOptions::default()
+        };
+        for target in WRITABLE {
+            let Ok((bytes, dropped)) = write(target, std::slice::from_ref(&record), &lossy) else {
+                continue;
+            };
+            let held: Vec<Record> = read(target, &bytes, None, Some(&names))
+                .into_iter()
+                .filter_map(|g| g.record)
+                .collect();
+            if held.is_empty() && target == Format::Obf {
+                // OBF skips a board it cannot draw, and says so.
+                prop_assert!(!dropped.is_empty());
+                continue;
+            }
+            if held.is_empty() && target == Format::MoveString && record.moves.is_empty() {
+                // A game without moves is an empty line.
+                continue;
+            }
+            prop_assert_eq!(held.len(), 1, "{}: {}", target, String::from_utf8_lossy(&bytes));
+            match round_trip(target, &held[0], &names) {
+                Ok(true) => {}
+                Ok(false) => prop_assert!(
+                    false,
+                    "{} refuses what it wrote itself:\n{}",
+                    target,
+                    String::from_utf8_lossy(&bytes)
+                ),
+                Err(e) => prop_assert!(false, "{}", e),
+            }
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -474,4 +515,56 @@ fn edax_pgn_reads_back_its_fen_start_and_disc_counts() {
         .diagnostics
         .iter()
         .any(|d| d.code == "syntax-bad-start"));
+}
+
+// ---------------------------------------------------------------------------------------
+// Transcripts: what the writer draws, its reader reads
+
+#[test]
+fn transcript_of_an_octagon_game_reads_back() {
+    let path = PathBuf::from(format!("{ROOT}/fixtures/rgn/valid/othello_octagon.rgn"));
+    let mut record = records(
+        Format::Rgn,
+        &std::fs::read(&path).unwrap(),
+        Some(&path),
+        None,
+    )
+    .remove(0);
+    record.result = None;
+    let names = scratch("octagon");
+    assert_eq!(round_trip(Format::Transcript, &record, &names), Ok(true));
+    let (text, _) = write(Format::Transcript, &[record], &WriteOptions::default()).unwrap();
+    let text = String::from_utf8(text).unwrap();
+    assert!(
+        text.contains("\n 1  #  # "),
+        "off-board corners as `#`:\n{text}"
+    );
+}
+
+#[test]
+fn transcript_written_lossily_without_its_start_reads_back() {
+    // A start with a disc off the centre: more than a recolouring of the start squares.
+    let rgn = "[Event \"extra disc\"]\n[Start \"......../......../...X..../...OX.../...XO.../......../......../........ O\"]\n\n1. c3 *\n";
+    let record = records(Format::Rgn, rgn.as_bytes(), None, None).remove(0);
+    assert!(record.start.is_some());
+    let lossy = WriteOptions {
+        lossy: true,
+        ..WriteOptions::default()
+    };
+    let (text, dropped) = write(Format::Transcript, std::slice::from_ref(&record), &lossy).unwrap();
+    assert!(
+        dropped.iter().any(|d| d.contains("start position")),
+        "{dropped:?}"
+    );
+    let back = read(Format::Transcript, &text, None, None);
+    assert!(
+        back[0]
+            .diagnostics
+            .iter()
+            .all(|d| !d.code.starts_with("transcript-")),
+        "{}\n{:?}",
+        String::from_utf8_lossy(&text),
+        back[0].diagnostics
+    );
+    assert!(back[0].record.as_ref().is_some_and(|r| r.start.is_none()));
 }
