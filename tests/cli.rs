@@ -843,3 +843,41 @@ fn convert_refuses_to_overwrite_its_input() {
         "the input is intact"
     );
 }
+
+#[test]
+fn validate_every_real_file_in_one_run() {
+    let Some(root) = data("") else {
+        return;
+    };
+    let mut files = Vec::new();
+    for dir in ["wthor", "pgn", "ggf", "obf", "movestrings"] {
+        for e in std::fs::read_dir(format!("{root}/{dir}"))
+            .unwrap()
+            .flatten()
+        {
+            let name = e.file_name().to_string_lossy().to_ascii_uppercase();
+            if !name.starts_with("WTHOR.") {
+                files.push(e.path().to_string_lossy().into_owned());
+            }
+        }
+    }
+    files.sort();
+    let mut args = vec![
+        "validate",
+        "-q",
+        "--format",
+        "json",
+        "--allow",
+        "unfinished",
+    ];
+    args.extend(files.iter().map(String::as_str));
+    let r = run(&args);
+    let all: Value = serde_json::from_str(&r.stdout).unwrap();
+    let summary = &all["summary"];
+    assert_eq!(summary["files"], files.len());
+    assert_eq!(summary["errors"], 0, "{}", r.stdout);
+    assert_eq!(summary["invalid"], 0);
+    assert_eq!(summary["games"], summary["valid"]);
+    assert!(summary["games"].as_u64().unwrap() > 30_000);
+    assert_eq!(r.code, 0);
+}

@@ -568,3 +568,40 @@ fn transcript_written_lossily_without_its_start_reads_back() {
     );
     assert!(back[0].record.as_ref().is_some_and(|r| r.start.is_none()));
 }
+
+/// A second, independent export (a Python thor→PGN script): the same games, players and
+/// results, with the year appended to the event.
+#[test]
+fn wthor_2021_matches_the_python_export_game_by_game() {
+    let (Some(wtb), Some(pgn)) = (data("wthor/WTH_2021.wtb"), data("pgn/WTH_2021.py.pgn")) else {
+        return;
+    };
+    let wthor = records(
+        Format::Wthor,
+        &std::fs::read(&wtb).unwrap(),
+        Some(&wtb),
+        None,
+    );
+    let python = records(Format::Rgn, &std::fs::read(&pgn).unwrap(), Some(&pgn), None);
+    assert_eq!(wthor.len(), 320);
+    assert_eq!(wthor.len(), python.len());
+    let mut renamed = std::collections::BTreeSet::new();
+    for (i, (w, p)) in wthor.iter().zip(&python).enumerate() {
+        let game = i + 1;
+        assert_eq!(placements(w), placements(p), "game {game}: moves");
+        assert_eq!(
+            w.result.as_ref().map(|r| &r.score),
+            p.result.as_ref().map(|r| &r.score),
+            "game {game}: result"
+        );
+        for tag in ["Black", "White"] {
+            assert_eq!(w.tag(tag), p.tag(tag), "game {game}: {tag}");
+        }
+        let event = w.tag("Event").map(|e| format!("{e} - 2021"));
+        if event.as_deref() != p.tag("Event") {
+            renamed.insert((event, p.tag("Event").map(str::to_owned)));
+        }
+    }
+    // The script's name file is newer: a few tournaments carry other (English) names.
+    assert!(renamed.len() <= 3, "{renamed:?}");
+}
