@@ -162,15 +162,10 @@ fn edax_dialect() {
     let r = &clean(&text)[0];
     assert_eq!(r.tags.iter().filter(|t| t.name == "Date").count(), 2);
     assert_eq!(r.moves[59].mv, Move::Pass);
-    assert_eq!(
-        r.moves.last().unwrap().comment.as_deref(),
-        Some("? wins 44-20")
-    );
+    // `{? wins 44-20} 1-0`: the comment gives the result's disc counts.
+    assert_eq!(r.moves.last().unwrap().comment, None);
     let result = r.result.as_ref().unwrap();
-    assert_eq!(
-        result.score,
-        ResultScore::Winner(Some(reversi_record::Color::Black))
-    );
+    assert_eq!(result.score, ResultScore::Discs(vec![44, 20]));
     replay(r).unwrap();
 }
 

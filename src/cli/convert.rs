@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use reversi_record::diagnostic::Report;
 use reversi_record::formats::{Format, WriteError, WriteOptions};
+use reversi_record::record::Record;
 use reversi_record::validate::with_explicit_passes;
 use reversi_record::Rules;
 
@@ -46,6 +47,14 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
     let out: Box<dyn Write + Send> = if args.output == "-" {
         Box::new(io::BufWriter::new(io::stdout()))
     } else {
+        if let Some(input) = same_file_as_output(&args.inputs, &args.output) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "{input}: the output is the input; writing would destroy it before it is read"
+                ),
+            ));
+        }
         let file = File::create(&args.output)
             .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", args.output)))?;
         Box::new(io::BufWriter::new(file))
@@ -57,6 +66,10 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         names_dir: args.names.clone(),
     };
     let mut writer = target.writer(out, &write_options);
+    let target_name = match &write_options.dialect {
+        Some(d) if target == Format::Json => format!("{target}:{d}"),
+        _ => target.to_string(),
+    };
     let options = InputOptions {
         from: args.from,
         rules: args.rules,
@@ -109,7 +122,8 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
                 refused += 1;
                 continue;
             };
-            match writer.write(&with_explicit_passes(record)) {
+            let explicit = with_explicit_passes(record);
+            match writer.write(&explicit) {
                 Ok(losses) => {
                     written += 1;
                     for loss in losses {
@@ -123,15 +137,17 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
                 Err(WriteError::CannotHold(what)) => {
                     refused += 1;
                     status = status.max(exit::INVALID);
-                    let advice = if args.lossy {
-                        "not converted: the moves would mean something else without them"
-                    } else {
-                        "not converted (--lossy converts it without them)"
-                    };
+                    let hint =
+                        if !args.lossy && lossy_would_convert(target, &write_options, &explicit) {
+                            "--lossy converts it without them"
+                        } else {
+                            "not even with --lossy"
+                        };
                     writeln!(
                         stderr,
-                        "error: {name}: game {}: {target} cannot hold {}; {advice}",
+                        "error: {name}: game {}: {} cannot hold {}; not converted ({hint})",
                         game.index,
+                        target_name,
                         what.join("; ")
                     )?;
                 }
@@ -143,10 +159,35 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
     if !args.quiet || refused > 0 {
         writeln!(
             stderr,
-            "converted {written} games to {target}; {refused} not converted"
+            "converted {written} {} to {target_name}; {refused} not converted",
+            if written == 1 { "game" } else { "games" }
         )?;
     }
     Ok(status)
+}
+
+/// The input that is the file `output` names, if any.
+fn same_file_as_output<'a>(inputs: &'a [String], output: &str) -> Option<&'a str> {
+    let output = std::fs::canonicalize(output).ok()?;
+    inputs
+        .iter()
+        .find(|i| *i != "-" && std::fs::canonicalize(i).is_ok_and(|p| p == output))
+        .map(String::as_str)
+}
+
+/// Whether writing `record` lossily would succeed: a refusal then suggests `--lossy` only
+/// when it helps (some losses, such as 3 players in WTHOR, are refused even then). The trial
+/// writes to a sink with a fresh writer, so nothing of it reaches the output or name files.
+fn lossy_would_convert(target: Format, options: &WriteOptions, record: &Record) -> bool {
+    let trial = WriteOptions {
+        lossy: true,
+        dialect: options.dialect.clone(),
+        names_dir: None,
+    };
+    target
+        .writer(Box::new(io::sink()), &trial)
+        .write(record)
+        .is_ok()
 }
 
 /// Parses `--to`: a format, with `json:lines` selecting JSON Lines.

@@ -60,7 +60,9 @@ pub(crate) fn open(path: &str, options: &InputOptions) -> io::Result<Input> {
     let (format, detection) = match options.from {
         Some(f) => (f, Detection::Given),
         None => {
-            let head = reader.fill_buf()?;
+            let head = reader
+                .fill_buf()
+                .map_err(|e| io::Error::new(e.kind(), format!("{path}: {e}")))?;
             let sniffed = Format::sniff(&Sniff {
                 head: &head[..head.len().min(4096)],
                 len,

@@ -50,7 +50,8 @@
 //! Each record as header lines (a `Rules:` line unless the rules are plain Othello, then
 //! one line per tag), the grid with column letters and row numbers, and a blank line.
 //! Passes get no number. The start squares show their discs (`X`, `O`, `R`, `G`, `N`), so
-//! an inverted start is written as its centre letters; blocked squares show as `#`; with
+//! an inverted start is written as its centre letters; blocked squares and the squares off
+//! the board (the octagon's corners) show as `#`; with
 //! the free opening the centre squares are empty at the start and carry moves 1 to 4; 3-4
 //! player games need nothing more, since colours come from replay. A
 //! grid cannot hold results, comments, per-move claims, position snapshots, a start that
@@ -694,7 +695,7 @@ impl RecordWriter for TranscriptWriter<'_> {
             losses.push(tags_phrase(&bad_tags));
         }
         let (start_discs, neutral) = rules.start_discs();
-        let setup = record.start_setup();
+        let mut setup = record.start_setup();
         if let Some(start) = &record.start {
             let occupied = |discs: &[crate::engine::SquareSet; 4],
                             neutral: crate::engine::SquareSet| {
@@ -706,6 +707,8 @@ impl RecordWriter for TranscriptWriter<'_> {
             if !same_squares || start.setup.turn != Color::Black || start.in_hand.is_some() {
                 losses
                     .push("a start position other than a recolouring of the start squares".into());
+                // Written lossily, the grid shows the rules' start: its reader accepts no other.
+                setup = Record::new(rules).start_setup();
             }
         }
         let mut grid: BTreeMap<Square, usize> = BTreeMap::new();
@@ -753,8 +756,9 @@ impl RecordWriter for TranscriptWriter<'_> {
             text.push_str(&format!("{:>width$}", r + 1));
             for c in 0..side {
                 let cell = match Square::new(c, r) {
-                    Some(sq) if !board.contains(sq) => " ".to_owned(),
-                    Some(sq) if rules.blocked().contains(sq) => "#".to_owned(),
+                    Some(sq) if !board.contains(sq) || rules.blocked().contains(sq) => {
+                        "#".to_owned()
+                    }
                     Some(sq) if setup.neutral.contains(sq) => "N".to_owned(),
                     Some(sq) => match grid.get(&sq) {
                         Some(k) => k.to_string(),

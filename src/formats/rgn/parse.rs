@@ -291,12 +291,12 @@ impl<'t> Parser<'t> {
             span: Some(self.span(0, self.text.len())),
             ..Record::default()
         };
-        let mut special: [Option<RawTag>; 4] = [None, None, None, None];
+        let mut special: [Option<RawTag>; 5] = [None, None, None, None, None];
         let mut pos = self.skip_ws(0);
         while self.text[pos..].starts_with('[') {
             match self.tag_at(pos) {
                 Ok((name, raw, end)) => {
-                    let slot = [RULES_TAG, START_TAG, RESULT_TAG, TERMINATION_TAG]
+                    let slot = [RULES_TAG, START_TAG, RESULT_TAG, TERMINATION_TAG, FEN_TAG]
                         .iter()
                         .position(|r| r.eq_ignore_ascii_case(name));
                     match slot {
@@ -319,7 +319,23 @@ impl<'t> Parser<'t> {
                 Err(end) => pos = self.skip_ws(end),
             }
         }
-        let [rules_tag, start_tag, result_tag, term_tag] = special;
+        let [rules_tag, start_tag, result_tag, term_tag, fen_tag] = special;
+        // Edax writes a custom start as `[FEN]`; RGN's own `[Start]` wins when both are given.
+        let start_tag = match (start_tag, fen_tag) {
+            (Some(start), Some(fen)) => {
+                record.tags.push(Tag {
+                    name: FEN_TAG.to_owned(),
+                    value: fen.value,
+                    span: Some(fen.span),
+                });
+                Some(start)
+            }
+            (None, Some(fen)) => Some(RawTag {
+                value: fen_to_line(&fen.value).unwrap_or_else(|| fen.value.clone()),
+                ..fen
+            }),
+            (start, None) => start,
+        };
         if let Some(t) = rules_tag {
             match t.value.parse::<Rules>() {
                 Ok(rules) => {
@@ -393,7 +409,9 @@ impl<'t> Parser<'t> {
                 self.diags.push(d);
             }
         }
-        let score = tag_score.or(movetext_score);
+        let score = tag_score
+            .or(movetext_score)
+            .map(|(score, span)| (edax_counts(&mut record, score), span));
         record.result = match (score, termination) {
             (None, None) => None,
             (Some((score, span)), t) => Some(ClaimedResult {
@@ -767,6 +785,74 @@ impl<'t> Parser<'t> {
 
 const RESULT_HELP: &str =
     "write disc counts in turn order (`41-23`, `20-22-22`), `*` when unfinished, or `1-0`, `0-1`, `1/2-1/2`";
+
+/// Edax follows a chess-style result with its disc counts in a comment, `{Black wins 34-30}`
+/// (or the winner's name, or `{Draw 32-32}`): when the last comment says exactly that and
+/// agrees with `score`, the counts are the score and the comment is not kept.
+fn edax_counts(record: &mut Record, score: ResultScore) -> ResultScore {
+    let ResultScore::Winner(winner) = score else {
+        return score;
+    };
+    let comment = match record.moves.last_mut() {
+        Some(m) => &mut m.comment,
+        None => &mut record.comment,
+    };
+    let counts = comment.as_deref().and_then(|text| {
+        let (words, counts) = text.trim().rsplit_once(' ')?;
+        let (b, w) = counts.split_once('-')?;
+        let (b, w) = (b.parse::<u8>().ok()?, w.parse::<u8>().ok()?);
+        let words = words.trim().to_ascii_lowercase();
+        let said = if words == "draw" {
+            None
+        } else if words.ends_with(" wins") || words == "wins" {
+            Some(())
+        } else {
+            return None;
+        };
+        let agrees = match winner {
+            Some(Color::Black) => said.is_some() && b > w,
+            Some(Color::White) => said.is_some() && w > b,
+            None => said.is_none() && b == w,
+            Some(_) => false,
+        };
+        agrees.then_some((b, w))
+    });
+    match counts {
+        Some((b, w)) if record.rules.players() == 2 => {
+            *comment = None;
+            ResultScore::Discs(vec![b, w])
+        }
+        _ => ResultScore::Winner(winner),
+    }
+}
+
+/// The tag Edax writes a custom start in.
+const FEN_TAG: &str = "FEN";
+
+/// Edax's FEN (rank 8 first, `p` Black, `P` White, digits for empty squares, side `b`/`w`)
+/// as an RGN start line (row 1 first, `X` Black, `O` White), or `None` when it is no FEN.
+fn fen_to_line(fen: &str) -> Option<String> {
+    let mut words = fen.split_whitespace();
+    let ranks = words.next()?;
+    let side = match words.next()? {
+        "b" | "B" => "X",
+        "w" | "W" => "O",
+        _ => return None,
+    };
+    let mut rows = Vec::new();
+    for rank in ranks.split('/').rev() {
+        let mut row = String::new();
+        for c in rank.chars() {
+            match c {
+                'p' => row.push('X'),
+                'P' => row.push('O'),
+                _ => row.extend(std::iter::repeat('.').take(c.to_digit(10)? as usize)),
+            }
+        }
+        rows.push(row);
+    }
+    Some(format!("{} {side}", rows.join("/")))
+}
 
 /// Adds `comment` to the last move, or to the game comment before the first move.
 fn attach_comment(record: &mut Record, comment: String) {

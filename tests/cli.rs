@@ -1,0 +1,891 @@
+//! End-to-end tests of the `reversi` command line: every verb run as a process, with its
+//! standard output, standard error and exit code snapshotted.
+//!
+//! Commands run from the crate root (paths in the output are relative), with `NO_COLOR=1`
+//! and a fixed terminal width, so the rendered diagnostics are the same everywhere; timings
+//! are redacted.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// The real data directory, or `None` (with a note) when it is missing.
+fn data(rel: &str) -> Option<String> {
+    let path = format!("{ROOT}/../shared/data/{rel}");
+    if Path::new(&path).exists() {
+        Some(path)
+    } else {
+        eprintln!("skipped: {path} is missing");
+        None
+    }
+}
+
+/// The `reversi` binary, deterministic: run from the crate root, no colour, 80 columns.
+fn reversi() -> Command {
+    let mut cmd = Command::cargo_bin("reversi").expect("the reversi binary is built");
+    cmd.current_dir(ROOT)
+        .env("NO_COLOR", "1")
+        .env("COLUMNS", "80")
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("FORCE_COLOR");
+    cmd
+}
+
+/// The outcome of a run.
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    /// Exit code, standard output and standard error, for a snapshot.
+    fn transcript(&self) -> String {
+        format!(
+            "exit code: {}\n----- stdout -----\n{}----- stderr -----\n{}",
+            self.code, self.stdout, self.stderr
+        )
+    }
+}
+
+/// Runs `args`, feeding `stdin` when given.
+fn run_with(args: &[&str], stdin: Option<&[u8]>) -> Run {
+    let mut cmd = reversi();
+    cmd.args(args);
+    if let Some(input) = stdin {
+        cmd.write_stdin(input.to_vec());
+    }
+    let output = cmd.output().expect("reversi runs");
+    Run {
+        code: output
+            .status
+            .code()
+            .expect("reversi exits with a code, not a signal"),
+        stdout: redact(&String::from_utf8_lossy(&output.stdout)),
+        stderr: redact(&String::from_utf8_lossy(&output.stderr)),
+    }
+}
+
+fn run(args: &[&str]) -> Run {
+    run_with(args, None)
+}
+
+/// Replaces perft's timing line, the only output that changes from run to run, and the
+/// absolute path of the crate root.
+fn redact(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        if line.ends_with("M leaves/s") {
+            out.push_str("[timing]");
+        } else {
+            out.push_str(&line.replace(ROOT, "[ROOT]"));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// A scratch directory for this test, emptied first.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("reversi-cli-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
+
+// ---------------------------------------------------------------------------------------
+// validate
+
+#[test]
+fn validate_clean_file_exits_0() {
+    let r = run(&["validate", "fixtures/rgn/valid/othello_8x8.rgn"]);
+    assert_eq!(r.code, 0);
+    assert!(r.stderr.contains(
+        "note: reading fixtures/rgn/valid/othello_8x8.rgn as rgn (detected from its content)"
+    ));
+    insta::assert_snapshot!(r.transcript());
+}
+
+#[test]
+fn validate_illegal_move_exits_1_with_the_rendered_diagnostic() {
+    let r = run(&["validate", "fixtures/cli/illegal.rgn"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stdout.contains("illegal-move"));
+    assert!(r.stdout.contains("[fixtures/cli/illegal.rgn:5:22]"));
+    insta::assert_snapshot!(r.transcript());
+}
+
+#[test]
+fn validate_missing_file_exits_2() {
+    let r = run(&["validate", "fixtures/cli/no-such-file.rgn"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("fixtures/cli/no-such-file.rgn"));
+    insta::assert_snapshot!(r.transcript());
+}
+
+#[test]
+fn validate_unreadable_file_exits_2_naming_it() {
+    // A directory opens but cannot be read.
+    let r = run(&["validate", "fixtures/cli"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.starts_with("error: fixtures/cli: "),
+        "{}",
+        r.stderr
+    );
+    // The other inputs are still validated.
+    let r = run(&["validate", "fixtures/cli", "fixtures/cli/illegal.rgn"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stdout.contains("illegal-move"));
+    insta::assert_snapshot!(r.transcript());
+}
+
+#[test]
+fn validate_reads_standard_input() {
+    let text = std::fs::read(format!("{ROOT}/fixtures/cli/illegal.rgn")).unwrap();
+    let dash = run_with(&["validate", "-"], Some(&text));
+    let default = run_with(&["validate"], Some(&text));
+    assert_eq!(dash.code, 1);
+    assert!(dash.stdout.contains("[-:5:22]"), "{}", dash.stdout);
+    assert!(dash
+        .stderr
+        .contains("note: reading - as rgn (detected from its content)"));
+    assert_eq!(dash.transcript(), default.transcript());
+    insta::assert_snapshot!(dash.transcript());
+}
+
+const SUMMARY_KEYS: [&str; 6] = ["files", "games", "valid", "invalid", "errors", "warnings"];
+const DIAGNOSTIC_KEYS: [&str; 11] = [
+    "code", "severity", "file", "game", "ply", "move", "span", "line", "column", "message", "help",
+];
+
+/// The keys of a JSON object, in the order written.
+fn keys(value: &Value) -> Vec<&str> {
+    value
+        .as_object()
+        .expect("an object")
+        .keys()
+        .map(String::as_str)
+        .collect()
+}
+
+fn assert_diagnostic_shape(d: &Value) {
+    assert_eq!(keys(d), DIAGNOSTIC_KEYS, "{d}");
+    if !d["span"].is_null() {
+        assert_eq!(keys(&d["span"]), ["offset", "length"]);
+    }
+    assert!(["error", "warning", "advice"].contains(&d["severity"].as_str().unwrap()));
+}
+
+#[test]
+fn validate_json_has_the_documented_shape() {
+    let r = run(&["validate", "--format", "json", "fixtures/cli/mixed.rgn"]);
+    assert_eq!(r.code, 1);
+    assert_eq!(r.stderr, "", "no notes in JSON mode");
+    let all: Value = serde_json::from_str(&r.stdout).expect("one JSON document");
+    assert_eq!(keys(&all), ["summary", "diagnostics"]);
+    assert_eq!(keys(&all["summary"]), SUMMARY_KEYS);
+    let diagnostics = all["diagnostics"].as_array().unwrap();
+    assert_eq!(diagnostics.len(), 3);
+    for d in diagnostics {
+        assert_diagnostic_shape(d);
+        assert_eq!(d["file"], "fixtures/cli/mixed.rgn");
+    }
+    let illegal = &diagnostics[0];
+    assert_eq!(illegal["code"], "illegal-move");
+    assert_eq!(illegal["game"], 3);
+    assert_eq!(illegal["ply"], 5);
+    assert_eq!(illegal["move"], 5);
+    assert_eq!(illegal["span"]["length"], 2);
+    assert_eq!(all["summary"]["games"], 6);
+    assert_eq!(all["summary"]["invalid"], 2);
+    insta::assert_json_snapshot!(all);
+}
+
+#[test]
+fn validate_jsonl_streams_diagnostics_then_the_summary() {
+    let r = run(&["validate", "--format", "jsonl", "fixtures/cli/mixed.rgn"]);
+    assert_eq!(r.code, 1);
+    let lines: Vec<Value> = r
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    let (summary, diagnostics) = lines.split_last().expect("a summary line");
+    assert_eq!(keys(summary), ["summary"]);
+    assert_eq!(keys(&summary["summary"]), SUMMARY_KEYS);
+    assert_eq!(diagnostics.len(), 3);
+    for d in diagnostics {
+        assert_diagnostic_shape(d);
+    }
+    let games: Vec<i64> = diagnostics
+        .iter()
+        .map(|d| d["game"].as_i64().unwrap())
+        .collect();
+    assert_eq!(games, [3, 4, 6]);
+    // The same findings as the one JSON document.
+    let json = run(&["validate", "--format", "json", "fixtures/cli/mixed.rgn"]);
+    let all: Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(all["diagnostics"].as_array().unwrap(), diagnostics);
+    assert_eq!(all["summary"], summary["summary"]);
+}
+
+#[test]
+fn validate_jobs_give_identical_output_in_input_order() {
+    for format in ["human", "jsonl"] {
+        let one = run(&[
+            "validate",
+            "--format",
+            format,
+            "-j",
+            "1",
+            "fixtures/cli/mixed.rgn",
+        ]);
+        let two = run(&[
+            "validate",
+            "--format",
+            format,
+            "--jobs",
+            "2",
+            "fixtures/cli/mixed.rgn",
+        ]);
+        assert_eq!(one.transcript(), two.transcript());
+    }
+    // A real file, many batches' worth of games.
+    let Some(pgn) = data("pgn/WTHOR-2004.r.pgn") else {
+        return;
+    };
+    let one = run(&["validate", "--format", "jsonl", "-j", "1", &pgn]);
+    let two = run(&["validate", "--format", "jsonl", "-j", "2", &pgn]);
+    assert_eq!(one.stdout, two.stdout);
+    let summary: Value = serde_json::from_str(one.stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(summary["summary"]["games"], 9113);
+    let games: Vec<i64> = one
+        .stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok()?["game"].as_i64())
+        .collect();
+    assert!(games.windows(2).all(|w| w[0] <= w[1]), "input order");
+}
+
+#[test]
+fn validate_allow_hides_and_does_not_count_a_code() {
+    let r = run(&[
+        "validate",
+        "--allow",
+        "illegal-move",
+        "fixtures/cli/illegal.rgn",
+    ]);
+    assert!(!r.stdout.contains("illegal-move"));
+    assert_eq!(r.code, 0);
+    let mixed = run(&[
+        "validate",
+        "--format",
+        "json",
+        "--allow",
+        "ILLEGAL-MOVE",
+        "--allow",
+        "unfinished",
+        "fixtures/cli/mixed.rgn",
+    ]);
+    let all: Value = serde_json::from_str(&mixed.stdout).unwrap();
+    let codes: Vec<&str> = all["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["illegal-pass"]);
+    assert_eq!(all["summary"]["warnings"], 0);
+    assert_eq!(mixed.code, 1);
+    insta::assert_snapshot!(r.transcript());
+}
+
+#[test]
+fn validate_rules_apply_to_move_strings() {
+    let without = run(&["validate", "fixtures/cli/six.txt"]);
+    assert_eq!(without.code, 1, "a 6x6 game is illegal on 8x8");
+    let with = run(&["validate", "--rules", "othello:6x6", "fixtures/cli/six.txt"]);
+    assert_eq!(with.code, 0);
+    let bad = run(&["validate", "--rules", "othello:7x7", "fixtures/cli/six.txt"]);
+    assert_eq!(bad.code, 2);
+    insta::assert_snapshot!(format!(
+        "{}\n{}\n{}",
+        without.transcript(),
+        with.transcript(),
+        bad.transcript()
+    ));
+}
+
+#[test]
+fn validate_from_overrides_detection_and_the_note_says_how() {
+    let detected = run(&["validate", "fixtures/cli/unknown.dat"]);
+    assert!(detected
+        .stderr
+        .contains("note: reading fixtures/cli/unknown.dat as moves (detected from its content)"));
+    assert_eq!(detected.code, 0);
+    let given = run(&["validate", "--from", "rgn", "fixtures/cli/unknown.dat"]);
+    assert!(given
+        .stderr
+        .contains("note: reading fixtures/cli/unknown.dat as rgn (as given by --from)"));
+    assert_eq!(given.code, 1, "read as RGN, the move string is a bad move");
+    let extension = run(&["validate", "fixtures/cli/empty.rgn"]);
+    assert!(extension
+        .stderr
+        .contains("as rgn (detected from its extension)"));
+    let quiet = run(&["validate", "-q", "fixtures/cli/unknown.dat"]);
+    assert!(!quiet.stderr.contains("note:"));
+    let bad = run(&[
+        "validate",
+        "--from",
+        "pgn:chess",
+        "fixtures/cli/unknown.dat",
+    ]);
+    assert_eq!(bad.code, 2);
+    insta::assert_snapshot!(format!(
+        "{}\n{}\n{}\n{}",
+        detected.transcript(),
+        given.transcript(),
+        extension.transcript(),
+        bad.transcript()
+    ));
+}
+
+#[test]
+fn validate_undetectable_input_exits_2() {
+    let r = run_with(&["validate", "-"], Some(b"\x00\x01 not a record\n"));
+    // Either the content is not recognised (exit 2) or it is read and found wanting.
+    assert_ne!(r.code, 0);
+    let dir = scratch("undetectable");
+    let file = dir.join("mystery.bin");
+    std::fs::write(&file, b"??? ???\n").unwrap();
+    let r = run(&["validate", file.to_str().unwrap()]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("give it with --from"), "{}", r.stderr);
+}
+
+/// `reversi validate BIG | head -1`: the reader goes away after one line; the command must
+/// not panic.
+#[test]
+fn validate_survives_a_closed_stdout() {
+    let dir = scratch("pipe");
+    let big = dir.join("big.rgn");
+    let mut text = String::new();
+    for i in 0..3000 {
+        text.push_str(&format!(
+            "[Event \"g{i}\"]\n\n1. f5 d6 2. c3 d3 3. a1 *\n\n"
+        ));
+    }
+    std::fs::write(&big, text).unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("reversi");
+    let big = big.to_str().unwrap();
+    for args in [
+        ["validate", "--format", "human", big],
+        ["validate", "--format", "jsonl", big],
+        ["convert", "--to", "json:lines", big],
+    ] {
+        let mut child = std::process::Command::new(&bin)
+            .args(args)
+            .env("NO_COLOR", "1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut first = String::new();
+        stdout.read_line(&mut first).unwrap();
+        drop(stdout);
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert_eq!(output.status.code(), Some(0), "{stderr}");
+        assert!(
+            first.contains("illegal-move") || first.contains("\"f5\""),
+            "{first}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// convert
+
+const SAMPLE: &str = "fixtures/rgn/valid/othello_8x8.rgn";
+
+#[test]
+fn convert_to_every_text_format() {
+    let mut all = String::new();
+    for target in [
+        "rgn",
+        "pgn",
+        "pgn:thor",
+        "pgn:playok",
+        "pgn:edax",
+        "json",
+        "json:lines",
+        "ggf",
+        "sgf",
+        "moves",
+        "transcript",
+        "obf",
+    ] {
+        let r = run(&["convert", "--to", target, SAMPLE]);
+        let lossy = run(&["convert", "--lossy", "--to", target, SAMPLE]);
+        if r.code == 0 {
+            assert_eq!(r.transcript(), lossy.transcript(), "nothing to drop");
+            assert!(!r.stdout.is_empty());
+            // What was written reads back as a valid game.
+            let back = run_with(
+                &["validate", "--format", "json", "-"],
+                Some(r.stdout.as_bytes()),
+            );
+            assert_eq!(back.code, 0, "{target}: {}", back.stdout);
+            let summary: Value = serde_json::from_str(&back.stdout).unwrap();
+            assert_eq!(summary["summary"]["valid"], 1, "{target}");
+        } else {
+            assert_eq!(r.code, 1, "{target}");
+            assert!(r.stdout.is_empty());
+            assert!(r.stderr.contains("game 1: "));
+            assert_eq!(lossy.code, 0, "{target}: {}", lossy.stderr);
+            assert!(lossy.stderr.contains("dropped"));
+        }
+        all.push_str(&format!("===== --to {target}\n{}", r.transcript()));
+        if r.code != 0 {
+            all.push_str(&format!(
+                "===== --lossy --to {target}\n{}",
+                lossy.transcript()
+            ));
+        }
+    }
+    insta::assert_snapshot!(all);
+}
+
+#[test]
+fn convert_to_wthor_with_output_file_and_names() {
+    let dir = scratch("wthor");
+    let out = dir.join("out.wtb");
+    let out_s = out.to_str().unwrap();
+    let dir_s = dir.to_str().unwrap();
+    // Without a names directory, the names cannot be held.
+    let refused = run(&["convert", "--to", "wthor", "-o", out_s, SAMPLE]);
+    assert_eq!(refused.code, 1);
+    assert!(refused.stderr.contains("the player name \"Ann\""));
+    // With one, they go to WTHOR.JOU / WTHOR.TRN beside the games; only the day is lost.
+    let r = run(&[
+        "convert", "--lossy", "--to", "wthor", "--names", dir_s, "-o", out_s, SAMPLE,
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.is_empty(),
+        "-o writes the file, not standard output"
+    );
+    assert_eq!(std::fs::metadata(&out).unwrap().len(), 16 + 68);
+    assert!(dir.join("WTHOR.JOU").exists() && dir.join("WTHOR.TRN").exists());
+    let back = run(&["convert", "-q", "--to", "rgn", out_s]);
+    assert_eq!(back.code, 0);
+    assert!(back.stdout.contains("[Black \"Ann\"]"));
+    assert!(back.stdout.contains("[Event \"8x8\"]"));
+    assert!(back.stdout.contains("30. h2 -- 31. h7"));
+    let mut stderr = r.stderr.clone();
+    stderr = stderr.replace(out_s, "[OUT]");
+    insta::assert_snapshot!(stderr);
+}
+
+#[test]
+fn convert_output_dash_is_standard_output() {
+    let dash = run(&["convert", "--to", "sgf", "-o", "-", SAMPLE]);
+    let default = run(&["convert", "--to", "sgf", SAMPLE]);
+    assert_eq!(dash.code, 0);
+    assert_eq!(dash.transcript(), default.transcript());
+    let dir = scratch("dash");
+    let file = dir.join("out.sgf");
+    let to_file = run(&[
+        "convert",
+        "--to",
+        "sgf",
+        "--output",
+        file.to_str().unwrap(),
+        SAMPLE,
+    ]);
+    assert_eq!(to_file.code, 0);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), dash.stdout);
+    // An output that cannot be created is a usage error.
+    let bad = run(&[
+        "convert",
+        "--to",
+        "sgf",
+        "-o",
+        "/nonexistent-dir/x.sgf",
+        SAMPLE,
+    ]);
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("/nonexistent-dir/x.sgf"));
+}
+
+#[test]
+fn convert_json_lines_is_one_record_a_line() {
+    let r = run(&["convert", "--to", "json:lines", "fixtures/cli/mixed.rgn"]);
+    assert_eq!(r.code, 0);
+    let lines: Vec<Value> = r
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    assert_eq!(lines.len(), 6);
+    assert!(lines.iter().all(|l| l["rules"].is_string()));
+    assert!(r.stderr.contains("converted 6 games to json:lines"));
+    let bad = run(&["convert", "--to", "json:pretty", SAMPLE]);
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("json:lines"));
+}
+
+#[test]
+fn convert_refuses_what_the_target_cannot_hold() {
+    let dir = scratch("refuse");
+    let wtb = dir.join("three.wtb");
+    let wtb = wtb.to_str().unwrap();
+    let three = run(&[
+        "convert",
+        "--to",
+        "wthor",
+        "-o",
+        wtb,
+        "fixtures/rgn/valid/three_players.rgn",
+    ]);
+    assert_eq!(three.code, 1);
+    assert!(three.stderr.contains("game 1: wthor cannot hold 3 players"));
+    // Some things no lossy conversion can drop.
+    let three_lossy = run(&[
+        "convert",
+        "--lossy",
+        "--to",
+        "wthor",
+        "-o",
+        wtb,
+        "fixtures/rgn/valid/three_players.rgn",
+    ]);
+    assert_eq!(three_lossy.code, 1);
+    assert!(three_lossy.stderr.contains("not even with --lossy"));
+    let blocked = run(&[
+        "convert",
+        "--to",
+        "pgn:thor",
+        "fixtures/rgn/valid/blocked_squares.rgn",
+    ]);
+    assert_eq!(blocked.code, 1);
+    assert!(blocked.stderr.contains("blocked squares"));
+    assert!(blocked.stderr.contains("not even with --lossy"));
+    // Others it can, listing them.
+    let claims = run(&[
+        "convert",
+        "--to",
+        "pgn:thor",
+        "fixtures/rgn/valid/claims.rgn",
+    ]);
+    assert_eq!(claims.code, 1);
+    assert!(claims.stderr.contains("--lossy converts it without them"));
+    let claims_lossy = run(&[
+        "convert",
+        "--lossy",
+        "--to",
+        "pgn:thor",
+        "fixtures/rgn/valid/claims.rgn",
+    ]);
+    assert_eq!(claims_lossy.code, 0);
+    assert!(claims_lossy.stderr.contains("dropped an eval on move 6"));
+    // A refused game does not stop the others.
+    let mixed = run(&[
+        "convert",
+        "--to",
+        "pgn:thor",
+        "fixtures/rgn/valid/blocked_squares.rgn",
+        SAMPLE,
+    ]);
+    assert_eq!(mixed.code, 1);
+    assert!(mixed.stdout.contains("[Black \"Ann\"]"));
+    assert!(mixed
+        .stderr
+        .contains("converted 1 game to pgn:thor; 1 not converted"));
+    insta::assert_snapshot!(format!(
+        "{}\n{}\n{}\n{}\n{}\n{}",
+        three.transcript(),
+        three_lossy.transcript(),
+        blocked.transcript(),
+        claims.transcript(),
+        claims_lossy.transcript(),
+        mixed.transcript()
+    ));
+}
+
+#[test]
+fn convert_makes_inferred_passes_explicit() {
+    // fixtures/cli/pass.wtb: WTHOR stores no passes; white passes at move 60.
+    let rgn = run(&["convert", "-q", "--to", "rgn", "fixtures/cli/pass.wtb"]);
+    assert_eq!(rgn.code, 0);
+    assert!(rgn.stdout.contains("30. h2 -- 31. h7"), "{}", rgn.stdout);
+    let ggf = run(&[
+        "convert",
+        "-q",
+        "--lossy",
+        "--to",
+        "ggf",
+        "fixtures/cli/pass.wtb",
+    ]);
+    assert_eq!(ggf.code, 0);
+    assert!(ggf.stdout.contains("W[PA]"), "{}", ggf.stdout);
+    let sgf = run(&[
+        "convert",
+        "-q",
+        "--lossy",
+        "--to",
+        "sgf",
+        "fixtures/cli/pass.wtb",
+    ]);
+    assert!(
+        sgf.stdout.contains("W[PA]") || sgf.stdout.contains("W[]"),
+        "{}",
+        sgf.stdout
+    );
+    // Thor exports write no passes, and leaving them out loses nothing.
+    let thor = run(&[
+        "convert",
+        "-q",
+        "--lossy",
+        "--to",
+        "pgn:thor",
+        "fixtures/cli/pass.wtb",
+    ]);
+    assert!(thor.stdout.contains("30. H2 H7"), "{}", thor.stdout);
+    insta::assert_snapshot!(format!("{}\n{}", rgn.transcript(), ggf.transcript()));
+}
+
+#[test]
+fn convert_reports_unreadable_inputs_and_keeps_going() {
+    let r = run(&["convert", "--to", "rgn", "fixtures/cli/missing.rgn", SAMPLE]);
+    assert_eq!(r.code, 2);
+    assert!(r.stdout.contains("[Event \"8x8\"]"));
+    let syntax = run(&[
+        "convert",
+        "--to",
+        "rgn",
+        "fixtures/rgn/invalid/unterminated_tag.rgn",
+    ]);
+    assert_ne!(syntax.code, 0);
+    insta::assert_snapshot!(format!("{}\n{}", r.transcript(), syntax.transcript()));
+}
+
+#[test]
+fn convert_wthor_to_thor_pgn_matches_the_reference_export() {
+    let (Some(wtb), Some(pgn)) = (data("wthor/WTH_2004.wtb"), data("pgn/WTHOR-2004.r.pgn")) else {
+        return;
+    };
+    let r = reversi()
+        .args(["convert", "-q", "--lossy", "--to", "pgn:thor", &wtb])
+        .output()
+        .unwrap();
+    assert_eq!(r.status.code(), Some(0));
+    let expected = std::fs::read(&pgn).unwrap();
+    assert!(r.stdout == expected, "byte-identical to {pgn}");
+}
+
+// ---------------------------------------------------------------------------------------
+// perft
+
+#[test]
+fn perft_human_and_json() {
+    let human = run(&["perft", "5"]);
+    assert_eq!(human.code, 0);
+    assert_eq!(human.stdout, "perft(5) othello: 1396\n");
+    let json = run(&["perft", "4", "--rules", "othello:6x6", "--format", "json"]);
+    let value: Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(keys(&value), ["rules", "depth", "leaves"]);
+    assert_eq!(value["leaves"], 244);
+    assert_eq!(value["rules"], "othello:6x6");
+    assert_eq!(value["depth"], 4);
+    insta::assert_snapshot!(format!("{}\n{}", human.transcript(), json.transcript()));
+}
+
+#[test]
+fn perft_count_finished_counts_games_that_end_early() {
+    let zero = run(&["perft", "10", "--rules", "othello:4x4", "--format", "json"]);
+    let one = run(&[
+        "perft",
+        "10",
+        "--rules",
+        "othello:4x4",
+        "--count-finished",
+        "--format",
+        "json",
+    ]);
+    let zero: Value = serde_json::from_str(&zero.stdout).unwrap();
+    let one: Value = serde_json::from_str(&one.stdout).unwrap();
+    assert_eq!(zero["leaves"], 36412);
+    assert_eq!(one["leaves"], 36540);
+    // Standard Othello has no finished game above depth 9.
+    let a = run(&["perft", "6", "--count-finished"]);
+    assert_eq!(a.stdout, "perft(6) othello: 8200\n");
+}
+
+#[test]
+fn perft_bad_rules_exit_2_with_the_message() {
+    let r = run(&["perft", "3", "--rules", "bogus"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("expected a preset"));
+    let depth = run(&["perft", "deep"]);
+    assert_eq!(depth.code, 2);
+    insta::assert_snapshot!(r.transcript());
+}
+
+// ---------------------------------------------------------------------------------------
+// explain
+
+#[test]
+fn explain_a_code() {
+    let r = run(&["explain", "illegal-move"]);
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.starts_with("illegal-move\n\n"));
+    insta::assert_snapshot!(r.transcript());
+}
+
+#[test]
+fn explain_an_unknown_code_exits_2() {
+    let r = run(&["explain", "no-such-code"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stdout.is_empty());
+    insta::assert_snapshot!(r.transcript());
+}
+
+#[test]
+fn explain_lists_every_code() {
+    let r = run(&["explain"]);
+    assert_eq!(r.code, 0);
+    for code in ["illegal-move", "illegal-pass", "missing-pass", "unfinished"] {
+        assert!(
+            r.stdout.lines().any(|l| l.starts_with(code)),
+            "{code} listed"
+        );
+    }
+    // Every listed code explains itself.
+    for line in r.stdout.lines() {
+        let code = line.split_whitespace().next().unwrap();
+        if code.ends_with("...") {
+            continue;
+        }
+        assert_eq!(run(&["explain", code]).code, 0, "{code}");
+    }
+    insta::assert_snapshot!(r.transcript());
+}
+
+#[test]
+fn help_and_version() {
+    let r = run(&["--help"]);
+    assert_eq!(r.code, 0);
+    for verb in ["validate", "convert", "perft", "explain"] {
+        assert!(r.stdout.contains(verb));
+    }
+    let r = run(&["frobnicate"]);
+    assert_eq!(r.code, 2);
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("reversi"))
+        .arg("--version")
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut out)
+        .unwrap();
+    child.wait().unwrap();
+    assert!(out.starts_with("reversi "));
+}
+
+#[test]
+fn validate_names_points_wthor_at_its_name_files() {
+    let wtb = "fixtures/wthor/valid/nboard_test.wtb";
+    let beside = run(&["validate", "--format", "json", wtb]);
+    let all: Value = serde_json::from_str(&beside.stdout).unwrap();
+    assert_eq!(all["summary"]["warnings"], 0);
+    let names = run(&[
+        "validate",
+        "--format",
+        "json",
+        "--names",
+        "fixtures/wthor/valid/names",
+        wtb,
+    ]);
+    let all: Value = serde_json::from_str(&names.stdout).unwrap();
+    let codes: Vec<&str> = all["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    // These name files are too short for this game file: reported, not fatal.
+    assert_eq!(
+        codes,
+        [
+            "wthor-unknown-tournament",
+            "wthor-unknown-player",
+            "wthor-unknown-player"
+        ]
+    );
+    assert_eq!(names.code, 0);
+}
+
+#[test]
+fn convert_refuses_to_overwrite_its_input() {
+    let dir = scratch("same");
+    let file = dir.join("games.rgn");
+    let original = std::fs::read(format!("{ROOT}/{SAMPLE}")).unwrap();
+    std::fs::write(&file, &original).unwrap();
+    let path = file.to_str().unwrap();
+    let r = run(&["convert", "--to", "rgn", "-o", path, path]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("the output is the input"), "{}", r.stderr);
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        original,
+        "the input is intact"
+    );
+}
+
+#[test]
+fn validate_every_real_file_in_one_run() {
+    let Some(root) = data("") else {
+        return;
+    };
+    let mut files = Vec::new();
+    for dir in ["wthor", "pgn", "ggf", "obf", "movestrings"] {
+        for e in std::fs::read_dir(format!("{root}/{dir}"))
+            .unwrap()
+            .flatten()
+        {
+            let name = e.file_name().to_string_lossy().to_ascii_uppercase();
+            if !name.starts_with("WTHOR.") {
+                files.push(e.path().to_string_lossy().into_owned());
+            }
+        }
+    }
+    files.sort();
+    let mut args = vec![
+        "validate",
+        "-q",
+        "--format",
+        "json",
+        "--allow",
+        "unfinished",
+    ];
+    args.extend(files.iter().map(String::as_str));
+    let r = run(&args);
+    let all: Value = serde_json::from_str(&r.stdout).unwrap();
+    let summary = &all["summary"];
+    assert_eq!(summary["files"], files.len());
+    assert_eq!(summary["errors"], 0, "{}", r.stdout);
+    assert_eq!(summary["invalid"], 0);
+    assert_eq!(summary["games"], summary["valid"]);
+    assert!(summary["games"].as_u64().unwrap() > 30_000);
+    assert_eq!(r.code, 0);
+}
