@@ -15,6 +15,7 @@ use crate::diagnostic::{Diagnostic, Source};
 use crate::engine::Rules;
 use crate::record::Record;
 
+mod bracketed;
 pub mod ggf;
 pub mod json;
 pub mod movestr;
