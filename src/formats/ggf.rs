@@ -42,7 +42,8 @@ use std::sync::Arc;
 
 use super::bracketed::{self, Piece, Splitter};
 use super::{
-    check_losses, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, WriteError, WriteOptions,
+    text_writer, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, TextFormat, WriteError,
+    WriteOptions,
 };
 use crate::diagnostic::Diagnostic;
 use crate::engine::{BoardShape, Color, Move, Position, Preset, Rules, Setup, Square, SquareSet};
@@ -1004,31 +1005,20 @@ pub fn writer<'a>(
     out: Box<dyn Write + Send + 'a>,
     options: &WriteOptions,
 ) -> Box<dyn RecordWriter + 'a> {
-    Box::new(GgfWriter {
-        out,
-        options: options.clone(),
-    })
+    text_writer(out, options, Ggf)
 }
 
-struct GgfWriter<'a> {
-    out: Box<dyn Write + Send + 'a>,
-    options: WriteOptions,
-}
+/// GGF games, one a line.
+struct Ggf;
 
-impl RecordWriter for GgfWriter<'_> {
-    fn write(&mut self, record: &Record) -> Result<Vec<String>, WriteError> {
+impl TextFormat for Ggf {
+    fn render(&self, record: &Record) -> Result<(String, Vec<String>), WriteError> {
         let (text, losses) = to_ggf(record);
         if !plays_as_othello(&record.rules) {
             // Dropping these rules would change what the moves mean: refuse even when lossy.
             return Err(WriteError::CannotHold(losses));
         }
-        let losses = check_losses(losses, &self.options)?;
-        self.out.write_all(text.as_bytes())?;
-        Ok(losses)
-    }
-
-    fn finish(&mut self) -> io::Result<()> {
-        self.out.flush()
+        Ok((text, losses))
     }
 }
 

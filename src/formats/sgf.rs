@@ -28,7 +28,8 @@ use std::sync::Arc;
 use super::bracketed::{self, Piece, Splitter};
 use super::ggf::{colored_moves, format_number, parse_number, plays_as_othello, rules_losses};
 use super::{
-    check_losses, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, WriteError, WriteOptions,
+    text_writer, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, TextFormat, WriteError,
+    WriteOptions,
 };
 use crate::diagnostic::Diagnostic;
 use crate::engine::{BoardShape, Color, Move, Rules, Setup, Square, SquareSet};
@@ -783,32 +784,21 @@ pub fn writer<'a>(
     out: Box<dyn Write + Send + 'a>,
     options: &WriteOptions,
 ) -> Box<dyn RecordWriter + 'a> {
-    Box::new(SgfWriter {
-        out,
-        options: options.clone(),
-    })
+    text_writer(out, options, Sgf)
 }
 
-struct SgfWriter<'a> {
-    out: Box<dyn Write + Send + 'a>,
-    options: WriteOptions,
-}
+/// SGF game trees.
+struct Sgf;
 
-impl RecordWriter for SgfWriter<'_> {
-    fn write(&mut self, record: &Record) -> Result<Vec<String>, WriteError> {
+impl TextFormat for Sgf {
+    fn render(&self, record: &Record) -> Result<(String, Vec<String>), WriteError> {
         let (text, losses) = to_sgf(record);
         let rules = &record.rules;
         if !plays_as_othello(rules) || rules.board() == BoardShape::Octagon || rules.is_anti() {
             // Dropping these rules would change what the moves mean: refuse even when lossy.
             return Err(WriteError::CannotHold(losses));
         }
-        let losses = check_losses(losses, &self.options)?;
-        self.out.write_all(text.as_bytes())?;
-        Ok(losses)
-    }
-
-    fn finish(&mut self) -> io::Result<()> {
-        self.out.flush()
+        Ok((text, losses))
     }
 }
 
