@@ -5,7 +5,8 @@
 //! next opening, keeping what came before it (up to [`GARBAGE_CAP`] bytes) for the report;
 //! each format then scans the game's body with its own rules (GGF games end at `;)` and have
 //! no escapes; SGF trees nest parentheses and escape with `\`). [`parse_piece`] turns the
-//! bytes into a [`ParsedGame`], decoding them as UTF-8 with byte offsets kept.
+//! bytes into a [`ParsedGame`], decoding them as UTF-8 with byte offsets kept; the
+//! diagnostics both formats give alike are made here too.
 
 use std::io::{self, BufRead};
 use std::sync::Arc;
@@ -250,6 +251,16 @@ pub(super) fn garbage_error(
     Diagnostic::error(code, message)
         .at(Some(Span::new(base, junk.len())), "not part of any game")
         .help(help)
+}
+
+/// The error for property `id` at `span` with no `[value]` after it.
+pub(super) fn missing_value(id: &str, span: Span) -> Diagnostic {
+    Diagnostic::error(
+        "syntax-missing-value",
+        format!("property `{id}` has no `[value]`"),
+    )
+    .at(Some(span), "expected `[` after this")
+    .help("write properties as `ID[value]`")
 }
 
 /// Text decoded from bytes, keeping byte offsets: invalid UTF-8 bytes become `?`. Returns

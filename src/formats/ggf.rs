@@ -427,12 +427,7 @@ impl<'t> GameParser<'t, '_> {
                     i += 1;
                 }
                 if bytes.get(i) != Some(&b'[') {
-                    let d = Diagnostic::error(
-                        "syntax-missing-value",
-                        format!("property `{id}` has no `[value]`"),
-                    )
-                    .at(Some(self.span(start, id_end)), "expected `[` after this")
-                    .help("write properties as `ID[value]`");
+                    let d = bracketed::missing_value(id, self.span(start, id_end));
                     self.push(d);
                     continue;
                 }
@@ -1049,8 +1044,10 @@ pub(super) fn plays_as_othello(rules: &Rules) -> bool {
         && rules.opening() == crate::engine::Opening::Standard
 }
 
-/// What the rules say that GGF cannot hold.
-pub(super) fn rules_losses(rules: &Rules, losses: &mut Vec<String>) {
+/// What a record holds beyond two-player Othello that neither GGF nor SGF can: other
+/// rules, discs in hand, position and flip claims.
+pub(super) fn record_losses(record: &Record, losses: &mut Vec<String>) {
+    let rules = &record.rules;
     if rules.players() > 2 {
         losses.push(format!("{} players", rules.players()));
     }
@@ -1068,13 +1065,6 @@ pub(super) fn rules_losses(rules: &Rules, losses: &mut Vec<String>) {
     if rules.scoring() == crate::engine::Scoring::Raw && rules.players() == 2 {
         losses.push("raw scoring".into());
     }
-}
-
-/// The GGF text of `record` and what it could not hold.
-fn to_ggf(record: &Record) -> (String, Vec<String>) {
-    let mut losses = Vec::new();
-    let rules = &record.rules;
-    rules_losses(rules, &mut losses);
     if record.start.as_ref().is_some_and(|s| s.in_hand.is_some()) {
         losses.push("discs in hand".into());
     }
@@ -1084,6 +1074,13 @@ fn to_ggf(record: &Record) -> (String, Vec<String>) {
     if record.moves.iter().any(|m| m.flips.is_some()) {
         losses.push("flip claims".into());
     }
+}
+
+/// The GGF text of `record` and what it could not hold.
+fn to_ggf(record: &Record) -> (String, Vec<String>) {
+    let mut losses = Vec::new();
+    let rules = &record.rules;
+    record_losses(record, &mut losses);
     let mut out = String::from("(;GM[Othello]");
     // Tags that map to GGF properties, in GGS order, TY after the clocks.
     let mut written: Vec<&str> = vec![TYPE_TAG];

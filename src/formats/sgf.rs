@@ -26,7 +26,7 @@ use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
 use super::bracketed::{self, Piece, Splitter};
-use super::ggf::{colored_moves, format_number, parse_number, plays_as_othello, rules_losses};
+use super::ggf::{colored_moves, format_number, parse_number, plays_as_othello, record_losses};
 use super::{
     text_writer, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, TextFormat, WriteError,
     WriteOptions,
@@ -332,12 +332,7 @@ impl TreeParser<'_, '_> {
                 continue;
             }
             if values.is_empty() {
-                let d = Diagnostic::error(
-                    "syntax-missing-value",
-                    format!("property `{id}` has no `[value]`"),
-                )
-                .at(Some(self.span(start, id_end)), "expected `[` after this")
-                .help("write properties as `ID[value]`");
+                let d = bracketed::missing_value(&id, self.span(start, id_end));
                 self.push(d);
                 continue;
             }
@@ -833,16 +828,7 @@ fn to_sgf(record: &Record) -> (String, Vec<String>) {
     if rules.is_anti() {
         losses.push("anti-reversi".into());
     }
-    rules_losses(rules, &mut losses);
-    if record.start.as_ref().is_some_and(|s| s.in_hand.is_some()) {
-        losses.push("discs in hand".into());
-    }
-    if !record.positions.is_empty() {
-        losses.push("position claims".into());
-    }
-    if record.moves.iter().any(|m| m.flips.is_some()) {
-        losses.push("flip claims".into());
-    }
+    record_losses(record, &mut losses);
     if record.moves.iter().any(|m| m.eval.is_some()) {
         losses.push("move evaluations".into());
     }
