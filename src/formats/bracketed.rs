@@ -142,11 +142,6 @@ impl<'a> Splitter<'a> {
             piece.game_at = Some(0);
             return Ok(Some(piece));
         }
-        let (first, last) = match self.opening {
-            [first, .., last] => (Some(*first), *last),
-            [last] => (None, *last),
-            [] => return Ok(None),
-        };
         let mut prev = 0u8;
         loop {
             let line = self.scanner.line;
@@ -160,7 +155,7 @@ impl<'a> Splitter<'a> {
                 piece.offset = self.scanner.offset - 1;
                 piece.line = line;
             }
-            if b == last && first.is_none_or(|first| prev == first) {
+            if [prev, b].ends_with(self.opening) {
                 let at = self.scanner.offset - self.opening.len();
                 if piece.dropped > 0 {
                     // Too much garbage to keep with the game: report it on its own.
