@@ -40,10 +40,12 @@
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
+use super::bracketed::{self, Piece, Splitter};
 use super::{
-    check_losses, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, WriteError, WriteOptions,
+    text_writer, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, TextFormat, WriteError,
+    WriteOptions,
 };
-use crate::diagnostic::{Diagnostic, Source};
+use crate::diagnostic::Diagnostic;
 use crate::engine::{BoardShape, Color, Move, Position, Preset, Rules, Setup, Square, SquareSet};
 use crate::record::{
     ClaimedResult, MoveRecord, Record, ResultScore, Span, StartPosition, Tag, TagName, Termination,
@@ -72,9 +74,6 @@ const TAG_IDS: [(&str, &str); 12] = [
 /// Properties with a meaning of their own (not tags).
 const STRUCTURAL_IDS: [&str; 7] = ["GM", "TY", "RE", "BO", "B", "W", "CO"];
 
-/// Garbage between games kept for display, at most.
-const GARBAGE_CAP: usize = 4096;
-
 /// Whether the input looks like GGF: an optional count prefix, then `(;` and GGF properties.
 pub fn sniff(input: &Sniff<'_>) -> bool {
     let head = String::from_utf8_lossy(input.head);
@@ -93,208 +92,51 @@ pub fn sniff(input: &Sniff<'_>) -> bool {
 // ---------------------------------------------------------------------------------------
 // Streaming
 
-/// A byte source that counts offsets and lines; shared with the SGF reader.
-pub(super) struct Scanner<'a> {
-    input: Box<dyn BufRead + Send + 'a>,
-    /// File offset of the next byte.
-    pub(super) offset: usize,
-    /// 0-based line of the next byte.
-    pub(super) line: usize,
-}
-
-impl<'a> Scanner<'a> {
-    pub(super) fn new(input: Box<dyn BufRead + Send + 'a>) -> Scanner<'a> {
-        Scanner {
-            input,
-            offset: 0,
-            line: 0,
-        }
-    }
-
-    /// Appends bytes to `out` up to and including the first one for which `stop` is true,
-    /// or to the end of the input. Returns whether `stop` fired.
-    pub(super) fn scan_into(
-        &mut self,
-        out: &mut Vec<u8>,
-        mut stop: impl FnMut(u8) -> bool,
-    ) -> io::Result<bool> {
-        loop {
-            let buf = match self.input.fill_buf() {
-                Ok(buf) => buf,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            if buf.is_empty() {
-                return Ok(false);
-            }
-            let hit = buf.iter().position(|&b| stop(b));
-            let taken = hit.map_or(buf.len(), |i| i + 1);
-            out.extend_from_slice(&buf[..taken]);
-            self.line += buf[..taken].iter().filter(|&&b| b == b'\n').count();
-            self.offset += taken;
-            self.input.consume(taken);
-            if hit.is_some() {
-                return Ok(true);
-            }
-        }
-    }
-
-    /// The next byte, or `None` at the end.
-    pub(super) fn next_byte(&mut self) -> io::Result<Option<u8>> {
-        let byte = loop {
-            match self.input.fill_buf() {
-                Ok(buf) => break buf.first().copied(),
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            }
-        };
-        if let Some(b) = byte {
-            self.input.consume(1);
-            self.offset += 1;
-            if b == b'\n' {
-                self.line += 1;
-            }
-        }
-        Ok(byte)
-    }
-}
-
-/// Whether byte `b` at file offset `offset` belongs to a UTF-8 byte order mark, which
-/// readers skip like whitespace.
-pub(super) fn is_bom_byte(offset: usize, b: u8) -> bool {
-    matches!((offset, b), (0, 0xEF) | (1, 0xBB) | (2, 0xBF))
-}
-
-/// Text decoded from bytes, keeping byte offsets: invalid UTF-8 bytes become `?`. Returns
-/// the offset (relative to the text) of the first invalid byte, if any.
-pub(super) fn decode(bytes: Vec<u8>) -> (String, Option<usize>) {
-    match String::from_utf8(bytes) {
-        Ok(text) => (text, None),
-        Err(e) => {
-            let first = e.utf8_error().valid_up_to();
-            let bytes = e.into_bytes();
-            let mut text = String::with_capacity(bytes.len());
-            for chunk in bytes.utf8_chunks() {
-                text.push_str(chunk.valid());
-                text.extend(chunk.invalid().iter().map(|_| '?'));
-            }
-            (text, Some(first))
-        }
-    }
-}
-
-/// The encoding warning for text with an invalid byte at file offset `at`.
-pub(super) fn encoding_warning(at: usize) -> Diagnostic {
-    Diagnostic::warning("syntax-bad-encoding", "the text is not valid UTF-8")
-        .at(Some(Span::new(at, 1)), "not UTF-8")
-        .help("save the file as UTF-8; invalid bytes are read as `?`")
-}
-
 /// How a game's text ended.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 enum End {
     /// At `;)`.
     Closed,
     /// At the end of the input.
+    #[default]
     Eof,
     /// At the `(;` of the next game.
     NextGame,
 }
 
-/// One piece of the input: a game (with whatever came before it) or trailing garbage.
-struct Piece {
-    bytes: Vec<u8>,
-    offset: usize,
-    line: usize,
-    /// Index of the game's `(;` in `bytes`, if there is a game.
-    game_at: Option<usize>,
-    /// Bytes of garbage that were skipped without being kept (beyond the cap).
-    dropped: usize,
-    end: End,
-}
-
-struct Splitter<'a> {
-    scanner: Scanner<'a>,
-    /// Line and offset of a `(;` already consumed that starts the next game.
-    carry: Option<(usize, usize)>,
-}
-
-impl Splitter<'_> {
-    fn next_piece(&mut self) -> io::Result<Option<Piece>> {
-        let mut piece = Piece {
-            bytes: Vec::new(),
-            offset: self.scanner.offset,
-            line: self.scanner.line,
-            game_at: None,
-            dropped: 0,
-            end: End::Eof,
-        };
-        if let Some((offset, line)) = self.carry.take() {
-            piece.bytes.extend_from_slice(b"(;");
-            piece.offset = offset;
-            piece.line = line;
-            piece.game_at = Some(0);
-        } else {
-            let mut prev = 0u8;
-            loop {
-                let line = self.scanner.line;
-                let Some(b) = self.scanner.next_byte()? else {
-                    if piece.bytes.is_empty() {
-                        return Ok(None);
-                    }
-                    return Ok(Some(piece));
-                };
-                if piece.bytes.is_empty() && piece.dropped == 0 {
-                    if b.is_ascii_whitespace() || is_bom_byte(self.scanner.offset - 1, b) {
-                        continue;
-                    }
-                    piece.offset = self.scanner.offset - 1;
-                    piece.line = line;
-                }
-                if prev == b'(' && b == b';' {
-                    if piece.dropped > 0 {
-                        // Too much garbage to keep with the game: report it on its own.
-                        self.carry = Some((self.scanner.offset - 2, line));
-                        return Ok(Some(piece));
-                    }
-                    piece.bytes.push(b);
-                    piece.game_at = Some(piece.bytes.len() - 2);
-                    break;
-                }
-                if piece.bytes.len() < GARBAGE_CAP {
-                    piece.bytes.push(b);
-                } else {
-                    piece.dropped += 1;
-                }
-                prev = b;
-            }
-        }
-        let mut in_value = false;
-        let mut prev = 0u8;
-        let mut end = End::Eof;
-        self.scanner.scan_into(&mut piece.bytes, |b| {
-            if prev == b'(' && b == b';' {
-                end = End::NextGame;
-                return true;
-            }
-            if in_value {
-                in_value = b != b']';
-            } else if b == b'[' {
-                in_value = true;
-            } else if prev == b';' && b == b')' {
-                end = End::Closed;
-                return true;
-            }
-            prev = b;
-            false
-        })?;
-        if end == End::NextGame {
-            piece.bytes.truncate(piece.bytes.len() - 2);
-            self.carry = Some((self.scanner.offset - 2, self.scanner.line));
-        }
-        piece.end = end;
-        Ok(Some(piece))
+/// Reads the next piece: GGF games end at `;)` (values, in brackets, have no escapes); a
+/// `(;` before that starts the next game.
+fn next_piece(splitter: &mut Splitter<'_>) -> io::Result<Option<Piece<End>>> {
+    let Some(mut piece) = splitter.next_opening()? else {
+        return Ok(None);
+    };
+    if piece.game_at.is_none() {
+        return Ok(Some(piece));
     }
+    let mut in_value = false;
+    let mut prev = 0u8;
+    let mut end = End::Eof;
+    splitter.scan_game(&mut piece.bytes, |b| {
+        if prev == b'(' && b == b';' {
+            end = End::NextGame;
+            return true;
+        }
+        if in_value {
+            in_value = b != b']';
+        } else if b == b'[' {
+            in_value = true;
+        } else if prev == b';' && b == b')' {
+            end = End::Closed;
+            return true;
+        }
+        prev = b;
+        false
+    })?;
+    if end == End::NextGame {
+        splitter.carry_opening(&mut piece.bytes);
+    }
+    piece.end = end;
+    Ok(Some(piece))
 }
 
 /// Reads GGF games one at a time.
@@ -311,10 +153,7 @@ impl Splitter<'_> {
 /// ```
 pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> Games<'a> {
     Box::new(Reader {
-        splitter: Splitter {
-            scanner: Scanner::new(input),
-            carry: None,
-        },
+        splitter: Splitter::new(input, b"(;"),
         name: options.name.clone(),
         index: 0,
         held: None,
@@ -387,7 +226,7 @@ impl Iterator for Reader<'_> {
             if self.done {
                 return None;
             }
-            let piece = match self.splitter.next_piece() {
+            let piece = match next_piece(&mut self.splitter) {
                 Ok(Some(piece)) => piece,
                 Ok(None) => {
                     self.close_group();
@@ -410,7 +249,7 @@ impl Iterator for Reader<'_> {
             self.index += 1;
             let start_line = piece.line;
             let has_game = piece.game_at.is_some();
-            let (mut game, prefix, garbage) = parse_piece(piece, &self.name, self.index);
+            let (mut game, (prefix, garbage)) = parse_piece(piece, &self.name, self.index);
             let end_line = game.source.line
                 + game
                     .source
@@ -467,41 +306,25 @@ fn games(n: usize) -> String {
 
 /// Parses one piece; also returns the count prefix before the game and whether garbage
 /// came before it.
-fn parse_piece(piece: Piece, name: &Arc<str>, index: usize) -> (ParsedGame, Option<usize>, bool) {
-    let base = piece.offset;
-    let (text, bad_byte) = decode(piece.bytes);
-    let mut diagnostics = Vec::new();
-    if let Some(at) = bad_byte {
-        diagnostics.push(encoding_warning(base + at));
-    }
-    let game_at = piece.game_at.unwrap_or(text.len());
-    let (prefix, garbage) = before_game(&text[..game_at], base, piece.dropped, &mut diagnostics);
-    let record = match piece.game_at {
-        Some(at) => {
+fn parse_piece(
+    piece: Piece<End>,
+    name: &Arc<str>,
+    index: usize,
+) -> (ParsedGame, (Option<usize>, bool)) {
+    let (game_at, dropped, end) = (piece.game_at, piece.dropped, piece.end);
+    bracketed::parse_piece(piece, name, index, |text, base, diagnostics| {
+        let pre = &text[..game_at.unwrap_or(text.len())];
+        let before = before_game(pre, base, dropped, diagnostics);
+        let record = game_at.and_then(|at| {
             let mut parser = GameParser {
-                text: &text,
+                text,
                 base,
-                diagnostics: &mut diagnostics,
+                diagnostics,
             };
-            parser.parse_game(at, piece.end)
-        }
-        None => None,
-    };
-    for d in &mut diagnostics {
-        d.game = Some(index);
-    }
-    let game = ParsedGame {
-        index,
-        source: Source {
-            name: name.clone(),
-            text: text.into(),
-            offset: base,
-            line: piece.line,
-        },
-        record,
-        diagnostics,
-    };
-    (game, prefix, garbage)
+            parser.parse_game(at, end)
+        });
+        (record, before)
+    })
 }
 
 /// Reads the text before a game: a count prefix (returned) and garbage (reported; whether
@@ -529,18 +352,14 @@ fn before_game(
     if junk.is_empty() && dropped == 0 {
         return (count, false);
     }
-    let mut message = "text between games that is not a GGF game".to_owned();
-    if dropped > 0 {
-        message = format!(
-            "{} bytes of text between games that is not a GGF game",
-            junk.len() + dropped
-        );
-    }
-    diagnostics.push(
-        Diagnostic::error("ggf-garbage", message)
-            .at(Some(Span::new(base, junk.len())), "not part of any game")
-            .help("a GGF game is `(;GM[Othello]…;)`; this text was skipped"),
-    );
+    diagnostics.push(bracketed::garbage_error(
+        "ggf-garbage",
+        "a GGF game",
+        "a GGF game is `(;GM[Othello]…;)`; this text was skipped",
+        junk,
+        base,
+        dropped,
+    ));
     (count, true)
 }
 
@@ -608,12 +427,7 @@ impl<'t> GameParser<'t, '_> {
                     i += 1;
                 }
                 if bytes.get(i) != Some(&b'[') {
-                    let d = Diagnostic::error(
-                        "syntax-missing-value",
-                        format!("property `{id}` has no `[value]`"),
-                    )
-                    .at(Some(self.span(start, id_end)), "expected `[` after this")
-                    .help("write properties as `ID[value]`");
+                    let d = bracketed::missing_value(id, self.span(start, id_end));
                     self.push(d);
                     continue;
                 }
@@ -1186,31 +1000,20 @@ pub fn writer<'a>(
     out: Box<dyn Write + Send + 'a>,
     options: &WriteOptions,
 ) -> Box<dyn RecordWriter + 'a> {
-    Box::new(GgfWriter {
-        out,
-        options: options.clone(),
-    })
+    text_writer(out, options, Ggf)
 }
 
-struct GgfWriter<'a> {
-    out: Box<dyn Write + Send + 'a>,
-    options: WriteOptions,
-}
+/// GGF games, one a line.
+struct Ggf;
 
-impl RecordWriter for GgfWriter<'_> {
-    fn write(&mut self, record: &Record) -> Result<Vec<String>, WriteError> {
+impl TextFormat for Ggf {
+    fn render(&self, record: &Record) -> Result<(String, Vec<String>), WriteError> {
         let (text, losses) = to_ggf(record);
         if !plays_as_othello(&record.rules) {
             // Dropping these rules would change what the moves mean: refuse even when lossy.
             return Err(WriteError::CannotHold(losses));
         }
-        let losses = check_losses(losses, &self.options)?;
-        self.out.write_all(text.as_bytes())?;
-        Ok(losses)
-    }
-
-    fn finish(&mut self) -> io::Result<()> {
-        self.out.flush()
+        Ok((text, losses))
     }
 }
 
@@ -1241,8 +1044,10 @@ pub(super) fn plays_as_othello(rules: &Rules) -> bool {
         && rules.opening() == crate::engine::Opening::Standard
 }
 
-/// What the rules say that GGF cannot hold.
-pub(super) fn rules_losses(rules: &Rules, losses: &mut Vec<String>) {
+/// What a record holds beyond two-player Othello that neither GGF nor SGF can: other
+/// rules, discs in hand, position and flip claims.
+pub(super) fn record_losses(record: &Record, losses: &mut Vec<String>) {
+    let rules = &record.rules;
     if rules.players() > 2 {
         losses.push(format!("{} players", rules.players()));
     }
@@ -1260,13 +1065,6 @@ pub(super) fn rules_losses(rules: &Rules, losses: &mut Vec<String>) {
     if rules.scoring() == crate::engine::Scoring::Raw && rules.players() == 2 {
         losses.push("raw scoring".into());
     }
-}
-
-/// The GGF text of `record` and what it could not hold.
-fn to_ggf(record: &Record) -> (String, Vec<String>) {
-    let mut losses = Vec::new();
-    let rules = &record.rules;
-    rules_losses(rules, &mut losses);
     if record.start.as_ref().is_some_and(|s| s.in_hand.is_some()) {
         losses.push("discs in hand".into());
     }
@@ -1276,6 +1074,13 @@ fn to_ggf(record: &Record) -> (String, Vec<String>) {
     if record.moves.iter().any(|m| m.flips.is_some()) {
         losses.push("flip claims".into());
     }
+}
+
+/// The GGF text of `record` and what it could not hold.
+fn to_ggf(record: &Record) -> (String, Vec<String>) {
+    let mut losses = Vec::new();
+    let rules = &record.rules;
+    record_losses(record, &mut losses);
     let mut out = String::from("(;GM[Othello]");
     // Tags that map to GGF properties, in GGS order, TY after the clocks.
     let mut written: Vec<&str> = vec![TYPE_TAG];

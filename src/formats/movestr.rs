@@ -40,7 +40,8 @@ use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
 use super::{
-    check_losses, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, WriteError, WriteOptions,
+    text_writer, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, TextFormat, WriteError,
+    WriteOptions,
 };
 use crate::diagnostic::{Diagnostic, Source};
 use crate::engine::{BoardShape, Color, Move, Rules, Square};
@@ -113,11 +114,13 @@ pub fn writer<'a>(
     out: Box<dyn Write + Send + 'a>,
     options: &WriteOptions,
 ) -> Box<dyn RecordWriter + 'a> {
-    Box::new(MoveStringWriter {
+    text_writer(
         out,
-        options: options.clone(),
-        rules: Rules::default(),
-    })
+        options,
+        MoveStrings {
+            rules: Rules::default(),
+        },
+    )
 }
 
 // ----------------------------------------------------------------------------------------
@@ -638,15 +641,14 @@ impl<R: BufRead> Iterator for MoveStringReader<R> {
 // ----------------------------------------------------------------------------------------
 // Writer
 
-struct MoveStringWriter<'a> {
-    out: Box<dyn Write + Send + 'a>,
-    options: WriteOptions,
+/// Move strings, one game a line, under a `%% rules:` pragma when the rules change.
+struct MoveStrings {
     /// The rules of the lines written so far.
     rules: Rules,
 }
 
-impl RecordWriter for MoveStringWriter<'_> {
-    fn write(&mut self, record: &Record) -> Result<Vec<String>, WriteError> {
+impl TextFormat for MoveStrings {
+    fn render(&self, record: &Record) -> Result<(String, Vec<String>), WriteError> {
         let mut losses = Vec::new();
         if !record.tags.is_empty() {
             losses.push(tags_phrase(&record.tags));
@@ -667,15 +669,10 @@ impl RecordWriter for MoveStringWriter<'_> {
         if record.moves.is_empty() && start.is_none() {
             losses.push("an empty game (a move string needs at least one move)".into());
         }
-        let losses = check_losses(losses, &self.options)?;
         if record.moves.is_empty() && start.is_none() {
-            return Ok(losses);
+            return Ok((String::new(), losses));
         }
         let mut line = String::new();
-        if record.rules != self.rules {
-            line.push_str(&format!("%% rules: {}\n", record.rules));
-            self.rules = record.rules;
-        }
         if let Some(prefix) = start {
             line.push_str(&prefix);
         }
@@ -683,12 +680,15 @@ impl RecordWriter for MoveStringWriter<'_> {
             line.push_str(&m.mv.to_string());
         }
         line.push('\n');
-        self.out.write_all(line.as_bytes())?;
-        Ok(losses)
+        Ok((line, losses))
     }
 
-    fn finish(&mut self) -> io::Result<()> {
-        self.out.flush()
+    fn frame(&mut self, record: &Record, line: String) -> String {
+        if line.is_empty() || record.rules == self.rules {
+            return line;
+        }
+        self.rules = record.rules;
+        format!("%% rules: {}\n{line}", record.rules)
     }
 }
 

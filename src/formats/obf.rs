@@ -21,12 +21,13 @@
 //! variants, other tags, results or comments: these are refused unless writing lossily
 //! (and a board other than 8x8 is then skipped).
 
-use std::io::{self, BufRead, Write};
+use std::io::{BufRead, Write};
 use std::sync::Arc;
 
 use super::movestr::{claim_losses, tags_phrase, LineReader};
 use super::{
-    check_losses, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, WriteError, WriteOptions,
+    text_writer, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, TextFormat, WriteError,
+    WriteOptions,
 };
 use crate::diagnostic::{Diagnostic, Source};
 use crate::engine::{BoardShape, Color, Rules, Setup, Square, SquareSet};
@@ -406,19 +407,14 @@ pub fn writer<'a>(
     out: Box<dyn Write + Send + 'a>,
     options: &WriteOptions,
 ) -> Box<dyn RecordWriter + 'a> {
-    Box::new(ObfWriter {
-        out,
-        options: options.clone(),
-    })
+    text_writer(out, options, Obf)
 }
 
-struct ObfWriter<'a> {
-    out: Box<dyn Write + Send + 'a>,
-    options: WriteOptions,
-}
+/// OBF lines, one a position.
+struct Obf;
 
-impl RecordWriter for ObfWriter<'_> {
-    fn write(&mut self, record: &Record) -> Result<Vec<String>, WriteError> {
+impl TextFormat for Obf {
+    fn render(&self, record: &Record) -> Result<(String, Vec<String>), WriteError> {
         let mut losses = Vec::new();
         let rules = record.rules;
         let writable = rules.board() == BoardShape::Eight && rules.players() == 2;
@@ -458,9 +454,8 @@ impl RecordWriter for ObfWriter<'_> {
             losses.push("discs in hand".into());
         }
         losses.extend(claim_losses(record));
-        let losses = check_losses(losses, &self.options)?;
         if !writable {
-            return Ok(losses);
+            return Ok((String::new(), losses));
         }
         let mut line = board_string(BoardShape::Eight, &record.start_setup());
         line.push(';');
@@ -470,17 +465,14 @@ impl RecordWriter for ObfWriter<'_> {
             line.push(';');
         }
         line.push('\n');
-        self.out.write_all(line.as_bytes())?;
-        Ok(losses)
-    }
-
-    fn finish(&mut self) -> io::Result<()> {
-        self.out.flush()
+        Ok((line, losses))
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::io;
+
     use super::*;
 
     const FIRST: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;";

@@ -31,7 +31,9 @@
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use super::{check_losses, PgnDialect, RecordWriter, WriteError, WriteOptions};
+use super::{
+    check_losses, text_writer, PgnDialect, RecordWriter, TextFormat, WriteError, WriteOptions,
+};
 use crate::engine::{BoardShape, Color, Move, Position, Rules, Setup, Square, SquareSet};
 use crate::record::{Record, ResultScore, Termination};
 
@@ -42,12 +44,14 @@ pub fn writer<'a>(
     dialect: PgnDialect,
     options: &WriteOptions,
 ) -> Box<dyn RecordWriter + 'a> {
-    Box::new(PgnWriter {
+    text_writer(
         out,
-        dialect,
-        options: options.clone(),
-        written: 0,
-    })
+        options,
+        PgnGames {
+            dialect,
+            written: 0,
+        },
+    )
 }
 
 /// Formats one record in `dialect`: the game's text (without the blank line that separates
@@ -57,6 +61,13 @@ pub fn format_game(
     dialect: PgnDialect,
     options: &WriteOptions,
 ) -> Result<(String, Vec<String>), WriteError> {
+    let (text, losses) = render_game(record, dialect)?;
+    Ok((text, check_losses(losses, options)?))
+}
+
+/// The text of one record in `dialect` and what it drops, or what the dialect cannot hold
+/// even when lossy.
+fn render_game(record: &Record, dialect: PgnDialect) -> Result<(String, Vec<String>), WriteError> {
     if dialect == PgnDialect::Rgn {
         return Err(WriteError::Io(io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -70,25 +81,27 @@ pub fn format_game(
         all.extend(losses.finish());
         return Err(WriteError::CannotHold(all));
     }
-    let dropped = check_losses(losses.finish(), options)?;
     let text = match dialect {
         PgnDialect::Thor => thor_text(&plan),
         PgnDialect::PlayOk => playok_text(&plan),
         PgnDialect::Edax | PgnDialect::Rgn => edax_text(&plan),
     };
-    Ok((text, dropped))
+    Ok((text, losses.finish()))
 }
 
-struct PgnWriter<'a> {
-    out: Box<dyn Write + Send + 'a>,
+/// Games of one PGN dialect.
+struct PgnGames {
     dialect: PgnDialect,
-    options: WriteOptions,
+    /// How many games were written so far.
     written: usize,
 }
 
-impl RecordWriter for PgnWriter<'_> {
-    fn write(&mut self, record: &Record) -> Result<Vec<String>, WriteError> {
-        let (text, dropped) = format_game(record, self.dialect, &self.options)?;
+impl TextFormat for PgnGames {
+    fn render(&self, record: &Record) -> Result<(String, Vec<String>), WriteError> {
+        render_game(record, self.dialect)
+    }
+
+    fn frame(&mut self, _record: &Record, text: String) -> String {
         // Thor exports end every game with a blank line; the others separate games by one.
         let mut chunk = String::with_capacity(text.len() + 2);
         if self.written > 0 && self.dialect != PgnDialect::Thor {
@@ -98,13 +111,8 @@ impl RecordWriter for PgnWriter<'_> {
         if self.dialect == PgnDialect::Thor {
             chunk.push('\n');
         }
-        self.out.write_all(chunk.as_bytes())?;
         self.written += 1;
-        Ok(dropped)
-    }
-
-    fn finish(&mut self) -> io::Result<()> {
-        self.out.flush()
+        chunk
     }
 }
 

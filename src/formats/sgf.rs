@@ -25,14 +25,13 @@
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
-use super::ggf::{
-    colored_moves, decode, encoding_warning, format_number, is_bom_byte, parse_number,
-    plays_as_othello, rules_losses, Scanner,
-};
+use super::bracketed::{self, Piece, Splitter};
+use super::ggf::{colored_moves, format_number, parse_number, plays_as_othello, record_losses};
 use super::{
-    check_losses, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, WriteError, WriteOptions,
+    text_writer, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, TextFormat, WriteError,
+    WriteOptions,
 };
-use crate::diagnostic::{Diagnostic, Source};
+use crate::diagnostic::Diagnostic;
 use crate::engine::{BoardShape, Color, Move, Rules, Setup, Square, SquareSet};
 use crate::record::{
     ClaimedResult, MoveRecord, Record, ResultScore, Span, StartPosition, Tag, TagName, Termination,
@@ -54,9 +53,6 @@ const TAG_IDS: [(&str, &str); 8] = [
 const STRUCTURAL_IDS: [&str; 11] = [
     "FF", "GM", "SZ", "AB", "AW", "AE", "PL", "B", "W", "C", "RE",
 ];
-
-/// Garbage between games kept for display, at most.
-const GARBAGE_CAP: usize = 4096;
 
 /// Whether the input looks like an Othello SGF file.
 pub fn sniff(input: &Sniff<'_>) -> bool {
@@ -80,93 +76,41 @@ pub fn sniff(input: &Sniff<'_>) -> bool {
 // ---------------------------------------------------------------------------------------
 // Streaming
 
-struct Piece {
-    bytes: Vec<u8>,
-    offset: usize,
-    line: usize,
-    /// Index of the tree's `(` in `bytes`.
-    tree_at: Option<usize>,
-    dropped: usize,
-    closed: bool,
-}
-
-struct Splitter<'a> {
-    scanner: Scanner<'a>,
-    /// Offset and line of a `(` already consumed that starts the next tree.
-    carry: Option<(usize, usize)>,
-}
-
-impl Splitter<'_> {
-    fn next_piece(&mut self) -> io::Result<Option<Piece>> {
-        let mut piece = Piece {
-            bytes: Vec::new(),
-            offset: self.scanner.offset,
-            line: self.scanner.line,
-            tree_at: None,
-            dropped: 0,
-            closed: false,
-        };
-        if let Some((offset, line)) = self.carry.take() {
-            piece.bytes.push(b'(');
-            piece.offset = offset;
-            piece.line = line;
-            piece.tree_at = Some(0);
-        } else {
-            loop {
-                let line = self.scanner.line;
-                let Some(b) = self.scanner.next_byte()? else {
-                    return Ok((!piece.bytes.is_empty()).then_some(piece));
-                };
-                if piece.bytes.is_empty() && piece.dropped == 0 {
-                    if b.is_ascii_whitespace() || is_bom_byte(self.scanner.offset - 1, b) {
-                        continue;
-                    }
-                    piece.offset = self.scanner.offset - 1;
-                    piece.line = line;
-                }
-                if b == b'(' {
-                    if piece.dropped > 0 {
-                        self.carry = Some((self.scanner.offset - 1, line));
-                        return Ok(Some(piece));
-                    }
-                    piece.bytes.push(b);
-                    piece.tree_at = Some(piece.bytes.len() - 1);
-                    break;
-                }
-                if piece.bytes.len() < GARBAGE_CAP {
-                    piece.bytes.push(b);
-                } else {
-                    piece.dropped += 1;
-                }
-            }
-        }
-        let mut depth = 1usize;
-        let mut in_value = false;
-        let mut escaped = false;
-        piece.closed = self.scanner.scan_into(&mut piece.bytes, |b| {
-            if in_value {
-                if escaped {
-                    escaped = false;
-                } else if b == b'\\' {
-                    escaped = true;
-                } else if b == b']' {
-                    in_value = false;
-                }
-                return false;
-            }
-            match b {
-                b'[' => in_value = true,
-                b'(' => depth += 1,
-                b')' => {
-                    depth -= 1;
-                    return depth == 0;
-                }
-                _ => {}
-            }
-            false
-        })?;
-        Ok(Some(piece))
+/// Reads the next piece: SGF trees end at the `)` that closes their `(`, outside values
+/// (in brackets, with `\` escapes). Its `end` says whether the tree was closed.
+fn next_piece(splitter: &mut Splitter<'_>) -> io::Result<Option<Piece<bool>>> {
+    let Some(mut piece) = splitter.next_opening()? else {
+        return Ok(None);
+    };
+    if piece.game_at.is_none() {
+        return Ok(Some(piece));
     }
+    let mut depth = 1usize;
+    let mut in_value = false;
+    let mut escaped = false;
+    piece.end = splitter.scan_game(&mut piece.bytes, |b| {
+        if in_value {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b']' {
+                in_value = false;
+            }
+            return false;
+        }
+        match b {
+            b'[' => in_value = true,
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                return depth == 0;
+            }
+            _ => {}
+        }
+        false
+    })?;
+    Ok(Some(piece))
 }
 
 /// Reads SGF game trees one at a time.
@@ -180,10 +124,7 @@ impl Splitter<'_> {
 /// assert_eq!(record.moves[1].comment.as_deref(), Some("Go-style f4"));
 /// ```
 pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> Games<'a> {
-    let mut splitter = Splitter {
-        scanner: Scanner::new(input),
-        carry: None,
-    };
+    let mut splitter = Splitter::new(input, b"(");
     let name = options.name.clone();
     let mut index = 0;
     let mut failed = false;
@@ -191,7 +132,7 @@ pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> G
         if failed {
             return None;
         }
-        let piece = match splitter.next_piece() {
+        let piece = match next_piece(&mut splitter) {
             Ok(piece) => piece?,
             Err(e) => {
                 failed = true;
@@ -203,52 +144,32 @@ pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> G
     }))
 }
 
-fn parse_piece(piece: Piece, name: &Arc<str>, index: usize) -> ParsedGame {
-    let base = piece.offset;
-    let (text, bad_byte) = decode(piece.bytes);
-    let mut diagnostics = Vec::new();
-    if let Some(at) = bad_byte {
-        diagnostics.push(encoding_warning(base + at));
-    }
-    let tree_at = piece.tree_at.unwrap_or(text.len());
-    let junk = text[..tree_at].trim_end();
-    if !junk.is_empty() {
-        let mut message = "text between games that is not an SGF game tree".to_owned();
-        if piece.dropped > 0 {
-            message = format!(
-                "{} bytes of text between games that is not an SGF game tree",
-                junk.len() + piece.dropped
-            );
+fn parse_piece(piece: Piece<bool>, name: &Arc<str>, index: usize) -> ParsedGame {
+    let (tree_at, dropped, closed) = (piece.game_at, piece.dropped, piece.end);
+    let (game, ()) = bracketed::parse_piece(piece, name, index, |text, base, diagnostics| {
+        let junk = text[..tree_at.unwrap_or(text.len())].trim_end();
+        if !junk.is_empty() {
+            diagnostics.push(bracketed::garbage_error(
+                "sgf-garbage",
+                "an SGF game tree",
+                "an SGF game is `(;GM[2]…)`; this text was skipped",
+                junk,
+                base,
+                dropped,
+            ));
         }
-        diagnostics.push(
-            Diagnostic::error("sgf-garbage", message)
-                .at(Some(Span::new(base, junk.len())), "not part of any game")
-                .help("an SGF game is `(;GM[2]…)`; this text was skipped"),
-        );
-    }
-    let record = piece.tree_at.and_then(|at| {
-        let mut parser = TreeParser {
-            text: &text,
-            base,
-            diagnostics: &mut diagnostics,
-            broken: false,
-        };
-        parser.parse(at, piece.closed)
+        let record = tree_at.and_then(|at| {
+            let mut parser = TreeParser {
+                text,
+                base,
+                diagnostics,
+                broken: false,
+            };
+            parser.parse(at, closed)
+        });
+        (record, ())
     });
-    for d in &mut diagnostics {
-        d.game = Some(index);
-    }
-    ParsedGame {
-        index,
-        source: Source {
-            name: name.clone(),
-            text: text.into(),
-            offset: base,
-            line: piece.line,
-        },
-        record,
-        diagnostics,
-    }
+    game
 }
 
 // ---------------------------------------------------------------------------------------
@@ -411,12 +332,7 @@ impl TreeParser<'_, '_> {
                 continue;
             }
             if values.is_empty() {
-                let d = Diagnostic::error(
-                    "syntax-missing-value",
-                    format!("property `{id}` has no `[value]`"),
-                )
-                .at(Some(self.span(start, id_end)), "expected `[` after this")
-                .help("write properties as `ID[value]`");
+                let d = bracketed::missing_value(&id, self.span(start, id_end));
                 self.push(d);
                 continue;
             }
@@ -863,32 +779,21 @@ pub fn writer<'a>(
     out: Box<dyn Write + Send + 'a>,
     options: &WriteOptions,
 ) -> Box<dyn RecordWriter + 'a> {
-    Box::new(SgfWriter {
-        out,
-        options: options.clone(),
-    })
+    text_writer(out, options, Sgf)
 }
 
-struct SgfWriter<'a> {
-    out: Box<dyn Write + Send + 'a>,
-    options: WriteOptions,
-}
+/// SGF game trees.
+struct Sgf;
 
-impl RecordWriter for SgfWriter<'_> {
-    fn write(&mut self, record: &Record) -> Result<Vec<String>, WriteError> {
+impl TextFormat for Sgf {
+    fn render(&self, record: &Record) -> Result<(String, Vec<String>), WriteError> {
         let (text, losses) = to_sgf(record);
         let rules = &record.rules;
         if !plays_as_othello(rules) || rules.board() == BoardShape::Octagon || rules.is_anti() {
             // Dropping these rules would change what the moves mean: refuse even when lossy.
             return Err(WriteError::CannotHold(losses));
         }
-        let losses = check_losses(losses, &self.options)?;
-        self.out.write_all(text.as_bytes())?;
-        Ok(losses)
-    }
-
-    fn finish(&mut self) -> io::Result<()> {
-        self.out.flush()
+        Ok((text, losses))
     }
 }
 
@@ -923,16 +828,7 @@ fn to_sgf(record: &Record) -> (String, Vec<String>) {
     if rules.is_anti() {
         losses.push("anti-reversi".into());
     }
-    rules_losses(rules, &mut losses);
-    if record.start.as_ref().is_some_and(|s| s.in_hand.is_some()) {
-        losses.push("discs in hand".into());
-    }
-    if !record.positions.is_empty() {
-        losses.push("position claims".into());
-    }
-    if record.moves.iter().any(|m| m.flips.is_some()) {
-        losses.push("flip claims".into());
-    }
+    record_losses(record, &mut losses);
     if record.moves.iter().any(|m| m.eval.is_some()) {
         losses.push("move evaluations".into());
     }

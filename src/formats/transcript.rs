@@ -59,13 +59,13 @@
 //! names are not words or whose values span lines: these are refused unless writing lossily.
 
 use std::collections::BTreeMap;
-use std::io::{self, BufRead, Write};
+use std::io::{BufRead, Write};
 use std::sync::Arc;
 
 use super::movestr::{claim_losses, tags_phrase};
 use super::{
-    check_losses, read_text, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, WriteError,
-    WriteOptions,
+    read_text, text_writer, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, TextFormat,
+    WriteError, WriteOptions,
 };
 use crate::diagnostic::{Diagnostic, Source};
 use crate::engine::{BoardShape, Color, Move, Opening, Position, Rules, Setup, Square};
@@ -664,19 +664,14 @@ pub fn writer<'a>(
     out: Box<dyn Write + Send + 'a>,
     options: &WriteOptions,
 ) -> Box<dyn RecordWriter + 'a> {
-    Box::new(TranscriptWriter {
-        out,
-        options: options.clone(),
-    })
+    text_writer(out, options, Transcript)
 }
 
-struct TranscriptWriter<'a> {
-    out: Box<dyn Write + Send + 'a>,
-    options: WriteOptions,
-}
+/// Transcript grids, each followed by a blank line.
+struct Transcript;
 
-impl RecordWriter for TranscriptWriter<'_> {
-    fn write(&mut self, record: &Record) -> Result<Vec<String>, WriteError> {
+impl TextFormat for Transcript {
+    fn render(&self, record: &Record) -> Result<(String, Vec<String>), WriteError> {
         let rules = record.rules;
         let board = rules.board();
         let side = board.side();
@@ -729,7 +724,6 @@ impl RecordWriter for TranscriptWriter<'_> {
             }
         }
         losses.extend(clashes);
-        let losses = check_losses(losses, &self.options)?;
 
         let mut text = String::new();
         let plain = [
@@ -774,17 +768,14 @@ impl RecordWriter for TranscriptWriter<'_> {
             text.push('\n');
         }
         text.push('\n');
-        self.out.write_all(text.as_bytes())?;
-        Ok(losses)
-    }
-
-    fn finish(&mut self) -> io::Result<()> {
-        self.out.flush()
+        Ok((text, losses))
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::io;
+
     use super::*;
 
     const WTH_331: &str = "   a  b  c  d  e  f  g  h

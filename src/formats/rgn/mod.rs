@@ -29,7 +29,8 @@ use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
 use super::{
-    check_losses, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, WriteError, WriteOptions,
+    text_writer, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, TextFormat, WriteError,
+    WriteOptions,
 };
 use crate::diagnostic::{Diagnostic, Source};
 use crate::record::Record;
@@ -105,33 +106,27 @@ pub fn writer<'a>(
     out: Box<dyn Write + Send + 'a>,
     options: &WriteOptions,
 ) -> Box<dyn RecordWriter + 'a> {
-    Box::new(RgnWriter {
-        out,
-        options: options.clone(),
-        games: 0,
-    })
+    text_writer(out, options, RgnGames { games: 0 })
 }
 
-struct RgnWriter<'a> {
-    out: Box<dyn Write + Send + 'a>,
-    options: WriteOptions,
+/// RGN games, separated by a blank line.
+struct RgnGames {
+    /// How many games were written so far.
     games: usize,
 }
 
-impl RecordWriter for RgnWriter<'_> {
-    fn write(&mut self, record: &Record) -> Result<Vec<String>, WriteError> {
-        let (text, losses) = write::write_game(record);
-        let losses = check_losses(losses, &self.options)?;
-        if self.games > 0 {
-            self.out.write_all(b"\n")?;
-        }
-        self.out.write_all(text.as_bytes())?;
-        self.games += 1;
-        Ok(losses)
+impl TextFormat for RgnGames {
+    fn render(&self, record: &Record) -> Result<(String, Vec<String>), WriteError> {
+        Ok(write::write_game(record))
     }
 
-    fn finish(&mut self) -> io::Result<()> {
-        self.out.flush()
+    fn frame(&mut self, _record: &Record, text: String) -> String {
+        self.games += 1;
+        if self.games > 1 {
+            format!("\n{text}")
+        } else {
+            text
+        }
     }
 }
 

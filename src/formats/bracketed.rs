@@ -1,0 +1,284 @@
+//! Cutting a byte stream into bracketed games, shared by the GGF and SGF readers.
+//!
+//! Both formats write a game as an opening (`(;` in GGF, `(` in SGF), properties `ID[value]`
+//! and a closing bracket, with any text allowed between games. A [`Splitter`] finds the
+//! next opening, keeping what came before it (up to [`GARBAGE_CAP`] bytes) for the report;
+//! each format then scans the game's body with its own rules (GGF games end at `;)` and have
+//! no escapes; SGF trees nest parentheses and escape with `\`). [`parse_piece`] turns the
+//! bytes into a [`ParsedGame`], decoding them as UTF-8 with byte offsets kept; the
+//! diagnostics both formats give alike are made here too.
+
+use std::io::{self, BufRead};
+use std::sync::Arc;
+
+use super::ParsedGame;
+use crate::diagnostic::{Diagnostic, Source};
+use crate::record::{Record, Span};
+
+/// Garbage between games kept for display, at most.
+const GARBAGE_CAP: usize = 4096;
+
+/// A byte source that counts offsets and lines.
+struct Scanner<'a> {
+    input: Box<dyn BufRead + Send + 'a>,
+    /// File offset of the next byte.
+    offset: usize,
+    /// 0-based line of the next byte.
+    line: usize,
+}
+
+impl<'a> Scanner<'a> {
+    fn new(input: Box<dyn BufRead + Send + 'a>) -> Scanner<'a> {
+        Scanner {
+            input,
+            offset: 0,
+            line: 0,
+        }
+    }
+
+    /// Appends bytes to `out` up to and including the first one for which `stop` is true,
+    /// or to the end of the input. Returns whether `stop` fired.
+    fn scan_into(
+        &mut self,
+        out: &mut Vec<u8>,
+        mut stop: impl FnMut(u8) -> bool,
+    ) -> io::Result<bool> {
+        loop {
+            let buf = match self.input.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if buf.is_empty() {
+                return Ok(false);
+            }
+            let hit = buf.iter().position(|&b| stop(b));
+            let taken = hit.map_or(buf.len(), |i| i + 1);
+            out.extend_from_slice(&buf[..taken]);
+            self.line += buf[..taken].iter().filter(|&&b| b == b'\n').count();
+            self.offset += taken;
+            self.input.consume(taken);
+            if hit.is_some() {
+                return Ok(true);
+            }
+        }
+    }
+
+    /// The next byte, or `None` at the end.
+    fn next_byte(&mut self) -> io::Result<Option<u8>> {
+        let byte = loop {
+            match self.input.fill_buf() {
+                Ok(buf) => break buf.first().copied(),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        };
+        if let Some(b) = byte {
+            self.input.consume(1);
+            self.offset += 1;
+            if b == b'\n' {
+                self.line += 1;
+            }
+        }
+        Ok(byte)
+    }
+}
+
+/// Whether byte `b` at file offset `offset` belongs to a UTF-8 byte order mark, which
+/// readers skip like whitespace.
+fn is_bom_byte(offset: usize, b: u8) -> bool {
+    matches!((offset, b), (0, 0xEF) | (1, 0xBB) | (2, 0xBF))
+}
+
+/// One piece of the input: a game (with whatever came before it) or trailing garbage.
+pub(super) struct Piece<E> {
+    pub(super) bytes: Vec<u8>,
+    pub(super) offset: usize,
+    pub(super) line: usize,
+    /// Index of the game's opening in `bytes`, if there is a game.
+    pub(super) game_at: Option<usize>,
+    /// Bytes of garbage that were skipped without being kept (beyond the cap).
+    pub(super) dropped: usize,
+    /// How the game's text ended, as the format's scan of the body says.
+    pub(super) end: E,
+}
+
+/// Finds the games of a stream, one opening at a time.
+pub(super) struct Splitter<'a> {
+    scanner: Scanner<'a>,
+    /// The bytes that open a game.
+    opening: &'static [u8],
+    /// Offset and line of an opening already consumed that starts the next game.
+    carry: Option<(usize, usize)>,
+}
+
+impl<'a> Splitter<'a> {
+    /// A splitter of games that start with `opening` (one or two bytes).
+    pub(super) fn new(input: Box<dyn BufRead + Send + 'a>, opening: &'static [u8]) -> Splitter<'a> {
+        Splitter {
+            scanner: Scanner::new(input),
+            opening,
+            carry: None,
+        }
+    }
+
+    /// Reads up to and including the next game's opening, skipping leading whitespace and
+    /// keeping any garbage before it. The piece has no `game_at` when the input ended first,
+    /// or when too much garbage came before the opening to keep it with the game (it is
+    /// then carried over to the next piece). `None` at the end of the input.
+    pub(super) fn next_opening<E: Default>(&mut self) -> io::Result<Option<Piece<E>>> {
+        let mut piece = Piece {
+            bytes: Vec::new(),
+            offset: self.scanner.offset,
+            line: self.scanner.line,
+            game_at: None,
+            dropped: 0,
+            end: E::default(),
+        };
+        if let Some((offset, line)) = self.carry.take() {
+            piece.bytes.extend_from_slice(self.opening);
+            piece.offset = offset;
+            piece.line = line;
+            piece.game_at = Some(0);
+            return Ok(Some(piece));
+        }
+        let mut prev = 0u8;
+        loop {
+            let line = self.scanner.line;
+            let Some(b) = self.scanner.next_byte()? else {
+                return Ok((!piece.bytes.is_empty()).then_some(piece));
+            };
+            if piece.bytes.is_empty() && piece.dropped == 0 {
+                if b.is_ascii_whitespace() || is_bom_byte(self.scanner.offset - 1, b) {
+                    continue;
+                }
+                piece.offset = self.scanner.offset - 1;
+                piece.line = line;
+            }
+            if [prev, b].ends_with(self.opening) {
+                let at = self.scanner.offset - self.opening.len();
+                if piece.dropped > 0 {
+                    // Too much garbage to keep with the game: report it on its own.
+                    self.carry = Some((at, line));
+                    return Ok(Some(piece));
+                }
+                piece.bytes.push(b);
+                piece.game_at = Some(piece.bytes.len() - self.opening.len());
+                return Ok(Some(piece));
+            }
+            if piece.bytes.len() < GARBAGE_CAP {
+                piece.bytes.push(b);
+            } else {
+                piece.dropped += 1;
+            }
+            prev = b;
+        }
+    }
+
+    /// Appends a game's bytes to `bytes` up to and including the first one for which `stop`
+    /// is true, or to the end of the input. Returns whether `stop` fired.
+    pub(super) fn scan_game(
+        &mut self,
+        bytes: &mut Vec<u8>,
+        stop: impl FnMut(u8) -> bool,
+    ) -> io::Result<bool> {
+        self.scanner.scan_into(bytes, stop)
+    }
+
+    /// Hands the opening that `bytes` ends with (just scanned) over to the next piece.
+    pub(super) fn carry_opening(&mut self, bytes: &mut Vec<u8>) {
+        let len = self.opening.len();
+        bytes.truncate(bytes.len() - len);
+        self.carry = Some((self.scanner.offset - len, self.scanner.line));
+    }
+}
+
+/// Decodes `piece` and builds its game. `parse` reads the text, which starts at file offset
+/// `base`, adding to the diagnostics (after any encoding warning); it returns the record
+/// and whatever else the format learns. Every diagnostic is marked as the game's.
+pub(super) fn parse_piece<E, T>(
+    piece: Piece<E>,
+    name: &Arc<str>,
+    index: usize,
+    parse: impl FnOnce(&str, usize, &mut Vec<Diagnostic>) -> (Option<Record>, T),
+) -> (ParsedGame, T) {
+    let base = piece.offset;
+    let (text, bad_byte) = decode(piece.bytes);
+    let mut diagnostics = Vec::new();
+    if let Some(at) = bad_byte {
+        diagnostics.push(encoding_warning(base + at));
+    }
+    let (record, extra) = parse(&text, base, &mut diagnostics);
+    for d in &mut diagnostics {
+        d.game = Some(index);
+    }
+    let game = ParsedGame {
+        index,
+        source: Source {
+            name: name.clone(),
+            text: text.into(),
+            offset: base,
+            line: piece.line,
+        },
+        record,
+        diagnostics,
+    };
+    (game, extra)
+}
+
+/// The error for `junk`, text at file offset `base` before a game that is not one, of which
+/// `dropped` more bytes were not kept. `a_game` names what the text is not (`a GGF game`).
+pub(super) fn garbage_error(
+    code: &'static str,
+    a_game: &str,
+    help: &'static str,
+    junk: &str,
+    base: usize,
+    dropped: usize,
+) -> Diagnostic {
+    let mut message = format!("text between games that is not {a_game}");
+    if dropped > 0 {
+        message = format!(
+            "{} bytes of text between games that is not {a_game}",
+            junk.len() + dropped
+        );
+    }
+    Diagnostic::error(code, message)
+        .at(Some(Span::new(base, junk.len())), "not part of any game")
+        .help(help)
+}
+
+/// The error for property `id` at `span` with no `[value]` after it.
+pub(super) fn missing_value(id: &str, span: Span) -> Diagnostic {
+    Diagnostic::error(
+        "syntax-missing-value",
+        format!("property `{id}` has no `[value]`"),
+    )
+    .at(Some(span), "expected `[` after this")
+    .help("write properties as `ID[value]`")
+}
+
+/// Text decoded from bytes, keeping byte offsets: invalid UTF-8 bytes become `?`. Returns
+/// the offset (relative to the text) of the first invalid byte, if any.
+fn decode(bytes: Vec<u8>) -> (String, Option<usize>) {
+    match String::from_utf8(bytes) {
+        Ok(text) => (text, None),
+        Err(e) => {
+            let first = e.utf8_error().valid_up_to();
+            let bytes = e.into_bytes();
+            let mut text = String::with_capacity(bytes.len());
+            for chunk in bytes.utf8_chunks() {
+                text.push_str(chunk.valid());
+                text.extend(chunk.invalid().iter().map(|_| '?'));
+            }
+            (text, Some(first))
+        }
+    }
+}
+
+/// The encoding warning for text with an invalid byte at file offset `at`.
+fn encoding_warning(at: usize) -> Diagnostic {
+    Diagnostic::warning("syntax-bad-encoding", "the text is not valid UTF-8")
+        .at(Some(Span::new(at, 1)), "not UTF-8")
+        .help("save the file as UTF-8; invalid bytes are read as `?`")
+}
