@@ -92,10 +92,12 @@ impl Validator<'_> {
         let mut last_pass_span = None;
         for (i, m) in record.moves.iter().enumerate() {
             let number = i + 1;
-            while claims.peek().is_some_and(|c| c.after_moves < number - 1) {
-                claims.next();
+            if claims.peek().is_some() {
+                while claims.peek().is_some_and(|c| c.after_moves < number - 1) {
+                    claims.next();
+                }
+                self.check_position_claims(&mut claims, number - 1, &pos, ply);
             }
-            self.check_position_claims(&mut claims, number - 1, &pos, ply);
             // The clean path is one checked play; everything else is worked out only when
             // it fails.
             let mut mover = pos.turn();
@@ -394,13 +396,13 @@ fn result_mismatch(
 ) -> Option<(String, String)> {
     let players = record.rules.players() as usize;
     let real = &outcome.score[..players];
-    let real_text = join_counts(real);
     match &claim.score {
         ResultScore::None => None,
         ResultScore::Discs(counts) => {
             if counts.as_slice() == real {
                 return None;
             }
+            let real_text = join_counts(real);
             let raw = &outcome.discs[..players];
             let help = if counts.as_slice() == raw {
                 format!(
@@ -428,6 +430,7 @@ fn result_mismatch(
             if (m - expected).abs() < 0.011 {
                 return None;
             }
+            let real_text = join_counts(real);
             Some((
                 format!("the record claims a margin of {m:+}, but the game ends {real_text} ({expected:+})"),
                 if komi != 0.0 { format!("margins are Black's discs minus White's, minus the komi {komi}") } else { "margins are Black's discs minus White's".into() },
@@ -437,6 +440,7 @@ fn result_mismatch(
             if *w == outcome.winner {
                 return None;
             }
+            let real_text = join_counts(real);
             let name = |w: Option<crate::engine::Color>| {
                 w.map_or("a draw".to_string(), |c| format!("a win for {c}"))
             };
