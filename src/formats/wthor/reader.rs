@@ -41,17 +41,16 @@ impl Line {
     /// Appends `n` in decimal and returns its span (no formatting machinery: this runs
     /// several times per record).
     fn push_number(&mut self, n: usize) -> Span {
-        let mut digits = [0u8; 20];
-        self.push(decimal(n, &mut digits))
+        let start = self.text.len();
+        push_decimal(&mut self.text, n);
+        self.since(start)
     }
 
     /// Appends the name of `sq` (`d3`) and returns its span.
     fn push_square(&mut self, sq: Square) -> Span {
         let start = self.text.len();
         self.text.push(char::from(b'a' + sq.col()));
-        let mut digits = [0u8; 20];
-        self.text
-            .push_str(decimal(usize::from(sq.row()) + 1, &mut digits));
+        push_decimal(&mut self.text, usize::from(sq.row()) + 1);
         self.since(start)
     }
 
@@ -65,8 +64,9 @@ impl Line {
     }
 }
 
-/// `n` in decimal, written into the end of `digits`.
-fn decimal(mut n: usize, digits: &mut [u8; 20]) -> &str {
+/// Appends `n` in decimal to `out`.
+fn push_decimal(out: &mut String, mut n: usize) {
+    let mut digits = [0u8; 20];
     let mut at = digits.len();
     loop {
         at -= 1;
@@ -76,14 +76,15 @@ fn decimal(mut n: usize, digits: &mut [u8; 20]) -> &str {
             break;
         }
     }
-    // Only ASCII digits were written.
-    std::str::from_utf8(&digits[at..]).unwrap_or_default()
+    out.extend(digits[at..].iter().map(|&d| char::from(d)));
 }
 
 /// `n` in decimal, as a string of exactly its length.
 fn decimal_string(n: usize) -> String {
-    let mut digits = [0u8; 20];
-    decimal(n, &mut digits).to_string()
+    let digits = n.checked_ilog10().map_or(1, |l| l as usize + 1);
+    let mut out = String::with_capacity(digits);
+    push_decimal(&mut out, n);
+    out
 }
 
 /// A header field, for pointing at it in the header's description.
