@@ -276,6 +276,7 @@ impl Position {
     }
 
     /// Plays `mv` if legal and returns the flipped discs; on error the position is unchanged.
+    #[inline]
     pub fn play(&mut self, mv: Move) -> Result<SquareSet, IllegalMove> {
         let rules = &self.rules;
         with!(&mut self.layout, p => match mv {
@@ -314,6 +315,7 @@ impl Position {
     }
 }
 
+#[inline(always)]
 fn check<B: Bits>(p: &BitPosition<B>, rules: &Rules, sq: Square) -> Result<(u32, B), IllegalMove> {
     let index = B::index_of(sq).ok_or(IllegalMove::OffBoard)?;
     match p.check_move(index) {
