@@ -317,15 +317,14 @@ impl<B: Bits> BitPosition<B> {
     pub fn play_unchecked(&mut self, index: u32, flipped: B) {
         let mover = self.turn as usize;
         let m = B::bit(index);
-        self.discs[mover] |= m | flipped;
-        if !flipped.is_zero() {
-            for c in 0..self.players as usize {
-                if c != mover {
-                    self.discs[c] &= !flipped;
-                }
-            }
-            self.neutral &= !flipped;
+        // Branch-free: the flipped discs leave every owner (only opponents hold them), then
+        // join the mover with the placed disc.
+        let keep = !flipped;
+        for discs in &mut self.discs {
+            *discs &= keep;
         }
+        self.neutral &= keep;
+        self.discs[mover] |= m | flipped;
         if self.in_hand[mover] != u8::MAX {
             self.in_hand[mover] -= 1;
         }
