@@ -27,10 +27,7 @@ fn wthor_files() -> Vec<(PathBuf, Vec<u8>)> {
     };
     let mut paths: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("wtb"))
-        })
+        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("wtb")))
         .collect();
     paths.sort();
     paths
@@ -184,7 +181,10 @@ fn validate(c: &mut Criterion) {
         .enumerate()
         .filter(|(i, r)| validate_record(r, i + 1).errors() == 0)
         .count();
-    assert_eq!(plain_valid, crate_valid, "the plain loop agrees with the validator");
+    assert_eq!(
+        plain_valid, crate_valid,
+        "the plain loop agrees with the validator"
+    );
 
     if std::env::var_os("VALIDATE_BENCH_ONCE").is_some() {
         // One deterministic pass of each, for `valgrind --tool=callgrind`.

@@ -273,9 +273,7 @@ mod tests {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            let expected: SquareSet = BitIter(x)
-                .filter_map(<u64 as Bits>::square_at)
-                .collect();
+            let expected: SquareSet = BitIter(x).filter_map(<u64 as Bits>::square_at).collect();
             assert_eq!(x.to_set(), expected, "{x:#x}");
             assert_eq!(u64::from_set(expected), x);
         }

@@ -706,8 +706,16 @@ impl<'a> Reader<'a> {
                 decimal_string(usize::from(tournament)),
                 Some(event_span),
             );
-            tag(BLACK_TAG, decimal_string(usize::from(black)), Some(black_span));
-            tag(WHITE_TAG, decimal_string(usize::from(white)), Some(white_span));
+            tag(
+                BLACK_TAG,
+                decimal_string(usize::from(black)),
+                Some(black_span),
+            );
+            tag(
+                WHITE_TAG,
+                decimal_string(usize::from(white)),
+                Some(white_span),
+            );
             tag(CREATED_TAG, shared.created.clone(), None);
             tag(BOARD_SIZE_TAG, shared.board_size.clone(), None);
             tag(DEPTH_TAG, shared.depth.clone(), None);
