@@ -42,54 +42,71 @@ fn wthor_files() -> Vec<(PathBuf, Vec<u8>)> {
 const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
 const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
 
-/// The eight neighbour shifts.
+/// The eight neighbour shifts, each with its edge mask.
+const SHIFTS: [fn(u64) -> u64; 8] = [
+    |b| (b << 1) & NOT_A,
+    |b| (b >> 1) & NOT_H,
+    |b| b << 8,
+    |b| b >> 8,
+    |b| (b << 9) & NOT_A,
+    |b| (b << 7) & NOT_H,
+    |b| (b >> 7) & NOT_A,
+    |b| (b >> 9) & NOT_H,
+];
+
+/// Discs flipped in one direction by a disc of `own` on `m`.
 #[inline(always)]
-fn shift(b: u64, dir: usize) -> u64 {
-    match dir {
-        0 => (b << 1) & NOT_A,
-        1 => (b >> 1) & NOT_H,
-        2 => b << 8,
-        3 => b >> 8,
-        4 => (b << 9) & NOT_A,
-        5 => (b << 7) & NOT_H,
-        6 => (b >> 7) & NOT_A,
-        _ => (b >> 9) & NOT_H,
+fn flips_towards(own: u64, opp: u64, m: u64, shift: fn(u64) -> u64) -> u64 {
+    let mut run = 0;
+    let mut x = shift(m) & opp;
+    while x != 0 {
+        run |= x;
+        x = shift(x);
+        if x & own != 0 {
+            return run;
+        }
+        x &= opp;
     }
+    0
 }
 
 /// Discs flipped by a disc of `own` on `m`.
 #[inline]
 fn flips(own: u64, opp: u64, m: u64) -> u64 {
-    let mut all = 0;
-    for dir in 0..8 {
-        let mut run = 0;
-        let mut x = shift(m, dir) & opp;
-        while x != 0 {
-            run |= x;
-            x = shift(x, dir);
-            if x & own != 0 {
-                all |= run;
-                break;
-            }
-            x &= opp;
-        }
+    let [a, b, c, d, e, f, g, h] = SHIFTS;
+    flips_towards(own, opp, m, a)
+        | flips_towards(own, opp, m, b)
+        | flips_towards(own, opp, m, c)
+        | flips_towards(own, opp, m, d)
+        | flips_towards(own, opp, m, e)
+        | flips_towards(own, opp, m, f)
+        | flips_towards(own, opp, m, g)
+        | flips_towards(own, opp, m, h)
+}
+
+/// Squares reached in one direction past a run of `opp` next to `own`.
+#[inline(always)]
+fn moves_towards(own: u64, opp: u64, shift: fn(u64) -> u64) -> u64 {
+    let mut x = shift(own) & opp;
+    for _ in 0..5 {
+        x |= shift(x) & opp;
     }
-    all
+    shift(x)
 }
 
 /// Squares where `own` may play.
 #[inline]
 fn moves(own: u64, opp: u64) -> u64 {
-    let empty = !(own | opp);
-    let mut legal = 0;
-    for dir in 0..8 {
-        let mut x = shift(own, dir) & opp;
-        for _ in 0..5 {
-            x |= shift(x, dir) & opp;
-        }
-        legal |= shift(x, dir) & empty;
-    }
-    legal
+    let [a, b, c, d, e, f, g, h] = SHIFTS;
+    (moves_towards(own, opp, a)
+        | moves_towards(own, opp, b)
+        | moves_towards(own, opp, c)
+        | moves_towards(own, opp, d)
+        | moves_towards(own, opp, e)
+        | moves_towards(own, opp, f)
+        | moves_towards(own, opp, g)
+        | moves_towards(own, opp, h))
+        & !(own | opp)
 }
 
 /// Replays one WTHOR record: whether every move is legal and, when the game is over, the

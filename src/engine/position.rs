@@ -289,6 +289,28 @@ impl Position {
         })
     }
 
+    /// Plays `mv` if legal, like [`Position::play`] but without returning the flipped
+    /// discs: the cheaper call for replay loops that do not look at them.
+    ///
+    /// ```
+    /// use reversi_record::{Move, Position, Rules};
+    /// let mut pos = Position::new(Rules::default());
+    /// pos.apply(Move::Place("f5".parse().unwrap())).unwrap();
+    /// assert!(pos.apply(Move::Pass).is_err());
+    /// ```
+    #[inline]
+    pub fn apply(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        let rules = &self.rules;
+        with!(&mut self.layout, p => match mv {
+            Move::Pass => p.pass(),
+            Move::Place(sq) => {
+                let (index, flipped) = check(p, rules, sq)?;
+                p.play_unchecked(index, flipped);
+                Ok(())
+            }
+        })
+    }
+
     /// The result, once the game is over.
     pub fn outcome(&self) -> Option<Outcome> {
         self.is_over().then(|| self.counts_outcome())

@@ -101,7 +101,7 @@ impl Validator<'_> {
             // The clean path is one checked play; everything else is worked out only when
             // it fails.
             let mut mover = pos.turn();
-            let mut played = pos.play(m.mv);
+            let mut played = play(&mut pos, m);
             if played.is_err() {
                 if pos.is_over() {
                     self.report_moves_after_end(&pos, i, ply);
@@ -124,7 +124,7 @@ impl Validator<'_> {
                     pos.play(Move::Pass)
                         .expect("must_pass means a pass is legal");
                     mover = pos.turn();
-                    played = pos.play(m.mv);
+                    played = play(&mut pos, m);
                 }
             }
             ply += 1;
@@ -385,6 +385,16 @@ impl Validator<'_> {
             }
         }
         Some(outcome)
+    }
+}
+
+/// Plays `m`, working out the flipped discs only when the record claims some.
+#[inline]
+fn play(pos: &mut Position, m: &MoveRecord) -> Result<SquareSet, IllegalMove> {
+    if m.flips.is_some() {
+        pos.play(m.mv)
+    } else {
+        pos.apply(m.mv).map(|()| SquareSet::EMPTY)
     }
 }
 

@@ -46,14 +46,6 @@ impl Line {
         self.since(start)
     }
 
-    /// Appends the name of `sq` (`d3`) and returns its span.
-    fn push_square(&mut self, sq: Square) -> Span {
-        let start = self.text.len();
-        self.text.push(char::from(b'a' + sq.col()));
-        push_decimal(&mut self.text, usize::from(sq.row()) + 1);
-        self.since(start)
-    }
-
     /// The span of the text appended since the text was `start` bytes long.
     fn since(&self, start: usize) -> Span {
         Span::new(self.base + start, self.text.len() - start)
@@ -273,6 +265,8 @@ pub(super) struct Reader<'a> {
     line_buffer: String,
     /// Tag values every record of the file shares, formatted once.
     shared: SharedValues,
+    /// Each move byte's square and its name, for the file's geometry.
+    move_bytes: Vec<Option<(Square, String)>>,
 }
 
 /// Tag values that come from the header, formatted once per file.
@@ -362,6 +356,7 @@ impl<'a> Reader<'a> {
             record_bytes: Vec::new(),
             line_buffer: String::new(),
             shared: SharedValues::default(),
+            move_bytes: Vec::new(),
         }
     }
 
@@ -403,6 +398,12 @@ impl<'a> Reader<'a> {
         if let Some(g) = self.header.geometry() {
             self.geometry = g;
         }
+        self.move_bytes = (0..=u8::MAX)
+            .map(|byte| {
+                let sq = self.geometry.decode(byte)?;
+                Some((sq, sq.to_string()))
+            })
+            .collect();
         Ok(fatal.then(|| self.header_game(Vec::new())))
     }
 
@@ -583,10 +584,10 @@ impl<'a> Reader<'a> {
         let mut moves = Vec::with_capacity(end);
         for (i, &byte) in slots[..end].iter().enumerate() {
             line.push(" ");
-            match geometry.decode(byte) {
-                Some(sq) => {
-                    let span = line.push_square(sq);
-                    moves.push(MoveRecord::new(Move::Place(sq)).at(span));
+            match self.move_bytes.get(usize::from(byte)).and_then(Option::as_ref) {
+                Some((sq, name)) => {
+                    let span = line.push(name);
+                    moves.push(MoveRecord::new(Move::Place(*sq)).at(span));
                 }
                 None => {
                     error = true;
