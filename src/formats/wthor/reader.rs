@@ -57,18 +57,11 @@ impl Line {
 }
 
 /// Appends `n` in decimal to `out`.
-fn push_decimal(out: &mut String, mut n: usize) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
+fn push_decimal(out: &mut String, n: usize) {
+    if n >= 10 {
+        push_decimal(out, n / 10);
     }
-    out.extend(digits[at..].iter().map(|&d| char::from(d)));
+    out.push(char::from(b'0' + (n % 10) as u8));
 }
 
 /// `n` in decimal, as a string of exactly its length.
@@ -584,7 +577,11 @@ impl<'a> Reader<'a> {
         let mut moves = Vec::with_capacity(end);
         for (i, &byte) in slots[..end].iter().enumerate() {
             line.push(" ");
-            match self.move_bytes.get(usize::from(byte)).and_then(Option::as_ref) {
+            match self
+                .move_bytes
+                .get(usize::from(byte))
+                .and_then(Option::as_ref)
+            {
                 Some((sq, name)) => {
                     let span = line.push(name);
                     moves.push(MoveRecord::new(Move::Place(*sq)).at(span));
