@@ -276,6 +276,7 @@ impl Position {
     }
 
     /// Plays `mv` if legal and returns the flipped discs; on error the position is unchanged.
+    #[inline]
     pub fn play(&mut self, mv: Move) -> Result<SquareSet, IllegalMove> {
         let rules = &self.rules;
         with!(&mut self.layout, p => match mv {
@@ -284,6 +285,28 @@ impl Position {
                 let (index, flipped) = check(p, rules, sq)?;
                 p.play_unchecked(index, flipped);
                 Ok(flipped.to_set())
+            }
+        })
+    }
+
+    /// Plays `mv` if legal, like [`Position::play`] but without returning the flipped
+    /// discs: the cheaper call for replay loops that do not look at them.
+    ///
+    /// ```
+    /// use reversi_record::{Move, Position, Rules};
+    /// let mut pos = Position::new(Rules::default());
+    /// pos.apply(Move::Place("f5".parse().unwrap())).unwrap();
+    /// assert!(pos.apply(Move::Pass).is_err());
+    /// ```
+    #[inline]
+    pub fn apply(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        let rules = &self.rules;
+        with!(&mut self.layout, p => match mv {
+            Move::Pass => p.pass(),
+            Move::Place(sq) => {
+                let (index, flipped) = check(p, rules, sq)?;
+                p.play_unchecked(index, flipped);
+                Ok(())
             }
         })
     }
@@ -314,6 +337,7 @@ impl Position {
     }
 }
 
+#[inline(always)]
 fn check<B: Bits>(p: &BitPosition<B>, rules: &Rules, sq: Square) -> Result<(u32, B), IllegalMove> {
     let index = B::index_of(sq).ok_or(IllegalMove::OffBoard)?;
     match p.check_move(index) {

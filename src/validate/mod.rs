@@ -92,14 +92,16 @@ impl Validator<'_> {
         let mut last_pass_span = None;
         for (i, m) in record.moves.iter().enumerate() {
             let number = i + 1;
-            while claims.peek().is_some_and(|c| c.after_moves < number - 1) {
-                claims.next();
+            if claims.peek().is_some() {
+                while claims.peek().is_some_and(|c| c.after_moves < number - 1) {
+                    claims.next();
+                }
+                self.check_position_claims(&mut claims, number - 1, &pos, ply);
             }
-            self.check_position_claims(&mut claims, number - 1, &pos, ply);
             // The clean path is one checked play; everything else is worked out only when
             // it fails.
             let mut mover = pos.turn();
-            let mut played = pos.play(m.mv);
+            let mut played = play(&mut pos, m);
             if played.is_err() {
                 if pos.is_over() {
                     self.report_moves_after_end(&pos, i, ply);
@@ -124,7 +126,7 @@ impl Validator<'_> {
                     pos.play(Move::Pass)
                         .expect("must_pass means a pass is legal");
                     mover = pos.turn();
-                    played = pos.play(m.mv);
+                    played = play(&mut pos, m);
                 }
             }
             ply += 1;
@@ -405,6 +407,16 @@ impl Validator<'_> {
     }
 }
 
+/// Plays `m`, working out the flipped discs only when the record claims some.
+#[inline]
+fn play(pos: &mut Position, m: &MoveRecord) -> Result<SquareSet, IllegalMove> {
+    if m.flips.is_some() {
+        pos.play(m.mv)
+    } else {
+        pos.apply(m.mv).map(|()| SquareSet::EMPTY)
+    }
+}
+
 /// Compares a claimed result with the real outcome: `(message, help)` when they disagree.
 fn result_mismatch(
     record: &Record,
@@ -413,13 +425,13 @@ fn result_mismatch(
 ) -> Option<(String, String)> {
     let players = record.rules.players() as usize;
     let real = &outcome.score[..players];
-    let real_text = join_counts(real);
     match &claim.score {
         ResultScore::None => None,
         ResultScore::Discs(counts) => {
             if counts.as_slice() == real {
                 return None;
             }
+            let real_text = join_counts(real);
             let raw = &outcome.discs[..players];
             let help = if counts.as_slice() == raw {
                 format!(
@@ -447,6 +459,7 @@ fn result_mismatch(
             if (m - expected).abs() < 0.011 {
                 return None;
             }
+            let real_text = join_counts(real);
             Some((
                 format!("the record claims a margin of {m:+}, but the game ends {real_text} ({expected:+})"),
                 format!(
@@ -464,6 +477,7 @@ fn result_mismatch(
             if *w == outcome.winner {
                 return None;
             }
+            let real_text = join_counts(real);
             let name = |w: Option<crate::engine::Color>| {
                 w.map_or_else(
                     || match players {

@@ -9,7 +9,7 @@ use super::{
     Geometry, Header, BLACK_TAG, BOARD_SIZE_TAG, CREATED_TAG, DEPTH_TAG, TOURNAMENT_TAG, WHITE_TAG,
 };
 use crate::diagnostic::{Diagnostic, Source};
-use crate::engine::{Move, Rules};
+use crate::engine::{Move, Rules, Square};
 use crate::formats::{ParsedGame, ReadOptions};
 use crate::record::{ClaimedResult, MoveRecord, Record, Span, Tag, TagName};
 
@@ -22,10 +22,13 @@ struct Line {
 
 impl Line {
     fn new(base: usize) -> Line {
-        Line {
-            base,
-            text: String::new(),
-        }
+        Line::reusing(base, String::new())
+    }
+
+    /// A line built in `buffer` (cleared first), so that its allocation is reused.
+    fn reusing(base: usize, mut buffer: String) -> Line {
+        buffer.clear();
+        Line { base, text: buffer }
     }
 
     /// Appends `s` and returns its span.
@@ -35,9 +38,38 @@ impl Line {
         span
     }
 
+    /// Appends `n` in decimal and returns its span (no formatting machinery: this runs
+    /// several times per record).
+    fn push_number(&mut self, n: usize) -> Span {
+        let start = self.text.len();
+        push_decimal(&mut self.text, n);
+        self.since(start)
+    }
+
+    /// The span of the text appended since the text was `start` bytes long.
+    fn since(&self, start: usize) -> Span {
+        Span::new(self.base + start, self.text.len() - start)
+    }
+
     fn span(&self) -> Span {
         Span::new(self.base, self.text.len())
     }
+}
+
+/// Appends `n` in decimal to `out`.
+fn push_decimal(out: &mut String, n: usize) {
+    if n >= 10 {
+        push_decimal(out, n / 10);
+    }
+    out.push(char::from(b'0' + (n % 10) as u8));
+}
+
+/// `n` in decimal, as a string of exactly its length.
+fn decimal_string(n: usize) -> String {
+    let digits = n.checked_ilog10().map_or(1, |l| l as usize + 1);
+    let mut out = String::with_capacity(digits);
+    push_decimal(&mut out, n);
+    out
 }
 
 /// A header field, for pointing at it in the header's description.
@@ -220,6 +252,38 @@ pub(super) struct Reader<'a> {
     pending: Option<ParsedGame>,
     /// Games ready to be yielded.
     ready: VecDeque<ParsedGame>,
+    /// The bytes of the record being read, reused from record to record.
+    record_bytes: Vec<u8>,
+    /// The text view's line under construction, reused from record to record.
+    line_buffer: String,
+    /// Tag values every record of the file shares, formatted once.
+    shared: SharedValues,
+    /// Each move byte's square and its name, for the file's geometry.
+    move_bytes: Vec<Option<(Square, String)>>,
+}
+
+/// Tag values that come from the header, formatted once per file.
+#[derive(Default)]
+struct SharedValues {
+    created: String,
+    year: String,
+    board_size: String,
+    depth: String,
+    theoretical_depth: Option<String>,
+}
+
+impl SharedValues {
+    fn of(h: &Header) -> SharedValues {
+        SharedValues {
+            created: h.created(),
+            year: decimal_string(usize::from(h.game_year)),
+            board_size: decimal_string(usize::from(h.p1)),
+            depth: decimal_string(usize::from(h.p3)),
+            theoretical_depth: h
+                .theoretical_depth()
+                .map(|d| decimal_string(usize::from(d))),
+        }
+    }
 }
 
 impl<'a> Reader<'a> {
@@ -282,6 +346,10 @@ impl<'a> Reader<'a> {
             text_offset: 0,
             pending: None,
             ready: VecDeque::new(),
+            record_bytes: Vec::new(),
+            line_buffer: String::new(),
+            shared: SharedValues::default(),
+            move_bytes: Vec::new(),
         }
     }
 
@@ -317,11 +385,18 @@ impl<'a> Reader<'a> {
             return Ok(Some(self.finish_game(1, line, None, vec![diagnostic])));
         }
         self.header = Header::parse(&bytes);
+        self.shared = SharedValues::of(&self.header);
         let (problems, fatal) = check_header(&self.header);
         self.header_problems = problems;
         if let Some(g) = self.header.geometry() {
             self.geometry = g;
         }
+        self.move_bytes = (0..=u8::MAX)
+            .map(|byte| {
+                let sq = self.geometry.decode(byte)?;
+                Some((sq, sq.to_string()))
+            })
+            .collect();
         Ok(fatal.then(|| self.header_game(Vec::new())))
     }
 
@@ -351,11 +426,13 @@ impl<'a> Reader<'a> {
         diagnostics: Vec<Diagnostic>,
     ) -> ParsedGame {
         self.text_offset = line.base + line.text.len() + 1;
+        let text: Arc<str> = Arc::from(line.text.as_str());
+        self.line_buffer = line.text;
         ParsedGame {
             index,
             source: Source {
                 name: self.name.clone(),
-                text: line.text.into(),
+                text,
                 offset: line.base,
                 line: index - 1,
             },
@@ -377,7 +454,7 @@ impl<'a> Reader<'a> {
         match table {
             None => (line.push(&format!("{} {index}", kind.noun())), None),
             Some(t) => match t.get(index) {
-                Some(name) => (line.push(name), Some(name.to_string())),
+                Some(name) => (line.push(name), Some(name.to_owned())),
                 None => {
                     let span = line.push(&format!("{} {index}", kind.noun()));
                     let code = match kind {
@@ -424,9 +501,16 @@ impl<'a> Reader<'a> {
         let slots = &bytes[8..];
 
         let mut diagnostics = Vec::new();
-        let mut line = Line::new(self.text_offset);
-        let index_span = line.push(&format!("#{index}"));
-        line.push(&format!(" [byte {offset}] "));
+        let mut line = Line::reusing(self.text_offset, std::mem::take(&mut self.line_buffer));
+        let index_span = {
+            let start = line.text.len();
+            line.push("#");
+            line.push_number(index);
+            line.since(start)
+        };
+        line.push(" [byte ");
+        line.push_number(offset);
+        line.push("] ");
         let (event_span, event) = Reader::name(
             self.tournaments.as_ref(),
             NameKind::Tournament,
@@ -438,7 +522,7 @@ impl<'a> Reader<'a> {
         );
         let year_span = (self.header.game_year != 0).then(|| {
             line.push(" ");
-            line.push(&self.header.game_year.to_string())
+            line.push(&self.shared.year)
         });
         line.push(" | ");
         let (black_span, black_name) = Reader::name(
@@ -461,12 +545,11 @@ impl<'a> Reader<'a> {
             index,
         );
         line.push(" | ");
-        let score_span = line.push(&score.to_string());
+        let score_span = line.push_number(usize::from(score));
         line.push(" (");
-        let theoretical_span = line.push(&theoretical.to_string());
+        let theoretical_span = line.push_number(usize::from(theoretical));
         line.push("@");
-        let depth = self.header.theoretical_depth();
-        let depth_span = line.push(&depth.map_or("?".to_string(), |d| d.to_string()));
+        let depth_span = line.push(self.shared.theoretical_depth.as_deref().unwrap_or("?"));
         line.push("):");
 
         let mut error = false;
@@ -494,10 +577,14 @@ impl<'a> Reader<'a> {
         let mut moves = Vec::with_capacity(end);
         for (i, &byte) in slots[..end].iter().enumerate() {
             line.push(" ");
-            match geometry.decode(byte) {
-                Some(sq) => {
-                    let span = line.push(&sq.to_string());
-                    moves.push(MoveRecord::new(Move::Place(sq)).at(span));
+            match self
+                .move_bytes
+                .get(usize::from(byte))
+                .and_then(Option::as_ref)
+            {
+                Some((sq, name)) => {
+                    let span = line.push(name);
+                    moves.push(MoveRecord::new(Move::Place(*sq)).at(span));
                 }
                 None => {
                     error = true;
@@ -583,10 +670,10 @@ impl<'a> Reader<'a> {
         }
 
         let record = (!error).then(|| {
-            let mut tags = Vec::new();
+            let mut tags = Vec::with_capacity(12);
             let mut tag = |name: &str, value: String, span: Option<Span>| {
                 tags.push(Tag {
-                    name: name.to_string(),
+                    name: name.to_owned(),
                     value,
                     span,
                 });
@@ -595,7 +682,7 @@ impl<'a> Reader<'a> {
                 tag(TagName::EVENT, event, Some(event_span));
             }
             if let Some(span) = year_span {
-                tag(TagName::DATE, self.header.game_year.to_string(), Some(span));
+                tag(TagName::DATE, self.shared.year.clone(), Some(span));
             }
             if let Some(name) = black_name {
                 tag(TagName::player(crate::Color::Black), name, Some(black_span));
@@ -605,22 +692,31 @@ impl<'a> Reader<'a> {
             }
             tag(
                 TagName::THEORETICAL_SCORE,
-                theoretical.to_string(),
+                decimal_string(usize::from(theoretical)),
                 Some(theoretical_span),
             );
-            if let Some(depth) = depth {
-                tag(
-                    TagName::THEORETICAL_DEPTH,
-                    depth.to_string(),
-                    Some(depth_span),
-                );
+            if let Some(depth) = &self.shared.theoretical_depth {
+                tag(TagName::THEORETICAL_DEPTH, depth.clone(), Some(depth_span));
             }
-            tag(TOURNAMENT_TAG, tournament.to_string(), Some(event_span));
-            tag(BLACK_TAG, black.to_string(), Some(black_span));
-            tag(WHITE_TAG, white.to_string(), Some(white_span));
-            tag(CREATED_TAG, self.header.created(), None);
-            tag(BOARD_SIZE_TAG, self.header.p1.to_string(), None);
-            tag(DEPTH_TAG, self.header.p3.to_string(), None);
+            let shared = &self.shared;
+            tag(
+                TOURNAMENT_TAG,
+                decimal_string(usize::from(tournament)),
+                Some(event_span),
+            );
+            tag(
+                BLACK_TAG,
+                decimal_string(usize::from(black)),
+                Some(black_span),
+            );
+            tag(
+                WHITE_TAG,
+                decimal_string(usize::from(white)),
+                Some(white_span),
+            );
+            tag(CREATED_TAG, shared.created.clone(), None);
+            tag(BOARD_SIZE_TAG, shared.board_size.clone(), None);
+            tag(DEPTH_TAG, shared.depth.clone(), None);
             let mut result = ClaimedResult::discs(vec![score, total - score]);
             result.span = Some(score_span);
             Record {
@@ -786,7 +882,8 @@ impl Iterator for Reader<'_> {
                     Ok(None) => self.stage = Stage::Records,
                 },
                 Stage::Records => {
-                    let mut buf = vec![0u8; self.geometry.record_len()];
+                    let mut buf = std::mem::take(&mut self.record_bytes);
+                    buf.resize(self.geometry.record_len(), 0);
                     let got = match read_full(&mut self.input, &mut buf) {
                         Ok(got) => got,
                         Err(e) => {
@@ -796,6 +893,7 @@ impl Iterator for Reader<'_> {
                     };
                     if got == buf.len() {
                         let game = self.record_game(&buf);
+                        self.record_bytes = buf;
                         if let Some(previous) = self.pending.replace(game) {
                             return Some(Ok(previous));
                         }
