@@ -762,7 +762,14 @@ impl JsonGames<'_> {
                     "syntax-json",
                     "expected UTF-8 text, but found a byte that is not",
                 )
-                .at(Some(Span::new(chunk.offset + at, 1)), "not UTF-8")
+                // The span covers the U+FFFD that stands for the bad byte in the text.
+                .at(
+                    Some(Span::new(
+                        chunk.offset + at,
+                        char::REPLACEMENT_CHARACTER.len_utf8(),
+                    )),
+                    "not UTF-8",
+                )
                 .help("JSON files are UTF-8: re-encode the file");
                 (String::from_utf8_lossy(&chunk.bytes).into_owned(), Some(d))
             }
@@ -1281,6 +1288,21 @@ mod tests {
         read(Box::new(text.as_bytes()), &ReadOptions::default())
             .map(|g| g.unwrap())
             .collect()
+    }
+
+    #[test]
+    fn bad_utf8_span_covers_the_replacement_character() {
+        // Found by fuzzing: a one-byte span split the three-byte U+FFFD in the source text.
+        let input: Box<dyn BufRead + Send> =
+            Box::new(&b"{\"rules\":\"othello\",\"comment\":\"Su\xe8de\"}\n"[..]);
+        let games: Vec<_> = read(input, &ReadOptions::default())
+            .map(|g| g.unwrap())
+            .collect();
+        let d = &games[0].diagnostics[0];
+        assert_eq!(d.code, "syntax-json");
+        let span = d.span.unwrap();
+        let text = &games[0].source.text;
+        assert_eq!(&text[span.offset..span.end()], "\u{fffd}");
     }
 
     #[test]
