@@ -1149,9 +1149,11 @@ fn serde_diagnostic(e: &serde_json::Error, text: &str, offset: usize) -> Diagnos
     };
     let end = error_offset(text, e.line(), e.column());
     let category = e.classify();
-    let span = token_before(text.as_bytes(), end, category == Category::Data);
-    let at = Some(Span::new(offset + span.0, span.1 - span.0));
-    let last = Span::new(offset + text.len().saturating_sub(1), text.len().min(1));
+    let (start, stop) = token_before(text.as_bytes(), end, category == Category::Data);
+    let (start, stop) = whole_chars(text, start, stop);
+    let at = Some(Span::new(offset + start, stop - start));
+    let (start, stop) = whole_chars(text, text.len().saturating_sub(1), text.len());
+    let last = Span::new(offset + start, stop - start);
     match category {
         Category::Eof => {
             Diagnostic::error("syntax-json", "the game's JSON ends before it is complete")
@@ -1200,6 +1202,20 @@ fn error_offset(text: &str, line: usize, column: usize) -> usize {
             .map_or(text.len(), |(i, _)| i + 1)
     };
     (line_start + column).min(text.len())
+}
+
+/// Widens the byte range `start..stop` of `text` to whole characters, so that a span on a
+/// byte never splits a multi-byte character.
+fn whole_chars(text: &str, mut start: usize, mut stop: usize) -> (usize, usize) {
+    stop = stop.min(text.len());
+    start = start.min(stop);
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    while !text.is_char_boundary(stop) {
+        stop += 1;
+    }
+    (start, stop)
 }
 
 /// The JSON text an error stopping at `end` is about: the string ending there (quotes
@@ -1303,6 +1319,29 @@ mod tests {
         let span = d.span.unwrap();
         let text = &games[0].source.text;
         assert_eq!(&text[span.offset..span.end()], "\u{fffd}");
+    }
+
+    #[test]
+    fn syntax_error_spans_keep_whole_characters() {
+        // Found by fuzzing: a one-byte span on a syntax error inside a multi-byte
+        // character, and on the last byte of a game ending in one.
+        assert_eq!(whole_chars("a\u{93}b", 2, 3), (1, 3));
+        assert_eq!(whole_chars("ab\u{e9}", 3, 4), (2, 4));
+        assert_eq!(whole_chars("ab", 1, 2), (1, 2));
+        for text in [
+            "{\"rules\":\"othello\",\"tags\":[{\"name\":\u{63d}\u{93}ack\"}]}\n",
+            "{\"rules\":\"othello\" \u{e9}\n",
+            "{\"rules\":\"othello\",\"moves\":[\u{e9}",
+        ] {
+            let games = read_all(text);
+            for g in &games {
+                for d in &g.diagnostics {
+                    let span = d.span.unwrap();
+                    let local = span.offset - g.source.offset;
+                    assert!(g.source.text.get(local..local + span.len).is_some(), "{text}: {d:?}");
+                }
+            }
+        }
     }
 
     #[test]
