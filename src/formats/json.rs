@@ -629,9 +629,12 @@ impl JsonGames<'_> {
                         offset: rest_offset,
                         line: rest_line,
                     },
-                    Diagnostic::error("syntax-json", "expected a line break after the object")
-                        .at(at, "unexpected")
-                        .help("in JSON Lines each game is one object on its own line"),
+                    vec![Diagnostic::error(
+                        "syntax-json",
+                        "expected a line break after the object",
+                    )
+                    .at(at, "unexpected")
+                    .help("in JSON Lines each game is one object on its own line")],
                     0,
                 ),
             );
@@ -737,19 +740,36 @@ impl JsonGames<'_> {
                 offset: head.offset,
                 line: head.line,
             };
-            let mut entry = self.file_problem(text, problems.remove(0), 0);
-            entry.diagnostics.extend(problems);
+            let entry = self.file_problem(text, problems, 0);
             self.pending.push_back(entry);
         }
     }
 
-    /// A record-less entry for a problem of the file itself.
-    fn file_problem(&self, chunk: Chunk, diagnostic: Diagnostic, index: usize) -> ParsedGame {
+    /// A record-less entry for problems of the file itself. Their spans, taken on the raw
+    /// bytes, are moved onto the source text (where an invalid byte is a three-byte U+FFFD)
+    /// and widened to whole characters.
+    fn file_problem(
+        &self,
+        chunk: Chunk,
+        diagnostics: Vec<Diagnostic>,
+        index: usize,
+    ) -> ParsedGame {
+        let source = self.source(&chunk).0;
+        let diagnostics = diagnostics
+            .into_iter()
+            .map(|mut d| {
+                let spans = d.span.iter_mut().chain(d.related.iter_mut().map(|l| &mut l.span));
+                for span in spans {
+                    *span = text_span(*span, &chunk, &source.text);
+                }
+                d
+            })
+            .collect();
         ParsedGame {
             index,
-            source: self.source(&chunk).0,
+            source,
             record: None,
-            diagnostics: vec![diagnostic],
+            diagnostics,
         }
     }
 
@@ -872,7 +892,7 @@ impl JsonGames<'_> {
                 .at(Some(Span::new(at, 1)), "expected `,` or `]` before this")
                 .help(help);
                 self.pending
-                    .push_back(self.file_problem(between, diagnostic, 0));
+                    .push_back(self.file_problem(between, vec![diagnostic], 0));
             }
         }
         Ok(())
@@ -884,7 +904,7 @@ impl JsonGames<'_> {
             .at(Some(Span::new(chunk.offset, 0)), "the end of the file")
             .help("the file may be truncated; a document ends with `]}`");
         self.pending
-            .push_back(self.file_problem(chunk, diagnostic, 0));
+            .push_back(self.file_problem(chunk, vec![diagnostic], 0));
         self.state = State::Done;
     }
 
@@ -1021,8 +1041,7 @@ impl JsonGames<'_> {
                 offset: tail.offset,
                 line: tail.line,
             };
-            let mut entry = self.file_problem(chunk, problems.remove(0), 0);
-            entry.diagnostics.extend(problems);
+            let entry = self.file_problem(chunk, problems, 0);
             self.pending.push_back(entry);
         }
     }
@@ -1032,7 +1051,7 @@ impl JsonGames<'_> {
         let d = Diagnostic::error("syntax-json", "unexpected text after the `games` array")
             .at(at, "unexpected")
             .help("a document ends with `]}` after its last game");
-        self.pending.push_back(self.file_problem(chunk, d, 0));
+        self.pending.push_back(self.file_problem(chunk, vec![d], 0));
         self.state = State::Done;
         Ok(())
     }
@@ -1204,6 +1223,40 @@ fn error_offset(text: &str, line: usize, column: usize) -> usize {
     (line_start + column).min(text.len())
 }
 
+/// The span on `text` (the lossy decoding of `chunk`) of `span`, a span on the chunk's
+/// raw bytes, in whole characters.
+fn text_span(span: Span, chunk: &Chunk, text: &str) -> Span {
+    let local = |raw: usize| {
+        let raw = raw.saturating_sub(chunk.offset).min(chunk.bytes.len());
+        lossy_offset(&chunk.bytes, raw)
+    };
+    let (start, stop) = whole_chars(text, local(span.offset), local(span.end()));
+    Span::new(chunk.offset + start, stop - start)
+}
+
+/// Where byte `raw` of `bytes` lands in `String::from_utf8_lossy(bytes)`, which turns each
+/// invalid sequence into one U+FFFD.
+fn lossy_offset(bytes: &[u8], raw: usize) -> usize {
+    let (mut raw_at, mut text_at) = (0, 0);
+    for chunk in bytes.utf8_chunks() {
+        let valid = chunk.valid().len();
+        if raw <= raw_at + valid {
+            return text_at + (raw - raw_at);
+        }
+        raw_at += valid;
+        text_at += valid;
+        let invalid = chunk.invalid().len();
+        if raw < raw_at + invalid {
+            return text_at;
+        }
+        raw_at += invalid;
+        if invalid > 0 {
+            text_at += char::REPLACEMENT_CHARACTER.len_utf8();
+        }
+    }
+    text_at
+}
+
 /// Widens the byte range `start..stop` of `text` to whole characters, so that a span on a
 /// byte never splits a multi-byte character.
 fn whole_chars(text: &str, mut start: usize, mut stop: usize) -> (usize, usize) {
@@ -1342,6 +1395,29 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn envelope_spans_land_on_the_source_text() {
+        // Found by fuzzing: a span on the raw bytes of an envelope with invalid UTF-8 did
+        // not match the lossy source text.
+        assert_eq!(lossy_offset(b"ab\xffcd", 3), 5);
+        assert_eq!(lossy_offset(b"ab\xff\xfecd", 4), 8);
+        assert_eq!(lossy_offset(b"ab\xffcd", 2), 2);
+        let input: Box<dyn BufRead + Send> = Box::new(
+            &b"{\"format\": \"\xff\xferev\", \"version\": 1, \"games\": [\n]}\n"[..],
+        );
+        let games: Vec<_> = read(input, &ReadOptions::default())
+            .map(|g| g.unwrap())
+            .collect();
+        let d = games[0]
+            .diagnostics
+            .iter()
+            .find(|d| d.code == "json-bad-envelope")
+            .unwrap();
+        let span = d.span.unwrap();
+        let text = &games[0].source.text;
+        assert_eq!(&text[span.offset..span.end()], "\"\u{fffd}\u{fffd}rev\"");
     }
 
     #[test]
