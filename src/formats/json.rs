@@ -622,22 +622,20 @@ impl JsonGames<'_> {
         }
         if !rest.iter().all(u8::is_ascii_whitespace) {
             let at = Some(Span::new(rest_offset, rest.len()));
-            self.pending.push_back(
-                self.file_problem(
-                    Chunk {
-                        bytes: rest,
-                        offset: rest_offset,
-                        line: rest_line,
-                    },
-                    vec![Diagnostic::error(
+            self.pending.push_back(self.file_problem(
+                Chunk {
+                    bytes: rest,
+                    offset: rest_offset,
+                    line: rest_line,
+                },
+                vec![Diagnostic::error(
                         "syntax-json",
                         "expected a line break after the object",
                     )
                     .at(at, "unexpected")
                     .help("in JSON Lines each game is one object on its own line")],
-                    0,
-                ),
-            );
+                0,
+            ));
         }
         Ok(())
     }
@@ -748,17 +746,15 @@ impl JsonGames<'_> {
     /// A record-less entry for problems of the file itself. Their spans, taken on the raw
     /// bytes, are moved onto the source text (where an invalid byte is a three-byte U+FFFD)
     /// and widened to whole characters.
-    fn file_problem(
-        &self,
-        chunk: Chunk,
-        diagnostics: Vec<Diagnostic>,
-        index: usize,
-    ) -> ParsedGame {
+    fn file_problem(&self, chunk: Chunk, diagnostics: Vec<Diagnostic>, index: usize) -> ParsedGame {
         let source = self.source(&chunk).0;
         let diagnostics = diagnostics
             .into_iter()
             .map(|mut d| {
-                let spans = d.span.iter_mut().chain(d.related.iter_mut().map(|l| &mut l.span));
+                let spans = d
+                    .span
+                    .iter_mut()
+                    .chain(d.related.iter_mut().map(|l| &mut l.span));
                 for span in spans {
                     *span = text_span(*span, &chunk, &source.text);
                 }
@@ -1391,7 +1387,10 @@ mod tests {
                 for d in &g.diagnostics {
                     let span = d.span.unwrap();
                     let local = span.offset - g.source.offset;
-                    assert!(g.source.text.get(local..local + span.len).is_some(), "{text}: {d:?}");
+                    assert!(
+                        g.source.text.get(local..local + span.len).is_some(),
+                        "{text}: {d:?}"
+                    );
                 }
             }
         }
@@ -1404,9 +1403,8 @@ mod tests {
         assert_eq!(lossy_offset(b"ab\xffcd", 3), 5);
         assert_eq!(lossy_offset(b"ab\xff\xfecd", 4), 8);
         assert_eq!(lossy_offset(b"ab\xffcd", 2), 2);
-        let input: Box<dyn BufRead + Send> = Box::new(
-            &b"{\"format\": \"\xff\xferev\", \"version\": 1, \"games\": [\n]}\n"[..],
-        );
+        let input: Box<dyn BufRead + Send> =
+            Box::new(&b"{\"format\": \"\xff\xferev\", \"version\": 1, \"games\": [\n]}\n"[..]);
         let games: Vec<_> = read(input, &ReadOptions::default())
             .map(|g| g.unwrap())
             .collect();

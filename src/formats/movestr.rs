@@ -344,7 +344,7 @@ enum CsvLine {
 }
 
 /// Applies `f` to every span of `record`.
-fn for_each_span(record: &mut Record, mut f: impl FnMut(&mut Span)) {
+fn for_each_span(record: &mut Record, f: impl FnMut(&mut Span)) {
     let moves = record.moves.iter_mut().flat_map(|m| {
         let flips = m.flips.as_mut().and_then(|c| c.span.as_mut());
         m.span.as_mut().into_iter().chain(flips)
@@ -358,7 +358,7 @@ fn for_each_span(record: &mut Record, mut f: impl FnMut(&mut Span)) {
         .chain(moves)
         .chain(record.positions.iter_mut().filter_map(|p| p.span.as_mut()))
         .chain(record.result.as_mut().and_then(|r| r.span.as_mut()))
-        .for_each(|s| f(s));
+        .for_each(f);
 }
 
 /// Splits `text` (at file offset `base`) into fields.
@@ -855,13 +855,21 @@ mod tests {
         let game = &games[0];
         let source = &game.source.text;
         let local = |s: Span| &source[s.offset - game.source.offset..s.end() - game.source.offset];
-        let spans: Vec<_> = game.diagnostics.iter().map(|d| local(d.span.unwrap())).collect();
+        let spans: Vec<_> = game
+            .diagnostics
+            .iter()
+            .map(|d| local(d.span.unwrap()))
+            .collect();
         assert_eq!(spans, ["\"", "z", "z", "\u{e9}"]);
         let text = "Black,Moves\nA,\"f5 d6\" c3\n";
         let games = read_str(text, None);
         let (record, source) = (games[0].record.as_ref().unwrap(), &games[0].source);
         let local = |s: Span| &source.text[s.offset - source.offset..s.end() - source.offset];
-        let spans: Vec<_> = record.moves.iter().map(|m| local(m.span.unwrap())).collect();
+        let spans: Vec<_> = record
+            .moves
+            .iter()
+            .map(|m| local(m.span.unwrap()))
+            .collect();
         assert_eq!(spans, ["f5", "d6", "c3"]);
     }
 
