@@ -622,19 +622,20 @@ impl JsonGames<'_> {
         }
         if !rest.iter().all(u8::is_ascii_whitespace) {
             let at = Some(Span::new(rest_offset, rest.len()));
-            self.pending.push_back(
-                self.file_problem(
-                    Chunk {
-                        bytes: rest,
-                        offset: rest_offset,
-                        line: rest_line,
-                    },
-                    Diagnostic::error("syntax-json", "expected a line break after the object")
-                        .at(at, "unexpected")
-                        .help("in JSON Lines each game is one object on its own line"),
-                    0,
-                ),
-            );
+            self.pending.push_back(self.file_problem(
+                Chunk {
+                    bytes: rest,
+                    offset: rest_offset,
+                    line: rest_line,
+                },
+                vec![Diagnostic::error(
+                        "syntax-json",
+                        "expected a line break after the object",
+                    )
+                    .at(at, "unexpected")
+                    .help("in JSON Lines each game is one object on its own line")],
+                0,
+            ));
         }
         Ok(())
     }
@@ -737,19 +738,34 @@ impl JsonGames<'_> {
                 offset: head.offset,
                 line: head.line,
             };
-            let mut entry = self.file_problem(text, problems.remove(0), 0);
-            entry.diagnostics.extend(problems);
+            let entry = self.file_problem(text, problems, 0);
             self.pending.push_back(entry);
         }
     }
 
-    /// A record-less entry for a problem of the file itself.
-    fn file_problem(&self, chunk: Chunk, diagnostic: Diagnostic, index: usize) -> ParsedGame {
+    /// A record-less entry for problems of the file itself. Their spans, taken on the raw
+    /// bytes, are moved onto the source text (where an invalid byte is a three-byte U+FFFD)
+    /// and widened to whole characters.
+    fn file_problem(&self, chunk: Chunk, diagnostics: Vec<Diagnostic>, index: usize) -> ParsedGame {
+        let source = self.source(&chunk).0;
+        let diagnostics = diagnostics
+            .into_iter()
+            .map(|mut d| {
+                let spans = d
+                    .span
+                    .iter_mut()
+                    .chain(d.related.iter_mut().map(|l| &mut l.span));
+                for span in spans {
+                    *span = text_span(*span, &chunk, &source.text);
+                }
+                d
+            })
+            .collect();
         ParsedGame {
             index,
-            source: self.source(&chunk).0,
+            source,
             record: None,
-            diagnostics: vec![diagnostic],
+            diagnostics,
         }
     }
 
@@ -762,7 +778,14 @@ impl JsonGames<'_> {
                     "syntax-json",
                     "expected UTF-8 text, but found a byte that is not",
                 )
-                .at(Some(Span::new(chunk.offset + at, 1)), "not UTF-8")
+                // The span covers the U+FFFD that stands for the bad byte in the text.
+                .at(
+                    Some(Span::new(
+                        chunk.offset + at,
+                        char::REPLACEMENT_CHARACTER.len_utf8(),
+                    )),
+                    "not UTF-8",
+                )
                 .help("JSON files are UTF-8: re-encode the file");
                 (String::from_utf8_lossy(&chunk.bytes).into_owned(), Some(d))
             }
@@ -865,7 +888,7 @@ impl JsonGames<'_> {
                 .at(Some(Span::new(at, 1)), "expected `,` or `]` before this")
                 .help(help);
                 self.pending
-                    .push_back(self.file_problem(between, diagnostic, 0));
+                    .push_back(self.file_problem(between, vec![diagnostic], 0));
             }
         }
         Ok(())
@@ -877,7 +900,7 @@ impl JsonGames<'_> {
             .at(Some(Span::new(chunk.offset, 0)), "the end of the file")
             .help("the file may be truncated; a document ends with `]}`");
         self.pending
-            .push_back(self.file_problem(chunk, diagnostic, 0));
+            .push_back(self.file_problem(chunk, vec![diagnostic], 0));
         self.state = State::Done;
     }
 
@@ -1014,8 +1037,7 @@ impl JsonGames<'_> {
                 offset: tail.offset,
                 line: tail.line,
             };
-            let mut entry = self.file_problem(chunk, problems.remove(0), 0);
-            entry.diagnostics.extend(problems);
+            let entry = self.file_problem(chunk, problems, 0);
             self.pending.push_back(entry);
         }
     }
@@ -1025,7 +1047,7 @@ impl JsonGames<'_> {
         let d = Diagnostic::error("syntax-json", "unexpected text after the `games` array")
             .at(at, "unexpected")
             .help("a document ends with `]}` after its last game");
-        self.pending.push_back(self.file_problem(chunk, d, 0));
+        self.pending.push_back(self.file_problem(chunk, vec![d], 0));
         self.state = State::Done;
         Ok(())
     }
@@ -1142,9 +1164,11 @@ fn serde_diagnostic(e: &serde_json::Error, text: &str, offset: usize) -> Diagnos
     };
     let end = error_offset(text, e.line(), e.column());
     let category = e.classify();
-    let span = token_before(text.as_bytes(), end, category == Category::Data);
-    let at = Some(Span::new(offset + span.0, span.1 - span.0));
-    let last = Span::new(offset + text.len().saturating_sub(1), text.len().min(1));
+    let (start, stop) = token_before(text.as_bytes(), end, category == Category::Data);
+    let (start, stop) = whole_chars(text, start, stop);
+    let at = Some(Span::new(offset + start, stop - start));
+    let (start, stop) = whole_chars(text, text.len().saturating_sub(1), text.len());
+    let last = Span::new(offset + start, stop - start);
     match category {
         Category::Eof => {
             Diagnostic::error("syntax-json", "the game's JSON ends before it is complete")
@@ -1193,6 +1217,54 @@ fn error_offset(text: &str, line: usize, column: usize) -> usize {
             .map_or(text.len(), |(i, _)| i + 1)
     };
     (line_start + column).min(text.len())
+}
+
+/// The span on `text` (the lossy decoding of `chunk`) of `span`, a span on the chunk's
+/// raw bytes, in whole characters.
+fn text_span(span: Span, chunk: &Chunk, text: &str) -> Span {
+    let local = |raw: usize| {
+        let raw = raw.saturating_sub(chunk.offset).min(chunk.bytes.len());
+        lossy_offset(&chunk.bytes, raw)
+    };
+    let (start, stop) = whole_chars(text, local(span.offset), local(span.end()));
+    Span::new(chunk.offset + start, stop - start)
+}
+
+/// Where byte `raw` of `bytes` lands in `String::from_utf8_lossy(bytes)`, which turns each
+/// invalid sequence into one U+FFFD.
+fn lossy_offset(bytes: &[u8], raw: usize) -> usize {
+    let (mut raw_at, mut text_at) = (0, 0);
+    for chunk in bytes.utf8_chunks() {
+        let valid = chunk.valid().len();
+        if raw <= raw_at + valid {
+            return text_at + (raw - raw_at);
+        }
+        raw_at += valid;
+        text_at += valid;
+        let invalid = chunk.invalid().len();
+        if raw < raw_at + invalid {
+            return text_at;
+        }
+        raw_at += invalid;
+        if invalid > 0 {
+            text_at += char::REPLACEMENT_CHARACTER.len_utf8();
+        }
+    }
+    text_at
+}
+
+/// Widens the byte range `start..stop` of `text` to whole characters, so that a span on a
+/// byte never splits a multi-byte character.
+fn whole_chars(text: &str, mut start: usize, mut stop: usize) -> (usize, usize) {
+    stop = stop.min(text.len());
+    start = start.min(stop);
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    while !text.is_char_boundary(stop) {
+        stop += 1;
+    }
+    (start, stop)
 }
 
 /// The JSON text an error stopping at `end` is about: the string ending there (quotes
@@ -1281,6 +1353,69 @@ mod tests {
         read(Box::new(text.as_bytes()), &ReadOptions::default())
             .map(|g| g.unwrap())
             .collect()
+    }
+
+    #[test]
+    fn bad_utf8_span_covers_the_replacement_character() {
+        // Found by fuzzing: a one-byte span split the three-byte U+FFFD in the source text.
+        let input: Box<dyn BufRead + Send> =
+            Box::new(&b"{\"rules\":\"othello\",\"comment\":\"Su\xe8de\"}\n"[..]);
+        let games: Vec<_> = read(input, &ReadOptions::default())
+            .map(|g| g.unwrap())
+            .collect();
+        let d = &games[0].diagnostics[0];
+        assert_eq!(d.code, "syntax-json");
+        let span = d.span.unwrap();
+        let text = &games[0].source.text;
+        assert_eq!(&text[span.offset..span.end()], "\u{fffd}");
+    }
+
+    #[test]
+    fn syntax_error_spans_keep_whole_characters() {
+        // Found by fuzzing: a one-byte span on a syntax error inside a multi-byte
+        // character, and on the last byte of a game ending in one.
+        assert_eq!(whole_chars("a\u{93}b", 2, 3), (1, 3));
+        assert_eq!(whole_chars("ab\u{e9}", 3, 4), (2, 4));
+        assert_eq!(whole_chars("ab", 1, 2), (1, 2));
+        for text in [
+            "{\"rules\":\"othello\",\"tags\":[{\"name\":\u{63d}\u{93}ack\"}]}\n",
+            "{\"rules\":\"othello\" \u{e9}\n",
+            "{\"rules\":\"othello\",\"moves\":[\u{e9}",
+        ] {
+            let games = read_all(text);
+            for g in &games {
+                for d in &g.diagnostics {
+                    let span = d.span.unwrap();
+                    let local = span.offset - g.source.offset;
+                    assert!(
+                        g.source.text.get(local..local + span.len).is_some(),
+                        "{text}: {d:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn envelope_spans_land_on_the_source_text() {
+        // Found by fuzzing: a span on the raw bytes of an envelope with invalid UTF-8 did
+        // not match the lossy source text.
+        assert_eq!(lossy_offset(b"ab\xffcd", 3), 5);
+        assert_eq!(lossy_offset(b"ab\xff\xfecd", 4), 8);
+        assert_eq!(lossy_offset(b"ab\xffcd", 2), 2);
+        let input: Box<dyn BufRead + Send> =
+            Box::new(&b"{\"format\": \"\xff\xferev\", \"version\": 1, \"games\": [\n]}\n"[..]);
+        let games: Vec<_> = read(input, &ReadOptions::default())
+            .map(|g| g.unwrap())
+            .collect();
+        let d = games[0]
+            .diagnostics
+            .iter()
+            .find(|d| d.code == "json-bad-envelope")
+            .unwrap();
+        let span = d.span.unwrap();
+        let text = &games[0].source.text;
+        assert_eq!(&text[span.offset..span.end()], "\"\u{fffd}\u{fffd}rev\"");
     }
 
     #[test]

@@ -318,12 +318,50 @@ struct Field {
     text: String,
     offset: usize,
     span: Span,
+    /// File offset of each byte of `text` and one past its end: a quoted field drops its
+    /// quotes and halves `""`, so its text is not a slice of the line.
+    positions: Vec<usize>,
+}
+
+impl Field {
+    /// The span on the line of `span`, a span into this field's text at `self.offset`.
+    fn line_span(&self, span: Span) -> Span {
+        let at = |local: usize| self.positions.get(local).copied();
+        let local = span.offset.saturating_sub(self.offset);
+        let (Some(start), Some(end)) = (at(local), at(local + span.len)) else {
+            return span;
+        };
+        // The end is just past the span's last byte, not past a dropped quote.
+        let end = match span.len {
+            0 => start,
+            n => at(local + n - 1).map_or(end, |last| last + 1),
+        };
+        Span::new(start, end - start)
+    }
 }
 
 enum CsvLine {
     Complete(Vec<Field>),
     /// A quoted field runs on past the end of the text.
     Open,
+}
+
+/// Applies `f` to every span of `record`.
+fn for_each_span(record: &mut Record, f: impl FnMut(&mut Span)) {
+    let moves = record.moves.iter_mut().flat_map(|m| {
+        let flips = m.flips.as_mut().and_then(|c| c.span.as_mut());
+        m.span.as_mut().into_iter().chain(flips)
+    });
+    record
+        .span
+        .iter_mut()
+        .chain(record.rules_span.as_mut())
+        .chain(record.start.as_mut().and_then(|s| s.span.as_mut()))
+        .chain(record.tags.iter_mut().filter_map(|t| t.span.as_mut()))
+        .chain(moves)
+        .chain(record.positions.iter_mut().filter_map(|p| p.span.as_mut()))
+        .chain(record.result.as_mut().and_then(|r| r.span.as_mut()))
+        .for_each(f);
 }
 
 /// Splits `text` (at file offset `base`) into fields.
@@ -334,6 +372,7 @@ fn split_csv(text: &str, base: usize, delimiter: u8) -> CsvLine {
     loop {
         let start = i;
         let mut value = Vec::new();
+        let mut positions = Vec::new();
         let content;
         if bytes.get(i) == Some(&b'"') {
             i += 1;
@@ -343,6 +382,7 @@ fn split_csv(text: &str, base: usize, delimiter: u8) -> CsvLine {
                     None => return CsvLine::Open,
                     Some(b'"') if bytes.get(i + 1) == Some(&b'"') => {
                         value.push(b'"');
+                        positions.push(base + i);
                         i += 2;
                     }
                     Some(b'"') => {
@@ -351,6 +391,7 @@ fn split_csv(text: &str, base: usize, delimiter: u8) -> CsvLine {
                     }
                     Some(&b) => {
                         value.push(b);
+                        positions.push(base + i);
                         i += 1;
                     }
                 }
@@ -358,19 +399,23 @@ fn split_csv(text: &str, base: usize, delimiter: u8) -> CsvLine {
             // Text between the closing quote and the delimiter is kept as written.
             while i < bytes.len() && bytes[i] != delimiter {
                 value.push(bytes[i]);
+                positions.push(base + i);
                 i += 1;
             }
         } else {
             content = i;
             while i < bytes.len() && bytes[i] != delimiter {
                 value.push(bytes[i]);
+                positions.push(base + i);
                 i += 1;
             }
         }
+        positions.push(base + i);
         fields.push(Field {
             text: String::from_utf8_lossy(&value).into_owned(),
             offset: base + content,
             span: Span::new(base + start, i - start),
+            positions,
         });
         if i >= bytes.len() {
             return CsvLine::Complete(fields);
@@ -580,6 +625,7 @@ impl<R: BufRead> MoveStringReader<R> {
         let result = self.game_from_text(&field.text, field.offset);
         let game = match result {
             Ok(mut record) => {
+                for_each_span(&mut record, |s| *s = field.line_span(*s));
                 for (i, f) in fields.iter().enumerate() {
                     if i != column && !f.text.trim().is_empty() {
                         let name = self.csv.as_ref().map_or_else(String::new, |c| c.name(i));
@@ -591,7 +637,15 @@ impl<R: BufRead> MoveStringReader<R> {
                 record.span = Some(Span::new(line.offset, line.text.len()));
                 self.game(&line, Some(record), Vec::new())
             }
-            Err(diags) => self.game(&line, None, diags),
+            Err(mut diags) => {
+                for d in &mut diags {
+                    let labels = d.related.iter_mut().map(|l| &mut l.span);
+                    for span in d.span.iter_mut().chain(labels) {
+                        *span = field.line_span(*span);
+                    }
+                }
+                self.game(&line, None, diags)
+            }
         };
         Ok(game)
     }
@@ -790,6 +844,33 @@ mod tests {
             .map(|m| m.mv.to_string())
             .collect::<Vec<_>>()
             .join(" ")
+    }
+
+    #[test]
+    fn quoted_field_spans_point_at_the_line() {
+        // Found by fuzzing: spans in a quoted moves field ignored the dropped quotes, so
+        // they landed a byte early after a closing quote or a doubled `""`.
+        let text = "Black,Moves\nA,\"f5 \"\"\" zz\u{e9}\n";
+        let games = read_str(text, None);
+        let game = &games[0];
+        let source = &game.source.text;
+        let local = |s: Span| &source[s.offset - game.source.offset..s.end() - game.source.offset];
+        let spans: Vec<_> = game
+            .diagnostics
+            .iter()
+            .map(|d| local(d.span.unwrap()))
+            .collect();
+        assert_eq!(spans, ["\"", "z", "z", "\u{e9}"]);
+        let text = "Black,Moves\nA,\"f5 d6\" c3\n";
+        let games = read_str(text, None);
+        let (record, source) = (games[0].record.as_ref().unwrap(), &games[0].source);
+        let local = |s: Span| &source.text[s.offset - source.offset..s.end() - source.offset];
+        let spans: Vec<_> = record
+            .moves
+            .iter()
+            .map(|m| local(m.span.unwrap()))
+            .collect();
+        assert_eq!(spans, ["f5", "d6", "c3"]);
     }
 
     #[test]

@@ -162,7 +162,11 @@ impl Iterator for GameReader<'_> {
         if let Some(at) = encoding {
             let d = Diagnostic::warning("syntax-bad-encoding", "the game is not valid UTF-8")
                 .at(
-                    Some(crate::record::Span::new(chunk.offset + at, 1)),
+                    // The span covers the U+FFFD that stands for the bad byte in the text.
+                    Some(crate::record::Span::new(
+                        chunk.offset + at,
+                        char::REPLACEMENT_CHARACTER.len_utf8(),
+                    )),
                     "not UTF-8",
                 )
                 .help("save the file as UTF-8; invalid bytes were read as U+FFFD")
@@ -510,6 +514,16 @@ mod tests {
             Some("Su\u{fffd}de")
         );
         assert_eq!(&*g.source.name, "-");
+    }
+
+    #[test]
+    fn bad_encoding_span_covers_the_replacement_character() {
+        // Found by fuzzing: a one-byte span split the three-byte U+FFFD in the source text.
+        let input: Box<dyn BufRead + Send> = Box::new(&b"[Event \"Su\xe8de\"]\n1. f5\n"[..]);
+        let games: Vec<_> = read(input, &ReadOptions::default()).collect();
+        let g = games[0].as_ref().unwrap();
+        let span = g.diagnostics[0].span.unwrap();
+        assert_eq!(&g.source.text[span.offset..span.end()], "\u{fffd}");
     }
 
     #[test]

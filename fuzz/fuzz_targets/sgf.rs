@@ -1,0 +1,10 @@
+//! Arbitrary bytes through the sgf reader, then the validator on every record read: no
+//! panic, every span inside its game's source.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use reversi_record::formats::Format;
+
+fuzz_target!(|data: &[u8]| {
+    fuzz_checks::read_and_check(Format::Sgf, data);
+});

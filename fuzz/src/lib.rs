@@ -1,0 +1,110 @@
+//! Checks shared by the fuzz targets: read arbitrary bytes through a format, validate every
+//! record read, and hold every span to the game's [`Source`].
+
+use std::io::Cursor;
+use std::sync::Arc;
+
+use reversi_record::diagnostic::{render_plain, Diagnostic, Source};
+use reversi_record::formats::{Format, ParsedGame, ReadOptions};
+use reversi_record::record::{Record, Span};
+use reversi_record::validate::validate_record;
+
+/// Read options with a fixed name and nothing else: no path, no rules, no names directory.
+pub fn options() -> ReadOptions {
+    ReadOptions {
+        name: Arc::from("fuzz"),
+        ..ReadOptions::default()
+    }
+}
+
+/// Reads `data` through `format` to the end; checks every game's spans and diagnostics,
+/// validates every record and checks the validator's findings the same way.
+///
+/// Returns the games read (the I/O errors a reader may legitimately report, such as a
+/// read error, end the stream).
+pub fn read_and_check(format: Format, data: &[u8]) -> Vec<ParsedGame> {
+    let input = Box::new(Cursor::new(data.to_vec()));
+    let mut games = Vec::new();
+    let mut previous_index = 0;
+    for game in format.read(input, &options()) {
+        let Ok(game) = game else { break };
+        // Index 0 is a problem with the file itself (the JSON envelope), not a game.
+        if game.index != 0 {
+            assert!(
+                game.index > previous_index,
+                "game indexes must increase: {} after {}",
+                game.index,
+                previous_index
+            );
+            previous_index = game.index;
+        }
+        check_game(&game);
+        games.push(game);
+    }
+    games
+}
+
+/// Checks one parsed game: its record's spans and its diagnostics lie in its source; the
+/// validator neither panics nor points outside the source.
+pub fn check_game(game: &ParsedGame) {
+    let source = &game.source;
+    for d in &game.diagnostics {
+        check_diagnostic(d, source, "reader");
+    }
+    if let Some(record) = &game.record {
+        for span in record_spans(record) {
+            check_span(span, source, "record");
+        }
+        let report = validate_record(record, game.index);
+        for d in &report.diagnostics {
+            check_diagnostic(d, source, "validator");
+        }
+    }
+}
+
+/// Checks a diagnostic's spans and renders it.
+pub fn check_diagnostic(d: &Diagnostic, source: &Source, who: &str) {
+    assert!(!d.code.is_empty(), "{who} diagnostic without a code");
+    if let Some(span) = d.span {
+        check_span(span, source, who);
+    }
+    for label in &d.related {
+        check_span(label.span, source, who);
+    }
+    let text = render_plain(d, source);
+    assert!(text.contains(d.code), "rendering lost the code: {text}");
+    let _ = source.line_column(d.span.map_or(0, |s| s.offset));
+}
+
+/// Asserts that `span` lies inside the source text, on character boundaries.
+pub fn check_span(span: Span, source: &Source, who: &str) {
+    let start = source.offset;
+    let end = source.offset + source.text.len();
+    assert!(
+        span.offset >= start && span.end() <= end,
+        "{who} span {span:?} outside the source {start}..{end}: {:?}",
+        source.text
+    );
+    let local = span.offset - start;
+    assert!(
+        source.text.is_char_boundary(local) && source.text.is_char_boundary(local + span.len),
+        "{who} span {span:?} splits a character of {:?}",
+        source.text
+    );
+}
+
+/// Every span a record carries.
+pub fn record_spans(record: &Record) -> Vec<Span> {
+    let mut spans = Vec::new();
+    spans.extend(record.span);
+    spans.extend(record.rules_span);
+    spans.extend(record.start.as_ref().and_then(|s| s.span));
+    spans.extend(record.tags.iter().filter_map(|t| t.span));
+    for m in &record.moves {
+        spans.extend(m.span);
+        spans.extend(m.flips.as_ref().and_then(|f| f.span));
+    }
+    spans.extend(record.positions.iter().filter_map(|p| p.span));
+    spans.extend(record.result.as_ref().and_then(|r| r.span));
+    spans
+}
