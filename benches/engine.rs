@@ -1,5 +1,6 @@
 //! Engine benchmarks: perft leaves per second, and the checked replay of random games per
-//! variant (time per move).
+//! variant (time per move: `Position::apply`, and `Position::play`, which also hands back
+//! the flipped squares, on 8x8).
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use reversi_record::{Move, Position, Rules};
@@ -90,12 +91,26 @@ fn replay(c: &mut Criterion) {
                 for game in &games {
                     let mut pos = Position::new(rules);
                     for &mv in game {
-                        black_box(pos.play(mv).ok());
+                        black_box(pos.apply(mv).ok());
                     }
                     black_box(pos.outcome());
                 }
             })
         });
+        if rules == Rules::default() {
+            // The same replay, also handing back each move's flipped squares.
+            group.bench_function("othello-with-flips", |b| {
+                b.iter(|| {
+                    for game in &games {
+                        let mut pos = Position::new(rules);
+                        for &mv in game {
+                            black_box(pos.play(mv).ok());
+                        }
+                        black_box(pos.outcome());
+                    }
+                })
+            });
+        }
     }
     group.finish();
 }
