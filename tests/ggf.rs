@@ -1,11 +1,9 @@
 //! GGF reader and writer: real GGS files, fixtures, round trips.
 
-use std::io::{self, BufRead};
-
 use proptest::prelude::*;
 use reversi_record::diagnostic::render_plain;
 use reversi_record::engine::Preset;
-use reversi_record::formats::{ggf, ParsedGame, ReadOptions, WriteError, WriteOptions};
+use reversi_record::formats::{Format, ParsedGame, ReadOptions, WriteError, WriteOptions};
 use reversi_record::record::{
     ClaimedResult, MoveRecord, Record, ResultScore, StartPosition, Tag, Termination,
 };
@@ -14,13 +12,12 @@ use reversi_record::{BoardShape, Color, Move, Position, Rules, Square};
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/ggf/");
 
 fn read_bytes(bytes: Vec<u8>) -> Vec<ParsedGame> {
-    let input: Box<dyn BufRead + Send> = Box::new(io::Cursor::new(bytes));
     let options = ReadOptions {
         name: "test.ggf".into(),
         ..ReadOptions::default()
     };
-    ggf::read(input, &options)
-        .collect::<io::Result<Vec<_>>>()
+    Format::Ggf
+        .read_bytes(bytes, &options)
         .expect("reading from memory cannot fail")
 }
 
@@ -35,19 +32,11 @@ fn read_data(name: &str) -> Option<Vec<ParsedGame>> {
 }
 
 fn write(records: &[Record], lossy: bool) -> Result<(String, Vec<String>), WriteError> {
-    let mut buf = Vec::new();
-    let mut lost = Vec::new();
-    {
-        let options = WriteOptions {
-            lossy,
-            ..WriteOptions::default()
-        };
-        let mut w = ggf::writer(Box::new(&mut buf), &options);
-        for r in records {
-            lost.extend(w.write(r)?);
-        }
-        w.finish()?;
-    }
+    let options = WriteOptions {
+        lossy,
+        ..WriteOptions::default()
+    };
+    let (buf, lost) = Format::Ggf.write_bytes(records, &options)?;
     Ok((String::from_utf8(buf).expect("GGF output is UTF-8"), lost))
 }
 

@@ -1,6 +1,6 @@
 //! Move strings: fixtures, the real XOT openings file, writer refusals and round trips.
 
-use std::io::{self, BufReader, Cursor};
+use std::io::BufReader;
 
 use proptest::prelude::*;
 use reversi_record::diagnostic::render_plain;
@@ -15,25 +15,16 @@ fn read_all(text: &str, rules: Option<Rules>) -> Vec<ParsedGame> {
         ..ReadOptions::default()
     };
     Format::MoveString
-        .read(Box::new(Cursor::new(text.to_owned())), &options)
-        .collect::<io::Result<Vec<_>>>()
+        .read_bytes(text, &options)
         .expect("reading from memory does not fail")
 }
 
 fn write_all(records: &[Record], lossy: bool) -> Result<(String, Vec<String>), WriteError> {
-    let mut out = Vec::new();
-    let mut lost = Vec::new();
-    {
-        let options = WriteOptions {
-            lossy,
-            ..WriteOptions::default()
-        };
-        let mut writer = Format::MoveString.writer(Box::new(&mut out), &options);
-        for r in records {
-            lost.extend(writer.write(r)?);
-        }
-        writer.finish().map_err(WriteError::Io)?;
-    }
+    let options = WriteOptions {
+        lossy,
+        ..WriteOptions::default()
+    };
+    let (out, lost) = Format::MoveString.write_bytes(records, &options)?;
     Ok((String::from_utf8(out).expect("writers write UTF-8"), lost))
 }
 

@@ -1,7 +1,5 @@
 //! OBF positions: fixtures, the FFO test files with their legal-move oracle, round trips.
 
-use std::io::{self, Cursor};
-
 use reversi_record::diagnostic::render_plain;
 use reversi_record::formats::obf::EVALUATIONS_TAG;
 use reversi_record::formats::{Format, ParsedGame, ReadOptions, Sniff, WriteError, WriteOptions};
@@ -21,25 +19,16 @@ fn read_all(text: &str) -> Vec<ParsedGame> {
         ..ReadOptions::default()
     };
     Format::Obf
-        .read(Box::new(Cursor::new(text.to_owned())), &options)
-        .collect::<io::Result<Vec<_>>>()
+        .read_bytes(text, &options)
         .expect("reading from memory does not fail")
 }
 
 fn write_all(records: &[Record], lossy: bool) -> Result<(String, Vec<String>), WriteError> {
-    let mut out = Vec::new();
-    let mut lost = Vec::new();
-    {
-        let options = WriteOptions {
-            lossy,
-            ..WriteOptions::default()
-        };
-        let mut writer = Format::Obf.writer(Box::new(&mut out), &options);
-        for r in records {
-            lost.extend(writer.write(r)?);
-        }
-        writer.finish().map_err(WriteError::Io)?;
-    }
+    let options = WriteOptions {
+        lossy,
+        ..WriteOptions::default()
+    };
+    let (out, lost) = Format::Obf.write_bytes(records, &options)?;
     Ok((String::from_utf8(out).expect("writers write UTF-8"), lost))
 }
 

@@ -4,37 +4,28 @@ use std::io::{self, BufRead};
 
 use proptest::prelude::*;
 use reversi_record::diagnostic::render_plain;
-use reversi_record::formats::{ggf, sgf, ParsedGame, ReadOptions, WriteError, WriteOptions};
+use reversi_record::formats::{ggf, Format, ParsedGame, ReadOptions, WriteError, WriteOptions};
 use reversi_record::record::{
     ClaimedResult, MoveRecord, Record, ResultScore, StartPosition, Tag, Termination,
 };
 use reversi_record::{BoardShape, Color, Move, Position, Rules, Square};
 
 fn read_bytes(bytes: Vec<u8>) -> Vec<ParsedGame> {
-    let input: Box<dyn BufRead + Send> = Box::new(io::Cursor::new(bytes));
     let options = ReadOptions {
         name: "test.sgf".into(),
         ..ReadOptions::default()
     };
-    sgf::read(input, &options)
-        .collect::<io::Result<Vec<_>>>()
+    Format::Sgf
+        .read_bytes(bytes, &options)
         .expect("reading from memory cannot fail")
 }
 
 fn write(records: &[Record], lossy: bool) -> Result<(String, Vec<String>), WriteError> {
-    let mut buf = Vec::new();
-    let mut lost = Vec::new();
-    {
-        let options = WriteOptions {
-            lossy,
-            ..WriteOptions::default()
-        };
-        let mut w = sgf::writer(Box::new(&mut buf), &options);
-        for r in records {
-            lost.extend(w.write(r)?);
-        }
-        w.finish()?;
-    }
+    let options = WriteOptions {
+        lossy,
+        ..WriteOptions::default()
+    };
+    let (buf, lost) = Format::Sgf.write_bytes(records, &options)?;
     Ok((String::from_utf8(buf).expect("SGF output is UTF-8"), lost))
 }
 

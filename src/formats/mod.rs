@@ -316,6 +316,45 @@ impl Format {
     }
 }
 
+impl Format {
+    /// Reads every game of an in-memory input: the convenience form of [`Format::read`] for
+    /// tests and small inputs.
+    ///
+    /// ```
+    /// use reversi_record::formats::{Format, ReadOptions};
+    /// let games = Format::MoveString.read_bytes("f5d6c3\nf5f6\n", &ReadOptions::default()).unwrap();
+    /// assert_eq!(games.len(), 2);
+    /// assert_eq!(games[1].record.as_ref().unwrap().moves.len(), 2);
+    /// ```
+    pub fn read_bytes(
+        self,
+        input: impl Into<Vec<u8>>,
+        options: &ReadOptions,
+    ) -> io::Result<Vec<ParsedGame>> {
+        self.read(Box::new(io::Cursor::new(input.into())), options)
+            .collect()
+    }
+
+    /// Writes `records` to memory: the bytes, and what was dropped (lossy writing). The
+    /// first refusal stops the writing.
+    pub fn write_bytes(
+        self,
+        records: &[Record],
+        options: &WriteOptions,
+    ) -> Result<(Vec<u8>, Vec<String>), WriteError> {
+        let mut out = Vec::new();
+        let mut dropped = Vec::new();
+        {
+            let mut writer = self.writer(Box::new(&mut out), options);
+            for record in records {
+                dropped.extend(writer.write(record)?);
+            }
+            writer.finish()?;
+        }
+        Ok((out, dropped))
+    }
+}
+
 impl fmt::Display for Format {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.name())
