@@ -3,19 +3,25 @@
 
 use reversi_record::{Position, Rules};
 
-fn check(rules: &str, depth: u32, finished_zero: u64, finished_one: u64) {
+/// A count of the table: a number, or `-` for unknown.
+fn count(text: &str) -> Option<u64> {
+    (text != "-").then(|| text.parse().expect("a count is a number or `-`"))
+}
+
+/// Checks one row; a count written `-` is not known from an independent source.
+fn check(rules: &str, depth: u32, finished_zero: Option<u64>, finished_one: Option<u64>) {
     let rules: Rules = rules.parse().expect("fixture rules parse");
     let pos = Position::new(rules);
-    assert_eq!(
-        pos.perft(depth, false),
-        finished_zero,
-        "{rules} depth {depth}"
-    );
-    assert_eq!(
-        pos.perft(depth, true),
-        finished_one,
-        "{rules} depth {depth} (count finished)"
-    );
+    if let Some(leaves) = finished_zero {
+        assert_eq!(pos.perft(depth, false), leaves, "{rules} depth {depth}");
+    }
+    if let Some(leaves) = finished_one {
+        assert_eq!(
+            pos.perft(depth, true),
+            leaves,
+            "{rules} depth {depth} (count finished)"
+        );
+    }
 }
 
 #[test]
@@ -31,12 +37,7 @@ fn fixture_table() {
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
     {
         let f: Vec<&str> = line.split_whitespace().collect();
-        check(
-            f[0],
-            f[1].parse().unwrap(),
-            f[2].parse().unwrap(),
-            f[3].parse().unwrap(),
-        );
+        check(f[0], f[1].parse().unwrap(), count(f[2]), count(f[3]));
         rows += 1;
     }
     assert!(rows >= 16);
