@@ -55,10 +55,12 @@ pub trait Bits:
         self == Self::ZERO
     }
 
-    /// The bit index of `sq` in this layout, if the layout holds it.
+    /// The bit index of `sq` in this layout, if the layout holds it (a table look-up: it
+    /// runs once per move replayed).
+    #[inline]
     fn index_of(sq: Square) -> Option<u32> {
-        (sq.col() < Self::SIDE && sq.row() < Self::SIDE)
-            .then(|| sq.row() as u32 * Self::STRIDE + sq.col() as u32)
+        let index = layout_indexes(Self::STRIDE)[sq.index() as usize];
+        (index != NO_INDEX).then_some(index as u32)
     }
 
     /// The square at bit `index`.
@@ -136,6 +138,35 @@ pub trait Bits:
             n |= self.shift(dir);
         }
         n
+    }
+}
+
+/// Marks a square a layout does not hold in [`layout_indexes`].
+const NO_INDEX: u8 = u8::MAX;
+
+/// Bit index in each layout of every square of the 10x10 grid, by [`Square::index`].
+const fn index_table(stride: u8, side: u8) -> [u8; 100] {
+    let mut table = [NO_INDEX; 100];
+    let mut i = 0;
+    while i < 100 {
+        let (row, col) = (i as u8 / MAX_SIDE, i as u8 % MAX_SIDE);
+        if row < side && col < side {
+            table[i] = row * stride + col;
+        }
+        i += 1;
+    }
+    table
+}
+
+const INDEXES_8: [u8; 100] = index_table(8, 8);
+const INDEXES_11: [u8; 100] = index_table(11, 10);
+
+#[inline(always)]
+fn layout_indexes(stride: u32) -> &'static [u8; 100] {
+    if stride == 8 {
+        &INDEXES_8
+    } else {
+        &INDEXES_11
     }
 }
 
