@@ -233,6 +233,12 @@ impl Position {
         with!(&self.layout, p => p.in_hand(color))
     }
 
+    /// Sets the discs `color` still has in hand (`None`: unlimited), for a setup whose
+    /// history is known (a record's start position can say it).
+    pub fn set_in_hand(&mut self, color: Color, discs: Option<u8>) {
+        with!(&mut self.layout, p => p.set_in_hand(color, discs))
+    }
+
     /// What `sq` holds.
     pub fn cell(&self, sq: Square) -> Cell {
         if !self.rules.board().contains(sq) {

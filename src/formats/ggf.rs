@@ -46,7 +46,7 @@ use super::{
     WriteOptions,
 };
 use crate::diagnostic::Diagnostic;
-use crate::engine::{BoardShape, Color, Move, Position, Preset, Rules, Setup, Square, SquareSet};
+use crate::engine::{BoardShape, Color, Move, Preset, Rules, Setup, Square, SquareSet};
 use crate::record::{
     ClaimedResult, MoveRecord, Record, ResultScore, Span, StartPosition, Tag, TagName, Termination,
 };
@@ -1268,9 +1268,8 @@ fn board_text(rules: &Rules, setup: &Setup) -> String {
 /// The moves to write: each with the colour the record claims or replay gives, and the
 /// passes replay finds where a record without colours leaves them out (`None`).
 pub(super) fn colored_moves(record: &Record) -> Vec<(Color, Option<&MoveRecord>)> {
-    let setup = record.start_setup();
-    let mut pos = Position::from_setup(record.rules, setup).ok();
-    let mut expected = setup.turn;
+    let mut pos = record.start_position().ok();
+    let mut expected = record.start_setup().turn;
     let mut out = Vec::with_capacity(record.moves.len());
     for m in &record.moves {
         let color = match m.color {

@@ -317,7 +317,7 @@ fn movetext(record: &Record, dialect: PgnDialect, losses: &mut Losses) -> Vec<Mo
     let insert_passes = dialect != PgnDialect::Thor;
     let mut slots = Vec::with_capacity(record.moves.len() + 2);
     let mut replay = if record.rules == Rules::default() {
-        Position::from_setup(record.rules, record.start_setup()).ok()
+        record.start_position().ok()
     } else {
         None
     };

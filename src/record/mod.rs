@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{Color, Move, Rules, Setup, SquareSet};
+use crate::engine::{Color, Move, Position, Rules, Setup, SetupError, SquareSet};
 
 mod span;
 mod tags;
@@ -112,6 +112,18 @@ impl Record {
     /// The player of `color` (`Black`, `White`, `Red`, `Green` tags).
     pub fn player(&self, color: Color) -> Option<&str> {
         self.tag(TagName::player(color))
+    }
+
+    /// The position the game starts from, checked against the rules: the start position
+    /// (with the discs in hand it gives, when the supply is limited) or the rules' default.
+    pub fn start_position(&self) -> Result<Position, SetupError> {
+        let mut pos = Position::from_setup(self.rules, self.start_setup())?;
+        let in_hand = self.start.as_ref().and_then(|s| s.in_hand);
+        if let (Some([black, white]), Some(_)) = (in_hand, self.rules.supply()) {
+            pos.set_in_hand(Color::Black, Some(black));
+            pos.set_in_hand(Color::White, Some(white));
+        }
+        Ok(pos)
     }
 
     /// The setup the game starts from: the start position, or the rules' default.
@@ -385,5 +397,42 @@ pub(crate) mod setup_serde {
             neutral: set(f.neutral),
             turn: f.turn,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_start_position_keeps_the_discs_in_hand_it_gives() {
+        let rules: Rules = "classic".parse().unwrap();
+        let mut record = Record::new(rules);
+        assert_eq!(
+            record.start_position().unwrap().in_hand(Color::Black),
+            Some(32)
+        );
+        let mut setup = record.start_setup();
+        for sq in ["d4", "e5"] {
+            setup.discs[1].insert(sq.parse().unwrap());
+        }
+        for sq in ["e4", "d5"] {
+            setup.discs[0].insert(sq.parse().unwrap());
+        }
+        record.start = Some(StartPosition {
+            setup,
+            in_hand: Some([0, 5]),
+            span: None,
+        });
+        let pos = record.start_position().unwrap();
+        assert_eq!(pos.in_hand(Color::Black), Some(0));
+        assert_eq!(pos.in_hand(Color::White), Some(5));
+        assert!(pos.legal_moves().is_empty(), "Black has no discs left");
+        // Without the claim, the discs in hand derive from the board: 2 placed each.
+        record.start.as_mut().unwrap().in_hand = None;
+        assert_eq!(
+            record.start_position().unwrap().in_hand(Color::Black),
+            Some(30)
+        );
     }
 }

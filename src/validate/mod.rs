@@ -72,19 +72,21 @@ impl Validator<'_> {
     fn run(&mut self) -> (Option<Position>, usize, Option<Outcome>) {
         let record = self.record;
         let rules = record.rules;
-        let mut pos = match &record.start {
-            None => Position::new(rules),
-            Some(start) => match Position::from_setup(rules, start.setup) {
-                Ok(p) => p,
-                Err(e) => {
-                    self.push(
-                        Diagnostic::error(Code::BadSetup.name(), format!("the start position is impossible: {e}"))
-                            .at(start.span.or(record.rules_span), "this start position")
-                            .help(format!("the rules are `{rules}`; every disc must stand on a playable square of a colour that takes part")),
-                    );
-                    return (None, 0, None);
-                }
-            },
+        let mut pos = match record.start_position() {
+            Ok(p) => p,
+            Err(e) => {
+                let span = record
+                    .start
+                    .as_ref()
+                    .and_then(|s| s.span)
+                    .or(record.rules_span);
+                self.push(
+                    Diagnostic::error(Code::BadSetup.name(), format!("the start position is impossible: {e}"))
+                        .at(span, "this start position")
+                        .help(format!("the rules are `{rules}`; every disc must stand on a playable square of a colour that takes part")),
+                );
+                return (None, 0, None);
+            }
         };
         let explicit_passes = record.moves.iter().any(|m| m.mv == Move::Pass);
         let mut claims = record.positions.iter().peekable();
@@ -510,10 +512,7 @@ fn join_counts(counts: &[u8]) -> String {
 /// Replays `moves` from the record's start, inferring passes: the position reached, or
 /// `None` if the setup or any move is illegal.
 pub(crate) fn replay(record: &Record, moves: &[Move]) -> Option<Position> {
-    let mut pos = match &record.start {
-        None => Position::new(record.rules),
-        Some(s) => Position::from_setup(record.rules, s.setup).ok()?,
-    };
+    let mut pos = record.start_position().ok()?;
     for &mv in moves {
         if mv != Move::Pass && pos.must_pass() {
             pos.play(Move::Pass).ok()?;
@@ -540,12 +539,8 @@ pub(crate) fn replay(record: &Record, moves: &[Move]) -> Option<Position> {
 /// assert_eq!(explicit.moves[10].mv, Move::Pass);
 /// ```
 pub fn with_explicit_passes(record: &Record) -> Record {
-    let mut pos = match &record.start {
-        None => Position::new(record.rules),
-        Some(s) => match Position::from_setup(record.rules, s.setup) {
-            Ok(p) => p,
-            Err(_) => return record.clone(),
-        },
+    let Ok(mut pos) = record.start_position() else {
+        return record.clone();
     };
     let mut moves = Vec::with_capacity(record.moves.len());
     let mut inserted_before = Vec::with_capacity(record.moves.len());

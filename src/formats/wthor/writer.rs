@@ -9,7 +9,7 @@ use super::{
     parse_created, today, Geometry, Header, BLACK_TAG, BOARD_SIZE_TAG, CREATED_TAG, DEPTH_TAG,
     TOURNAMENT_TAG, WHITE_TAG,
 };
-use crate::engine::{BoardShape, Color, Move, Position, Rules};
+use crate::engine::{BoardShape, Color, Move, Rules};
 use crate::formats::{check_losses, RecordWriter, WriteError, WriteOptions};
 use crate::record::{Record, ResultScore, TagName, Termination};
 
@@ -477,7 +477,9 @@ fn with_article(board: BoardShape) -> String {
 
 /// Black's WOF score after replaying the moves as far as they are legal, passes inferred.
 fn replayed_score(record: &Record) -> u8 {
-    let mut position = Position::new(record.rules);
+    let Ok(mut position) = record.start_position() else {
+        return 0;
+    };
     for m in &record.moves {
         if position.must_pass() {
             let _ = position.play(Move::Pass);
