@@ -223,8 +223,9 @@ impl PgnDialect {
 }
 
 impl Format {
-    /// Every format, in detection order.
-    pub const ALL: [Format; 9] = [
+    /// The formats content detection tries, in order (PGN is read by the RGN
+    /// reader, so it is detected as RGN).
+    pub const DETECTION_ORDER: [Format; 8] = [
         Format::Wthor,
         Format::Json,
         Format::Ggf,
@@ -233,7 +234,6 @@ impl Format {
         Format::Rgn,
         Format::Transcript,
         Format::MoveString,
-        Format::Pgn(PgnDialect::Rgn),
     ];
 
     /// The name on the command line (`pgn:playok` for a dialect).
@@ -270,7 +270,7 @@ impl Format {
 
     /// The format the content looks like, if any.
     pub fn sniff(input: &Sniff<'_>) -> Option<Format> {
-        Format::ALL.into_iter().find(|f| match f {
+        Format::DETECTION_ORDER.into_iter().find(|f| match f {
             Format::Wthor => wthor::sniff(input),
             Format::Json => json::sniff(input),
             Format::Ggf => ggf::sniff(input),
