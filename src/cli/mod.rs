@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 mod convert;
 mod explain;
 mod input;
+mod output;
 mod perft;
 mod validate;
 
@@ -52,6 +53,7 @@ pub(crate) mod exit {
 
 pub(crate) fn main() -> ExitCode {
     let cli = Cli::parse();
+    output::install_signal_handler();
     let result = match cli.command {
         Command::Validate(args) => validate::run(args),
         Command::Convert(args) => convert::run(args),
@@ -60,12 +62,17 @@ pub(crate) fn main() -> ExitCode {
     };
     match result {
         Ok(code) => ExitCode::from(code),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::from(exit::OK),
         Err(e) => {
-            let _ = writeln!(io::stderr(), "error: {e}");
+            stderr_line(format_args!("error: {e}"));
             ExitCode::from(exit::USAGE)
         }
     }
+}
+
+/// Writes one line to standard error. A closed or full standard error loses the line, not
+/// the run: notes and findings there are a courtesy, and the exit status still tells.
+pub(crate) fn stderr_line(text: impl std::fmt::Display) {
+    let _ = writeln!(io::stderr().lock(), "{text}");
 }
 
 /// Parses a rules string for clap, with the engine's message on error.

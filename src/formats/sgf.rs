@@ -31,7 +31,7 @@ use super::{
     text_writer, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, TextFormat, WriteError,
     WriteOptions,
 };
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Collected, Diagnostic};
 use crate::engine::{BoardShape, Color, Move, Rules, Setup, Square, SquareSet};
 use crate::record::{
     ClaimedResult, MoveRecord, Record, ResultScore, Span, StartPosition, Tag, TagName, Termination,
@@ -88,7 +88,7 @@ fn next_piece(splitter: &mut Splitter<'_>) -> io::Result<Option<Piece<bool>>> {
     let mut depth = 1usize;
     let mut in_value = false;
     let mut escaped = false;
-    piece.end = splitter.scan_game(&mut piece.bytes, |b| {
+    piece.end = splitter.scan_game(&mut piece, |b| {
         if in_value {
             if escaped {
                 escaped = false;
@@ -194,7 +194,7 @@ impl Prop {
 struct TreeParser<'t, 'd> {
     text: &'t str,
     base: usize,
-    diagnostics: &'d mut Vec<Diagnostic>,
+    diagnostics: &'d mut Collected,
     /// A value ran to the end of the text (already reported).
     broken: bool,
 }
