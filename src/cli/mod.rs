@@ -5,10 +5,12 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+mod completions;
 mod convert;
 mod explain;
 mod input;
 mod perft;
+mod show;
 mod validate;
 
 /// Read, write, validate and convert Reversi/Othello game records of every variant.
@@ -30,6 +32,12 @@ enum Command {
     Perft(perft::Args),
     /// Explain a diagnostic code.
     Explain(explain::Args),
+    /// Show the position after a move, as text or as an SVG diagram.
+    Show(show::Args),
+    /// Print a shell completion script (bash, zsh, fish, powershell).
+    Completions(completions::CompletionsArgs),
+    /// Print the manual page (or write every page into a directory).
+    Man(completions::ManArgs),
 }
 
 /// Output formats for reports.
@@ -57,6 +65,9 @@ pub(crate) fn main() -> ExitCode {
         Command::Convert(args) => convert::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Explain(args) => explain::run(args),
+        Command::Show(args) => show::run(args),
+        Command::Completions(args) => completions::completions(args),
+        Command::Man(args) => completions::man(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),
