@@ -125,6 +125,11 @@ const CASES: &[Case] = &[
         args: &["--move", "30", "--numbers"],
     },
     Case {
+        name: "classic",
+        file: "classic.rgn",
+        args: &["--move", "20"],
+    },
+    Case {
         name: "illegal",
         file: "illegal.rgn",
         args: &[],

@@ -210,7 +210,7 @@ impl Diagram {
 
     /// The diagram as text: the board as diagnostics draw it (or, with
     /// [`Style::numbers`], the grid of placement numbers), the side to move, the disc count
-    /// of each colour and the last move.
+    /// of each colour (and the discs in hand, when the supply is limited) and the last move.
     pub fn text(&self, style: &Style) -> String {
         text::render(self, style)
     }

@@ -25,6 +25,15 @@ pub(super) fn render(d: &Diagram, style: &Style) -> String {
     }
     out.push('\n');
     let _ = writeln!(out, "discs: {}", counts(pos));
+    let in_hand: Vec<String> = pos
+        .rules()
+        .colors()
+        .iter()
+        .filter_map(|&c| pos.in_hand(c).map(|n| format!("{c} {n}")))
+        .collect();
+    if !in_hand.is_empty() {
+        let _ = writeln!(out, "in hand: {}", in_hand.join(", "));
+    }
     match &d.last {
         Some(last) => {
             let _ = writeln!(out, "last move: {}", describe_move(last));
