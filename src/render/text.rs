@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use super::{counts, describe_move, Diagram, Style};
-use crate::engine::Square;
+use crate::engine::{Move, Square};
 
 pub(super) fn render(d: &Diagram, style: &Style) -> String {
     let pos = &d.position;
@@ -36,7 +36,18 @@ pub(super) fn render(d: &Diagram, style: &Style) -> String {
     }
     match &d.last {
         Some(last) => {
-            let _ = writeln!(out, "last move: {}", describe_move(last));
+            let _ = write!(out, "last move: {}", describe_move(last));
+            // The diagram numbers placements; the record numbers written moves.
+            let placed = match last.mv {
+                Move::Place(sq) => d.number_at(sq).map(|p| p.number),
+                Move::Pass => None,
+            };
+            match placed {
+                Some(n) if style.numbers && n != last.number => {
+                    let _ = writeln!(out, " (number {n} on the diagram)");
+                }
+                _ => out.push('\n'),
+            }
         }
         None => out.push_str("last move: none (start position)\n"),
     }
