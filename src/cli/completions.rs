@@ -10,12 +10,7 @@ use clap_complete::Shell;
 
 use super::{exit, Cli};
 
-/// Print a shell completion script.
-///
-/// bash: `reversi completions bash > ~/.local/share/bash-completion/completions/reversi`;
-/// zsh: `reversi completions zsh > ~/.zfunc/_reversi` (with `fpath+=~/.zfunc` before
-/// `compinit`); fish: `reversi completions fish > ~/.config/fish/completions/reversi.fish`;
-/// PowerShell: `reversi completions powershell >> $PROFILE`.
+/// Print a shell completion script (installation: the `Completions` command's help).
 #[derive(Debug, clap::Args)]
 pub(crate) struct CompletionsArgs {
     /// The shell.
@@ -24,10 +19,6 @@ pub(crate) struct CompletionsArgs {
 }
 
 /// Print the manual page, or write one page per command into a directory.
-///
-/// `reversi man > reversi.1` gives the main page; `reversi man --dir DIR` writes
-/// `reversi.1` and `reversi-SUBCOMMAND.1` for each subcommand, ready for
-/// `~/.local/share/man/man1`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct ManArgs {
     /// Write every page into this directory instead of the main page to standard output.

@@ -33,10 +33,22 @@ enum Command {
     /// Explain a diagnostic code.
     Explain(explain::Args),
     /// Show the position after a move, as text or as an SVG diagram.
+    ///
+    /// An illegal record is shown up to its last legal move, with the diagnostic on standard
+    /// error and exit code 1.
     Show(show::Args),
     /// Print a shell completion script (bash, zsh, fish, powershell).
+    ///
+    /// bash: `reversi completions bash > ~/.local/share/bash-completion/completions/reversi`;
+    /// zsh: `reversi completions zsh > ~/.zfunc/_reversi` (with `fpath+=~/.zfunc` before
+    /// `compinit`); fish: `reversi completions fish > ~/.config/fish/completions/reversi.fish`;
+    /// PowerShell: `reversi completions powershell >> $PROFILE`.
     Completions(completions::CompletionsArgs),
     /// Print the manual page (or write every page into a directory).
+    ///
+    /// `reversi man > reversi.1` gives the main page; `reversi man --dir DIR` writes
+    /// `reversi.1` and `reversi-SUBCOMMAND.1` for each subcommand, ready for
+    /// `~/.local/share/man/man1`.
     Man(completions::ManArgs),
 }
 

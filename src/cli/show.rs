@@ -13,10 +13,8 @@ use reversi_record::Rules;
 use super::exit;
 use super::input::{self, InputOptions};
 
-/// Show the position after a move of a game, as text or as an SVG diagram.
-///
-/// An illegal record is shown up to its last legal move, with the diagnostic on standard
-/// error and exit code 1.
+/// Show the position after a move of a game, as text or as an SVG diagram (the help text
+/// is the `Show` command's).
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// The record; `-` (the default) reads standard input.
