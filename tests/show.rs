@@ -285,6 +285,20 @@ fn every_case_as_text_and_svg() {
             )
         );
         insta::assert_snapshot!(format!("{}-svg", case.name), svg.stdout);
+        let svg_text = &svg.stdout;
+        assert!(
+            svg_text.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" width=")
+                && svg_text.contains(" viewBox=\"0 0 "),
+            "{}: sized with width, height and viewBox",
+            case.name
+        );
+        for outside in ["href", "url(", "@import", "<image", "@font-face"] {
+            assert!(
+                !svg_text.contains(outside),
+                "{}: self-contained, but has {outside}",
+                case.name
+            );
+        }
         let (side, cells) = expected_cells(case);
         check_pixels(case.name, &svg.stdout, side, &cells);
     }
