@@ -5,11 +5,13 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+mod completions;
 mod convert;
 mod explain;
 mod input;
 mod output;
 mod perft;
+mod show;
 mod validate;
 
 /// Read, write, validate and convert Reversi/Othello game records of every variant.
@@ -31,6 +33,24 @@ enum Command {
     Perft(perft::Args),
     /// Explain a diagnostic code.
     Explain(explain::Args),
+    /// Show the position after a move, as text or as an SVG diagram.
+    ///
+    /// An illegal record is shown up to its last legal move, with the diagnostic on standard
+    /// error and exit code 1.
+    Show(show::Args),
+    /// Print a shell completion script (bash, zsh, fish, powershell).
+    ///
+    /// bash: `reversi completions bash > ~/.local/share/bash-completion/completions/reversi`;
+    /// zsh: `reversi completions zsh > ~/.zfunc/_reversi` (with `fpath+=~/.zfunc` before
+    /// `compinit`); fish: `reversi completions fish > ~/.config/fish/completions/reversi.fish`;
+    /// PowerShell: `reversi completions powershell >> $PROFILE`.
+    Completions(completions::CompletionsArgs),
+    /// Print the manual page (or write every page into a directory).
+    ///
+    /// `reversi man > reversi.1` gives the main page; `reversi man --dir DIR` writes
+    /// `reversi.1` and `reversi-SUBCOMMAND.1` for each subcommand, ready for
+    /// `~/.local/share/man/man1`.
+    Man(completions::ManArgs),
 }
 
 /// Output formats for reports.
@@ -59,6 +79,9 @@ pub(crate) fn main() -> ExitCode {
         Command::Convert(args) => convert::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Explain(args) => explain::run(args),
+        Command::Show(args) => show::run(args),
+        Command::Completions(args) => completions::completions(args),
+        Command::Man(args) => completions::man(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),
