@@ -35,7 +35,7 @@ use super::{
 use crate::diagnostic::{Diagnostic, Source};
 use crate::record::Record;
 
-mod board;
+pub(crate) mod board;
 mod parse;
 mod write;
 
