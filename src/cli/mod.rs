@@ -9,6 +9,7 @@ mod convert;
 mod explain;
 mod input;
 mod perft;
+mod scenario;
 mod validate;
 
 /// Read, write, validate and convert Reversi/Othello game records of every variant.
@@ -30,6 +31,8 @@ enum Command {
     Perft(perft::Args),
     /// Explain a diagnostic code.
     Explain(explain::Args),
+    /// Run rule scenarios, check their transcripts, write the conformance suite.
+    Scenario(scenario::Args),
 }
 
 /// Output formats for reports.
@@ -57,6 +60,7 @@ pub(crate) fn main() -> ExitCode {
         Command::Convert(args) => convert::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Explain(args) => explain::run(args),
+        Command::Scenario(args) => scenario::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

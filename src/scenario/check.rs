@@ -4,7 +4,6 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::json::JsonScenario;
 use super::run::Transcript;
 
 /// The two transcript formats.
@@ -56,11 +55,91 @@ pub fn render(transcript: &Transcript, file: &str, format: Format) -> String {
     }
 }
 
-/// A JSON scenario pretty-printed, with a final newline.
-pub fn json_text(scenario: &JsonScenario) -> String {
-    let mut text = serde_json::to_string_pretty(scenario).unwrap_or_default();
+/// JSON (a [`JsonScenario`](super::JsonScenario) or a whole report) pretty-printed, with a final newline: objects one member per line,
+/// short arrays and objects of plain values (legal moves, flips, counts) on one line.
+/// Used for expected files and for `reversi scenario --format json` alike.
+pub fn json_text<T: serde::Serialize>(value: &T) -> String {
+    let value = serde_json::to_value(value).unwrap_or(Value::Null);
+    let mut text = String::new();
+    write_value(&mut text, &value, 0);
     text.push('\n');
     text
+}
+
+/// The longest array and object written on one line.
+const INLINE_ARRAY: usize = 80;
+const INLINE_OBJECT: usize = 120;
+
+fn is_scalar(v: &Value) -> bool {
+    !matches!(v, Value::Array(_) | Value::Object(_))
+}
+
+/// The one-line form of a value when it is short and holds no object or array of arrays.
+fn inline(v: &Value) -> Option<String> {
+    let (flat, width) = match v {
+        Value::Array(items) => (items.iter().all(is_scalar), INLINE_ARRAY),
+        Value::Object(map) => (
+            map.values().all(|m| {
+                is_scalar(m) || matches!(m, Value::Array(items) if items.iter().all(is_scalar))
+            }),
+            INLINE_OBJECT,
+        ),
+        _ => (true, usize::MAX),
+    };
+    let text = serde_json::to_string(v).ok()?;
+    // serde_json's compact form has no spaces; add them after `,` and `:` outside strings.
+    let mut spaced = String::with_capacity(text.len() + 16);
+    let (mut in_string, mut escaped) = (false, false);
+    for ch in text.chars() {
+        spaced.push(ch);
+        if in_string {
+            match ch {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+        } else if ch == '"' {
+            in_string = true;
+        } else if ch == ',' || ch == ':' {
+            spaced.push(' ');
+        }
+    }
+    (flat && spaced.len() <= width).then_some(spaced)
+}
+
+fn write_value(out: &mut String, v: &Value, indent: usize) {
+    if let Some(text) = inline(v) {
+        out.push_str(&text);
+        return;
+    }
+    let pad = "  ".repeat(indent + 1);
+    let close = "  ".repeat(indent);
+    match v {
+        Value::Array(items) => {
+            out.push_str("[\n");
+            for (i, item) in items.iter().enumerate() {
+                out.push_str(&pad);
+                write_value(out, item, indent + 1);
+                out.push_str(if i + 1 < items.len() { ",\n" } else { "\n" });
+            }
+            out.push_str(&close);
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push_str("{\n");
+            for (i, (key, item)) in map.iter().enumerate() {
+                out.push_str(&pad);
+                out.push_str(&Value::from(key.as_str()).to_string());
+                out.push_str(": ");
+                write_value(out, item, indent + 1);
+                out.push_str(if i + 1 < map.len() { ",\n" } else { "\n" });
+            }
+            out.push_str(&close);
+            out.push('}');
+        }
+        _ => out.push_str(&v.to_string()),
+    }
 }
 
 /// The text with the spaces at the end of each line removed (the octagon's diagrams end in
