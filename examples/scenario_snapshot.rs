@@ -7,7 +7,7 @@
 //! too); `cargo run --example scenario_snapshot -- FILE...` prints the transcripts of
 //! scenario files.
 
-use reversi_record::scenario::{self, JsonScenario};
+use reversi_record::scenario;
 
 /// A blocked square breaks a run: Black's e6 flips e5, but not d6, whose run ends on the
 /// blocked c6; a disc on c6 itself is refused.
@@ -34,11 +34,6 @@ fn transcript(text: &str) -> String {
     }
 }
 
-/// The JSON transcript.
-fn json(text: &str, name: &str) -> Option<JsonScenario> {
-    scenario::run(text).ok().map(|t| t.to_json(name))
-}
-
 #[cfg_attr(test, allow(dead_code))]
 fn main() {
     let files: Vec<String> = std::env::args().skip(1).collect();
@@ -57,6 +52,12 @@ fn main() {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use reversi_record::scenario::JsonScenario;
+
+    /// The JSON transcript.
+    fn json(text: &str, name: &str) -> Option<JsonScenario> {
+        scenario::run(text).ok().map(|t| t.to_json(name))
+    }
 
     #[test]
     fn blocked_square_text() {

@@ -148,6 +148,14 @@ fn write_suite(dir: &Path) -> io::Result<u8> {
     Ok(exit::OK)
 }
 
+fn count(n: usize) -> String {
+    if n == 1 {
+        "1 scenario".into()
+    } else {
+        format!("{n} scenarios")
+    }
+}
+
 pub(crate) fn run(args: Args) -> io::Result<u8> {
     if let Some(dir) = &args.suite {
         return write_suite(dir);
@@ -258,12 +266,14 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
     if args.check {
         writeln!(
             io::stderr(),
-            "{total} scenarios: {agree} agree, {differ} differ, {broken} cannot run"
+            "{}: {agree} agree, {differ} differ, {broken} cannot run",
+            count(total)
         )?;
     } else if args.bless {
         writeln!(
             io::stderr(),
-            "{total} scenarios: {} expected transcripts written, {broken} cannot run",
+            "{}: {} expected transcripts written, {broken} cannot run",
+            count(total),
             total - broken
         )?;
     }
