@@ -219,12 +219,12 @@ pub fn diff(old: &str, new: &str) -> String {
                 ops.push((' ', ma[i]));
                 i += 1;
                 j += 1;
-            } else if j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j]) {
-                ops.push(('+', mb[j]));
-                j += 1;
-            } else {
+            } else if i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1]) {
                 ops.push(('-', ma[i]));
                 i += 1;
+            } else {
+                ops.push(('+', mb[j]));
+                j += 1;
             }
         }
     } else {

@@ -13,13 +13,13 @@
 //!
 //! let scenario: Scenario = "\
 //! rules: othello:4x4
-//! moves: b1 !a1 c1
+//! moves: b1 !b1 a1
 //! ".parse()?;
 //! let transcript = scenario.run()?;
 //! let text = transcript.to_text();
-//! assert!(text.contains("black a1: refused, the move flips nothing (FlipsNothing)"));
+//! assert!(text.contains("white b1: refused, the square is occupied (Occupied)"));
 //! let json = transcript.to_json("example.scenario");
-//! assert_eq!(json.moves[1].refusal.as_deref(), Some("FlipsNothing"));
+//! assert_eq!(json.moves[1].refusal.as_deref(), Some("Occupied"));
 //! # Ok::<(), reversi_record::scenario::ScenarioError>(())
 //! ```
 //!

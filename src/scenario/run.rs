@@ -35,7 +35,7 @@ pub struct Step {
 ///
 /// ```
 /// use reversi_record::scenario::Scenario;
-/// let sc: Scenario = "rules: othello:4x4\nmoves: b1 !a1".parse().unwrap();
+/// let sc: Scenario = "rules: othello:4x4\nmoves: b1 !b1".parse().unwrap();
 /// let t = sc.run().unwrap();
 /// assert_eq!(t.steps.len(), 2);
 /// assert!(t.to_text().contains("black b1: flips b2"));
