@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use model::{Game, Spot};
+use proptest::prelude::*;
 use reversi_record::scenario::check::{self, Format};
 use reversi_record::scenario::{
     self, markdown, suite, ErrorKind, JsonPosition, JsonScenario, Scenario,
@@ -528,4 +529,91 @@ fn random_games_agree_with_the_engine_and_the_reference_model() {
         games,
         suite::RANDOM_VARIANTS.len() * suite::GAMES_PER_VARIANT as usize
     );
+}
+
+/// A scenario-ish line: a directive (or a board row, a comment) and a random value.
+fn scenario_line() -> impl Strategy<Value = String> {
+    let keys = prop::sample::select(vec![
+        "rules:",
+        "board:",
+        "turn:",
+        "show:",
+        "moves:",
+        "quiet:",
+        "parse:",
+        "start:",
+        " 1",
+        " 2",
+        "   a b",
+        "#",
+        "",
+        "```",
+        "```text",
+        "```scenario",
+    ]);
+    let values = prop_oneof![
+        prop::sample::select(vec![
+            "othello:4x4",
+            "multi3",
+            "classic",
+            "free:6x6",
+            "every",
+            "white",
+            "b1 !a1 -- pass",
+            "XO../..../..../.... O",
+            ". X O .",
+            "2",
+        ])
+        .prop_map(str::to_owned),
+        "[a-j0-9 .XORGN!:/#-]{0,24}",
+    ];
+    (keys, values).prop_map(|(k, v)| format!("{k} {v}"))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// No text makes the scenario reader, the runner, the renderers or the Markdown reader
+    /// panic; what runs renders, and its JSON reads back.
+    #[test]
+    fn no_input_makes_scenarios_panic(lines in prop::collection::vec(scenario_line(), 0..14)) {
+        let text = lines.join("\n");
+        if let Ok(t) = scenario::run(&text) {
+            let shown = t.to_text();
+            prop_assert!(shown.is_empty() || shown.starts_with("parse") || shown.starts_with("rules:"));
+            let json = t.to_json("x.scenario");
+            let back: JsonScenario = serde_json::from_str(&check::json_text(&json)).unwrap();
+            prop_assert_eq!(back, json);
+        }
+        let md = format!("```scenario\n{text}\n```\n\n```text\n{text}\n```\n{text}");
+        for ex in markdown::examples(&md) {
+            prop_assert!(md.contains(&ex.scenario));
+        }
+        let d = check::diff(&text, &md);
+        prop_assert_eq!(d.is_empty(), text.is_empty() && md.is_empty());
+    }
+}
+
+/// What `--check` prints on a difference, pinned: the name, the diff, the count, exit 1.
+#[test]
+fn check_output() {
+    let dir = temp_dir("check-output");
+    let text = "rules: othello:6x6\nmoves: b3 !b3 b2\n";
+    std::fs::write(dir.join("two.scenario"), text).unwrap();
+    let right = scenario::run(text).unwrap().to_text();
+    let wrong = right.replace("black b3: flips c3", "black b3: flips c3 c4");
+    std::fs::write(dir.join("two.txt"), wrong).unwrap();
+    let out = reversi()
+        .current_dir(&dir)
+        .args(["scenario", "--check", "two.scenario"])
+        .output()
+        .unwrap();
+    let shown = format!(
+        "exit: {:?}\n--- stdout\n{}--- stderr\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    insta::assert_snapshot!(shown);
 }
