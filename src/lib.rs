@@ -26,4 +26,5 @@ pub mod diagnostic;
 pub mod formats;
 pub mod record;
 pub mod render;
+pub mod scenario;
 pub mod validate;

@@ -12,6 +12,7 @@ mod input;
 mod output;
 mod perft;
 mod show;
+mod scenario;
 mod validate;
 
 /// Read, write, validate and convert Reversi/Othello game records of every variant.
@@ -51,6 +52,8 @@ enum Command {
     /// `reversi.1` and `reversi-SUBCOMMAND.1` for each subcommand, ready for
     /// `~/.local/share/man/man1`.
     Man(completions::ManArgs),
+    /// Run rule scenarios, check their transcripts, write the conformance suite.
+    Scenario(scenario::Args),
 }
 
 /// Output formats for reports.
@@ -82,6 +85,7 @@ pub(crate) fn main() -> ExitCode {
         Command::Show(args) => show::run(args),
         Command::Completions(args) => completions::completions(args),
         Command::Man(args) => completions::man(args),
+        Command::Scenario(args) => scenario::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

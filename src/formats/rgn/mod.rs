@@ -36,7 +36,7 @@ use super::{
 use crate::diagnostic::{Collected, Diagnostic, Source};
 use crate::record::Record;
 
-mod board;
+pub(crate) mod board;
 mod parse;
 mod write;
 
