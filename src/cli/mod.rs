@@ -11,8 +11,8 @@ mod explain;
 mod input;
 mod output;
 mod perft;
-mod show;
 mod scenario;
+mod show;
 mod validate;
 
 /// Read, write, validate and convert Reversi/Othello game records of every variant.

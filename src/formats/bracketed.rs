@@ -223,13 +223,27 @@ impl<'a> Splitter<'a> {
 /// `base`, adding to the diagnostics (after any encoding warning); it returns the record
 /// and whatever else the format learns. Every diagnostic is marked as the game's.
 pub(super) fn parse_piece<E, T: Default>(
-    piece: Piece<E>,
+    mut piece: Piece<E>,
     name: &Arc<str>,
     index: usize,
-    parse: impl FnOnce(&str, usize, &mut Collected) -> (Option<Record>, T),
+    parse: impl FnOnce(&str, usize, Option<usize>, &mut Collected) -> (Option<Record>, T),
 ) -> (ParsedGame, T) {
     let base = piece.offset;
-    let (text, problems) = text::decode(piece.bytes, base, piece.line);
+    // The text before the game and the game are decoded apart, so that where the game
+    // starts in the decoded text is known (decoding may change lengths).
+    let game = piece
+        .game_at
+        .filter(|&at| at <= piece.bytes.len())
+        .map(|at| piece.bytes.split_off(at));
+    let (mut text, mut problems) = text::decode(piece.bytes, base, piece.line);
+    let game_at = game.map(|game| {
+        let at = text.len();
+        let line = piece.line + text.matches('\n').count();
+        let (game_text, game_problems) = text::decode(game, base + at, line);
+        text.push_str(&game_text);
+        problems.extend(game_problems);
+        at
+    });
     let mut diagnostics = Collected::default();
     for d in problems {
         diagnostics.push(d);
@@ -239,7 +253,7 @@ pub(super) fn parse_piece<E, T: Default>(
             diagnostics.push(text::too_long("the game starting", piece.line, len));
             (None, T::default())
         }
-        None => parse(&text, base, &mut diagnostics),
+        None => parse(&text, base, game_at, &mut diagnostics),
     };
     let mut diagnostics = diagnostics.into_vec();
     for d in &mut diagnostics {

@@ -311,8 +311,8 @@ fn parse_piece(
     name: &Arc<str>,
     index: usize,
 ) -> (ParsedGame, (Option<usize>, bool)) {
-    let (game_at, dropped, end) = (piece.game_at, piece.dropped, piece.end);
-    bracketed::parse_piece(piece, name, index, |text, base, diagnostics| {
+    let (dropped, end) = (piece.dropped, piece.end);
+    bracketed::parse_piece(piece, name, index, |text, base, game_at, diagnostics| {
         let pre = &text[..game_at.unwrap_or(text.len())];
         let before = before_game(pre, base, dropped, diagnostics);
         let record = game_at.and_then(|at| {

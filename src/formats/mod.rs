@@ -306,7 +306,9 @@ impl Format {
         Box::new(games.map(move |game| {
             consumed.store(0, std::sync::atomic::Ordering::Relaxed);
             game.map(|mut game| {
-                if game.diagnostics.len() > crate::diagnostic::MAX_PER_GAME {
+                // Readers that collect with `Collected` give at most one more, which counts
+                // the rest; the others are capped here.
+                if game.diagnostics.len() > crate::diagnostic::MAX_PER_GAME + 1 {
                     let all = std::mem::take(&mut game.diagnostics);
                     game.diagnostics = crate::diagnostic::Collected::from(all).into_vec();
                 }

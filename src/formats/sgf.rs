@@ -145,30 +145,31 @@ pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> G
 }
 
 fn parse_piece(piece: Piece<bool>, name: &Arc<str>, index: usize) -> ParsedGame {
-    let (tree_at, dropped, closed) = (piece.game_at, piece.dropped, piece.end);
-    let (game, ()) = bracketed::parse_piece(piece, name, index, |text, base, diagnostics| {
-        let junk = text[..tree_at.unwrap_or(text.len())].trim_end();
-        if !junk.is_empty() {
-            diagnostics.push(bracketed::garbage_error(
-                "sgf-garbage",
-                "an SGF game tree",
-                "an SGF game is `(;GM[2]…)`; this text was skipped",
-                junk,
-                base,
-                dropped,
-            ));
-        }
-        let record = tree_at.and_then(|at| {
-            let mut parser = TreeParser {
-                text,
-                base,
-                diagnostics,
-                broken: false,
-            };
-            parser.parse(at, closed)
+    let (dropped, closed) = (piece.dropped, piece.end);
+    let (game, ()) =
+        bracketed::parse_piece(piece, name, index, |text, base, tree_at, diagnostics| {
+            let junk = text[..tree_at.unwrap_or(text.len())].trim_end();
+            if !junk.is_empty() {
+                diagnostics.push(bracketed::garbage_error(
+                    "sgf-garbage",
+                    "an SGF game tree",
+                    "an SGF game is `(;GM[2]…)`; this text was skipped",
+                    junk,
+                    base,
+                    dropped,
+                ));
+            }
+            let record = tree_at.and_then(|at| {
+                let mut parser = TreeParser {
+                    text,
+                    base,
+                    diagnostics,
+                    broken: false,
+                };
+                parser.parse(at, closed)
+            });
+            (record, ())
         });
-        (record, ())
-    });
     game
 }
 

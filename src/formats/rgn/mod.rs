@@ -33,7 +33,7 @@ use super::{
     text_writer, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, TextFormat, WriteError,
     WriteOptions,
 };
-use crate::diagnostic::{Collected, Diagnostic, Source};
+use crate::diagnostic::{Diagnostic, Source};
 use crate::record::Record;
 
 pub(crate) mod board;
@@ -172,7 +172,7 @@ impl Iterator for GameReader<'_> {
                 line: chunk.line,
             },
             record,
-            diagnostics: Collected::from(diagnostics).into_vec(),
+            diagnostics,
         }))
     }
 }
