@@ -433,9 +433,13 @@ impl Renderer {
         )
     }
 
+    /// Help and messages wrap at ASCII spaces: Unicode line breaking costs more than the
+    /// rest of a diagnostic's rendering together, and our texts are words and squares.
     fn with_handler(handler: miette::GraphicalReportHandler) -> Renderer {
         Renderer {
-            handler,
+            handler: handler
+                .with_word_separator(textwrap::WordSeparator::AsciiSpace)
+                .with_word_splitter(textwrap::WordSplitter::NoHyphenation),
             index: None,
         }
     }
