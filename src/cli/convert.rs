@@ -5,8 +5,8 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use reversi_record::diagnostic::Report;
+use reversi_record::formats::capabilities::LossSummary;
 use reversi_record::formats::{Format, WriteError, WriteOptions};
-use reversi_record::record::Record;
 use reversi_record::validate::with_explicit_passes;
 use reversi_record::Rules;
 
@@ -32,7 +32,8 @@ pub(crate) struct Args {
     /// Rules for records that do not state them (move strings, transcripts).
     #[arg(long, value_parser = super::parse_rules)]
     rules: Option<Rules>,
-    /// Directory of WTHOR name files, for reading and for writing.
+    /// Directory of WTHOR name files, for reading and for writing (default: beside the
+    /// input when reading, beside the output when writing).
     #[arg(long, value_name = "DIR")]
     names: Option<PathBuf>,
     /// Convert what the target can hold and list what was dropped, instead of refusing.
@@ -63,7 +64,7 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
     let write_options = WriteOptions {
         lossy: args.lossy,
         dialect,
-        names_dir: args.names.clone(),
+        names_dir: args.names.clone().or_else(|| output_dir(&args.output)),
     };
     let mut writer = target.writer(out, &write_options);
     let target_name = match &write_options.dialect {
@@ -91,6 +92,7 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
             writeln!(stderr, "note: {}", input.note())?;
         }
         let name = input.name.clone();
+        let mut dropped = LossSummary::default();
         for item in input.games {
             let game = match item {
                 Ok(g) => g,
@@ -126,33 +128,21 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
             match writer.write(&explicit) {
                 Ok(losses) => {
                     written += 1;
-                    for loss in losses {
-                        writeln!(
-                            stderr,
-                            "warning: {name}: game {}: dropped {loss}",
-                            game.index
-                        )?;
-                    }
-                }
-                Err(WriteError::CannotHold(what)) => {
-                    refused += 1;
-                    status = status.max(exit::INVALID);
-                    let hint =
-                        if !args.lossy && lossy_would_convert(target, &write_options, &explicit) {
-                            "--lossy converts it without them"
-                        } else {
-                            "not even with --lossy"
-                        };
-                    writeln!(
-                        stderr,
-                        "error: {name}: game {}: {} cannot hold {}; not converted ({hint})",
-                        game.index,
-                        target_name,
-                        what.join("; ")
-                    )?;
+                    dropped.add(game.index, &losses);
                 }
                 Err(WriteError::Io(e)) => return Err(e),
+                Err(refused_because) => {
+                    refused += 1;
+                    status = status.max(exit::INVALID);
+                    let why = refused_because
+                        .refusal(&target_name, args.lossy)
+                        .unwrap_or_default();
+                    writeln!(stderr, "error: {name}: game {}: {why}", game.index)?;
+                }
             }
+        }
+        for line in dropped.lines() {
+            writeln!(stderr, "warning: {name}: dropped {line}")?;
         }
     }
     writer.finish()?;
@@ -175,19 +165,15 @@ fn same_file_as_output<'a>(inputs: &'a [String], output: &str) -> Option<&'a str
         .map(String::as_str)
 }
 
-/// Whether writing `record` lossily would succeed: a refusal then suggests `--lossy` only
-/// when it helps (some losses, such as 3 players in WTHOR, are refused even then). The trial
-/// writes to a sink with a fresh writer, so nothing of it reaches the output or name files.
-fn lossy_would_convert(target: Format, options: &WriteOptions, record: &Record) -> bool {
-    let trial = WriteOptions {
-        lossy: true,
-        dialect: options.dialect.clone(),
-        names_dir: None,
-    };
-    target
-        .writer(Box::new(io::sink()), &trial)
-        .write(record)
-        .is_ok()
+/// The directory of the output file (WTHOR name files go beside it), `None` for stdout.
+fn output_dir(output: &str) -> Option<PathBuf> {
+    if output == "-" {
+        return None;
+    }
+    match std::path::Path::new(output).parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => Some(dir.to_path_buf()),
+        _ => Some(PathBuf::from(".")),
+    }
 }
 
 /// Parses `--to`: a format, with `json:lines` selecting JSON Lines.

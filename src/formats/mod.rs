@@ -16,6 +16,7 @@ use crate::engine::Rules;
 use crate::record::Record;
 
 mod bracketed;
+pub mod capabilities;
 pub mod ggf;
 pub mod json;
 pub mod movestr;
@@ -71,18 +72,53 @@ pub struct WriteOptions {
 pub enum WriteError {
     /// The output failed.
     Io(io::Error),
-    /// The format cannot hold these parts of the record; nothing was written.
+    /// The format cannot hold these parts of the record, which are information around the
+    /// game (tags, names, comments, claims): nothing was written, but writing lossily drops
+    /// them and writes the game.
     CannotHold(Vec<String>),
+    /// The format cannot hold these parts of the record without changing what the moves or
+    /// the result mean (rules, board, start, players, scoring): refused even when writing
+    /// lossily (see [`capabilities`]).
+    ChangesMeaning(Vec<String>),
 }
 
 impl fmt::Display for WriteError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             WriteError::Io(e) => write!(f, "{e}"),
-            WriteError::CannotHold(what) => {
+            WriteError::CannotHold(what) | WriteError::ChangesMeaning(what) => {
                 write!(f, "the target format cannot hold {}", what.join("; "))
             }
         }
+    }
+}
+
+impl WriteError {
+    /// How a refusal is reported: what `target` cannot hold, and whether `--lossy` would
+    /// convert the game (`lossy`: whether it was given). `None` for an I/O error.
+    ///
+    /// ```
+    /// use reversi_record::formats::WriteError;
+    /// let e = WriteError::ChangesMeaning(vec!["3 players".into()]);
+    /// assert_eq!(
+    ///     e.refusal("wthor", false).unwrap(),
+    ///     "wthor cannot hold 3 players; not converted (not even with --lossy: it would change what the game means)"
+    /// );
+    /// ```
+    pub fn refusal(&self, target: &str, lossy: bool) -> Option<String> {
+        let (what, hint) = match self {
+            WriteError::Io(_) => return None,
+            WriteError::ChangesMeaning(what) => (
+                what,
+                "not even with --lossy: it would change what the game means",
+            ),
+            WriteError::CannotHold(what) if !lossy => (what, "--lossy converts it without them"),
+            WriteError::CannotHold(what) => (what, "the target has no room for it"),
+        };
+        Some(format!(
+            "{target} cannot hold {}; not converted ({hint})",
+            what.join("; ")
+        ))
     }
 }
 
@@ -296,8 +332,21 @@ impl Format {
         }
     }
 
-    /// A writer of this format to `out`.
+    /// A writer of this format to `out`. Records the format cannot hold without changing
+    /// what they mean are refused first, as [`capabilities::meaning_losses`] says.
     pub fn writer<'a>(
+        self,
+        out: Box<dyn Write + Send + 'a>,
+        options: &WriteOptions,
+    ) -> Box<dyn RecordWriter + 'a> {
+        Box::new(capabilities::Checked {
+            format: self,
+            inner: self.unchecked_writer(out, options),
+        })
+    }
+
+    /// The format's own writer, without the capability check.
+    fn unchecked_writer<'a>(
         self,
         out: Box<dyn Write + Send + 'a>,
         options: &WriteOptions,
