@@ -500,6 +500,8 @@ fn final_position(
                 margin
             };
             entries.push(format!("{mover:+}"));
+            // The result is held: it is the final position's evaluation.
+            losses.retain(|l| l != "the result");
         }
         None if record.result.is_some() => {
             losses.push("the result (the final position is not over)".into());
