@@ -119,7 +119,10 @@ fn check(record: &Record, target: Format, case: &str) -> Result<&'static str, St
     let losses = match written {
         Ok(losses) => losses,
         Err(WriteError::Io(e)) => return Err(format!("I/O error {e}")),
-        Err(e) => {
+        Err(WriteError::CannotHold(what)) => {
+            return Err(format!("refused although lossy: {what:?}"));
+        }
+        Err(_) => {
             // Refused: no game may have been written.
             let games = match sniff(&out) {
                 Some(f) => read(f, &out, Some(&names)),

@@ -267,6 +267,15 @@ pub fn with_article(board: BoardShape) -> String {
     format!("{article} {board}")
 }
 
+/// `inner`, refusing first what `format` cannot hold without changing its meaning: every
+/// writer of a format that cannot hold everything is made by this.
+pub(super) fn checked<'a>(
+    format: Format,
+    inner: Box<dyn RecordWriter + 'a>,
+) -> Box<dyn RecordWriter + 'a> {
+    Box::new(Checked { format, inner })
+}
+
 /// A writer that refuses, before its format sees it, any record the format cannot hold
 /// without changing what it means.
 pub(super) struct Checked<'a> {

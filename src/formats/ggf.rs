@@ -1000,7 +1000,7 @@ pub fn writer<'a>(
     out: Box<dyn Write + Send + 'a>,
     options: &WriteOptions,
 ) -> Box<dyn RecordWriter + 'a> {
-    text_writer(out, options, Ggf)
+    super::capabilities::checked(super::Format::Ggf, text_writer(out, options, Ggf))
 }
 
 /// GGF games, one a line.
@@ -1008,12 +1008,8 @@ struct Ggf;
 
 impl TextFormat for Ggf {
     fn render(&self, record: &Record) -> Result<(String, Vec<String>), WriteError> {
-        let (text, losses) = to_ggf(record);
-        if !plays_as_othello(&record.rules) {
-            // Dropping these rules would change what the moves mean: refuse even when lossy.
-            return Err(WriteError::CannotHold(losses));
-        }
-        Ok((text, losses))
+        // Rules GGF cannot say were refused by the capability table already.
+        Ok(to_ggf(record))
     }
 }
 
@@ -1033,41 +1029,10 @@ pub(super) fn format_number(x: f64, decimals: usize, sign: bool) -> String {
     }
 }
 
-/// Whether the moves of a game under `rules` mean the same under two-player Othello rules
-/// with the standard opening (what GGF and SGF can say): if not, no lossy conversion is
-/// possible.
-pub(super) fn plays_as_othello(rules: &Rules) -> bool {
-    rules.players() == 2
-        && rules.blocked().is_empty()
-        && rules.handicap().is_none()
-        && rules.supply().is_none()
-        && rules.opening() == crate::engine::Opening::Standard
-}
-
-/// What a record holds beyond two-player Othello that neither GGF nor SGF can: other
-/// rules, discs in hand, position and flip claims.
+/// What a record holds beyond what GGF and SGF can, around the game: position and flip
+/// claims. (Rules, starts and discs in hand they cannot hold are refused by the
+/// [capability table](super::capabilities) before a writer sees the record.)
 pub(super) fn record_losses(record: &Record, losses: &mut Vec<String>) {
-    let rules = &record.rules;
-    if rules.players() > 2 {
-        losses.push(format!("{} players", rules.players()));
-    }
-    if !rules.blocked().is_empty() {
-        losses.push("blocked squares".into());
-    }
-    if rules.handicap().is_some() {
-        losses.push("a corner handicap".into());
-    }
-    if rules.supply().is_some() {
-        losses.push("classic reversi".into());
-    } else if rules.opening() == crate::engine::Opening::Free {
-        losses.push("a free opening".into());
-    }
-    if rules.scoring() == crate::engine::Scoring::Raw && rules.players() == 2 {
-        losses.push("raw scoring".into());
-    }
-    if record.start.as_ref().is_some_and(|s| s.in_hand.is_some()) {
-        losses.push("discs in hand".into());
-    }
     if !record.positions.is_empty() {
         losses.push("position claims".into());
     }

@@ -339,18 +339,6 @@ impl Format {
         out: Box<dyn Write + Send + 'a>,
         options: &WriteOptions,
     ) -> Box<dyn RecordWriter + 'a> {
-        Box::new(capabilities::Checked {
-            format: self,
-            inner: self.unchecked_writer(out, options),
-        })
-    }
-
-    /// The format's own writer, without the capability check.
-    fn unchecked_writer<'a>(
-        self,
-        out: Box<dyn Write + Send + 'a>,
-        options: &WriteOptions,
-    ) -> Box<dyn RecordWriter + 'a> {
         match self {
             Format::Rgn | Format::Pgn(PgnDialect::Rgn) => rgn::writer(out, options),
             Format::Pgn(dialect) => pgn::writer(out, dialect, options),

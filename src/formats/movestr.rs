@@ -127,12 +127,15 @@ pub fn writer<'a>(
     out: Box<dyn Write + Send + 'a>,
     options: &WriteOptions,
 ) -> Box<dyn RecordWriter + 'a> {
-    text_writer(
-        out,
-        options,
-        MoveStrings {
-            rules: Rules::default(),
-        },
+    super::capabilities::checked(
+        super::Format::MoveString,
+        text_writer(
+            out,
+            options,
+            MoveStrings {
+                rules: Rules::default(),
+            },
+        ),
     )
 }
 

@@ -410,7 +410,7 @@ pub fn writer<'a>(
     out: Box<dyn Write + Send + 'a>,
     options: &WriteOptions,
 ) -> Box<dyn RecordWriter + 'a> {
-    text_writer(out, options, Obf)
+    super::capabilities::checked(super::Format::Obf, text_writer(out, options, Obf))
 }
 
 /// OBF lines, one a position.

@@ -44,13 +44,16 @@ pub fn writer<'a>(
     dialect: PgnDialect,
     options: &WriteOptions,
 ) -> Box<dyn RecordWriter + 'a> {
-    text_writer(
-        out,
-        options,
-        PgnGames {
-            dialect,
-            written: 0,
-        },
+    super::capabilities::checked(
+        super::Format::Pgn(dialect),
+        text_writer(
+            out,
+            options,
+            PgnGames {
+                dialect,
+                written: 0,
+            },
+        ),
     )
 }
 
@@ -61,6 +64,10 @@ pub fn format_game(
     dialect: PgnDialect,
     options: &WriteOptions,
 ) -> Result<(String, Vec<String>), WriteError> {
+    let why = super::capabilities::meaning_losses(super::Format::Pgn(dialect), record);
+    if !why.is_empty() {
+        return Err(WriteError::ChangesMeaning(why));
+    }
     let (text, losses) = render_game(record, dialect)?;
     Ok((text, check_losses(losses, options)?))
 }
@@ -178,7 +185,7 @@ enum PgnResult {
 }
 
 fn plan(record: &Record, dialect: PgnDialect, losses: &mut Losses) -> Plan {
-    check_rules(&record.rules, losses);
+    // Rules other than 8x8 Othello were refused by the capability table already.
     let fen = start(record, dialect, losses);
     let slots = movetext(record, dialect, losses);
     let result = result(record, dialect, losses);
@@ -197,42 +204,6 @@ fn plan(record: &Record, dialect: PgnDialect, losses: &mut Losses) -> Plan {
         result,
         tags,
     }
-}
-
-fn check_rules(rules: &Rules, losses: &mut Losses) {
-    let standard = Rules::default();
-    if *rules == standard {
-        return;
-    }
-    let mut why = Vec::new();
-    if rules.players() > 2 {
-        why.push(format!("{} players", rules.players()));
-    }
-    if rules.board() != BoardShape::Eight {
-        why.push(format!("a {} board", rules.board()));
-    }
-    if !rules.blocked().is_empty() {
-        why.push("blocked squares".to_owned());
-    }
-    if rules.is_anti() {
-        why.push("anti-reversi (fewest discs win)".to_owned());
-    }
-    if rules.supply().is_some() {
-        why.push("a limited disc supply".to_owned());
-    }
-    if rules.opening() != standard.opening() && rules.supply().is_none() {
-        why.push("a free opening".to_owned());
-    }
-    if rules.handicap().is_some() {
-        why.push("a corner handicap".to_owned());
-    }
-    if rules.players() == 2 && rules.scoring() != standard.scoring() {
-        why.push("raw scoring (empties not given to the winner)".to_owned());
-    }
-    if why.is_empty() {
-        why.push(format!("the rules `{rules}`"));
-    }
-    losses.fatal.extend(why);
 }
 
 /// The FEN of a custom start (Edax only).
