@@ -517,3 +517,31 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn komi_bids_read_with_the_move_grammar_and_round_trip_unchanged() {
+    // As GGS archives write them: move, empty eval, time; or any part empty.
+    let text = "(;GM[Othello]PB[x]PW[y]TY[8k]KB[e6//0.90]KW[/-1.00/]KM[0.5]RE[+3.500]B[f5];)\n";
+    let games = read_bytes(text.as_bytes().to_vec());
+    assert!(
+        games[0].diagnostics.is_empty(),
+        "{:?}",
+        games[0].diagnostics
+    );
+    let record = games[0].record.clone().unwrap();
+    assert_eq!(record.tag("BlackKomiBid"), Some("e6//0.90"));
+    assert_eq!(record.tag("WhiteKomiBid"), Some("/-1.00/"));
+    let (written, lost) = write(&[record], false).unwrap();
+    assert!(lost.is_empty(), "{lost:?}");
+    assert!(
+        written.contains("KB[e6//0.90]KW[/-1.00/]"),
+        "written back unchanged: {written}"
+    );
+    // Not a move, or four parts: refused with the grammar in the help.
+    for bad in ["KB[zz/1]", "KB[e6/1/2/3]", "KB[e6/x]"] {
+        let games = read_bytes(format!("(;GM[Othello]TY[8]{bad}B[f5];)").into_bytes());
+        let d = &games[0].diagnostics[0];
+        assert_eq!(d.code, "ggf-bad-move", "{bad}");
+        assert!(d.help.as_deref().unwrap_or("").contains("KB[e6//0.90]"));
+    }
+}

@@ -665,17 +665,30 @@ impl<'t> GameParser<'t, '_> {
         })
     }
 
+    /// Checks a komi bid (`KB`, `KW`): the grammar of a move, `move/eval/time`, any part
+    /// empty (GGS writes `KB[e6//0.90]`). The value is kept verbatim.
     fn check_komi_bid(&mut self, prop: &Prop<'_>) {
-        let mut parts = prop.value.split('/');
-        let token = parts.next().unwrap_or_default().trim();
-        let eval = parts.next().map(str::trim);
-        if parse_move_token(token).is_none() || !eval.is_some_and(|e| parse_number(e).is_some()) {
+        let parts: Vec<&str> = prop.value.split('/').map(str::trim).collect();
+        let fits = parts.len() <= 3
+            && parts
+                .first()
+                .is_some_and(|m| m.is_empty() || parse_move_token(m).is_some())
+            && parts
+                .iter()
+                .skip(1)
+                .all(|n| n.is_empty() || parse_number(n).is_some());
+        if !fits {
             let d = Diagnostic::error(
                 "ggf-bad-move",
-                format!("komi bid `{}` is not a move and an eval", prop.value),
+                format!(
+                    "komi bid `{}` is not a move, an eval and a time",
+                    prop.value
+                ),
             )
-            .at(Some(prop.value_span), "expected move/eval[/time]")
-            .help("a komi bid names a first move and its eval, such as `KB[B3/2.00/27.23]`");
+            .at(Some(prop.value_span), "expected move/eval/time")
+            .help(
+                "a komi bid is written as a move, `move/eval/time` with any part empty, such as `KB[e6//0.90]` or `KB[F5/2.00/27.23]`",
+            );
             self.push(d);
         }
     }
