@@ -23,6 +23,8 @@ pub(crate) struct Input {
     pub(crate) format: Format,
     pub(crate) detection: Detection,
     pub(crate) games: Games<'static>,
+    /// `--rules`, for records that do not state theirs.
+    pub(crate) rules: Option<Rules>,
 }
 
 impl Input {
@@ -33,7 +35,13 @@ impl Input {
             Detection::Content => "detected from its content",
             Detection::Extension => "detected from its extension",
         };
-        format!("reading {} as {} ({how})", self.name, self.format)
+        let mut note = format!("reading {} as {} ({how})", self.name, self.format);
+        if let Some(rules) = self.rules {
+            note.push_str(&format!(
+                "; records that do not state their rules are read as {rules} (--rules)"
+            ));
+        }
+        note
     }
 }
 
@@ -96,6 +104,7 @@ pub(crate) fn open(path: &str, options: &InputOptions) -> io::Result<Input> {
         format,
         detection,
         games,
+        rules: options.rules,
     })
 }
 

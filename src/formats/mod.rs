@@ -50,7 +50,8 @@ pub struct ReadOptions {
     pub name: Arc<str>,
     /// The file's path, when it is a file (WTHOR looks for `WTHOR.JOU`/`WTHOR.TRN` beside it).
     pub path: Option<PathBuf>,
-    /// Rules for records that do not state them (move strings, transcripts).
+    /// Rules for records that do not state them (move strings, transcripts, RGN and PGN
+    /// without a `Rules` tag); a record that states its rules keeps them.
     pub rules: Option<Rules>,
     /// Directory of WTHOR name files (`--names DIR`).
     pub names_dir: Option<PathBuf>,

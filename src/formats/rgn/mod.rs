@@ -33,6 +33,7 @@ use super::{
     WriteOptions,
 };
 use crate::diagnostic::{Diagnostic, Source};
+use crate::engine::Rules;
 use crate::record::Record;
 
 mod board;
@@ -82,6 +83,7 @@ pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> G
         chunks: Chunks::new(input),
         name,
         index: 0,
+        rules: options.rules.unwrap_or_default(),
     })
 }
 
@@ -99,6 +101,19 @@ pub fn parse_str(text: &str, name: &str) -> Vec<ParsedGame> {
 /// Returns the record (`None` when the game has a syntax error) and the diagnostics.
 pub fn parse_game(text: &str, offset: usize, game: usize) -> (Option<Record>, Vec<Diagnostic>) {
     parse::Parser::new(text, offset, game).parse()
+}
+
+/// [`parse_game`] with `rules` for a game without a `Rules` tag (`--rules`), instead of
+/// standard Othello. A game that states its rules keeps them.
+pub fn parse_game_with_rules(
+    text: &str,
+    offset: usize,
+    game: usize,
+    rules: Rules,
+) -> (Option<Record>, Vec<Diagnostic>) {
+    let mut parser = parse::Parser::new(text, offset, game);
+    parser.default_rules = rules;
+    parser.parse()
 }
 
 /// A writer of canonical RGN: games separated by a blank line.
@@ -134,6 +149,8 @@ struct GameReader<'a> {
     chunks: Chunks<Box<dyn BufRead + Send + 'a>>,
     name: Arc<str>,
     index: usize,
+    /// The rules of games without a `Rules` tag.
+    rules: Rules,
 }
 
 impl Iterator for GameReader<'_> {
@@ -158,7 +175,8 @@ impl Iterator for GameReader<'_> {
                 String::from_utf8_lossy(e.as_bytes()).into_owned()
             }
         };
-        let (record, mut diagnostics) = parse_game(&text, chunk.offset, self.index);
+        let (record, mut diagnostics) =
+            parse_game_with_rules(&text, chunk.offset, self.index, self.rules);
         if let Some(at) = encoding {
             let d = Diagnostic::warning("syntax-bad-encoding", "the game is not valid UTF-8")
                 .at(

@@ -235,6 +235,8 @@ pub(super) struct Parser<'t> {
     diags: Vec<Diagnostic>,
     /// Movetext words read as moves so far, bad ones included: diagnostics' move numbers.
     move_words: usize,
+    /// The rules of a game without a `Rules` tag.
+    pub(super) default_rules: Rules,
 }
 
 impl<'t> Parser<'t> {
@@ -245,6 +247,7 @@ impl<'t> Parser<'t> {
             game,
             diags: Vec::new(),
             move_words: 0,
+            default_rules: Rules::default(),
         }
     }
 
@@ -289,6 +292,7 @@ impl<'t> Parser<'t> {
     pub(super) fn parse(mut self) -> (Option<Record>, Vec<Diagnostic>) {
         let mut record = Record {
             span: Some(self.span(0, self.text.len())),
+            rules: self.default_rules,
             ..Record::default()
         };
         let mut special: [Option<RawTag>; 5] = [None, None, None, None, None];
