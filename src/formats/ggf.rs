@@ -1429,7 +1429,12 @@ mod tests {
             comment: Some("good".into()),
             ..MoveRecord::new(Move::Pass)
         });
+        // The rules are the capability table's: the writer lists what is around the game.
         let (_, losses) = to_ggf(&record);
-        assert_eq!(losses, ["blocked squares", "a comment on move 1"]);
+        assert_eq!(losses, ["a comment on move 1"]);
+        assert_eq!(
+            crate::formats::capabilities::meaning_losses(crate::formats::Format::Ggf, &record),
+            ["blocked squares"]
+        );
     }
 }

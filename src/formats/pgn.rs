@@ -707,7 +707,7 @@ mod tests {
         let err = format_game(&r, PgnDialect::Thor, &WriteOptions::default()).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "the target format cannot hold a start position other than the standard one"
+            "the target format cannot hold a start position other than the rules' own"
         );
     }
 

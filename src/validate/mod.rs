@@ -392,6 +392,25 @@ impl Validator<'_> {
             return None;
         };
         if let Some(claim) = claim {
+            if claim.score.is_none() && claim.termination == Termination::Unfinished {
+                let players = record.rules.players() as usize;
+                let real = join_counts(&outcome.score[..players]);
+                self.push(
+                    Diagnostic::warning(
+                        Code::WrongResult.name(),
+                        format!(
+                            "the record's result is `*` (unfinished), but the game is over: it ends {real}"
+                        ),
+                    )
+                    .at(claim.span, "claimed result")
+                    .at_move(
+                        ply,
+                        (!record.moves.is_empty()).then_some(record.moves.len()),
+                    )
+                    .help(format!("write the result {real}"))
+                    .with_board(pos.to_string()),
+                );
+            }
             if let Some(problem) = result_mismatch(record, claim, &outcome) {
                 self.push(
                     Diagnostic::error(Code::WrongResult.name(), problem.0)
@@ -452,6 +471,16 @@ fn result_mismatch(
                 help,
             ))
         }
+        ResultScore::Margin(m) if players != 2 => Some((
+            format!(
+                "the record claims a margin of {m:+}, but a margin (Black's discs minus White's) means nothing with {players} players; the game ends {}",
+                join_counts(real)
+            ),
+            format!(
+                "give every player's disc count, such as `{}`",
+                join_counts(real)
+            ),
+        )),
         ResultScore::Margin(m) => {
             let komi: f64 = record
                 .tag(crate::record::TagName::KOMI)
@@ -465,13 +494,10 @@ fn result_mismatch(
             Some((
                 format!("the record claims a margin of {m:+}, but the game ends {real_text} ({expected:+})"),
                 format!(
-                    "margins are Black's discs minus White's{}{}",
+                    "a margin is Black's score minus White's{} ({} scoring), whoever wins{}",
                     if komi != 0.0 { format!(", minus the komi {komi}") } else { String::new() },
-                    if record.rules.is_anti() {
-                        "; in anti games GGF's `RE` sign follows the winner, so it is read negated"
-                    } else {
-                        ""
-                    }
+                    record.rules.scoring().name(),
+                    if record.rules.is_anti() { ", in anti games too" } else { "" }
                 ),
             ))
         }
