@@ -36,10 +36,14 @@ impl Input {
             Detection::Extension => "detected from its extension",
         };
         let mut note = format!("reading {} as {} ({how})", self.name, self.format);
-        if let Some(rules) = self.rules {
-            note.push_str(&format!(
+        match (self.rules, self.format) {
+            (Some(rules), _) => note.push_str(&format!(
                 "; records that do not state their rules are read as {rules} (--rules)"
-            ));
+            )),
+            (None, Format::MoveString) => note.push_str(
+                "; lines without a `%% rules:` line above them are read as othello on 8x8 (give other rules with --rules)",
+            ),
+            (None, _) => {}
         }
         note
     }

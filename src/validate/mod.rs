@@ -313,7 +313,13 @@ impl Validator<'_> {
                 format!("{} cannot play {sq}: {}", before.turn(), reason.reason()),
             ),
         };
-        let mut help = if legal.is_empty() {
+        let mut help = if legal.is_empty() && before.in_hand(before.turn()) == Some(0) {
+            format!(
+                "{0} has placed all {1} discs, so {0} passes from here on (classic rules hand no disc over) while the opponent plays on",
+                before.turn(),
+                before.rules().supply().unwrap_or(crate::engine::CLASSIC_SUPPLY),
+            )
+        } else if legal.is_empty() {
             format!("{} has no legal move here", before.turn())
         } else {
             format!("legal moves for {}: {legal}", before.turn())
@@ -369,8 +375,8 @@ impl Validator<'_> {
                 Diagnostic::warning(
                     Code::Unfinished.name(),
                     format!(
-                        "the record ends before the game is over, after {} moves{why}{claim_note}",
-                        record.moves.len()
+                        "the record ends before the game is over, after {}{why}{claim_note}",
+                        plural(record.moves.len(), "move")
                     ),
                 )
                 .at(
@@ -524,6 +530,15 @@ fn result_mismatch(
                 "check the result, or the moves before it".into(),
             ))
         }
+    }
+}
+
+/// `1 move`, `2 moves`.
+fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
     }
 }
 

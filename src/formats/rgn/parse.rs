@@ -369,7 +369,11 @@ impl<'t> Parser<'t> {
                     format!("the start position cannot be read: {e}"),
                     t.value_span,
                     "bad start position",
-                    "write the rows top to bottom joined by `/`, then the side to move: `......../......../......../...OX.../...XO.../......../......../........ X`",
+                    &format!(
+                        "write the rows top to bottom joined by `/`, then the side to move, as the {} start is written: `{}`",
+                        record.rules.board(),
+                        board::example_line(record.rules.board())
+                    ),
                 ),
             }
         }
