@@ -67,7 +67,10 @@ fn a_pgn_tournament_converts_to_wthor_with_names_beside_it_and_back() {
     // Names too long for WTHOR: refused without --lossy, saying --lossy helps.
     let (code, _, stderr) = reversi(&["convert", "--to", "wthor", "-o", s(&wtb), s(&pgn)]);
     assert_eq!(code, 1, "{stderr}");
-    assert!(stderr.contains("--lossy converts it without them"), "{stderr}");
+    assert!(
+        stderr.contains("--lossy converts it without them"),
+        "{stderr}"
+    );
     assert!(
         !dir.join("WTHOR.JOU").exists(),
         "a refused run writes no names"
@@ -97,8 +100,14 @@ fn a_pgn_tournament_converts_to_wthor_with_names_beside_it_and_back() {
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(rgn.matches("[Result \"44-20\"]").count(), 3, "{rgn}");
     assert_eq!(rgn.matches("30. h2 -- 31. h7").count(), 3, "{rgn}");
-    assert!(rgn.contains(&format!("[Event \"{}\"]", &long_event[..25])), "{rgn}");
-    assert!(rgn.contains(&format!("[Black \"{}\"]", &long_player[..19])), "{rgn}");
+    assert!(
+        rgn.contains(&format!("[Event \"{}\"]", &long_event[..25])),
+        "{rgn}"
+    );
+    assert!(
+        rgn.contains(&format!("[Black \"{}\"]", &long_player[..19])),
+        "{rgn}"
+    );
     assert!(rgn.contains("[White \"Bob\"]"));
 
     // A second file beside it: the name files are extended, the names there keep their
@@ -117,7 +126,11 @@ fn a_pgn_tournament_converts_to_wthor_with_names_beside_it_and_back() {
     );
     assert_eq!(
         &jou_after[16..],
-        &[&jou_before[16..], b"Dee\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0".as_slice()].concat()[..],
+        &[
+            &jou_before[16..],
+            b"Dee\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0".as_slice()
+        ]
+        .concat()[..],
         "existing records untouched, the new one appended"
     );
     let (_, rgn, _) = reversi(&["convert", "-q", "--to", "rgn", s(&wtb)]);

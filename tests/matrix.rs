@@ -95,9 +95,16 @@ fn moves(record: &Record) -> Vec<Move> {
 /// Whether a loss names the result.
 fn drops_result(losses: &[String]) -> bool {
     losses.iter().any(|l| {
-        ["result", "score", "resignation", "on time", "unfinished", "agreement"]
-            .iter()
-            .any(|w| l.contains(w))
+        [
+            "result",
+            "score",
+            "resignation",
+            "on time",
+            "unfinished",
+            "agreement",
+        ]
+        .iter()
+        .any(|w| l.contains(w))
     })
 }
 
@@ -199,12 +206,17 @@ fn check(record: &Record, target: Format, case: &str) -> Result<&'static str, St
         .map(|d| format!("{}: {}", d.code, d.message))
         .collect();
     if !new.is_empty() {
-        return Err(format!("new diagnostics: {new:?} (result {:?}, losses {losses:?})", record.result));
+        return Err(format!(
+            "new diagnostics: {new:?} (result {:?}, losses {losses:?})",
+            record.result
+        ));
     }
     let had_result = record.result.as_ref().is_some_and(|r| !r.score.is_none());
     let has_result = back.result.as_ref().is_some_and(|r| !r.score.is_none());
     if had_result && !has_result && !drops_result(&losses) {
-        return Err(format!("the result was dropped unlisted (losses {losses:?})"));
+        return Err(format!(
+            "the result was dropped unlisted (losses {losses:?})"
+        ));
     }
     let _ = std::fs::remove_dir_all(&names);
     Ok("written")
@@ -243,7 +255,10 @@ fn every_variant_to_every_target_is_refused_or_read_back_the_same() {
         counts[1],
         failures.join("\n")
     );
-    assert!(counts[1] > 100, "the matrix converts most cases: {counts:?}");
+    assert!(
+        counts[1] > 100,
+        "the matrix converts most cases: {counts:?}"
+    );
 }
 
 /// Rules strings of every preset on every board it is played on, and combinations of the
@@ -307,4 +322,3 @@ fn random_games_of_every_variant_to_every_target() {
         failures.join("\n")
     );
 }
-

@@ -32,13 +32,35 @@ fn run(args: &[&str]) -> String {
 fn refusals_say_whether_lossy_helps_and_name_only_what_stands_in_the_way() {
     let all = [
         // Refused even lossily: the 3 players, and nothing about --lossy converting it.
-        run(&["convert", "--lossy", "--to", "wthor", "fixtures/rgn/valid/three_players.rgn"]),
+        run(&[
+            "convert",
+            "--lossy",
+            "--to",
+            "wthor",
+            "fixtures/rgn/valid/three_players.rgn",
+        ]),
         // Blocked squares into GGF: the droppable `Event` tag is not listed.
-        run(&["convert", "--to", "ggf", "fixtures/validate/clean-blocked.rgn"]),
+        run(&[
+            "convert",
+            "--to",
+            "ggf",
+            "fixtures/validate/clean-blocked.rgn",
+        ]),
         // `an octagon board`, once, without a line per off-board move.
-        run(&["convert", "--to", "pgn:thor", "fixtures/validate/clean-octagon.rgn"]),
+        run(&[
+            "convert",
+            "--to",
+            "pgn:thor",
+            "fixtures/validate/clean-octagon.rgn",
+        ]),
         // Free-opening games into WTHOR are refused, --lossy or not.
-        run(&["convert", "--lossy", "--to", "wthor", "fixtures/validate/clean-free.rgn"]),
+        run(&[
+            "convert",
+            "--lossy",
+            "--to",
+            "wthor",
+            "fixtures/validate/clean-free.rgn",
+        ]),
         // Droppable only: --lossy converts it.
         run(&["convert", "--to", "moves", "fixtures/demo/club-night.rgn"]),
     ]
@@ -65,7 +87,10 @@ fn validation_messages() {
         // `after 1 move`, and `*` on a game that is not over draws no result warning.
         run(&["validate", "fixtures/messages/one-move.rgn"]),
         // A classic player out of discs is told why.
-        run(&["validate", "fixtures/validate/illegal-move-no-discs-left.rgn"]),
+        run(&[
+            "validate",
+            "fixtures/validate/illegal-move-no-discs-left.rgn",
+        ]),
         // The example start is the octagon's, not an 8x8 one.
         run(&["validate", "fixtures/messages/octagon-bad-start.rgn"]),
         // perft prints one line: no `jsonl`.

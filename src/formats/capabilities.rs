@@ -221,7 +221,8 @@ pub fn meaning_losses(format: Format, record: &Record) -> Vec<String> {
     if let Some(start) = &record.start {
         let (discs, neutral) = rules.start_discs();
         let setup = start.setup;
-        let default = setup.discs == discs && setup.neutral == neutral && setup.turn == Color::Black;
+        let default =
+            setup.discs == discs && setup.neutral == neutral && setup.turn == Color::Black;
         let two_colours = setup.discs[2].is_empty()
             && setup.discs[3].is_empty()
             && setup.neutral.is_empty()
@@ -249,7 +250,7 @@ pub fn meaning_losses(format: Format, record: &Record) -> Vec<String> {
     }
     if !can.komi {
         if let Some(komi) = record.tag(TagName::KOMI) {
-            if komi.trim().parse::<f64>().map_or(true, |k| k != 0.0) {
+            if !matches!(komi.trim().parse::<f64>(), Ok(k) if k == 0.0) {
                 why.push(format!("a komi of {} (it changes the result)", komi.trim()));
             }
         }

@@ -476,7 +476,9 @@ fn final_position(
         losses.push(format!("the {EVALUATIONS_TAG} of the start position"));
     }
     let mut position = record.start_position().map_err(|e| {
-        WriteError::ChangesMeaning(vec![format!("a start position that cannot be set up ({e})")])
+        WriteError::ChangesMeaning(vec![format!(
+            "a start position that cannot be set up ({e})"
+        )])
     })?;
     for (i, m) in record.moves.iter().enumerate() {
         if m.mv != crate::engine::Move::Pass && position.must_pass() {

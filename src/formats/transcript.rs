@@ -673,7 +673,10 @@ pub fn writer<'a>(
     out: Box<dyn Write + Send + 'a>,
     options: &WriteOptions,
 ) -> Box<dyn RecordWriter + 'a> {
-    super::capabilities::checked(super::Format::Transcript, text_writer(out, options, Transcript))
+    super::capabilities::checked(
+        super::Format::Transcript,
+        text_writer(out, options, Transcript),
+    )
 }
 
 /// Transcript grids, each followed by a blank line.

@@ -177,12 +177,10 @@ pub(super) fn from_line(shape: BoardShape, text: &str) -> Result<ReadBoard, Stri
     let (cells, turn, hand) = match words.as_slice() {
         [cells, turn] => (*cells, *turn, None),
         [cells, turn, b, w] => (*cells, *turn, Some((*b, *w))),
-        _ => {
-            return Err(
-                "expected the rows joined by `/`, the side to move and optionally the discs in hand"
-                    .into(),
-            )
-        }
+        _ => return Err(
+            "expected the rows joined by `/`, the side to move and optionally the discs in hand"
+                .into(),
+        ),
     };
     let (discs, neutral) = read_cells(shape, cells)?;
     let turn = turn_from(turn).ok_or_else(|| {

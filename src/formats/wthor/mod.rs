@@ -393,7 +393,10 @@ pub fn writer<'a>(
     out: Box<dyn Write + Send + 'a>,
     options: &WriteOptions,
 ) -> Box<dyn RecordWriter + 'a> {
-    crate::formats::capabilities::checked(crate::formats::Format::Wthor, Box::new(WthorWriter::new(out, options)))
+    crate::formats::capabilities::checked(
+        crate::formats::Format::Wthor,
+        Box::new(WthorWriter::new(out, options)),
+    )
 }
 
 #[cfg(test)]

@@ -636,7 +636,11 @@ mod tests {
         let jou = NameTable::read(NameKind::Player, &dir.join("WTHOR.JOU")).unwrap();
         assert_eq!(jou.len(), 2);
         let trn = NameTable::read(NameKind::Tournament, &dir.join("WTHOR.TRN")).unwrap();
-        assert_eq!(trn.len(), 1, "the missing half of the pair is written with it");
+        assert_eq!(
+            trn.len(),
+            1,
+            "the missing half of the pair is written with it"
+        );
         fs::remove_dir_all(&dir).unwrap();
     }
 
