@@ -138,7 +138,7 @@ impl Capabilities {
                 komi: true,
                 results: "margins, resignations, time losses, agreements",
                 names: "GGF properties",
-                claims: "evaluations, times, comments",
+                claims: "evaluations, times, the game comment",
                 ..OTHELLO_8X8
             },
             Format::Pgn(PgnDialect::Thor) => Capabilities {
