@@ -71,11 +71,12 @@ impl NameFile {
 /// written back there by `finish`. A missing name is index 0 (`???`, `Diverses parties`).
 ///
 /// Always refused (by the [capability table](crate::formats::capabilities)): other boards,
-/// 3-4 players, variant options, a custom start, komi; a board other than the file's.
+/// 3-4 players, variant options, a custom start, komi; a board other than the file's, moves
+/// off the board, more placements than squares.
 /// Refused, or dropped and reported when lossy: position and flip claims, comments,
 /// evaluations, times, results that are not a disc count, terminations, tags WTHOR has no
 /// field for, a year other than the file's, names without a names directory, names longer
-/// than 19/25 bytes (cut to fit) or without a Windows-1252 encoding, more than 60/96 moves.
+/// than 19/25 bytes (cut to fit) or without a Windows-1252 encoding.
 pub struct WthorWriter<'a> {
     out: Box<dyn Write + Send + 'a>,
     options: WriteOptions,
@@ -222,7 +223,7 @@ impl<'a> WthorWriter<'a> {
 
         let mut moves = Vec::with_capacity(record.moves.len());
         let mut per_move: [(&str, Vec<usize>); 5] = [
-            ("the move off the board on", Vec::new()),
+            ("", Vec::new()),
             ("comments on", Vec::new()),
             ("evaluations on", Vec::new()),
             ("times on", Vec::new()),
@@ -250,20 +251,27 @@ impl<'a> WthorWriter<'a> {
                 }
             }
         }
-        for (what, numbers) in per_move {
-            if !numbers.is_empty() {
-                losses.push(format!("{what} {}", moves_phrase(&numbers)));
-            }
+        // Moves off the board or beyond the board's squares change the game: refused.
+        let mut changes = Vec::new();
+        let (off_board, per_move) = per_move.split_at(1);
+        if !off_board[0].1.is_empty() {
+            changes.push(format!("moves off the board on {}", moves_phrase(&off_board[0].1)));
         }
         // Passes are not stored: replay infers them. Only placements count.
         if moves.len() > geometry.slots() {
-            losses.push(format!(
-                "the last {} of {} placements (WTHOR holds {})",
-                moves.len() - geometry.slots(),
+            changes.push(format!(
+                "{} placements (WTHOR holds {}, one a square)",
                 moves.len(),
                 geometry.slots()
             ));
-            moves.truncate(geometry.slots());
+        }
+        if !changes.is_empty() {
+            return Err(WriteError::ChangesMeaning(changes));
+        }
+        for (what, numbers) in per_move {
+            if !numbers.is_empty() {
+                losses.push(format!("{what} {}", moves_phrase(numbers)));
+            }
         }
 
         let total = geometry.squares();
