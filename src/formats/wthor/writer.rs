@@ -255,7 +255,10 @@ impl<'a> WthorWriter<'a> {
         let mut changes = Vec::new();
         let (off_board, per_move) = per_move.split_at(1);
         if !off_board[0].1.is_empty() {
-            changes.push(format!("moves off the board on {}", moves_phrase(&off_board[0].1)));
+            changes.push(format!(
+                "moves off the board on {}",
+                moves_phrase(&off_board[0].1)
+            ));
         }
         // Passes are not stored: replay infers them. Only placements count.
         if moves.len() > geometry.slots() {
