@@ -110,10 +110,20 @@ fn drops_result(losses: &[String]) -> bool {
 
 /// Converts one record to `target` and checks the outcome; returns a failure message.
 fn check(record: &Record, target: Format, case: &str) -> Result<&'static str, String> {
+    check_dialect(record, target, None, case)
+}
+
+/// [`check`] with a writer dialect (`json:lines`).
+fn check_dialect(
+    record: &Record,
+    target: Format,
+    dialect: Option<&str>,
+    case: &str,
+) -> Result<&'static str, String> {
     let names = scratch(case);
     let options = WriteOptions {
         lossy: true,
-        dialect: None,
+        dialect: dialect.map(str::to_owned),
         names_dir: Some(names.clone()),
     };
     let mut out = Vec::new();
@@ -244,6 +254,12 @@ fn every_variant_to_every_target_is_refused_or_read_back_the_same() {
                     Ok(_) => counts[1] += 1,
                     Err(why) => failures.push(format!("{file} game {} to {target}: {why}", i + 1)),
                 }
+            }
+            let case = format!("{file}-{}-jsonl", i + 1);
+            match check_dialect(&record, Format::Json, Some("lines"), &case) {
+                Ok("written") => counts[1] += 1,
+                Ok(other) => failures.push(format!("{file} game {} to json:lines: {other}", i + 1)),
+                Err(why) => failures.push(format!("{file} game {} to json:lines: {why}", i + 1)),
             }
         }
     }

@@ -99,3 +99,28 @@ fn validation_messages() {
     .concat();
     insta::assert_snapshot!(all);
 }
+
+#[test]
+fn rules_is_the_default_for_pgn_games_without_a_rules_tag() {
+    // Game 1 states no rules: --rules anti applies. Game 2 states othello: it keeps them.
+    let converted = run(&[
+        "convert",
+        "--rules",
+        "anti",
+        "--to",
+        "rgn",
+        "fixtures/cli/anti-without-rules.pgn",
+    ]);
+    let games: Vec<&str> = converted.split("[Event ").skip(1).collect();
+    assert_eq!(games.len(), 2, "{converted}");
+    assert!(games[0].contains("[Rules \"anti\"]"), "{converted}");
+    assert!(!games[1].contains("[Rules"), "othello is the default: {converted}");
+    assert!(converted.contains("read as anti (--rules)"), "the note says so");
+    let validated = run(&[
+        "validate",
+        "--rules",
+        "anti",
+        "fixtures/cli/anti-without-rules.pgn",
+    ]);
+    assert!(validated.contains("exit code: 0"), "{validated}");
+}
