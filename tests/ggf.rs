@@ -545,3 +545,19 @@ fn komi_bids_read_with_the_move_grammar_and_round_trip_unchanged() {
         assert!(d.help.as_deref().unwrap_or("").contains("KB[e6//0.90]"));
     }
 }
+
+#[test]
+fn rules_given_to_the_reader_apply_to_games_without_ty() {
+    let options = ReadOptions {
+        name: "test.ggf".into(),
+        rules: Some("anti".parse().unwrap()),
+        ..ReadOptions::default()
+    };
+    let text = "(;GM[Othello]B[f5];)\n(;GM[Othello]TY[8]B[f5];)\n";
+    let games = Format::Ggf.read_bytes(text, &options).unwrap();
+    let rules: Vec<String> = games
+        .iter()
+        .map(|g| g.record.as_ref().unwrap().rules.to_string())
+        .collect();
+    assert_eq!(rules, ["anti", "othello"], "a game with TY keeps its rules");
+}

@@ -114,8 +114,14 @@ fn rules_is_the_default_for_pgn_games_without_a_rules_tag() {
     let games: Vec<&str> = converted.split("[Event ").skip(1).collect();
     assert_eq!(games.len(), 2, "{converted}");
     assert!(games[0].contains("[Rules \"anti\"]"), "{converted}");
-    assert!(!games[1].contains("[Rules"), "othello is the default: {converted}");
-    assert!(converted.contains("read as anti (--rules)"), "the note says so");
+    assert!(
+        !games[1].contains("[Rules"),
+        "othello is the default: {converted}"
+    );
+    assert!(
+        converted.contains("read as anti (--rules)"),
+        "the note says so"
+    );
     let validated = run(&[
         "validate",
         "--rules",

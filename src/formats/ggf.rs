@@ -161,6 +161,7 @@ pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> G
         done: false,
         group: None,
         last_end_line: None,
+        rules: options.rules,
     })
 }
 
@@ -184,6 +185,8 @@ struct Reader<'a> {
     group: Option<Group>,
     /// The line the previous game ended on.
     last_end_line: Option<usize>,
+    /// The rules of games without `TY` (`--rules`).
+    rules: Option<Rules>,
 }
 
 impl Reader<'_> {
@@ -249,7 +252,8 @@ impl Iterator for Reader<'_> {
             self.index += 1;
             let start_line = piece.line;
             let has_game = piece.game_at.is_some();
-            let (mut game, (prefix, garbage)) = parse_piece(piece, &self.name, self.index);
+            let (mut game, (prefix, garbage)) =
+                parse_piece(piece, &self.name, self.index, self.rules);
             let end_line = game.source.line
                 + game
                     .source
@@ -310,6 +314,7 @@ fn parse_piece(
     piece: Piece<End>,
     name: &Arc<str>,
     index: usize,
+    default_rules: Option<Rules>,
 ) -> (ParsedGame, (Option<usize>, bool)) {
     let (game_at, dropped, end) = (piece.game_at, piece.dropped, piece.end);
     bracketed::parse_piece(piece, name, index, |text, base, diagnostics| {
@@ -320,6 +325,7 @@ fn parse_piece(
                 text,
                 base,
                 diagnostics,
+                default_rules,
             };
             parser.parse_game(at, end)
         });
@@ -381,6 +387,8 @@ struct GameParser<'t, 'd> {
     text: &'t str,
     base: usize,
     diagnostics: &'d mut Vec<Diagnostic>,
+    /// The rules of a game without `TY` (`--rules`), when they fit its `BO` board.
+    default_rules: Option<Rules>,
 }
 
 impl<'t> GameParser<'t, '_> {
@@ -543,6 +551,23 @@ impl<'t> GameParser<'t, '_> {
         }
         let preset = if anti { Preset::Anti } else { Preset::Othello };
         record.rules = Rules::preset(preset, board).unwrap_or_default();
+        if let (None, Some(rules)) = (ty, self.default_rules) {
+            // No TY: the game does not state its rules; --rules applies when it fits BO.
+            let bo_board = find("BO").and_then(|bo| {
+                match bo
+                    .value
+                    .split_whitespace()
+                    .next()
+                    .and_then(TyBoard::from_token)
+                {
+                    Some(TyBoard::Shape(shape)) => Some(shape),
+                    _ => None,
+                }
+            });
+            if rules.players() == 2 && bo_board.map_or(true, |b| b == rules.board()) {
+                record.rules = rules;
+            }
+        }
         if let Some(ty) = ty {
             if ty.value != canonical_type(&record.rules) {
                 record.tags.push(Tag {
