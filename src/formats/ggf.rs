@@ -17,7 +17,7 @@
 //! | `RB`, `RW` | tags `BlackElo`, `WhiteElo` |
 //! | `TI` | tag `TimeControl` |
 //! | `TB`, `TW` | tags `BlackTimeControl`, `WhiteTimeControl` |
-//! | `TY` | [`Rules`]: board `4` `6` `8` `10` `88` (octagon), flag `a` (anti); the exact text in tag `GgfType` unless it is the canonical form (`8`, `10a`, `88` …) |
+//! | `TY` | [`Rules`] (without `TY`: [`ReadOptions::rules`] when given and fitting `BO`, else 8x8 Othello): board `4` `6` `8` `10` `88` (octagon), flag `a` (anti); the exact text in tag `GgfType` unless it is the canonical form (`8`, `10a`, `88` …) |
 //! | `KB`, `KW` | tags `BlackKomiBid`, `WhiteKomiBid`, verbatim |
 //! | `KM` | tag `Komi` |
 //! | `RE` | [`ClaimedResult`]: [`ResultScore::Margin`] (Black's net discs, empties to the winner, minus komi; negated in anti games, where GGS's RE follows the winner as Welty-gdk's `getResult` does) and [`Termination`] (`:r` resignation, `:t` time, `:s` agreement, `:l`, `?` and words unfinished) |
