@@ -291,7 +291,7 @@ fn writer_refuses_or_reports() {
     // Rules that change what the moves mean are refused even when lossy, and only they
     // are named: the droppable `Event` tag is not.
     for (rules, why) in [
-        ("multi3", "3 players"),
+        ("multi3", "3 players (it holds 2)"),
         ("free", "a free opening"),
         ("classic", "a limited disc supply (classic reversi)"),
         ("othello,blocked=a1", "blocked squares"),

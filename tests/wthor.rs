@@ -348,9 +348,9 @@ fn writer_refuses_what_wthor_cannot_hold() {
     let plain = WriteOptions::default();
     let mut r = game("f5 d6");
     r.rules = "othello:6x6".parse().unwrap();
-    insta::assert_snapshot!(refusal(&r, &plain), @"the target format cannot hold a 6x6 board");
+    insta::assert_snapshot!(refusal(&r, &plain), @"the target format cannot hold a 6x6 board (it holds 8x8 and 10x10)");
     r.rules = "multi3".parse().unwrap();
-    insta::assert_snapshot!(refusal(&r, &plain), @"the target format cannot hold 3 players");
+    insta::assert_snapshot!(refusal(&r, &plain), @"the target format cannot hold 3 players (it holds 2)");
     r.rules = "anti".parse().unwrap();
     insta::assert_snapshot!(refusal(&r, &plain), @"the target format cannot hold anti-reversi (fewest discs win)");
 

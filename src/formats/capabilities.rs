@@ -196,10 +196,18 @@ pub fn meaning_losses(format: Format, record: &Record) -> Vec<String> {
     let rules: Rules = record.rules;
     let mut why = Vec::new();
     if !can.players.contains(&rules.players()) {
-        why.push(format!("{} players", rules.players()));
+        why.push(format!(
+            "{} players (it holds {})",
+            rules.players(),
+            or_list(can.players.iter().map(u8::to_string))
+        ));
     }
     if !can.boards.contains(&rules.board()) {
-        why.push(format!("{} board", with_article(rules.board())));
+        why.push(format!(
+            "{} board (it holds {})",
+            with_article(rules.board()),
+            or_list(can.boards.iter().map(|b| b.name().to_string()))
+        ));
     }
     if rules.is_anti() && !can.anti {
         why.push("anti-reversi (fewest discs win)".into());
@@ -256,6 +264,16 @@ pub fn meaning_losses(format: Format, record: &Record) -> Vec<String> {
         }
     }
     why
+}
+
+/// `8x8`, `8x8 and 10x10`, `4x4, 6x6 and 8x8`.
+fn or_list(items: impl Iterator<Item = String>) -> String {
+    let items: Vec<String> = items.collect();
+    match items.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        Some((last, _)) => last.clone(),
+        None => String::new(),
+    }
 }
 
 /// `a 6x6 board`, `an 8x8 board`, `an octagon board`.

@@ -752,7 +752,7 @@ mod tests {
         let err = format_game(&r, PgnDialect::Edax, &lossy).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "the target format cannot hold a 6x6 board; anti-reversi (fewest discs win)"
+            "the target format cannot hold a 6x6 board (it holds 8x8); anti-reversi (fewest discs win)"
         );
     }
 }
