@@ -148,7 +148,10 @@ fn writer_refuses_what_sgf_cannot_hold() {
     match write(std::slice::from_ref(&r), false) {
         Err(WriteError::ChangesMeaning(what)) => assert_eq!(
             what,
-            ["an octagon board", "anti-reversi (fewest discs win)"],
+            [
+                "an octagon board (it holds 4x4, 6x6, 8x8 and 10x10)",
+                "anti-reversi (fewest discs win)"
+            ],
             "only what changes the game's meaning is named"
         ),
         other => panic!("expected a refusal, got {other:?}"),
