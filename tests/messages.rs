@@ -19,11 +19,20 @@ fn run(args: &[&str]) -> String {
         .env("COLUMNS", "80")
         .output()
         .expect("reversi runs");
+    // Binary output (a WTHOR header, dated today) is shown by its length only.
+    let binary = out
+        .stdout
+        .iter()
+        .any(|&b| b < 0x20 && !matches!(b, b'\n' | b'\r' | b'\t'));
+    let stdout = if binary {
+        format!("<{} bytes of binary output>\n", out.stdout.len())
+    } else {
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
     format!(
-        "$ reversi {}\nexit code: {}\n----- stdout -----\n{}----- stderr -----\n{}\n",
+        "$ reversi {}\nexit code: {}\n----- stdout -----\n{stdout}----- stderr -----\n{}\n",
         args.join(" "),
         out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     )
 }
