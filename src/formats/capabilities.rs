@@ -317,57 +317,208 @@ impl RecordWriter for Checked<'_> {
 }
 
 /// What was dropped from the games of one file, each loss listed once with the games it
-/// concerns.
+/// concerns. Losses that differ only in their numbers (`evaluations on moves 3, 5` and
+/// `evaluations on moves 7`) are one line: the first, and how many games had the like.
+/// Memory stays small whatever the number of games: a handful of game numbers is kept per
+/// line.
 ///
 /// ```
 /// use reversi_record::formats::capabilities::LossSummary;
 /// let mut summary = LossSummary::default();
-/// summary.add(1, &["the tag Site".to_string()]);
+/// summary.add(1, &["the tag Site".to_string(), "a time on move 3".to_string()]);
 /// summary.add(2, &["the tag Site".to_string(), "a game comment".to_string()]);
+/// summary.add(3, &["a time on move 12".to_string()]);
 /// assert_eq!(
 ///     summary.lines(),
-///     ["the tag Site (2 games: 1, 2)", "a game comment (game 2)"]
+///     [
+///         "the tag Site (2 games: 1, 2)",
+///         "a time on move 3 (game 1), and the like in game 3",
+///         "a game comment (game 2)"
+///     ]
 /// );
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct LossSummary {
-    /// Each loss, in first-seen order, with its games.
-    losses: Vec<(String, Vec<usize>)>,
+    /// Each kind of loss, in first-seen order.
+    groups: Vec<LossGroup>,
+    /// The group of each kind (the loss with its numbers masked).
     index: BTreeMap<String, usize>,
 }
+
+/// One line of a [`LossSummary`].
+#[derive(Clone, Debug)]
+struct LossGroup {
+    /// The loss as first seen.
+    first: String,
+    /// The game it was first seen in.
+    first_game: usize,
+    /// Games with the same kind of loss, the first few.
+    games: Vec<usize>,
+    /// How many games.
+    count: usize,
+    /// The last game counted.
+    last_game: usize,
+    /// Whether some game's loss was worded differently (other numbers).
+    varied: bool,
+}
+
+/// Games named per line.
+const SHOWN: usize = 5;
 
 impl LossSummary {
     /// Records that game `game` lost `losses`.
     pub fn add(&mut self, game: usize, losses: &[String]) {
         for loss in losses {
-            let i = *self.index.entry(loss.clone()).or_insert_with(|| {
-                self.losses.push((loss.clone(), Vec::new()));
-                self.losses.len() - 1
+            let key = kind(loss);
+            let i = *self.index.entry(key).or_insert_with(|| {
+                self.groups.push(LossGroup {
+                    first: loss.clone(),
+                    first_game: game,
+                    games: Vec::new(),
+                    count: 0,
+                    last_game: game,
+                    varied: false,
+                });
+                self.groups.len() - 1
             });
-            let games = &mut self.losses[i].1;
-            if games.last() != Some(&game) {
-                games.push(game);
+            let group = &mut self.groups[i];
+            group.varied |= *loss != group.first;
+            if group.count == 0 || group.last_game != game {
+                group.count += 1;
+                group.last_game = game;
+                if group.games.len() < SHOWN {
+                    group.games.push(game);
+                }
             }
         }
     }
 
     /// Whether nothing was dropped.
     pub fn is_empty(&self) -> bool {
-        self.losses.is_empty()
+        self.groups.is_empty()
     }
 
-    /// One line per loss: what, and in which games (the first few named).
+    /// One line per kind of loss: what, and in which games (the first few named).
     pub fn lines(&self) -> Vec<String> {
-        self.losses
+        self.groups
             .iter()
-            .map(|(what, games)| match games.as_slice() {
-                [one] => format!("{what} (game {one})"),
-                many => {
-                    let shown: Vec<String> = many.iter().take(5).map(usize::to_string).collect();
-                    let more = if many.len() > 5 { ", ..." } else { "" };
-                    format!("{what} ({} games: {}{more})", many.len(), shown.join(", "))
+            .map(|g| {
+                let list = |games: &[usize], total: usize| {
+                    let shown: Vec<String> = games.iter().map(usize::to_string).collect();
+                    let more = if total > games.len() { ", ..." } else { "" };
+                    format!("{}{more}", shown.join(", "))
+                };
+                if !g.varied {
+                    return match g.count {
+                        1 => format!("{} (game {})", g.first, g.first_game),
+                        n => format!("{} ({n} games: {})", g.first, list(&g.games, n)),
+                    };
+                }
+                let others: Vec<usize> = g
+                    .games
+                    .iter()
+                    .copied()
+                    .filter(|&x| x != g.first_game)
+                    .collect();
+                match g.count - 1 {
+                    1 => format!(
+                        "{} (game {}), and the like in game {}",
+                        g.first,
+                        g.first_game,
+                        others.first().copied().unwrap_or(0)
+                    ),
+                    n => format!(
+                        "{} (game {}), and the like in {n} more games ({})",
+                        g.first,
+                        g.first_game,
+                        list(&others, n)
+                    ),
                 }
             })
             .collect()
+    }
+}
+
+/// A loss with its numbers masked: what `LossSummary` groups by.
+fn kind(loss: &str) -> String {
+    let mut out = String::with_capacity(loss.len());
+    let mut in_number = false;
+    for c in loss.chars() {
+        if c.is_ascii_digit() {
+            if !in_number {
+                out.push('#');
+            }
+            in_number = true;
+        } else {
+            in_number = false;
+            out.push(c);
+        }
+    }
+    // Lists of numbers of any length are one kind: `#, #, #` and `#` alike.
+    while out.contains("#, #") {
+        out = out.replace("#, #", "#");
+    }
+    // `on move 3`, `on moves 3, 5` and `on 11 moves (8 to 28)` are one kind.
+    out.replace("# to #", "#")
+        .replace("# moves (#)", "moves #")
+        .replace("moves #", "move #")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn losses_differing_in_numbers_are_one_kind() {
+        assert_eq!(
+            kind("evaluations on move 1"),
+            kind("evaluations on moves 3, 5")
+        );
+        assert_eq!(
+            kind("evaluations on moves 3, 5"),
+            kind("evaluations on 11 moves (8 to 28)")
+        );
+        assert_ne!(kind("the tag Site"), kind("the tag Round"));
+        let mut summary = LossSummary::default();
+        for game in 1..=1000 {
+            summary.add(
+                game,
+                &[format!("times on move {game}"), "the tag Site".into()],
+            );
+        }
+        assert_eq!(
+            summary.lines(),
+            [
+                "times on move 1 (game 1), and the like in 999 more games (2, 3, 4, 5, ...)",
+                "the tag Site (1000 games: 1, 2, 3, 4, 5, ...)"
+            ]
+        );
+        assert!(summary.groups.iter().all(|g| g.games.len() <= SHOWN));
+    }
+
+    #[test]
+    fn every_format_refuses_what_it_cannot_hold_and_rgn_nothing() {
+        let rules = [
+            "othello:4x4",
+            "anti:10x10",
+            "classic",
+            "multi4:octagon",
+            "othello,blocked=c3,scoring=raw",
+        ];
+        for r in rules {
+            let record = Record::new(r.parse().unwrap());
+            for f in [Format::Rgn, Format::Json] {
+                assert!(meaning_losses(f, &record).is_empty(), "{f} {r}");
+            }
+            assert!(!meaning_losses(Format::Wthor, &record).is_empty(), "{r}");
+        }
+        let mut komi = Record::new(Rules::default());
+        komi.set_tag(TagName::KOMI, "0.5");
+        assert_eq!(
+            meaning_losses(Format::Sgf, &komi),
+            ["a komi of 0.5 (it changes the result)"]
+        );
+        komi.set_tag(TagName::KOMI, "0");
+        assert!(meaning_losses(Format::Sgf, &komi).is_empty());
     }
 }
