@@ -84,9 +84,10 @@ fn render_game(record: &Record, dialect: PgnDialect) -> Result<(String, Vec<Stri
     let mut losses = Losses::default();
     let plan = plan(record, dialect, &mut losses);
     if !losses.fatal.is_empty() {
-        let mut all = std::mem::take(&mut losses.fatal);
-        all.extend(losses.finish());
-        return Err(WriteError::CannotHold(all));
+        // Refused even lossily: only what changes the game is named.
+        return Err(WriteError::ChangesMeaning(std::mem::take(
+            &mut losses.fatal,
+        )));
     }
     let text = match dialect {
         PgnDialect::Thor => thor_text(&plan),
