@@ -735,7 +735,10 @@ impl TextFormat for Transcript {
                 }
             }
         }
-        losses.extend(clashes);
+        if !clashes.is_empty() {
+            // A grid holds one number a square: dropping a move would change the game.
+            return Err(WriteError::ChangesMeaning(clashes));
+        }
 
         let mut text = String::new();
         let plain = [
