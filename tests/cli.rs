@@ -474,14 +474,18 @@ fn convert_to_wthor_with_output_file_and_names() {
     let out = dir.join("out.wtb");
     let out_s = out.to_str().unwrap();
     let dir_s = dir.to_str().unwrap();
-    // Without a names directory, the names cannot be held.
-    let refused = run(&["convert", "--to", "wthor", "-o", out_s, SAMPLE]);
+    // On standard output there is no names directory: the names cannot be held.
+    let refused = run(&["convert", "--to", "wthor", SAMPLE]);
     assert_eq!(refused.code, 1);
     assert!(refused.stderr.contains("the player name \"Ann\""));
-    // With one, they go to WTHOR.JOU / WTHOR.TRN beside the games; only the day is lost.
-    let r = run(&[
-        "convert", "--lossy", "--to", "wthor", "--names", dir_s, "-o", out_s, SAMPLE,
-    ]);
+    // Refused (the day of the date is lost), nothing goes beside the output.
+    let refused = run(&["convert", "--to", "wthor", "-o", out_s, SAMPLE]);
+    assert_eq!(refused.code, 1);
+    assert!(refused.stderr.contains("the date"), "{}", refused.stderr);
+    assert!(!dir.join("WTHOR.JOU").exists());
+    // The names go to WTHOR.JOU / WTHOR.TRN beside the games by default; only the day is lost.
+    let r = run(&["convert", "--lossy", "--to", "wthor", "-o", out_s, SAMPLE]);
+    assert!(!dir_s.is_empty());
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
         r.stdout.is_empty(),

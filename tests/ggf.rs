@@ -259,7 +259,7 @@ fn invalid_fixtures() {
 
 #[test]
 fn writer_refuses_or_reports() {
-    let mut r = Record::new("othello,scoring=raw".parse().unwrap());
+    let mut r = Record::new(Rules::default());
     r.tags.push(Tag::new("Event", "Open"));
     r.tags.push(Tag::new("Black", "a]b"));
     r.comment = Some("a new game (; starts here".into());
@@ -272,7 +272,6 @@ fn writer_refuses_or_reports() {
         Err(WriteError::CannotHold(what)) => assert_eq!(
             what,
             [
-                "raw scoring",
                 "a `]` in the Black tag",
                 "a result that names only the winner",
                 "a `(;` in the game comment",
@@ -281,27 +280,33 @@ fn writer_refuses_or_reports() {
         ),
         other => panic!("expected a refusal, got {other:?}"),
     }
-    let (text, lost) = write(&[r], true).unwrap();
-    assert_eq!(lost.len(), 5);
+    let (text, lost) = write(std::slice::from_ref(&r), true).unwrap();
+    assert_eq!(lost.len(), 4);
     assert!(text.contains("PB[a)b]"));
     assert_eq!(
         read_bytes(text.into_bytes()).len(),
         1,
         "the comment does not split the game"
     );
-    // Rules that change what the moves mean are refused even when lossy.
-    for rules in [
-        "multi3",
-        "free",
-        "classic",
-        "othello,blocked=a1",
-        "othello,handicap=white:1",
+    // Rules that change what the moves mean are refused even when lossy, and only they
+    // are named: the droppable `Event` tag is not.
+    for (rules, why) in [
+        ("multi3", "3 players (it holds 2)"),
+        ("free", "a free opening"),
+        ("classic", "a limited disc supply (classic reversi)"),
+        ("othello,blocked=a1", "blocked squares"),
+        ("othello,handicap=white:1", "a corner handicap"),
+        (
+            "othello,scoring=raw",
+            "raw scoring (empties not given to the winner)",
+        ),
     ] {
-        let r = Record::new(rules.parse().unwrap());
-        assert!(
-            matches!(write(&[r], true), Err(WriteError::CannotHold(_))),
-            "{rules}"
-        );
+        let mut r = r.clone();
+        r.rules = rules.parse().unwrap();
+        match write(&[r], true) {
+            Err(WriteError::ChangesMeaning(what)) => assert_eq!(what, [why], "{rules}"),
+            other => panic!("{rules}: expected a refusal, got {other:?}"),
+        }
     }
 }
 
@@ -511,4 +516,48 @@ proptest! {
             }
         }
     }
+}
+
+#[test]
+fn komi_bids_read_with_the_move_grammar_and_round_trip_unchanged() {
+    // As GGS archives write them: move, empty eval, time; or any part empty.
+    let text = "(;GM[Othello]PB[x]PW[y]TY[8k]KB[e6//0.90]KW[/-1.00/]KM[0.5]RE[+3.500]B[f5];)\n";
+    let games = read_bytes(text.as_bytes().to_vec());
+    assert!(
+        games[0].diagnostics.is_empty(),
+        "{:?}",
+        games[0].diagnostics
+    );
+    let record = games[0].record.clone().unwrap();
+    assert_eq!(record.tag("BlackKomiBid"), Some("e6//0.90"));
+    assert_eq!(record.tag("WhiteKomiBid"), Some("/-1.00/"));
+    let (written, lost) = write(&[record], false).unwrap();
+    assert!(lost.is_empty(), "{lost:?}");
+    assert!(
+        written.contains("KB[e6//0.90]KW[/-1.00/]"),
+        "written back unchanged: {written}"
+    );
+    // Not a move, or four parts: refused with the grammar in the help.
+    for bad in ["KB[zz/1]", "KB[e6/1/2/3]", "KB[e6/x]"] {
+        let games = read_bytes(format!("(;GM[Othello]TY[8]{bad}B[f5];)").into_bytes());
+        let d = &games[0].diagnostics[0];
+        assert_eq!(d.code, "ggf-bad-move", "{bad}");
+        assert!(d.help.as_deref().unwrap_or("").contains("KB[e6//0.90]"));
+    }
+}
+
+#[test]
+fn rules_given_to_the_reader_apply_to_games_without_ty() {
+    let options = ReadOptions {
+        name: "test.ggf".into(),
+        rules: Some("anti".parse().unwrap()),
+        ..ReadOptions::default()
+    };
+    let text = "(;GM[Othello]B[f5];)\n(;GM[Othello]TY[8]B[f5];)\n";
+    let games = Format::Ggf.read_bytes(text, &options).unwrap();
+    let rules: Vec<String> = games
+        .iter()
+        .map(|g| g.record.as_ref().unwrap().rules.to_string())
+        .collect();
+    assert_eq!(rules, ["anti", "othello"], "a game with TY keeps its rules");
 }

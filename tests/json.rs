@@ -498,3 +498,25 @@ proptest! {
         prop_assert!(changed <= 1);
     }
 }
+
+#[test]
+fn rules_given_to_the_reader_apply_to_games_without_rules() {
+    let options = ReadOptions {
+        rules: Some("anti".parse().unwrap()),
+        ..ReadOptions::default()
+    };
+    let text =
+        "{\"moves\":[{\"move\":\"f5\"}]}\n{\"rules\":\"othello\",\"moves\":[{\"move\":\"f5\"}]}\n";
+    let games = reversi_record::formats::Format::Json
+        .read_bytes(text, &options)
+        .unwrap();
+    let rules: Vec<String> = games
+        .iter()
+        .map(|g| g.record.as_ref().unwrap().rules.to_string())
+        .collect();
+    assert_eq!(
+        rules,
+        ["anti", "othello"],
+        "a game that states its rules keeps them"
+    );
+}

@@ -180,8 +180,8 @@ fn ffo_files_are_sniffed_and_written_back_byte_for_byte() {
 }
 
 #[test]
-fn writer_refuses_moves_boards_variants_and_tags() {
-    let mut record = Record::new("anti".parse().unwrap());
+fn writer_refuses_boards_and_variants_and_writes_a_game_as_its_final_position() {
+    let mut record = Record::new(Rules::default());
     record
         .moves
         .push(MoveRecord::new(Move::Place("f5".parse().unwrap())));
@@ -190,16 +190,55 @@ fn writer_refuses_moves_boards_variants_and_tags() {
     let WriteError::CannotHold(what) = write_all(&[record.clone()], false).unwrap_err() else {
         panic!("expected a refusal")
     };
-    assert_eq!(what, ["the rules anti", "1 move", "tags (Event)"]);
-    let (text, lost) = write_all(&[record], true).unwrap();
+    assert_eq!(
+        what,
+        [
+            "tags (Event)",
+            "the 1 move (OBF holds the position they reach)",
+            "the Evaluations of the start position"
+        ]
+    );
+    let (text, lost) = write_all(std::slice::from_ref(&record), true).unwrap();
     assert_eq!(lost.len(), 3);
+    // After f5, White to move; the game is not over, so no evaluation.
     assert_eq!(
         text,
-        "---------------------------OX------XO--------------------------- X; F5:+2; PA:-4;\n"
+        "---------------------------OX------XXX-------------------------- O;\n"
     );
-    let ten = Record::new("othello:10x10".parse().unwrap());
-    let (text, lost) = write_all(&[ten], true).unwrap();
-    assert_eq!((text.as_str(), lost.len()), ("", 1));
+    // Rules that change what the position means are refused, even lossily.
+    for rules in ["anti", "othello:10x10", "multi3", "othello,blocked=a1"] {
+        let mut r = record.clone();
+        r.rules = rules.parse().unwrap();
+        r.moves.clear();
+        assert!(
+            matches!(write_all(&[r], true), Err(WriteError::ChangesMeaning(_))),
+            "{rules}"
+        );
+    }
+}
+
+#[test]
+fn a_finished_game_is_its_final_position_with_the_score() {
+    // A wipe-out after 13 moves: Black 64-0 with WOF.
+    let mut record = Record::new(Rules::default());
+    for sq in "c4 c3 c2 e3 f5 c6 e2 b2 b7 c5 a1 c7 c8".split(' ') {
+        record
+            .moves
+            .push(MoveRecord::new(Move::Place(sq.parse().unwrap())));
+    }
+    let mut pos = Position::new(Rules::default());
+    for m in &record.moves {
+        pos.play(m.mv).unwrap();
+    }
+    assert!(pos.is_over());
+    let (text, lost) = write_all(std::slice::from_ref(&record), true).unwrap();
+    assert_eq!(lost.len(), 1, "{lost:?}");
+    let line = text.trim_end();
+    // The score from the view of the side to move (White, who has no disc left).
+    assert!(line.ends_with(" O; -64;"), "{line}");
+    let back = read_all(&text);
+    let start = back[0].record.as_ref().unwrap().start_position().unwrap();
+    assert_eq!(start.setup(), pos.setup());
 }
 
 proptest::proptest! {

@@ -146,21 +146,20 @@ fn writer_refuses_what_sgf_cannot_hold() {
     m.eval = Some(1.0);
     r.moves.push(m);
     match write(std::slice::from_ref(&r), false) {
-        Err(WriteError::CannotHold(what)) => assert_eq!(
+        Err(WriteError::ChangesMeaning(what)) => assert_eq!(
             what,
             [
-                "the octagon board",
-                "anti-reversi",
-                "move evaluations",
-                "the `TimeControl` tag"
-            ]
+                "an octagon board (it holds 4x4, 6x6, 8x8 and 10x10)",
+                "anti-reversi (fewest discs win)"
+            ],
+            "only what changes the game's meaning is named"
         ),
         other => panic!("expected a refusal, got {other:?}"),
     }
     // The octagon and anti change what the moves mean: refused even when lossy.
     assert!(matches!(
         write(std::slice::from_ref(&r), true),
-        Err(WriteError::CannotHold(_))
+        Err(WriteError::ChangesMeaning(_))
     ));
     r.rules = "othello:10x10".parse().unwrap();
     let (text, lost) = write(&[r], true).unwrap();

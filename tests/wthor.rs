@@ -338,7 +338,7 @@ fn game(moves: &str) -> Record {
 
 fn refusal(record: &Record, options: &WriteOptions) -> String {
     match write_all(std::slice::from_ref(record), options) {
-        Err(e @ WriteError::CannotHold(_)) => e.to_string(),
+        Err(e @ (WriteError::CannotHold(_) | WriteError::ChangesMeaning(_))) => e.to_string(),
         other => panic!("expected a refusal, got {other:?}"),
     }
 }
@@ -348,17 +348,17 @@ fn writer_refuses_what_wthor_cannot_hold() {
     let plain = WriteOptions::default();
     let mut r = game("f5 d6");
     r.rules = "othello:6x6".parse().unwrap();
-    insta::assert_snapshot!(refusal(&r, &plain), @"the target format cannot hold a 6x6 board (WTHOR holds 8x8 and 10x10)");
+    insta::assert_snapshot!(refusal(&r, &plain), @"the target format cannot hold a 6x6 board (it holds 8x8 and 10x10)");
     r.rules = "multi3".parse().unwrap();
-    insta::assert_snapshot!(refusal(&r, &plain), @"the target format cannot hold 3 players");
+    insta::assert_snapshot!(refusal(&r, &plain), @"the target format cannot hold 3 players (it holds 2)");
     r.rules = "anti".parse().unwrap();
-    insta::assert_snapshot!(refusal(&r, &plain), @"the target format cannot hold the variant anti (WTHOR holds standard Othello)");
+    insta::assert_snapshot!(refusal(&r, &plain), @"the target format cannot hold anti-reversi (fewest discs win)");
 
     let mut r = game("f5 d6 c3");
     r.moves[1].comment = Some("good".into());
     r.moves[2].eval = Some(1.5);
     r.comment = Some("a game".into());
-    insta::assert_snapshot!(refusal(&r, &plain), @"the target format cannot hold a game comment; a comment on move 2; an evaluation on move 3");
+    insta::assert_snapshot!(refusal(&r, &plain), @"the target format cannot hold a game comment; comments on move 2; evaluations on move 3");
 
     let mut r = game("f5");
     r.result = Some(ClaimedResult {
@@ -383,7 +383,7 @@ fn writer_refuses_what_wthor_cannot_hold() {
         ..WriteOptions::default()
     };
     r.tags.push(Tag::new("Date", "2004.05.12"));
-    insta::assert_snapshot!(refusal(&r, &with_names), @r#"the target format cannot hold the tag Site; the date "2004.05.12" beyond its year; the player name "Someone With A Very Long Name" (29 bytes; WTHOR holds 19)"#);
+    insta::assert_snapshot!(refusal(&r, &with_names), @r#"the target format cannot hold the tag Site; the date "2004.05.12" beyond its year; the end of the player name "Someone With A Very Long Name" (cut to "Someone With A Very": WTHOR holds 19 bytes)"#);
     assert!(
         !dir.join("WTHOR.JOU").exists(),
         "a refused record adds no name"
@@ -392,7 +392,7 @@ fn writer_refuses_what_wthor_cannot_hold() {
 
     let mut r = game(&"f5 ".repeat(61));
     r.tags.clear();
-    insta::assert_snapshot!(refusal(&r, &plain), @"the target format cannot hold 61 moves (WTHOR holds 60)");
+    insta::assert_snapshot!(refusal(&r, &plain), @"the target format cannot hold 61 placements (WTHOR holds 60, one a square)");
 
     let mut r = game("f5");
     r.start = Some(reversi_record::record::StartPosition {
@@ -403,7 +403,7 @@ fn writer_refuses_what_wthor_cannot_hold() {
         in_hand: None,
         span: None,
     });
-    insta::assert_snapshot!(refusal(&r, &plain), @"the target format cannot hold a custom start position");
+    insta::assert_snapshot!(refusal(&r, &plain), @"the target format cannot hold a start position other than the rules' own");
 
     // One file holds one board.
     let mut ten = game("f5");
@@ -586,7 +586,7 @@ fn ten_by_ten_records_write_twelve_times_row_plus_column() {
     );
     let mut long = r.clone();
     long.moves = vec![MoveRecord::new(Move::Place("a1".parse().unwrap())); 97];
-    insta::assert_snapshot!(refusal(&long, &WriteOptions::default()), @"the target format cannot hold 97 moves (WTHOR holds 96)");
+    insta::assert_snapshot!(refusal(&long, &WriteOptions::default()), @"the target format cannot hold 97 placements (WTHOR holds 96, one a square)");
 }
 
 proptest::proptest! {

@@ -4,8 +4,8 @@ use std::io;
 use std::path::PathBuf;
 
 use reversi_record::diagnostic::Renderer;
+use reversi_record::formats::capabilities::LossSummary;
 use reversi_record::formats::{Format, RecordWriter, WriteError, WriteOptions};
-use reversi_record::record::Record;
 use reversi_record::validate::with_explicit_passes;
 use reversi_record::Rules;
 
@@ -29,10 +29,12 @@ pub(crate) struct Args {
     /// Read as this format instead of detecting it.
     #[arg(long, value_parser = input::parse_format)]
     from: Option<Format>,
-    /// Rules for records that do not state them (move strings, transcripts).
+    /// Rules for records that do not state them (move strings, transcripts, RGN and PGN
+    /// without a `Rules` tag); a record that states its rules keeps them.
     #[arg(long, value_parser = super::parse_rules)]
     rules: Option<Rules>,
-    /// Directory of WTHOR name files, for reading and for writing.
+    /// Directory of WTHOR name files, for reading and for writing (default: beside the
+    /// input when reading, beside the output when writing).
     #[arg(long, value_name = "DIR")]
     names: Option<PathBuf>,
     /// Convert what the target can hold and list what was dropped, instead of refusing.
@@ -62,7 +64,7 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
     let write_options = WriteOptions {
         lossy: args.lossy,
         dialect,
-        names_dir: args.names.clone(),
+        names_dir: args.names.clone().or_else(|| output_dir(&args.output)),
     };
     let target_name = match &write_options.dialect {
         Some(d) if target == Format::Json => format!("{target}:{d}"),
@@ -74,10 +76,17 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         names: args.names.clone(),
     };
     let mut tally = Tally::default();
+    // A run that could not read an input, or refused every game it read, leaves the
+    // output as it was, and the name files a WTHOR writer would extend too.
     let outcome = {
         let mut writer = target.writer(Box::new(output.writer()), &write_options);
-        let converted = convert_inputs(&args, &options, &mut *writer, &target_name, &mut tally);
-        converted.and_then(|()| writer.finish().map_err(WriteError::Io))
+        convert_inputs(&args, &options, &mut *writer, &target_name, &mut tally).and_then(|()| {
+            if tally.failed() {
+                Ok(())
+            } else {
+                writer.finish().map_err(WriteError::Io)
+            }
+        })
     };
     match outcome {
         Ok(()) => {}
@@ -97,10 +106,7 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         }
         Err(e) => return Err(io::Error::other(e.to_string())),
     }
-    // A run that could not read an input, or refused every game it read, leaves the
-    // output as it was.
-    let failed = tally.status == exit::USAGE || (tally.written == 0 && tally.refused > 0);
-    if failed {
+    if tally.failed() {
         if let Some(abandoned) = output.abandoned() {
             stderr_line(format_args!("note: {abandoned}"));
         }
@@ -132,6 +138,11 @@ impl Tally {
         self.status
     }
 
+    /// Whether the run failed: an input could not be read, or every game read was refused.
+    fn failed(&self) -> bool {
+        self.status == exit::USAGE || (self.written == 0 && self.refused > 0)
+    }
+
     fn saw(&mut self, status: u8) {
         self.status = self.status.max(status);
     }
@@ -154,7 +165,6 @@ fn convert_inputs(
     target_name: &str,
     tally: &mut Tally,
 ) -> Result<(), WriteError> {
-    let target = args.to.0;
     let mut renderer = Renderer::terminal();
     for path in &args.inputs {
         let input = match input::open(path, options) {
@@ -169,6 +179,7 @@ fn convert_inputs(
             stderr_line(format_args!("note: {}", input.note()));
         }
         let name = input.name.clone();
+        let mut dropped = LossSummary::default();
         for item in input.games {
             let game = match item {
                 Ok(g) => g,
@@ -197,52 +208,35 @@ fn convert_inputs(
             match writer.write(&explicit) {
                 Ok(losses) => {
                     tally.written += 1;
-                    for loss in losses {
-                        stderr_line(format_args!(
-                            "warning: {name}: game {}: dropped {loss}",
-                            game.index
-                        ));
-                    }
+                    dropped.add(game.index, &losses);
                 }
-                Err(WriteError::CannotHold(what)) => {
+                Err(WriteError::Io(e)) => return Err(WriteError::Io(e)),
+                Err(refused_because) => {
                     tally.refused += 1;
                     tally.saw(exit::INVALID);
-                    let options = WriteOptions {
-                        lossy: args.lossy,
-                        dialect: args.to.1.clone(),
-                        names_dir: None,
-                    };
-                    let hint = if !args.lossy && lossy_would_convert(target, &options, &explicit) {
-                        "--lossy converts it without them"
-                    } else {
-                        "not even with --lossy"
-                    };
-                    stderr_line(format_args!(
-                        "error: {name}: game {}: {target_name} cannot hold {}; not converted ({hint})",
-                        game.index,
-                        what.join("; ")
-                    ));
+                    let why = refused_because
+                        .refusal(target_name, args.lossy)
+                        .unwrap_or_default();
+                    stderr_line(format_args!("error: {name}: game {}: {why}", game.index));
                 }
-                Err(e) => return Err(e),
             }
+        }
+        for line in dropped.lines() {
+            stderr_line(format_args!("warning: {name}: dropped {line}"));
         }
     }
     Ok(())
 }
 
-/// Whether writing `record` lossily would succeed: a refusal then suggests `--lossy` only
-/// when it helps (some losses, such as 3 players in WTHOR, are refused even then). The trial
-/// writes to a sink with a fresh writer, so nothing of it reaches the output or name files.
-fn lossy_would_convert(target: Format, options: &WriteOptions, record: &Record) -> bool {
-    let trial = WriteOptions {
-        lossy: true,
-        dialect: options.dialect.clone(),
-        names_dir: None,
-    };
-    target
-        .writer(Box::new(io::sink()), &trial)
-        .write(record)
-        .is_ok()
+/// The directory of the output file (WTHOR name files go beside it), `None` for stdout.
+fn output_dir(output: &str) -> Option<PathBuf> {
+    if output == "-" {
+        return None;
+    }
+    match std::path::Path::new(output).parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => Some(dir.to_path_buf()),
+        _ => Some(PathBuf::from(".")),
+    }
 }
 
 /// Parses `--to`: a format, with `json:lines` selecting JSON Lines.

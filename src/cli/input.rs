@@ -28,6 +28,8 @@ pub(crate) struct Input {
     pub(crate) decoded_from: Option<Utf16>,
     /// For WTHOR read without name files: where the reader looked.
     pub(crate) names_note: Option<String>,
+    /// `--rules`, for records that do not state theirs.
+    pub(crate) rules: Option<Rules>,
 }
 
 impl Input {
@@ -45,6 +47,15 @@ impl Input {
         if let Some(names) = &self.names_note {
             note.push_str("; ");
             note.push_str(names);
+        }
+        match (self.rules, self.format) {
+            (Some(rules), _) => note.push_str(&format!(
+                "; records that do not state their rules are read as {rules} (--rules)"
+            )),
+            (None, Format::MoveString) => note.push_str(
+                "; lines without a `%% rules:` line above them are read as othello on 8x8 (give other rules with --rules)",
+            ),
+            (None, _) => {}
         }
         note
     }
@@ -125,6 +136,7 @@ pub(crate) fn open(path: &str, options: &InputOptions) -> io::Result<Input> {
         games,
         decoded_from: utf16,
         names_note,
+        rules: options.rules,
     })
 }
 

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use reversi_record::{Position, Rules};
 
-use super::{exit, OutputFormat};
+use super::exit;
 
 /// Count the leaves of the game tree from the start position.
 #[derive(Debug, clap::Args)]
@@ -20,8 +20,17 @@ pub(crate) struct Args {
     #[arg(long)]
     count_finished: bool,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
-    format: OutputFormat,
+    #[arg(long, value_enum, default_value_t = PerftFormat::Human)]
+    format: PerftFormat,
+}
+
+/// How perft prints its count: one line either way, so there is no `jsonl`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum PerftFormat {
+    /// `perft(D) RULES: N`, the timing on standard error.
+    Human,
+    /// One JSON object.
+    Json,
 }
 
 pub(crate) fn run(args: Args) -> io::Result<u8> {
@@ -30,12 +39,12 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
     let seconds = start.elapsed().as_secs_f64();
     let mut out = io::stdout().lock();
     match args.format {
-        OutputFormat::Human => {
+        PerftFormat::Human => {
             writeln!(out, "perft({}) {}: {leaves}", args.depth, args.rules)?;
             let rate = leaves as f64 / seconds.max(1e-9) / 1e6;
             writeln!(io::stderr(), "{seconds:.3} s, {rate:.1} M leaves/s")?;
         }
-        OutputFormat::Json | OutputFormat::Jsonl => {
+        PerftFormat::Json => {
             let value = serde_json::json!({
                 "rules": args.rules.to_string(),
                 "depth": args.depth,

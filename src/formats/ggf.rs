@@ -17,7 +17,7 @@
 //! | `RB`, `RW` | tags `BlackElo`, `WhiteElo` |
 //! | `TI` | tag `TimeControl` |
 //! | `TB`, `TW` | tags `BlackTimeControl`, `WhiteTimeControl` |
-//! | `TY` | [`Rules`]: board `4` `6` `8` `10` `88` (octagon), flag `a` (anti); the exact text in tag `GgfType` unless it is the canonical form (`8`, `10a`, `88` …) |
+//! | `TY` | [`Rules`] (without `TY`: [`ReadOptions::rules`] when given and fitting `BO`, else 8x8 Othello): board `4` `6` `8` `10` `88` (octagon), flag `a` (anti); the exact text in tag `GgfType` unless it is the canonical form (`8`, `10a`, `88` …) |
 //! | `KB`, `KW` | tags `BlackKomiBid`, `WhiteKomiBid`, verbatim |
 //! | `KM` | tag `Komi` |
 //! | `RE` | [`ClaimedResult`]: [`ResultScore::Margin`] (Black's net discs, empties to the winner, minus komi; negated in anti games, where GGS's RE follows the winner as Welty-gdk's `getResult` does) and [`Termination`] (`:r` resignation, `:t` time, `:s` agreement, `:l`, `?` and words unfinished) |
@@ -161,6 +161,7 @@ pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> G
         done: false,
         group: None,
         last_end_line: None,
+        rules: options.rules,
     })
 }
 
@@ -184,6 +185,8 @@ struct Reader<'a> {
     group: Option<Group>,
     /// The line the previous game ended on.
     last_end_line: Option<usize>,
+    /// The rules of games without `TY` (`--rules`).
+    rules: Option<Rules>,
 }
 
 impl Reader<'_> {
@@ -249,7 +252,8 @@ impl Iterator for Reader<'_> {
             self.index += 1;
             let start_line = piece.line;
             let has_game = piece.game_at.is_some();
-            let (mut game, (prefix, garbage)) = parse_piece(piece, &self.name, self.index);
+            let (mut game, (prefix, garbage)) =
+                parse_piece(piece, &self.name, self.index, self.rules);
             let end_line = game.source.line
                 + game
                     .source
@@ -310,6 +314,7 @@ fn parse_piece(
     piece: Piece<End>,
     name: &Arc<str>,
     index: usize,
+    default_rules: Option<Rules>,
 ) -> (ParsedGame, (Option<usize>, bool)) {
     let (dropped, end) = (piece.dropped, piece.end);
     bracketed::parse_piece(piece, name, index, |text, base, game_at, diagnostics| {
@@ -320,6 +325,7 @@ fn parse_piece(
                 text,
                 base,
                 diagnostics,
+                default_rules,
             };
             parser.parse_game(at, end)
         });
@@ -381,6 +387,8 @@ struct GameParser<'t, 'd> {
     text: &'t str,
     base: usize,
     diagnostics: &'d mut Collected,
+    /// The rules of a game without `TY` (`--rules`), when they fit its `BO` board.
+    default_rules: Option<Rules>,
 }
 
 impl<'t> GameParser<'t, '_> {
@@ -543,6 +551,23 @@ impl<'t> GameParser<'t, '_> {
         }
         let preset = if anti { Preset::Anti } else { Preset::Othello };
         record.rules = Rules::preset(preset, board).unwrap_or_default();
+        if let (None, Some(rules)) = (ty, self.default_rules) {
+            // No TY: the game does not state its rules; --rules applies when it fits BO.
+            let bo_board = find("BO").and_then(|bo| {
+                match bo
+                    .value
+                    .split_whitespace()
+                    .next()
+                    .and_then(TyBoard::from_token)
+                {
+                    Some(TyBoard::Shape(shape)) => Some(shape),
+                    _ => None,
+                }
+            });
+            if rules.players() == 2 && bo_board.map_or(true, |b| b == rules.board()) {
+                record.rules = rules;
+            }
+        }
         if let Some(ty) = ty {
             if ty.value != canonical_type(&record.rules) {
                 record.tags.push(Tag {
@@ -665,17 +690,30 @@ impl<'t> GameParser<'t, '_> {
         })
     }
 
+    /// Checks a komi bid (`KB`, `KW`): the grammar of a move, `move/eval/time`, any part
+    /// empty (GGS writes `KB[e6//0.90]`). The value is kept verbatim.
     fn check_komi_bid(&mut self, prop: &Prop<'_>) {
-        let mut parts = prop.value.split('/');
-        let token = parts.next().unwrap_or_default().trim();
-        let eval = parts.next().map(str::trim);
-        if parse_move_token(token).is_none() || !eval.is_some_and(|e| parse_number(e).is_some()) {
+        let parts: Vec<&str> = prop.value.split('/').map(str::trim).collect();
+        let fits = parts.len() <= 3
+            && parts
+                .first()
+                .is_some_and(|m| m.is_empty() || parse_move_token(m).is_some())
+            && parts
+                .iter()
+                .skip(1)
+                .all(|n| n.is_empty() || parse_number(n).is_some());
+        if !fits {
             let d = Diagnostic::error(
                 "ggf-bad-move",
-                format!("komi bid `{}` is not a move and an eval", prop.value),
+                format!(
+                    "komi bid `{}` is not a move, an eval and a time",
+                    prop.value
+                ),
             )
-            .at(Some(prop.value_span), "expected move/eval[/time]")
-            .help("a komi bid names a first move and its eval, such as `KB[B3/2.00/27.23]`");
+            .at(Some(prop.value_span), "expected move/eval/time")
+            .help(
+                "a komi bid is written as a move, `move/eval/time` with any part empty, such as `KB[e6//0.90]` or `KB[F5/2.00/27.23]`",
+            );
             self.push(d);
         }
     }
@@ -1000,7 +1038,7 @@ pub fn writer<'a>(
     out: Box<dyn Write + Send + 'a>,
     options: &WriteOptions,
 ) -> Box<dyn RecordWriter + 'a> {
-    text_writer(out, options, Ggf)
+    super::capabilities::checked(super::Format::Ggf, text_writer(out, options, Ggf))
 }
 
 /// GGF games, one a line.
@@ -1008,12 +1046,8 @@ struct Ggf;
 
 impl TextFormat for Ggf {
     fn render(&self, record: &Record) -> Result<(String, Vec<String>), WriteError> {
-        let (text, losses) = to_ggf(record);
-        if !plays_as_othello(&record.rules) {
-            // Dropping these rules would change what the moves mean: refuse even when lossy.
-            return Err(WriteError::CannotHold(losses));
-        }
-        Ok((text, losses))
+        // Rules GGF cannot say were refused by the capability table already.
+        Ok(to_ggf(record))
     }
 }
 
@@ -1033,41 +1067,10 @@ pub(super) fn format_number(x: f64, decimals: usize, sign: bool) -> String {
     }
 }
 
-/// Whether the moves of a game under `rules` mean the same under two-player Othello rules
-/// with the standard opening (what GGF and SGF can say): if not, no lossy conversion is
-/// possible.
-pub(super) fn plays_as_othello(rules: &Rules) -> bool {
-    rules.players() == 2
-        && rules.blocked().is_empty()
-        && rules.handicap().is_none()
-        && rules.supply().is_none()
-        && rules.opening() == crate::engine::Opening::Standard
-}
-
-/// What a record holds beyond two-player Othello that neither GGF nor SGF can: other
-/// rules, discs in hand, position and flip claims.
+/// What a record holds beyond what GGF and SGF can, around the game: position and flip
+/// claims. (Rules, starts and discs in hand they cannot hold are refused by the
+/// [capability table](super::capabilities) before a writer sees the record.)
 pub(super) fn record_losses(record: &Record, losses: &mut Vec<String>) {
-    let rules = &record.rules;
-    if rules.players() > 2 {
-        losses.push(format!("{} players", rules.players()));
-    }
-    if !rules.blocked().is_empty() {
-        losses.push("blocked squares".into());
-    }
-    if rules.handicap().is_some() {
-        losses.push("a corner handicap".into());
-    }
-    if rules.supply().is_some() {
-        losses.push("classic reversi".into());
-    } else if rules.opening() == crate::engine::Opening::Free {
-        losses.push("a free opening".into());
-    }
-    if rules.scoring() == crate::engine::Scoring::Raw && rules.players() == 2 {
-        losses.push("raw scoring".into());
-    }
-    if record.start.as_ref().is_some_and(|s| s.in_hand.is_some()) {
-        losses.push("discs in hand".into());
-    }
     if !record.positions.is_empty() {
         losses.push("position claims".into());
     }
@@ -1451,7 +1454,12 @@ mod tests {
             comment: Some("good".into()),
             ..MoveRecord::new(Move::Pass)
         });
+        // The rules are the capability table's: the writer lists what is around the game.
         let (_, losses) = to_ggf(&record);
-        assert_eq!(losses, ["blocked squares", "a comment on move 1"]);
+        assert_eq!(losses, ["a comment on move 1"]);
+        assert_eq!(
+            crate::formats::capabilities::meaning_losses(crate::formats::Format::Ggf, &record),
+            ["blocked squares"]
+        );
     }
 }

@@ -83,6 +83,7 @@ pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> G
         next_index: 1,
         version: Version::Assumed,
         failed: false,
+        rules: options.rules,
     })
 }
 
@@ -475,6 +476,8 @@ struct JsonGames<'a> {
     state: State,
     pending: VecDeque<ParsedGame>,
     next_index: usize,
+    /// The rules of games without a `rules` member (`--rules`).
+    rules: Option<crate::engine::Rules>,
     version: Version,
     failed: bool,
 }
@@ -833,6 +836,18 @@ impl JsonGames<'_> {
             match serde_json::from_str::<Record>(&source.text) {
                 Ok(mut r) => {
                     r.span = whole;
+                    if let Some(rules) = self.rules {
+                        // A game that does not state its rules gets the reader's.
+                        #[derive(serde::Deserialize)]
+                        struct Stated {
+                            rules: Option<serde::de::IgnoredAny>,
+                        }
+                        let stated = serde_json::from_str::<Stated>(&source.text)
+                            .map_or(true, |s| s.rules.is_some());
+                        if !stated {
+                            r.rules = rules;
+                        }
+                    }
                     record = Some(r);
                 }
                 Err(e) => diagnostics.push(serde_diagnostic(&e, &source.text, chunk.offset)),

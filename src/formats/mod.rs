@@ -16,6 +16,7 @@ use crate::engine::Rules;
 use crate::record::Record;
 
 mod bracketed;
+pub mod capabilities;
 pub mod ggf;
 pub mod json;
 pub mod movestr;
@@ -50,7 +51,8 @@ pub struct ReadOptions {
     pub name: Arc<str>,
     /// The file's path, when it is a file (WTHOR looks for `WTHOR.JOU`/`WTHOR.TRN` beside it).
     pub path: Option<PathBuf>,
-    /// Rules for records that do not state them (move strings, transcripts).
+    /// Rules for records that do not state them (move strings, transcripts, RGN and PGN
+    /// without a `Rules` tag); a record that states its rules keeps them.
     pub rules: Option<Rules>,
     /// Directory of WTHOR name files (`--names DIR`).
     pub names_dir: Option<PathBuf>,
@@ -72,18 +74,53 @@ pub struct WriteOptions {
 pub enum WriteError {
     /// The output failed.
     Io(io::Error),
-    /// The format cannot hold these parts of the record; nothing was written.
+    /// The format cannot hold these parts of the record, which are information around the
+    /// game (tags, names, comments, claims): nothing was written, but writing lossily drops
+    /// them and writes the game.
     CannotHold(Vec<String>),
+    /// The format cannot hold these parts of the record without changing what the moves or
+    /// the result mean (rules, board, start, players, scoring): refused even when writing
+    /// lossily (see [`capabilities`]).
+    ChangesMeaning(Vec<String>),
 }
 
 impl fmt::Display for WriteError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             WriteError::Io(e) => write!(f, "{e}"),
-            WriteError::CannotHold(what) => {
+            WriteError::CannotHold(what) | WriteError::ChangesMeaning(what) => {
                 write!(f, "the target format cannot hold {}", what.join("; "))
             }
         }
+    }
+}
+
+impl WriteError {
+    /// How a refusal is reported: what `target` cannot hold, and whether `--lossy` would
+    /// convert the game (`lossy`: whether it was given). `None` for an I/O error.
+    ///
+    /// ```
+    /// use reversi_record::formats::WriteError;
+    /// let e = WriteError::ChangesMeaning(vec!["3 players".into()]);
+    /// assert_eq!(
+    ///     e.refusal("wthor", false).unwrap(),
+    ///     "wthor cannot hold 3 players; not converted (not even with --lossy: it would change what the game means)"
+    /// );
+    /// ```
+    pub fn refusal(&self, target: &str, lossy: bool) -> Option<String> {
+        let (what, hint) = match self {
+            WriteError::Io(_) => return None,
+            WriteError::ChangesMeaning(what) => (
+                what,
+                "not even with --lossy: it would change what the game means",
+            ),
+            WriteError::CannotHold(what) if !lossy => (what, "--lossy converts it without them"),
+            WriteError::CannotHold(what) => (what, "the target has no room for it"),
+        };
+        Some(format!(
+            "{target} cannot hold {}; not converted ({hint})",
+            what.join("; ")
+        ))
     }
 }
 
@@ -317,7 +354,8 @@ impl Format {
         }))
     }
 
-    /// A writer of this format to `out`.
+    /// A writer of this format to `out`. Records the format cannot hold without changing
+    /// what they mean are refused first, as [`capabilities::meaning_losses`] says.
     pub fn writer<'a>(
         self,
         out: Box<dyn Write + Send + 'a>,

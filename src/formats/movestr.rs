@@ -87,7 +87,20 @@ pub fn sniff(input: &Sniff<'_>) -> bool {
                 CsvLine::Open => false,
             };
         }
-        match parse_moves(line, 0, BoardShape::Eight) {
+        // An Edax start prefix (`<board> <X|O>;`) may precede the moves.
+        let moves_text = match line.split_once(';') {
+            Some((board, moves)) => {
+                let prefix = BoardShape::ALL
+                    .into_iter()
+                    .any(|shape| super::obf::parse_board(board, 0, shape).is_ok());
+                if !prefix {
+                    return false;
+                }
+                moves
+            }
+            None => line,
+        };
+        match parse_moves(moves_text, 0, BoardShape::Eight) {
             Ok(moves) if !moves.is_empty() => checked += 1,
             _ => return false,
         }
@@ -115,12 +128,15 @@ pub fn writer<'a>(
     out: Box<dyn Write + Send + 'a>,
     options: &WriteOptions,
 ) -> Box<dyn RecordWriter + 'a> {
-    text_writer(
-        out,
-        options,
-        MoveStrings {
-            rules: Rules::default(),
-        },
+    super::capabilities::checked(
+        super::Format::MoveString,
+        text_writer(
+            out,
+            options,
+            MoveStrings {
+                rules: Rules::default(),
+            },
+        ),
     )
 }
 

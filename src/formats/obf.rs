@@ -16,10 +16,13 @@
 //!
 //! # Writing
 //!
-//! The start position of each record (the rules' start when it has none) as an OBF line,
-//! followed by its `Evaluations` entries. OBF cannot hold moves, boards other than 8x8,
-//! variants, other tags, results or comments: these are refused unless writing lossily
-//! (and a board other than 8x8 is then skipped).
+//! A position (a record without moves) as an OBF line, followed by its `Evaluations`
+//! entries. A game is written as the final position its moves reach, with the side to move
+//! and, when the game is over, its final score as a bare evaluation (`+12;`, from the view
+//! of the side to move); the moves themselves are a loss (`--lossy`). Boards other than
+//! 8x8, 3-4 players and variants are always refused (the
+//! [capability table](super::capabilities)), as are moves that do not replay; other tags,
+//! claims and comments are refused, or dropped when writing lossily.
 
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -408,7 +411,7 @@ pub fn writer<'a>(
     out: Box<dyn Write + Send + 'a>,
     options: &WriteOptions,
 ) -> Box<dyn RecordWriter + 'a> {
-    text_writer(out, options, Obf)
+    super::capabilities::checked(super::Format::Obf, text_writer(out, options, Obf))
 }
 
 /// OBF lines, one a position.
@@ -416,21 +419,8 @@ struct Obf;
 
 impl TextFormat for Obf {
     fn render(&self, record: &Record) -> Result<(String, Vec<String>), WriteError> {
+        // The capability table has refused boards other than 8x8, 3-4 players and variants.
         let mut losses = Vec::new();
-        let rules = record.rules;
-        let writable = rules.board() == BoardShape::Eight && rules.players() == 2;
-        if rules.board() != BoardShape::Eight {
-            losses.push(format!("a {} board", rules.board()));
-        }
-        if rules.players() != 2 {
-            losses.push(format!("{} players", rules.players()));
-        } else if writable && rules != Rules::default() {
-            losses.push(format!("the rules {rules}"));
-        }
-        if !record.moves.is_empty() {
-            let n = record.moves.len();
-            losses.push(format!("{n} move{}", if n == 1 { "" } else { "s" }));
-        }
         let others: Vec<Tag> = record
             .tags
             .iter()
@@ -440,25 +430,27 @@ impl TextFormat for Obf {
         if !others.is_empty() {
             losses.push(tags_phrase(&others));
         }
-        let entries = match record.tag(EVALUATIONS_TAG) {
-            Some(value) => {
-                let entries: Option<Vec<String>> =
-                    value.split_whitespace().map(normalise_entry).collect();
-                if entries.is_none() {
-                    losses.push(format!("an {EVALUATIONS_TAG} tag that is not OBF entries"));
-                }
-                entries.unwrap_or_default()
-            }
-            None => Vec::new(),
-        };
-        if record.start.as_ref().is_some_and(|s| s.in_hand.is_some()) {
-            losses.push("discs in hand".into());
-        }
         losses.extend(claim_losses(record));
-        if !writable {
-            return Ok((String::new(), losses));
-        }
-        let mut line = board_string(BoardShape::Eight, &record.start_setup());
+        let (setup, entries) = if record.moves.is_empty() {
+            let entries = match record.tag(EVALUATIONS_TAG) {
+                Some(value) => {
+                    let entries: Option<Vec<String>> =
+                        value.split_whitespace().map(normalise_entry).collect();
+                    if entries.is_none() {
+                        losses.push(format!("an {EVALUATIONS_TAG} tag that is not OBF entries"));
+                    }
+                    entries.unwrap_or_default()
+                }
+                None => Vec::new(),
+            };
+            if record.result.is_some() {
+                losses.push("the result".into());
+            }
+            (record.start_setup(), entries)
+        } else {
+            final_position(record, &mut losses)?
+        };
+        let mut line = board_string(BoardShape::Eight, &setup);
         line.push(';');
         for entry in entries {
             line.push(' ');
@@ -468,6 +460,58 @@ impl TextFormat for Obf {
         line.push('\n');
         Ok((line, losses))
     }
+}
+
+/// The position `record`'s moves reach, and its evaluation when the game is over (the
+/// final score, from the view of the side to move); what it loses on the way is listed.
+fn final_position(
+    record: &Record,
+    losses: &mut Vec<String>,
+) -> Result<(Setup, Vec<String>), WriteError> {
+    let n = record.moves.len();
+    losses.push(format!(
+        "the {n} move{} (OBF holds the position they reach)",
+        if n == 1 { "" } else { "s" }
+    ));
+    if record.tag(EVALUATIONS_TAG).is_some() {
+        losses.push(format!("the {EVALUATIONS_TAG} of the start position"));
+    }
+    let mut position = record.start_position().map_err(|e| {
+        WriteError::ChangesMeaning(vec![format!(
+            "a start position that cannot be set up ({e})"
+        )])
+    })?;
+    for (i, m) in record.moves.iter().enumerate() {
+        if m.mv != crate::engine::Move::Pass && position.must_pass() {
+            let _ = position.play(crate::engine::Move::Pass);
+        }
+        if let Err(e) = position.play(m.mv) {
+            return Err(WriteError::ChangesMeaning(vec![format!(
+                "an illegal move {} on move {} ({e}): OBF holds the position the moves reach",
+                m.mv,
+                i + 1
+            )]));
+        }
+    }
+    let mut entries = Vec::new();
+    match position.outcome() {
+        Some(outcome) => {
+            let margin = outcome.margin();
+            let mover = if position.turn() == Color::White {
+                -margin
+            } else {
+                margin
+            };
+            entries.push(format!("{mover:+}"));
+            // The result is held: it is the final position's evaluation.
+            losses.retain(|l| l != "the result");
+        }
+        None if record.result.is_some() => {
+            losses.push("the result (the final position is not over)".into());
+        }
+        None => {}
+    }
+    Ok((position.setup(), entries))
 }
 
 #[cfg(test)]

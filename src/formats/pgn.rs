@@ -44,13 +44,16 @@ pub fn writer<'a>(
     dialect: PgnDialect,
     options: &WriteOptions,
 ) -> Box<dyn RecordWriter + 'a> {
-    text_writer(
-        out,
-        options,
-        PgnGames {
-            dialect,
-            written: 0,
-        },
+    super::capabilities::checked(
+        super::Format::Pgn(dialect),
+        text_writer(
+            out,
+            options,
+            PgnGames {
+                dialect,
+                written: 0,
+            },
+        ),
     )
 }
 
@@ -61,6 +64,10 @@ pub fn format_game(
     dialect: PgnDialect,
     options: &WriteOptions,
 ) -> Result<(String, Vec<String>), WriteError> {
+    let why = super::capabilities::meaning_losses(super::Format::Pgn(dialect), record);
+    if !why.is_empty() {
+        return Err(WriteError::ChangesMeaning(why));
+    }
     let (text, losses) = render_game(record, dialect)?;
     Ok((text, check_losses(losses, options)?))
 }
@@ -77,9 +84,10 @@ fn render_game(record: &Record, dialect: PgnDialect) -> Result<(String, Vec<Stri
     let mut losses = Losses::default();
     let plan = plan(record, dialect, &mut losses);
     if !losses.fatal.is_empty() {
-        let mut all = std::mem::take(&mut losses.fatal);
-        all.extend(losses.finish());
-        return Err(WriteError::CannotHold(all));
+        // Refused even lossily: only what changes the game is named.
+        return Err(WriteError::ChangesMeaning(std::mem::take(
+            &mut losses.fatal,
+        )));
     }
     let text = match dialect {
         PgnDialect::Thor => thor_text(&plan),
@@ -178,7 +186,7 @@ enum PgnResult {
 }
 
 fn plan(record: &Record, dialect: PgnDialect, losses: &mut Losses) -> Plan {
-    check_rules(&record.rules, losses);
+    // Rules other than 8x8 Othello were refused by the capability table already.
     let fen = start(record, dialect, losses);
     let slots = movetext(record, dialect, losses);
     let result = result(record, dialect, losses);
@@ -197,42 +205,6 @@ fn plan(record: &Record, dialect: PgnDialect, losses: &mut Losses) -> Plan {
         result,
         tags,
     }
-}
-
-fn check_rules(rules: &Rules, losses: &mut Losses) {
-    let standard = Rules::default();
-    if *rules == standard {
-        return;
-    }
-    let mut why = Vec::new();
-    if rules.players() > 2 {
-        why.push(format!("{} players", rules.players()));
-    }
-    if rules.board() != BoardShape::Eight {
-        why.push(format!("a {} board", rules.board()));
-    }
-    if !rules.blocked().is_empty() {
-        why.push("blocked squares".to_owned());
-    }
-    if rules.is_anti() {
-        why.push("anti-reversi (fewest discs win)".to_owned());
-    }
-    if rules.supply().is_some() {
-        why.push("a limited disc supply".to_owned());
-    }
-    if rules.opening() != standard.opening() && rules.supply().is_none() {
-        why.push("a free opening".to_owned());
-    }
-    if rules.handicap().is_some() {
-        why.push("a corner handicap".to_owned());
-    }
-    if rules.players() == 2 && rules.scoring() != standard.scoring() {
-        why.push("raw scoring (empties not given to the winner)".to_owned());
-    }
-    if why.is_empty() {
-        why.push(format!("the rules `{rules}`"));
-    }
-    losses.fatal.extend(why);
 }
 
 /// The FEN of a custom start (Edax only).
@@ -736,7 +708,7 @@ mod tests {
         let err = format_game(&r, PgnDialect::Thor, &WriteOptions::default()).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "the target format cannot hold a start position other than the standard one"
+            "the target format cannot hold a start position other than the rules' own"
         );
     }
 
@@ -781,7 +753,7 @@ mod tests {
         let err = format_game(&r, PgnDialect::Edax, &lossy).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "the target format cannot hold a 6x6 board; anti-reversi (fewest discs win)"
+            "the target format cannot hold a 6x6 board (it holds 8x8); anti-reversi (fewest discs win)"
         );
     }
 }

@@ -26,7 +26,7 @@ use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
 use super::bracketed::{self, Piece, Splitter};
-use super::ggf::{colored_moves, format_number, parse_number, plays_as_othello, record_losses};
+use super::ggf::{colored_moves, format_number, parse_number, record_losses};
 use super::{
     text_writer, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, TextFormat, WriteError,
     WriteOptions,
@@ -780,7 +780,7 @@ pub fn writer<'a>(
     out: Box<dyn Write + Send + 'a>,
     options: &WriteOptions,
 ) -> Box<dyn RecordWriter + 'a> {
-    text_writer(out, options, Sgf)
+    super::capabilities::checked(super::Format::Sgf, text_writer(out, options, Sgf))
 }
 
 /// SGF game trees.
@@ -788,13 +788,8 @@ struct Sgf;
 
 impl TextFormat for Sgf {
     fn render(&self, record: &Record) -> Result<(String, Vec<String>), WriteError> {
-        let (text, losses) = to_sgf(record);
-        let rules = &record.rules;
-        if !plays_as_othello(rules) || rules.board() == BoardShape::Octagon || rules.is_anti() {
-            // Dropping these rules would change what the moves mean: refuse even when lossy.
-            return Err(WriteError::CannotHold(losses));
-        }
-        Ok((text, losses))
+        // Rules SGF cannot say were refused by the capability table already.
+        Ok(to_sgf(record))
     }
 }
 
@@ -823,12 +818,6 @@ fn size_token(board: BoardShape) -> &'static str {
 fn to_sgf(record: &Record) -> (String, Vec<String>) {
     let mut losses = Vec::new();
     let rules = &record.rules;
-    if rules.board() == BoardShape::Octagon {
-        losses.push("the octagon board".into());
-    }
-    if rules.is_anti() {
-        losses.push("anti-reversi".into());
-    }
     record_losses(record, &mut losses);
     if record.moves.iter().any(|m| m.eval.is_some()) {
         losses.push("move evaluations".into());

@@ -77,6 +77,12 @@ pub fn sniff(input: &Sniff<'_>) -> bool {
     let text = String::from_utf8_lossy(input.head);
     let mut run = 0;
     let mut numbers = 0;
+    let mut width = 0;
+    // A whole grid: a run of rows as long as they are wide (a 4x4 grid has 4 rows), each a
+    // label and cells, or just cells.
+    let whole = |run: usize, width: usize, numbers: usize| {
+        numbers > 0 && run >= 4 && (width == run || width == run + 1)
+    };
     for line in text.lines() {
         match classify(line, 0) {
             LineKind::Row(tokens) => {
@@ -89,16 +95,19 @@ pub fn sniff(input: &Sniff<'_>) -> bool {
                     .iter()
                     .filter(|t| matches!(read_cell(t), Some(Cell::Number(k, _)) if k > 0))
                     .count();
+                width = width.max(tokens.len());
                 run += 1;
                 if run >= 6 && numbers > 0 {
                     return true;
                 }
             }
-            LineKind::Header { .. } | LineKind::Columns | LineKind::Skip if run == 0 => {}
+            LineKind::Header { .. } | LineKind::Columns | LineKind::Skip | LineKind::Blank
+                if run == 0 => {}
+            LineKind::Blank | LineKind::Skip => return whole(run, width, numbers),
             _ => return false,
         }
     }
-    false
+    whole(run, width, numbers)
 }
 
 /// Reads transcript grids.
@@ -676,7 +685,10 @@ pub fn writer<'a>(
     out: Box<dyn Write + Send + 'a>,
     options: &WriteOptions,
 ) -> Box<dyn RecordWriter + 'a> {
-    text_writer(out, options, Transcript)
+    super::capabilities::checked(
+        super::Format::Transcript,
+        text_writer(out, options, Transcript),
+    )
 }
 
 /// Transcript grids, each followed by a blank line.
@@ -735,7 +747,10 @@ impl TextFormat for Transcript {
                 }
             }
         }
-        losses.extend(clashes);
+        if !clashes.is_empty() {
+            // A grid holds one number a square: dropping a move would change the game.
+            return Err(WriteError::ChangesMeaning(clashes));
+        }
 
         let mut text = String::new();
         let plain = [

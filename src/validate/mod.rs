@@ -313,7 +313,13 @@ impl Validator<'_> {
                 format!("{} cannot play {sq}: {}", before.turn(), reason.reason()),
             ),
         };
-        let mut help = if legal.is_empty() {
+        let mut help = if legal.is_empty() && before.in_hand(before.turn()) == Some(0) {
+            format!(
+                "{0} has placed all {1} discs, so {0} passes from here on (classic rules hand no disc over) while the opponent plays on",
+                before.turn(),
+                before.rules().supply().unwrap_or(crate::engine::CLASSIC_SUPPLY),
+            )
+        } else if legal.is_empty() {
             format!("{} has no legal move here", before.turn())
         } else {
             format!("legal moves for {}: {legal}", before.turn())
@@ -369,8 +375,8 @@ impl Validator<'_> {
                 Diagnostic::warning(
                     Code::Unfinished.name(),
                     format!(
-                        "the record ends before the game is over, after {} moves{why}{claim_note}",
-                        record.moves.len()
+                        "the record ends before the game is over, after {}{why}{claim_note}",
+                        plural(record.moves.len(), "move")
                     ),
                 )
                 .at(
@@ -392,6 +398,25 @@ impl Validator<'_> {
             return None;
         };
         if let Some(claim) = claim {
+            if claim.score.is_none() && claim.termination == Termination::Unfinished {
+                let players = record.rules.players() as usize;
+                let real = join_counts(&outcome.score[..players]);
+                self.push(
+                    Diagnostic::warning(
+                        Code::WrongResult.name(),
+                        format!(
+                            "the record's result is `*` (unfinished), but the game is over: it ends {real}"
+                        ),
+                    )
+                    .at(claim.span, "claimed result")
+                    .at_move(
+                        ply,
+                        (!record.moves.is_empty()).then_some(record.moves.len()),
+                    )
+                    .help(format!("write the result {real}"))
+                    .with_board(pos.to_string()),
+                );
+            }
             if let Some(problem) = result_mismatch(record, claim, &outcome) {
                 self.push(
                     Diagnostic::error(Code::WrongResult.name(), problem.0)
@@ -452,6 +477,16 @@ fn result_mismatch(
                 help,
             ))
         }
+        ResultScore::Margin(m) if players != 2 => Some((
+            format!(
+                "the record claims a margin of {m:+}, but a margin (Black's discs minus White's) means nothing with {players} players; the game ends {}",
+                join_counts(real)
+            ),
+            format!(
+                "give every player's disc count, such as `{}`",
+                join_counts(real)
+            ),
+        )),
         ResultScore::Margin(m) => {
             let komi: f64 = record
                 .tag(crate::record::TagName::KOMI)
@@ -465,13 +500,10 @@ fn result_mismatch(
             Some((
                 format!("the record claims a margin of {m:+}, but the game ends {real_text} ({expected:+})"),
                 format!(
-                    "margins are Black's discs minus White's{}{}",
+                    "a margin is Black's score minus White's{} ({} scoring), whoever wins{}",
                     if komi != 0.0 { format!(", minus the komi {komi}") } else { String::new() },
-                    if record.rules.is_anti() {
-                        "; in anti games GGF's `RE` sign follows the winner, so it is read negated"
-                    } else {
-                        ""
-                    }
+                    record.rules.scoring().name(),
+                    if record.rules.is_anti() { ", in anti games too" } else { "" }
                 ),
             ))
         }
@@ -498,6 +530,15 @@ fn result_mismatch(
                 "check the result, or the moves before it".into(),
             ))
         }
+    }
+}
+
+/// `1 move`, `2 moves`.
+fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
     }
 }
 

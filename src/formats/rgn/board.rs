@@ -158,18 +158,29 @@ fn read_cells(shape: BoardShape, cells: &str) -> Result<([SquareSet; 4], SquareS
     Ok((discs, neutral))
 }
 
+/// The standard start of `shape` as a `Start` value: the example for messages, so an
+/// octagon shows its own rows.
+pub(super) fn example_line(shape: BoardShape) -> String {
+    let rules = Rules::othello(shape);
+    let (discs, neutral) = rules.start_discs();
+    let start = Setup {
+        discs,
+        neutral,
+        turn: Color::Black,
+    };
+    to_line(&rules, &start, None)
+}
+
 /// Reads the `Start` tag's value: `ROWS TURN [BLACK-IN-HAND WHITE-IN-HAND]`.
 pub(crate) fn from_line(shape: BoardShape, text: &str) -> Result<ReadBoard, String> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let (cells, turn, hand) = match words.as_slice() {
         [cells, turn] => (*cells, *turn, None),
         [cells, turn, b, w] => (*cells, *turn, Some((*b, *w))),
-        _ => {
-            return Err(
-                "expected the rows joined by `/`, the side to move and optionally the discs in hand, such as `......../...OX.../...XO.../........ X`"
-                    .into(),
-            )
-        }
+        _ => return Err(
+            "expected the rows joined by `/`, the side to move and optionally the discs in hand"
+                .into(),
+        ),
     };
     let (discs, neutral) = read_cells(shape, cells)?;
     let turn = turn_from(turn).ok_or_else(|| {

@@ -34,6 +34,7 @@ use super::{
     WriteOptions,
 };
 use crate::diagnostic::{Diagnostic, Source};
+use crate::engine::Rules;
 use crate::record::Record;
 
 pub(crate) mod board;
@@ -83,6 +84,7 @@ pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> G
         chunks: Chunks::new(input),
         name,
         index: 0,
+        rules: options.rules.unwrap_or_default(),
     })
 }
 
@@ -100,6 +102,19 @@ pub fn parse_str(text: &str, name: &str) -> Vec<ParsedGame> {
 /// Returns the record (`None` when the game has a syntax error) and the diagnostics.
 pub fn parse_game(text: &str, offset: usize, game: usize) -> (Option<Record>, Vec<Diagnostic>) {
     parse::Parser::new(text, offset, game).parse()
+}
+
+/// [`parse_game`] with `rules` for a game without a `Rules` tag (`--rules`), instead of
+/// standard Othello. A game that states its rules keeps them.
+pub fn parse_game_with_rules(
+    text: &str,
+    offset: usize,
+    game: usize,
+    rules: Rules,
+) -> (Option<Record>, Vec<Diagnostic>) {
+    let mut parser = parse::Parser::new(text, offset, game);
+    parser.default_rules = rules;
+    parser.parse()
 }
 
 /// A writer of canonical RGN: games separated by a blank line.
@@ -135,6 +150,8 @@ struct GameReader<'a> {
     chunks: Chunks<Box<dyn BufRead + Send + 'a>>,
     name: Arc<str>,
     index: usize,
+    /// The rules of games without a `Rules` tag.
+    rules: Rules,
 }
 
 impl Iterator for GameReader<'_> {
@@ -156,7 +173,7 @@ impl Iterator for GameReader<'_> {
                 None,
                 vec![text::too_long("the game starting", chunk.line, len)],
             ),
-            None => parse_game(&text, chunk.offset, self.index),
+            None => parse_game_with_rules(&text, chunk.offset, self.index, self.rules),
         };
         let diagnostics = problems
             .into_iter()

@@ -235,6 +235,8 @@ pub(super) struct Parser<'t> {
     diags: Collected,
     /// Movetext words read as moves so far, bad ones included: diagnostics' move numbers.
     move_words: usize,
+    /// The rules of a game without a `Rules` tag.
+    pub(super) default_rules: Rules,
 }
 
 impl<'t> Parser<'t> {
@@ -245,6 +247,7 @@ impl<'t> Parser<'t> {
             game,
             diags: Collected::default(),
             move_words: 0,
+            default_rules: Rules::default(),
         }
     }
 
@@ -289,6 +292,7 @@ impl<'t> Parser<'t> {
     pub(super) fn parse(mut self) -> (Option<Record>, Vec<Diagnostic>) {
         let mut record = Record {
             span: Some(self.span(0, self.text.len())),
+            rules: self.default_rules,
             ..Record::default()
         };
         let mut special: [Option<RawTag>; 5] = [None, None, None, None, None];
@@ -365,7 +369,11 @@ impl<'t> Parser<'t> {
                     format!("the start position cannot be read: {e}"),
                     t.value_span,
                     "bad start position",
-                    "write the rows top to bottom joined by `/`, then the side to move: `......../......../......../...OX.../...XO.../......../......../........ X`",
+                    &format!(
+                        "write the rows top to bottom joined by `/`, then the side to move, as the {} start is written: `{}`",
+                        record.rules.board(),
+                        board::example_line(record.rules.board())
+                    ),
                 ),
             }
         }

@@ -68,10 +68,15 @@
 //!
 //! # Writing
 //!
-//! [`writer`] buffers the 68- or 104-byte records (all records of a file share one board)
-//! and writes the header and the body on [`RecordWriter::finish`]. Name indexes come from the
-//! `Wthor*` index tags, else from looking the names up in (and adding them to) the name
-//! tables of [`WriteOptions::names_dir`], which are then written back there.
+//! [`writer`] writes the 68- or 104-byte records (all records of a file share one board) to
+//! an anonymous temporary file as they come, so memory stays flat, and writes the header and
+//! copies the records on [`RecordWriter::finish`]. Name indexes come from the `Wthor*` index
+//! tags, else from looking the names up in (and adding them to) the name tables of
+//! [`WriteOptions::names_dir`] (the CLI's default: the output's directory). Name files there
+//! are extended, never rewritten: their records are copied byte for byte, new names appended,
+//! through a temporary file renamed over the old one. What WTHOR cannot hold is refused by
+//! the [capability table](super::capabilities) (other rules, boards, starts) or, for
+//! information around the game, listed as a `--lossy` loss (names too long are cut).
 
 use std::io::{BufRead, Write};
 
@@ -430,7 +435,10 @@ pub fn writer<'a>(
     out: Box<dyn Write + Send + 'a>,
     options: &WriteOptions,
 ) -> Box<dyn RecordWriter + 'a> {
-    Box::new(WthorWriter::new(out, options))
+    crate::formats::capabilities::checked(
+        crate::formats::Format::Wthor,
+        Box::new(WthorWriter::new(out, options)),
+    )
 }
 
 #[cfg(test)]

@@ -162,6 +162,31 @@ impl NameTable {
     /// since it was read) and one NUL-padded Windows-1252 record per name. Fails on a name
     /// that does not encode or fit.
     pub fn to_bytes(&self) -> Result<Vec<u8>, String> {
+        let mut out = self.header_bytes()?.to_vec();
+        for name in &self.names {
+            self.push_record(&mut out, name)?;
+        }
+        Ok(out)
+    }
+
+    /// The bytes of `original`, the file this table was read from with its first `kept`
+    /// names, extended by the names added since: the records already there are copied
+    /// byte for byte (names keep their index), the header's N2 and date are updated.
+    pub fn extended_bytes(&self, original: &[u8], kept: usize) -> Result<Vec<u8>, String> {
+        let end = Header::LEN + kept * self.kind.record_len();
+        let records = original
+            .get(Header::LEN..end)
+            .ok_or_else(|| format!("the {} changed while it was read", self.kind.file_name()))?;
+        let mut out = self.header_bytes()?.to_vec();
+        out.extend_from_slice(records);
+        for name in self.names.iter().skip(kept) {
+            self.push_record(&mut out, name)?;
+        }
+        Ok(out)
+    }
+
+    /// The header with N2 = the number of names (dated today when that changed).
+    fn header_bytes(&self) -> Result<[u8; Header::LEN], String> {
         let mut header = self.header;
         let count = u16::try_from(self.names.len()).map_err(|_| {
             format!(
@@ -174,26 +199,28 @@ impl NameTable {
             header.n2 = count;
             header.set_created(super::today());
         }
-        let mut out = header.to_bytes().to_vec();
-        for name in &self.names {
-            let bytes = encode_cp1252(name).map_err(|c| {
-                format!(
-                    "the {} name \"{name}\" has the character {c:?}, which Windows-1252 lacks",
-                    self.kind.noun()
-                )
-            })?;
-            if bytes.len() > self.kind.max_name_len() {
-                return Err(format!(
-                    "the {} name \"{name}\" has {} bytes; WTHOR holds {}",
-                    self.kind.noun(),
-                    bytes.len(),
-                    self.kind.max_name_len()
-                ));
-            }
-            out.extend_from_slice(&bytes);
-            out.resize(out.len() + self.kind.record_len() - bytes.len(), 0);
+        Ok(header.to_bytes())
+    }
+
+    /// Appends the NUL-padded record of `name`.
+    fn push_record(&self, out: &mut Vec<u8>, name: &str) -> Result<(), String> {
+        let bytes = encode_cp1252(name).map_err(|c| {
+            format!(
+                "the {} name \"{name}\" has the character {c:?}, which Windows-1252 lacks",
+                self.kind.noun()
+            )
+        })?;
+        if bytes.len() > self.kind.max_name_len() {
+            return Err(format!(
+                "the {} name \"{name}\" has {} bytes; WTHOR holds {}",
+                self.kind.noun(),
+                bytes.len(),
+                self.kind.max_name_len()
+            ));
         }
-        Ok(out)
+        out.extend_from_slice(&bytes);
+        out.resize(out.len() + self.kind.record_len() - bytes.len(), 0);
+        Ok(())
     }
 }
 

@@ -1,7 +1,7 @@
 //! The writer: records buffered as 68- or 104-byte records, the header written on finish.
 
-use std::fs;
-use std::io::{self, Write};
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Seek, Write};
 use std::path::PathBuf;
 
 use super::names::{find_in, NameKind, NameTable};
@@ -9,7 +9,8 @@ use super::{
     parse_created, today, Geometry, Header, BLACK_TAG, BOARD_SIZE_TAG, CREATED_TAG, DEPTH_TAG,
     TOURNAMENT_TAG, WHITE_TAG,
 };
-use crate::engine::{BoardShape, Color, Move, Rules};
+use crate::engine::{Color, Move};
+use crate::formats::capabilities::with_article;
 use crate::formats::text::encode_cp1252;
 use crate::formats::{check_losses, RecordWriter, WriteError, WriteOptions};
 use crate::record::{Record, ResultScore, TagName, Termination};
@@ -19,6 +20,8 @@ use crate::record::{Record, ResultScore, TagName, Termination};
 struct NameFile {
     table: NameTable,
     path: PathBuf,
+    /// The file's bytes as read, and how many names they hold (`None`: a new file).
+    original: Option<(Vec<u8>, usize)>,
     /// Names accepted since the table was read.
     changed: bool,
 }
@@ -26,16 +29,23 @@ struct NameFile {
 impl NameFile {
     fn load(dir: &std::path::Path, kind: NameKind) -> Result<NameFile, String> {
         match find_in(dir, kind) {
-            Some(path) => NameTable::read(kind, &path)
-                .map(|table| NameFile {
-                    table,
-                    path: path.clone(),
-                    changed: false,
+            Some(path) => fs::read(&path)
+                .map_err(|e| e.to_string())
+                .and_then(|bytes| {
+                    let table = NameTable::parse(kind, &bytes)?;
+                    let kept = table.len();
+                    Ok(NameFile {
+                        table,
+                        path: path.clone(),
+                        original: Some((bytes, kept)),
+                        changed: false,
+                    })
                 })
                 .map_err(|e| format!("cannot read {}: {e}", path.display())),
             None => Ok(NameFile {
                 table: NameTable::new(kind),
                 path: dir.join(kind.file_name()),
+                original: None,
                 changed: false,
             }),
         }
@@ -45,9 +55,12 @@ impl NameFile {
 /// Writes a WTHOR game file: `.wtb` for 8x8 games, `.wtd` for 10x10 (every record of a file
 /// shares the board of the first).
 ///
-/// Records are encoded as they come and only their 68 or 104 bytes are kept;
-/// [`RecordWriter::finish`] writes the header (N1 = the number of records) and the body, and
-/// the name files when names were added. The header's creation date, game year, P1 and P3
+/// Records are encoded as they come and written to an anonymous temporary file, so memory
+/// stays flat; [`RecordWriter::finish`] writes the header (N1 = the number of records),
+/// copies the records through, and writes the name files when names were added: each to a
+/// temporary file beside it, renamed over it only when complete. A name file already there
+/// is extended (its records copied byte for byte, so names keep their index, new names
+/// appended), never rewritten. The header's creation date, game year, P1 and P3
 /// come from the first record's `WthorCreated`, `Date`, `WthorBoardSize` and `WthorDepth`
 /// (or `TheoreticalDepth`) tags, so a file read and written back is identical; a new file is
 /// dated today, and P3 is 1 (Edax's mark for "no theoretical scores") when no record states
@@ -58,18 +71,21 @@ impl NameFile {
 /// [`WriteOptions::names_dir`] (read when present) and added when missing; the tables are
 /// written back there by `finish`. A missing name is index 0 (`???`, `Diverses parties`).
 ///
-/// Refused (or, lossy, dropped and reported): other boards, 3-4 players (always refused),
-/// variant options, a custom start, position and flip claims, comments, evaluations, times,
-/// results that are not a disc count, terminations, tags WTHOR has no field for, a year
-/// other than the file's, names longer than 19/25 bytes or without a Windows-1252 encoding,
-/// more than 60/96 moves.
+/// Always refused (by the [capability table](crate::formats::capabilities)): other boards,
+/// 3-4 players, variant options, a custom start, komi; a board other than the file's, moves
+/// off the board, more placements than squares.
+/// Refused, or dropped and reported when lossy: position and flip claims, comments,
+/// evaluations, times, results that are not a disc count, terminations, tags WTHOR has no
+/// field for, a year other than the file's, names without a names directory, names longer
+/// than 19/25 bytes (cut to fit) or without a Windows-1252 encoding.
 pub struct WthorWriter<'a> {
     out: Box<dyn Write + Send + 'a>,
     options: WriteOptions,
     /// The name files of `names_dir`, or why they could not be read.
     names: Option<Result<[NameFile; 2], String>>,
     header: Option<Header>,
-    body: Vec<u8>,
+    /// The records written so far, in an anonymous temporary file.
+    body: Option<BufWriter<File>>,
     count: u32,
     finished: bool,
 }
@@ -116,7 +132,7 @@ impl<'a> WthorWriter<'a> {
             options: options.clone(),
             names,
             header: None,
-            body: Vec::new(),
+            body: None,
             count: 0,
             finished: false,
         }
@@ -157,11 +173,10 @@ impl<'a> WthorWriter<'a> {
         }
         let max = kind.max_name_len();
         if stored.chars().count() > max {
-            losses.push(format!(
-                "the {noun} name \"{name}\" ({} bytes; WTHOR holds {max})",
-                stored.chars().count()
-            ));
             stored = stored.chars().take(max).collect();
+            losses.push(format!(
+                "the end of the {noun} name \"{name}\" (cut to \"{stored}\": WTHOR holds {max} bytes)",
+            ));
         }
         if let Some(i) = table.find(&stored) {
             return i;
@@ -184,36 +199,20 @@ impl<'a> WthorWriter<'a> {
     /// Encodes `record`, listing what would be lost.
     fn encode(&self, record: &Record, losses: &mut Vec<String>) -> Result<Encoded, WriteError> {
         let rules = record.rules;
-        if rules.players() != 2 {
-            return Err(WriteError::CannotHold(vec![format!(
-                "{} players",
-                rules.players()
-            )]));
-        }
+        // The capability table has refused other rules, boards and starts already.
         let Some(geometry) = Geometry::of(rules.board()) else {
-            return Err(WriteError::CannotHold(vec![format!(
+            return Err(WriteError::ChangesMeaning(vec![format!(
                 "{} board (WTHOR holds 8x8 and 10x10)",
                 with_article(rules.board())
             )]));
         };
         if let Some(file) = self.header.and_then(|h| h.geometry()) {
             if file != geometry {
-                return Err(WriteError::CannotHold(vec![format!(
+                return Err(WriteError::ChangesMeaning(vec![format!(
                     "{} board (this file holds {} games)",
                     with_article(geometry.board()),
                     file.board()
                 )]));
-            }
-        }
-        let standard = Rules::othello(geometry.board());
-        if rules != standard {
-            losses.push(format!(
-                "the variant {rules} (WTHOR holds standard Othello)"
-            ));
-        }
-        if let Some(start) = &record.start {
-            if start.setup != Record::new(standard).start_setup() || start.in_hand.is_some() {
-                losses.push("a custom start position".to_string());
             }
         }
         for p in &record.positions {
@@ -224,34 +223,59 @@ impl<'a> WthorWriter<'a> {
         }
 
         let mut moves = Vec::with_capacity(record.moves.len());
+        let mut per_move: [(&str, Vec<usize>); 5] = [
+            ("", Vec::new()),
+            ("comments on", Vec::new()),
+            ("evaluations on", Vec::new()),
+            ("times on", Vec::new()),
+            ("flip claims on", Vec::new()),
+        ];
         for (i, m) in record.moves.iter().enumerate() {
             let n = i + 1;
             if let Move::Place(sq) = m.mv {
                 match geometry.encode(sq) {
                     Some(b) => moves.push(b),
-                    None => losses.push(format!("the move {sq} on move {n} (off the board)")),
+                    None => per_move[0].1.push(n),
                 }
             }
-            if m.comment.is_some() {
-                losses.push(format!("a comment on move {n}"));
-            }
-            if m.eval.is_some() {
-                losses.push(format!("an evaluation on move {n}"));
-            }
-            if m.time.is_some() {
-                losses.push(format!("a time on move {n}"));
-            }
-            if m.flips.is_some() {
-                losses.push(format!("a flip claim on move {n}"));
+            for (k, present) in [
+                m.comment.is_some(),
+                m.eval.is_some(),
+                m.time.is_some(),
+                m.flips.is_some(),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                if present {
+                    per_move[k + 1].1.push(n);
+                }
             }
         }
+        // Moves off the board or beyond the board's squares change the game: refused.
+        let mut changes = Vec::new();
+        let (off_board, per_move) = per_move.split_at(1);
+        if !off_board[0].1.is_empty() {
+            changes.push(format!(
+                "moves off the board on {}",
+                moves_phrase(&off_board[0].1)
+            ));
+        }
+        // Passes are not stored: replay infers them. Only placements count.
         if moves.len() > geometry.slots() {
-            losses.push(format!(
-                "{} moves (WTHOR holds {})",
+            changes.push(format!(
+                "{} placements (WTHOR holds {}, one a square)",
                 moves.len(),
                 geometry.slots()
             ));
-            moves.truncate(geometry.slots());
+        }
+        if !changes.is_empty() {
+            return Err(WriteError::ChangesMeaning(changes));
+        }
+        for (what, numbers) in per_move {
+            if !numbers.is_empty() {
+                losses.push(format!("{what} {}", moves_phrase(numbers)));
+            }
         }
 
         let total = geometry.squares();
@@ -439,7 +463,7 @@ impl<'a> WthorWriter<'a> {
         }
     }
 
-    fn accept(&mut self, e: Encoded) {
+    fn accept(&mut self, e: Encoded) -> io::Result<()> {
         if self.header.is_none() {
             let mut header = Header {
                 game_year: e.year,
@@ -461,19 +485,35 @@ impl<'a> WthorWriter<'a> {
                 }
             }
         }
-        self.body.extend_from_slice(&e.bytes);
+        let body = match &mut self.body {
+            Some(body) => body,
+            None => self
+                .body
+                .insert(BufWriter::new(tempfile::tempfile().map_err(|e| {
+                    io::Error::new(e.kind(), format!("cannot create a temporary file: {e}"))
+                })?)),
+        };
+        body.write_all(&e.bytes)?;
         self.count += 1;
+        Ok(())
     }
 }
 
-/// `a 6x6`, `an 8x8`.
-fn with_article(board: BoardShape) -> String {
-    let article = if board.name().starts_with('8') || board.name().starts_with('o') {
-        "an"
-    } else {
-        "a"
-    };
-    format!("{article} {board}")
+/// `3, 5 and 7`, or `12 moves (4 to 50)` for many.
+fn moves_phrase(numbers: &[usize]) -> String {
+    match numbers {
+        [one] => format!("move {one}"),
+        few if few.len() <= 6 => {
+            let list: Vec<String> = few.iter().map(usize::to_string).collect();
+            format!("moves {}", list.join(", "))
+        }
+        many => format!(
+            "{} moves ({} to {})",
+            many.len(),
+            many[0],
+            many[many.len() - 1]
+        ),
+    }
 }
 
 /// Black's WOF score after replaying the moves as far as they are legal, passes inferred.
@@ -513,7 +553,7 @@ impl RecordWriter for WthorWriter<'_> {
         let mut losses = Vec::new();
         let encoded = self.encode(record, &mut losses)?;
         let losses = check_losses(losses, &self.options)?;
-        self.accept(encoded);
+        self.accept(encoded)?;
         Ok(losses)
     }
 
@@ -532,24 +572,50 @@ impl RecordWriter for WthorWriter<'_> {
         });
         header.n1 = self.count;
         self.out.write_all(&header.to_bytes())?;
-        self.out.write_all(&std::mem::take(&mut self.body))?;
+        if let Some(body) = self.body.take() {
+            let mut file = body.into_inner().map_err(io::IntoInnerError::into_error)?;
+            file.rewind()?;
+            io::copy(&mut file, &mut self.out)?;
+        }
         self.out.flush()?;
         if let Some(Ok(files)) = &self.names {
-            for file in files.iter().filter(|f| f.changed) {
-                let bytes = file
-                    .table
-                    .to_bytes()
-                    .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
-                fs::write(&file.path, bytes)?;
+            // A pair is written together: a reader finding one file looks for the other.
+            let any = files.iter().any(|f| f.changed);
+            for file in files
+                .iter()
+                .filter(|f| f.changed || (any && f.original.is_none()))
+            {
+                write_names(file)?;
             }
         }
         Ok(())
     }
 }
 
+/// Writes a name file atomically: a temporary file in its directory, renamed over it once
+/// complete. A file that was there is extended, not rewritten.
+fn write_names(file: &NameFile) -> io::Result<()> {
+    let bytes = match &file.original {
+        Some((original, kept)) => file.table.extended_bytes(original, *kept),
+        None => file.table.to_bytes(),
+    }
+    .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
+    let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", file.path.display()));
+    let dir = match file.path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut temp = tempfile::NamedTempFile::new_in(&dir).map_err(named)?;
+    temp.write_all(&bytes).map_err(named)?;
+    temp.as_file().sync_all().map_err(named)?;
+    temp.persist(&file.path).map_err(|e| named(e.error))?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::{BoardShape, Rules};
     use crate::record::{ClaimedResult, MoveRecord, Tag};
 
     #[test]
@@ -576,14 +642,16 @@ mod tests {
         r.tags.push(Tag::new("Black", "Self"));
         r.tags.push(Tag::new("White", "Self"));
         assert_eq!(writer.write(&r).unwrap(), Vec::<String>::new());
-        assert_eq!(&writer.body[2..6], &[1, 0, 1, 0]);
         writer.finish().unwrap();
         drop(writer);
+        assert_eq!(&sink[16 + 2..16 + 6], &[1, 0, 1, 0]);
         let jou = NameTable::read(NameKind::Player, &dir.join("WTHOR.JOU")).unwrap();
         assert_eq!(jou.len(), 2);
-        assert!(
-            !dir.join("WTHOR.TRN").exists(),
-            "an unchanged table is not written"
+        let trn = NameTable::read(NameKind::Tournament, &dir.join("WTHOR.TRN")).unwrap();
+        assert_eq!(
+            trn.len(),
+            1,
+            "the missing half of the pair is written with it"
         );
         fs::remove_dir_all(&dir).unwrap();
     }
