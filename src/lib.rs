@@ -25,4 +25,5 @@ pub use engine::{
 pub mod diagnostic;
 pub mod formats;
 pub mod record;
+pub mod repair;
 pub mod validate;

@@ -9,6 +9,7 @@ mod convert;
 mod explain;
 mod input;
 mod perft;
+mod repair;
 mod validate;
 
 /// Read, write, validate and convert Reversi/Othello game records of every variant.
@@ -26,6 +27,8 @@ enum Command {
     Validate(validate::Args),
     /// Convert records between formats.
     Convert(convert::Args),
+    /// Repair records: find the smallest set of edits that makes each game legal.
+    Repair(repair::Args),
     /// Count the leaves of the game tree (move-generator test).
     Perft(perft::Args),
     /// Explain a diagnostic code.
@@ -56,6 +59,7 @@ pub(crate) fn main() -> ExitCode {
         Command::Validate(args) => validate::run(args),
         Command::Convert(args) => convert::run(args),
         Command::Perft(args) => perft::run(args),
+        Command::Repair(args) => repair::run(args),
         Command::Explain(args) => explain::run(args),
     };
     match result {
