@@ -151,6 +151,30 @@ impl fmt::Display for Edit {
     }
 }
 
+impl Edit {
+    /// The edit as `validate`'s help names it: "swapping moves 2 (c3) and 3 (d6)", "f3
+    /// instead of d4 at move 5", "deleting move 7 (e6)", "inserting c4 as move 9".
+    pub fn suggestion(&self) -> String {
+        let n = self.move_number;
+        match self.kind {
+            EditKind::Swap => {
+                let (a, b) = self.written.split_once(' ').unwrap_or((&self.written, ""));
+                format!(
+                    "swapping moves {n} ({a}) and {} ({b})",
+                    self.other.unwrap_or(n)
+                )
+            }
+            EditKind::Replace if self.written == "--" => {
+                format!("{} instead of the pass at move {n}", self.now)
+            }
+            EditKind::Replace => format!("{} instead of {} at move {n}", self.now, self.written),
+            EditKind::Delete => format!("deleting move {n} ({})", self.written),
+            EditKind::Insert => format!("inserting {} as move {n}", self.now),
+            _ => self.to_string(),
+        }
+    }
+}
+
 /// What repairing one game found.
 #[derive(Clone, Debug)]
 pub struct Repair {
@@ -205,12 +229,17 @@ impl Repair {
             return Some(record);
         }
         for e in &self.edits {
-            let index = match e.kind {
-                EditKind::Swap | EditKind::Replace | EditKind::Insert => e.move_number,
-                EditKind::Renumber | EditKind::Fill => e.move_number,
+            let indexes = match e.kind {
+                EditKind::Swap => vec![e.move_number, e.other.unwrap_or(e.move_number)],
+                EditKind::Replace | EditKind::Insert | EditKind::Renumber | EditKind::Fill => {
+                    vec![e.move_number]
+                }
                 EditKind::Delete | EditKind::Erase => continue,
             };
-            if let Some(m) = index.checked_sub(1).and_then(|i| record.moves.get_mut(i)) {
+            for i in indexes {
+                let Some(m) = i.checked_sub(1).and_then(|i| record.moves.get_mut(i)) else {
+                    continue;
+                };
                 let text = format!("repair: {e}");
                 m.comment = Some(match m.comment.take() {
                     Some(c) if !c.is_empty() => format!("{c}; {text}"),
@@ -584,7 +613,7 @@ pub(crate) fn suggestion(record: &Record) -> Option<String> {
     let best = best_checked(found.iter().map(|f| candidate(record, f, 1)));
     if !best.is_empty() {
         let what = if claims {
-            "makes the game legal and its result as claimed"
+            "makes the game legal and gives the claimed result"
         } else {
             "makes the game legal"
         };
@@ -648,20 +677,7 @@ fn phrase(best: &[Candidate], what: &str) -> String {
                 && e.move_number == single[0].move_number
                 && e.written == single[0].written
         });
-    let text = |e: &Edit| match e.kind {
-        EditKind::Swap => {
-            let (a, b) = e.written.split_once(' ').unwrap_or((&e.written, ""));
-            format!(
-                "swapping moves {} ({a}) and {} ({b})",
-                e.move_number,
-                e.other.unwrap_or(e.move_number)
-            )
-        }
-        EditKind::Replace => format!("{} instead of {} at move {}", e.now, e.written, e.move_number),
-        EditKind::Delete => format!("deleting move {} ({})", e.move_number, e.written),
-        EditKind::Insert => format!("inserting {} as move {}", e.now, e.move_number),
-        _ => e.to_string(),
-    };
+    let text = |e: &Edit| e.suggestion();
     match single.as_slice() {
         [one] => format!("{} {what}", text(one)),
         many if same_move_replacements => {

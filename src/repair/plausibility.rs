@@ -55,12 +55,13 @@ pub(crate) fn replace(written: Move, played: Square) -> u32 {
     }
 }
 
-/// Cost of deleting a move: a move written twice is likely, any other less so.
+/// Cost of deleting a move: a move written twice is likely; a move that was never played
+/// at all is less likely than any misreading.
 pub(crate) fn delete(doubled: bool) -> u32 {
     if doubled {
         1
     } else {
-        6
+        9
     }
 }
 
