@@ -23,6 +23,13 @@ pub(crate) enum Op {
 }
 
 impl Op {
+    /// The index the edit starts at.
+    pub(crate) fn index(self) -> usize {
+        match self {
+            Op::Swap(a, _) | Op::Replace(a, _) | Op::Delete(a) | Op::Insert(a, _) => a,
+        }
+    }
+
     /// Applies the edit to `moves`.
     pub(crate) fn apply<T: Clone>(self, items: &mut Vec<T>, make: impl FnOnce(Move) -> T) {
         match self {
@@ -114,7 +121,10 @@ impl<'r> Search<'r> {
 
     /// Whether the record claims a result the final board can be checked against.
     pub(crate) fn claims_result(record: &Record) -> bool {
-        record.result.as_ref().is_some_and(|c| !c.score.is_none())
+        record
+            .result
+            .as_ref()
+            .is_some_and(|c| !c.score.is_none() && c.termination == Termination::Normal)
     }
 
     /// Whether `moves` already replay legally with the claimed result.
@@ -200,10 +210,11 @@ impl<'r> Search<'r> {
             return End::Good;
         }
         match pos.outcome() {
+            // The board of an unfinished game cannot agree with the result of a finished one.
             None if claim.termination == Termination::Normal
                 && !matches!(claim.score, ResultScore::None) =>
             {
-                End::Unfinished
+                End::WrongResult
             }
             None => End::Good,
             Some(outcome) => {
@@ -289,16 +300,14 @@ impl<'r> Search<'r> {
             End::Unfinished => spent + cost::UNFINISHED,
             End::WrongResult => return,
         };
-        let better = !matches!(found.get(moves), Some(f) if f.cost <= total);
+        let candidate = Found {
+            ops: ops.to_vec(),
+            moves: moves.to_vec(),
+            cost: total,
+        };
+        let better = !matches!(found.get(moves), Some(f) if f.cost <= candidate.cost);
         if better {
-            found.insert(
-                moves.to_vec(),
-                Found {
-                    ops: ops.to_vec(),
-                    moves: moves.to_vec(),
-                    cost: total,
-                },
-            );
+            found.insert(moves.to_vec(), candidate);
         }
     }
 

@@ -1,0 +1,427 @@
+//! `reversi_record::repair` against corrupted copies of real games (every edit kind, one and
+//! two errors, kept only when validation detects them): the restore rate against the known
+//! originals, and snapshots of the report and the written record for each fixture of
+//! `fixtures/repair/`.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::BufReader;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+use common::Rng;
+use rayon::prelude::*;
+use reversi_record::diagnostic::render_plain;
+use reversi_record::formats::{Format, ParsedGame, ReadOptions, WriteOptions};
+use reversi_record::record::{Record, ResultScore};
+use reversi_record::repair::{repair_game, repair_record, RepairOptions, Status};
+use reversi_record::validate::validate_record;
+use reversi_record::{Move, Square};
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data");
+
+fn read_file(path: &Path) -> (Format, ReadOptions, Vec<ParsedGame>) {
+    let bytes = std::fs::read(path).unwrap();
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    let sniffed = Format::sniff(&reversi_record::formats::Sniff {
+        head: &bytes[..bytes.len().min(4096)],
+        len: Some(bytes.len() as u64),
+    });
+    let format = sniffed
+        .or_else(|| Format::from_extension(ext))
+        .expect("a known format");
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let options = ReadOptions {
+        name: Arc::from(name.as_str()),
+        path: Some(path.to_path_buf()),
+        ..ReadOptions::default()
+    };
+    let input = Box::new(BufReader::new(File::open(path).unwrap()));
+    let games = format
+        .read(input, &options)
+        .map(|g| g.expect("readable"))
+        .collect();
+    (format, options, games)
+}
+
+/// Finished, valid games of the standard start from the real files, or `None` (with a
+/// note) when the data is missing.
+fn real_games(files: &[&str]) -> Option<Vec<Record>> {
+    let mut out = Vec::new();
+    for file in files {
+        let path = Path::new(DATA).join(file);
+        if !path.exists() {
+            eprintln!("{} is missing: skipped", path.display());
+            return None;
+        }
+        let (_, _, games) = read_file(&path);
+        out.extend(games.into_iter().filter_map(|g| g.record).filter(|r| {
+            r.start.is_none()
+                && r.moves.len() >= 20
+                && validate_record(r, 1).diagnostics.is_empty()
+        }));
+    }
+    Some(out)
+}
+
+/// How a score sheet goes wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Corruption {
+    SwapAdjacent,
+    SwapNear,
+    Neighbour,
+    Digit,
+    Letter,
+    LeftOut,
+    Doubled,
+}
+
+/// The errors the issue names for written moves: two moves swapped, a square misread
+/// (a neighbour, a confused digit or letter), a move left out or written twice.
+const KINDS: [Corruption; 6] = [
+    Corruption::SwapAdjacent,
+    Corruption::Neighbour,
+    Corruption::Digit,
+    Corruption::Letter,
+    Corruption::LeftOut,
+    Corruption::Doubled,
+];
+
+fn square(col: i32, row: i32) -> Option<Square> {
+    Square::new(u8::try_from(col).ok()?, u8::try_from(row).ok()?).filter(|_| col < 8 && row < 8)
+}
+
+/// `moves` with one corruption of `kind` at a random place, if one applies there.
+fn corrupt(moves: &mut Vec<Move>, kind: Corruption, rng: &mut Rng) -> bool {
+    let n = moves.len();
+    let i = rng.below(n - 2);
+    let Move::Place(sq) = moves[i] else {
+        return false;
+    };
+    let (c, r) = (i32::from(sq.col()), i32::from(sq.row()));
+    let replace = |moves: &mut Vec<Move>, to: Option<Square>| match to {
+        Some(to) if Move::Place(to) != moves[i] => {
+            moves[i] = Move::Place(to);
+            true
+        }
+        _ => false,
+    };
+    match kind {
+        Corruption::SwapAdjacent | Corruption::SwapNear => {
+            let j = i + if kind == Corruption::SwapAdjacent { 1 } else { 2 };
+            if moves[i] == moves[j] {
+                return false;
+            }
+            moves.swap(i, j);
+            true
+        }
+        Corruption::Neighbour => {
+            let (dc, dr) = *rng.pick(&[(0, 1), (0, -1), (1, 0), (-1, 0)]);
+            replace(moves, square(c + dc, r + dr))
+        }
+        Corruption::Digit => {
+            let pairs = [(6, 8), (1, 7), (3, 8), (5, 6)];
+            let row = r + 1;
+            let to = pairs.iter().find_map(|&(a, b)| {
+                (row == a).then_some(b).or((row == b).then_some(a))
+            });
+            replace(moves, to.and_then(|t| square(c, t - 1)))
+        }
+        Corruption::Letter => {
+            let pairs = [(0, 3), (1, 7), (2, 4), (4, 5)];
+            let to = pairs
+                .iter()
+                .find_map(|&(a, b)| (c == a).then_some(b).or((c == b).then_some(a)));
+            replace(moves, to.and_then(|t| square(t, r)))
+        }
+        Corruption::LeftOut => {
+            moves.remove(i);
+            true
+        }
+        Corruption::Doubled => {
+            moves.insert(i + 1, moves[i]);
+            true
+        }
+    }
+}
+
+/// A copy of `record` with `moves`.
+fn with_moves(record: &Record, moves: &[Move]) -> Record {
+    let mut r = record.clone();
+    r.moves = moves
+        .iter()
+        .map(|&m| reversi_record::record::MoveRecord::new(m))
+        .collect();
+    r
+}
+
+#[derive(Default, Debug, Clone, Copy)]
+struct Tally {
+    cases: usize,
+    restored: usize,
+    other_repair: usize,
+    ambiguous: usize,
+    unrepairable: usize,
+}
+
+impl Tally {
+    fn rate(&self) -> f64 {
+        self.restored as f64 / self.cases.max(1) as f64
+    }
+}
+
+/// Corrupts games of the sample with `errors` corruptions each (kinds drawn in turn),
+/// keeps the copies validation catches, repairs them: tallies per first kind.
+fn measure(
+    games: &[Record],
+    kinds: &[Corruption],
+    errors: usize,
+    count: usize,
+    seed: u64,
+) -> BTreeMap<Corruption, Tally> {
+    let mut rng = Rng::new(seed);
+    let mut cases = Vec::new();
+    let mut attempts = 0;
+    while cases.len() < count && attempts < count * 20 {
+        attempts += 1;
+        let record = &games[rng.below(games.len())];
+        let kind = kinds[cases.len() % kinds.len()];
+        let mut moves: Vec<Move> = record.moves.iter().map(|m| m.mv).collect();
+        let mut ok = corrupt(&mut moves, kind, &mut rng);
+        for _ in 1..errors {
+            let second = *rng.pick(kinds);
+            ok &= corrupt(&mut moves, second, &mut rng);
+        }
+        if !ok {
+            continue;
+        }
+        let corrupted = with_moves(record, &moves);
+        if validate_record(&corrupted, 1).errors() == 0 {
+            continue; // not detectable
+        }
+        cases.push((kind, record, corrupted));
+    }
+    let outcomes: Vec<(Corruption, Status, bool)> = cases
+        .par_iter()
+        .map(|(kind, original, corrupted)| {
+            let repair = repair_record(corrupted, &RepairOptions::default());
+            let same = repair.record.as_ref().is_some_and(|r| {
+                r.moves.iter().map(|m| m.mv).eq(original.moves.iter().map(|m| m.mv))
+            });
+            if repair.status == Status::Repaired {
+                let fixed = repair.record.as_ref().unwrap();
+                assert_eq!(validate_record(fixed, 1).errors(), 0, "a repair validates");
+                assert!(!repair.edits.is_empty() && repair.edits.len() <= 2);
+            } else {
+                assert!(same || repair.record.as_ref() == Some(corrupted), "unchanged");
+            }
+            (*kind, repair.status, same)
+        })
+        .collect();
+    let mut tallies: BTreeMap<Corruption, Tally> = BTreeMap::new();
+    for (kind, status, same) in outcomes {
+        let t = tallies.entry(kind).or_default();
+        t.cases += 1;
+        match status {
+            Status::Repaired if same => t.restored += 1,
+            Status::Repaired => t.other_repair += 1,
+            Status::Ambiguous => t.ambiguous += 1,
+            _ => t.unrepairable += 1,
+        }
+    }
+    tallies
+}
+
+fn total(tallies: &BTreeMap<Corruption, Tally>) -> Tally {
+    tallies.values().fold(Tally::default(), |a, t| Tally {
+        cases: a.cases + t.cases,
+        restored: a.restored + t.restored,
+        other_repair: a.other_repair + t.other_repair,
+        ambiguous: a.ambiguous + t.ambiguous,
+        unrepairable: a.unrepairable + t.unrepairable,
+    })
+}
+
+const SAMPLE: [&str; 4] = [
+    "wthor/WTH_1990.wtb",
+    "wthor/WTH_2015.wtb",
+    "pgn/playok_sample.pgn",
+    "ggf/nboard_test.ggf",
+];
+
+#[test]
+fn clean_games_are_never_changed() {
+    let Some(games) = real_games(&SAMPLE) else {
+        return;
+    };
+    for record in games.iter().step_by(games.len() / 200 + 1) {
+        let repair = repair_record(record, &RepairOptions::default());
+        assert_eq!(repair.status, Status::Valid);
+        assert_eq!(repair.record.as_ref(), Some(record));
+        assert!(repair.edits.is_empty());
+        assert_eq!(repair.annotated().as_ref(), Some(record), "no Repair tag");
+    }
+}
+
+#[test]
+fn one_error_is_restored_at_least_95_percent() {
+    let Some(games) = real_games(&SAMPLE) else {
+        return;
+    };
+    let start = Instant::now();
+    let tallies = measure(&games, &KINDS, 1, 240, 11);
+    let all = total(&tallies);
+    eprintln!("one error, {:?}: {all:?}, rate {:.3}", start.elapsed(), all.rate());
+    for (kind, t) in &tallies {
+        eprintln!("  {kind:?}: {t:?}");
+        assert!(t.cases >= 20, "{kind:?} is sampled: {t:?}");
+    }
+    assert!(all.cases >= 240);
+    assert!(all.rate() >= 0.95, "{all:?}");
+}
+
+#[test]
+fn two_errors_are_restored_at_least_80_percent() {
+    let Some(games) = real_games(&SAMPLE) else {
+        return;
+    };
+    let start = Instant::now();
+    let tallies = measure(&games, &KINDS, 2, 120, 22);
+    let all = total(&tallies);
+    eprintln!("two errors, {:?}: {all:?}, rate {:.3}", start.elapsed(), all.rate());
+    for (kind, t) in &tallies {
+        eprintln!("  {kind:?}: {t:?}");
+    }
+    assert!(all.cases >= 120);
+    assert!(all.rate() >= 0.80, "{all:?}");
+}
+
+/// Two moves of the same player exchanged (two moves apart): often several such swaps
+/// reach the same final board, and the game is then reported ambiguous rather than
+/// guessed. Measured apart from the issue's error kinds, with its own floor, and never a
+/// wrong repair more than one time in five.
+#[test]
+fn a_swap_two_moves_apart_is_restored_or_called_ambiguous() {
+    let Some(games) = real_games(&SAMPLE) else {
+        return;
+    };
+    let tallies = measure(&games, &[Corruption::SwapNear], 1, 60, 33);
+    let t = total(&tallies);
+    eprintln!("swap two apart: {t:?}, rate {:.3}", t.rate());
+    assert_eq!(t.cases, 60);
+    assert!(t.rate() >= 0.5, "{t:?}");
+    assert!(t.other_repair * 5 <= t.cases, "{t:?}");
+}
+
+/// Issue 9: a fix that makes the moves legal but contradicts the claimed result is offered
+/// as such, never as making the game legal.
+#[test]
+fn a_suggestion_that_contradicts_the_result_says_so() {
+    let Some(games) = real_games(&["wthor/WTH_2004.wtb"]) else {
+        return;
+    };
+    let mut rng = Rng::new(9);
+    let mut checked = 0;
+    for record in games.iter().take(200) {
+        let n = record.moves.len();
+        let i = n / 2 + rng.below(n / 4);
+        if record.moves[i].mv == record.moves[i + 1].mv {
+            continue;
+        }
+        let mut moves: Vec<Move> = record.moves.iter().map(|m| m.mv).collect();
+        moves.swap(i, i + 1);
+        let mut corrupted = with_moves(record, &moves);
+        let report = validate_record(&corrupted, 1);
+        let Some(d) = report.diagnostics.iter().find(|d| d.code == "illegal-move") else {
+            continue;
+        };
+        // With the true result the swap back is suggested as giving it.
+        let help = d.help.clone().unwrap();
+        if help.starts_with("swapping moves") {
+            assert!(help.contains("and gives the claimed result"), "{help}");
+        }
+        // With a result no game reaches, no suggestion claims the game legal.
+        if let Some(ResultScore::Discs(counts)) = corrupted.result.as_mut().map(|r| &mut r.score)
+        {
+            counts[0] = 65;
+        }
+        let report = validate_record(&corrupted, 1);
+        let d = report
+            .diagnostics
+            .iter()
+            .find(|d| d.code == "illegal-move")
+            .unwrap();
+        let help = d.help.as_deref().unwrap();
+        assert!(!help.contains("makes the game legal"), "{help}");
+        if help.starts_with("swapping moves") {
+            assert!(
+                help.contains("makes the moves legal, but not its claimed result (the game would end"),
+                "{help}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 10, "{checked}");
+}
+
+/// Every fixture of `fixtures/repair/`: the report and the written record.
+#[test]
+fn fixtures() {
+    insta::glob!("../fixtures/repair", "*.*", |path| {
+        let (format, options, games) = read_file(path);
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        let mut out = String::new();
+        let mut records = Vec::new();
+        for game in &games {
+            let repair = repair_game(game, format, &options, &RepairOptions::default());
+            out.push_str(&format!("game {}: {}\n", game.index, repair.status.name()));
+            if let Some(d) = repair.report(game.index) {
+                out.push_str(&render_plain(&d, &game.source));
+            }
+            if repair.status == Status::Unrepairable {
+                for d in repair.diagnostics.iter().filter(|d| d.is_error()) {
+                    out.push_str(&render_plain(d, &game.source));
+                }
+            }
+            out.push_str(&format!(
+                "edits: {}\nalternatives: {}\n\n",
+                serde_json::to_string(&repair.edits).unwrap(),
+                serde_json::to_string(&repair.alternatives).unwrap()
+            ));
+            let expected = if file.starts_with("ambiguous") {
+                Status::Ambiguous
+            } else if file.starts_with("unrepairable") {
+                Status::Unrepairable
+            } else {
+                Status::Repaired
+            };
+            assert_eq!(repair.status, expected, "{file}");
+            if let Some(r) = repair.commented() {
+                records.push(r);
+            }
+        }
+        let written = format
+            .write_bytes(&records, &WriteOptions::default())
+            .or_else(|_| {
+                let plain: Vec<Record> = records.iter().map(strip_comments).collect();
+                format.write_bytes(&plain, &WriteOptions::default())
+            })
+            .map(|(bytes, _)| String::from_utf8_lossy(&bytes).into_owned())
+            .unwrap_or_else(|e| format!("not written: {e}"));
+        out.push_str("----- written -----\n");
+        out.push_str(&written);
+        insta::assert_snapshot!(out);
+    });
+}
+
+fn strip_comments(r: &Record) -> Record {
+    let mut r = r.clone();
+    for m in &mut r.moves {
+        m.comment = None;
+    }
+    r
+}
+
