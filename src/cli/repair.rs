@@ -146,8 +146,8 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
             if !matches!(repair.status, Status::Valid | Status::Repaired) {
                 status = status.max(exit::INVALID);
             }
-            let note = out.write(repair)?;
-            if note.is_none() {
+            let (written, note) = out.write(repair)?;
+            if written {
                 summary.written += 1;
             }
             match args.format {
@@ -296,33 +296,42 @@ impl Output {
     }
 
     /// Writes the game's record: with the repair stated (a tag and move comments, or the
-    /// tag alone when the format has no comments). A note when it could not be written as
-    /// wished.
-    fn write(&mut self, repair: &Repair) -> io::Result<Option<String>> {
+    /// tag alone when the format has no comments). Whether it was written, and a note when
+    /// not as wished.
+    fn write(&mut self, repair: &Repair) -> io::Result<(bool, Option<String>)> {
         let (Some(commented), Some(annotated), Some(plain)) =
             (repair.commented(), repair.annotated(), repair.record.clone())
         else {
-            return Ok(Some("the game could not be read and is not written".into()));
+            return Ok((
+                false,
+                Some("the game could not be read and is not written".into()),
+            ));
         };
         let mut last = Vec::new();
         for (i, record) in [commented, annotated, plain].iter().enumerate() {
             match self.writer.write(record) {
-                Ok(_) if i < 2 || repair.status != Status::Repaired => return Ok(None),
+                Ok(_) if i < 2 || repair.status != Status::Repaired => return Ok((true, None)),
                 Ok(_) => {
-                    return Ok(Some(format!(
-                        "{} cannot hold a note of the repair; the edits are in this report only",
-                        self.format
-                    )))
+                    return Ok((
+                        true,
+                        Some(format!(
+                            "{} cannot hold a note of the repair; the edits are in this report only",
+                            self.format
+                        )),
+                    ))
                 }
                 Err(WriteError::CannotHold(what)) => last = what,
                 Err(WriteError::Io(e)) => return Err(e),
             }
         }
-        Ok(Some(format!(
-            "not written: {} cannot hold {}",
-            self.format,
-            last.join("; ")
-        )))
+        Ok((
+            false,
+            Some(format!(
+                "not written: {} cannot hold {}",
+                self.format,
+                last.join("; ")
+            )),
+        ))
     }
 
     fn finish_into(self, path: &str) -> io::Result<()> {
