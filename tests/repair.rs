@@ -425,3 +425,111 @@ fn strip_comments(r: &Record) -> Record {
     r
 }
 
+
+// ----------------------------------------------------------------------------------------
+// The command line
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+fn reversi() -> assert_cmd::Command {
+    let mut cmd = assert_cmd::Command::cargo_bin("reversi").expect("the binary is built");
+    cmd.current_dir(ROOT).env("NO_COLOR", "1").env("COLUMNS", "80");
+    cmd
+}
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("reversi-repair-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn cli_repairs_to_a_file_in_the_input_format_and_exits_0() {
+    let out = scratch("two-errors.rgn");
+    let run = reversi()
+        .args(["repair", "fixtures/repair/two-errors.rgn", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0));
+    let report = String::from_utf8_lossy(&run.stdout);
+    assert!(report.contains("repaired with 2 edits"), "{report}");
+    assert!(report.contains("1 repaired, 0 ambiguous, 0 unrepairable; 1 written"), "{report}");
+    let (_, _, games) = read_file(&out);
+    let record = games[0].record.as_ref().unwrap();
+    assert_eq!(validate_record(record, 1).errors(), 0);
+    assert!(record.tag("Repair").unwrap().contains("d8 instead of d7 at move 45"));
+    // No temporary file is left beside the output.
+    let left: Vec<_> = std::fs::read_dir(out.parent().unwrap())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn cli_repairs_a_file_in_place() {
+    let path = scratch("in-place.txt");
+    std::fs::copy(format!("{ROOT}/fixtures/repair/transcript-misread-number.txt"), &path).unwrap();
+    let run = reversi()
+        .args(["repair", "-q"])
+        .arg(&path)
+        .arg("-o")
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("Repair: number 38 on h6 read as 36"), "{text}");
+    assert!(text.contains("6 25 22 18 10  3  2 37 36"), "{text}");
+}
+
+#[test]
+fn cli_json_report_has_the_documented_shape_and_exit_1_when_a_game_is_left() {
+    let run = reversi()
+        .args([
+            "repair",
+            "fixtures/repair/ambiguous-unfinished.rgn",
+            "fixtures/repair/swap-adjacent.rgn",
+            "--format",
+            "json",
+            "-o",
+        ])
+        .arg(scratch("json.rgn"))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    let summary = &v["summary"];
+    assert_eq!(summary["games"], 2);
+    assert_eq!(summary["ambiguous"], 1);
+    assert_eq!(summary["repaired"], 1);
+    assert_eq!(summary["written"], 2);
+    let games = v["games"].as_array().unwrap();
+    assert_eq!(games[0]["status"], "ambiguous");
+    assert_eq!(games[0]["alternatives"].as_array().unwrap().len(), 6);
+    assert_eq!(games[1]["status"], "repaired");
+    assert_eq!(
+        games[1]["edits"][0],
+        serde_json::json!({"kind": "swap", "move": 21, "other": 22, "written": "b6 b5", "now": "b5 b6"})
+    );
+}
+
+#[test]
+fn cli_missing_input_exits_2_and_stdout_gets_the_games() {
+    let run = reversi()
+        .args(["repair", "fixtures/repair/nope.rgn"])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    let run = reversi()
+        .args(["repair", "-q", "fixtures/repair/replace-letter.rgn", "--to", "moves", "--lossy"])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0));
+    let out = String::from_utf8_lossy(&run.stdout);
+    assert!(out.starts_with("f5f6e6f4"), "{out}");
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(err.contains("dropped tags (Event, Black, White, Repair)"), "{err}");
+}

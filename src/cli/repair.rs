@@ -31,6 +31,10 @@ pub(crate) struct Args {
     /// report then goes to standard error.
     #[arg(short, long, default_value = "-")]
     output: String,
+    /// Write what the output format can hold and drop the rest (as `convert --lossy`), instead
+    /// of leaving a game out.
+    #[arg(long)]
+    lossy: bool,
     /// Read as this format instead of detecting it.
     #[arg(long, value_parser = input::parse_format)]
     from: Option<Format>,
@@ -272,7 +276,7 @@ impl Output {
             f => (None, f),
         };
         let options = WriteOptions {
-            lossy: false,
+            lossy: args.lossy,
             dialect,
             names_dir: None,
         };
@@ -310,15 +314,18 @@ impl Output {
         let mut last = Vec::new();
         for (i, record) in [commented, annotated, plain].iter().enumerate() {
             match self.writer.write(record) {
-                Ok(_) if i < 2 || repair.status != Status::Repaired => return Ok((true, None)),
-                Ok(_) => {
-                    return Ok((
-                        true,
+                Ok(losses) => {
+                    let note = if !losses.is_empty() {
+                        Some(format!("dropped {}", losses.join("; ")))
+                    } else if i == 2 && repair.status == Status::Repaired {
                         Some(format!(
                             "{} cannot hold a note of the repair; the edits are in this report only",
                             self.format
-                        )),
-                    ))
+                        ))
+                    } else {
+                        None
+                    };
+                    return Ok((true, note));
                 }
                 Err(WriteError::CannotHold(what)) => last = what,
                 Err(WriteError::Io(e)) => return Err(e),
