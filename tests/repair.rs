@@ -59,9 +59,7 @@ fn real_games(files: &[&str]) -> Option<Vec<Record>> {
         }
         let (_, _, games) = read_file(&path);
         out.extend(games.into_iter().filter_map(|g| g.record).filter(|r| {
-            r.start.is_none()
-                && r.moves.len() >= 20
-                && validate_record(r, 1).diagnostics.is_empty()
+            r.start.is_none() && r.moves.len() >= 20 && validate_record(r, 1).diagnostics.is_empty()
         }));
     }
     Some(out)
@@ -111,7 +109,11 @@ fn corrupt(moves: &mut Vec<Move>, kind: Corruption, rng: &mut Rng) -> bool {
     };
     match kind {
         Corruption::SwapAdjacent | Corruption::SwapNear => {
-            let j = i + if kind == Corruption::SwapAdjacent { 1 } else { 2 };
+            let j = i + if kind == Corruption::SwapAdjacent {
+                1
+            } else {
+                2
+            };
             if moves[i] == moves[j] {
                 return false;
             }
@@ -125,9 +127,9 @@ fn corrupt(moves: &mut Vec<Move>, kind: Corruption, rng: &mut Rng) -> bool {
         Corruption::Digit => {
             let pairs = [(6, 8), (1, 7), (3, 8), (5, 6)];
             let row = r + 1;
-            let to = pairs.iter().find_map(|&(a, b)| {
-                (row == a).then_some(b).or((row == b).then_some(a))
-            });
+            let to = pairs
+                .iter()
+                .find_map(|&(a, b)| (row == a).then_some(b).or((row == b).then_some(a)));
             replace(moves, to.and_then(|t| square(c, t - 1)))
         }
         Corruption::Letter => {
@@ -209,14 +211,20 @@ fn measure(
         .map(|(kind, original, corrupted)| {
             let repair = repair_record(corrupted, &RepairOptions::default());
             let same = repair.record.as_ref().is_some_and(|r| {
-                r.moves.iter().map(|m| m.mv).eq(original.moves.iter().map(|m| m.mv))
+                r.moves
+                    .iter()
+                    .map(|m| m.mv)
+                    .eq(original.moves.iter().map(|m| m.mv))
             });
             if repair.status == Status::Repaired {
                 let fixed = repair.record.as_ref().unwrap();
                 assert_eq!(validate_record(fixed, 1).errors(), 0, "a repair validates");
                 assert!(!repair.edits.is_empty() && repair.edits.len() <= 2);
             } else {
-                assert!(same || repair.record.as_ref() == Some(corrupted), "unchanged");
+                assert!(
+                    same || repair.record.as_ref() == Some(corrupted),
+                    "unchanged"
+                );
             }
             (*kind, repair.status, same)
         })
@@ -274,7 +282,11 @@ fn one_error_is_restored_at_least_95_percent() {
     let start = Instant::now();
     let tallies = measure(&games, &KINDS, 1, 240, 11);
     let all = total(&tallies);
-    eprintln!("one error, {:?}: {all:?}, rate {:.3}", start.elapsed(), all.rate());
+    eprintln!(
+        "one error, {:?}: {all:?}, rate {:.3}",
+        start.elapsed(),
+        all.rate()
+    );
     for (kind, t) in &tallies {
         eprintln!("  {kind:?}: {t:?}");
         assert!(t.cases >= 20, "{kind:?} is sampled: {t:?}");
@@ -291,7 +303,11 @@ fn two_errors_are_restored_at_least_80_percent() {
     let start = Instant::now();
     let tallies = measure(&games, &KINDS, 2, 120, 22);
     let all = total(&tallies);
-    eprintln!("two errors, {:?}: {all:?}, rate {:.3}", start.elapsed(), all.rate());
+    eprintln!(
+        "two errors, {:?}: {all:?}, rate {:.3}",
+        start.elapsed(),
+        all.rate()
+    );
     for (kind, t) in &tallies {
         eprintln!("  {kind:?}: {t:?}");
     }
@@ -344,8 +360,7 @@ fn a_suggestion_that_contradicts_the_result_says_so() {
             assert!(help.contains("and gives the claimed result"), "{help}");
         }
         // With a result no game reaches, no suggestion claims the game legal.
-        if let Some(ResultScore::Discs(counts)) = corrupted.result.as_mut().map(|r| &mut r.score)
-        {
+        if let Some(ResultScore::Discs(counts)) = corrupted.result.as_mut().map(|r| &mut r.score) {
             counts[0] = 65;
         }
         let report = validate_record(&corrupted, 1);
@@ -358,7 +373,9 @@ fn a_suggestion_that_contradicts_the_result_says_so() {
         assert!(!help.contains("makes the game legal"), "{help}");
         if help.starts_with("swapping moves") {
             assert!(
-                help.contains("makes the moves legal, but not its claimed result (the game would end"),
+                help.contains(
+                    "makes the moves legal, but not its claimed result (the game would end"
+                ),
                 "{help}"
             );
             checked += 1;
@@ -425,7 +442,6 @@ fn strip_comments(r: &Record) -> Record {
     r
 }
 
-
 // ----------------------------------------------------------------------------------------
 // The command line
 
@@ -433,7 +449,9 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 fn reversi() -> assert_cmd::Command {
     let mut cmd = assert_cmd::Command::cargo_bin("reversi").expect("the binary is built");
-    cmd.current_dir(ROOT).env("NO_COLOR", "1").env("COLUMNS", "80");
+    cmd.current_dir(ROOT)
+        .env("NO_COLOR", "1")
+        .env("COLUMNS", "80");
     cmd
 }
 
@@ -454,11 +472,17 @@ fn cli_repairs_to_a_file_in_the_input_format_and_exits_0() {
     assert_eq!(run.status.code(), Some(0));
     let report = String::from_utf8_lossy(&run.stdout);
     assert!(report.contains("repaired with 2 edits"), "{report}");
-    assert!(report.contains("1 repaired, 0 ambiguous, 0 unrepairable; 1 written"), "{report}");
+    assert!(
+        report.contains("1 repaired, 0 ambiguous, 0 unrepairable; 1 written"),
+        "{report}"
+    );
     let (_, _, games) = read_file(&out);
     let record = games[0].record.as_ref().unwrap();
     assert_eq!(validate_record(record, 1).errors(), 0);
-    assert!(record.tag("Repair").unwrap().contains("d8 instead of d7 at move 45"));
+    assert!(record
+        .tag("Repair")
+        .unwrap()
+        .contains("d8 instead of d7 at move 45"));
     // No temporary file is left beside the output.
     let left: Vec<_> = std::fs::read_dir(out.parent().unwrap())
         .unwrap()
@@ -471,7 +495,11 @@ fn cli_repairs_to_a_file_in_the_input_format_and_exits_0() {
 #[test]
 fn cli_repairs_a_file_in_place() {
     let path = scratch("in-place.txt");
-    std::fs::copy(format!("{ROOT}/fixtures/repair/transcript-misread-number.txt"), &path).unwrap();
+    std::fs::copy(
+        format!("{ROOT}/fixtures/repair/transcript-misread-number.txt"),
+        &path,
+    )
+    .unwrap();
     let run = reversi()
         .args(["repair", "-q"])
         .arg(&path)
@@ -481,7 +509,10 @@ fn cli_repairs_a_file_in_place() {
         .unwrap();
     assert_eq!(run.status.code(), Some(0), "{run:?}");
     let text = std::fs::read_to_string(&path).unwrap();
-    assert!(text.contains("Repair: number 38 on h6 read as 36"), "{text}");
+    assert!(
+        text.contains("Repair: number 38 on h6 read as 36"),
+        "{text}"
+    );
     assert!(text.contains("6 25 22 18 10  3  2 37 36"), "{text}");
 }
 
@@ -524,12 +555,22 @@ fn cli_missing_input_exits_2_and_stdout_gets_the_games() {
         .unwrap();
     assert_eq!(run.status.code(), Some(2));
     let run = reversi()
-        .args(["repair", "-q", "fixtures/repair/replace-letter.rgn", "--to", "moves", "--lossy"])
+        .args([
+            "repair",
+            "-q",
+            "fixtures/repair/replace-letter.rgn",
+            "--to",
+            "moves",
+            "--lossy",
+        ])
         .output()
         .unwrap();
     assert_eq!(run.status.code(), Some(0));
     let out = String::from_utf8_lossy(&run.stdout);
     assert!(out.starts_with("f5f6e6f4"), "{out}");
     let err = String::from_utf8_lossy(&run.stderr);
-    assert!(err.contains("dropped tags (Event, Black, White, Repair)"), "{err}");
+    assert!(
+        err.contains("dropped tags (Event, Black, White, Repair)"),
+        "{err}"
+    );
 }

@@ -333,7 +333,11 @@ fn check_fix(record: &Record, help: &str, what: &str) {
     match repair.status {
         Status::Repaired => {
             let fixed = repair.record.as_ref().unwrap();
-            assert_eq!(validate_record(fixed, 1).errors(), 0, "{what}: the fix validates");
+            assert_eq!(
+                validate_record(fixed, 1).errors(),
+                0,
+                "{what}: the fix validates"
+            );
             let tail = if claims {
                 " makes the game legal and gives the claimed result; "
             } else {
@@ -343,10 +347,7 @@ fn check_fix(record: &Record, help: &str, what: &str) {
             assert!(help.starts_with(&fix), "{what}: {help} (expected {fix})");
         }
         Status::Ambiguous => assert!(help.starts_with("any "), "{what}: {help}"),
-        _ => assert!(
-            !help.contains("makes the game legal"),
-            "{what}: {help}"
-        ),
+        _ => assert!(!help.contains("makes the game legal"), "{what}: {help}"),
     }
 }
 

@@ -7,7 +7,9 @@ use std::path::Path;
 
 use rayon::prelude::*;
 use reversi_record::diagnostic::{Diagnostic, Report, Source};
-use reversi_record::formats::{Format, ParsedGame, PgnDialect, ReadOptions, WriteError, WriteOptions};
+use reversi_record::formats::{
+    Format, ParsedGame, PgnDialect, ReadOptions, WriteError, WriteOptions,
+};
 use reversi_record::repair::{repair_game, Repair, RepairOptions, Status};
 use reversi_record::Rules;
 use serde_json::json;
@@ -156,7 +158,8 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
             }
             match args.format {
                 OutputFormat::Human => {
-                    let mut shown: Vec<Diagnostic> = repair.report(game.index).into_iter().collect();
+                    let mut shown: Vec<Diagnostic> =
+                        repair.report(game.index).into_iter().collect();
                     if repair.status == Status::Unrepairable {
                         shown.extend(repair.diagnostics.iter().filter(|d| d.is_error()).cloned());
                     }
@@ -230,7 +233,12 @@ fn render(handler: &miette::GraphicalReportHandler, d: &Diagnostic, source: &Sou
     text
 }
 
-fn game_json(file: &str, game: &ParsedGame, repair: &Repair, note: Option<&str>) -> serde_json::Value {
+fn game_json(
+    file: &str,
+    game: &ParsedGame,
+    repair: &Repair,
+    note: Option<&str>,
+) -> serde_json::Value {
     let diagnostics: Vec<serde_json::Value> = repair
         .diagnostics
         .iter()
@@ -303,9 +311,11 @@ impl Output {
     /// tag alone when the format has no comments). Whether it was written, and a note when
     /// not as wished.
     fn write(&mut self, repair: &Repair) -> io::Result<(bool, Option<String>)> {
-        let (Some(commented), Some(annotated), Some(plain)) =
-            (repair.commented(), repair.annotated(), repair.record.clone())
-        else {
+        let (Some(commented), Some(annotated), Some(plain)) = (
+            repair.commented(),
+            repair.annotated(),
+            repair.record.clone(),
+        ) else {
             return Ok((
                 false,
                 Some("the game could not be read and is not written".into()),

@@ -306,7 +306,10 @@ impl Repair {
                         plural(n)
                     ),
                 )
-                .at(first.and_then(|e| e.span), "the first edit of the first one")
+                .at(
+                    first.and_then(|e| e.span),
+                    "the first edit of the first one",
+                )
                 .in_game(game)
                 .help(format!("the alternatives:\n  {}", lines.join("\n  ")));
                 d.move_number = first.map(|e| e.move_number);
@@ -326,7 +329,8 @@ impl Repair {
                     message.push_str(" (the search stopped at its work limit)");
                 }
                 if self.record.is_none() && self.max_edits == 0 {
-                    message = "the game could not be read, and nothing of it can be repaired".into();
+                    message =
+                        "the game could not be read, and nothing of it can be repaired".into();
                 }
                 let mut d = Diagnostic::error("unrepairable", message)
                     .at(first.and_then(|d| d.span), "the first error")
@@ -466,19 +470,13 @@ fn candidate(record: &Record, found: &Found, game: usize) -> Option<Candidate> {
     if report.errors() > 0 {
         return None;
     }
-    let first = found.ops.iter().map(|op| op_index(*op)).min().unwrap_or(0);
+    let first = found.ops.iter().map(|op| op.index()).min().unwrap_or(0);
     Some(Candidate {
         edits,
         record: rebuilt,
         cost: found.cost,
         first,
     })
-}
-
-fn op_index(op: Op) -> usize {
-    match op {
-        Op::Swap(a, _) | Op::Replace(a, _) | Op::Delete(a) | Op::Insert(a, _) => a,
-    }
 }
 
 /// The edits `ops` make to `record`, numbered as the record writes its moves.
@@ -524,13 +522,9 @@ fn describe(record: &Record, ops: &[Op]) -> Vec<Edit> {
                     span(a),
                 )
             },
-            Op::Replace(i, to) => edit(
-                EditKind::Replace,
-                number(i),
-                mv(i),
-                to.to_string(),
-                span(i),
-            ),
+            Op::Replace(i, to) => {
+                edit(EditKind::Replace, number(i), mv(i), to.to_string(), span(i))
+            }
             Op::Delete(i) => edit(EditKind::Delete, number(i), mv(i), String::new(), span(i)),
             Op::Insert(i, to) => edit(
                 EditKind::Insert,
@@ -577,7 +571,7 @@ fn rebuild(record: &Record, ops: &[Op]) -> Record {
         }
     }
     if record.moves.iter().any(|m| m.color.is_some()) {
-        let first = ops.iter().map(|op| op_index(*op)).min().unwrap_or(0);
+        let first = ops.iter().map(|op| op.index()).min().unwrap_or(0);
         recolour(&mut out, first);
     }
     out

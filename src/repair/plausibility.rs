@@ -19,7 +19,9 @@ const DIGIT_PAIRS: [(u8, u8); 8] = [
 const LETTER_PAIRS: [(u8, u8); 6] = [(0, 3), (1, 7), (2, 4), (4, 5), (6, 0), (8, 9)];
 
 fn confused(pairs: &[(u8, u8)], a: u8, b: u8) -> bool {
-    pairs.iter().any(|&(x, y)| (x, y) == (a, b) || (y, x) == (a, b))
+    pairs
+        .iter()
+        .any(|&(x, y)| (x, y) == (a, b) || (y, x) == (a, b))
 }
 
 /// Whether two row numbers (1-based, as written) differ by a confusable digit.
@@ -43,7 +45,10 @@ pub(crate) fn replace(written: Move, played: Square) -> u32 {
     let Move::Place(w) = written else {
         return 6;
     };
-    let (dc, dr) = (w.col().abs_diff(played.col()), w.row().abs_diff(played.row()));
+    let (dc, dr) = (
+        w.col().abs_diff(played.col()),
+        w.row().abs_diff(played.row()),
+    );
     let (rw, rp) = (w.row() + 1, played.row() + 1);
     match (dc, dr) {
         (0, 1) | (1, 0) => 2,
@@ -67,10 +72,6 @@ pub(crate) fn delete(doubled: bool) -> u32 {
 
 /// Cost of inserting a left-out move.
 pub(crate) const INSERT: u32 = 4;
-
-/// Extra cost of a repair that leaves the game unfinished though the record claims a
-/// result of a finished game.
-pub(crate) const UNFINISHED: u32 = 5;
 
 /// Cost of reading number `written` where `meant` was written on a transcript grid: one
 /// confused digit or two transposed digits are likely, one other digit less so.

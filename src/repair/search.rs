@@ -84,8 +84,6 @@ pub(crate) struct Found {
 enum End {
     /// Legal, and the result agrees with the claim (or there is none).
     Good,
-    /// Legal, but unfinished although the record claims the result of a finished game.
-    Unfinished,
     /// Legal, but the result contradicts the claim.
     WrongResult,
 }
@@ -297,7 +295,6 @@ impl<'r> Search<'r> {
     ) {
         let total = match self.judge(end) {
             End::Good => spent,
-            End::Unfinished => spent + cost::UNFINISHED,
             End::WrongResult => return,
         };
         let candidate = Found {
