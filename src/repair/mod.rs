@@ -298,11 +298,14 @@ impl Repair {
                     })
                     .collect();
                 let first = self.alternatives.first().and_then(|a| a.first());
+                let count = match self.alternatives.len() {
+                    k if k > 8 => format!("{k} or more"),
+                    k => k.to_string(),
+                };
                 let mut d = Diagnostic::warning(
                     "ambiguous",
                     format!(
-                        "{} repairs with {n} {} fit equally well; the game is written unchanged",
-                        self.alternatives.len(),
+                        "{count} repairs with {n} {} fit equally well; the game is written unchanged",
                         plural(n)
                     ),
                 )
