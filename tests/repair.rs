@@ -574,3 +574,76 @@ fn cli_missing_input_exits_2_and_stdout_gets_the_games() {
         "{err}"
     );
 }
+
+/// Every variant (the rules are data): random finished games of each, with their result
+/// claimed and one adjacent swap that validation catches, come back repaired or ambiguous,
+/// never unrepairable, and a repair always validates.
+#[test]
+fn every_variant_is_repaired() {
+    use reversi_record::record::{ClaimedResult, MoveRecord};
+    use reversi_record::{Position, Rules};
+    let variants = [
+        "othello:4x4",
+        "othello:6x6",
+        "othello:10x10",
+        "othello:octagon",
+        "anti",
+        "free",
+        "classic",
+        "othello,blocked=c3+f6",
+        "othello,handicap=black:a1",
+        "multi3",
+        "multi4:10x10",
+        "multi3:octagon,anti",
+    ];
+    let mut rng = Rng::new(77);
+    for name in variants {
+        let rules: Rules = name.parse().unwrap();
+        let (mut restored, mut tried) = (0, 0);
+        for _ in 0..40 {
+            if tried == 5 {
+                break;
+            }
+            let mut pos = Position::new(rules);
+            let mut record = Record::new(rules);
+            while !pos.is_over() {
+                if pos.must_pass() {
+                    pos.play(Move::Pass).unwrap();
+                    continue;
+                }
+                let legal: Vec<Square> = pos.legal_moves().iter().collect();
+                let mv = Move::Place(*rng.pick(&legal));
+                pos.play(mv).unwrap();
+                record.moves.push(MoveRecord::new(mv));
+            }
+            let players = rules.players() as usize;
+            let outcome = pos.outcome().unwrap();
+            record.result = Some(ClaimedResult::discs(outcome.score[..players].to_vec()));
+            assert_eq!(validate_record(&record, 1).errors(), 0, "{name}");
+            let n = record.moves.len();
+            let i = rng.below(n - 1);
+            let mut corrupted = record.clone();
+            let (a, b) = (corrupted.moves[i].mv, corrupted.moves[i + 1].mv);
+            corrupted.moves[i].mv = b;
+            corrupted.moves[i + 1].mv = a;
+            if validate_record(&corrupted, 1).errors() == 0 {
+                continue;
+            }
+            tried += 1;
+            let repair = repair_record(&corrupted, &RepairOptions { max_edits: 1 });
+            assert_ne!(
+                repair.status,
+                Status::Unrepairable,
+                "{name}: {:?}",
+                repair.diagnostics
+            );
+            if repair.status == Status::Repaired {
+                let fixed = repair.record.unwrap();
+                assert_eq!(validate_record(&fixed, 1).errors(), 0, "{name}");
+                restored += usize::from(fixed.moves == record.moves);
+            }
+        }
+        eprintln!("{name}: {restored} of {tried} restored");
+        assert!(tried > 0, "{name}: a swap was caught");
+    }
+}
