@@ -476,6 +476,16 @@ fn cli_repairs_to_a_file_in_the_input_format_and_exits_0() {
         report.contains("1 repaired, 0 ambiguous, 0 unrepairable; 1 written"),
         "{report}"
     );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&out).unwrap().permissions().mode();
+        assert_ne!(
+            mode & 0o044,
+            0,
+            "an ordinary file, not a private temporary one: {mode:o}"
+        );
+    }
     let (_, _, games) = read_file(&out);
     let record = games[0].record.as_ref().unwrap();
     assert_eq!(validate_record(record, 1).errors(), 0);
@@ -487,7 +497,11 @@ fn cli_repairs_to_a_file_in_the_input_format_and_exits_0() {
     let left: Vec<_> = std::fs::read_dir(out.parent().unwrap())
         .unwrap()
         .filter_map(|e| e.ok())
-        .filter(|e| e.file_name().to_string_lossy().starts_with(".tmp"))
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with(".reversi-repair")
+        })
         .collect();
     assert!(left.is_empty(), "{left:?}");
 }

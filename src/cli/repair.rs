@@ -295,7 +295,7 @@ impl Output {
                 .parent()
                 .filter(|p| !p.as_os_str().is_empty())
                 .unwrap_or(Path::new("."));
-            let temp = tempfile::NamedTempFile::new_in(dir)
+            let temp = new_temp(dir, Path::new(&args.output))
                 .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", args.output)))?;
             let file: File = temp.as_file().try_clone()?;
             (Box::new(io::BufWriter::new(file)), Some(temp))
@@ -363,4 +363,21 @@ impl Output {
         }
         Ok(())
     }
+}
+
+/// A temporary file in `dir` that gets the permissions of `output` when it exists, else
+/// those of a newly created file (not the temporary file's private ones).
+fn new_temp(dir: &Path, output: &Path) -> io::Result<tempfile::NamedTempFile> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".reversi-repair");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let temp = builder.tempfile_in(dir)?;
+    if let Ok(meta) = std::fs::metadata(output) {
+        temp.as_file().set_permissions(meta.permissions())?;
+    }
+    Ok(temp)
 }
