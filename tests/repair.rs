@@ -243,7 +243,7 @@ fn measure(
     tallies
 }
 
-fn total(tallies: &BTreeMap<Corruption, Tally>) -> Tally {
+fn total<K>(tallies: &BTreeMap<K, Tally>) -> Tally {
     tallies.values().fold(Tally::default(), |a, t| Tally {
         cases: a.cases + t.cases,
         restored: a.restored + t.restored,
@@ -660,4 +660,143 @@ fn every_variant_is_repaired() {
         eprintln!("{name}: {restored} of {tried} restored");
         assert!(tried > 0, "{name}: a swap was caught");
     }
+}
+
+/// How a transcript grid goes wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum GridCorruption {
+    /// A number misread with a confused digit (it then stands twice, or out of range).
+    Misread,
+    /// Two numbers up to three apart exchanged.
+    Exchanged,
+    /// A number left out: its square written as empty.
+    Missing,
+}
+
+/// The grid text of `record` with one corruption, if one applies.
+fn corrupt_grid(text: &str, kind: GridCorruption, rng: &mut Rng) -> Option<String> {
+    // Cells: (line, token index) of each number, by number.
+    let lines: Vec<Vec<String>> = text
+        .lines()
+        .map(|l| l.split_whitespace().map(str::to_string).collect())
+        .collect();
+    let mut cells: BTreeMap<u32, (usize, usize)> = BTreeMap::new();
+    for (li, toks) in lines.iter().enumerate() {
+        let is_row = toks.len() == 9 && toks[0].parse::<usize>().is_ok();
+        for (ti, t) in toks.iter().enumerate().skip(1) {
+            if let (true, Ok(k)) = (is_row, t.parse::<u32>()) {
+                cells.insert(k, (li, ti));
+            }
+        }
+    }
+    let max = *cells.keys().last()?;
+    let k = 1 + rng.below(max as usize - 1) as u32;
+    let mut lines = lines;
+    let (li, ti) = cells[&k];
+    match kind {
+        GridCorruption::Misread => {
+            let pairs = [('6', '8'), ('1', '7'), ('3', '8'), ('5', '6')];
+            let s = k.to_string();
+            let pos = rng.below(s.len());
+            let c = s.as_bytes()[pos] as char;
+            let to = pairs
+                .iter()
+                .find_map(|&(a, b)| (c == a).then_some(b).or((c == b).then_some(a)))?;
+            let mut t: Vec<char> = s.chars().collect();
+            t[pos] = to;
+            lines[li][ti] = t.into_iter().collect();
+        }
+        GridCorruption::Exchanged => {
+            let j = k + 1 + rng.below(3) as u32;
+            let &(lj, tj) = cells.get(&j)?;
+            lines[li][ti] = j.to_string();
+            lines[lj][tj] = k.to_string();
+        }
+        GridCorruption::Missing => lines[li][ti] = ".".into(),
+    }
+    Some(
+        lines
+            .iter()
+            .map(|toks| toks.join(" "))
+            .collect::<Vec<_>>()
+            .join("\n")
+            + "\n",
+    )
+}
+
+/// Real games written as transcript grids, corrupted in number space and read back: the
+/// restore rate of `repair_game` against the originals. Grids claim no result, so only
+/// legality tells candidates apart.
+#[test]
+fn corrupted_grids_are_restored() {
+    let Some(games) = real_games(&["wthor/WTH_2015.wtb"]) else {
+        return;
+    };
+    let options = ReadOptions::default();
+    let kinds = [
+        GridCorruption::Misread,
+        GridCorruption::Exchanged,
+        GridCorruption::Missing,
+    ];
+    let mut rng = Rng::new(404);
+    let mut tallies: BTreeMap<GridCorruption, Tally> = BTreeMap::new();
+    let mut attempts = 0;
+    while tallies.values().map(|t| t.cases).sum::<usize>() < 90 && attempts < 2000 {
+        attempts += 1;
+        let kind = *kinds
+            .iter()
+            .min_by_key(|k| tallies.get(k).map_or(0, |t| t.cases))
+            .unwrap();
+        let original = &games[rng.below(games.len())];
+        let mut bare = Record::new(original.rules);
+        bare.moves = original.moves.clone();
+        let (bytes, _) = Format::Transcript
+            .write_bytes(&[bare], &WriteOptions::default())
+            .unwrap();
+        let text = String::from_utf8(bytes).unwrap();
+        let Some(corrupted) = corrupt_grid(&text, kind, &mut rng) else {
+            continue;
+        };
+        let read = Format::Transcript.read_bytes(corrupted, &options).unwrap();
+        let [game] = read.as_slice() else {
+            panic!("one grid")
+        };
+        let caught = game
+            .record
+            .as_ref()
+            .is_none_or(|r| validate_record(r, 1).errors() > 0);
+        if !caught {
+            continue;
+        }
+        let repair = repair_game(
+            game,
+            Format::Transcript,
+            &options,
+            &RepairOptions::default(),
+        );
+        let t = tallies.entry(kind).or_default();
+        t.cases += 1;
+        let same = repair.record.as_ref().is_some_and(|r| {
+            r.moves
+                .iter()
+                .map(|m| m.mv)
+                .eq(original.moves.iter().map(|m| m.mv))
+        });
+        match repair.status {
+            Status::Repaired if same => t.restored += 1,
+            Status::Repaired => t.other_repair += 1,
+            Status::Ambiguous => t.ambiguous += 1,
+            _ => t.unrepairable += 1,
+        }
+    }
+    let all = total(&tallies);
+    for (kind, t) in &tallies {
+        eprintln!("  {kind:?}: {t:?}");
+    }
+    for (kind, t) in &tallies {
+        assert_eq!(t.cases, 30, "{kind:?}: {t:?}");
+        assert!(t.other_repair * 10 <= t.cases, "{kind:?}: {t:?}");
+    }
+    eprintln!("grids: {all:?}, rate {:.3}", all.rate());
+    assert!(all.rate() >= 0.9, "{all:?}");
 }

@@ -246,8 +246,10 @@ fn edits(text: &str, diagnostics: &[Diagnostic]) -> Vec<TextEdit> {
             .then(|| t.parse::<u32>().ok())
             .flatten()
     };
+    let labels = row_labels(text);
     let numbers: Vec<(usize, &str, u32)> = toks
         .iter()
+        .filter(|(at, _)| !labels.contains(at))
         .filter_map(|&(at, t)| number(t).map(|k| (at, t, k)))
         .collect();
     let present: BTreeSet<u32> = numbers.iter().map(|n| n.2).collect();
@@ -332,6 +334,32 @@ fn edits(text: &str, diagnostics: &[Diagnostic]) -> Vec<TextEdit> {
     out.dedup_by(|a, b| a.at == b.at && a.new == b.new);
     out.sort_by_key(|e| e.cost);
     out
+}
+
+/// The offsets of row numbers: the first or last token of the n-th row-like line when it
+/// is `n`.
+fn row_labels(text: &str) -> BTreeSet<usize> {
+    let mut labels = BTreeSet::new();
+    let mut row = 0;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let toks = tokens(line);
+        if toks.len() >= 4
+            && toks
+                .iter()
+                .any(|(_, t)| t.bytes().all(|b| b.is_ascii_digit()))
+        {
+            row += 1;
+            let label = row.to_string();
+            for &(at, t) in [toks.first(), toks.last()].into_iter().flatten() {
+                if t == label {
+                    labels.insert(offset + at);
+                }
+            }
+        }
+        offset += line.len();
+    }
+    labels
 }
 
 /// Whether the line holding `at` looks like a row of a grid (four or more tokens).
