@@ -195,6 +195,8 @@ pub struct Repair {
     pub max_edits: usize,
     /// Whether the search stopped at its work limit before it was complete.
     pub gave_up: bool,
+    /// Why an unrepairable game was not searched, when it was not.
+    pub not_searched: Option<&'static str>,
 }
 
 impl Repair {
@@ -208,6 +210,18 @@ impl Repair {
             board: None,
             max_edits: 0,
             gave_up: false,
+            not_searched: None,
+        }
+    }
+
+    fn not_searched(
+        record: Option<Record>,
+        diagnostics: Vec<Diagnostic>,
+        why: &'static str,
+    ) -> Repair {
+        Repair {
+            not_searched: Some(why),
+            ..Repair::unchanged(Status::Unrepairable, record, diagnostics)
         }
     }
 
@@ -326,14 +340,13 @@ impl Repair {
                     plural(self.max_edits)
                 );
                 if self.record.as_ref().is_some_and(Search::claims_result) {
-                    message.push_str(" and its result as claimed");
+                    message.push_str(" and gives the claimed result");
                 }
                 if self.gave_up {
                     message.push_str(" (the search stopped at its work limit)");
                 }
-                if self.record.is_none() && self.max_edits == 0 {
-                    message =
-                        "the game could not be read, and nothing of it can be repaired".into();
+                if let Some(why) = self.not_searched {
+                    message = why.into();
                 }
                 let mut d = Diagnostic::error("unrepairable", message)
                     .at(first.and_then(|d| d.span), "the first error")
@@ -373,8 +386,11 @@ pub fn repair_game(
                 return Repair::unchanged(Status::Valid, Some(record.clone()), diagnostics);
             }
             if game.diagnostics.iter().any(Diagnostic::is_error) {
-                // What the reader could not read, no move edit brings back.
-                return Repair::unchanged(Status::Unrepairable, Some(record.clone()), diagnostics);
+                return Repair::not_searched(
+                    Some(record.clone()),
+                    diagnostics,
+                    "the reader's errors are not in the moves, and repair edits only moves",
+                );
             }
             let kinds = if is_grid { Kinds::SWAPS } else { Kinds::ALL };
             repair_moves(record, kinds, options.max_edits, diagnostics, game.index)
@@ -382,7 +398,11 @@ pub fn repair_game(
         None if is_grid && grid::fixable(&game.diagnostics) => {
             grid::repair(game, read, options.max_edits)
         }
-        None => Repair::unchanged(Status::Unrepairable, None, game.diagnostics.clone()),
+        None => Repair::not_searched(
+            None,
+            game.diagnostics.clone(),
+            "the game could not be read, and nothing of it can be repaired",
+        ),
     }
 }
 
@@ -403,9 +423,20 @@ fn repair_moves(
     game: usize,
 ) -> Repair {
     let Some(mut search) = Search::new(record, kinds, true) else {
-        return Repair::unchanged(Status::Unrepairable, Some(record.clone()), diagnostics);
+        return Repair::not_searched(
+            Some(record.clone()),
+            diagnostics,
+            "the start position is impossible, and repair edits only moves",
+        );
     };
     let moves: Vec<Move> = record.moves.iter().map(|m| m.mv).collect();
+    if search.is_good(&moves) {
+        return Repair::not_searched(
+            Some(record.clone()),
+            diagnostics,
+            "the moves are legal and give the result; the errors are in the record's other claims (flips, positions, colours), which repair does not edit",
+        );
+    }
     let found = search.run(&moves, max_edits);
     let gave_up = search.exhausted;
     let candidates = best_checked(found.into_iter().map(|f| candidate(record, &f, game)));
