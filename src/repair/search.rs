@@ -356,3 +356,46 @@ impl<'r> Search<'r> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::MoveRecord;
+
+    fn record(moves: &str) -> (Record, Vec<Move>) {
+        let mut record = Record::new(crate::Rules::default());
+        let moves: Vec<Move> = moves
+            .split_whitespace()
+            .map(|w| Move::Place(w.parse().unwrap()))
+            .collect();
+        record.moves = moves.iter().map(|&m| MoveRecord::new(m)).collect();
+        (record, moves)
+    }
+
+    #[test]
+    fn a_doubled_move_is_deleted_and_a_left_out_one_inserted() {
+        let (r, moves) = record("f5 d6 c3 c3 d3 c4");
+        let found = Search::new(&r, Kinds::ALL, true).unwrap().run(&moves, 1);
+        assert_eq!(found[0].ops, [Op::Delete(2)], "{found:?}");
+        assert_eq!(found[0].cost, 1);
+        let (r, moves) = record("f5 d6 d3 c4");
+        let found = Search::new(&r, Kinds::ALL, true).unwrap().run(&moves, 1);
+        assert!(found
+            .iter()
+            .any(|f| f.ops == [Op::Insert(2, Move::Place("c3".parse().unwrap()))]));
+    }
+
+    #[test]
+    fn swaps_only_on_grids_and_nothing_for_a_legal_game() {
+        let (r, moves) = record("f5 c3 d6 d3 c4");
+        let found = Search::new(&r, Kinds::SWAPS, true).unwrap().run(&moves, 2);
+        assert!(found
+            .iter()
+            .all(|f| f.ops.iter().all(|op| matches!(op, Op::Swap(..)))));
+        assert_eq!(found[0].ops, [Op::Swap(1, 2)]);
+        let (r, moves) = record("f5 d6 c3 d3 c4");
+        let mut search = Search::new(&r, Kinds::ALL, true).unwrap();
+        assert!(search.is_good(&moves));
+        assert!(search.run(&moves, 2).is_empty());
+    }
+}
