@@ -153,6 +153,100 @@ impl fmt::Display for Diagnostic {
     }
 }
 
+/// How many diagnostics one game reports at most; the rest are summed up in one more,
+/// `syntax-too-many-errors`, as compilers do.
+pub const MAX_PER_GAME: usize = 50;
+
+/// A game's diagnostics as a reader collects them: the first [`MAX_PER_GAME`] are kept,
+/// the rest only counted, so that a game of a million bad tokens costs no more memory (or
+/// report) than one of fifty.
+///
+/// ```
+/// use reversi_record::diagnostic::{Collected, Diagnostic, MAX_PER_GAME};
+/// let mut found = Collected::default();
+/// for _ in 0..1000 {
+///     found.push(Diagnostic::error("syntax-bad-move", "not a move"));
+/// }
+/// let list = found.into_vec();
+/// assert_eq!(list.len(), MAX_PER_GAME + 1);
+/// assert_eq!(list[MAX_PER_GAME].message, "950 more problems in this game are not shown");
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Collected {
+    list: Vec<Diagnostic>,
+    left_out: usize,
+    left_out_error: bool,
+}
+
+impl Collected {
+    /// Keeps `d`, or counts it when [`MAX_PER_GAME`] are kept already.
+    pub fn push(&mut self, d: Diagnostic) {
+        if self.list.len() < MAX_PER_GAME {
+            self.list.push(d);
+        } else {
+            self.left_out += 1;
+            self.left_out_error |= d.is_error();
+        }
+    }
+
+    /// Whether any diagnostic, kept or counted, is an error.
+    pub fn has_error(&self) -> bool {
+        self.left_out_error || self.list.iter().any(Diagnostic::is_error)
+    }
+
+    /// The kept diagnostics, and one more that counts the rest when some were left out.
+    pub fn into_vec(mut self) -> Vec<Diagnostic> {
+        if self.left_out > 0 {
+            let message = format!(
+                "{} more {} in this game {} not shown",
+                self.left_out,
+                if self.left_out == 1 {
+                    "problem"
+                } else {
+                    "problems"
+                },
+                if self.left_out == 1 { "is" } else { "are" },
+            );
+            let mut more = if self.left_out_error {
+                Diagnostic::error("syntax-too-many-errors", message)
+            } else {
+                Diagnostic::warning("syntax-too-many-errors", message)
+            };
+            more.game = self.list.last().and_then(|d| d.game);
+            more.help = Some(format!(
+                "each game reports its first {MAX_PER_GAME} problems; mend those and read it again"
+            ));
+            self.list.push(more);
+        }
+        self.list
+    }
+}
+
+impl std::ops::Deref for Collected {
+    type Target = [Diagnostic];
+
+    fn deref(&self) -> &[Diagnostic] {
+        &self.list
+    }
+}
+
+impl std::ops::DerefMut for Collected {
+    fn deref_mut(&mut self) -> &mut [Diagnostic] {
+        &mut self.list
+    }
+}
+
+impl From<Vec<Diagnostic>> for Collected {
+    /// Caps a list collected freely.
+    fn from(list: Vec<Diagnostic>) -> Collected {
+        let mut collected = Collected::default();
+        for d in list {
+            collected.push(d);
+        }
+        collected
+    }
+}
+
 /// The source text of one game, for rendering: the text, where it starts in the file, and
 /// the file's name.
 ///
@@ -225,15 +319,18 @@ impl SourceCode for Source {
 }
 
 /// A diagnostic together with its source, ready for `miette` to render.
+///
+/// `miette` scans the source from its start and cannot draw columns past 65,535; use a
+/// [`Renderer`], which hands it only a window around the diagnostic's spans.
 #[derive(Debug)]
-pub struct Report<'a> {
+pub struct Report<'a, S = Source> {
     /// The finding.
     pub diagnostic: &'a Diagnostic,
     /// The game's source.
-    pub source: &'a Source,
+    pub source: &'a S,
 }
 
-impl fmt::Display for Report<'_> {
+impl<S> fmt::Display for Report<'_, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let d = self.diagnostic;
         match (d.game, d.move_number) {
@@ -244,9 +341,9 @@ impl fmt::Display for Report<'_> {
     }
 }
 
-impl std::error::Error for Report<'_> {}
+impl<S: fmt::Debug> std::error::Error for Report<'_, S> {}
 
-impl miette::Diagnostic for Report<'_> {
+impl<S: SourceCode + fmt::Debug> miette::Diagnostic for Report<'_, S> {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         Some(Box::new(self.diagnostic.code))
     }
@@ -290,17 +387,337 @@ impl miette::Diagnostic for Report<'_> {
     }
 }
 
-/// Renders `diagnostic` as plain text (no colour, unicode frames, 80 columns): the form
-/// snapshot tests pin.
-pub fn render_plain(diagnostic: &Diagnostic, source: &Source) -> String {
-    let handler =
-        miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
-            .with_width(80)
-            .with_links(false);
-    let mut out = String::new();
-    let report = Report { diagnostic, source };
-    if handler.render_report(&mut out, &report).is_err() {
-        out = format!("{}: {}\n", diagnostic.code, diagnostic.message);
+/// Renders diagnostics for people, safely and in time linear in the output.
+///
+/// Each diagnostic is drawn from a window of its source: the lines around its spans, found
+/// with a line-start index built once per source. A span on a very long line (or spans too
+/// far apart to show together) is drawn from a clipped piece of its line, with a note
+/// saying which columns are shown; the JSON forms keep every span as it is.
+///
+/// ```
+/// use reversi_record::diagnostic::{Diagnostic, Renderer, Source};
+/// use reversi_record::record::Span;
+/// let line = format!("1. f5 {} zz", "x".repeat(100_000));
+/// let source = Source::whole("long.rgn", line.as_str());
+/// let d = Diagnostic::error("syntax-bad-move", "not a move").at(Some(Span::new(100_006, 2)), "here");
+/// let text = Renderer::plain().render(&d, &source);
+/// assert!(text.contains("[long.rgn:1:100007]"));
+/// assert!(text.len() < 2_000);
+/// ```
+#[derive(Debug)]
+pub struct Renderer {
+    handler: miette::GraphicalReportHandler,
+    index: Option<LineIndex>,
+}
+
+/// Bytes of source a window may hold before the renderer clips it.
+const WINDOW_MAX: usize = 16 * 1024;
+/// The longest line a window may hold before the renderer clips it.
+const LINE_MAX: usize = 1_000;
+/// Bytes of a clipped span shown, and of context on each side of it.
+const CLIP_SPAN: usize = 120;
+const CLIP_CONTEXT: usize = 60;
+
+impl Renderer {
+    /// A renderer for a terminal (colours and links as `miette` decides for the terminal).
+    pub fn terminal() -> Renderer {
+        Renderer::with_handler(miette::GraphicalReportHandler::new())
     }
-    out
+
+    /// The plain form snapshot tests pin: no colour, unicode frames, 80 columns.
+    pub fn plain() -> Renderer {
+        Renderer::with_handler(
+            miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
+                .with_width(80)
+                .with_links(false),
+        )
+    }
+
+    fn with_handler(handler: miette::GraphicalReportHandler) -> Renderer {
+        Renderer {
+            handler,
+            index: None,
+        }
+    }
+
+    /// The line index of `source`, built when the source changes.
+    fn index(&mut self, source: &Source) -> &LineIndex {
+        let stale = !self
+            .index
+            .as_ref()
+            .is_some_and(|i| Arc::ptr_eq(&i.text, &source.text));
+        if stale {
+            self.index = Some(LineIndex::new(source.text.clone()));
+        }
+        self.index
+            .get_or_insert_with(|| LineIndex::new(source.text.clone()))
+    }
+
+    /// 1-based line and column (in characters) of file offset `offset` in `source`:
+    /// [`Source::line_column`] without rescanning the source for each look-up.
+    pub fn line_column(&mut self, source: &Source, offset: usize) -> (usize, usize) {
+        let local = offset.saturating_sub(source.offset);
+        let (line, column) = self.index(source).locate(local);
+        (source.line + line + 1, column + 1)
+    }
+
+    /// Renders `diagnostic` over `source`.
+    pub fn render(&mut self, diagnostic: &Diagnostic, source: &Source) -> String {
+        let mut out = String::new();
+        let rendered = match self.window(diagnostic, source) {
+            None => self
+                .handler
+                .render_report(&mut out, &Report { diagnostic, source }),
+            Some(Window::Lines(window)) => self.handler.render_report(
+                &mut out,
+                &Report {
+                    diagnostic,
+                    source: &window,
+                },
+            ),
+            Some(Window::Clipped(clipped, window)) => self.handler.render_report(
+                &mut out,
+                &Report {
+                    diagnostic: &clipped,
+                    source: &window,
+                },
+            ),
+        };
+        if rendered.is_err() {
+            out = format!("{}: {}\n", diagnostic.code, diagnostic.message);
+        }
+        out
+    }
+
+    /// What to hand `miette`: `None` when the diagnostic has no span.
+    fn window(&mut self, d: &Diagnostic, source: &Source) -> Option<Window> {
+        let primary = d.span?;
+        let index = self.index(source);
+        let text = &*source.text;
+        let local = |offset: usize| offset.saturating_sub(source.offset).min(text.len());
+        let spans = std::iter::once(primary).chain(d.related.iter().map(|l| l.span));
+        let (mut lo, mut hi) = (usize::MAX, 0);
+        for span in spans {
+            lo = lo.min(local(span.offset));
+            hi = hi.max(local(span.offset.saturating_add(span.len)));
+        }
+        let first = index.line_of(lo).saturating_sub(1);
+        let last = (index.line_of(hi.saturating_sub(1).max(lo)) + 1).min(index.lines() - 1);
+        let start = index.start(first);
+        let end = index.starts.get(last + 1).copied().unwrap_or(text.len());
+        let longest = (first..=last)
+            .map(|l| index.end(l) - index.start(l))
+            .max()
+            .unwrap_or(0);
+        if end - start <= WINDOW_MAX && longest <= LINE_MAX {
+            return Some(Window::Lines(Excerpt {
+                name: source.name.clone(),
+                text: text[start..end].to_owned(),
+                offset: source.offset + start,
+                line: source.line + first,
+                column: 0,
+                lines_before: first,
+            }));
+        }
+        // Clip: the primary span's line only, a piece of it around the span.
+        let at = local(primary.offset);
+        let line = index.line_of(at);
+        let (line_start, line_end) = (index.start(line), index.end(line));
+        let at = floor_boundary(text, at.min(line_end));
+        let span_end = floor_boundary(
+            text,
+            local(primary.offset.saturating_add(primary.len))
+                .min(line_end)
+                .min(at + CLIP_SPAN),
+        )
+        .max(at);
+        let from = ceil_boundary(text, at.saturating_sub(CLIP_CONTEXT).max(line_start)).min(at);
+        let to = floor_boundary(text, (span_end + CLIP_CONTEXT).min(line_end)).max(span_end);
+        let (_, column) = index.locate(from);
+        let line_chars = index.locate(line_end).1;
+        let mut clipped = d.clone();
+        clipped.span = Some(Span::new(source.offset + at, span_end - at));
+        clipped
+            .related
+            .retain(|l| local(l.span.offset) >= from && local(l.span.offset + l.span.len) <= to);
+        let shown = format!(
+            "line {} is {line_chars} characters long; columns {} to {} are shown",
+            source.line + line + 1,
+            column + 1,
+            column + text[from..to].chars().count(),
+        );
+        clipped.help = Some(match clipped.help.take() {
+            Some(h) => format!("{h}\n{shown}"),
+            None => shown,
+        });
+        Some(Window::Clipped(
+            Box::new(clipped),
+            Excerpt {
+                name: source.name.clone(),
+                text: text[from..to].to_owned(),
+                offset: source.offset + from,
+                line: source.line + line,
+                column,
+                lines_before: line,
+            },
+        ))
+    }
+}
+
+/// The part of a source a diagnostic is drawn from.
+enum Window {
+    /// Whole lines around the spans.
+    Lines(Excerpt),
+    /// A piece of one long line, with the diagnostic clipped to it.
+    Clipped(Box<Diagnostic>, Excerpt),
+}
+
+/// A piece of a source, starting at `column` (0-based, in characters) of file line
+/// `line`, after `lines_before` lines of the game's text.
+///
+/// `miette` counts a span's lines from the start of the text it is given and merges two
+/// labels' snippets by that count; adding `lines_before` makes it draw a window exactly as
+/// it draws the whole text.
+#[derive(Debug)]
+struct Excerpt {
+    name: Arc<str>,
+    text: String,
+    offset: usize,
+    line: usize,
+    column: usize,
+    lines_before: usize,
+}
+
+impl SourceCode for Excerpt {
+    fn read_span<'a>(
+        &'a self,
+        span: &miette::SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let local = span
+            .offset()
+            .saturating_sub(self.offset)
+            .min(self.text.len());
+        let len = span.len().min(self.text.len() - local);
+        let inner =
+            self.text
+                .read_span(&miette::SourceSpan::new(local.into(), len), before, after)?;
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.name.to_string(),
+            inner.data(),
+            miette::SourceSpan::new(
+                (inner.span().offset() + self.offset).into(),
+                inner.span().len(),
+            ),
+            inner.line() + self.line,
+            if inner.line() == 0 {
+                inner.column() + self.column
+            } else {
+                inner.column()
+            },
+            inner.line_count() + self.lines_before,
+        )))
+    }
+}
+
+/// Where the lines of a text start, for logarithmic look-up, and the last column counted,
+/// so that look-ups moving forward along one non-ASCII line cost what they advance.
+#[derive(Debug)]
+struct LineIndex {
+    text: Arc<str>,
+    starts: Vec<usize>,
+    ascii: bool,
+    /// (byte, column) of the last non-ASCII look-up.
+    last: std::cell::Cell<(usize, usize)>,
+}
+
+impl LineIndex {
+    fn new(text: Arc<str>) -> LineIndex {
+        let starts = std::iter::once(0)
+            .chain(
+                text.bytes()
+                    .enumerate()
+                    .filter(|&(_, b)| b == b'\n')
+                    .map(|(i, _)| i + 1),
+            )
+            .collect();
+        let ascii = text.is_ascii();
+        LineIndex {
+            text,
+            starts,
+            ascii,
+            last: std::cell::Cell::new((0, 0)),
+        }
+    }
+
+    fn lines(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// The 0-based line holding byte `at`.
+    fn line_of(&self, at: usize) -> usize {
+        self.starts.partition_point(|&s| s <= at).saturating_sub(1)
+    }
+
+    fn start(&self, line: usize) -> usize {
+        self.starts[line]
+    }
+
+    /// Where `line` ends, before its line break.
+    fn end(&self, line: usize) -> usize {
+        match self.starts.get(line + 1) {
+            Some(&next) => {
+                let bytes = self.text.as_bytes();
+                let mut end = next - 1;
+                if end > self.starts[line] && bytes[end - 1] == b'\r' {
+                    end -= 1;
+                }
+                end
+            }
+            None => self.text.len(),
+        }
+    }
+
+    /// 0-based line and column (in characters) of byte `at`.
+    fn locate(&self, at: usize) -> (usize, usize) {
+        let at = at.min(self.text.len());
+        let line = self.line_of(at);
+        let start = self.starts[line];
+        if self.ascii {
+            return (line, at - start);
+        }
+        let (mut from, mut column) = self.last.get();
+        if from < start || from > at {
+            (from, column) = (start, 0);
+        }
+        let bytes = &self.text.as_bytes()[from..at];
+        column += bytes.iter().filter(|&&b| (b as i8) >= -0x40).count();
+        self.last.set((at, column));
+        (line, column)
+    }
+}
+
+/// The nearest character boundary of `text` at or before `at`.
+fn floor_boundary(text: &str, mut at: usize) -> usize {
+    at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// The nearest character boundary of `text` at or after `at`.
+fn ceil_boundary(text: &str, mut at: usize) -> usize {
+    at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at += 1;
+    }
+    at
+}
+
+/// Renders `diagnostic` as plain text (no colour, unicode frames, 80 columns): the form
+/// snapshot tests pin. To render many diagnostics, keep one [`Renderer::plain`].
+pub fn render_plain(diagnostic: &Diagnostic, source: &Source) -> String {
+    Renderer::plain().render(diagnostic, source)
 }

@@ -25,5 +25,7 @@ pub use engine::{
 pub mod diagnostic;
 pub mod formats;
 pub mod record;
+pub mod render;
 pub mod repair;
+pub mod scenario;
 pub mod validate;

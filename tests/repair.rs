@@ -507,8 +507,8 @@ fn cli_repairs_to_a_file_in_the_input_format_and_exits_0() {
 }
 
 #[test]
-fn cli_repairs_a_file_in_place() {
-    let path = scratch("in-place.txt");
+fn cli_repairs_a_grid_and_refuses_to_overwrite_its_input() {
+    let path = scratch("grid.txt");
     std::fs::copy(
         format!("{ROOT}/fixtures/repair/transcript-misread-number.txt"),
         &path,
@@ -521,8 +521,19 @@ fn cli_repairs_a_file_in_place() {
         .arg(&path)
         .output()
         .unwrap();
+    assert_eq!(run.status.code(), Some(2), "{run:?}");
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(err.contains("writing it would destroy the input"), "{err}");
+    let fixed = scratch("grid-fixed.txt");
+    let run = reversi()
+        .args(["repair", "-q"])
+        .arg(&path)
+        .arg("-o")
+        .arg(&fixed)
+        .output()
+        .unwrap();
     assert_eq!(run.status.code(), Some(0), "{run:?}");
-    let text = std::fs::read_to_string(&path).unwrap();
+    let text = std::fs::read_to_string(&fixed).unwrap();
     assert!(
         text.contains("Repair: number 38 on h6 read as 36"),
         "{text}"

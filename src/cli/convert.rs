@@ -1,17 +1,17 @@
 //! `reversi convert`: any readable format to any writable one, streaming.
 
-use std::fs::File;
-use std::io::{self, Write};
+use std::io;
 use std::path::PathBuf;
 
-use reversi_record::diagnostic::Report;
-use reversi_record::formats::{Format, WriteError, WriteOptions};
+use reversi_record::diagnostic::Renderer;
+use reversi_record::formats::{Format, RecordWriter, WriteError, WriteOptions};
 use reversi_record::record::Record;
 use reversi_record::validate::with_explicit_passes;
 use reversi_record::Rules;
 
-use super::exit;
 use super::input::{self, InputOptions};
+use super::output::{self, Output};
+use super::{exit, stderr_line};
 
 /// Convert records to another format. What the target cannot hold is refused, naming the
 /// game and what would be lost, unless `--lossy` is given.
@@ -44,28 +44,26 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: Args) -> io::Result<u8> {
-    let out: Box<dyn Write + Send> = if args.output == "-" {
-        Box::new(io::BufWriter::new(io::stdout()))
-    } else {
-        if let Some(input) = same_file_as_output(&args.inputs, &args.output) {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!(
-                    "{input}: the output is the input; writing would destroy it before it is read"
-                ),
-            ));
-        }
-        let file = File::create(&args.output)
-            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", args.output)))?;
-        Box::new(io::BufWriter::new(file))
-    };
-    let (target, dialect) = args.to;
+    let (target, dialect) = args.to.clone();
+    let mut guarded: Vec<PathBuf> = args.inputs.iter().map(PathBuf::from).collect();
+    guarded.extend(output::name_files(&args.inputs, args.names.as_deref()));
+    if target == Format::Wthor && is_name_file(&args.output) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "{}: a WTHOR game file cannot have the name of a WTHOR name file, which is written beside it",
+                args.output
+            ),
+        ));
+    }
+    let guarded: Vec<&std::path::Path> = guarded.iter().map(PathBuf::as_path).collect();
+    let mut output = Output::create(&args.output, &guarded)?;
+    let output_name = output.name();
     let write_options = WriteOptions {
         lossy: args.lossy,
         dialect,
         names_dir: args.names.clone(),
     };
-    let mut writer = target.writer(out, &write_options);
     let target_name = match &write_options.dialect {
         Some(d) if target == Format::Json => format!("{target}:{d}"),
         _ => target.to_string(),
@@ -75,104 +73,161 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         rules: args.rules,
         names: args.names.clone(),
     };
-    let mut stderr = io::stderr().lock();
-    let mut status = exit::OK;
-    let (mut written, mut refused) = (0usize, 0usize);
+    let mut tally = Tally::default();
+    let outcome = {
+        let mut writer = target.writer(Box::new(output.writer()), &write_options);
+        let converted = convert_inputs(&args, &options, &mut *writer, &target_name, &mut tally);
+        converted.and_then(|()| writer.finish().map_err(WriteError::Io))
+    };
+    match outcome {
+        Ok(()) => {}
+        // A closed standard output ends the work quietly; the status says what was found.
+        Err(WriteError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
+            return Ok(tally.status());
+        }
+        Err(WriteError::Io(e)) => {
+            let kept = output
+                .abandoned()
+                .map(|a| format!("; {a}"))
+                .unwrap_or_default();
+            return Err(io::Error::new(
+                e.kind(),
+                format!("{output_name}: writing failed: {e}{kept}"),
+            ));
+        }
+        Err(e) => return Err(io::Error::other(e.to_string())),
+    }
+    // A run that could not read an input, or refused every game it read, leaves the
+    // output as it was.
+    let failed = tally.status == exit::USAGE || (tally.written == 0 && tally.refused > 0);
+    if failed {
+        if let Some(abandoned) = output.abandoned() {
+            stderr_line(format_args!("note: {abandoned}"));
+        }
+    } else {
+        output.commit()?;
+    }
+    if !args.quiet || tally.refused > 0 {
+        stderr_line(format_args!(
+            "converted {} {} to {target_name}; {} not converted",
+            tally.written,
+            if tally.written == 1 { "game" } else { "games" },
+            tally.refused
+        ));
+    }
+    Ok(tally.status())
+}
+
+/// What a conversion saw.
+#[derive(Default)]
+struct Tally {
+    written: usize,
+    refused: usize,
+    /// The exit status so far.
+    status: u8,
+}
+
+impl Tally {
+    fn status(&self) -> u8 {
+        self.status
+    }
+
+    fn saw(&mut self, status: u8) {
+        self.status = self.status.max(status);
+    }
+}
+
+/// Whether `path` names a WTHOR name file.
+fn is_name_file(path: &str) -> bool {
+    std::path::Path::new(path)
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .is_some_and(|n| n.eq_ignore_ascii_case("WTHOR.JOU") || n.eq_ignore_ascii_case("WTHOR.TRN"))
+}
+
+/// Converts every game of every input through `writer`. An output error stops the work
+/// (returned); everything else is reported on standard error and counted in `tally`.
+fn convert_inputs(
+    args: &Args,
+    options: &InputOptions,
+    writer: &mut dyn RecordWriter,
+    target_name: &str,
+    tally: &mut Tally,
+) -> Result<(), WriteError> {
+    let target = args.to.0;
+    let mut renderer = Renderer::terminal();
     for path in &args.inputs {
-        let input = match input::open(path, &options) {
+        let input = match input::open(path, options) {
             Ok(i) => i,
             Err(e) => {
-                writeln!(stderr, "error: {e}")?;
-                status = exit::USAGE;
+                stderr_line(format_args!("error: {e}"));
+                tally.saw(exit::USAGE);
                 continue;
             }
         };
         if !args.quiet {
-            writeln!(stderr, "note: {}", input.note())?;
+            stderr_line(format_args!("note: {}", input.note()));
         }
         let name = input.name.clone();
         for item in input.games {
             let game = match item {
                 Ok(g) => g,
                 Err(e) => {
-                    writeln!(stderr, "error: {name}: {e}")?;
-                    status = exit::USAGE;
+                    stderr_line(format_args!("error: {name}: reading failed: {e}"));
+                    tally.saw(exit::USAGE);
                     break;
                 }
             };
             for d in &game.diagnostics {
-                let handler = miette::GraphicalReportHandler::new();
-                let mut text = String::new();
-                let report = Report {
-                    diagnostic: d,
-                    source: &game.source,
-                };
-                if handler.render_report(&mut text, &report).is_err() {
-                    text = format!("{}: {}", d.code, d.message);
+                stderr_line(renderer.render(d, &game.source));
+                if d.is_error() {
+                    tally.saw(exit::INVALID);
                 }
-                writeln!(stderr, "{text}")?;
             }
             let Some(record) = &game.record else {
-                writeln!(
-                    stderr,
+                stderr_line(format_args!(
                     "error: {name}: game {} could not be read and is not converted",
                     game.index
-                )?;
-                status = status.max(exit::INVALID);
-                refused += 1;
+                ));
+                tally.saw(exit::INVALID);
+                tally.refused += 1;
                 continue;
             };
             let explicit = with_explicit_passes(record);
             match writer.write(&explicit) {
                 Ok(losses) => {
-                    written += 1;
+                    tally.written += 1;
                     for loss in losses {
-                        writeln!(
-                            stderr,
+                        stderr_line(format_args!(
                             "warning: {name}: game {}: dropped {loss}",
                             game.index
-                        )?;
+                        ));
                     }
                 }
                 Err(WriteError::CannotHold(what)) => {
-                    refused += 1;
-                    status = status.max(exit::INVALID);
-                    let hint =
-                        if !args.lossy && lossy_would_convert(target, &write_options, &explicit) {
-                            "--lossy converts it without them"
-                        } else {
-                            "not even with --lossy"
-                        };
-                    writeln!(
-                        stderr,
-                        "error: {name}: game {}: {} cannot hold {}; not converted ({hint})",
+                    tally.refused += 1;
+                    tally.saw(exit::INVALID);
+                    let options = WriteOptions {
+                        lossy: args.lossy,
+                        dialect: args.to.1.clone(),
+                        names_dir: None,
+                    };
+                    let hint = if !args.lossy && lossy_would_convert(target, &options, &explicit) {
+                        "--lossy converts it without them"
+                    } else {
+                        "not even with --lossy"
+                    };
+                    stderr_line(format_args!(
+                        "error: {name}: game {}: {target_name} cannot hold {}; not converted ({hint})",
                         game.index,
-                        target_name,
                         what.join("; ")
-                    )?;
+                    ));
                 }
-                Err(WriteError::Io(e)) => return Err(e),
+                Err(e) => return Err(e),
             }
         }
     }
-    writer.finish()?;
-    if !args.quiet || refused > 0 {
-        writeln!(
-            stderr,
-            "converted {written} {} to {target_name}; {refused} not converted",
-            if written == 1 { "game" } else { "games" }
-        )?;
-    }
-    Ok(status)
-}
-
-/// The input that is the file `output` names, if any.
-fn same_file_as_output<'a>(inputs: &'a [String], output: &str) -> Option<&'a str> {
-    let output = std::fs::canonicalize(output).ok()?;
-    inputs
-        .iter()
-        .find(|i| *i != "-" && std::fs::canonicalize(i).is_ok_and(|p| p == output))
-        .map(String::as_str)
+    Ok(())
 }
 
 /// Whether writing `record` lossily would succeed: a refusal then suggests `--lossy` only

@@ -6,7 +6,8 @@ use std::io::{self, BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use reversi_record::formats::{Format, Games, ReadOptions, Sniff};
+use reversi_record::formats::text::{self, Utf16, Utf16Reader};
+use reversi_record::formats::{wthor, Format, Games, ReadOptions, Sniff};
 use reversi_record::Rules;
 
 /// How an input's format was chosen.
@@ -23,6 +24,10 @@ pub(crate) struct Input {
     pub(crate) format: Format,
     pub(crate) detection: Detection,
     pub(crate) games: Games<'static>,
+    /// The encoding the input was decoded from, when it was not UTF-8.
+    pub(crate) decoded_from: Option<Utf16>,
+    /// For WTHOR read without name files: where the reader looked.
+    pub(crate) names_note: Option<String>,
 }
 
 impl Input {
@@ -33,7 +38,15 @@ impl Input {
             Detection::Content => "detected from its content",
             Detection::Extension => "detected from its extension",
         };
-        format!("reading {} as {} ({how})", self.name, self.format)
+        let mut note = format!("reading {} as {} ({how})", self.name, self.format);
+        if let Some(encoding) = self.decoded_from {
+            note.push_str(&format!(", decoded from {}", encoding.name()));
+        }
+        if let Some(names) = &self.names_note {
+            note.push_str("; ");
+            note.push_str(names);
+        }
+        note
     }
 }
 
@@ -51,18 +64,29 @@ pub(crate) fn open(path: &str, options: &InputOptions) -> io::Result<Input> {
         if path == "-" {
             (Box::new(io::stdin()), None, None)
         } else {
-            let file =
-                File::open(path).map_err(|e| io::Error::new(e.kind(), format!("{path}: {e}")))?;
+            let file = File::open(path)
+                .map_err(|e| io::Error::new(e.kind(), format!("{path}: cannot open: {e}")))?;
             let len = file.metadata().ok().map(|m| m.len());
             (Box::new(file), len, Some(PathBuf::from(path)))
         };
     let mut reader = BufReader::with_capacity(64 * 1024, reader);
+    let reading = |e: io::Error| io::Error::new(e.kind(), format!("{path}: reading failed: {e}"));
+    // UTF-16 is recognised by its byte-order mark and read as UTF-8 (not for WTHOR, which
+    // is binary).
+    let utf16 = match options.from {
+        Some(Format::Wthor) => None,
+        _ => text::utf16_bom(reader.fill_buf().map_err(reading)?),
+    };
+    let mut reader: BufReader<Box<dyn io::Read + Send>> = match utf16 {
+        Some(order) => {
+            BufReader::with_capacity(64 * 1024, Box::new(Utf16Reader::new(reader, order)))
+        }
+        None => BufReader::with_capacity(64 * 1024, Box::new(reader)),
+    };
     let (format, detection) = match options.from {
         Some(f) => (f, Detection::Given),
         None => {
-            let head = reader
-                .fill_buf()
-                .map_err(|e| io::Error::new(e.kind(), format!("{path}: {e}")))?;
+            let head = reader.fill_buf().map_err(reading)?;
             let sniffed = Format::sniff(&Sniff {
                 head: &head[..head.len().min(4096)],
                 len,
@@ -90,12 +114,17 @@ pub(crate) fn open(path: &str, options: &InputOptions) -> io::Result<Input> {
         rules: options.rules,
         names_dir: options.names.clone(),
     };
+    let names_note = (format == Format::Wthor)
+        .then(|| wthor::missing_names_note(&read_options))
+        .flatten();
     let games = format.read(Box::new(reader), &read_options);
     Ok(Input {
         name,
         format,
         detection,
         games,
+        decoded_from: utf16,
+        names_note,
     })
 }
 

@@ -5,11 +5,15 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+mod completions;
 mod convert;
 mod explain;
 mod input;
+mod output;
 mod perft;
 mod repair;
+mod scenario;
+mod show;
 mod validate;
 
 /// Read, write, validate and convert Reversi/Othello game records of every variant.
@@ -33,6 +37,26 @@ enum Command {
     Perft(perft::Args),
     /// Explain a diagnostic code.
     Explain(explain::Args),
+    /// Show the position after a move, as text or as an SVG diagram.
+    ///
+    /// An illegal record is shown up to its last legal move, with the diagnostic on standard
+    /// error and exit code 1.
+    Show(show::Args),
+    /// Print a shell completion script (bash, zsh, fish, powershell).
+    ///
+    /// bash: `reversi completions bash > ~/.local/share/bash-completion/completions/reversi`;
+    /// zsh: `reversi completions zsh > ~/.zfunc/_reversi` (with `fpath+=~/.zfunc` before
+    /// `compinit`); fish: `reversi completions fish > ~/.config/fish/completions/reversi.fish`;
+    /// PowerShell: `reversi completions powershell >> $PROFILE`.
+    Completions(completions::CompletionsArgs),
+    /// Print the manual page (or write every page into a directory).
+    ///
+    /// `reversi man > reversi.1` gives the main page; `reversi man --dir DIR` writes
+    /// `reversi.1` and `reversi-SUBCOMMAND.1` for each subcommand, ready for
+    /// `~/.local/share/man/man1`.
+    Man(completions::ManArgs),
+    /// Run rule scenarios, check their transcripts, write the conformance suite.
+    Scenario(scenario::Args),
 }
 
 /// Output formats for reports.
@@ -55,21 +79,31 @@ pub(crate) mod exit {
 
 pub(crate) fn main() -> ExitCode {
     let cli = Cli::parse();
+    output::install_signal_handler();
     let result = match cli.command {
         Command::Validate(args) => validate::run(args),
         Command::Convert(args) => convert::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Repair(args) => repair::run(args),
         Command::Explain(args) => explain::run(args),
+        Command::Show(args) => show::run(args),
+        Command::Completions(args) => completions::completions(args),
+        Command::Man(args) => completions::man(args),
+        Command::Scenario(args) => scenario::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::from(exit::OK),
         Err(e) => {
-            let _ = writeln!(io::stderr(), "error: {e}");
+            stderr_line(format_args!("error: {e}"));
             ExitCode::from(exit::USAGE)
         }
     }
+}
+
+/// Writes one line to standard error. A closed or full standard error loses the line, not
+/// the run: notes and findings there are a courtesy, and the exit status still tells.
+pub(crate) fn stderr_line(text: impl std::fmt::Display) {
+    let _ = writeln!(io::stderr().lock(), "{text}");
 }
 
 /// Parses a rules string for clap, with the engine's message on error.

@@ -1,20 +1,20 @@
 //! `reversi repair`: find the game the players actually played, write every game out and
 //! report what was changed.
 
-use std::fs::File;
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use reversi_record::diagnostic::{Diagnostic, Report, Source};
 use reversi_record::formats::{
-    Format, ParsedGame, PgnDialect, ReadOptions, WriteError, WriteOptions,
+    Format, ParsedGame, PgnDialect, ReadOptions, RecordWriter, WriteError, WriteOptions,
 };
 use reversi_record::repair::{repair_game, Repair, RepairOptions, Status};
 use reversi_record::Rules;
 use serde_json::json;
 
 use super::input::{self, InputOptions};
+use super::output::Output;
 use super::{exit, OutputFormat};
 
 /// Repair records: for a game that does not replay, find the smallest set of edits (swapped,
@@ -29,8 +29,8 @@ pub(crate) struct Args {
     /// Output format, `FORMAT[:DIALECT]` (default: the first input's format).
     #[arg(long, value_parser = input::parse_format)]
     to: Option<Format>,
-    /// Output file, written atomically; `-` (the default) writes standard output, and the
-    /// report then goes to standard error.
+    /// Output file, replaced only when the run succeeds (never an input); `-` (the default)
+    /// writes standard output, and the report then goes to standard error.
     #[arg(short, long, default_value = "-")]
     output: String,
     /// Write what the output format can hold and drop the rest (as `convert --lossy`), instead
@@ -79,6 +79,10 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         .num_threads(args.jobs.unwrap_or(0))
         .build()
         .map_err(|e| io::Error::other(e.to_string()))?;
+    let guarded: Vec<PathBuf> = args.inputs.iter().map(PathBuf::from).collect();
+    let guarded: Vec<&Path> = guarded.iter().map(PathBuf::as_path).collect();
+    let mut output = Output::create(&args.output, &guarded)?;
+    let output_name = output.name();
     let to_stdout = args.output == "-";
     let mut report: Box<dyn Write> = if to_stdout {
         Box::new(io::stderr().lock())
@@ -97,8 +101,9 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
     let mut status = exit::OK;
     let mut summary = Summary::default();
     let mut games_json = Vec::new();
-    // The output opens with the first input, whose format is the default target.
-    let mut output: Option<Output> = None;
+    // The writer opens with the first input, whose format is the default target.
+    let mut sink: Option<Sink<'_>> = None;
+    let mut out = Some(output.writer());
     for path in &args.inputs {
         let input = match input::open(path, &options) {
             Ok(i) => i,
@@ -137,9 +142,10 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
                 .map(|g| repair_game(g, format, &read, &repair_options))
                 .collect()
         });
-        let out = match &mut output {
-            Some(o) => o,
-            None => output.insert(Output::open(&args, format)?),
+        let sink = match (&mut sink, out.take()) {
+            (Some(s), _) => s,
+            (None, Some(o)) => sink.insert(Sink::open(&args, format, o)),
+            (None, None) => unreachable!("the output is taken only to open the sink"),
         };
         for (game, repair) in games.iter().zip(&repairs) {
             summary.games += 1;
@@ -152,7 +158,7 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
             if !matches!(repair.status, Status::Valid | Status::Repaired) {
                 status = status.max(exit::INVALID);
             }
-            let (written, note) = out.write(repair)?;
+            let (written, note) = sink.write(repair)?;
             if written {
                 summary.written += 1;
             }
@@ -174,14 +180,30 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
             }
         }
     }
-    let target = match output {
-        Some(o) => {
-            let name = o.format.to_string();
-            o.finish_into(&args.output)?;
-            name
+    // Finishing consumes the writer, which ends its borrow of the output.
+    let finished = sink.map(|mut sink| (sink.format.to_string(), sink.writer.finish()));
+    let target = match finished {
+        Some((name, Ok(()))) => name,
+        Some((_, Err(e))) => {
+            let kept = output
+                .abandoned()
+                .map(|a| format!("; {a}"))
+                .unwrap_or_default();
+            return Err(io::Error::new(
+                e.kind(),
+                format!("{output_name}: writing failed: {e}{kept}"),
+            ));
         }
         None => String::new(),
     };
+    // A run that could not read an input leaves the output as it was.
+    if status == exit::USAGE {
+        if let Some(abandoned) = output.abandoned() {
+            writeln!(io::stderr(), "note: {abandoned}")?;
+        }
+    } else {
+        output.commit()?;
+    }
     let s = &summary;
     match args.format {
         OutputFormat::Human => {
@@ -197,7 +219,7 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
                 s.ambiguous,
                 s.unrepairable,
                 s.written,
-                if to_stdout { "standard output" } else { &args.output },
+                output_name,
             )?;
         }
         _ => {
@@ -264,47 +286,32 @@ fn game_json(
     })
 }
 
-/// Where the games go: standard output, or a temporary file beside the output that
-/// replaces it at the end (so a failed run leaves the old file, and an input may be its
-/// own output).
-struct Output {
+/// The writer of the chosen format over the output, made when the first input tells the
+/// default format.
+struct Sink<'a> {
     format: Format,
-    writer: Box<dyn reversi_record::formats::RecordWriter>,
-    temp: Option<tempfile::NamedTempFile>,
+    writer: Box<dyn RecordWriter + 'a>,
 }
 
-impl Output {
-    fn open(args: &Args, input_format: Format) -> io::Result<Output> {
+impl<'a> Sink<'a> {
+    fn open(args: &Args, input_format: Format, out: &'a mut (dyn Write + Send)) -> Sink<'a> {
         let format = args.to.unwrap_or(match input_format {
             Format::Pgn(PgnDialect::Rgn) => Format::Rgn,
             f => f,
         });
-        let (dialect, format) = match format {
-            Format::Pgn(d) if d != PgnDialect::Rgn => (Some(d.name().to_string()), format),
-            f => (None, f),
+        let dialect = match format {
+            Format::Pgn(d) if d != PgnDialect::Rgn => Some(d.name().to_string()),
+            _ => None,
         };
         let options = WriteOptions {
             lossy: args.lossy,
             dialect,
             names_dir: None,
         };
-        let (sink, temp): (Box<dyn Write + Send>, _) = if args.output == "-" {
-            (Box::new(io::BufWriter::new(io::stdout())), None)
-        } else {
-            let dir = Path::new(&args.output)
-                .parent()
-                .filter(|p| !p.as_os_str().is_empty())
-                .unwrap_or(Path::new("."));
-            let temp = new_temp(dir, Path::new(&args.output))
-                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", args.output)))?;
-            let file: File = temp.as_file().try_clone()?;
-            (Box::new(io::BufWriter::new(file)), Some(temp))
-        };
-        Ok(Output {
+        Sink {
             format,
-            writer: format.writer(sink, &options),
-            temp,
-        })
+            writer: format.writer(Box::new(out), &options),
+        }
     }
 
     /// Writes the game's record: with the repair stated (a tag and move comments, or the
@@ -350,34 +357,4 @@ impl Output {
             )),
         ))
     }
-
-    fn finish_into(self, path: &str) -> io::Result<()> {
-        let Output {
-            mut writer, temp, ..
-        } = self;
-        writer.finish()?;
-        drop(writer);
-        if let Some(temp) = temp {
-            temp.persist(path)
-                .map_err(|e| io::Error::new(e.error.kind(), format!("{path}: {}", e.error)))?;
-        }
-        Ok(())
-    }
-}
-
-/// A temporary file in `dir` that gets the permissions of `output` when it exists, else
-/// those of a newly created file (not the temporary file's private ones).
-fn new_temp(dir: &Path, output: &Path) -> io::Result<tempfile::NamedTempFile> {
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".reversi-repair");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(std::fs::Permissions::from_mode(0o666));
-    }
-    let temp = builder.tempfile_in(dir)?;
-    if let Ok(meta) = std::fs::metadata(output) {
-        temp.as_file().set_permissions(meta.permissions())?;
-    }
-    Ok(temp)
 }

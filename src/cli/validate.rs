@@ -3,14 +3,14 @@
 use std::io::{self, IsTerminal, Write};
 
 use rayon::prelude::*;
-use reversi_record::diagnostic::{Diagnostic, Report, Severity, Source};
+use reversi_record::diagnostic::{Diagnostic, Renderer, Severity, Source};
 use reversi_record::formats::{Format, ParsedGame};
 use reversi_record::validate::validate_record;
 use reversi_record::Rules;
 use serde_json::json;
 
 use super::input::{self, InputOptions};
-use super::{exit, OutputFormat};
+use super::{exit, stderr_line, OutputFormat};
 
 /// Games validated per parallel batch: bounds memory while keeping every core busy.
 const BATCH: usize = 1024;
@@ -58,8 +58,9 @@ struct Summary {
 struct Printer {
     format: OutputFormat,
     out: io::BufWriter<io::StdoutLock<'static>>,
-    collected: Vec<serde_json::Value>,
-    handler: miette::GraphicalReportHandler,
+    /// Diagnostics written so far (the JSON document separates them with commas).
+    written: usize,
+    renderer: Renderer,
     progress: Option<indicatif::ProgressBar>,
 }
 
@@ -67,14 +68,7 @@ impl Printer {
     fn diagnostic(&mut self, d: &Diagnostic, source: &Source) -> io::Result<()> {
         match self.format {
             OutputFormat::Human => {
-                let mut text = String::new();
-                let report = Report {
-                    diagnostic: d,
-                    source,
-                };
-                if self.handler.render_report(&mut text, &report).is_err() {
-                    text = format!("{}: {}\n", d.code, d.message);
-                }
+                let text = self.renderer.render(d, source);
                 let out = &mut self.out;
                 match &self.progress {
                     Some(p) => p.suspend(|| writeln!(out, "{text}")),
@@ -82,18 +76,24 @@ impl Printer {
                 }
             }
             OutputFormat::Json => {
-                self.collected.push(diagnostic_json(d, source));
-                Ok(())
+                let value = diagnostic_json(d, source, &mut self.renderer);
+                let comma = if self.written == 0 { "" } else { "," };
+                self.written += 1;
+                write!(self.out, "{comma}{value}")
             }
-            OutputFormat::Jsonl => writeln!(self.out, "{}", diagnostic_json(d, source)),
+            OutputFormat::Jsonl => writeln!(
+                self.out,
+                "{}",
+                diagnostic_json(d, source, &mut self.renderer)
+            ),
         }
     }
 }
 
-fn diagnostic_json(d: &Diagnostic, source: &Source) -> serde_json::Value {
+fn diagnostic_json(d: &Diagnostic, source: &Source, renderer: &mut Renderer) -> serde_json::Value {
     let (line, column) = match d.span {
         Some(span) => {
-            let (l, c) = source.line_column(span.offset);
+            let (l, c) = renderer.line_column(source, span.offset);
             (Some(l), Some(c))
         }
         None => (None, None),
@@ -114,10 +114,11 @@ fn diagnostic_json(d: &Diagnostic, source: &Source) -> serde_json::Value {
 }
 
 pub(crate) fn run(args: Args) -> io::Result<u8> {
+    let jobs = capped_jobs(args.jobs, args.quiet);
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.jobs.unwrap_or(0))
+        .num_threads(jobs)
         .build()
-        .map_err(|e| io::Error::other(e.to_string()))?;
+        .map_err(|e| io::Error::other(format!("cannot start {jobs} worker threads: {e}")))?;
     let human = args.format == OutputFormat::Human;
     let progress = (human && !args.quiet && io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new_spinner();
@@ -132,31 +133,92 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
     let mut printer = Printer {
         format: args.format,
         out: io::BufWriter::new(io::stdout().lock()),
-        collected: Vec::new(),
-        handler: miette::GraphicalReportHandler::new(),
+        written: 0,
+        renderer: Renderer::terminal(),
         progress,
     };
+    let mut summary = Summary::default();
+    let mut failed_inputs = false;
+    let outcome = validate_files(&args, &pool, &mut printer, &mut summary, &mut failed_inputs)
+        .and_then(|()| print_summary(&mut printer, &summary));
+    if let Some(p) = printer.progress.take() {
+        p.finish_and_clear();
+    }
+    match outcome {
+        Ok(()) => {}
+        // A closed standard output ends the work quietly; the status says what was found.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
+        Err(e) => {
+            return Err(io::Error::new(
+                e.kind(),
+                format!("writing the report to standard output failed: {e}"),
+            ))
+        }
+    }
+    Ok(if failed_inputs {
+        exit::USAGE
+    } else if summary.errors > 0 || summary.invalid > 0 {
+        exit::INVALID
+    } else {
+        exit::OK
+    })
+}
+
+/// At most this many worker threads per core: more only costs memory and start-up time.
+const JOBS_PER_CORE: usize = 4;
+
+/// `--jobs`, capped at [`JOBS_PER_CORE`] times the cores (with a note); 0 lets rayon use
+/// every core.
+fn capped_jobs(jobs: Option<usize>, quiet: bool) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cap = cores * JOBS_PER_CORE;
+    match jobs {
+        Some(n) if n > cap => {
+            if !quiet {
+                stderr_line(format_args!(
+                    "note: --jobs {n} is more than {JOBS_PER_CORE} per core on {cores} {}; using {cap}",
+                    plural(cores, "core", "cores")
+                ));
+            }
+            cap
+        }
+        Some(n) => n,
+        None => 0,
+    }
+}
+
+/// Validates every file, printing findings as they come; stops at the first error writing
+/// standard output (returned).
+fn validate_files(
+    args: &Args,
+    pool: &rayon::ThreadPool,
+    printer: &mut Printer,
+    summary: &mut Summary,
+    failed_inputs: &mut bool,
+) -> io::Result<()> {
+    let human = args.format == OutputFormat::Human;
     let options = InputOptions {
         from: args.from,
         rules: args.rules,
         names: args.names.clone(),
     };
     let allowed = &args.allow;
-    let mut summary = Summary::default();
-    let mut failed_inputs = false;
+    if args.format == OutputFormat::Json {
+        write!(printer.out, "{{\"diagnostics\":[")?;
+    }
     for path in &args.files {
         let input = match input::open(path, &options) {
             Ok(i) => i,
             Err(e) => {
-                writeln!(io::stderr(), "error: {e}")?;
-                failed_inputs = true;
+                stderr_line(format_args!("error: {e}"));
+                *failed_inputs = true;
                 continue;
             }
         };
         summary.files += 1;
         if human && !args.quiet {
             printer.out.flush()?;
-            writeln!(io::stderr(), "note: {}", input.note())?;
+            stderr_line(format_args!("note: {}", input.note()));
         }
         let name = input.name.clone();
         let mut games = input.games;
@@ -202,6 +264,8 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
                 } else {
                     summary.valid += 1;
                 }
+            }
+            for (game, diagnostics) in batch.iter().zip(&reports) {
                 for d in diagnostics {
                     printer.diagnostic(d, &game.source)?;
                 }
@@ -210,8 +274,8 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
                 p.inc(batch.len() as u64);
             }
             if let Some(e) = read_error {
-                writeln!(io::stderr(), "error: {name}: {e}")?;
-                failed_inputs = true;
+                stderr_line(format_args!("error: {name}: reading failed: {e}"));
+                *failed_inputs = true;
                 break;
             }
             if done {
@@ -219,9 +283,11 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
             }
         }
     }
-    if let Some(p) = printer.progress.take() {
-        p.finish_and_clear();
-    }
+    Ok(())
+}
+
+/// The summary line, or the summary object that ends the JSON forms.
+fn print_summary(printer: &mut Printer, summary: &Summary) -> io::Result<()> {
     let summary_json = json!({
         "files": summary.files,
         "games": summary.games,
@@ -230,9 +296,9 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         "errors": summary.errors,
         "warnings": summary.warnings,
     });
-    match args.format {
+    match printer.format {
         OutputFormat::Human => {
-            let s = &summary;
+            let s = summary;
             writeln!(
                 printer.out,
                 "{} {}, {} {}: {} valid, {} invalid; {} {}, {} {}",
@@ -248,20 +314,10 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
                 plural(s.warnings, "warning", "warnings"),
             )?;
         }
-        OutputFormat::Json => {
-            let all = json!({"summary": summary_json, "diagnostics": printer.collected});
-            writeln!(printer.out, "{all}")?;
-        }
+        OutputFormat::Json => writeln!(printer.out, "],\"summary\":{summary_json}}}")?,
         OutputFormat::Jsonl => writeln!(printer.out, "{}", json!({ "summary": summary_json }))?,
     }
-    printer.out.flush()?;
-    Ok(if failed_inputs {
-        exit::USAGE
-    } else if summary.errors > 0 || summary.invalid > 0 {
-        exit::INVALID
-    } else {
-        exit::OK
-    })
+    printer.out.flush()
 }
 
 fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {

@@ -5,14 +5,16 @@
 //! next opening, keeping what came before it (up to [`GARBAGE_CAP`] bytes) for the report;
 //! each format then scans the game's body with its own rules (GGF games end at `;)` and have
 //! no escapes; SGF trees nest parentheses and escape with `\`). [`parse_piece`] turns the
-//! bytes into a [`ParsedGame`], decoding them as UTF-8 with byte offsets kept; the
+//! bytes into a [`ParsedGame`], decoding them as [`text::decode`] does (a game longer than
+//! [`MAX_GAME_BYTES`] is skipped unread); the
 //! diagnostics both formats give alike are made here too.
 
 use std::io::{self, BufRead};
 use std::sync::Arc;
 
+use super::text::{self, MAX_GAME_BYTES};
 use super::ParsedGame;
-use crate::diagnostic::{Diagnostic, Source};
+use crate::diagnostic::{Collected, Diagnostic, Source};
 use crate::record::{Record, Span};
 
 /// Garbage between games kept for display, at most.
@@ -38,11 +40,16 @@ impl<'a> Scanner<'a> {
 
     /// Appends bytes to `out` up to and including the first one for which `stop` is true,
     /// or to the end of the input. Returns whether `stop` fired.
+    ///
+    /// Past `cap` bytes in `out`, bytes are scanned but not kept; the count of bytes scanned
+    /// is returned too, so that the caller can tell.
     fn scan_into(
         &mut self,
         out: &mut Vec<u8>,
+        cap: usize,
         mut stop: impl FnMut(u8) -> bool,
-    ) -> io::Result<bool> {
+    ) -> io::Result<(bool, usize)> {
+        let mut scanned = 0;
         loop {
             let buf = match self.input.fill_buf() {
                 Ok(buf) => buf,
@@ -50,16 +57,19 @@ impl<'a> Scanner<'a> {
                 Err(e) => return Err(e),
             };
             if buf.is_empty() {
-                return Ok(false);
+                return Ok((false, scanned));
             }
             let hit = buf.iter().position(|&b| stop(b));
             let taken = hit.map_or(buf.len(), |i| i + 1);
-            out.extend_from_slice(&buf[..taken]);
+            if out.len() + taken <= cap {
+                out.extend_from_slice(&buf[..taken]);
+            }
+            scanned += taken;
             self.line += buf[..taken].iter().filter(|&&b| b == b'\n').count();
             self.offset += taken;
             self.input.consume(taken);
             if hit.is_some() {
-                return Ok(true);
+                return Ok((true, scanned));
             }
         }
     }
@@ -101,6 +111,9 @@ pub(super) struct Piece<E> {
     pub(super) dropped: usize,
     /// How the game's text ended, as the format's scan of the body says.
     pub(super) end: E,
+    /// The game's length when it was longer than [`MAX_GAME_BYTES`]: its bytes were not
+    /// kept, and it is skipped.
+    pub(super) too_long: Option<usize>,
 }
 
 /// Finds the games of a stream, one opening at a time.
@@ -134,6 +147,7 @@ impl<'a> Splitter<'a> {
             game_at: None,
             dropped: 0,
             end: E::default(),
+            too_long: None,
         };
         if let Some((offset, line)) = self.carry.take() {
             piece.bytes.extend_from_slice(self.opening);
@@ -177,18 +191,30 @@ impl<'a> Splitter<'a> {
 
     /// Appends a game's bytes to `bytes` up to and including the first one for which `stop`
     /// is true, or to the end of the input. Returns whether `stop` fired.
-    pub(super) fn scan_game(
+    /// A game longer than [`MAX_GAME_BYTES`] is scanned to its end but not kept: the
+    /// piece's `too_long` says so.
+    pub(super) fn scan_game<E>(
         &mut self,
-        bytes: &mut Vec<u8>,
+        piece: &mut Piece<E>,
         stop: impl FnMut(u8) -> bool,
     ) -> io::Result<bool> {
-        self.scanner.scan_into(bytes, stop)
+        let before = piece.bytes.len();
+        let (hit, scanned) = self
+            .scanner
+            .scan_into(&mut piece.bytes, MAX_GAME_BYTES, stop)?;
+        if before + scanned > MAX_GAME_BYTES {
+            piece.bytes = Vec::new();
+            piece.too_long = Some(before + scanned);
+        }
+        Ok(hit)
     }
 
-    /// Hands the opening that `bytes` ends with (just scanned) over to the next piece.
-    pub(super) fn carry_opening(&mut self, bytes: &mut Vec<u8>) {
+    /// Hands the opening that the piece ends with (just scanned) over to the next piece.
+    pub(super) fn carry_opening<E>(&mut self, piece: &mut Piece<E>) {
         let len = self.opening.len();
-        bytes.truncate(bytes.len() - len);
+        if piece.too_long.is_none() {
+            piece.bytes.truncate(piece.bytes.len().saturating_sub(len));
+        }
         self.carry = Some((self.scanner.offset - len, self.scanner.line));
     }
 }
@@ -196,19 +222,40 @@ impl<'a> Splitter<'a> {
 /// Decodes `piece` and builds its game. `parse` reads the text, which starts at file offset
 /// `base`, adding to the diagnostics (after any encoding warning); it returns the record
 /// and whatever else the format learns. Every diagnostic is marked as the game's.
-pub(super) fn parse_piece<E, T>(
-    piece: Piece<E>,
+pub(super) fn parse_piece<E, T: Default>(
+    mut piece: Piece<E>,
     name: &Arc<str>,
     index: usize,
-    parse: impl FnOnce(&str, usize, &mut Vec<Diagnostic>) -> (Option<Record>, T),
+    parse: impl FnOnce(&str, usize, Option<usize>, &mut Collected) -> (Option<Record>, T),
 ) -> (ParsedGame, T) {
     let base = piece.offset;
-    let (text, bad_byte) = decode(piece.bytes);
-    let mut diagnostics = Vec::new();
-    if let Some(at) = bad_byte {
-        diagnostics.push(encoding_warning(base + at));
+    // The text before the game and the game are decoded apart, so that where the game
+    // starts in the decoded text is known (decoding may change lengths).
+    let game = piece
+        .game_at
+        .filter(|&at| at <= piece.bytes.len())
+        .map(|at| piece.bytes.split_off(at));
+    let (mut text, mut problems) = text::decode(piece.bytes, base, piece.line);
+    let game_at = game.map(|game| {
+        let at = text.len();
+        let line = piece.line + text.matches('\n').count();
+        let (game_text, game_problems) = text::decode(game, base + at, line);
+        text.push_str(&game_text);
+        problems.extend(game_problems);
+        at
+    });
+    let mut diagnostics = Collected::default();
+    for d in problems {
+        diagnostics.push(d);
     }
-    let (record, extra) = parse(&text, base, &mut diagnostics);
+    let (record, extra) = match piece.too_long {
+        Some(len) => {
+            diagnostics.push(text::too_long("the game starting", piece.line, len));
+            (None, T::default())
+        }
+        None => parse(&text, base, game_at, &mut diagnostics),
+    };
+    let mut diagnostics = diagnostics.into_vec();
     for d in &mut diagnostics {
         d.game = Some(index);
     }
@@ -256,29 +303,4 @@ pub(super) fn missing_value(id: &str, span: Span) -> Diagnostic {
     )
     .at(Some(span), "expected `[` after this")
     .help("write properties as `ID[value]`")
-}
-
-/// Text decoded from bytes, keeping byte offsets: invalid UTF-8 bytes become `?`. Returns
-/// the offset (relative to the text) of the first invalid byte, if any.
-fn decode(bytes: Vec<u8>) -> (String, Option<usize>) {
-    match String::from_utf8(bytes) {
-        Ok(text) => (text, None),
-        Err(e) => {
-            let first = e.utf8_error().valid_up_to();
-            let bytes = e.into_bytes();
-            let mut text = String::with_capacity(bytes.len());
-            for chunk in bytes.utf8_chunks() {
-                text.push_str(chunk.valid());
-                text.extend(chunk.invalid().iter().map(|_| '?'));
-            }
-            (text, Some(first))
-        }
-    }
-}
-
-/// The encoding warning for text with an invalid byte at file offset `at`.
-fn encoding_warning(at: usize) -> Diagnostic {
-    Diagnostic::warning("syntax-bad-encoding", "the text is not valid UTF-8")
-        .at(Some(Span::new(at, 1)), "not UTF-8")
-        .help("save the file as UTF-8; invalid bytes are read as `?`")
 }

@@ -45,7 +45,7 @@ use super::{
     text_writer, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, TextFormat, WriteError,
     WriteOptions,
 };
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Collected, Diagnostic};
 use crate::engine::{BoardShape, Color, Move, Preset, Rules, Setup, Square, SquareSet};
 use crate::record::{
     ClaimedResult, MoveRecord, Record, ResultScore, Span, StartPosition, Tag, TagName, Termination,
@@ -116,7 +116,7 @@ fn next_piece(splitter: &mut Splitter<'_>) -> io::Result<Option<Piece<End>>> {
     let mut in_value = false;
     let mut prev = 0u8;
     let mut end = End::Eof;
-    splitter.scan_game(&mut piece.bytes, |b| {
+    splitter.scan_game(&mut piece, |b| {
         if prev == b'(' && b == b';' {
             end = End::NextGame;
             return true;
@@ -133,7 +133,7 @@ fn next_piece(splitter: &mut Splitter<'_>) -> io::Result<Option<Piece<End>>> {
         false
     })?;
     if end == End::NextGame {
-        splitter.carry_opening(&mut piece.bytes);
+        splitter.carry_opening(&mut piece);
     }
     piece.end = end;
     Ok(Some(piece))
@@ -311,8 +311,8 @@ fn parse_piece(
     name: &Arc<str>,
     index: usize,
 ) -> (ParsedGame, (Option<usize>, bool)) {
-    let (game_at, dropped, end) = (piece.game_at, piece.dropped, piece.end);
-    bracketed::parse_piece(piece, name, index, |text, base, diagnostics| {
+    let (dropped, end) = (piece.dropped, piece.end);
+    bracketed::parse_piece(piece, name, index, |text, base, game_at, diagnostics| {
         let pre = &text[..game_at.unwrap_or(text.len())];
         let before = before_game(pre, base, dropped, diagnostics);
         let record = game_at.and_then(|at| {
@@ -333,7 +333,7 @@ fn before_game(
     pre: &str,
     base: usize,
     dropped: usize,
-    diagnostics: &mut Vec<Diagnostic>,
+    diagnostics: &mut Collected,
 ) -> (Option<usize>, bool) {
     let trimmed = pre.trim_end();
     let without_count = trimmed.trim_end_matches(|c: char| c.is_ascii_digit());
@@ -380,7 +380,7 @@ struct Prop<'t> {
 struct GameParser<'t, 'd> {
     text: &'t str,
     base: usize,
-    diagnostics: &'d mut Vec<Diagnostic>,
+    diagnostics: &'d mut Collected,
 }
 
 impl<'t> GameParser<'t, '_> {

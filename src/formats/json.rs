@@ -46,6 +46,7 @@ use std::sync::Arc;
 
 use serde_json::error::Category;
 
+use super::text::{read_line_capped, LineRead, MAX_GAME_BYTES};
 use super::{Games, ParsedGame, ReadOptions, RecordWriter, Sniff, WriteError, WriteOptions};
 use crate::diagnostic::{Diagnostic, Source};
 use crate::record::{Record, ResultScore, Span};
@@ -72,7 +73,7 @@ pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> G
     Box::new(JsonGames {
         scanner: Scanner {
             input,
-            cap: None,
+            cap: Some(MAX_GAME_BYTES),
             offset: 0,
             line: 0,
         },
@@ -229,7 +230,8 @@ const FIRST_OBJECT_CAP: usize = 1 << 20;
 
 struct Scanner<'a> {
     input: Box<dyn BufRead + Send + 'a>,
-    /// Stop scanning a value once this much is taken (reported as [`End::Eof`]).
+    /// Stop scanning a value once this much is taken (reported as [`End::Eof`]); never more
+    /// than [`MAX_GAME_BYTES`].
     cap: Option<usize>,
     /// File offset of the next byte.
     offset: usize,
@@ -352,6 +354,9 @@ impl Scanner<'_> {
                     }
                     self.bump(b);
                     buf.push(b);
+                    if self.cap.is_some_and(|cap| buf.len() > cap) {
+                        return Ok(End::Eof);
+                    }
                 }
                 Ok(End::Complete)
             }
@@ -422,10 +427,14 @@ impl Scanner<'_> {
     }
 
     /// Reads up to and including the next line break, or to the end.
+    /// A line longer than [`MAX_GAME_BYTES`] is read but not kept.
     fn rest_of_line(&mut self, buf: &mut Vec<u8>) -> io::Result<()> {
-        let n = self.input.read_until(b'\n', buf)?;
+        let n = match read_line_capped(&mut self.input, buf, MAX_GAME_BYTES)? {
+            LineRead::End => 0,
+            LineRead::Line(n) | LineRead::TooLong(n) => n,
+        };
         self.offset += n;
-        if buf.last() == Some(&b'\n') {
+        if n > 0 {
             self.line += 1;
         }
         Ok(())
@@ -573,7 +582,7 @@ impl JsonGames<'_> {
                     key_at,
                     value_at: (at, at + 1),
                 });
-                self.scanner.cap = None;
+                self.scanner.cap = Some(MAX_GAME_BYTES);
                 self.envelope(&head, &fields, true);
                 self.state = State::Games;
                 return Ok(());
@@ -598,7 +607,7 @@ impl JsonGames<'_> {
 
     /// The first object closed without a `games` array: a header line or a game.
     fn first_object_closed(&mut self, head: Chunk, fields: Vec<Field>) -> io::Result<()> {
-        self.scanner.cap = None;
+        self.scanner.cap = Some(MAX_GAME_BYTES);
         self.state = State::Lines;
         let envelope = fields
             .iter()
@@ -644,7 +653,7 @@ impl JsonGames<'_> {
     /// showing a `games` array): finish its line and read what was taken line by line, so
     /// that a damaged first line of JSON Lines costs that line only.
     fn broken_first_object(&mut self, mut head: Chunk) -> io::Result<()> {
-        self.scanner.cap = None;
+        self.scanner.cap = Some(MAX_GAME_BYTES);
         if head.bytes.last() != Some(&b'\n') {
             self.scanner.rest_of_line(&mut head.bytes)?;
         }
@@ -1118,7 +1127,7 @@ struct HeaderProbe {
 fn header_fields(text: &[u8]) -> Vec<Field> {
     let mut scanner = Scanner {
         input: Box::new(text),
-        cap: None,
+        cap: Some(MAX_GAME_BYTES),
         offset: 0,
         line: 0,
     };

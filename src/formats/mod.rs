@@ -7,7 +7,7 @@
 //! lossy.
 
 use std::fmt;
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -23,6 +23,7 @@ pub mod obf;
 pub mod pgn;
 pub mod rgn;
 pub mod sgf;
+pub mod text;
 pub mod transcript;
 pub mod wthor;
 
@@ -283,8 +284,16 @@ impl Format {
     }
 
     /// Reads games from `input`.
+    ///
+    /// Every reader bounds what it holds: a line or game over [`text::MAX_GAME_BYTES`] is
+    /// skipped with a `syntax-too-long` error, and a game reports at most
+    /// [`MAX_PER_GAME`](crate::diagnostic::MAX_PER_GAME) diagnostics.
+    /// An input that runs on for [`text::MAX_RUN_WITHOUT_GAME`] bytes without giving a
+    /// game (`/dev/zero`, a binary file read as text) ends with an `InvalidData` error.
     pub fn read<'a>(self, input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> Games<'a> {
-        match self {
+        let consumed = Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let input = Box::new(text::RunawayGuard::new(input, consumed.clone()));
+        let games = match self {
             Format::Rgn | Format::Pgn(_) => rgn::read(input, options),
             Format::Json => json::read(input, options),
             Format::Wthor => wthor::read(input, options),
@@ -293,7 +302,19 @@ impl Format {
             Format::MoveString => movestr::read(input, options),
             Format::Transcript => transcript::read(input, options),
             Format::Obf => obf::read(input, options),
-        }
+        };
+        Box::new(games.map(move |game| {
+            consumed.store(0, std::sync::atomic::Ordering::Relaxed);
+            game.map(|mut game| {
+                // Readers that collect with `Collected` give at most one more, which counts
+                // the rest; the others are capped here.
+                if game.diagnostics.len() > crate::diagnostic::MAX_PER_GAME + 1 {
+                    let all = std::mem::take(&mut game.diagnostics);
+                    game.diagnostics = crate::diagnostic::Collected::from(all).into_vec();
+                }
+                game
+            })
+        }))
     }
 
     /// A writer of this format to `out`.
@@ -409,13 +430,27 @@ impl std::str::FromStr for Format {
     }
 }
 
-/// Reads `input` whole into a string, replacing invalid UTF-8 and reporting where it was.
-/// For text formats whose files are small by nature (a transcript, an OBF file).
-pub fn read_text(mut input: impl BufRead) -> io::Result<String> {
+/// The most a file read whole by [`read_text`] may hold.
+pub const MAX_WHOLE_FILE_BYTES: u64 = 16 << 20;
+
+/// Reads `input` whole and decodes it as [`text::decode`] does, with what decoding found:
+/// for text formats whose files are small by nature (transcript grids). An input over
+/// [`MAX_WHOLE_FILE_BYTES`] is refused with an `InvalidData` error instead of being held.
+pub fn read_text(input: impl BufRead) -> io::Result<(String, Vec<Diagnostic>)> {
     let mut bytes = Vec::new();
-    input.read_to_end(&mut bytes)?;
-    Ok(String::from_utf8(bytes)
-        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+    input
+        .take(MAX_WHOLE_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_WHOLE_FILE_BYTES {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "the input is larger than {} MiB, more than a file of this format holds; it is not read",
+                MAX_WHOLE_FILE_BYTES >> 20
+            ),
+        ));
+    }
+    Ok(text::decode(bytes, 0, 0))
 }
 
 #[cfg(test)]

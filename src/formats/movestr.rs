@@ -39,11 +39,12 @@
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
+use super::text::{self, Line, LineReader, MAX_GAME_BYTES};
 use super::{
     text_writer, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, TextFormat, WriteError,
     WriteOptions,
 };
-use crate::diagnostic::{Diagnostic, Source};
+use crate::diagnostic::{Collected, Diagnostic, Source};
 use crate::engine::{BoardShape, Color, Move, Rules, Square};
 use crate::record::{MoveRecord, Record, Span, StartPosition, Tag};
 
@@ -125,77 +126,6 @@ pub fn writer<'a>(
 
 // ----------------------------------------------------------------------------------------
 // Lines
-
-/// One line of text with where it is in the file.
-#[derive(Clone, Debug)]
-pub(super) struct Line {
-    /// The text without its line terminator (invalid UTF-8 replaced; a byte-order mark
-    /// at the start of the file left out).
-    pub(super) text: String,
-    /// The terminator that followed it (`"\n"`, `"\r\n"` or `""` at the end).
-    pub(super) terminator: &'static str,
-    /// Byte offset of the line in the file.
-    pub(super) offset: usize,
-    /// 0-based line number.
-    pub(super) number: usize,
-}
-
-/// Reads lines one at a time, keeping their byte offsets.
-pub(super) struct LineReader<R> {
-    input: R,
-    offset: usize,
-    number: usize,
-    buf: Vec<u8>,
-}
-
-impl<R: BufRead> LineReader<R> {
-    /// Lines of `input`.
-    pub(super) fn new(input: R) -> LineReader<R> {
-        LineReader {
-            input,
-            offset: 0,
-            number: 0,
-            buf: Vec::new(),
-        }
-    }
-
-    /// The next line, or `None` at the end.
-    pub(super) fn next_line(&mut self) -> Option<io::Result<Line>> {
-        self.buf.clear();
-        match self.input.read_until(b'\n', &mut self.buf) {
-            Err(e) => Some(Err(e)),
-            Ok(0) => None,
-            Ok(n) => {
-                let mut bytes = &self.buf[..];
-                let mut terminator = "";
-                if let Some(rest) = bytes.strip_suffix(b"\n") {
-                    bytes = rest;
-                    terminator = "\n";
-                    if let Some(rest) = bytes.strip_suffix(b"\r") {
-                        bytes = rest;
-                        terminator = "\r\n";
-                    }
-                }
-                let mut offset = self.offset;
-                if self.number == 0 {
-                    if let Some(rest) = bytes.strip_prefix("\u{feff}".as_bytes()) {
-                        bytes = rest;
-                        offset += 3;
-                    }
-                }
-                let line = Line {
-                    text: String::from_utf8_lossy(bytes).into_owned(),
-                    terminator,
-                    offset,
-                    number: self.number,
-                };
-                self.offset += n;
-                self.number += 1;
-                Some(Ok(line))
-            }
-        }
-    }
-}
 
 // ----------------------------------------------------------------------------------------
 // Move tokens
@@ -474,6 +404,8 @@ impl<R: BufRead> MoveStringReader<R> {
     fn game(&mut self, line: &Line, record: Option<Record>, diags: Vec<Diagnostic>) -> ParsedGame {
         self.index += 1;
         let index = self.index;
+        let record = if line.too_long { None } else { record };
+        let diags: Vec<Diagnostic> = line.problems.iter().cloned().chain(diags).collect();
         ParsedGame {
             index,
             source: Source {
@@ -483,7 +415,13 @@ impl<R: BufRead> MoveStringReader<R> {
                 line: line.number,
             },
             record,
-            diagnostics: diags.into_iter().map(|d| d.in_game(index)).collect(),
+            diagnostics: Collected::from(
+                diags
+                    .into_iter()
+                    .map(|d| d.in_game(index))
+                    .collect::<Vec<_>>(),
+            )
+            .into_vec(),
         }
     }
 
@@ -570,6 +508,17 @@ impl<R: BufRead> MoveStringReader<R> {
                 CsvLine::Open => match self.lines.next_line() {
                     Some(next) => {
                         let next = next?;
+                        line.problems.extend(next.problems);
+                        if next.too_long || line.text.len() + next.text.len() > MAX_GAME_BYTES {
+                            line.too_long = true;
+                            line.problems.push(text::too_long(
+                                "a quoted CSV field",
+                                line.number,
+                                line.text.len() + next.text.len(),
+                            ));
+                            line.text.clear();
+                            return Ok(self.game(&line, None, Vec::new()));
+                        }
                         line.text.push_str(line.terminator);
                         line.text.push_str(&next.text);
                         line.terminator = next.terminator;
@@ -660,6 +609,9 @@ impl<R: BufRead> Iterator for MoveStringReader<R> {
                 Ok(line) => line,
                 Err(e) => return Some(Err(e)),
             };
+            if line.too_long {
+                return Some(Ok(self.game(&line, None, Vec::new())));
+            }
             let trimmed = line.text.trim();
             if let Some(value) = pragma_rules(trimmed) {
                 match self.pragma(&line, value) {

@@ -24,12 +24,13 @@
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 
-use super::movestr::{claim_losses, tags_phrase, LineReader};
+use super::movestr::{claim_losses, tags_phrase};
+use super::text::{Line, LineReader};
 use super::{
     text_writer, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, TextFormat, WriteError,
     WriteOptions,
 };
-use crate::diagnostic::{Diagnostic, Source};
+use crate::diagnostic::{Collected, Diagnostic, Source};
 use crate::engine::{BoardShape, Color, Rules, Setup, Square, SquareSet};
 use crate::record::{Record, Span, StartPosition, Tag};
 
@@ -67,41 +68,41 @@ pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> G
             Err(e) => return Some(Err(e)),
         };
         let trimmed = line.text.trim();
-        if trimmed.is_empty() || trimmed.starts_with('%') {
+        if !line.too_long && (trimmed.is_empty() || trimmed.starts_with('%')) {
             continue;
         }
         index += 1;
-        return Some(Ok(read_line(
-            &line.text,
-            line.offset,
-            line.number,
-            index,
-            &name,
-        )));
+        return Some(Ok(read_line(line, index, &name)));
     }))
 }
 
-fn read_line(
-    text: &str,
-    offset: usize,
-    number: usize,
-    index: usize,
-    name: &Arc<str>,
-) -> ParsedGame {
-    let (record, diagnostics) = match parse_position(text, offset) {
-        Ok(record) => (Some(record), Vec::new()),
-        Err(diags) => (None, diags.into_iter().map(|d| d.in_game(index)).collect()),
+/// The position of one line (none when the line was too long to read).
+fn read_line(line: Line, index: usize, name: &Arc<str>) -> ParsedGame {
+    let parsed = if line.too_long {
+        Err(Vec::new())
+    } else {
+        parse_position(&line.text, line.offset)
     };
+    let (record, found) = match parsed {
+        Ok(record) => (Some(record), Vec::new()),
+        Err(diags) => (None, diags),
+    };
+    let diagnostics = line
+        .problems
+        .into_iter()
+        .chain(found)
+        .map(|d| d.in_game(index))
+        .collect::<Vec<_>>();
     ParsedGame {
         index,
         source: Source {
             name: name.clone(),
-            text: text.into(),
-            offset,
-            line: number,
+            text: line.text.into(),
+            offset: line.offset,
+            line: line.number,
         },
         record,
-        diagnostics,
+        diagnostics: Collected::from(diagnostics).into_vec(),
     }
 }
 

@@ -31,7 +31,7 @@ use super::{
     text_writer, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, TextFormat, WriteError,
     WriteOptions,
 };
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Collected, Diagnostic};
 use crate::engine::{BoardShape, Color, Move, Rules, Setup, Square, SquareSet};
 use crate::record::{
     ClaimedResult, MoveRecord, Record, ResultScore, Span, StartPosition, Tag, TagName, Termination,
@@ -88,7 +88,7 @@ fn next_piece(splitter: &mut Splitter<'_>) -> io::Result<Option<Piece<bool>>> {
     let mut depth = 1usize;
     let mut in_value = false;
     let mut escaped = false;
-    piece.end = splitter.scan_game(&mut piece.bytes, |b| {
+    piece.end = splitter.scan_game(&mut piece, |b| {
         if in_value {
             if escaped {
                 escaped = false;
@@ -145,30 +145,31 @@ pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> G
 }
 
 fn parse_piece(piece: Piece<bool>, name: &Arc<str>, index: usize) -> ParsedGame {
-    let (tree_at, dropped, closed) = (piece.game_at, piece.dropped, piece.end);
-    let (game, ()) = bracketed::parse_piece(piece, name, index, |text, base, diagnostics| {
-        let junk = text[..tree_at.unwrap_or(text.len())].trim_end();
-        if !junk.is_empty() {
-            diagnostics.push(bracketed::garbage_error(
-                "sgf-garbage",
-                "an SGF game tree",
-                "an SGF game is `(;GM[2]…)`; this text was skipped",
-                junk,
-                base,
-                dropped,
-            ));
-        }
-        let record = tree_at.and_then(|at| {
-            let mut parser = TreeParser {
-                text,
-                base,
-                diagnostics,
-                broken: false,
-            };
-            parser.parse(at, closed)
+    let (dropped, closed) = (piece.dropped, piece.end);
+    let (game, ()) =
+        bracketed::parse_piece(piece, name, index, |text, base, tree_at, diagnostics| {
+            let junk = text[..tree_at.unwrap_or(text.len())].trim_end();
+            if !junk.is_empty() {
+                diagnostics.push(bracketed::garbage_error(
+                    "sgf-garbage",
+                    "an SGF game tree",
+                    "an SGF game is `(;GM[2]…)`; this text was skipped",
+                    junk,
+                    base,
+                    dropped,
+                ));
+            }
+            let record = tree_at.and_then(|at| {
+                let mut parser = TreeParser {
+                    text,
+                    base,
+                    diagnostics,
+                    broken: false,
+                };
+                parser.parse(at, closed)
+            });
+            (record, ())
         });
-        (record, ())
-    });
     game
 }
 
@@ -194,7 +195,7 @@ impl Prop {
 struct TreeParser<'t, 'd> {
     text: &'t str,
     base: usize,
-    diagnostics: &'d mut Vec<Diagnostic>,
+    diagnostics: &'d mut Collected,
     /// A value ran to the end of the text (already reported).
     broken: bool,
 }

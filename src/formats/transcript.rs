@@ -103,11 +103,23 @@ pub fn sniff(input: &Sniff<'_>) -> bool {
 
 /// Reads transcript grids.
 pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> Games<'a> {
-    let text = match read_text(input) {
-        Ok(text) => text,
+    let (text, problems) = match read_text(input) {
+        Ok(read) => read,
         Err(e) => return Box::new(std::iter::once(Err(e))),
     };
-    let games = parse_file(&text, options);
+    let mut games = parse_file(&text, options);
+    // What decoding found belongs to the game it was found in.
+    for problem in problems.into_iter().rev() {
+        let at = problem.span.map_or(0, |s| s.offset);
+        let which = games
+            .iter()
+            .rposition(|g| g.source.offset <= at)
+            .unwrap_or(0);
+        if let Some(game) = games.get_mut(which) {
+            let index = game.index;
+            game.diagnostics.insert(0, problem.in_game(index));
+        }
+    }
     Box::new(games.into_iter().map(Ok))
 }
 

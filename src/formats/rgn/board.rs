@@ -107,9 +107,9 @@ pub(super) fn to_grid(rules: &Rules, setup: &Setup) -> String {
 
 /// A board read from text: the setup, and the discs in hand when given.
 #[derive(Debug)]
-pub(super) struct ReadBoard {
-    pub(super) setup: Setup,
-    pub(super) in_hand: Option<[u8; 2]>,
+pub(crate) struct ReadBoard {
+    pub(crate) setup: Setup,
+    pub(crate) in_hand: Option<[u8; 2]>,
 }
 
 fn turn_from(symbol: &str) -> Option<Color> {
@@ -159,7 +159,7 @@ fn read_cells(shape: BoardShape, cells: &str) -> Result<([SquareSet; 4], SquareS
 }
 
 /// Reads the `Start` tag's value: `ROWS TURN [BLACK-IN-HAND WHITE-IN-HAND]`.
-pub(super) fn from_line(shape: BoardShape, text: &str) -> Result<ReadBoard, String> {
+pub(crate) fn from_line(shape: BoardShape, text: &str) -> Result<ReadBoard, String> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let (cells, turn, hand) = match words.as_slice() {
         [cells, turn] => (*cells, *turn, None),

@@ -28,6 +28,7 @@
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
+use super::text::{self, read_line_capped, LineRead, MAX_GAME_BYTES};
 use super::{
     text_writer, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, TextFormat, WriteError,
     WriteOptions,
@@ -35,7 +36,7 @@ use super::{
 use crate::diagnostic::{Diagnostic, Source};
 use crate::record::Record;
 
-mod board;
+pub(crate) mod board;
 mod parse;
 mod write;
 
@@ -149,30 +150,19 @@ impl Iterator for GameReader<'_> {
             }
         };
         self.index += 1;
-        let mut encoding = None;
-        let text = match String::from_utf8(chunk.bytes) {
-            Ok(text) => text,
-            Err(e) => {
-                let at = e.utf8_error().valid_up_to();
-                encoding = Some(at);
-                String::from_utf8_lossy(e.as_bytes()).into_owned()
-            }
+        let (text, problems) = text::decode(chunk.bytes, chunk.offset, chunk.line);
+        let (record, diagnostics) = match chunk.too_long {
+            Some(len) => (
+                None,
+                vec![text::too_long("the game starting", chunk.line, len)],
+            ),
+            None => parse_game(&text, chunk.offset, self.index),
         };
-        let (record, mut diagnostics) = parse_game(&text, chunk.offset, self.index);
-        if let Some(at) = encoding {
-            let d = Diagnostic::warning("syntax-bad-encoding", "the game is not valid UTF-8")
-                .at(
-                    // The span covers the U+FFFD that stands for the bad byte in the text.
-                    Some(crate::record::Span::new(
-                        chunk.offset + at,
-                        char::REPLACEMENT_CHARACTER.len_utf8(),
-                    )),
-                    "not UTF-8",
-                )
-                .help("save the file as UTF-8; invalid bytes were read as U+FFFD")
-                .in_game(self.index);
-            diagnostics.insert(0, d);
-        }
+        let diagnostics = problems
+            .into_iter()
+            .map(|d| d.in_game(self.index))
+            .chain(diagnostics.into_iter().map(|d| d.in_game(self.index)))
+            .collect::<Vec<_>>();
         Some(Ok(ParsedGame {
             index: self.index,
             source: Source {
@@ -192,12 +182,19 @@ struct Chunk {
     bytes: Vec<u8>,
     offset: usize,
     line: usize,
+    /// The game's length when it was longer than [`MAX_GAME_BYTES`]: its bytes were not
+    /// kept.
+    too_long: Option<usize>,
 }
 
 struct Line {
     bytes: Vec<u8>,
     offset: usize,
     line: usize,
+    /// The line's length in the file.
+    len: usize,
+    /// Whether the line was longer than [`MAX_GAME_BYTES`] (its bytes were not kept).
+    too_long: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -209,6 +206,9 @@ enum LineKind {
 
 impl Line {
     fn kind(&self) -> LineKind {
+        if self.too_long {
+            return LineKind::Other;
+        }
         match self.bytes.iter().find(|b| !b.is_ascii_whitespace()) {
             None => LineKind::Blank,
             Some(b'[') => LineKind::Tag,
@@ -246,11 +246,14 @@ impl<R: BufRead> Chunks<R> {
             return Ok(None);
         }
         let mut bytes = Vec::new();
-        let n = self.input.read_until(b'\n', &mut bytes)?;
-        if n == 0 {
-            self.done = true;
-            return Ok(None);
-        }
+        let (n, too_long) = match read_line_capped(&mut self.input, &mut bytes, MAX_GAME_BYTES)? {
+            LineRead::End => {
+                self.done = true;
+                return Ok(None);
+            }
+            LineRead::Line(n) => (n, false),
+            LineRead::TooLong(n) => (n, true),
+        };
         let mut offset = self.offset;
         if self.offset == 0 && bytes.starts_with(b"\xEF\xBB\xBF") {
             bytes.drain(..3);
@@ -260,22 +263,26 @@ impl<R: BufRead> Chunks<R> {
             bytes,
             offset,
             line: self.line,
+            len: n,
+            too_long,
         };
         self.offset += n;
         self.line += 1;
         Ok(Some(line))
     }
 
+    /// The next game's lines, joined; a game longer than [`MAX_GAME_BYTES`] is read to its
+    /// end but not kept.
     fn next_chunk(&mut self) -> io::Result<Option<Chunk>> {
-        let mut lines: Vec<Line> = Vec::new();
+        let mut game = GameLines::default();
         let mut in_movetext = false;
         let mut blank_after_tags = false;
         while let Some(line) = self.read_line()? {
             let kind = line.kind();
-            if lines.is_empty() {
+            if game.start.is_none() {
                 if kind != LineKind::Blank {
                     in_movetext = kind == LineKind::Other;
-                    lines.push(line);
+                    game.push(line, kind);
                 }
                 continue;
             }
@@ -292,21 +299,49 @@ impl<R: BufRead> Chunks<R> {
                 (false, LineKind::Other) => in_movetext = true,
                 _ => {}
             }
-            lines.push(line);
+            game.push(line, kind);
         }
-        while lines.last().is_some_and(|l| l.kind() == LineKind::Blank) {
-            lines.pop();
+        Ok(game.finish())
+    }
+}
+
+/// The lines of one game as they are read, without its trailing blank lines.
+#[derive(Default)]
+struct GameLines {
+    /// File offset and 0-based line of the first line.
+    start: Option<(usize, usize)>,
+    bytes: Vec<u8>,
+    /// Bytes of the game in the file.
+    len: usize,
+    /// `bytes.len()` and `len` at the end of the last line that is not blank.
+    kept: (usize, usize),
+    too_long: bool,
+}
+
+impl GameLines {
+    fn push(&mut self, line: Line, kind: LineKind) {
+        self.start.get_or_insert((line.offset, line.line));
+        self.len += line.len;
+        self.too_long |= line.too_long || self.len > MAX_GAME_BYTES;
+        if self.too_long {
+            self.bytes = Vec::new();
+        } else {
+            self.bytes.extend_from_slice(&line.bytes);
         }
-        let Some(first) = lines.first() else {
-            return Ok(None);
-        };
-        let (offset, line) = (first.offset, first.line);
-        let bytes = lines.into_iter().flat_map(|l| l.bytes).collect();
-        Ok(Some(Chunk {
-            bytes,
+        if kind != LineKind::Blank {
+            self.kept = (self.bytes.len(), self.len);
+        }
+    }
+
+    fn finish(mut self) -> Option<Chunk> {
+        let (offset, line) = self.start?;
+        self.bytes.truncate(self.kept.0);
+        Some(Chunk {
+            bytes: self.bytes,
             offset,
             line,
-        }))
+            too_long: self.too_long.then_some(self.kept.1),
+        })
     }
 }
 
@@ -508,22 +543,25 @@ mod tests {
         let games: Vec<_> = read(input, &ReadOptions::default()).collect();
         let g = games[0].as_ref().unwrap();
         assert_eq!(g.diagnostics[0].code, "syntax-bad-encoding");
-        assert_eq!(g.diagnostics[0].span.map(|s| s.offset), Some(10));
         assert_eq!(
-            g.record.as_ref().unwrap().tag("Event"),
-            Some("Su\u{fffd}de")
+            g.diagnostics[0].message,
+            "line 1 is not valid UTF-8; it was read as Windows-1252"
         );
+        assert_eq!(g.diagnostics[0].span.map(|s| s.offset), Some(0));
+        assert_eq!(g.record.as_ref().unwrap().tag("Event"), Some("Suède"));
         assert_eq!(&*g.source.name, "-");
     }
 
     #[test]
-    fn bad_encoding_span_covers_the_replacement_character() {
-        // Found by fuzzing: a one-byte span split the three-byte U+FFFD in the source text.
-        let input: Box<dyn BufRead + Send> = Box::new(&b"[Event \"Su\xe8de\"]\n1. f5\n"[..]);
+    fn bad_encoding_span_lies_on_character_boundaries() {
+        // Found by fuzzing: a one-byte span once split a multi-byte character.
+        let input: Box<dyn BufRead + Send> =
+            Box::new(&b"[Event \"x\"]\n[Site \"Su\xe8de\"]\n1. f5\n"[..]);
         let games: Vec<_> = read(input, &ReadOptions::default()).collect();
         let g = games[0].as_ref().unwrap();
         let span = g.diagnostics[0].span.unwrap();
-        assert_eq!(&g.source.text[span.offset..span.end()], "\u{fffd}");
+        assert!(g.source.text.get(span.offset..span.end()).is_some());
+        assert_eq!(&g.source.text[span.offset..], "[Site \"Suède\"]\n1. f5\n");
     }
 
     #[test]

@@ -12,7 +12,7 @@ use nom::IResult;
 
 use super::board;
 use super::{RESULT_TAG, RULES_TAG, START_TAG, TERMINATION_TAG};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Collected, Diagnostic};
 use crate::engine::{Color, Move, Rules, Square, SquareSet};
 use crate::record::{
     ClaimedResult, FlipClaim, MoveRecord, PositionClaim, Record, ResultScore, Span, StartPosition,
@@ -232,7 +232,7 @@ pub(super) struct Parser<'t> {
     text: &'t str,
     base: usize,
     game: usize,
-    diags: Vec<Diagnostic>,
+    diags: Collected,
     /// Movetext words read as moves so far, bad ones included: diagnostics' move numbers.
     move_words: usize,
 }
@@ -243,7 +243,7 @@ impl<'t> Parser<'t> {
             text,
             base,
             game,
-            diags: Vec::new(),
+            diags: Collected::default(),
             move_words: 0,
         }
     }
@@ -429,8 +429,11 @@ impl<'t> Parser<'t> {
                 span: Some(span),
             }),
         };
-        let failed = self.diags.iter().any(Diagnostic::is_error);
-        (if failed { None } else { Some(record) }, self.diags)
+        let failed = self.diags.has_error();
+        (
+            if failed { None } else { Some(record) },
+            self.diags.into_vec(),
+        )
     }
 
     fn error_at_span(

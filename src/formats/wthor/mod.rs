@@ -84,7 +84,8 @@ mod names;
 mod reader;
 mod writer;
 
-pub use names::{decode_cp1252, encode_cp1252, NameKind, NameTable};
+pub use super::text::{decode_cp1252, encode_cp1252};
+pub use names::{NameKind, NameTable};
 pub use writer::WthorWriter;
 
 /// Tag holding the record's tournament index into `WTHOR.TRN`.
@@ -381,6 +382,42 @@ pub fn sniff(input: &Sniff<'_>) -> bool {
                 && h.reserved == 0
         }
     }
+}
+
+/// When a WTHOR file would be read without one of its name files, a note saying where the
+/// reader looked (`None` when both are there, or when there is no directory to look in).
+/// A names directory given explicitly reports what is missing as a `wthor-names-unreadable`
+/// warning instead; this note is for the files that are merely absent beside the input.
+///
+/// ```
+/// use reversi_record::formats::{wthor, ReadOptions};
+/// let options = ReadOptions { path: Some("/nowhere/WTH_2004.wtb".into()), ..ReadOptions::default() };
+/// let note = wthor::missing_names_note(&options).unwrap();
+/// assert!(note.starts_with("no WTHOR.JOU or WTHOR.TRN in /nowhere"));
+/// ```
+pub fn missing_names_note(options: &ReadOptions) -> Option<String> {
+    if options.names_dir.is_some() {
+        return None;
+    }
+    let dir = options.path.as_ref()?.parent()?;
+    let dir = if dir.as_os_str().is_empty() {
+        std::path::Path::new(".")
+    } else {
+        dir
+    };
+    let missing: Vec<&str> = [NameKind::Player, NameKind::Tournament]
+        .into_iter()
+        .filter(|&kind| names::find_in(dir, kind).is_none())
+        .map(NameKind::file_name)
+        .collect();
+    if missing.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "no {} in {}: names are shown by their index (--names DIR says where they are)",
+        missing.join(" or "),
+        dir.display()
+    ))
 }
 
 /// Reads the games of a WTHOR file, one record at a time; see the [module docs](self).

@@ -6,6 +6,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::Header;
+use crate::formats::text::{decode_cp1252, encode_cp1252};
 
 /// Which name file: players or tournaments.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -212,54 +213,6 @@ pub(super) fn find_in(dir: &Path, kind: NameKind) -> Option<PathBuf> {
                 .is_some_and(|n| n.eq_ignore_ascii_case(kind.file_name()))
                 && p.is_file()
         })
-}
-
-/// Windows-1252 characters of bytes 0x80..=0x9F. The five bytes the code page leaves
-/// undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D) map to the C1 controls of the same value, as
-/// the WHATWG decoder does, so every byte decodes and encodes back.
-const HIGH_CONTROLS: [char; 32] = [
-    '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8D}', 'Ž', '\u{8F}',
-    '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9D}', 'ž', 'Ÿ',
-];
-
-/// Decodes Windows-1252 bytes.
-///
-/// ```
-/// use reversi_record::formats::wthor::decode_cp1252;
-/// assert_eq!(decode_cp1252(b"Pr\xe9qualif de Paris"), "Préqualif de Paris");
-/// assert_eq!(decode_cp1252(b"\x80 \x9c"), "€ œ");
-/// ```
-pub fn decode_cp1252(bytes: &[u8]) -> String {
-    bytes
-        .iter()
-        .map(|&b| match b {
-            0x80..=0x9F => HIGH_CONTROLS[usize::from(b - 0x80)],
-            _ => char::from(b),
-        })
-        .collect()
-}
-
-/// Encodes `text` as Windows-1252, or returns the first character it cannot hold.
-///
-/// ```
-/// use reversi_record::formats::wthor::encode_cp1252;
-/// assert_eq!(encode_cp1252("Suède €").unwrap(), b"Su\xe8de \x80");
-/// assert_eq!(encode_cp1252("Łódź"), Err('Ł'));
-/// ```
-pub fn encode_cp1252(text: &str) -> Result<Vec<u8>, char> {
-    text.chars().map(encode_char).collect()
-}
-
-fn encode_char(c: char) -> Result<u8, char> {
-    let code = u32::from(c);
-    if code < 0x80 || (0xA0..=0xFF).contains(&code) {
-        return u8::try_from(code).map_err(|_| c);
-    }
-    HIGH_CONTROLS
-        .iter()
-        .position(|&h| h == c)
-        .and_then(|i| u8::try_from(0x80 + i).ok())
-        .ok_or(c)
 }
 
 #[cfg(test)]

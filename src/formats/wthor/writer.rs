@@ -4,12 +4,13 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use super::names::{encode_cp1252, find_in, NameKind, NameTable};
+use super::names::{find_in, NameKind, NameTable};
 use super::{
     parse_created, today, Geometry, Header, BLACK_TAG, BOARD_SIZE_TAG, CREATED_TAG, DEPTH_TAG,
     TOURNAMENT_TAG, WHITE_TAG,
 };
 use crate::engine::{BoardShape, Color, Move, Rules};
+use crate::formats::text::encode_cp1252;
 use crate::formats::{check_losses, RecordWriter, WriteError, WriteOptions};
 use crate::record::{Record, ResultScore, TagName, Termination};
 

@@ -1,0 +1,284 @@
+//! `reversi scenario`: run rule scenarios, check them against their expected transcripts,
+//! write the conformance suite.
+
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use reversi_record::scenario::check::{self, Format};
+use reversi_record::scenario::{self, markdown, suite, JsonReport, ScenarioError};
+
+use super::exit;
+
+/// Transcript formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum ScenarioFormat {
+    /// The text transcript, as the snapshots show it.
+    Text,
+    /// JSON: `{"scenarios": [...]}`, or with `--check` one object per expected file.
+    Json,
+}
+
+/// Run rule scenarios (`spec/scenario.md`): print their transcripts, check them, or write
+/// the conformance suite.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// Scenario files (`.scenario`), or Markdown files whose ```scenario blocks are run.
+    #[arg(required_unless_present = "suite")]
+    files: Vec<PathBuf>,
+    /// Transcript format.
+    #[arg(long, value_enum, default_value_t = ScenarioFormat::Text)]
+    format: ScenarioFormat,
+    /// Compare each transcript with the expected one (beside a `.scenario` file as NAME.txt
+    /// or NAME.json; in Markdown the ```text or ```json block after the scenario); exit 1
+    /// with a diff on a difference.
+    #[arg(long, conflicts_with = "bless")]
+    check: bool,
+    /// Write the expected transcripts from the engine (the files `--check` reads).
+    #[arg(long)]
+    bless: bool,
+    /// Write the conformance suite (scenarios and expected JSON) into this directory.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["files", "check", "bless"])]
+    suite: Option<PathBuf>,
+}
+
+/// One scenario to run: where it comes from and what is expected of it.
+struct Case {
+    /// `PATH`, or `PATH:LINE` for a Markdown block.
+    name: String,
+    /// The line numbers of the scenario's text start here (Markdown: after the fence).
+    first_line: usize,
+    scenario: String,
+    /// The expected transcript, if kept.
+    expected: Option<String>,
+    /// Where `--bless` writes: a file, or a block of the Markdown file.
+    target: Target,
+}
+
+enum Target {
+    File(PathBuf),
+    Block(std::ops::Range<usize>),
+    Missing(String),
+}
+
+fn is_markdown(path: &Path) -> bool {
+    matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("md" | "markdown")
+    )
+}
+
+fn cases_of(path: &Path, text: &str, format: Format) -> Vec<Case> {
+    let shown = path.display().to_string();
+    if is_markdown(path) {
+        return markdown::examples(text)
+            .into_iter()
+            .map(|ex| {
+                let block = ex.expected(format.block_lang());
+                Case {
+                    name: format!("{shown}:{}", ex.line),
+                    first_line: ex.line,
+                    expected: block.map(|b| b.body.clone()),
+                    target: match block {
+                        Some(b) => Target::Block(b.range.clone()),
+                        None => Target::Missing(format!(
+                            "no ```{} block follows the scenario",
+                            format.block_lang()
+                        )),
+                    },
+                    scenario: ex.scenario,
+                }
+            })
+            .collect();
+    }
+    let expected_path = check::expected_path(path, format);
+    vec![Case {
+        name: shown,
+        first_line: 0,
+        scenario: text.to_owned(),
+        expected: std::fs::read_to_string(&expected_path).ok(),
+        target: Target::File(expected_path),
+    }]
+}
+
+fn report_error(case: &Case, e: &ScenarioError) {
+    let line = e.line.map(|l| l + case.first_line);
+    let at = match (line, case.first_line) {
+        (Some(l), 0) => format!("{}:{l}", case.name),
+        (Some(l), _) => {
+            let file = case.name.rsplit_once(':').map_or(&*case.name, |(f, _)| f);
+            format!("{file}:{l}")
+        }
+        (None, _) => case.name.clone(),
+    };
+    let _ = writeln!(
+        io::stderr(),
+        "error[{}]: {at}: {}",
+        e.kind.code(),
+        e.message
+    );
+}
+
+fn write_suite(dir: &Path) -> io::Result<u8> {
+    let files = match suite::files() {
+        Ok(files) => files,
+        Err(e) => {
+            writeln!(io::stderr(), "error[{}]: {}", e.kind.code(), e.message)?;
+            return Ok(exit::INVALID);
+        }
+    };
+    for file in &files {
+        let path = dir.join(&file.path);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", parent.display())))?;
+        }
+        std::fs::write(&path, &file.contents)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+    }
+    let scenarios = files
+        .iter()
+        .filter(|f| f.path.ends_with(".scenario"))
+        .count();
+    writeln!(
+        io::stderr(),
+        "wrote {} files ({scenarios} scenarios with their expected JSON) to {}",
+        files.len(),
+        dir.display()
+    )?;
+    Ok(exit::OK)
+}
+
+fn count(n: usize) -> String {
+    if n == 1 {
+        "1 scenario".into()
+    } else {
+        format!("{n} scenarios")
+    }
+}
+
+pub(crate) fn run(args: Args) -> io::Result<u8> {
+    if let Some(dir) = &args.suite {
+        return write_suite(dir);
+    }
+    let format = match args.format {
+        ScenarioFormat::Text => Format::Text,
+        ScenarioFormat::Json => Format::Json,
+    };
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut code = exit::OK;
+    let mut inputs = Vec::new();
+    for path in &args.files {
+        match std::fs::read_to_string(path) {
+            Ok(text) => inputs.push((path, text)),
+            Err(e) => {
+                writeln!(io::stderr(), "error: {}: {e}", path.display())?;
+                code = exit::USAGE;
+            }
+        }
+    }
+    let all: Vec<(&PathBuf, &str, Vec<Case>)> = inputs
+        .iter()
+        .map(|(path, text)| (*path, text.as_str(), cases_of(path, text, format)))
+        .collect();
+    let total: usize = all.iter().map(|(_, _, cases)| cases.len()).sum();
+    let (mut agree, mut differ, mut broken) = (0, 0, 0);
+    let mut report = JsonReport {
+        scenarios: Vec::new(),
+    };
+    for (path, text, cases) in &all {
+        let mut edits = Vec::new();
+        for case in cases {
+            let transcript = match scenario::run(&case.scenario) {
+                Ok(t) => t,
+                Err(e) => {
+                    report_error(case, &e);
+                    broken += 1;
+                    continue;
+                }
+            };
+            let rendered = check::render(&transcript, &case.name, format);
+            if args.bless {
+                match &case.target {
+                    Target::File(p) => std::fs::write(p, &rendered)
+                        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", p.display())))?,
+                    Target::Block(range) => edits.push((range.clone(), rendered)),
+                    Target::Missing(why) => {
+                        writeln!(io::stderr(), "error: {}: {why}", case.name)?;
+                        broken += 1;
+                    }
+                }
+            } else if args.check {
+                match &case.expected {
+                    None => {
+                        let why = match &case.target {
+                            Target::File(p) => format!("{} is missing", p.display()),
+                            Target::Missing(why) => why.clone(),
+                            Target::Block(_) => String::new(),
+                        };
+                        writeln!(
+                            out,
+                            "{}: no expected transcript: {why} (--bless writes it)",
+                            case.name
+                        )?;
+                        differ += 1;
+                    }
+                    Some(expected) => match check::compare(format, expected, &rendered) {
+                        None => agree += 1,
+                        Some(diff) => {
+                            writeln!(
+                                out,
+                                "{}: the transcript differs from the expected one (- expected, + actual):\n{diff}",
+                                case.name
+                            )?;
+                            differ += 1;
+                        }
+                    },
+                }
+            } else {
+                match format {
+                    Format::Text => {
+                        if total > 1 {
+                            writeln!(out, "==> {} <==", case.name)?;
+                        }
+                        write!(out, "{rendered}")?;
+                    }
+                    Format::Json => report.scenarios.push(transcript.to_json(&case.name)),
+                }
+            }
+        }
+        if args.bless && is_markdown(path) && !edits.is_empty() {
+            if format == Format::Text {
+                // Markdown editors strip the spaces that end the octagon's rows.
+                edits = edits
+                    .into_iter()
+                    .map(|(r, t)| (r, check::trim_line_ends(&t)))
+                    .collect();
+            }
+            let updated = markdown::replace_blocks(text, edits);
+            std::fs::write(path, updated)
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+        }
+    }
+    if !args.check && !args.bless && format == Format::Json {
+        write!(out, "{}", check::json_text(&report))?;
+    }
+    out.flush()?;
+    if args.check {
+        writeln!(
+            io::stderr(),
+            "{}: {agree} agree, {differ} differ, {broken} cannot run",
+            count(total)
+        )?;
+    } else if args.bless {
+        writeln!(
+            io::stderr(),
+            "{}: {} expected transcripts written, {broken} cannot run",
+            count(total),
+            total - broken
+        )?;
+    }
+    if differ + broken > 0 && code == exit::OK {
+        code = exit::INVALID;
+    }
+    Ok(code)
+}

@@ -1,0 +1,192 @@
+//! `reversi show`: the position after a move of a game, as text or as an SVG picture.
+
+use std::fs::File;
+use std::io::{self, IsTerminal, Write};
+
+use clap::ValueEnum;
+use reversi_record::diagnostic::{render_plain, Diagnostic, Report, Source};
+use reversi_record::formats::Format;
+use reversi_record::render::{Diagram, RenderError, Style};
+use reversi_record::validate::validate_record;
+use reversi_record::Rules;
+
+use super::exit;
+use super::input::{self, InputOptions};
+
+/// Show the position after a move of a game, as text or as an SVG diagram (the help text
+/// is the `Show` command's).
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// The record; `-` (the default) reads standard input.
+    #[arg(default_value = "-")]
+    input: String,
+    /// Which game of the file (1 is the first).
+    #[arg(long, short = 'g', default_value_t = 1, value_name = "N")]
+    game: usize,
+    /// Show the position after this written move (passes the record writes count; 0 is the
+    /// start position). Default: the last.
+    #[arg(long = "move", short = 'm', value_name = "M")]
+    move_number: Option<usize>,
+    /// Read as this format (`FORMAT[:DIALECT]`) instead of detecting it.
+    #[arg(long, value_parser = input::parse_format)]
+    from: Option<Format>,
+    /// Rules for records that do not state them (move strings, transcripts).
+    #[arg(long, value_parser = super::parse_rules)]
+    rules: Option<Rules>,
+    /// Directory of the WTHOR name files (WTHOR.JOU, WTHOR.TRN); default: beside the game file.
+    #[arg(long, value_name = "DIR")]
+    names: Option<std::path::PathBuf>,
+    /// Output format; default: `svg` when the output file ends in `.svg`, else `text`.
+    #[arg(long, value_enum)]
+    format: Option<ShowFormat>,
+    /// Draw the game diagram of Othello books: the start discs and the number of each
+    /// placement on the square it filled.
+    #[arg(long)]
+    numbers: bool,
+    /// Output file; `-` (the default) writes standard output.
+    #[arg(short, long, default_value = "-")]
+    output: String,
+}
+
+/// What `show` draws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ShowFormat {
+    /// The board as diagnostics draw it, the side to move, disc counts, the last move.
+    Text,
+    /// A self-contained SVG picture.
+    Svg,
+}
+
+pub(crate) fn run(args: Args) -> io::Result<u8> {
+    if args.game == 0 {
+        return Err(usage(
+            "expected a game number of 1 or more, but found 0 instead",
+        ));
+    }
+    let options = InputOptions {
+        from: args.from,
+        rules: args.rules,
+        names: args.names.clone(),
+    };
+    let input = input::open(&args.input, &options)?;
+    let name = input.name.clone();
+    let mut seen = 0;
+    let mut found = None;
+    for item in input.games {
+        let game = item.map_err(|e| io::Error::new(e.kind(), format!("{name}: {e}")))?;
+        seen += 1;
+        if seen == args.game {
+            found = Some(game);
+            break;
+        }
+    }
+    let Some(game) = found else {
+        return Err(usage(&format!(
+            "{name}: expected a game number from 1 to {seen}, but found {} instead: the file has {seen} {}",
+            args.game,
+            if seen == 1 { "game" } else { "games" }
+        )));
+    };
+    let mut stderr = io::stderr().lock();
+    let mut status = exit::OK;
+    for d in game.diagnostics.iter().filter(|d| d.is_error()) {
+        print_diagnostic(&mut stderr, d, &game.source)?;
+        status = exit::INVALID;
+    }
+    let Some(record) = &game.record else {
+        writeln!(
+            stderr,
+            "error: {name}: game {} could not be read, so there is nothing to show",
+            game.index
+        )?;
+        return Ok(exit::INVALID);
+    };
+    let replay = match Diagram::replay(record, args.move_number) {
+        Ok(r) => r,
+        Err(e @ RenderError::PastEnd { .. }) => {
+            return Err(usage(&format!("{name}: game {}: --move: {e}", game.index)))
+        }
+        Err(RenderError::BadSetup(_)) => {
+            for d in validate_record(record, game.index).diagnostics {
+                print_diagnostic(&mut stderr, &d, &game.source)?;
+            }
+            return Ok(exit::INVALID);
+        }
+    };
+    // Judge the record only as far as it is shown: the moves after M do not matter, nor
+    // (when M is not the last move) the result.
+    let mut shown = record.clone();
+    if let Some(m) = args.move_number {
+        if m < shown.moves.len() {
+            shown.moves.truncate(m);
+            shown.result = None;
+        }
+    }
+    for d in validate_record(&shown, game.index)
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+    {
+        print_diagnostic(&mut stderr, d, &game.source)?;
+        status = exit::INVALID;
+    }
+    if let Some(stop) = replay.stopped {
+        writeln!(
+            stderr,
+            "note: game {}: move {} ({}) is illegal; showing the position after move {}, the last legal one",
+            game.index,
+            stop.number,
+            stop.mv,
+            stop.number - 1
+        )?;
+        status = exit::INVALID;
+    }
+    let format = args
+        .format
+        .unwrap_or(if args.output.to_ascii_lowercase().ends_with(".svg") {
+            ShowFormat::Svg
+        } else {
+            ShowFormat::Text
+        });
+    let style = Style {
+        numbers: args.numbers,
+    };
+    let picture = match format {
+        ShowFormat::Text => replay.diagram.text(&style),
+        ShowFormat::Svg => replay.diagram.svg(&style),
+    };
+    if args.output == "-" {
+        let mut out = io::stdout().lock();
+        out.write_all(picture.as_bytes())?;
+        out.flush()?;
+    } else {
+        let mut file = File::create(&args.output)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", args.output)))?;
+        file.write_all(picture.as_bytes())?;
+    }
+    Ok(status)
+}
+
+fn print_diagnostic(out: &mut impl Write, d: &Diagnostic, source: &Source) -> io::Result<()> {
+    let text = if io::stderr().is_terminal() {
+        let mut text = String::new();
+        let report = Report {
+            diagnostic: d,
+            source,
+        };
+        if miette::GraphicalReportHandler::new()
+            .render_report(&mut text, &report)
+            .is_err()
+        {
+            text = format!("{}: {}\n", d.code, d.message);
+        }
+        text
+    } else {
+        render_plain(d, source)
+    };
+    writeln!(out, "{text}")
+}
+
+fn usage(message: &str) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidInput, message.to_string())
+}

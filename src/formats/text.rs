@@ -1,0 +1,620 @@
+//! Text input that several readers share: lines with their offsets, bounded in length,
+//! decoded as UTF-8 or, line by line when that fails, as Windows-1252 (the encoding of
+//! WTHOR-era Windows tools), with NUL bytes reported and never passed on; and UTF-16
+//! input recognised by its byte-order mark.
+//!
+//! Diagnostics made here: `syntax-too-long` (a line or game over [`MAX_GAME_BYTES`]: the
+//! game is skipped), `syntax-bad-encoding` (a line that is not UTF-8, read as CP1252; a
+//! warning) and `syntax-nul-byte` (a NUL byte, read as U+FFFD; an error).
+
+use std::io::{self, BufRead, Read};
+
+use crate::diagnostic::Diagnostic;
+use crate::record::Span;
+
+/// The most bytes one line, or one game, of a text record may hold. Real games take a few
+/// kilobytes; anything longer is damage (or `/dev/zero`), and is skipped with a
+/// `syntax-too-long` error instead of being held in memory.
+pub const MAX_GAME_BYTES: usize = 1 << 20;
+
+/// `MAX_GAME_BYTES` as people read it.
+pub(crate) const MAX_GAME_TEXT: &str = "1 MiB";
+
+/// The most bytes a reader may consume without giving a game: past this, the input is not
+/// a record of this format (`/dev/zero`, a binary file read as text), and reading stops
+/// with an error instead of running on.
+pub const MAX_RUN_WITHOUT_GAME: u64 = 64 << 20;
+
+/// An input that fails with `InvalidData` once [`MAX_RUN_WITHOUT_GAME`] bytes were read
+/// since the count was last reset (by the game stream, at each game).
+pub(crate) struct RunawayGuard<R> {
+    input: R,
+    consumed: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl<R> RunawayGuard<R> {
+    pub(crate) fn new(input: R, consumed: std::sync::Arc<std::sync::atomic::AtomicU64>) -> Self {
+        RunawayGuard { input, consumed }
+    }
+
+    fn check(&self) -> io::Result<()> {
+        if self.consumed.load(std::sync::atomic::Ordering::Relaxed) > MAX_RUN_WITHOUT_GAME {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "{} MiB read without a game: this is not a record of the format; the rest is not read",
+                    MAX_RUN_WITHOUT_GAME >> 20
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl<R: Read> Read for RunawayGuard<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.check()?;
+        let n = self.input.read(buf)?;
+        self.consumed
+            .fetch_add(n as u64, std::sync::atomic::Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for RunawayGuard<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.check()?;
+        self.input.fill_buf()
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.consumed
+            .fetch_add(amount as u64, std::sync::atomic::Ordering::Relaxed);
+        self.input.consume(amount);
+    }
+}
+
+/// What [`read_line_capped`] found.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum LineRead {
+    /// The end of the input: nothing was read.
+    End,
+    /// A line of this many bytes (its terminator included) is in the buffer.
+    Line(usize),
+    /// A line of this many bytes was longer than the cap: it was consumed, not kept.
+    TooLong(usize),
+}
+
+/// Reads one line, through its `\n`, appending it to `buf` unless `buf` would then hold
+/// more than `max` bytes; a longer line is read to its end and thrown away (and `buf`
+/// truncated back), so that memory stays bounded whatever the input.
+pub(crate) fn read_line_capped(
+    input: &mut impl BufRead,
+    buf: &mut Vec<u8>,
+    max: usize,
+) -> io::Result<LineRead> {
+    let kept = buf.len();
+    let mut total = 0usize;
+    let mut over = false;
+    loop {
+        let available = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            break;
+        }
+        let newline = available.iter().position(|&b| b == b'\n');
+        let take = newline.map_or(available.len(), |i| i + 1);
+        if !over && buf.len() + take > max {
+            over = true;
+            buf.truncate(kept);
+        }
+        if !over {
+            buf.extend_from_slice(&available[..take]);
+        }
+        total += take;
+        input.consume(take);
+        if newline.is_some() {
+            break;
+        }
+    }
+    Ok(match (total, over) {
+        (0, _) => LineRead::End,
+        (n, false) => LineRead::Line(n),
+        (n, true) => LineRead::TooLong(n),
+    })
+}
+
+/// The error for a line or game longer than [`MAX_GAME_BYTES`], which is skipped.
+pub(crate) fn too_long(what: &str, line: usize, len: usize) -> Diagnostic {
+    Diagnostic::error(
+        "syntax-too-long",
+        format!(
+            "{what} on line {} is longer than {MAX_GAME_TEXT} ({len} bytes); the game is skipped",
+            line + 1
+        ),
+    )
+    .help(format!(
+        "a record of one game takes a few kilobytes; this is damage or not a game record (the limit is {MAX_GAME_BYTES} bytes)"
+    ))
+}
+
+/// Decodes a game's or a line's bytes, found at file offset `base`, starting on 0-based
+/// line `line`: UTF-8 where it is valid, each line that is not read as Windows-1252, NUL
+/// bytes as U+FFFD. Returns the text and a diagnostic for each kind of problem (with the
+/// first place it occurs); spans point into the decoded text.
+pub(crate) fn decode(bytes: Vec<u8>, base: usize, line: usize) -> (String, Vec<Diagnostic>) {
+    let text = match String::from_utf8(bytes) {
+        Ok(text) if !text.contains('\0') => return (text, Vec::new()),
+        Ok(text) => text,
+        Err(e) => decode_lines(e.as_bytes()),
+    };
+    let mut problems = Vec::new();
+    if let Some((at, number, count)) = first_marked(&text, CP1252_MARK) {
+        problems.push(
+            Diagnostic::warning(
+                "syntax-bad-encoding",
+                if count == 1 {
+                    format!("line {} is not valid UTF-8; it was read as Windows-1252", line + number + 1)
+                } else {
+                    format!(
+                        "{count} lines, the first line {}, are not valid UTF-8; they were read as Windows-1252",
+                        line + number + 1
+                    )
+                },
+            )
+            .at(Some(Span::new(base + at, 0)), "from here")
+            .help("save the file as UTF-8 to be sure of its characters"),
+        );
+    }
+    let text = text.replace(CP1252_MARK, "");
+    if let Some(at) = text.find('\0') {
+        let number = text[..at].matches('\n').count();
+        let text = text.replace('\0', "\u{FFFD}");
+        problems.push(
+            Diagnostic::error(
+                "syntax-nul-byte",
+                format!("line {} holds a NUL byte", line + number + 1),
+            )
+            .at(Some(Span::new(base + at, '\u{FFFD}'.len_utf8())), "a NUL byte")
+            .help("a text record holds no NUL bytes: the file is damaged or binary; it was read as U+FFFD"),
+        );
+        return (text, problems);
+    }
+    (text, problems)
+}
+
+/// A private-use character put before each line decoded as CP1252, so that the lines can
+/// be found and counted; taken out again before the text is used.
+const CP1252_MARK: char = '\u{F8FF}';
+
+/// Decodes `bytes` line by line: UTF-8 lines as they are, others as Windows-1252 with
+/// [`CP1252_MARK`] in front.
+fn decode_lines(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() + bytes.len() / 2);
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
+        match std::str::from_utf8(line) {
+            Ok(text) => out.push_str(&text.replace(CP1252_MARK, "\u{FFFD}")),
+            Err(_) => {
+                out.push(CP1252_MARK);
+                out.extend(line.iter().map(|&b| cp1252(b)));
+            }
+        }
+    }
+    out
+}
+
+/// Where the first `mark` is (its byte offset once the marks are taken out), on which
+/// 0-based line of `text`, and how many there are.
+fn first_marked(text: &str, mark: char) -> Option<(usize, usize, usize)> {
+    let at = text.find(mark)?;
+    let count = text.matches(mark).count();
+    let number = text[..at].matches('\n').count();
+    Some((at, number, count))
+}
+
+/// Windows-1252 characters of bytes 0x80..=0x9F. The five bytes the code page leaves
+/// undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D) map to the C1 controls of the same value, as
+/// the WHATWG decoder does, so every byte decodes and encodes back.
+const HIGH_CONTROLS: [char; 32] = [
+    '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8D}', 'Ž', '\u{8F}',
+    '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9D}', 'ž', 'Ÿ',
+];
+
+/// Decodes Windows-1252 bytes.
+///
+/// ```
+/// use reversi_record::formats::text::decode_cp1252;
+/// assert_eq!(decode_cp1252(b"Pr\xe9qualif de Paris"), "Préqualif de Paris");
+/// assert_eq!(decode_cp1252(b"\x80 \x9c"), "€ œ");
+/// ```
+pub fn decode_cp1252(bytes: &[u8]) -> String {
+    bytes.iter().map(|&b| cp1252(b)).collect()
+}
+
+/// Encodes `text` as Windows-1252, or returns the first character it cannot hold.
+///
+/// ```
+/// use reversi_record::formats::text::encode_cp1252;
+/// assert_eq!(encode_cp1252("Suède €").unwrap(), b"Su\xe8de \x80");
+/// assert_eq!(encode_cp1252("Łódź"), Err('Ł'));
+/// ```
+pub fn encode_cp1252(text: &str) -> Result<Vec<u8>, char> {
+    text.chars().map(encode_char).collect()
+}
+
+fn encode_char(c: char) -> Result<u8, char> {
+    let code = u32::from(c);
+    if code < 0x80 || (0xA0..=0xFF).contains(&code) {
+        return u8::try_from(code).map_err(|_| c);
+    }
+    HIGH_CONTROLS
+        .iter()
+        .position(|&h| h == c)
+        .and_then(|i| u8::try_from(0x80 + i).ok())
+        .ok_or(c)
+}
+
+/// The character Windows-1252 gives byte `b`.
+pub(crate) fn cp1252(b: u8) -> char {
+    match b {
+        0x80..=0x9F => HIGH_CONTROLS[usize::from(b - 0x80)],
+        _ => char::from(b),
+    }
+}
+
+/// The encoding a byte-order mark at the start of `head` names, if it is UTF-16.
+pub fn utf16_bom(head: &[u8]) -> Option<Utf16> {
+    match head {
+        [0xFF, 0xFE, ..] => Some(Utf16::Le),
+        [0xFE, 0xFF, ..] => Some(Utf16::Be),
+        _ => None,
+    }
+}
+
+/// A byte order of UTF-16.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Utf16 {
+    /// Little-endian (`FF FE`), what Windows writes.
+    Le,
+    /// Big-endian (`FE FF`).
+    Be,
+}
+
+impl Utf16 {
+    /// The encoding's name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Utf16::Le => "UTF-16LE",
+            Utf16::Be => "UTF-16BE",
+        }
+    }
+}
+
+/// Reads UTF-16 (its byte-order mark first) as UTF-8, streaming; unpaired surrogates
+/// become U+FFFD. Offsets in what it gives are offsets in the UTF-8 text.
+///
+/// ```
+/// use std::io::Read;
+/// use reversi_record::formats::text::{Utf16, Utf16Reader};
+/// let bytes: Vec<u8> = [0xFF, 0xFE].into_iter()
+///     .chain("f5d6é".encode_utf16().flat_map(u16::to_le_bytes))
+///     .collect();
+/// let mut text = String::new();
+/// Utf16Reader::new(&bytes[..], Utf16::Le).read_to_string(&mut text).unwrap();
+/// assert_eq!(text, "f5d6é");
+/// ```
+#[derive(Debug)]
+pub struct Utf16Reader<R> {
+    input: R,
+    order: Utf16,
+    bom_skipped: bool,
+    /// A byte read without its pair.
+    odd: Option<u8>,
+    /// A high surrogate waiting for its low half.
+    high: Option<u16>,
+    /// UTF-8 bytes decoded but not yet handed out.
+    pending: Vec<u8>,
+    at: usize,
+    raw: Vec<u8>,
+    done: bool,
+}
+
+impl<R: Read> Utf16Reader<R> {
+    /// UTF-8 from `input`, which starts with a byte-order mark of `order`.
+    pub fn new(input: R, order: Utf16) -> Utf16Reader<R> {
+        Utf16Reader {
+            input,
+            order,
+            bom_skipped: false,
+            odd: None,
+            high: None,
+            pending: Vec::new(),
+            at: 0,
+            raw: vec![0; 16 * 1024],
+            done: false,
+        }
+    }
+
+    fn unit(&self, pair: [u8; 2]) -> u16 {
+        match self.order {
+            Utf16::Le => u16::from_le_bytes(pair),
+            Utf16::Be => u16::from_be_bytes(pair),
+        }
+    }
+
+    fn push_char(&mut self, c: char) {
+        let mut buf = [0; 4];
+        self.pending
+            .extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+    }
+
+    fn push_unit(&mut self, unit: u16) {
+        if !self.bom_skipped {
+            self.bom_skipped = true;
+            if unit == 0xFEFF {
+                return;
+            }
+        }
+        if let Some(high) = self.high.take() {
+            if (0xDC00..0xE000).contains(&unit) {
+                let c = 0x10000 + ((u32::from(high) - 0xD800) << 10) + (u32::from(unit) - 0xDC00);
+                self.push_char(char::from_u32(c).unwrap_or(char::REPLACEMENT_CHARACTER));
+                return;
+            }
+            self.push_char(char::REPLACEMENT_CHARACTER);
+        }
+        match unit {
+            0xD800..=0xDBFF => self.high = Some(unit),
+            0xDC00..=0xDFFF => self.push_char(char::REPLACEMENT_CHARACTER),
+            _ => self
+                .push_char(char::from_u32(u32::from(unit)).unwrap_or(char::REPLACEMENT_CHARACTER)),
+        }
+    }
+
+    /// Decodes the next block of input into `pending`; false at the end.
+    fn refill(&mut self) -> io::Result<bool> {
+        self.pending.clear();
+        self.at = 0;
+        while self.pending.is_empty() {
+            if self.done {
+                return Ok(false);
+            }
+            let n = match self.input.read(&mut self.raw) {
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if n == 0 {
+                self.done = true;
+                if self.high.take().is_some() || self.odd.take().is_some() {
+                    self.push_char(char::REPLACEMENT_CHARACTER);
+                }
+                continue;
+            }
+            let raw = std::mem::take(&mut self.raw);
+            let mut bytes = &raw[..n];
+            if let Some(first) = self.odd.take() {
+                let unit = self.unit([first, bytes[0]]);
+                self.push_unit(unit);
+                bytes = &bytes[1..];
+            }
+            let mut pairs = bytes.chunks_exact(2);
+            for pair in pairs.by_ref() {
+                let unit = self.unit([pair[0], pair[1]]);
+                self.push_unit(unit);
+            }
+            self.odd = pairs.remainder().first().copied();
+            self.raw = raw;
+        }
+        Ok(true)
+    }
+}
+
+impl<R: Read> Read for Utf16Reader<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        if self.at == self.pending.len() && !self.refill()? {
+            return Ok(0);
+        }
+        let n = out.len().min(self.pending.len() - self.at);
+        out[..n].copy_from_slice(&self.pending[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+/// One line of text with where it is in the file.
+#[derive(Clone, Debug)]
+pub(crate) struct Line {
+    /// The text without its line terminator, decoded by [`decode`]; a byte-order mark at
+    /// the start of the file left out; empty when the line was too long.
+    pub(crate) text: String,
+    /// The terminator that followed it (`"\n"`, `"\r\n"` or `""` at the end).
+    pub(crate) terminator: &'static str,
+    /// Byte offset of the line in the file.
+    pub(crate) offset: usize,
+    /// 0-based line number.
+    pub(crate) number: usize,
+    /// What decoding found (bad encoding, NUL bytes), or that the line was too long and
+    /// must be skipped (`syntax-too-long`, an error).
+    pub(crate) problems: Vec<Diagnostic>,
+    /// Whether the line was longer than [`MAX_GAME_BYTES`] and is not in `text`.
+    pub(crate) too_long: bool,
+}
+
+/// Reads lines one at a time, keeping their byte offsets, each at most
+/// [`MAX_GAME_BYTES`] long.
+#[derive(Debug)]
+pub(crate) struct LineReader<R> {
+    input: R,
+    offset: usize,
+    number: usize,
+    buf: Vec<u8>,
+}
+
+impl<R: BufRead> LineReader<R> {
+    /// Lines of `input`.
+    pub(crate) fn new(input: R) -> LineReader<R> {
+        LineReader {
+            input,
+            offset: 0,
+            number: 0,
+            buf: Vec::new(),
+        }
+    }
+
+    /// The next line, or `None` at the end.
+    pub(crate) fn next_line(&mut self) -> Option<io::Result<Line>> {
+        self.buf.clear();
+        let read = match read_line_capped(&mut self.input, &mut self.buf, MAX_GAME_BYTES) {
+            Err(e) => return Some(Err(e)),
+            Ok(r) => r,
+        };
+        let (n, too_long) = match read {
+            LineRead::End => return None,
+            LineRead::Line(n) => (n, false),
+            LineRead::TooLong(n) => (n, true),
+        };
+        let mut bytes = &self.buf[..];
+        let mut terminator = "";
+        if let Some(rest) = bytes.strip_suffix(b"\n") {
+            bytes = rest;
+            terminator = "\n";
+            if let Some(rest) = bytes.strip_suffix(b"\r") {
+                bytes = rest;
+                terminator = "\r\n";
+            }
+        }
+        let mut offset = self.offset;
+        if self.number == 0 {
+            if let Some(rest) = bytes.strip_prefix("\u{feff}".as_bytes()) {
+                bytes = rest;
+                offset += 3;
+            }
+        }
+        let (text, problems) = if too_long {
+            (String::new(), vec![too_long_line(self.number, n)])
+        } else {
+            decode(bytes.to_vec(), offset, self.number)
+        };
+        let line = Line {
+            text,
+            terminator,
+            offset,
+            number: self.number,
+            problems,
+            too_long,
+        };
+        self.offset += n;
+        self.number += 1;
+        Some(Ok(line))
+    }
+}
+
+/// The error for a line of `len` bytes, too long to read.
+fn too_long_line(number: usize, len: usize) -> Diagnostic {
+    too_long("the line", number, len)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_lines_are_consumed_not_kept() {
+        let input = format!("ab\n{}\ncd", "x".repeat(100));
+        let mut reader = input.as_bytes();
+        let mut buf = Vec::new();
+        assert_eq!(
+            read_line_capped(&mut reader, &mut buf, 10).unwrap(),
+            LineRead::Line(3)
+        );
+        buf.clear();
+        assert_eq!(
+            read_line_capped(&mut reader, &mut buf, 10).unwrap(),
+            LineRead::TooLong(101)
+        );
+        assert!(buf.is_empty());
+        assert_eq!(
+            read_line_capped(&mut reader, &mut buf, 10).unwrap(),
+            LineRead::Line(2)
+        );
+        assert_eq!(buf, b"cd");
+        assert_eq!(
+            read_line_capped(&mut reader, &mut buf, 10).unwrap(),
+            LineRead::End
+        );
+    }
+
+    #[test]
+    fn lines_that_are_not_utf8_are_read_as_cp1252_and_reported() {
+        let bytes = b"[Black \"Ren\xe9\"]\n[White \"Jos\xe9 \x80\"]\nf5 d6\n".to_vec();
+        let (text, problems) = decode(bytes, 100, 4);
+        assert_eq!(text, "[Black \"René\"]\n[White \"José €\"]\nf5 d6\n");
+        assert_eq!(problems.len(), 1);
+        assert_eq!(problems[0].code, "syntax-bad-encoding");
+        assert_eq!(
+            problems[0].message,
+            "2 lines, the first line 5, are not valid UTF-8; they were read as Windows-1252"
+        );
+        assert_eq!(problems[0].span, Some(Span::new(100, 0)));
+    }
+
+    #[test]
+    fn utf8_lines_beside_bad_ones_stay_utf8() {
+        let bytes = "é\n".bytes().chain(*b"\xe9\n").collect();
+        let (text, problems) = decode(bytes, 0, 0);
+        assert_eq!(text, "é\né\n");
+        assert_eq!(
+            problems[0].message,
+            "line 2 is not valid UTF-8; it was read as Windows-1252"
+        );
+        assert_eq!(problems[0].span, Some(Span::new(3, 0)));
+    }
+
+    #[test]
+    fn nul_bytes_are_an_error_and_never_kept() {
+        let (text, problems) = decode(b"f5\0d6".to_vec(), 10, 0);
+        assert_eq!(text, "f5\u{FFFD}d6");
+        assert_eq!(problems[0].code, "syntax-nul-byte");
+        assert!(problems[0].is_error());
+        assert_eq!(problems[0].span, Some(Span::new(12, 3)));
+    }
+
+    #[test]
+    fn utf16_both_orders_and_split_reads() {
+        let text = "[Black \"Zoë\"] 𝄞\nf5";
+        for order in [Utf16::Le, Utf16::Be] {
+            let mut bytes = match order {
+                Utf16::Le => vec![0xFF, 0xFE],
+                Utf16::Be => vec![0xFE, 0xFF],
+            };
+            for unit in text.encode_utf16() {
+                bytes.extend(match order {
+                    Utf16::Le => unit.to_le_bytes(),
+                    Utf16::Be => unit.to_be_bytes(),
+                });
+            }
+            assert_eq!(utf16_bom(&bytes), Some(order));
+            // One byte at a time: pairs and surrogates split across reads.
+            struct OneByte<'a>(&'a [u8]);
+            impl Read for OneByte<'_> {
+                fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+                    let Some((&first, rest)) = self.0.split_first() else {
+                        return Ok(0);
+                    };
+                    out[0] = first;
+                    self.0 = rest;
+                    Ok(1)
+                }
+            }
+            let mut out = String::new();
+            Utf16Reader::new(OneByte(&bytes), order)
+                .read_to_string(&mut out)
+                .unwrap();
+            assert_eq!(out, text);
+        }
+    }
+}

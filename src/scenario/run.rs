@@ -1,0 +1,202 @@
+//! Playing a scenario through the engine.
+
+use crate::engine::{Color, IllegalMove, Move, Position, Rules, RulesError, SetupError, SquareSet};
+use crate::formats::rgn::board::from_line;
+
+use super::parse::{read_rows, ErrorKind, Scenario, ScenarioError, StartGiven};
+
+/// What a `parse:` line gave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParsedRules {
+    /// The rules string as written.
+    pub input: String,
+    /// The rules, or why the string is refused.
+    pub result: Result<Rules, RulesError>,
+}
+
+/// One move of a scenario as the engine took it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The side to move when the move was tried.
+    pub mover: Color,
+    /// The move.
+    pub mv: Move,
+    /// The discs it flipped (empty for a pass, a placement without flips or a refusal).
+    pub flipped: SquareSet,
+    /// Why the engine refused it (the scenario marked it `!`).
+    pub refused: Option<IllegalMove>,
+    /// Played in the scenario's `quiet:` prefix (not shown in the text transcript).
+    pub quiet: bool,
+    /// The position after it (unchanged by a refusal).
+    pub after: Position,
+}
+
+/// The result of running a scenario: every fact the text and JSON transcripts show.
+///
+/// ```
+/// use reversi_record::scenario::Scenario;
+/// let sc: Scenario = "rules: othello:4x4\nmoves: b1 !b1".parse().unwrap();
+/// let t = sc.run().unwrap();
+/// assert_eq!(t.steps.len(), 2);
+/// assert!(t.to_text().contains("black b1: flips b2"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Transcript {
+    /// The `parse:` lines' results, in order.
+    pub parses: Vec<ParsedRules>,
+    /// The rules (`None` for a scenario of `parse:` lines only).
+    pub rules: Option<Rules>,
+    /// Why the engine refused the scenario's `board:` or `start:` position.
+    pub setup_refused: Option<SetupError>,
+    /// The position before the first move.
+    pub start: Option<Position>,
+    /// Every move, in order, quiet ones included.
+    pub steps: Vec<Step>,
+    /// `show: every`.
+    pub show_every: bool,
+    /// `quiet: N`.
+    pub quiet: usize,
+}
+
+impl Transcript {
+    /// The first position the transcript shows: after the quiet moves.
+    pub fn first_shown(&self) -> Option<Position> {
+        match self.quiet.checked_sub(1) {
+            None => self.start,
+            Some(i) => self.steps.get(i).map(|s| s.after),
+        }
+    }
+
+    /// The position after the last move.
+    pub fn last(&self) -> Option<Position> {
+        self.steps.last().map(|s| s.after).or(self.start)
+    }
+}
+
+fn inconsistent(line: Option<usize>, message: impl Into<String>) -> ScenarioError {
+    ScenarioError::new(line, ErrorKind::Inconsistent, message)
+}
+
+impl Scenario {
+    /// Plays the scenario through the engine. Fails when it cannot be set up or when it
+    /// contradicts its own marks: a `!` move that is legal, an unmarked move that is refused.
+    pub fn run(&self) -> Result<Transcript, ScenarioError> {
+        let parses = self
+            .parses
+            .iter()
+            .map(|p| ParsedRules {
+                input: p.clone(),
+                result: p.parse(),
+            })
+            .collect();
+        let mut transcript = Transcript {
+            parses,
+            rules: None,
+            setup_refused: None,
+            start: None,
+            steps: Vec::new(),
+            show_every: self.show_every,
+            quiet: self.quiet,
+        };
+        let Some((rules_text, rules_line)) = &self.rules else {
+            if self.parses.is_empty() {
+                return Err(inconsistent(None, "no `rules:` and no `parse:` lines"));
+            }
+            if self.start != StartGiven::Rules || !self.moves.is_empty() {
+                return Err(inconsistent(
+                    None,
+                    "a board, a start or moves need a `rules:` line",
+                ));
+            }
+            return Ok(transcript);
+        };
+        let rules: Rules = rules_text.parse().map_err(|e: RulesError| {
+            ScenarioError::new(
+                Some(*rules_line),
+                ErrorKind::BadRules,
+                format!("rules `{rules_text}`: {e}"),
+            )
+        })?;
+        transcript.rules = Some(rules);
+        let bad_board = |line: usize, message: String| {
+            ScenarioError::new(Some(line), ErrorKind::BadBoard, message)
+        };
+        let built = match &self.start {
+            StartGiven::Rules => Ok(Position::new(rules)),
+            StartGiven::Diagram { rows, line } => {
+                let turn = self.turn.map_or(Color::Black, |(c, _)| c);
+                let setup = read_rows(&rules, rows, turn).map_err(|e| bad_board(*line, e))?;
+                Position::from_setup(rules, setup)
+            }
+            StartGiven::Line { text, line } => {
+                let read = from_line(rules.board(), text)
+                    .map_err(|e| bad_board(*line, format!("start: {e}")))?;
+                Position::from_setup(rules, read.setup).map(|mut pos| {
+                    if let (Some([black, white]), Some(_)) = (read.in_hand, rules.supply()) {
+                        pos.set_in_hand(Color::Black, Some(black));
+                        pos.set_in_hand(Color::White, Some(white));
+                    }
+                    pos
+                })
+            }
+        };
+        let mut pos = match built {
+            Ok(pos) => pos,
+            Err(e) => {
+                transcript.setup_refused = Some(e);
+                return Ok(transcript);
+            }
+        };
+        transcript.start = Some(pos);
+        for (i, m) in self.moves.iter().enumerate() {
+            let mover = pos.turn();
+            let mut trial = pos;
+            let step = match (trial.play(m.mv), m.refused) {
+                (Ok(flipped), false) => {
+                    pos = trial;
+                    Step {
+                        mover,
+                        mv: m.mv,
+                        flipped,
+                        refused: None,
+                        quiet: i < self.quiet,
+                        after: pos,
+                    }
+                }
+                (Err(e), true) => Step {
+                    mover,
+                    mv: m.mv,
+                    flipped: SquareSet::EMPTY,
+                    refused: Some(e),
+                    quiet: i < self.quiet,
+                    after: pos,
+                },
+                (Ok(_), true) => {
+                    return Err(ScenarioError::new(
+                        Some(m.line),
+                        ErrorKind::UnexpectedLegal,
+                        format!(
+                            "move {} `!{}` was expected to be refused, but {mover} can play it",
+                            i + 1,
+                            m.mv
+                        ),
+                    ))
+                }
+                (Err(e), false) => {
+                    return Err(ScenarioError::new(
+                        Some(m.line),
+                        ErrorKind::UnexpectedRefusal,
+                        format!(
+                            "move {} `{}` was refused: {e} (mark it `!{}` if that is expected)",
+                            i + 1,
+                            m.mv,
+                            m.mv
+                        ),
+                    ))
+                }
+            };
+            transcript.steps.push(step);
+        }
+        Ok(transcript)
+    }
+}

@@ -1,0 +1,371 @@
+//! The conformance suite: every rule scenario of the project with its expected JSON, plus
+//! seeded random games of every variant (`reversi scenario --suite DIR`).
+
+use crate::engine::{Move, Position, Rules, Square};
+
+use super::check::json_text;
+use super::markdown;
+use super::parse::{Scenario, ScenarioError};
+
+/// The rule scenarios of `fixtures/rules/`, one per special case of `spec/rules.md`.
+pub const RULE_SCENARIOS: &[(&str, &str)] = &[
+    (
+        "anti-empties-to-loser",
+        include_str!("../../fixtures/rules/anti-empties-to-loser.scenario"),
+    ),
+    (
+        "anti-wipe-out",
+        include_str!("../../fixtures/rules/anti-wipe-out.scenario"),
+    ),
+    (
+        "blocked-breaks-run",
+        include_str!("../../fixtures/rules/blocked-breaks-run.scenario"),
+    ),
+    (
+        "classic-out-of-discs",
+        include_str!("../../fixtures/rules/classic-out-of-discs.scenario"),
+    ),
+    (
+        "classic-setup-in-hand",
+        include_str!("../../fixtures/rules/classic-setup-in-hand.scenario"),
+    ),
+    (
+        "free-opening-parallel",
+        include_str!("../../fixtures/rules/free-opening-parallel.scenario"),
+    ),
+    (
+        "free-opening",
+        include_str!("../../fixtures/rules/free-opening.scenario"),
+    ),
+    (
+        "game-over-full-board",
+        include_str!("../../fixtures/rules/game-over-full-board.scenario"),
+    ),
+    (
+        "handicap-anchor",
+        include_str!("../../fixtures/rules/handicap-anchor.scenario"),
+    ),
+    (
+        "handicap-corners",
+        include_str!("../../fixtures/rules/handicap-corners.scenario"),
+    ),
+    (
+        "handicap-octagon-refused",
+        include_str!("../../fixtures/rules/handicap-octagon-refused.scenario"),
+    ),
+    (
+        "multi-flip-priority",
+        include_str!("../../fixtures/rules/multi-flip-priority.scenario"),
+    ),
+    (
+        "multi3-blocked-pocket",
+        include_str!("../../fixtures/rules/multi3-blocked-pocket.scenario"),
+    ),
+    (
+        "multi3-fallback",
+        include_str!("../../fixtures/rules/multi3-fallback.scenario"),
+    ),
+    (
+        "multi3-mixed-run",
+        include_str!("../../fixtures/rules/multi3-mixed-run.scenario"),
+    ),
+    (
+        "multi3-neutral-not-anchor",
+        include_str!("../../fixtures/rules/multi3-neutral-not-anchor.scenario"),
+    ),
+    (
+        "multi3-octagon-start",
+        include_str!("../../fixtures/rules/multi3-octagon-start.scenario"),
+    ),
+    (
+        "multi3-start",
+        include_str!("../../fixtures/rules/multi3-start.scenario"),
+    ),
+    (
+        "multi3-whole-table-draw",
+        include_str!("../../fixtures/rules/multi3-whole-table-draw.scenario"),
+    ),
+    (
+        "multi4-10x10-start",
+        include_str!("../../fixtures/rules/multi4-10x10-start.scenario"),
+    ),
+    (
+        "multi4-anti",
+        include_str!("../../fixtures/rules/multi4-anti.scenario"),
+    ),
+    (
+        "multi4-end",
+        include_str!("../../fixtures/rules/multi4-end.scenario"),
+    ),
+    (
+        "mutual-block",
+        include_str!("../../fixtures/rules/mutual-block.scenario"),
+    ),
+    (
+        "octagon-corners",
+        include_str!("../../fixtures/rules/octagon-corners.scenario"),
+    ),
+    (
+        "octagon-start",
+        include_str!("../../fixtures/rules/octagon-start.scenario"),
+    ),
+    ("pass", include_str!("../../fixtures/rules/pass.scenario")),
+    (
+        "raw-scoring-draw",
+        include_str!("../../fixtures/rules/raw-scoring-draw.scenario"),
+    ),
+    (
+        "rules-strings",
+        include_str!("../../fixtures/rules/rules-strings.scenario"),
+    ),
+    (
+        "setup-colour-not-playing",
+        include_str!("../../fixtures/rules/setup-colour-not-playing.scenario"),
+    ),
+    (
+        "setup-disc-on-blocked",
+        include_str!("../../fixtures/rules/setup-disc-on-blocked.scenario"),
+    ),
+    (
+        "setup-neutral-in-two-player",
+        include_str!("../../fixtures/rules/setup-neutral-in-two-player.scenario"),
+    ),
+    (
+        "start-10x10",
+        include_str!("../../fixtures/rules/start-10x10.scenario"),
+    ),
+    (
+        "start-4x4",
+        include_str!("../../fixtures/rules/start-4x4.scenario"),
+    ),
+    (
+        "start-6x6",
+        include_str!("../../fixtures/rules/start-6x6.scenario"),
+    ),
+    (
+        "start-8x8",
+        include_str!("../../fixtures/rules/start-8x8.scenario"),
+    ),
+    (
+        "wof-draw-odd-empty",
+        include_str!("../../fixtures/rules/wof-draw-odd-empty.scenario"),
+    ),
+    (
+        "wof-draw-split",
+        include_str!("../../fixtures/rules/wof-draw-split.scenario"),
+    ),
+];
+
+/// `spec/rules.md`, whose worked examples are scenarios.
+pub const RULES_SPEC: &str = include_str!("../../spec/rules.md");
+
+/// The variants the suite plays random games of: every preset on every board it allows, and
+/// every option.
+pub const RANDOM_VARIANTS: &[&str] = &[
+    "othello:4x4",
+    "othello:6x6",
+    "othello",
+    "othello:10x10",
+    "othello:octagon",
+    "othello,scoring=raw",
+    "othello,blocked=b2+g7",
+    "othello:octagon,blocked=e1+f10",
+    "othello,handicap=black:a8+h1",
+    "othello:10x10,handicap=white:3",
+    "anti:6x6",
+    "anti",
+    "anti:10x10",
+    "anti:octagon",
+    "free:6x6",
+    "free",
+    "free:octagon",
+    "free,anti",
+    "classic",
+    "classic,anti",
+    "classic,handicap=white:2",
+    "multi3",
+    "multi3:10x10",
+    "multi3:octagon",
+    "multi3,anti",
+    "multi3,blocked=c3+f6",
+    "multi4",
+    "multi4:10x10",
+    "multi4:octagon",
+    "multi4:octagon,anti",
+];
+
+/// Random games per variant.
+pub const GAMES_PER_VARIANT: u64 = 2;
+
+/// The seed of the random games; changing it changes the suite.
+pub const SEED: u64 = 2026;
+
+/// One file of the suite: its path relative to the suite directory (`/`-separated) and its
+/// contents.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SuiteFile {
+    /// The path inside the suite directory, such as `rules/pass.scenario`.
+    pub path: String,
+    /// The file's contents.
+    pub contents: String,
+}
+
+/// splitmix64: small, seeded, the same everywhere.
+#[derive(Debug)]
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// A file-name form of a rules string: `othello:octagon,blocked=e1+f10` →
+/// `othello-octagon-blocked-e1-f10`.
+pub fn slug(rules: &str) -> String {
+    rules
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect()
+}
+
+/// A random game of `rules` from `seed` as a scenario with `show: every`: random legal
+/// moves to the end, with now and then a move the engine must refuse (marked `!`).
+pub fn random_game(rules: Rules, seed: u64, title: &str) -> String {
+    let mut rng = Rng(seed);
+    let mut pos = Position::new(rules);
+    let playable: Vec<Square> = rules.playable().iter().collect();
+    let mut tokens: Vec<String> = Vec::new();
+    // A 10x10 game has at most 96 placements and as many passes; stop well beyond.
+    while !pos.is_over() && tokens.len() < 400 {
+        // Now and then, a move that must be refused: a square that is not legal, or a pass.
+        if rng.below(6) == 0 {
+            let wrong = if rng.below(4) == 0 {
+                Move::Pass
+            } else {
+                Move::Place(playable[rng.below(playable.len())])
+            };
+            let mut trial = pos;
+            if trial.play(wrong).is_err() {
+                tokens.push(format!("!{wrong}"));
+            }
+        }
+        let legal: Vec<Square> = pos.legal_moves().iter().collect();
+        let mv = if legal.is_empty() {
+            Move::Pass
+        } else {
+            Move::Place(legal[rng.below(legal.len())])
+        };
+        if pos.play(mv).is_err() {
+            break;
+        }
+        tokens.push(mv.to_string());
+    }
+    let mut text = format!("# {title}\nrules: {rules}\nshow: every\n");
+    for chunk in tokens.chunks(12) {
+        text.push_str("moves: ");
+        text.push_str(&chunk.join(" "));
+        text.push('\n');
+    }
+    text
+}
+
+/// The section heading above byte `at` of a Markdown text (`## ...` or `### ...`).
+fn heading_before(md: &str, at: usize) -> &str {
+    md[..at]
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("##"))
+        .map_or("", |l| l.trim_start_matches('#').trim())
+}
+
+fn with_json(path: String, scenario: String) -> Result<[SuiteFile; 2], ScenarioError> {
+    let transcript = Scenario::parse(&scenario)?.run()?;
+    let json_path = format!("{}.json", path.trim_end_matches(".scenario"));
+    let json = json_text(&transcript.to_json(&path));
+    Ok([
+        SuiteFile {
+            path,
+            contents: scenario,
+        },
+        SuiteFile {
+            path: json_path,
+            contents: json,
+        },
+    ])
+}
+
+const README: &str = "\
+# reversi-record conformance suite
+
+Generated by `reversi scenario --suite DIR`; the same version of reversi-record writes the
+same bytes. Every `NAME.scenario` (format: spec/scenario.md) has its expected answer beside
+it in `NAME.json` (one scenario object of the JSON transcript).
+
+- `rules/`: one scenario per special case of spec/rules.md (passes, forced placements without
+  flips, the neutral disc, blocked squares breaking runs, the free opening, out-of-discs in
+  classic, game ends, scoring, setups and rules strings that are refused).
+- `spec/`: the worked examples of spec/rules.md, in order.
+- `random/`: seeded random games of every variant with every position shown, and now and
+  then a move that must be refused (marked `!`).
+
+To check an engine: for each scenario, set up the start, play the moves, and compare at every
+entry of `positions` the side to move, the legal moves, the flips of each and the board, at
+every entry of `moves` the flips (or that the move is refused), and the `outcome`.
+`reversi scenario --check --format json DIR/*/*.scenario` checks reversi-record itself.
+";
+
+/// Every file of the suite, in a fixed order. Fails only when a scenario of the project
+/// itself is broken (the tests keep that from happening).
+pub fn files() -> Result<Vec<SuiteFile>, ScenarioError> {
+    let mut files = vec![SuiteFile {
+        path: "README.md".into(),
+        contents: README.into(),
+    }];
+    for (name, text) in RULE_SCENARIOS {
+        files.extend(with_json(
+            format!("rules/{name}.scenario"),
+            (*text).to_owned(),
+        )?);
+    }
+    for (i, example) in markdown::examples(RULES_SPEC).iter().enumerate() {
+        let text = format!(
+            "# spec/rules.md, example {} (line {}, {})\n{}",
+            i + 1,
+            example.line,
+            heading_before(RULES_SPEC, example.offset),
+            example.scenario
+        );
+        files.extend(with_json(
+            format!("spec/rules-{:02}.scenario", i + 1),
+            text,
+        )?);
+    }
+    for (v, variant) in RANDOM_VARIANTS.iter().enumerate() {
+        let rules: Rules = variant.parse().map_err(|e| {
+            ScenarioError::new(
+                None,
+                super::parse::ErrorKind::BadRules,
+                format!("suite variant `{variant}`: {e}"),
+            )
+        })?;
+        for g in 0..GAMES_PER_VARIANT {
+            let seed = SEED.wrapping_mul(1000).wrapping_add(v as u64 * 100 + g);
+            let title = format!(
+                "Random game {} of {rules} (seed {seed}), every position shown.",
+                g + 1
+            );
+            let text = random_game(rules, seed, &title);
+            let path = format!("random/{}-{}.scenario", slug(variant), g + 1);
+            files.extend(with_json(path, text)?);
+        }
+    }
+    Ok(files)
+}

@@ -1,0 +1,725 @@
+//! Hostile input: the `reversi` binary run as a child process on generated inputs of a few
+//! megabytes (long lines, deep and unbalanced nesting, many findings, binary junk,
+//! truncations, odd encodings) and on every way an output can alias an input. Each case
+//! asserts no panic, the exit code, the files left behind and, measured by the kernel for
+//! the child, its peak memory.
+//!
+//! The figures for 10 MB to 1 GB inputs are in the README; these cases stay small so that
+//! CI stays lean.
+#![cfg(unix)]
+
+use std::fs;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Peak memory a run may take, whatever its input.
+const MEMORY_LIMIT_KB: i64 = 64 * 1024;
+
+/// What a run of the binary gave.
+struct Run {
+    code: Option<i32>,
+    stdout: Vec<u8>,
+    stderr: String,
+    /// Peak resident memory in KiB.
+    max_rss_kb: i64,
+    elapsed: Duration,
+}
+
+impl Run {
+    fn stdout(&self) -> String {
+        String::from_utf8_lossy(&self.stdout).into_owned()
+    }
+
+    /// Checks what every run must be: finished by itself, no panic, memory bounded.
+    fn sane(&self, what: &str) -> &Run {
+        assert!(
+            !self.stderr.contains("panicked"),
+            "{what}: panicked:\n{}",
+            self.stderr
+        );
+        assert_ne!(self.code, Some(101), "{what}: {}", self.stderr);
+        assert!(self.code.is_some(), "{what}: killed by a signal");
+        assert!(
+            self.max_rss_kb < MEMORY_LIMIT_KB,
+            "{what}: peak memory {} KiB",
+            self.max_rss_kb
+        );
+        self
+    }
+}
+
+fn bin() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("reversi")
+}
+
+/// Runs the binary with `args`, standard input from `stdin`, and measures it with `wait4`.
+fn run_with(args: &[&str], stdin: Stdio, dir: Option<&Path>) -> Run {
+    let mut cmd = Command::new(bin());
+    cmd.args(args)
+        .env("NO_COLOR", "1")
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(dir) = dir {
+        cmd.current_dir(dir);
+    }
+    let start = Instant::now();
+    let mut child = cmd.spawn().expect("reversi starts");
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let stdout = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        out.read_to_end(&mut buf).unwrap();
+        buf
+    });
+    let stderr = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        err.read_to_end(&mut buf).unwrap();
+        buf
+    });
+    let pid = child.id();
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let peak = {
+        let done = done.clone();
+        std::thread::spawn(move || peak_memory_kb(pid, &done))
+    };
+    let code = child.wait().expect("reversi ends").code();
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    let max_rss_kb = peak.join().unwrap();
+    Run {
+        code,
+        stdout: stdout.join().unwrap(),
+        stderr: String::from_utf8_lossy(&stderr.join().unwrap()).into_owned(),
+        max_rss_kb,
+        elapsed: start.elapsed(),
+    }
+}
+
+fn run(args: &[&str]) -> Run {
+    run_with(args, Stdio::null(), None)
+}
+
+/// The child's peak resident memory in KiB: its `VmHWM` (a high-water mark, so the last
+/// reading is the peak up to then), read every millisecond until it exits. (`wait4`'s
+/// `ru_maxrss` would count the test process itself, whose memory the child shares until
+/// it executes the binary.)
+fn peak_memory_kb(pid: u32, done: &std::sync::atomic::AtomicBool) -> i64 {
+    let path = format!("/proc/{pid}/status");
+    let mut peak = 0;
+    while !done.load(std::sync::atomic::Ordering::SeqCst) {
+        let Ok(status) = fs::read_to_string(&path) else {
+            break;
+        };
+        let hwm = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<i64>().ok());
+        if let Some(hwm) = hwm {
+            peak = peak.max(hwm);
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    peak
+}
+
+/// A scratch directory for one test, emptied first.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("reversi-hostile-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The files of `dir`, sorted: what a run left behind.
+fn files_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+fn path_str(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+const GAME: &str = "f5d6c3d3c4f4c5b3c2e6";
+const RGN_GAME: &str = "[Event \"x\"]\n\n1. f5 d6 2. c3 d3 3. c4 f4 *\n\n";
+
+// ---------------------------------------------------------------------------------------
+// Crashes: long lines, deep nesting, junk
+
+/// One input per reader whose finding sits past column 65,535 (miette cannot draw such
+/// columns): each is drawn from a clipped window of its line.
+fn long_line_inputs() -> Vec<(&'static str, String)> {
+    let pad = "x".repeat(70_000);
+    let spaces = " ".repeat(70_000);
+    vec![
+        ("rgn", format!("[Event \"x\"]\n\n1. f5 {{{pad}}} d6 }}}}}}\n")),
+        ("rgn", format!("[Event \"x\"]\n\n1. f5 {}\n", "} ".repeat(40_000))),
+        (
+            "ggf",
+            format!("(;GM[Othello]PC[{pad}]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[d3]W[zz];)\n"),
+        ),
+        ("sgf", format!("(;GM[2]SZ[8]C[{pad}]B[zz])\n")),
+        ("sgf", format!("{}\n", "(".repeat(70_000))),
+        ("moves", format!("{spaces}f5zz\n")),
+        ("obf", format!("{spaces}x\n")),
+        ("json", format!("{{\"format\": \"reversi-record\", \"version\": 1, \"games\": [{{\"x\": \"{pad}\", \"bad\": }}]}}\n")),
+        ("transcript", format!("{spaces}1 2 3 4\n1 2 3 4\n1 2 3 4\n1 2 3 4\n")),
+    ]
+}
+
+#[test]
+fn findings_past_column_65535_render_in_every_output_format() {
+    let dir = scratch("columns");
+    for (i, (format, text)) in long_line_inputs().into_iter().enumerate() {
+        let path = dir.join(format!("{i}.{format}"));
+        fs::write(&path, &text).unwrap();
+        for output in ["human", "json", "jsonl"] {
+            let what = format!("{format} #{i} as {output}");
+            let r = run(&[
+                "validate",
+                "--from",
+                format,
+                "--format",
+                output,
+                path_str(&path),
+            ]);
+            r.sane(&what);
+            assert_eq!(r.code, Some(1), "{what}: {}", r.stderr);
+            if output == "human" {
+                assert!(r.stdout.len() < 100_000, "{what}: the report is clipped");
+            }
+        }
+    }
+}
+
+#[test]
+fn binary_junk_and_deep_nesting_never_crash_any_reader() {
+    let dir = scratch("junk");
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let junk: Vec<u8> = (0..2_000_000)
+        .map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed as u8
+        })
+        .collect();
+    let inputs: Vec<(&str, Vec<u8>)> = vec![
+        ("junk", junk),
+        ("nesting", "(;".repeat(500_000).into_bytes()),
+        ("brackets", "[".repeat(2_000_000).into_bytes()),
+        ("braces", "{".repeat(2_000_000).into_bytes()),
+        ("json", "[{".repeat(1_000_000).into_bytes()),
+    ];
+    for (name, bytes) in &inputs {
+        let path = dir.join(name);
+        fs::write(&path, bytes).unwrap();
+        for format in [
+            "rgn",
+            "json",
+            "wthor",
+            "ggf",
+            "sgf",
+            "moves",
+            "transcript",
+            "obf",
+        ] {
+            let what = format!("{name} as {format}");
+            let r = run(&[
+                "validate",
+                "-q",
+                "--from",
+                format,
+                "--format",
+                "jsonl",
+                path_str(&path),
+            ]);
+            r.sane(&what);
+            assert!(matches!(r.code, Some(0..=2)), "{what}: {:?}", r.code);
+            let out = dir.join("out.rgn");
+            let c = run(&[
+                "convert",
+                "-q",
+                "--from",
+                format,
+                "--to",
+                "rgn",
+                "-o",
+                path_str(&out),
+                path_str(&path),
+            ]);
+            c.sane(&format!("convert {what}"));
+            let _ = fs::remove_file(&out);
+        }
+    }
+}
+
+#[test]
+fn an_endless_input_ends_with_an_error_not_a_hang() {
+    for format in ["rgn", "ggf", "sgf", "json", "moves", "obf", "transcript"] {
+        let r = run(&["validate", "-q", "--from", format, "/dev/zero"]);
+        r.sane(format);
+        assert_eq!(r.code, Some(2), "{format}: {}", r.stderr);
+        assert!(r.stderr.contains("/dev/zero"), "{format}: {}", r.stderr);
+        assert!(r.elapsed < Duration::from_secs(60), "{format}");
+    }
+}
+
+#[test]
+fn a_line_over_the_limit_is_skipped_with_a_diagnostic_and_the_rest_is_read() {
+    let dir = scratch("long");
+    let path = dir.join("long.txt");
+    let text = format!("{GAME}\n{}\n{GAME}\n", "f5".repeat(1_500_000));
+    fs::write(&path, text).unwrap();
+    for output in ["human", "json", "jsonl"] {
+        let r = run(&["validate", "-q", "--format", output, path_str(&path)]);
+        r.sane(output);
+        assert_eq!(r.code, Some(1));
+        let out = r.stdout();
+        assert!(out.contains("syntax-too-long"), "{out}");
+        assert!(
+            out.contains("3 games") || out.contains("\"games\":3"),
+            "{out}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Time and memory
+
+#[test]
+fn many_findings_cost_linear_time_and_flat_memory() {
+    let dir = scratch("findings");
+    // One game of 200,000 bad tokens: reported as its first 50 and one line for the rest.
+    let one = dir.join("one.rgn");
+    fs::write(
+        &one,
+        format!("[Event \"x\"]\n\n1. f5 {}\n", "zz ".repeat(200_000)),
+    )
+    .unwrap();
+    let r = run(&["validate", "-q", path_str(&one)]);
+    r.sane("one game");
+    assert_eq!(r.code, Some(1));
+    let out = r.stdout();
+    assert_eq!(out.matches("syntax-bad-move").count(), 50);
+    assert!(
+        out.contains("199950 more problems in this game are not shown"),
+        "{out}"
+    );
+    // 30,000 games with a finding each, in every output format.
+    let many = dir.join("many.txt");
+    fs::write(&many, "f5zz\n".repeat(30_000)).unwrap();
+    for output in ["human", "json", "jsonl"] {
+        let r = run(&["validate", "-q", "--format", output, path_str(&many)]);
+        r.sane(output);
+        assert_eq!(r.code, Some(1));
+        assert!(
+            r.elapsed < Duration::from_secs(60),
+            "{output}: {:?}",
+            r.elapsed
+        );
+    }
+}
+
+#[test]
+fn memory_stays_flat_on_inputs_of_several_megabytes() {
+    let dir = scratch("flat");
+    // 6 MB of move strings, one warning (unfinished) per game.
+    let moves = dir.join("big.txt");
+    fs::write(&moves, format!("{GAME}\n").repeat(300_000)).unwrap();
+    for output in ["human", "json", "jsonl"] {
+        let r = run(&["validate", "-q", "--format", output, path_str(&moves)]);
+        r.sane(output);
+        assert_eq!(r.code, Some(0), "{}", r.stderr);
+    }
+    let rgn = dir.join("big.rgn");
+    fs::write(&rgn, RGN_GAME.repeat(60_000)).unwrap();
+    let r = run(&["validate", "-q", "--format", "json", path_str(&rgn)]);
+    r.sane("rgn json");
+    // Conversions, WTHOR output included.
+    for target in ["wthor", "json", "ggf"] {
+        let out = dir.join(format!("out.{target}"));
+        let r = run(&[
+            "convert",
+            "-q",
+            "--lossy",
+            "--to",
+            target,
+            "-o",
+            path_str(&out),
+            path_str(&moves),
+        ]);
+        r.sane(target);
+        assert_eq!(r.code, Some(0), "{target}: {}", r.stderr);
+        assert!(out.exists());
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Output safety
+
+#[test]
+fn an_output_that_is_an_input_by_any_alias_is_refused_and_the_input_kept() {
+    let dir = scratch("alias");
+    let input = dir.join("games.rgn");
+    fs::write(&input, RGN_GAME).unwrap();
+    let hard = dir.join("hard.rgn");
+    fs::hard_link(&input, &hard).unwrap();
+    let soft = dir.join("soft.rgn");
+    std::os::unix::fs::symlink(&input, &soft).unwrap();
+    for output in [&input, &hard, &soft] {
+        let r = run(&[
+            "convert",
+            "--to",
+            "rgn",
+            "-o",
+            path_str(output),
+            path_str(&input),
+        ]);
+        r.sane("alias");
+        assert_eq!(r.code, Some(2), "{}", r.stderr);
+        assert!(r.stderr.contains("destroy"), "{}", r.stderr);
+        assert_eq!(fs::read_to_string(&input).unwrap(), RGN_GAME);
+    }
+    // Standard input redirected from the output, read as `-` or as /dev/stdin.
+    for name in ["-", "/dev/stdin"] {
+        let stdin = fs::File::open(&input).unwrap();
+        let r = run_with(
+            &["convert", "--to", "rgn", "-o", path_str(&input), name],
+            Stdio::from(stdin),
+            None,
+        );
+        r.sane(name);
+        assert_eq!(r.code, Some(2), "{name}: {}", r.stderr);
+        assert_eq!(fs::read_to_string(&input).unwrap(), RGN_GAME);
+    }
+    // WTHOR name files are inputs too.
+    let wthor = dir.join("w");
+    fs::create_dir_all(&wthor).unwrap();
+    let wtb = wthor.join("games.wtb");
+    let made = run(&[
+        "convert",
+        "--lossy",
+        "--to",
+        "wthor",
+        "-o",
+        path_str(&wtb),
+        path_str(&input),
+    ]);
+    assert_eq!(made.code, Some(0), "{}", made.stderr);
+    let jou = wthor.join("WTHOR.JOU");
+    fs::write(&jou, b"names").unwrap();
+    let r = run(&[
+        "convert",
+        "--to",
+        "rgn",
+        "-o",
+        path_str(&jou),
+        path_str(&wtb),
+    ]);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert_eq!(fs::read(&jou).unwrap(), b"names");
+    let r = run(&[
+        "convert",
+        "--to",
+        "wthor",
+        "-o",
+        path_str(&dir.join("WTHOR.JOU")),
+        path_str(&input),
+    ]);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+}
+
+#[test]
+fn failed_and_refused_runs_leave_the_output_untouched_and_no_temporary_file() {
+    let dir = scratch("failed");
+    let output = dir.join("out.rgn");
+    fs::write(&output, "precious").unwrap();
+    let input = dir.join("in.rgn");
+    fs::write(&input, RGN_GAME).unwrap();
+    let missing = dir.join("missing.rgn");
+    // An input that does not exist.
+    let r = run(&[
+        "convert",
+        "--to",
+        "rgn",
+        "-o",
+        path_str(&output),
+        path_str(&missing),
+    ]);
+    r.sane("missing");
+    assert_eq!(r.code, Some(2));
+    assert!(
+        r.stderr.contains("missing.rgn: cannot open"),
+        "{}",
+        r.stderr
+    );
+    // Every game refused.
+    let three = dir.join("three.rgn");
+    fs::write(&three, "[Rules \"multi3\"]\n\n1. d3 *\n").unwrap();
+    let r = run(&[
+        "convert",
+        "--lossy",
+        "--to",
+        "wthor",
+        "-o",
+        path_str(&output),
+        path_str(&three),
+    ]);
+    r.sane("refused");
+    assert_eq!(r.code, Some(1));
+    assert_eq!(fs::read_to_string(&output).unwrap(), "precious");
+    assert_eq!(files_in(&dir), ["in.rgn", "out.rgn", "three.rgn"]);
+    // A refused run creates nothing.
+    let fresh = dir.join("fresh.wtb");
+    let r = run(&[
+        "convert",
+        "--to",
+        "wthor",
+        "-o",
+        path_str(&fresh),
+        path_str(&three),
+    ]);
+    assert_eq!(r.code, Some(1));
+    assert!(!fresh.exists());
+    assert_eq!(files_in(&dir), ["in.rgn", "out.rgn", "three.rgn"]);
+    // A successful run replaces the output, keeping its permissions.
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(&output, fs::Permissions::from_mode(0o640)).unwrap();
+    let r = run(&[
+        "convert",
+        "--to",
+        "rgn",
+        "-o",
+        path_str(&output),
+        path_str(&input),
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(fs::read_to_string(&output).unwrap().contains("f5"));
+    assert_eq!(
+        fs::metadata(&output).unwrap().permissions().mode() & 0o777,
+        0o640
+    );
+    assert_eq!(files_in(&dir), ["in.rgn", "out.rgn", "three.rgn"]);
+}
+
+#[test]
+fn an_interrupted_run_removes_its_temporary_file_and_exits_130() {
+    let dir = scratch("sigint");
+    let output = dir.join("out.rgn");
+    fs::write(&output, "precious").unwrap();
+    // Standard input is a pipe we keep open: the run waits for more games.
+    let mut child = Command::new(bin())
+        .args([
+            "convert",
+            "-q",
+            "--from",
+            "moves",
+            "--to",
+            "rgn",
+            "-o",
+            path_str(&output),
+            "-",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(format!("{GAME}\n").repeat(1000).as_bytes())
+        .unwrap();
+    stdin.flush().unwrap();
+    // Wait until the temporary file exists, then interrupt.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while files_in(&dir).len() < 2 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(
+        files_in(&dir).len(),
+        2,
+        "a temporary file beside the output"
+    );
+    // SAFETY: sending a signal to our own child.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let status = child.wait().unwrap();
+    drop(stdin);
+    assert_eq!(status.code(), Some(130));
+    assert_eq!(files_in(&dir), ["out.rgn"]);
+    assert_eq!(fs::read_to_string(&output).unwrap(), "precious");
+}
+
+#[test]
+fn a_full_disk_names_the_output_and_exits_2() {
+    let full = fs::OpenOptions::new().write(true).open("/dev/full");
+    let Ok(full) = full else { return };
+    let mut cmd = Command::new(bin());
+    cmd.args([
+        "convert",
+        "-q",
+        "--to",
+        "rgn",
+        "fixtures/demo/club-night.rgn",
+    ])
+    .stdout(Stdio::from(full))
+    .stderr(Stdio::piped());
+    let output = cmd.output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("standard output: writing failed: No space left on device"),
+        "{stderr}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Exit codes
+
+#[test]
+fn a_closed_stderr_loses_notes_not_games() {
+    let dir = scratch("stderr");
+    let input = dir.join("games.txt");
+    fs::write(&input, format!("{GAME}\n").repeat(20_000)).unwrap();
+    let output = dir.join("out.rgn");
+    let mut child = Command::new(bin())
+        .args([
+            "convert",
+            "--lossy",
+            "--to",
+            "rgn",
+            "-o",
+            path_str(&output),
+            path_str(&input),
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0));
+    let written = fs::read_to_string(&output).unwrap();
+    assert_eq!(written.matches("1. f5").count(), 20_000);
+}
+
+#[test]
+fn convert_exits_1_when_a_game_had_an_error() {
+    let dir = scratch("truncated");
+    let ggf = dir.join("cut.ggf");
+    fs::write(&ggf, "(;GM[Othello]PC[x]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[d3]W[c5]").unwrap();
+    let r = run(&["convert", "--to", "rgn", path_str(&ggf)]);
+    r.sane("truncated ggf");
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+}
+
+#[test]
+fn jobs_beyond_reason_are_capped_with_a_note() {
+    let r = run(&[
+        "validate",
+        "--jobs",
+        "100000",
+        "fixtures/demo/club-night.rgn",
+    ]);
+    r.sane("jobs");
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("note: --jobs 100000 is more than 4 per core"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.elapsed < Duration::from_secs(20));
+}
+
+// ---------------------------------------------------------------------------------------
+// Encodings
+
+#[test]
+fn latin1_is_read_as_cp1252_with_a_warning_and_nul_is_never_copied() {
+    let dir = scratch("encodings");
+    let latin = dir.join("latin.rgn");
+    fs::write(
+        &latin,
+        b"[Event \"x\"]\n[Black \"Ren\xe9\"]\n\n1. f5 d6 *\n",
+    )
+    .unwrap();
+    let r = run(&["convert", "--to", "rgn", path_str(&latin)]);
+    r.sane("latin-1");
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stdout().contains("[Black \"René\"]"), "{}", r.stdout());
+    assert!(r.stderr.contains("syntax-bad-encoding"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("line 2 is not valid UTF-8"),
+        "{}",
+        r.stderr
+    );
+    let nul = dir.join("nul.rgn");
+    fs::write(&nul, b"[Event \"x\"]\n[Black \"A\0B\"]\n\n1. f5 d6 *\n").unwrap();
+    let r = run(&["convert", "--to", "rgn", path_str(&nul)]);
+    r.sane("nul");
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    assert!(r.stderr.contains("syntax-nul-byte"), "{}", r.stderr);
+    assert!(!r.stdout.contains(&0), "no NUL byte in the output");
+}
+
+#[test]
+fn utf16_input_is_decoded_by_its_byte_order_mark() {
+    let dir = scratch("utf16");
+    let text = "[Event \"Zoë\"]\n\n1. f5 d6 2. c3 d3 *\n";
+    for (name, bom, le) in [
+        ("le.rgn", [0xFF, 0xFE], true),
+        ("be.rgn", [0xFE, 0xFF], false),
+    ] {
+        let mut bytes = bom.to_vec();
+        for unit in text.encode_utf16() {
+            bytes.extend(if le {
+                unit.to_le_bytes()
+            } else {
+                unit.to_be_bytes()
+            });
+        }
+        let path = dir.join(name);
+        fs::write(&path, bytes).unwrap();
+        let r = run(&["convert", "--to", "rgn", path_str(&path)]);
+        r.sane(name);
+        assert_eq!(r.code, Some(0), "{}", r.stderr);
+        assert!(r.stderr.contains("decoded from UTF-16"), "{}", r.stderr);
+        assert!(r.stdout().contains("[Event \"Zoë\"]"), "{}", r.stdout());
+    }
+}
+
+#[test]
+fn wthor_without_name_files_says_where_it_looked() {
+    let dir = scratch("names");
+    let input = dir.join("in.rgn");
+    fs::write(&input, RGN_GAME).unwrap();
+    let wtb = dir.join("games.wtb");
+    let made = run(&[
+        "convert",
+        "--lossy",
+        "--to",
+        "wthor",
+        "-o",
+        path_str(&wtb),
+        path_str(&input),
+    ]);
+    assert_eq!(made.code, Some(0), "{}", made.stderr);
+    for name in ["WTHOR.JOU", "WTHOR.TRN"] {
+        let _ = fs::remove_file(dir.join(name));
+    }
+    let r = run(&["validate", path_str(&wtb)]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains(&format!("no WTHOR.JOU or WTHOR.TRN in {}", dir.display())),
+        "{}",
+        r.stderr
+    );
+}
