@@ -26,5 +26,6 @@ pub mod diagnostic;
 pub mod formats;
 pub mod record;
 pub mod render;
+pub mod repair;
 pub mod scenario;
 pub mod validate;

@@ -11,6 +11,7 @@ mod explain;
 mod input;
 mod output;
 mod perft;
+mod repair;
 mod scenario;
 mod show;
 mod validate;
@@ -30,6 +31,8 @@ enum Command {
     Validate(validate::Args),
     /// Convert records between formats.
     Convert(convert::Args),
+    /// Repair records: find the smallest set of edits that makes each game legal.
+    Repair(repair::Args),
     /// Count the leaves of the game tree (move-generator test).
     Perft(perft::Args),
     /// Explain a diagnostic code.
@@ -81,6 +84,7 @@ pub(crate) fn main() -> ExitCode {
         Command::Validate(args) => validate::run(args),
         Command::Convert(args) => convert::run(args),
         Command::Perft(args) => perft::run(args),
+        Command::Repair(args) => repair::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Show(args) => show::run(args),
         Command::Completions(args) => completions::completions(args),

@@ -445,7 +445,7 @@ fn play(pos: &mut Position, m: &MoveRecord) -> Result<SquareSet, IllegalMove> {
 }
 
 /// Compares a claimed result with the real outcome: `(message, help)` when they disagree.
-fn result_mismatch(
+pub(crate) fn result_mismatch(
     record: &Record,
     claim: &ClaimedResult,
     outcome: &Outcome,

@@ -1,0 +1,729 @@
+//! Repair: find the game the players actually played when a record does not replay.
+//!
+//! Score sheets are written in a hurry and typed up by hand: two moves end up swapped, a
+//! square is misread (a neighbouring row or column, a `6` for an `8`, a `c` for an `e`), a
+//! move is left out or written twice; on a transcript grid a number is misread, two
+//! numbers are exchanged, a number is missing or doubled. [`repair_record`] searches for
+//! the smallest set of such edits (at most [`RepairOptions::max_edits`]) that makes every
+//! move legal and, when the record claims a result, makes the final board agree with it.
+//! Candidates rank by the number of edits, then by how plausible the misreadings are
+//! (`spec/repair.md`); the best one is taken only when no other ties with it.
+//!
+//! ```
+//! use reversi_record::record::{MoveRecord, Record};
+//! use reversi_record::repair::{repair_record, EditKind, RepairOptions, Status};
+//! use reversi_record::{Move, Rules};
+//! // f5 d6 c3 d3 c4 with d6 and c3 swapped: c3 is illegal at move 2.
+//! let mut record = Record::new(Rules::default());
+//! for sq in ["f5", "c3", "d6", "d3", "c4"] {
+//!     record.moves.push(MoveRecord::new(Move::Place(sq.parse().unwrap())));
+//! }
+//! let repair = repair_record(&record, &RepairOptions::default());
+//! assert_eq!(repair.status, Status::Repaired);
+//! assert_eq!(repair.edits[0].kind, EditKind::Swap);
+//! assert_eq!(repair.edits[0].to_string(), "swapped moves 2 (c3) and 3 (d6)");
+//! let fixed = repair.record.unwrap();
+//! assert_eq!(fixed.moves[1].mv, Move::Place("d6".parse().unwrap()));
+//! ```
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::engine::Move;
+use crate::formats::{Format, ParsedGame, ReadOptions};
+use crate::record::{MoveRecord, Record, Span};
+use crate::validate::validate_record;
+
+mod grid;
+mod plausibility;
+pub(crate) mod search;
+
+use search::{Found, Kinds, Op, Search};
+
+/// How far the search goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RepairOptions {
+    /// The most edits a repair may make (default 2).
+    pub max_edits: usize,
+}
+
+impl Default for RepairOptions {
+    fn default() -> RepairOptions {
+        RepairOptions { max_edits: 2 }
+    }
+}
+
+/// What became of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// The record validates: written unchanged.
+    Valid,
+    /// One best repair was found: written with its edits.
+    Repaired,
+    /// Several repairs tie for best: written unchanged, the alternatives listed.
+    Ambiguous,
+    /// No repair within the edit limit: written unchanged, with the validator's findings.
+    Unrepairable,
+}
+
+impl Status {
+    /// The lower-case name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Status::Valid => "valid",
+            Status::Repaired => "repaired",
+            Status::Ambiguous => "ambiguous",
+            Status::Unrepairable => "unrepairable",
+        }
+    }
+}
+
+/// The kinds of edit a repair makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EditKind {
+    /// Two moves exchanged (two numbers, on a grid).
+    Swap,
+    /// A move written as another square.
+    Replace,
+    /// A move that was not played (written twice) removed.
+    Delete,
+    /// A move that was left out put back.
+    Insert,
+    /// A grid number misread as another.
+    Renumber,
+    /// A grid number left out, on a square written as empty.
+    Fill,
+    /// A grid number written on a second square, which stayed empty.
+    Erase,
+}
+
+/// One edit of a repair.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Edit {
+    /// What kind of edit.
+    pub kind: EditKind,
+    /// The move it concerns, numbered as written (an insertion: the move it goes before;
+    /// a grid edit: the move number it now is, or was for an erasure).
+    #[serde(rename = "move")]
+    pub move_number: usize,
+    /// The second move of a swap.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub other: Option<usize>,
+    /// The square of a grid edit, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub square: Option<String>,
+    /// What was written (empty for an insertion or a filled square).
+    pub written: String,
+    /// What is written now (empty for a deletion or an erasure).
+    pub now: String,
+    /// Where the edited text is, when it has a place in the source.
+    #[serde(skip)]
+    pub span: Option<Span>,
+}
+
+impl fmt::Display for Edit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.move_number;
+        let on = self
+            .square
+            .as_ref()
+            .map(|s| format!(" on {s}"))
+            .unwrap_or_default();
+        match self.kind {
+            EditKind::Swap => {
+                let (a, b) = self.written.split_once(' ').unwrap_or((&self.written, ""));
+                let m = self.other.unwrap_or(n);
+                write!(f, "swapped moves {n} ({a}) and {m} ({b})")
+            }
+            EditKind::Replace => write!(f, "{} instead of {} at move {n}", self.now, self.written),
+            EditKind::Delete => write!(f, "deleted move {n} ({})", self.written),
+            EditKind::Insert => write!(f, "inserted {} as move {n}", self.now),
+            EditKind::Renumber => {
+                write!(f, "number {}{on} read as {}", self.written, self.now)
+            }
+            EditKind::Fill => write!(f, "number {} added{on}, which was left empty", self.now),
+            EditKind::Erase => write!(f, "number {}{on} removed (written twice)", self.written),
+        }
+    }
+}
+
+impl Edit {
+    /// The edit as `validate`'s help names it: "swapping moves 2 (c3) and 3 (d6)", "f3
+    /// instead of d4 at move 5", "deleting move 7 (e6)", "inserting c4 as move 9".
+    pub fn suggestion(&self) -> String {
+        let n = self.move_number;
+        match self.kind {
+            EditKind::Swap => {
+                let (a, b) = self.written.split_once(' ').unwrap_or((&self.written, ""));
+                format!(
+                    "swapping moves {n} ({a}) and {} ({b})",
+                    self.other.unwrap_or(n)
+                )
+            }
+            EditKind::Replace if self.written == "--" => {
+                format!("{} instead of the pass at move {n}", self.now)
+            }
+            EditKind::Replace => format!("{} instead of {} at move {n}", self.now, self.written),
+            EditKind::Delete => format!("deleting move {n} ({})", self.written),
+            EditKind::Insert => format!("inserting {} as move {n}", self.now),
+            _ => self.to_string(),
+        }
+    }
+}
+
+/// What repairing one game found.
+#[derive(Clone, Debug)]
+pub struct Repair {
+    /// What became of the game.
+    pub status: Status,
+    /// The record to write: the repaired one, or the record as read (`None` when the game
+    /// could not be read at all).
+    pub record: Option<Record>,
+    /// The edits of a repair, in the order of the moves.
+    pub edits: Vec<Edit>,
+    /// The repairs that tie, for an ambiguous game.
+    pub alternatives: Vec<Vec<Edit>>,
+    /// The reader's and validator's findings about the game as written.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The repaired game's board before its first edit.
+    pub board: Option<String>,
+    /// The most edits the search tried.
+    pub max_edits: usize,
+    /// Whether the search stopped at its work limit before it was complete.
+    pub gave_up: bool,
+    /// Why an unrepairable game was not searched, when it was not.
+    pub not_searched: Option<&'static str>,
+}
+
+impl Repair {
+    fn unchanged(status: Status, record: Option<Record>, diagnostics: Vec<Diagnostic>) -> Repair {
+        Repair {
+            status,
+            record,
+            edits: Vec::new(),
+            alternatives: Vec::new(),
+            diagnostics,
+            board: None,
+            max_edits: 0,
+            gave_up: false,
+            not_searched: None,
+        }
+    }
+
+    fn not_searched(
+        record: Option<Record>,
+        diagnostics: Vec<Diagnostic>,
+        why: &'static str,
+    ) -> Repair {
+        Repair {
+            not_searched: Some(why),
+            ..Repair::unchanged(Status::Unrepairable, record, diagnostics)
+        }
+    }
+
+    /// The record to write, with the repair stated in it: a `Repair` tag listing the edits
+    /// and a comment on each edited move. `None` when the game could not be read.
+    pub fn annotated(&self) -> Option<Record> {
+        let mut record = self.record.clone()?;
+        if self.status == Status::Repaired {
+            let list: Vec<String> = self.edits.iter().map(Edit::to_string).collect();
+            record.set_tag("Repair", list.join("; "));
+        }
+        Some(record)
+    }
+
+    /// The same record with a comment `repair: ...` on each move an edit put in place.
+    pub fn commented(&self) -> Option<Record> {
+        let mut record = self.annotated()?;
+        if self.status != Status::Repaired {
+            return Some(record);
+        }
+        for e in &self.edits {
+            let indexes = match e.kind {
+                EditKind::Swap => vec![e.move_number, e.other.unwrap_or(e.move_number)],
+                EditKind::Replace | EditKind::Insert | EditKind::Renumber | EditKind::Fill => {
+                    vec![e.move_number]
+                }
+                EditKind::Delete | EditKind::Erase => continue,
+            };
+            for i in indexes {
+                let Some(m) = i.checked_sub(1).and_then(|i| record.moves.get_mut(i)) else {
+                    continue;
+                };
+                let text = format!("repair: {e}");
+                m.comment = Some(match m.comment.take() {
+                    Some(c) if !c.is_empty() => format!("{c}; {text}"),
+                    _ => text,
+                });
+            }
+        }
+        Some(record)
+    }
+
+    /// The finding to show for this game in a report: `repaired` (advice) with a label on
+    /// each edit and the board at the first, `ambiguous` (warning) listing the
+    /// alternatives, `unrepairable` (error); `None` for a valid game.
+    pub fn report(&self, game: usize) -> Option<Diagnostic> {
+        let plural = |n: usize| if n == 1 { "edit" } else { "edits" };
+        match self.status {
+            Status::Valid => None,
+            Status::Repaired => {
+                let list: Vec<String> = self.edits.iter().map(Edit::to_string).collect();
+                let first = self.edits.first();
+                let mut d = Diagnostic::warning(
+                    "repaired",
+                    format!(
+                        "repaired with {} {}: {}",
+                        self.edits.len(),
+                        plural(self.edits.len()),
+                        list.join("; ")
+                    ),
+                )
+                .at(
+                    first.and_then(|e| e.span),
+                    first.map(Edit::to_string).unwrap_or_default(),
+                )
+                .in_game(game);
+                for e in self.edits.iter().skip(1) {
+                    d = d.related(e.span, e.to_string());
+                }
+                d.move_number = first.map(|e| e.move_number);
+                d.severity = Severity::Advice;
+                d = d.help("the repaired game before the first edit:");
+                if let Some(b) = &self.board {
+                    d = d.with_board(b.clone());
+                }
+                Some(d)
+            }
+            Status::Ambiguous => {
+                let n = self.alternatives.first().map_or(0, Vec::len);
+                let lines: Vec<String> = self
+                    .alternatives
+                    .iter()
+                    .map(|alt| {
+                        alt.iter()
+                            .map(Edit::to_string)
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    })
+                    .collect();
+                let first = self.alternatives.first().and_then(|a| a.first());
+                let count = match self.alternatives.len() {
+                    k if k > 8 => format!("{k} or more"),
+                    k => k.to_string(),
+                };
+                let mut d = Diagnostic::warning(
+                    "ambiguous",
+                    format!(
+                        "{count} repairs with {n} {} fit equally well; the game is written unchanged",
+                        plural(n)
+                    ),
+                )
+                .at(
+                    first.and_then(|e| e.span),
+                    "the first edit of the first one",
+                )
+                .in_game(game)
+                .help(format!("the alternatives:\n  {}", lines.join("\n  ")));
+                d.move_number = first.map(|e| e.move_number);
+                Some(d)
+            }
+            Status::Unrepairable => {
+                let first = self.diagnostics.iter().find(|d| d.is_error());
+                let mut message = format!(
+                    "no repair with at most {} {} makes the game legal",
+                    self.max_edits,
+                    plural(self.max_edits)
+                );
+                if self.record.as_ref().is_some_and(Search::claims_result) {
+                    message.push_str(" and gives the claimed result");
+                }
+                if self.gave_up {
+                    message.push_str(" (the search stopped at its work limit)");
+                }
+                if let Some(why) = self.not_searched {
+                    message = why.into();
+                }
+                let mut d = Diagnostic::error("unrepairable", message)
+                    .at(first.and_then(|d| d.span), "the first error")
+                    .in_game(game)
+                    .help("the game is written unchanged; the findings follow");
+                d.move_number = first.and_then(|d| d.move_number);
+                Some(d)
+            }
+        }
+    }
+}
+
+/// Repairs one record: unchanged when it validates, else the smallest repair found.
+pub fn repair_record(record: &Record, options: &RepairOptions) -> Repair {
+    let diagnostics = validate_record(record, 1).diagnostics;
+    if !diagnostics.iter().any(Diagnostic::is_error) {
+        return Repair::unchanged(Status::Valid, Some(record.clone()), diagnostics);
+    }
+    repair_moves(record, Kinds::ALL, options.max_edits, diagnostics, 1)
+}
+
+/// Repairs one game as a reader gave it. Transcript grids (`format`) are repaired in
+/// number space: misread, missing and doubled numbers make a grid unreadable, so the grid's
+/// text is edited and read again (with `read`); two numbers exchanged are a swap of moves.
+pub fn repair_game(
+    game: &ParsedGame,
+    format: Format,
+    read: &ReadOptions,
+    options: &RepairOptions,
+) -> Repair {
+    let is_grid = format == Format::Transcript;
+    match &game.record {
+        Some(record) => {
+            let mut diagnostics = game.diagnostics.clone();
+            diagnostics.extend(validate_record(record, game.index).diagnostics);
+            if !diagnostics.iter().any(Diagnostic::is_error) {
+                return Repair::unchanged(Status::Valid, Some(record.clone()), diagnostics);
+            }
+            if game.diagnostics.iter().any(Diagnostic::is_error) {
+                return Repair::not_searched(
+                    Some(record.clone()),
+                    diagnostics,
+                    "the reader's errors are not in the moves, and repair edits only moves",
+                );
+            }
+            let kinds = if is_grid { Kinds::SWAPS } else { Kinds::ALL };
+            repair_moves(record, kinds, options.max_edits, diagnostics, game.index)
+        }
+        None if is_grid && grid::fixable(&game.diagnostics) => {
+            grid::repair(game, read, options.max_edits)
+        }
+        None => Repair::not_searched(
+            None,
+            game.diagnostics.clone(),
+            "the game could not be read, and nothing of it can be repaired",
+        ),
+    }
+}
+
+/// A repair found and checked: the edits, the record they give, their cost.
+struct Candidate {
+    edits: Vec<Edit>,
+    record: Record,
+    cost: u32,
+    /// Index (0-based, in the repaired record) of the first edited move.
+    first: usize,
+}
+
+fn repair_moves(
+    record: &Record,
+    kinds: Kinds,
+    max_edits: usize,
+    diagnostics: Vec<Diagnostic>,
+    game: usize,
+) -> Repair {
+    let Some(mut search) = Search::new(record, kinds, true) else {
+        return Repair::not_searched(
+            Some(record.clone()),
+            diagnostics,
+            "the start position is impossible, and repair edits only moves",
+        );
+    };
+    let moves: Vec<Move> = record.moves.iter().map(|m| m.mv).collect();
+    if search.is_good(&moves) {
+        return Repair::not_searched(
+            Some(record.clone()),
+            diagnostics,
+            "the moves are legal and give the result; the errors are in the record's other claims (flips, positions, colours), which repair does not edit",
+        );
+    }
+    let found = search.run(&moves, max_edits);
+    let gave_up = search.exhausted;
+    let candidates = best_checked(found.into_iter().map(|f| candidate(record, &f, game)));
+    decide(record, candidates, diagnostics, max_edits, gave_up)
+}
+
+/// The candidates of the best cost that validate, from candidates in order of cost.
+fn best_checked(all: impl Iterator<Item = Option<Candidate>>) -> Vec<Candidate> {
+    let mut best: Vec<Candidate> = Vec::new();
+    for c in all.flatten() {
+        if best.first().is_some_and(|b| c.cost > b.cost) {
+            break;
+        }
+        best.push(c);
+        if best.len() > 8 {
+            break;
+        }
+    }
+    best
+}
+
+fn decide(
+    record: &Record,
+    mut best: Vec<Candidate>,
+    diagnostics: Vec<Diagnostic>,
+    max_edits: usize,
+    gave_up: bool,
+) -> Repair {
+    let mut repair = Repair::unchanged(Status::Unrepairable, Some(record.clone()), diagnostics);
+    repair.max_edits = max_edits;
+    repair.gave_up = gave_up;
+    match best.len() {
+        0 => {}
+        1 => {
+            let c = best.remove(0);
+            let start = validate_board(&c.record, c.first);
+            repair.status = Status::Repaired;
+            repair.edits = c.edits;
+            repair.board = start;
+            repair.record = Some(c.record);
+        }
+        _ => {
+            repair.status = Status::Ambiguous;
+            repair.alternatives = best.into_iter().map(|c| c.edits).collect();
+        }
+    }
+    repair
+}
+
+/// The board of `record` before move `first` (0-based).
+fn validate_board(record: &Record, first: usize) -> Option<String> {
+    let moves: Vec<Move> = record.moves.iter().take(first).map(|m| m.mv).collect();
+    let mut pos = crate::validate::replay(record, &moves)?;
+    if record.moves.get(first).is_some_and(|m| m.mv != Move::Pass) && pos.must_pass() {
+        pos.play(Move::Pass).ok()?;
+    }
+    Some(pos.to_string())
+}
+
+/// The found move list as a record, with its edits described, if it validates.
+fn candidate(record: &Record, found: &Found, game: usize) -> Option<Candidate> {
+    let edits = describe(record, &found.ops);
+    let rebuilt = rebuild(record, &found.ops);
+    let report = validate_record(&rebuilt, game);
+    if report.errors() > 0 {
+        return None;
+    }
+    let first = found.ops.iter().map(|op| op.index()).min().unwrap_or(0);
+    Some(Candidate {
+        edits,
+        record: rebuilt,
+        cost: found.cost,
+        first,
+    })
+}
+
+/// The edits `ops` make to `record`, numbered as the record writes its moves.
+fn describe(record: &Record, ops: &[Op]) -> Vec<Edit> {
+    let mut slots: Vec<(Option<usize>, Move)> = record
+        .moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (Some(i), m.mv))
+        .collect();
+    let mut edits = Vec::with_capacity(ops.len());
+    for &op in ops {
+        let number = |i: usize| {
+            slots
+                .get(i)
+                .and_then(|s| s.0)
+                .map_or(i + 1, |origin| origin + 1)
+        };
+        let span = |i: usize| {
+            slots
+                .get(i)
+                .and_then(|s| s.0)
+                .and_then(|o| record.moves[o].span)
+        };
+        let mv = |i: usize| slots.get(i).map(|s| s.1.to_string()).unwrap_or_default();
+        let edit = |kind, n, written: String, now: String, span| Edit {
+            kind,
+            move_number: n,
+            other: None,
+            square: None,
+            written,
+            now,
+            span,
+        };
+        edits.push(match op {
+            Op::Swap(a, b) => Edit {
+                other: Some(number(b)),
+                ..edit(
+                    EditKind::Swap,
+                    number(a),
+                    format!("{} {}", mv(a), mv(b)),
+                    format!("{} {}", mv(b), mv(a)),
+                    span(a),
+                )
+            },
+            Op::Replace(i, to) => {
+                edit(EditKind::Replace, number(i), mv(i), to.to_string(), span(i))
+            }
+            Op::Delete(i) => edit(EditKind::Delete, number(i), mv(i), String::new(), span(i)),
+            Op::Insert(i, to) => edit(
+                EditKind::Insert,
+                number(i),
+                String::new(),
+                to.to_string(),
+                span(i),
+            ),
+        });
+        op.apply(&mut slots, |m| (None, m));
+    }
+    edits.sort_by_key(|e| e.move_number);
+    edits
+}
+
+/// `record` with `ops` applied to its moves. Position claims keep pointing after the same
+/// moves; colours the record claims follow the moves from the first edit on.
+fn rebuild(record: &Record, ops: &[Op]) -> Record {
+    let mut out = record.clone();
+    for &op in ops {
+        match op {
+            Op::Swap(a, b) => {
+                let (x, y) = (out.moves[a].mv, out.moves[b].mv);
+                out.moves[a].mv = y;
+                out.moves[b].mv = x;
+            }
+            Op::Replace(i, mv) => out.moves[i].mv = mv,
+            Op::Delete(i) => {
+                out.moves.remove(i);
+                for c in &mut out.positions {
+                    if c.after_moves > i {
+                        c.after_moves -= 1;
+                    }
+                }
+            }
+            Op::Insert(i, mv) => {
+                out.moves.insert(i, MoveRecord::new(mv));
+                for c in &mut out.positions {
+                    if c.after_moves > i {
+                        c.after_moves += 1;
+                    }
+                }
+            }
+        }
+    }
+    if record.moves.iter().any(|m| m.color.is_some()) {
+        let first = ops.iter().map(|op| op.index()).min().unwrap_or(0);
+        recolour(&mut out, first);
+    }
+    out
+}
+
+/// Sets the colour of each move from `first` on to the side that makes it.
+fn recolour(record: &mut Record, first: usize) {
+    let Ok(mut pos) = record.start_position() else {
+        return;
+    };
+    for (i, m) in record.moves.iter_mut().enumerate() {
+        if m.mv != Move::Pass && pos.must_pass() {
+            let _ = pos.play(Move::Pass);
+        }
+        let mover = pos.turn();
+        if i >= first {
+            m.color = Some(mover);
+        }
+        if pos.apply(m.mv).is_err() {
+            return;
+        }
+    }
+}
+
+/// The single-change suggestion `validate` gives for an illegal move: the repair search
+/// with one edit, checked against the claimed result. `None` when no single change makes
+/// the moves legal.
+pub(crate) fn suggestion(record: &Record) -> Option<String> {
+    let moves: Vec<Move> = record.moves.iter().map(|m| m.mv).collect();
+    let claims = Search::claims_result(record);
+    let mut search = Search::new(record, Kinds::ALL, true)?;
+    let found = search.run(&moves, 1);
+    let best = best_checked(found.iter().map(|f| candidate(record, f, 1)));
+    if !best.is_empty() {
+        let what = if claims {
+            "makes the game legal and gives the claimed result"
+        } else {
+            "makes the game legal"
+        };
+        return Some(phrase(&best, what));
+    }
+    if !claims {
+        return None;
+    }
+    let mut search = Search::new(record, Kinds::ALL, false)?;
+    let found = search.run(&moves, 1);
+    // Without the result, validation would still report it: check legality only.
+    let legal: Vec<Candidate> = found
+        .iter()
+        .take_while(|f| found.first().is_some_and(|b| f.cost == b.cost))
+        .take(8)
+        .map(|f| Candidate {
+            edits: describe(record, &f.ops),
+            record: rebuild(record, &f.ops),
+            cost: f.cost,
+            first: 0,
+        })
+        .collect();
+    if legal.is_empty() {
+        return None;
+    }
+    let ends: Vec<String> = legal
+        .iter()
+        .filter_map(|c| {
+            let moves: Vec<Move> = c.record.moves.iter().map(|m| m.mv).collect();
+            let pos = crate::validate::replay(&c.record, &moves)?;
+            Some(match pos.outcome() {
+                Some(o) => {
+                    let n = c.record.rules.players() as usize;
+                    o.score[..n]
+                        .iter()
+                        .map(u8::to_string)
+                        .collect::<Vec<_>>()
+                        .join("-")
+                }
+                None => "unfinished".into(),
+            })
+        })
+        .collect();
+    let ending = match ends.as_slice() {
+        [one] if one == "unfinished" => " (the game would be unfinished)".to_string(),
+        [one] => format!(" (the game would end {one})"),
+        _ => String::new(),
+    };
+    Some(format!(
+        "{}, but not its claimed result{ending}",
+        phrase(&legal, "makes the moves legal")
+    ))
+}
+
+/// "X makes the game legal", or the alternatives when several tie.
+fn phrase(best: &[Candidate], what: &str) -> String {
+    let single: Vec<&Edit> = best.iter().filter_map(|c| c.edits.first()).collect();
+    let same_move_replacements = single.len() == best.len()
+        && single.iter().all(|e| {
+            e.kind == EditKind::Replace
+                && e.move_number == single[0].move_number
+                && e.written == single[0].written
+        });
+    let text = |e: &Edit| e.suggestion();
+    match single.as_slice() {
+        [one] => format!("{} {what}", text(one)),
+        many if same_move_replacements => {
+            let squares: Vec<&str> = many.iter().map(|e| e.now.as_str()).collect();
+            let written = if many[0].written == "--" {
+                "the pass".to_string()
+            } else {
+                many[0].written.clone()
+            };
+            format!(
+                "any of {} instead of {written} at move {} {what}",
+                squares.join(", "),
+                many[0].move_number
+            )
+        }
+        many => {
+            let list: Vec<String> = many.iter().map(|e| text(e)).collect();
+            format!("any one of these {what}: {}", list.join("; "))
+        }
+    }
+}
