@@ -40,7 +40,8 @@ pub(crate) struct Args {
     /// Read as this format instead of detecting it.
     #[arg(long, value_parser = input::parse_format)]
     from: Option<Format>,
-    /// Rules for records that do not state them (move strings, transcripts).
+    /// Rules for records that do not state them (move strings, transcripts, RGN and PGN
+    /// without a `Rules` tag); a record that states its rules keeps them.
     #[arg(long, value_parser = super::parse_rules)]
     rules: Option<Rules>,
     /// The most edits one repair may make.

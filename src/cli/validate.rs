@@ -21,7 +21,8 @@ pub(crate) struct Args {
     /// Files to validate; `-` (the default) reads standard input.
     #[arg(default_value = "-")]
     files: Vec<String>,
-    /// Rules for records that do not state them (move strings, transcripts).
+    /// Rules for records that do not state them (move strings, transcripts, RGN and PGN
+    /// without a `Rules` tag); a record that states its rules keeps them.
     #[arg(long, value_parser = super::parse_rules)]
     rules: Option<Rules>,
     /// Read as this format (`FORMAT[:DIALECT]`) instead of detecting it.
