@@ -151,6 +151,19 @@ pub(crate) fn decode(bytes: Vec<u8>, base: usize, line: usize) -> (String, Vec<D
         Ok(text) => text,
         Err(e) => decode_lines(e.as_bytes()),
     };
+    // Where the first NUL byte lands once the marks are out, and on which line.
+    let nul = text.find('\0').map(|at| {
+        let marks = text[..at].matches(CP1252_MARK).count();
+        (
+            at - marks * CP1252_MARK.len_utf8(),
+            text[..at].matches('\n').count(),
+        )
+    });
+    let text = if nul.is_some() {
+        text.replace('\0', "\u{FFFD}")
+    } else {
+        text
+    };
     let mut problems = Vec::new();
     if let Some((at, number, count)) = first_marked(&text, CP1252_MARK) {
         problems.push(
@@ -170,9 +183,7 @@ pub(crate) fn decode(bytes: Vec<u8>, base: usize, line: usize) -> (String, Vec<D
         );
     }
     let text = text.replace(CP1252_MARK, "");
-    if let Some(at) = text.find('\0') {
-        let number = text[..at].matches('\n').count();
-        let text = text.replace('\0', "\u{FFFD}");
+    if let Some((at, number)) = nul {
         problems.push(
             Diagnostic::error(
                 "syntax-nul-byte",
@@ -181,7 +192,6 @@ pub(crate) fn decode(bytes: Vec<u8>, base: usize, line: usize) -> (String, Vec<D
             .at(Some(Span::new(base + at, '\u{FFFD}'.len_utf8())), "a NUL byte")
             .help("a text record holds no NUL bytes: the file is damaged or binary; it was read as U+FFFD"),
         );
-        return (text, problems);
     }
     (text, problems)
 }
@@ -433,7 +443,8 @@ pub(crate) struct Line {
     pub(crate) text: String,
     /// The terminator that followed it (`"\n"`, `"\r\n"` or `""` at the end).
     pub(crate) terminator: &'static str,
-    /// Byte offset of the line in the file.
+    /// Byte offset of the line in the text as decoded (the file offset while the file is
+    /// UTF-8).
     pub(crate) offset: usize,
     /// 0-based line number.
     pub(crate) number: usize,
@@ -499,6 +510,13 @@ impl<R: BufRead> LineReader<R> {
         } else {
             decode(bytes.to_vec(), offset, self.number)
         };
+        // Offsets count the text as decoded, so that lines joined later (a quoted CSV
+        // field) keep their spans: decoding may change a line's length.
+        self.offset = if too_long {
+            self.offset + n
+        } else {
+            offset + text.len() + terminator.len()
+        };
         let line = Line {
             text,
             terminator,
@@ -507,7 +525,6 @@ impl<R: BufRead> LineReader<R> {
             problems,
             too_long,
         };
-        self.offset += n;
         self.number += 1;
         Some(Ok(line))
     }
@@ -572,6 +589,20 @@ mod tests {
             "line 2 is not valid UTF-8; it was read as Windows-1252"
         );
         assert_eq!(problems[0].span, Some(Span::new(3, 0)));
+    }
+
+    #[test]
+    fn spans_stay_on_the_decoded_text_when_nul_bytes_and_cp1252_lines_mix() {
+        // Found by fuzzing: NUL bytes before a CP1252 line moved the encoding span.
+        let (text, problems) = decode(b"a\0\0b\n\xe9t\xe9\n".to_vec(), 0, 0);
+        assert_eq!(text, "a\u{FFFD}\u{FFFD}b\nété\n");
+        for p in &problems {
+            let span = p.span.unwrap();
+            assert!(text.get(span.offset..span.end()).is_some(), "{p:?}");
+        }
+        assert_eq!(problems[0].span, Some(Span::new(9, 0)));
+        assert_eq!(&text[9..], "été\n");
+        assert_eq!(problems[1].span, Some(Span::new(1, 3)));
     }
 
     #[test]
