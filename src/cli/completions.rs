@@ -1,14 +1,13 @@
 //! `reversi completions SHELL` and `reversi man`: shell completions (clap_complete) and
 //! manual pages (clap_mangen), generated from the command line's own definition.
 
-use std::fs::File;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
 use clap::CommandFactory;
 use clap_complete::Shell;
 
-use super::{exit, Cli};
+use super::{exit, output, Cli};
 
 /// Print a shell completion script (installation: the `Completions` command's help).
 #[derive(Debug, clap::Args)]
@@ -56,9 +55,9 @@ pub(crate) fn man(args: ManArgs) -> io::Result<u8> {
     }
     for (name, page) in pages {
         let path = dir.join(format!("{name}.1"));
-        let mut file = File::create(&path)
-            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
-        clap_mangen::Man::new(page).render(&mut file)?;
+        let mut text = Vec::new();
+        clap_mangen::Man::new(page).render(&mut text)?;
+        output::write_whole(&path.to_string_lossy(), &[], &text)?;
     }
     Ok(exit::OK)
 }

@@ -182,6 +182,18 @@ impl Output {
     }
 }
 
+/// Writes `bytes` to `target` (`-` for standard output) as [`Output`] does: atomically,
+/// refusing a target that is one of `inputs`.
+pub(crate) fn write_whole(target: &str, inputs: &[&Path], bytes: &[u8]) -> io::Result<()> {
+    let mut output = Output::create(target, inputs)?;
+    let name = output.name();
+    output
+        .writer()
+        .write_all(bytes)
+        .map_err(|e| io::Error::new(e.kind(), format!("{name}: writing failed: {e}")))?;
+    output.commit()
+}
+
 /// What a new file gets: read and write for everyone the umask allows (tempfile makes its
 /// files private).
 #[cfg(unix)]

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use reversi_record::scenario::check::{self, Format};
 use reversi_record::scenario::{self, markdown, suite, JsonReport, ScenarioError};
 
-use super::exit;
+use super::{exit, output};
 
 /// Transcript formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -132,8 +132,7 @@ fn write_suite(dir: &Path) -> io::Result<u8> {
             std::fs::create_dir_all(parent)
                 .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", parent.display())))?;
         }
-        std::fs::write(&path, &file.contents)
-            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+        output::write_whole(&path.to_string_lossy(), &[], file.contents.as_bytes())?;
     }
     let scenarios = files
         .iter()
@@ -199,8 +198,9 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
             let rendered = check::render(&transcript, &case.name, format);
             if args.bless {
                 match &case.target {
-                    Target::File(p) => std::fs::write(p, &rendered)
-                        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", p.display())))?,
+                    Target::File(p) => {
+                        output::write_whole(&p.to_string_lossy(), &[], rendered.as_bytes())?
+                    }
                     Target::Block(range) => edits.push((range.clone(), rendered)),
                     Target::Missing(why) => {
                         writeln!(io::stderr(), "error: {}: {why}", case.name)?;
@@ -255,8 +255,8 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
                     .collect();
             }
             let updated = markdown::replace_blocks(text, edits);
-            std::fs::write(path, updated)
-                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+            // The file is rewritten in place, atomically: a failed write leaves it whole.
+            output::write_whole(&path.to_string_lossy(), &[], updated.as_bytes())?;
         }
     }
     if !args.check && !args.bless && format == Format::Json {

@@ -1,6 +1,5 @@
 //! `reversi show`: the position after a move of a game, as text or as an SVG picture.
 
-use std::fs::File;
 use std::io::{self, IsTerminal, Write};
 
 use clap::ValueEnum;
@@ -10,8 +9,8 @@ use reversi_record::render::{Diagram, RenderError, Style};
 use reversi_record::validate::validate_record;
 use reversi_record::Rules;
 
-use super::exit;
 use super::input::{self, InputOptions};
+use super::{exit, output};
 
 /// Show the position after a move of a game, as text or as an SVG diagram (the help text
 /// is the `Show` command's).
@@ -156,15 +155,11 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         ShowFormat::Text => replay.diagram.text(&style),
         ShowFormat::Svg => replay.diagram.svg(&style),
     };
-    if args.output == "-" {
-        let mut out = io::stdout().lock();
-        out.write_all(picture.as_bytes())?;
-        out.flush()?;
-    } else {
-        let mut file = File::create(&args.output)
-            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", args.output)))?;
-        file.write_all(picture.as_bytes())?;
-    }
+    output::write_whole(
+        &args.output,
+        &[std::path::Path::new(&args.input)],
+        picture.as_bytes(),
+    )?;
     Ok(status)
 }
 
