@@ -712,7 +712,11 @@ fn wthor_without_name_files_says_where_it_looked() {
     ]);
     assert_eq!(made.code, Some(0), "{}", made.stderr);
     for name in ["WTHOR.JOU", "WTHOR.TRN"] {
-        let _ = fs::remove_file(dir.join(name));
+        // Written through a (private) temporary file, but readable like any new file.
+        use std::os::unix::fs::PermissionsExt;
+        let mode = fs::metadata(dir.join(name)).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o644, "{name}");
+        fs::remove_file(dir.join(name)).unwrap();
     }
     let r = run(&["validate", path_str(&wtb)]);
     assert_eq!(r.code, Some(0), "{}", r.stderr);

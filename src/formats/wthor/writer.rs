@@ -608,8 +608,30 @@ fn write_names(file: &NameFile) -> io::Result<()> {
     let mut temp = tempfile::NamedTempFile::new_in(&dir).map_err(named)?;
     temp.write_all(&bytes).map_err(named)?;
     temp.as_file().sync_all().map_err(named)?;
+    // A temporary file is private; the name files get the permissions of the files they
+    // replace, or those of an ordinary new file.
+    let permissions = match fs::metadata(&file.path) {
+        Ok(m) => Some(m.permissions()),
+        Err(_) => new_file_permissions(),
+    };
+    if let Some(permissions) = permissions {
+        let _ = fs::set_permissions(temp.path(), permissions);
+    }
     temp.persist(&file.path).map_err(|e| named(e.error))?;
     Ok(())
+}
+
+/// Read and write for the owner, read for the others (what a new file gets under the usual
+/// umask).
+#[cfg(unix)]
+fn new_file_permissions() -> Option<fs::Permissions> {
+    use std::os::unix::fs::PermissionsExt;
+    Some(fs::Permissions::from_mode(0o644))
+}
+
+#[cfg(not(unix))]
+fn new_file_permissions() -> Option<fs::Permissions> {
+    None
 }
 
 #[cfg(test)]
