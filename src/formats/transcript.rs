@@ -126,7 +126,18 @@ pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> G
             .unwrap_or(0);
         if let Some(game) = games.get_mut(which) {
             let index = game.index;
-            game.diagnostics.insert(0, problem.in_game(index));
+            let mut problem = problem.in_game(index);
+            // A problem outside every grid (a header line before the first) keeps its
+            // message, which names the line, but cannot point into the game's text.
+            let inside = |s: crate::record::Span| {
+                s.offset >= game.source.offset
+                    && s.end() <= game.source.offset + game.source.text.len()
+            };
+            if !problem.span.is_some_and(inside) {
+                problem.span = None;
+                problem.label = None;
+            }
+            game.diagnostics.insert(0, problem);
         }
     }
     Box::new(games.into_iter().map(Ok))
