@@ -41,6 +41,9 @@ use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
 use super::bracketed::{self, Piece, Splitter};
+use super::capabilities::record_losses;
+use super::moves::colored_moves;
+use super::text::{format_number, parse_number};
 use super::{
     text_writer, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, TextFormat, WriteError,
     WriteOptions,
@@ -890,15 +893,6 @@ fn disc_symbol(c: char) -> Option<Option<Color>> {
     }
 }
 
-/// A finite decimal number (`+18.000`, `-2.5`, `.5`).
-pub(super) fn parse_number(text: &str) -> Option<f64> {
-    let ok = text
-        .chars()
-        .all(|c| c.is_ascii_digit() || matches!(c, '+' | '-' | '.'))
-        && text.chars().any(|c| c.is_ascii_digit());
-    text.parse::<f64>().ok().filter(|x| ok && x.is_finite())
-}
-
 /// A move: a square (any case, `D10`), or a pass (`PA`, `pass` and its prefixes, `ps`, `--`).
 fn parse_move_token(token: &str) -> Option<Move> {
     let lower = token.to_ascii_lowercase();
@@ -1048,34 +1042,6 @@ impl TextFormat for Ggf {
     fn render(&self, record: &Record) -> Result<(String, Vec<String>), WriteError> {
         // Rules GGF cannot say were refused by the capability table already.
         Ok(to_ggf(record))
-    }
-}
-
-/// `x` with `decimals` decimals when that is exact, else its shortest exact form.
-pub(super) fn format_number(x: f64, decimals: usize, sign: bool) -> String {
-    let fixed = if sign {
-        format!("{x:+.decimals$}")
-    } else {
-        format!("{x:.decimals$}")
-    };
-    if fixed.parse::<f64>() == Ok(x) {
-        fixed
-    } else if sign {
-        format!("{x:+}")
-    } else {
-        format!("{x}")
-    }
-}
-
-/// What a record holds beyond what GGF and SGF can, around the game: position and flip
-/// claims. (Rules, starts and discs in hand they cannot hold are refused by the
-/// [capability table](super::capabilities) before a writer sees the record.)
-pub(super) fn record_losses(record: &Record, losses: &mut Vec<String>) {
-    if !record.positions.is_empty() {
-        losses.push("position claims".into());
-    }
-    if record.moves.iter().any(|m| m.flips.is_some()) {
-        losses.push("flip claims".into());
     }
 }
 
@@ -1268,37 +1234,6 @@ fn board_text(rules: &Rules, setup: &Setup) -> String {
     out
 }
 
-/// The moves to write: each with the colour the record claims or replay gives, and the
-/// passes replay finds where a record without colours leaves them out (`None`).
-pub(super) fn colored_moves(record: &Record) -> Vec<(Color, Option<&MoveRecord>)> {
-    let mut pos = record.start_position().ok();
-    let mut expected = record.start_setup().turn;
-    let mut out = Vec::with_capacity(record.moves.len());
-    for m in &record.moves {
-        let color = match m.color {
-            Some(c) => c,
-            None => match pos.as_mut() {
-                Some(p) => {
-                    if m.mv != Move::Pass && p.must_pass() && !p.is_over() {
-                        out.push((p.turn(), None));
-                        let _ = p.play(Move::Pass);
-                    }
-                    p.turn()
-                }
-                None => expected,
-            },
-        };
-        out.push((color, Some(m)));
-        if let Some(p) = pos.as_mut() {
-            if p.turn() != color || p.play(m.mv).is_err() {
-                pos = None;
-            }
-        }
-        expected = color.next(2);
-    }
-    out
-}
-
 /// `B[f5/eval/time]` for each move; `PA` passes.
 fn write_moves(record: &Record, out: &mut String, losses: &mut Vec<String>) {
     let mut number = 0;
@@ -1424,15 +1359,6 @@ mod tests {
         );
         assert_eq!(parse_move_token("passe"), None);
         assert_eq!(parse_move_token(""), None);
-    }
-
-    #[test]
-    fn numbers_keep_their_value() {
-        assert_eq!(format_number(2.0, 2, false), "2.00");
-        assert_eq!(format_number(-22.87, 3, true), "-22.870");
-        assert_eq!(format_number(0.001234, 2, false), "0.001234");
-        assert_eq!(parse_number("inf"), None);
-        assert_eq!(parse_number("+18.000"), Some(18.0));
     }
 
     #[test]

@@ -26,7 +26,9 @@ use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
 use super::bracketed::{self, Piece, Splitter};
-use super::ggf::{colored_moves, format_number, parse_number, record_losses};
+use super::capabilities::record_losses;
+use super::moves::colored_moves;
+use super::text::{format_number, parse_number};
 use super::{
     text_writer, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, TextFormat, WriteError,
     WriteOptions,

@@ -62,7 +62,7 @@ use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 
-use super::movestr::{claim_losses, tags_phrase};
+use super::capabilities::{claim_losses, tags_phrase};
 use super::{
     read_text, text_writer, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, TextFormat,
     WriteError, WriteOptions,

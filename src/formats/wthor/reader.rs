@@ -14,21 +14,21 @@ use crate::formats::{ParsedGame, ReadOptions};
 use crate::record::{ClaimedResult, MoveRecord, Record, Span, Tag, TagName};
 
 /// One line of the virtual text file, under construction.
-struct Line {
+struct TextLine {
     /// Offset of the line in the virtual text.
     base: usize,
     text: String,
 }
 
-impl Line {
-    fn new(base: usize) -> Line {
-        Line::reusing(base, String::new())
+impl TextLine {
+    fn new(base: usize) -> TextLine {
+        TextLine::reusing(base, String::new())
     }
 
     /// A line built in `buffer` (cleared first), so that its allocation is reused.
-    fn reusing(base: usize, mut buffer: String) -> Line {
+    fn reusing(base: usize, mut buffer: String) -> TextLine {
         buffer.clear();
-        Line { base, text: buffer }
+        TextLine { base, text: buffer }
     }
 
     /// Appends `s` and returns its span.
@@ -118,7 +118,7 @@ impl HeaderSpans {
 }
 
 /// Writes `header: created 2021-06-27, N1 320, N2 0, year 2021, P1 8, P2 0, P3 24`.
-fn describe_header(line: &mut Line, h: &Header) -> HeaderSpans {
+fn describe_header(line: &mut TextLine, h: &Header) -> HeaderSpans {
     line.push("header: created ");
     let created = line.push(&h.created());
     line.push(", N1 ");
@@ -359,7 +359,7 @@ impl<'a> Reader<'a> {
         let got = read_full(&mut self.input, &mut bytes)?;
         self.file_offset = got;
         if got < Header::LEN {
-            let mut line = Line::new(0);
+            let mut line = TextLine::new(0);
             let mut diagnostic = if got == 0 {
                 line.push("header: ");
                 Diagnostic::error(
@@ -403,7 +403,7 @@ impl<'a> Reader<'a> {
     /// A game with no record whose line describes the header: for header problems and
     /// count mismatches of files without records.
     fn header_game(&mut self, mut extra: Vec<Diagnostic>) -> ParsedGame {
-        let mut line = Line::new(self.text_offset);
+        let mut line = TextLine::new(self.text_offset);
         let spans = describe_header(&mut line, &self.header);
         let mut diagnostics: Vec<Diagnostic> = self
             .header_problems
@@ -421,7 +421,7 @@ impl<'a> Reader<'a> {
     fn finish_game(
         &mut self,
         index: usize,
-        line: Line,
+        line: TextLine,
         record: Option<Record>,
         diagnostics: Vec<Diagnostic>,
     ) -> ParsedGame {
@@ -446,7 +446,7 @@ impl<'a> Reader<'a> {
         table: Option<&NameTable>,
         kind: NameKind,
         index: u16,
-        line: &mut Line,
+        line: &mut TextLine,
         diagnostics: &mut Vec<Diagnostic>,
         record_offset: usize,
         game: usize,
@@ -501,7 +501,7 @@ impl<'a> Reader<'a> {
         let slots = &bytes[8..];
 
         let mut diagnostics = Vec::new();
-        let mut line = Line::reusing(self.text_offset, std::mem::take(&mut self.line_buffer));
+        let mut line = TextLine::reusing(self.text_offset, std::mem::take(&mut self.line_buffer));
         let index_span = {
             let start = line.text.len();
             line.push("#");
@@ -736,7 +736,7 @@ impl<'a> Reader<'a> {
         let index = self.complete + 1;
         let offset = self.file_offset;
         let record_len = self.geometry.record_len();
-        let mut line = Line::new(self.text_offset);
+        let mut line = TextLine::new(self.text_offset);
         let index_span = line.push(&format!("#{index}"));
         line.push(&format!(
             " [byte {offset}] truncated, {} of {record_len} bytes:",
@@ -961,7 +961,7 @@ mod tests {
 
     #[test]
     fn header_description_spans_point_at_the_values() {
-        let mut line = Line::new(100);
+        let mut line = TextLine::new(100);
         let spans = describe_header(&mut line, &header());
         let at = |s: Span| &line.text[s.offset - 100..s.end() - 100];
         assert_eq!(at(spans.created), "2021-06-27");
