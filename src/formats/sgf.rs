@@ -467,6 +467,8 @@ impl TreeParser<'_, '_> {
         bytes.len()
     }
 
+    /// Reads the main line of the game tree at `at` into a record: the game type and board
+    /// from the root, its setup, then every node's properties in order.
     fn parse(&mut self, at: usize, closed: bool) -> Option<Record> {
         let nodes = self.main_line(at, closed);
         let Some(root) = nodes.first() else {
@@ -476,54 +478,15 @@ impl TreeParser<'_, '_> {
             self.push(d);
             return None;
         };
-        let find = |id: &str| root.iter().find(|p| p.id == id);
-        match find("GM") {
-            Some(gm) if gm.first().0.trim() != "2" => {
-                let (value, span) = gm.first();
-                let d = Diagnostic::error(
-                    "sgf-not-othello",
-                    format!("this is a game of type GM[{value}], not Othello (GM[2])"),
-                )
-                .at(Some(span), "expected 2")
-                .help("only Othello game trees (`GM[2]`) can be read");
-                self.push(d);
-                return None;
-            }
-            Some(_) => {}
-            None => {
-                let d = Diagnostic::warning("sgf-missing-game", "the game tree does not say GM[2]")
-                    .at(Some(self.span(at, at + 1)), "no GM property")
-                    .help("SGF without GM means Go; this tree is read as Othello");
-                self.push(d);
-            }
+        if !self.check_game_type(root, at) {
+            return None;
         }
-        let mut board = BoardShape::Eight;
+        let (board, rules_span) = self.board_size(root)?;
         let mut record = Record {
             span: Some(self.span(at, self.text.len())),
+            rules_span,
             ..Record::default()
         };
-        if let Some(sz) = find("SZ") {
-            let (value, span) = sz.first();
-            let value = value.trim();
-            let (cols, rows) = value.split_once(':').unwrap_or((value, value));
-            board = match (cols.trim(), rows.trim()) {
-                ("4", "4") => BoardShape::Four,
-                ("6", "6") => BoardShape::Six,
-                ("8", "8") => BoardShape::Eight,
-                ("10", "10") => BoardShape::Ten,
-                _ => {
-                    let d = Diagnostic::error(
-                        "sgf-unsupported-board",
-                        format!("board size `{value}` is not supported"),
-                    )
-                    .at(Some(span), "board size")
-                    .help("Othello SGF boards are SZ[4], SZ[6], SZ[8] or SZ[10]");
-                    self.push(d);
-                    return None;
-                }
-            };
-            record.rules_span = Some(span);
-        }
         record.rules = Rules::othello(board);
 
         // Setup.
@@ -552,78 +515,129 @@ impl TreeParser<'_, '_> {
                     }
                     seen.push(&prop.id);
                 }
-                match (n, prop.id.as_str()) {
-                    (_, "B" | "W") => {
-                        let color = if prop.id == "B" {
-                            Color::Black
-                        } else {
-                            Color::White
-                        };
-                        if let Some(m) = self.parse_move(prop, color) {
-                            record.moves.push(m);
-                        }
-                    }
-                    (_, "C") => {
-                        for (value, _) in &prop.values {
-                            comments.push(value.as_str());
-                        }
-                    }
-                    // Setup properties are all read above; repeats of the others were
-                    // reported and only the first counts.
-                    (0, "FF" | "GM" | "SZ" | "AB" | "AW" | "AE" | "PL") => {}
-                    (0, "RE") if first => record.result = self.parse_result(prop),
-                    (0, "RE") => {}
-                    (0, id) => {
-                        let name = TAG_IDS
-                            .iter()
-                            .find(|(tid, _)| *tid == id)
-                            .map_or(id, |(_, name)| name);
-                        for (value, _) in &prop.values {
-                            record.tags.push(Tag {
-                                name: name.into(),
-                                value: value.clone(),
-                                span: Some(prop.span),
-                            });
-                        }
-                    }
-                    (_, "AB" | "AW" | "AE" | "PL") => {
-                        let d = Diagnostic::error(
-                            "sgf-unsupported-setup",
-                            format!("setup property `{}` in the middle of the game", prop.id),
-                        )
-                        .at(Some(prop.span), "not read")
-                        .help("only the root node may set up the board");
-                        self.push(d);
-                    }
-                    (_, id) => {
-                        let d = Diagnostic::warning(
-                            "sgf-ignored-property",
-                            format!("property `{id}` of a move node is not read"),
-                        )
-                        .at(Some(prop.span), "ignored")
-                        .help("move nodes keep only the moves (B, W) and comments (C)");
-                        self.push(d);
-                    }
-                }
+                self.read_property(n, prop, first, &mut record, &mut comments);
             }
-            // The root's comment is the game's; a later node's belongs to its move, or to
-            // the last move before it.
-            if !comments.is_empty() {
-                let text = comments.join("\n");
-                let slot = match record.moves.last_mut() {
-                    Some(m) if n > 0 => &mut m.comment,
-                    _ => &mut record.comment,
-                };
-                match slot {
-                    Some(existing) => {
-                        existing.push('\n');
-                        existing.push_str(&text);
-                    }
-                    None => *slot = Some(text),
-                }
-            }
+            attach_comments(&mut record, n, &comments);
         }
         Some(record)
+    }
+
+    /// Checks the root's `GM`: another game is refused (`false`), a missing one warned about.
+    fn check_game_type(&mut self, root: &[Prop], at: usize) -> bool {
+        match root.iter().find(|p| p.id == "GM") {
+            Some(gm) if gm.first().0.trim() != "2" => {
+                let (value, span) = gm.first();
+                let d = Diagnostic::error(
+                    "sgf-not-othello",
+                    format!("this is a game of type GM[{value}], not Othello (GM[2])"),
+                )
+                .at(Some(span), "expected 2")
+                .help("only Othello game trees (`GM[2]`) can be read");
+                self.push(d);
+                false
+            }
+            Some(_) => true,
+            None => {
+                let d = Diagnostic::warning("sgf-missing-game", "the game tree does not say GM[2]")
+                    .at(Some(self.span(at, at + 1)), "no GM property")
+                    .help("SGF without GM means Go; this tree is read as Othello");
+                self.push(d);
+                true
+            }
+        }
+    }
+
+    /// The board the root's `SZ` gives (8x8 without one) and where it is; `None` (reported)
+    /// for a size the engine does not play.
+    fn board_size(&mut self, root: &[Prop]) -> Option<(BoardShape, Option<Span>)> {
+        let Some(sz) = root.iter().find(|p| p.id == "SZ") else {
+            return Some((BoardShape::Eight, None));
+        };
+        let (value, span) = sz.first();
+        let value = value.trim();
+        let (cols, rows) = value.split_once(':').unwrap_or((value, value));
+        let board = match (cols.trim(), rows.trim()) {
+            ("4", "4") => BoardShape::Four,
+            ("6", "6") => BoardShape::Six,
+            ("8", "8") => BoardShape::Eight,
+            ("10", "10") => BoardShape::Ten,
+            _ => {
+                let d = Diagnostic::error(
+                    "sgf-unsupported-board",
+                    format!("board size `{value}` is not supported"),
+                )
+                .at(Some(span), "board size")
+                .help("Othello SGF boards are SZ[4], SZ[6], SZ[8] or SZ[10]");
+                self.push(d);
+                return None;
+            }
+        };
+        Some((board, Some(span)))
+    }
+
+    /// Reads one property of node `n` (0 is the root) into `record`, its comments into
+    /// `comments`; `first` is whether it is the first of its ID in the root.
+    fn read_property<'p>(
+        &mut self,
+        n: usize,
+        prop: &'p Prop,
+        first: bool,
+        record: &mut Record,
+        comments: &mut Vec<&'p str>,
+    ) {
+        match (n, prop.id.as_str()) {
+            (_, "B" | "W") => {
+                let color = if prop.id == "B" {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                if let Some(m) = self.parse_move(prop, color) {
+                    record.moves.push(m);
+                }
+            }
+            (_, "C") => {
+                for (value, _) in &prop.values {
+                    comments.push(value.as_str());
+                }
+            }
+            // Setup properties are all read above; repeats of the others were
+            // reported and only the first counts.
+            (0, "FF" | "GM" | "SZ" | "AB" | "AW" | "AE" | "PL") => {}
+            (0, "RE") if first => record.result = self.parse_result(prop),
+            (0, "RE") => {}
+            (0, id) => {
+                let name = TAG_IDS
+                    .iter()
+                    .find(|(tid, _)| *tid == id)
+                    .map_or(id, |(_, name)| name);
+                for (value, _) in &prop.values {
+                    record.tags.push(Tag {
+                        name: name.into(),
+                        value: value.clone(),
+                        span: Some(prop.span),
+                    });
+                }
+            }
+            (_, "AB" | "AW" | "AE" | "PL") => {
+                let d = Diagnostic::error(
+                    "sgf-unsupported-setup",
+                    format!("setup property `{}` in the middle of the game", prop.id),
+                )
+                .at(Some(prop.span), "not read")
+                .help("only the root node may set up the board");
+                self.push(d);
+            }
+            (_, id) => {
+                let d = Diagnostic::warning(
+                    "sgf-ignored-property",
+                    format!("property `{id}` of a move node is not read"),
+                )
+                .at(Some(prop.span), "ignored")
+                .help("move nodes keep only the moves (B, W) and comments (C)");
+                self.push(d);
+            }
+        }
     }
 
     /// Reads the root's `AB`, `AW`, `AE`, `PL`.
@@ -772,6 +786,26 @@ fn parse_point(text: &str) -> Option<Move> {
         return Square::new(bytes[0] - b'a', bytes[1] - b'a').map(Move::Place);
     }
     Square::from_ascii(bytes).ok().map(Move::Place)
+}
+
+/// Attaches node `n`'s comments: the root's comment is the game's; a later node's belongs
+/// to its move, or to the last move before it.
+fn attach_comments(record: &mut Record, n: usize, comments: &[&str]) {
+    if comments.is_empty() {
+        return;
+    }
+    let text = comments.join("\n");
+    let slot = match record.moves.last_mut() {
+        Some(m) if n > 0 => &mut m.comment,
+        _ => &mut record.comment,
+    };
+    match slot {
+        Some(existing) => {
+            existing.push('\n');
+            existing.push_str(&text);
+        }
+        None => *slot = Some(text),
+    }
 }
 
 // ---------------------------------------------------------------------------------------
