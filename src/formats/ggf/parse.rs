@@ -123,60 +123,66 @@ impl<'t> GameParser<'t, '_> {
         }
     }
 
+    /// Reads one game's properties into a record: the game type, the rules, then every
+    /// property in order.
     pub(super) fn parse_game(&mut self, at: usize, end: End) -> Option<Record> {
         let props = self.properties(at, end);
         let mut record = Record {
             span: Some(self.span(at, self.text.len())),
             ..Record::default()
         };
-        let find = |id: &str| props.iter().find(|p| p.id == id);
-
-        if let Some(gm) = find("GM") {
-            if !gm.value.trim().eq_ignore_ascii_case("othello") {
-                let d = Diagnostic::error(
-                    "ggf-not-othello",
-                    format!("this is a game of `{}`, not Othello", gm.value),
-                )
-                .at(Some(gm.value_span), "expected `Othello`")
-                .help("only Othello games (`GM[Othello]`) can be read");
-                self.push(d);
-                return None;
-            }
+        if !self.check_game_type(&props) {
+            return None;
         }
+        self.read_rules(&props, &mut record)?;
 
-        // Rules from TY (default 8x8), or from BO's board when TY is missing.
+        let mut seen: Vec<&str> = Vec::new();
+        for prop in &props {
+            let first = matches!(prop.id, "B" | "W") || !seen.contains(&prop.id);
+            if !first {
+                let d = Diagnostic::warning(
+                    "ggf-duplicate-property",
+                    format!("property `{}` appears more than once", prop.id),
+                )
+                .at(Some(prop.span), "again here")
+                .help("a GGF game gives each property once; the repeats are kept as tags");
+                self.push(d);
+            } else if !matches!(prop.id, "B" | "W") {
+                seen.push(prop.id);
+            }
+            self.read_property(prop, first, &mut record);
+        }
+        Some(record)
+    }
+
+    /// Checks `GM`: a game other than Othello is refused (`false`).
+    fn check_game_type(&mut self, props: &[Prop<'_>]) -> bool {
+        let Some(gm) = props.iter().find(|p| p.id == "GM") else {
+            return true;
+        };
+        if gm.value.trim().eq_ignore_ascii_case("othello") {
+            return true;
+        }
+        let d = Diagnostic::error(
+            "ggf-not-othello",
+            format!("this is a game of `{}`, not Othello", gm.value),
+        )
+        .at(Some(gm.value_span), "expected `Othello`")
+        .help("only Othello games (`GM[Othello]`) can be read");
+        self.push(d);
+        false
+    }
+
+    /// Sets the record's rules: from TY (default 8x8), or from BO's board when TY is
+    /// missing, where `--rules` applies when it fits; keeps TY's text as a tag when it is
+    /// not the canonical form. `None` (reported) for a board the engine does not play.
+    fn read_rules(&mut self, props: &[Prop<'_>], record: &mut Record) -> Option<()> {
+        let find = |id: &str| props.iter().find(|p| p.id == id);
         let ty = find("TY");
         let mut board = BoardShape::Eight;
         let mut anti = false;
         if let Some(ty) = ty {
-            let parsed = GgfType::parse(ty.value);
-            for (message, range) in &parsed.errors {
-                let span = Span::new(ty.value_span.offset + range.start, range.end - range.start);
-                let code = if message.starts_with("has an unknown") {
-                    "ggf-unknown-type"
-                } else {
-                    "ggf-bad-type"
-                };
-                let d = Diagnostic::error(code, format!("game type `{}` {message}", ty.value))
-                    .at(Some(span), "here")
-                    .help("TY is a board (4, 6, 8, 10, 12, 14 or 88) and flags s, k, b, w, a, r N");
-                self.push(d);
-            }
-            match parsed.board {
-                Some(TyBoard::Shape(shape)) => board = shape,
-                Some(TyBoard::Unsupported(n)) => {
-                    let d = Diagnostic::error(
-                        "ggf-unsupported-board",
-                        format!("{n}x{n} boards are not supported"),
-                    )
-                    .at(Some(ty.value_span), "this game type")
-                    .help("the toolkit plays 4x4, 6x6, 8x8, 10x10 and the octagon (88)");
-                    self.push(d);
-                    return None;
-                }
-                None => {}
-            }
-            anti = parsed.anti;
+            (board, anti) = self.read_type(ty)?;
             record.rules_span = Some(ty.value_span);
         } else if let Some(bo) = find("BO") {
             if let Some(TyBoard::Shape(shape)) = bo
@@ -216,53 +222,75 @@ impl<'t> GameParser<'t, '_> {
                 });
             }
         }
+        Some(())
+    }
 
-        let mut seen: Vec<&str> = Vec::new();
-        for prop in &props {
-            let first = matches!(prop.id, "B" | "W") || !seen.contains(&prop.id);
-            if !first {
-                let d = Diagnostic::warning(
-                    "ggf-duplicate-property",
-                    format!("property `{}` appears more than once", prop.id),
+    /// Reads `TY`: the board (8x8 when it names none) and whether the game is anti,
+    /// reporting what it cannot read; `None` (reported) for 12x12 and 14x14.
+    fn read_type(&mut self, ty: &Prop<'_>) -> Option<(BoardShape, bool)> {
+        let parsed = GgfType::parse(ty.value);
+        for (message, range) in &parsed.errors {
+            let span = Span::new(ty.value_span.offset + range.start, range.end - range.start);
+            let code = if message.starts_with("has an unknown") {
+                "ggf-unknown-type"
+            } else {
+                "ggf-bad-type"
+            };
+            let d = Diagnostic::error(code, format!("game type `{}` {message}", ty.value))
+                .at(Some(span), "here")
+                .help("TY is a board (4, 6, 8, 10, 12, 14 or 88) and flags s, k, b, w, a, r N");
+            self.push(d);
+        }
+        let board = match parsed.board {
+            Some(TyBoard::Shape(shape)) => shape,
+            Some(TyBoard::Unsupported(n)) => {
+                let d = Diagnostic::error(
+                    "ggf-unsupported-board",
+                    format!("{n}x{n} boards are not supported"),
                 )
-                .at(Some(prop.span), "again here")
-                .help("a GGF game gives each property once; the repeats are kept as tags");
+                .at(Some(ty.value_span), "this game type")
+                .help("the toolkit plays 4x4, 6x6, 8x8, 10x10 and the octagon (88)");
                 self.push(d);
-            } else if !matches!(prop.id, "B" | "W") {
-                seen.push(prop.id);
+                return None;
             }
-            match prop.id {
-                "GM" | "TY" if first => {}
-                "B" | "W" => {
-                    let color = if prop.id == "B" {
-                        Color::Black
-                    } else {
-                        Color::White
-                    };
-                    if let Some(m) = self.parse_move(prop, color) {
-                        record.moves.push(m);
-                    }
+            None => BoardShape::Eight,
+        };
+        Some((board, parsed.anti))
+    }
+
+    /// Reads one property into `record`; `first` is whether it is the first of its ID
+    /// (a repeat is kept as a tag).
+    fn read_property(&mut self, prop: &Prop<'_>, first: bool, record: &mut Record) {
+        match prop.id {
+            "GM" | "TY" if first => {}
+            "B" | "W" => {
+                let color = if prop.id == "B" {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                if let Some(m) = self.parse_move(prop, color) {
+                    record.moves.push(m);
                 }
-                "BO" if first => record.start = self.parse_board(prop, &record.rules),
-                "RE" if first => record.result = self.parse_result(prop, record.rules.is_anti()),
-                "CO" if first => record.comment = Some(prop.value.into()),
-                id => {
-                    let name = TAG_IDS
-                        .iter()
-                        .find(|(tid, _)| *tid == id)
-                        .map_or(id, |(_, name)| name);
-                    if matches!(id, "KB" | "KW") {
-                        self.check_komi_bid(prop);
-                    }
-                    record.tags.push(Tag {
-                        name: name.into(),
-                        value: prop.value.into(),
-                        span: Some(prop.span),
-                    });
+            }
+            "BO" if first => record.start = self.parse_board(prop, &record.rules),
+            "RE" if first => record.result = self.parse_result(prop, record.rules.is_anti()),
+            "CO" if first => record.comment = Some(prop.value.into()),
+            id => {
+                let name = TAG_IDS
+                    .iter()
+                    .find(|(tid, _)| *tid == id)
+                    .map_or(id, |(_, name)| name);
+                if matches!(id, "KB" | "KW") {
+                    self.check_komi_bid(prop);
                 }
+                record.tags.push(Tag {
+                    name: name.into(),
+                    value: prop.value.into(),
+                    span: Some(prop.span),
+                });
             }
         }
-        Some(record)
     }
 
     /// Splits `move/eval/time`.
