@@ -385,103 +385,35 @@ impl<'t> GameParser<'t, '_> {
         }
     }
 
-    /// Reads `BO[<type> <cells> <side>]`.
+    /// Reads `BO[<type> <cells> <side>]`: `None` when it is the rules' own start, or when
+    /// it cannot be read (reported).
     fn parse_board(&mut self, prop: &Prop<'_>, rules: &Rules) -> Option<StartPosition> {
         let value = prop.value;
-        let bad = |message: String, span: Span, label: &str| {
-            Diagnostic::error("ggf-bad-board", message).at(Some(span), label).help(
-                "BO is the board type, its cells row by row (`*` black, `O` white, `-` empty) and the side to move (`*` or `O`)",
-            )
-        };
         let lead = value.len() - value.trim_start().len();
         let type_len = value[lead..]
             .find(|c: char| !c.is_ascii_digit())
             .unwrap_or(value.len() - lead);
         let type_token = &value[lead..lead + type_len];
-        let at = |i: usize, len: usize| Span::new(prop.value_span.offset + i, len);
         let board = rules.board();
         if TyBoard::from_token(type_token) != Some(TyBoard::Shape(board)) {
-            let d = bad(
+            let d = bad_board(
                 format!(
                     "the board type `{type_token}` does not match the game's {} board",
                     board
                 ),
-                at(lead, type_len),
+                Span::new(prop.value_span.offset + lead, type_len),
                 "board type",
             );
             self.push(d);
             return None;
         }
-        let cells: Vec<Square> = board.cells().iter().collect();
-        let mut setup = Setup {
-            discs: [SquareSet::EMPTY; 4],
-            neutral: SquareSet::EMPTY,
-            turn: Color::Black,
+        let setup = match board_cells(prop, lead + type_len, board) {
+            Ok(setup) => setup,
+            Err(d) => {
+                self.push(*d);
+                return None;
+            }
         };
-        let mut chars = value[lead + type_len..]
-            .char_indices()
-            .map(|(i, c)| (i + lead + type_len, c))
-            .filter(|(_, c)| !c.is_whitespace());
-        for &sq in &cells {
-            let Some((i, c)) = chars.next() else {
-                let d = bad(
-                    format!(
-                        "the board lists fewer than the {} squares of the {} board",
-                        cells.len(),
-                        board
-                    ),
-                    prop.value_span,
-                    "too short",
-                );
-                self.push(d);
-                return None;
-            };
-            match disc_symbol(c) {
-                Some(Some(color)) => setup.discs[color.index()].insert(sq),
-                Some(None) => {}
-                None => {
-                    let d = bad(
-                        format!("`{c}` is not a disc or an empty square"),
-                        at(i, c.len_utf8()),
-                        "expected `*`, `O` or `-`",
-                    );
-                    self.push(d);
-                    return None;
-                }
-            }
-        }
-        match chars.next() {
-            Some((_, c)) if disc_symbol(c).is_some_and(|d| d.is_some()) => {
-                setup.turn = disc_symbol(c).flatten().unwrap_or(Color::Black);
-            }
-            Some((i, c)) => {
-                let d = bad(
-                    format!("expected the side to move after the board, but found `{c}`"),
-                    at(i, c.len_utf8()),
-                    "expected `*` or `O`",
-                );
-                self.push(d);
-                return None;
-            }
-            None => {
-                let d = bad(
-                    "the board does not say who moves".into(),
-                    prop.value_span,
-                    "expected `*` or `O` at the end",
-                );
-                self.push(d);
-                return None;
-            }
-        }
-        if let Some((i, _)) = chars.next() {
-            let d = bad(
-                "unexpected text after the side to move".into(),
-                at(i, value.len() - i),
-                "extra text",
-            );
-            self.push(d);
-            return None;
-        }
         let (discs, _) = rules.start_discs();
         if setup.discs == discs && setup.turn == Color::Black {
             return None;
@@ -545,6 +477,81 @@ impl<'t> GameParser<'t, '_> {
             span: Some(prop.value_span),
         })
     }
+}
+
+/// A `ggf-bad-board` error.
+fn bad_board(message: String, span: Span, label: &str) -> Diagnostic {
+    Diagnostic::error("ggf-bad-board", message).at(Some(span), label).help(
+        "BO is the board type, its cells row by row (`*` black, `O` white, `-` empty) and the side to move (`*` or `O`)",
+    )
+}
+
+/// Reads the cells of `BO`'s value from byte `from` on, row by row, then the side to move
+/// and nothing after it.
+fn board_cells(prop: &Prop<'_>, from: usize, board: BoardShape) -> Result<Setup, Box<Diagnostic>> {
+    let value = prop.value;
+    let at = |i: usize, len: usize| Span::new(prop.value_span.offset + i, len);
+    let cells: Vec<Square> = board.cells().iter().collect();
+    let mut setup = Setup {
+        discs: [SquareSet::EMPTY; 4],
+        neutral: SquareSet::EMPTY,
+        turn: Color::Black,
+    };
+    let mut chars = value[from..]
+        .char_indices()
+        .map(|(i, c)| (i + from, c))
+        .filter(|(_, c)| !c.is_whitespace());
+    for &sq in &cells {
+        let Some((i, c)) = chars.next() else {
+            return Err(Box::new(bad_board(
+                format!(
+                    "the board lists fewer than the {} squares of the {} board",
+                    cells.len(),
+                    board
+                ),
+                prop.value_span,
+                "too short",
+            )));
+        };
+        match disc_symbol(c) {
+            Some(Some(color)) => setup.discs[color.index()].insert(sq),
+            Some(None) => {}
+            None => {
+                return Err(Box::new(bad_board(
+                    format!("`{c}` is not a disc or an empty square"),
+                    at(i, c.len_utf8()),
+                    "expected `*`, `O` or `-`",
+                )));
+            }
+        }
+    }
+    match chars.next() {
+        Some((_, c)) if disc_symbol(c).is_some_and(|d| d.is_some()) => {
+            setup.turn = disc_symbol(c).flatten().unwrap_or(Color::Black);
+        }
+        Some((i, c)) => {
+            return Err(Box::new(bad_board(
+                format!("expected the side to move after the board, but found `{c}`"),
+                at(i, c.len_utf8()),
+                "expected `*` or `O`",
+            )));
+        }
+        None => {
+            return Err(Box::new(bad_board(
+                "the board does not say who moves".into(),
+                prop.value_span,
+                "expected `*` or `O` at the end",
+            )));
+        }
+    }
+    if let Some((i, _)) = chars.next() {
+        return Err(Box::new(bad_board(
+            "unexpected text after the side to move".into(),
+            at(i, value.len() - i),
+            "extra text",
+        )));
+    }
+    Ok(setup)
 }
 
 /// `*xX` black, `OoO0` white, `-._` empty; `None` for anything else.
