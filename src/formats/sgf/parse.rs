@@ -1,186 +1,17 @@
-//! SGF (`FF[4]`) game trees of Othello (`GM[2]`), as Edax writes them and Cassio reads them.
-//!
-//! A file holds game trees `(;…)`; nodes start with `;`, properties are `ID[value]` (several
-//! values for list properties, `\` escapes `]` and `\`), and `(…)` opens variations. The
-//! reader takes the main line (the first variation at each branch) and reports the dropped
-//! ones as warnings.
-//!
-//! # Mapping to the record model
-//!
-//! | SGF | record |
-//! |---|---|
-//! | `FF`, `GM` | checked (`GM[2]` is Othello), not kept |
-//! | `SZ` | [`Rules`] board: 4, 6, 8, 10 |
-//! | `PC`, `DT`, `EV`, `RO` | tags `Site`, `Date`, `Event`, `Round` |
-//! | `PB`, `PW`, `BR`, `WR` | tags `Black`, `White`, `BlackElo`, `WhiteElo` |
-//! | `RE` | [`ClaimedResult`]: `B+n`/`W+n` margin, `0` margin 0, `Draw`, `B+`/`W+` winner, `B+R` resignation, `B+T` time, `Void`/`?` unfinished |
-//! | root `C` | the game comment; `C` in a move's node is the move's comment |
-//! | `AB`, `AW`, `AE`, `PL` (root) | [`StartPosition`] when not the rules' start |
-//! | `B`, `W` | moves: letter + row (`f5`, `J10`), Go-style letters (`fe`), passes `PA`, `pa`, `tt` or empty |
-//! | other root properties | tags named by the ID, in order |
-//!
-//! The writer follows Edax's layout with valid SGF: the start as `AB`/`AW`/`PL`, one move per
-//! node in letter + row form, `PA` passes, `RE` from the claimed result.
+//! Parsing one SGF game tree's main line into a record.
 
-use std::io::{self, BufRead, Write};
-use std::sync::Arc;
-
-use super::bracketed::{self, Piece, Splitter};
-use super::capabilities::record_losses;
-use super::moves::colored_moves;
-use super::text::{format_number, parse_number};
-use super::{
-    text_writer, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, TextFormat, WriteError,
-    WriteOptions,
-};
+use super::TAG_IDS;
 use crate::diagnostic::{Collected, Diagnostic};
 use crate::engine::{BoardShape, Color, Move, Rules, Setup, Square, SquareSet};
+use crate::formats::bracketed;
+use crate::formats::text::parse_number;
 use crate::record::{
-    ClaimedResult, MoveRecord, Record, ResultScore, Span, StartPosition, Tag, TagName, Termination,
+    ClaimedResult, MoveRecord, Record, ResultScore, Span, StartPosition, Tag, Termination,
 };
-
-/// Root properties that map to named tags.
-const TAG_IDS: [(&str, &str); 8] = [
-    ("PC", TagName::SITE),
-    ("DT", TagName::DATE),
-    ("EV", TagName::EVENT),
-    ("RO", TagName::ROUND),
-    ("PB", "Black"),
-    ("PW", "White"),
-    ("BR", "BlackElo"),
-    ("WR", "WhiteElo"),
-];
-
-/// Properties with a meaning of their own.
-const STRUCTURAL_IDS: [&str; 11] = [
-    "FF", "GM", "SZ", "AB", "AW", "AE", "PL", "B", "W", "C", "RE",
-];
-
-/// Whether the input looks like an Othello SGF file.
-pub fn sniff(input: &Sniff<'_>) -> bool {
-    let head = String::from_utf8_lossy(input.head);
-    let text = head.trim_start_matches('\u{feff}').trim_start();
-    let Some(rest) = text.strip_prefix('(') else {
-        return false;
-    };
-    if !rest.trim_start().starts_with(';') {
-        return false;
-    }
-    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-    let upper = compact.to_ascii_uppercase();
-    if upper.contains("GM[") {
-        upper.contains("GM[2]")
-    } else {
-        upper.contains("FF[") || upper.contains("SZ[")
-    }
-}
-
-// ---------------------------------------------------------------------------------------
-// Streaming
-
-/// Reads the next piece: SGF trees end at the `)` that closes their `(`, outside values
-/// (in brackets, with `\` escapes). Its `end` says whether the tree was closed.
-fn next_piece(splitter: &mut Splitter<'_>) -> io::Result<Option<Piece<bool>>> {
-    let Some(mut piece) = splitter.next_opening()? else {
-        return Ok(None);
-    };
-    if piece.game_at.is_none() {
-        return Ok(Some(piece));
-    }
-    let mut depth = 1usize;
-    let mut in_value = false;
-    let mut escaped = false;
-    piece.end = splitter.scan_game(&mut piece, |b| {
-        if in_value {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b']' {
-                in_value = false;
-            }
-            return false;
-        }
-        match b {
-            b'[' => in_value = true,
-            b'(' => depth += 1,
-            b')' => {
-                depth -= 1;
-                return depth == 0;
-            }
-            _ => {}
-        }
-        false
-    })?;
-    Ok(Some(piece))
-}
-
-/// Reads SGF game trees one at a time.
-///
-/// ```
-/// use reversi_record::formats::{sgf, ReadOptions};
-/// let text = "(;FF[4]GM[2]SZ[8]PB[Edax]RE[W+2];B[f5];W[fd]C[Go-style f4])";
-/// let mut games = sgf::read(Box::new(text.as_bytes()), &ReadOptions::default());
-/// let record = games.next().unwrap().unwrap().record.unwrap();
-/// assert_eq!(record.moves[1].mv.to_string(), "f4");
-/// assert_eq!(record.moves[1].comment.as_deref(), Some("Go-style f4"));
-/// ```
-pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> Games<'a> {
-    let mut splitter = Splitter::new(input, b"(");
-    let name = options.name.clone();
-    let mut index = 0;
-    let mut failed = false;
-    Box::new(std::iter::from_fn(move || {
-        if failed {
-            return None;
-        }
-        let piece = match next_piece(&mut splitter) {
-            Ok(piece) => piece?,
-            Err(e) => {
-                failed = true;
-                return Some(Err(e));
-            }
-        };
-        index += 1;
-        Some(Ok(parse_piece(piece, &name, index)))
-    }))
-}
-
-fn parse_piece(piece: Piece<bool>, name: &Arc<str>, index: usize) -> ParsedGame {
-    let (dropped, closed) = (piece.dropped, piece.end);
-    let (game, ()) =
-        bracketed::parse_piece(piece, name, index, |text, base, tree_at, diagnostics| {
-            let junk = text[..tree_at.unwrap_or(text.len())].trim_end();
-            if !junk.is_empty() {
-                diagnostics.push(bracketed::garbage_error(
-                    "sgf-garbage",
-                    "an SGF game tree",
-                    "an SGF game is `(;GM[2]…)`; this text was skipped",
-                    junk,
-                    base,
-                    dropped,
-                ));
-            }
-            let record = tree_at.and_then(|at| {
-                let mut parser = TreeParser {
-                    text,
-                    base,
-                    diagnostics,
-                    broken: false,
-                };
-                parser.parse(at, closed)
-            });
-            (record, ())
-        });
-    game
-}
-
-// ---------------------------------------------------------------------------------------
-// Parsing one game tree
 
 /// One property with its values (escapes resolved).
 #[derive(Clone, Debug)]
-struct Prop {
+pub(super) struct Prop {
     id: String,
     values: Vec<(String, Span)>,
     span: Span,
@@ -194,12 +25,12 @@ impl Prop {
     }
 }
 
-struct TreeParser<'t, 'd> {
-    text: &'t str,
-    base: usize,
-    diagnostics: &'d mut Collected,
+pub(super) struct TreeParser<'t, 'd> {
+    pub(super) text: &'t str,
+    pub(super) base: usize,
+    pub(super) diagnostics: &'d mut Collected,
     /// A value ran to the end of the text (already reported).
-    broken: bool,
+    pub(super) broken: bool,
 }
 
 impl TreeParser<'_, '_> {
@@ -469,7 +300,7 @@ impl TreeParser<'_, '_> {
 
     /// Reads the main line of the game tree at `at` into a record: the game type and board
     /// from the root, its setup, then every node's properties in order.
-    fn parse(&mut self, at: usize, closed: bool) -> Option<Record> {
+    pub(super) fn parse(&mut self, at: usize, closed: bool) -> Option<Record> {
         let nodes = self.main_line(at, closed);
         let Some(root) = nodes.first() else {
             let d = Diagnostic::error("sgf-empty-game", "the game tree has no nodes")
@@ -776,7 +607,7 @@ impl TreeParser<'_, '_> {
 }
 
 /// A point or pass: `f5`, `J10`, Go-style `fe` (column, row), `PA`/`pa`/`ps`/`tt`/empty.
-fn parse_point(text: &str) -> Option<Move> {
+pub(super) fn parse_point(text: &str) -> Option<Move> {
     let lower = text.to_ascii_lowercase();
     if matches!(lower.as_str(), "" | "pa" | "ps" | "pass" | "tt") {
         return Some(Move::Pass);
@@ -790,7 +621,7 @@ fn parse_point(text: &str) -> Option<Move> {
 
 /// Attaches node `n`'s comments: the root's comment is the game's; a later node's belongs
 /// to its move, or to the last move before it.
-fn attach_comments(record: &mut Record, n: usize, comments: &[&str]) {
+pub(super) fn attach_comments(record: &mut Record, n: usize, comments: &[&str]) {
     if comments.is_empty() {
         return;
     }
@@ -805,264 +636,5 @@ fn attach_comments(record: &mut Record, n: usize, comments: &[&str]) {
             existing.push_str(&text);
         }
         None => *slot = Some(text),
-    }
-}
-
-// ---------------------------------------------------------------------------------------
-// Writing
-
-/// A writer of SGF game trees, Edax's layout made valid.
-pub fn writer<'a>(
-    out: Box<dyn Write + Send + 'a>,
-    options: &WriteOptions,
-) -> Box<dyn RecordWriter + 'a> {
-    super::capabilities::checked(super::Format::Sgf, text_writer(out, options, Sgf))
-}
-
-/// SGF game trees.
-struct Sgf;
-
-impl TextFormat for Sgf {
-    fn render(&self, record: &Record) -> Result<(String, Vec<String>), WriteError> {
-        // Rules SGF cannot say were refused by the capability table already.
-        Ok(to_sgf(record))
-    }
-}
-
-/// `value` with `\` and `]` escaped.
-fn escape(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    for c in value.chars() {
-        if matches!(c, '\\' | ']') {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
-}
-
-fn size_token(board: BoardShape) -> &'static str {
-    match board {
-        BoardShape::Four => "4",
-        BoardShape::Six => "6",
-        BoardShape::Eight => "8",
-        BoardShape::Ten | BoardShape::Octagon => "10",
-    }
-}
-
-/// The SGF text of `record` and what it could not hold.
-fn to_sgf(record: &Record) -> (String, Vec<String>) {
-    let mut losses = Vec::new();
-    let rules = &record.rules;
-    record_losses(record, &mut losses);
-    if record.moves.iter().any(|m| m.eval.is_some()) {
-        losses.push("move evaluations".into());
-    }
-    if record.moves.iter().any(|m| m.time.is_some()) {
-        losses.push("move times".into());
-    }
-
-    let mut out = format!("(;FF[4]GM[2]SZ[{}]\n", size_token(rules.board()));
-    // Tags in the record's order: named ones under their IDs, upper-case names as
-    // properties of their own (all values of one name together).
-    let mut header = String::new();
-    let mut done: Vec<&str> = Vec::new();
-    for tag in &record.tags {
-        let name = tag.name.as_str();
-        let id = match TAG_IDS.iter().find(|(_, n)| n.eq_ignore_ascii_case(name)) {
-            Some((id, _)) => *id,
-            None => {
-                let valid_id = !name.is_empty()
-                    && name.bytes().all(|b| b.is_ascii_uppercase())
-                    && !STRUCTURAL_IDS.contains(&name)
-                    && !TAG_IDS.iter().any(|(id, _)| *id == name);
-                if !valid_id {
-                    losses.push(format!("the `{name}` tag"));
-                    continue;
-                }
-                name
-            }
-        };
-        if done.contains(&id) {
-            continue;
-        }
-        done.push(id);
-        header.push_str(id);
-        let same = |t: &&Tag| {
-            TAG_IDS
-                .iter()
-                .find(|(_, n)| n.eq_ignore_ascii_case(&t.name))
-                .map_or(t.name.as_str(), |(i, _)| *i)
-                == id
-        };
-        for t in record.tags.iter().filter(same) {
-            header.push_str(&format!("[{}]", escape(&t.value)));
-        }
-    }
-    if !header.is_empty() {
-        out.push_str(&header);
-        out.push('\n');
-    }
-    let setup = record.start_setup();
-    for (id, set) in [("AB", setup.discs[0]), ("AW", setup.discs[1])] {
-        if !set.is_empty() {
-            out.push_str(id);
-            for sq in set {
-                out.push_str(&format!("[{sq}]"));
-            }
-        }
-    }
-    out.push_str(if setup.turn == Color::White {
-        "PL[W]\n"
-    } else {
-        "PL[B]\n"
-    });
-    if let Some(re) = result_text(record, &mut losses) {
-        out.push_str(&format!("RE[{re}]\n"));
-    }
-    if let Some(comment) = &record.comment {
-        out.push_str(&format!("C[{}]\n", escape(comment)));
-    }
-    let mut on_line = 0;
-    for (color, m) in colored_moves(record) {
-        let letter = if color == Color::White { 'W' } else { 'B' };
-        let square = match m.map(|m| m.mv) {
-            Some(Move::Place(sq)) => sq.to_string(),
-            _ => "PA".into(),
-        };
-        out.push_str(&format!(";{letter}[{square}]"));
-        if let Some(comment) = m.and_then(|m| m.comment.as_ref()) {
-            out.push_str(&format!("C[{}]", escape(comment)));
-        }
-        on_line += 1;
-        if on_line == 10 {
-            out.push('\n');
-            on_line = 0;
-        }
-    }
-    if on_line > 0 {
-        out.push('\n');
-    }
-    out.push_str(")\n");
-    (out, losses)
-}
-
-/// The `RE` value, if the record claims a result SGF can hold.
-fn result_text(record: &Record, losses: &mut Vec<String>) -> Option<String> {
-    let result = record.result.as_ref()?;
-    let margin = match &result.score {
-        ResultScore::Margin(m) => Some(*m),
-        ResultScore::Discs(d) if d.len() == 2 => Some(f64::from(d[0]) - f64::from(d[1])),
-        ResultScore::Discs(d) => {
-            losses.push(format!("a result of {} disc counts", d.len()));
-            return None;
-        }
-        _ => None,
-    };
-    let letter = |c: Color| if c == Color::White { "W" } else { "B" };
-    let winner = match (&result.score, margin) {
-        (ResultScore::Winner(w), _) => *w,
-        (_, Some(m)) if m > 0.0 => Some(Color::Black),
-        (_, Some(m)) if m < 0.0 => Some(Color::White),
-        _ => None,
-    };
-    match result.termination {
-        Termination::Normal => match (&result.score, margin) {
-            (ResultScore::Winner(None), _) => Some("Draw".into()),
-            (ResultScore::Winner(Some(w)), _) => Some(format!("{}+", letter(*w))),
-            (_, Some(0.0)) => Some("0".into()),
-            (_, Some(m)) => Some(format!(
-                "{}+{}",
-                letter(winner.unwrap_or(Color::Black)),
-                format_number(m.abs(), 0, false)
-            )),
-            _ => None,
-        },
-        Termination::Resignation(loser) | Termination::Time(loser) => {
-            let flag = if matches!(result.termination, Termination::Time(_)) {
-                "T"
-            } else {
-                "R"
-            };
-            let winner = winner.or(loser.map(|l| l.next(2)));
-            if margin.is_some_and(|m| m != 0.0) {
-                losses.push("the score of a game that did not end normally".into());
-            }
-            match winner {
-                Some(w) if loser != Some(w) => Some(format!("{}+{flag}", letter(w))),
-                _ => {
-                    losses.push("a resignation or time loss without a winner".into());
-                    None
-                }
-            }
-        }
-        Termination::Agreement => {
-            losses.push("that the score was agreed".into());
-            margin.map(|m| {
-                if m == 0.0 {
-                    "0".into()
-                } else {
-                    format!(
-                        "{}+{}",
-                        letter(winner.unwrap_or(Color::Black)),
-                        format_number(m.abs(), 0, false)
-                    )
-                }
-            })
-        }
-        Termination::Unfinished => {
-            if !result.score.is_none() {
-                losses.push("the score of an unfinished game".into());
-            }
-            Some("Void".into())
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn points() {
-        let sq = |s: &str| Some(Move::Place(s.parse().unwrap()));
-        assert_eq!(parse_point("f5"), sq("f5"));
-        assert_eq!(parse_point("J10"), sq("j10"));
-        assert_eq!(parse_point("fe"), sq("f5"));
-        assert_eq!(parse_point("FE"), sq("f5"));
-        assert_eq!(parse_point("tt"), Some(Move::Pass));
-        assert_eq!(parse_point("PA"), Some(Move::Pass));
-        assert_eq!(parse_point(""), Some(Move::Pass));
-        assert_eq!(parse_point("zz"), None);
-        assert_eq!(parse_point("f"), None);
-    }
-
-    #[test]
-    fn a_byte_order_mark_is_not_garbage() {
-        let text = "\u{feff}(;GM[2];B[f5])";
-        let games: Vec<_> = read(Box::new(text.as_bytes()), &ReadOptions::default())
-            .collect::<io::Result<_>>()
-            .unwrap();
-        assert_eq!(games.len(), 1);
-        assert!(games[0].diagnostics.is_empty());
-    }
-
-    #[test]
-    fn escapes_round_trip() {
-        assert_eq!(escape(r"a]b\c"), r"a\]b\\c");
-    }
-
-    #[test]
-    fn sniffs_othello_sgf_only() {
-        let s = |t: &str| {
-            sniff(&Sniff {
-                head: t.as_bytes(),
-                len: None,
-            })
-        };
-        assert!(s("(;FF[4]GM[2]SZ[8]"));
-        assert!(s("\n( ;GM[2]"));
-        assert!(!s("(;GM[1]SZ[19]"));
-        assert!(!s("1 (;GM[Othello]"));
     }
 }
