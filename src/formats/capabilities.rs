@@ -7,7 +7,8 @@
 //! [`Format::writer`] in that check, made here and nowhere else. What a target drops with
 //! `--lossy` is only information around the game (tags, names, comments, claims,
 //! evaluations, times, the result's form): each writer lists it, and [`LossSummary`] sums
-//! it up per file.
+//! it up per file. The phrases several writers use for that information (`claim_losses`,
+//! `record_losses`, `tags_phrase`) are here too, so that no format imports another.
 //!
 //! ```
 //! use reversi_record::formats::capabilities::{meaning_losses, Capabilities};

@@ -1,7 +1,8 @@
 //! Text input that several readers share: lines with their offsets, bounded in length,
 //! decoded as UTF-8 or, line by line when that fails, as Windows-1252 (the encoding of
 //! WTHOR-era Windows tools), with NUL bytes reported and never passed on; and UTF-16
-//! input recognised by its byte-order mark.
+//! input recognised by its byte-order mark. Also the decimal numbers GGF and SGF read and
+//! write (`parse_number`, `format_number`).
 //!
 //! Diagnostics made here: `syntax-too-long` (a line or game over [`MAX_GAME_BYTES`]: the
 //! game is skipped), `syntax-bad-encoding` (a line that is not UTF-8, read as CP1252; a
