@@ -155,6 +155,8 @@ fn count(n: usize) -> String {
     }
 }
 
+/// Runs, checks (`--check`) or blesses (`--bless`) the scenarios of the files, or writes
+/// the example suite (`--suite`).
 pub(crate) fn run(args: Args) -> io::Result<u8> {
     if let Some(dir) = &args.suite {
         return write_suite(dir);
@@ -180,7 +182,7 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         .map(|(path, text)| (*path, text.as_str(), cases_of(path, text, format)))
         .collect();
     let total: usize = all.iter().map(|(_, _, cases)| cases.len()).sum();
-    let (mut agree, mut differ, mut broken) = (0, 0, 0);
+    let mut tally = Tally::default();
     let mut report = JsonReport {
         scenarios: Vec::new(),
     };
@@ -191,49 +193,15 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
                 Ok(t) => t,
                 Err(e) => {
                     report_error(case, &e);
-                    broken += 1;
+                    tally.broken += 1;
                     continue;
                 }
             };
             let rendered = check::render(&transcript, &case.name, format);
             if args.bless {
-                match &case.target {
-                    Target::File(p) => {
-                        output::write_whole(&p.to_string_lossy(), &[], rendered.as_bytes())?
-                    }
-                    Target::Block(range) => edits.push((range.clone(), rendered)),
-                    Target::Missing(why) => {
-                        writeln!(io::stderr(), "error: {}: {why}", case.name)?;
-                        broken += 1;
-                    }
-                }
+                bless_case(case, rendered, &mut edits, &mut tally)?;
             } else if args.check {
-                match &case.expected {
-                    None => {
-                        let why = match &case.target {
-                            Target::File(p) => format!("{} is missing", p.display()),
-                            Target::Missing(why) => why.clone(),
-                            Target::Block(_) => String::new(),
-                        };
-                        writeln!(
-                            out,
-                            "{}: no expected transcript: {why} (--bless writes it)",
-                            case.name
-                        )?;
-                        differ += 1;
-                    }
-                    Some(expected) => match check::compare(format, expected, &rendered) {
-                        None => agree += 1,
-                        Some(diff) => {
-                            writeln!(
-                                out,
-                                "{}: the transcript differs from the expected one (- expected, + actual):\n{diff}",
-                                case.name
-                            )?;
-                            differ += 1;
-                        }
-                    },
-                }
+                check_case(&mut out, case, format, &rendered, &mut tally)?;
             } else {
                 match format {
                     Format::Text => {
@@ -247,22 +215,18 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
             }
         }
         if args.bless && is_markdown(path) && !edits.is_empty() {
-            if format == Format::Text {
-                // Markdown editors strip the spaces that end the octagon's rows.
-                edits = edits
-                    .into_iter()
-                    .map(|(r, t)| (r, check::trim_line_ends(&t)))
-                    .collect();
-            }
-            let updated = markdown::replace_blocks(text, edits);
-            // The file is rewritten in place, atomically: a failed write leaves it whole.
-            output::write_whole(&path.to_string_lossy(), &[], updated.as_bytes())?;
+            bless_markdown(path, text, edits, format)?;
         }
     }
     if !args.check && !args.bless && format == Format::Json {
         write!(out, "{}", check::json_text(&report))?;
     }
     out.flush()?;
+    let Tally {
+        agree,
+        differ,
+        broken,
+    } = tally;
     if args.check {
         writeln!(
             io::stderr(),
@@ -281,4 +245,87 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         code = exit::INVALID;
     }
     Ok(code)
+}
+
+/// How the scenarios of a `--check` or `--bless` run came out.
+#[derive(Default)]
+struct Tally {
+    agree: usize,
+    differ: usize,
+    broken: usize,
+}
+
+/// Writes a case's transcript as its expected one: into its file, or as an edit of its
+/// Markdown block (made by [`bless_markdown`]).
+fn bless_case(
+    case: &Case,
+    rendered: String,
+    edits: &mut Vec<(std::ops::Range<usize>, String)>,
+    tally: &mut Tally,
+) -> io::Result<()> {
+    match &case.target {
+        Target::File(p) => output::write_whole(&p.to_string_lossy(), &[], rendered.as_bytes())?,
+        Target::Block(range) => edits.push((range.clone(), rendered)),
+        Target::Missing(why) => {
+            writeln!(io::stderr(), "error: {}: {why}", case.name)?;
+            tally.broken += 1;
+        }
+    }
+    Ok(())
+}
+
+/// Compares a case's transcript with its expected one, printing a difference.
+fn check_case(
+    out: &mut impl Write,
+    case: &Case,
+    format: Format,
+    rendered: &str,
+    tally: &mut Tally,
+) -> io::Result<()> {
+    match &case.expected {
+        None => {
+            let why = match &case.target {
+                Target::File(p) => format!("{} is missing", p.display()),
+                Target::Missing(why) => why.clone(),
+                Target::Block(_) => String::new(),
+            };
+            writeln!(
+                out,
+                "{}: no expected transcript: {why} (--bless writes it)",
+                case.name
+            )?;
+            tally.differ += 1;
+        }
+        Some(expected) => match check::compare(format, expected, rendered) {
+            None => tally.agree += 1,
+            Some(diff) => {
+                writeln!(
+                    out,
+                    "{}: the transcript differs from the expected one (- expected, + actual):\n{diff}",
+                    case.name
+                )?;
+                tally.differ += 1;
+            }
+        },
+    }
+    Ok(())
+}
+
+/// Writes the blessed transcripts into the Markdown file's blocks.
+fn bless_markdown(
+    path: &Path,
+    text: &str,
+    mut edits: Vec<(std::ops::Range<usize>, String)>,
+    format: Format,
+) -> io::Result<()> {
+    if format == Format::Text {
+        // Markdown editors strip the spaces that end the octagon's rows.
+        edits = edits
+            .into_iter()
+            .map(|(r, t)| (r, check::trim_line_ends(&t)))
+            .collect();
+    }
+    let updated = markdown::replace_blocks(text, edits);
+    // The file is rewritten in place, atomically: a failed write leaves it whole.
+    output::write_whole(&path.to_string_lossy(), &[], updated.as_bytes())
 }

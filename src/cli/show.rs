@@ -1,10 +1,11 @@
 //! `reversi show`: the position after a move of a game, as text or as an SVG picture.
 
 use std::io::{self, IsTerminal, Write};
+use std::sync::Arc;
 
 use clap::ValueEnum;
 use reversi_record::diagnostic::{render_plain, Diagnostic, Report, Source};
-use reversi_record::formats::Format;
+use reversi_record::formats::{Format, ParsedGame};
 use reversi_record::render::{Diagram, RenderError, Style};
 use reversi_record::validate::validate_record;
 use reversi_record::Rules;
@@ -57,36 +58,9 @@ pub(crate) enum ShowFormat {
     Svg,
 }
 
+/// Shows game `--game` of the input: its errors on stderr, then its picture.
 pub(crate) fn run(args: Args) -> io::Result<u8> {
-    if args.game == 0 {
-        return Err(usage(
-            "expected a game number of 1 or more, but found 0 instead",
-        ));
-    }
-    let options = InputOptions {
-        from: args.from,
-        rules: args.rules,
-        names: args.names.clone(),
-    };
-    let input = input::open(&args.input, &options)?;
-    let name = input.name.clone();
-    let mut seen = 0;
-    let mut found = None;
-    for item in input.games {
-        let game = item.map_err(|e| io::Error::new(e.kind(), format!("{name}: {e}")))?;
-        seen += 1;
-        if seen == args.game {
-            found = Some(game);
-            break;
-        }
-    }
-    let Some(game) = found else {
-        return Err(usage(&format!(
-            "{name}: expected a game number from 1 to {seen}, but found {} instead: the file has {seen} {}",
-            args.game,
-            if seen == 1 { "game" } else { "games" }
-        )));
-    };
+    let (name, game) = find_game(&args)?;
     let mut stderr = io::stderr().lock();
     let mut status = exit::OK;
     for d in game.diagnostics.iter().filter(|d| d.is_error()) {
@@ -141,6 +115,47 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         )?;
         status = exit::INVALID;
     }
+    write_picture(&args, &replay.diagram)?;
+    Ok(status)
+}
+
+/// Opens the input and reads it up to game `--game`; returns the input's name and the game.
+fn find_game(args: &Args) -> io::Result<(Arc<str>, ParsedGame)> {
+    if args.game == 0 {
+        return Err(usage(
+            "expected a game number of 1 or more, but found 0 instead",
+        ));
+    }
+    let options = InputOptions {
+        from: args.from,
+        rules: args.rules,
+        names: args.names.clone(),
+    };
+    let input = input::open(&args.input, &options)?;
+    let name = input.name.clone();
+    let mut seen = 0;
+    let mut found = None;
+    for item in input.games {
+        let game = item.map_err(|e| io::Error::new(e.kind(), format!("{name}: {e}")))?;
+        seen += 1;
+        if seen == args.game {
+            found = Some(game);
+            break;
+        }
+    }
+    let Some(game) = found else {
+        return Err(usage(&format!(
+            "{name}: expected a game number from 1 to {seen}, but found {} instead: the file has {seen} {}",
+            args.game,
+            if seen == 1 { "game" } else { "games" }
+        )));
+    };
+    Ok((name, game))
+}
+
+/// Draws the diagram as text or SVG (by `--format`, else the output's extension) into the
+/// output, `-` for stdout.
+fn write_picture(args: &Args, diagram: &Diagram) -> io::Result<()> {
     let format = args
         .format
         .unwrap_or(if args.output.to_ascii_lowercase().ends_with(".svg") {
@@ -152,15 +167,14 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         numbers: args.numbers,
     };
     let picture = match format {
-        ShowFormat::Text => replay.diagram.text(&style),
-        ShowFormat::Svg => replay.diagram.svg(&style),
+        ShowFormat::Text => diagram.text(&style),
+        ShowFormat::Svg => diagram.svg(&style),
     };
     output::write_whole(
         &args.output,
         &[std::path::Path::new(&args.input)],
         picture.as_bytes(),
-    )?;
-    Ok(status)
+    )
 }
 
 fn print_diagnostic(out: &mut impl Write, d: &Diagnostic, source: &Source) -> io::Result<()> {

@@ -7,7 +7,8 @@
 //! [`Format::writer`] in that check, made here and nowhere else. What a target drops with
 //! `--lossy` is only information around the game (tags, names, comments, claims,
 //! evaluations, times, the result's form): each writer lists it, and [`LossSummary`] sums
-//! it up per file.
+//! it up per file. The phrases several writers use for that information (`claim_losses`,
+//! `record_losses`, `tags_phrase`) are here too, so that no format imports another.
 //!
 //! ```
 //! use reversi_record::formats::capabilities::{meaning_losses, Capabilities};
@@ -23,7 +24,7 @@ use std::collections::BTreeMap;
 
 use super::{Format, PgnDialect, RecordWriter, WriteError};
 use crate::engine::{BoardShape, Color, Opening, Rules, Scoring};
-use crate::record::{Record, TagName};
+use crate::record::{MoveRecord, Record, Tag, TagName};
 
 /// Which start positions other than the rules' own a format holds.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -462,6 +463,80 @@ fn kind(loss: &str) -> String {
     out.replace("# to #", "#")
         .replace("# moves (#)", "moves #")
         .replace("moves #", "move #")
+}
+
+// ----------------------------------------------------------------------------------------
+// Losses around the game, phrased for writers
+
+/// `tags (Event, Black)`.
+pub(crate) fn tags_phrase(tags: &[Tag]) -> String {
+    let names: Vec<&str> = tags.iter().map(|t| t.name.as_str()).collect();
+    format!("tags ({})", names.join(", "))
+}
+
+/// `move 3` or `moves 3, 7, 9`.
+fn moves_phrase(numbers: &[usize]) -> String {
+    let list: Vec<String> = numbers.iter().map(usize::to_string).collect();
+    if numbers.len() == 1 {
+        format!("move {}", list[0])
+    } else {
+        format!("moves {}", list.join(", "))
+    }
+}
+
+/// Whether a move record makes a kind of claim.
+type MoveClaim = fn(&MoveRecord) -> bool;
+
+/// What a plain list of moves loses of a record beyond its tags, start and rules: the
+/// result, comments, per-move claims and position snapshots, one phrase each.
+pub(crate) fn claim_losses(record: &Record) -> Vec<String> {
+    let mut losses = Vec::new();
+    if record.result.is_some() {
+        losses.push("the result".into());
+    }
+    if record.comment.is_some() {
+        losses.push("the game comment".into());
+    }
+    let numbered = |keep: fn(&MoveRecord) -> bool| -> Vec<usize> {
+        record
+            .moves
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| keep(m))
+            .map(|(i, _)| i + 1)
+            .collect()
+    };
+    let kinds: [(&str, MoveClaim); 5] = [
+        ("a comment on", |m| m.comment.is_some()),
+        ("the flips claimed by", |m| m.flips.is_some()),
+        ("the colour claimed by", |m| m.color.is_some()),
+        ("an evaluation of", |m| m.eval.is_some()),
+        ("the time of", |m| m.time.is_some()),
+    ];
+    for (what, keep) in kinds {
+        let numbers = numbered(keep);
+        if !numbers.is_empty() {
+            losses.push(format!("{what} {}", moves_phrase(&numbers)));
+        }
+    }
+    match record.positions.len() {
+        0 => {}
+        1 => losses.push("a position snapshot".into()),
+        n => losses.push(format!("{n} position snapshots")),
+    }
+    losses
+}
+
+/// What a record holds beyond what GGF and SGF can, around the game: position and flip
+/// claims. (Rules, starts and discs in hand they cannot hold are refused by the
+/// capability table before a writer sees the record.)
+pub(crate) fn record_losses(record: &Record, losses: &mut Vec<String>) {
+    if !record.positions.is_empty() {
+        losses.push("position claims".into());
+    }
+    if record.moves.iter().any(|m| m.flips.is_some()) {
+        losses.push("flip claims".into());
+    }
 }
 
 #[cfg(test)]

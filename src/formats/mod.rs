@@ -15,10 +15,12 @@ use crate::diagnostic::{Diagnostic, Source};
 use crate::engine::Rules;
 use crate::record::Record;
 
+mod board_text;
 mod bracketed;
 pub mod capabilities;
 pub mod ggf;
 pub mod json;
+mod moves;
 pub mod movestr;
 pub mod obf;
 pub mod pgn;

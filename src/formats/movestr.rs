@@ -39,6 +39,8 @@
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
+use super::board_text;
+use super::capabilities::{claim_losses, tags_phrase};
 use super::text::{self, Line, LineReader, MAX_GAME_BYTES};
 use super::{
     text_writer, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, TextFormat, WriteError,
@@ -92,7 +94,7 @@ pub fn sniff(input: &Sniff<'_>) -> bool {
             Some((board, moves)) => {
                 let prefix = BoardShape::ALL
                     .into_iter()
-                    .any(|shape| super::obf::parse_board(board, 0, shape).is_ok());
+                    .any(|shape| board_text::parse_board(board, 0, shape).is_ok());
                 if !prefix {
                     return false;
                 }
@@ -449,7 +451,7 @@ impl<R: BufRead> MoveStringReader<R> {
         let mut moves_base = base;
         let mut errors = Vec::new();
         if let Some(semicolon) = text.find(';') {
-            match super::obf::parse_board(&text[..semicolon], base, board) {
+            match board_text::parse_board(&text[..semicolon], base, board) {
                 Ok(parsed) if self.rules.players() == 2 => {
                     record.start = Some(StartPosition {
                         setup: parsed.setup,
@@ -725,68 +727,9 @@ fn edax_prefix(board: BoardShape, start: &StartPosition) -> Option<String> {
     {
         return None;
     }
-    let mut text = super::obf::board_string(board, s);
+    let mut text = board_text::board_string(board, s);
     text.push(';');
     Some(text)
-}
-
-/// `tags (Event, Black)`.
-pub(super) fn tags_phrase(tags: &[Tag]) -> String {
-    let names: Vec<&str> = tags.iter().map(|t| t.name.as_str()).collect();
-    format!("tags ({})", names.join(", "))
-}
-
-/// `move 3` or `moves 3, 7, 9`.
-fn moves_phrase(numbers: &[usize]) -> String {
-    let list: Vec<String> = numbers.iter().map(usize::to_string).collect();
-    if numbers.len() == 1 {
-        format!("move {}", list[0])
-    } else {
-        format!("moves {}", list.join(", "))
-    }
-}
-
-/// Whether a move record makes a kind of claim.
-type MoveClaim = fn(&MoveRecord) -> bool;
-
-/// What a plain list of moves loses of a record beyond its tags, start and rules: the
-/// result, comments, per-move claims and position snapshots, one phrase each.
-pub(super) fn claim_losses(record: &Record) -> Vec<String> {
-    let mut losses = Vec::new();
-    if record.result.is_some() {
-        losses.push("the result".into());
-    }
-    if record.comment.is_some() {
-        losses.push("the game comment".into());
-    }
-    let numbered = |keep: fn(&MoveRecord) -> bool| -> Vec<usize> {
-        record
-            .moves
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| keep(m))
-            .map(|(i, _)| i + 1)
-            .collect()
-    };
-    let kinds: [(&str, MoveClaim); 5] = [
-        ("a comment on", |m| m.comment.is_some()),
-        ("the flips claimed by", |m| m.flips.is_some()),
-        ("the colour claimed by", |m| m.color.is_some()),
-        ("an evaluation of", |m| m.eval.is_some()),
-        ("the time of", |m| m.time.is_some()),
-    ];
-    for (what, keep) in kinds {
-        let numbers = numbered(keep);
-        if !numbers.is_empty() {
-            losses.push(format!("{what} {}", moves_phrase(&numbers)));
-        }
-    }
-    match record.positions.len() {
-        0 => {}
-        1 => losses.push("a position snapshot".into()),
-        n => losses.push(format!("{n} position snapshots")),
-    }
-    losses
 }
 
 #[cfg(test)]

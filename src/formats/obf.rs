@@ -27,14 +27,15 @@
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 
-use super::movestr::{claim_losses, tags_phrase};
+use super::board_text::{board_string, parse_board};
+use super::capabilities::{claim_losses, tags_phrase};
 use super::text::{Line, LineReader};
 use super::{
     text_writer, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, TextFormat, WriteError,
     WriteOptions,
 };
 use crate::diagnostic::{Collected, Diagnostic, Source};
-use crate::engine::{BoardShape, Color, Rules, Setup, Square, SquareSet};
+use crate::engine::{BoardShape, Color, Rules, Setup, Square};
 use crate::record::{Record, Span, StartPosition, Tag};
 
 /// The tag holding an OBF line's `MOVE:score` entries.
@@ -210,197 +211,6 @@ fn normalise_entry(entry: &str) -> Option<String> {
         }
         None => Some(format!("{:+}", score(entry)?)),
     }
-}
-
-// ----------------------------------------------------------------------------------------
-// Board strings, shared with move strings (the Edax start prefix)
-
-/// A board string as read.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct BoardString {
-    /// Discs and side to move.
-    pub(super) setup: Setup,
-    /// The board and side to move in the file.
-    pub(super) span: Span,
-    /// Byte index (in the text given) just past the side to move.
-    pub(super) end: usize,
-}
-
-impl BoardString {
-    /// The span of anything but whitespace after the side to move in `text`.
-    pub(super) fn rest_span(&self, text: &str, base: usize) -> Option<Span> {
-        let rest = text.get(self.end..)?;
-        let trimmed = rest.trim();
-        let at = self.end + (rest.len() - rest.trim_start().len());
-        (!trimmed.is_empty()).then(|| Span::new(base + at, trimmed.len()))
-    }
-}
-
-fn disc(c: char) -> Option<Option<Color>> {
-    match c {
-        'X' | 'x' | '*' | 'b' | 'B' => Some(Some(Color::Black)),
-        'O' | 'o' | 'w' | 'W' | '0' => Some(Some(Color::White)),
-        '-' | '.' => Some(None),
-        _ => None,
-    }
-}
-
-/// Reads a board of `board`'s side squared characters (row by row, whitespace skipped) and
-/// the side to move from `text`, which starts at file offset `base`.
-pub(super) fn parse_board(
-    text: &str,
-    base: usize,
-    board: BoardShape,
-) -> Result<BoardString, Box<Diagnostic>> {
-    let side = board.side();
-    let need = usize::from(side) * usize::from(side);
-    let mut discs = [SquareSet::EMPTY; 4];
-    let mut count = 0;
-    let mut chars = text.char_indices().peekable();
-    let start = text.len() - text.trim_start().len();
-    let help = format!(
-        "a board is {need} characters row by row from a1 (`X x * b` Black, `O o w` White, `- .` \
-         empty), then the side to move, `X` or `O`"
-    );
-    // Whether whitespace came before the last square, and where that square is: a board
-    // one square short swallows the side to move as its last square.
-    let mut gap = false;
-    let mut last_gap_square = None;
-    while count < need {
-        let Some((i, c)) = chars.next() else {
-            return Err(Box::new(
-                Diagnostic::error(
-                    "board-too-short",
-                    format!("expected {need} squares, but the board has only {count}"),
-                )
-                .at(
-                    Some(Span::new(base + start, text.len() - start)),
-                    format!("{count} squares"),
-                )
-                .help(help),
-            ));
-        };
-        if c.is_whitespace() {
-            gap = true;
-            continue;
-        }
-        last_gap_square = (gap && "XOxo".contains(c)).then_some(i);
-        gap = false;
-        let Some(cell) = disc(c) else {
-            return Err(Box::new(
-                Diagnostic::error(
-                    "board-bad-square",
-                    format!("expected a square (`X`, `O` or `-`), but found `{c}`"),
-                )
-                .at(Some(Span::new(base + i, c.len_utf8())), "not a square")
-                .help(help),
-            ));
-        };
-        if let Some(color) = cell {
-            let col = (count % usize::from(side)) as u8;
-            let row = (count / usize::from(side)) as u8;
-            match Square::new(col, row).filter(|&sq| board.contains(sq)) {
-                Some(sq) => discs[color.index()].insert(sq),
-                None => {
-                    return Err(Box::new(
-                        Diagnostic::error(
-                            "board-bad-square",
-                            format!("a disc stands outside the {board} board"),
-                        )
-                        .at(Some(Span::new(base + i, c.len_utf8())), "off the board")
-                        .help(help),
-                    ))
-                }
-            }
-        }
-        count += 1;
-    }
-    let board_end = chars.peek().map_or(text.len(), |&(i, _)| i);
-    let turn = loop {
-        match chars.next() {
-            Some((_, c)) if c.is_whitespace() => continue,
-            Some((i, c)) => {
-                let color = match c {
-                    'X' | 'x' | '*' | 'B' | 'b' => Color::Black,
-                    'O' | 'o' | '0' | 'W' | 'w' => Color::White,
-                    _ if last_gap_square.is_some() => {
-                        let end = last_gap_square.unwrap_or(board_end);
-                        let board_text = text[start..end].trim_end();
-                        return Err(Box::new(
-                            Diagnostic::error(
-                                "board-too-short",
-                                format!(
-                                    "expected {need} squares before the side to move, but found {}",
-                                    need - 1
-                                ),
-                            )
-                            .at(
-                                Some(Span::new(base + start, board_text.len())),
-                                format!("{} squares", need - 1),
-                            )
-                            .help(help),
-                        ));
-                    }
-                    _ => {
-                        return Err(Box::new(
-                            Diagnostic::error(
-                                "board-missing-side",
-                                format!("expected the side to move (`X` or `O`), but found `{c}`"),
-                            )
-                            .at(Some(Span::new(base + i, c.len_utf8())), "not a side")
-                            .help(help),
-                        ))
-                    }
-                };
-                break (color, i + c.len_utf8());
-            }
-            None => {
-                return Err(Box::new(
-                    Diagnostic::error(
-                        "board-missing-side",
-                        "expected the side to move (`X` or `O`) after the board",
-                    )
-                    .at(
-                        Some(Span::new(base + start, board_end - start)),
-                        "no side to move after this board",
-                    )
-                    .help(help),
-                ))
-            }
-        }
-    };
-    Ok(BoardString {
-        setup: Setup {
-            discs,
-            neutral: SquareSet::EMPTY,
-            turn: turn.0,
-        },
-        span: Span::new(base + start, turn.1 - start),
-        end: turn.1,
-    })
-}
-
-/// `<squares> <side>` for a two-colour setup on `board` (`X`, `O`, `-`).
-pub(super) fn board_string(board: BoardShape, setup: &Setup) -> String {
-    let side = board.side();
-    let mut text = String::new();
-    for row in 0..side {
-        for col in 0..side {
-            let cell = Square::new(col, row).map_or('-', |sq| {
-                if setup.discs[0].contains(sq) {
-                    'X'
-                } else if setup.discs[1].contains(sq) {
-                    'O'
-                } else {
-                    '-'
-                }
-            });
-            text.push(cell);
-        }
-    }
-    text.push(' ');
-    text.push(if setup.turn == Color::White { 'O' } else { 'X' });
-    text
 }
 
 // ----------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 //! Text input that several readers share: lines with their offsets, bounded in length,
 //! decoded as UTF-8 or, line by line when that fails, as Windows-1252 (the encoding of
 //! WTHOR-era Windows tools), with NUL bytes reported and never passed on; and UTF-16
-//! input recognised by its byte-order mark.
+//! input recognised by its byte-order mark. Also the decimal numbers GGF and SGF read and
+//! write (`parse_number`, `format_number`).
 //!
 //! Diagnostics made here: `syntax-too-long` (a line or game over [`MAX_GAME_BYTES`]: the
 //! game is skipped), `syntax-bad-encoding` (a line that is not UTF-8, read as CP1252; a
@@ -535,9 +536,46 @@ fn too_long_line(number: usize, len: usize) -> Diagnostic {
     too_long("the line", number, len)
 }
 
+// ----------------------------------------------------------------------------------------
+// Numbers (GGF and SGF)
+
+/// A finite decimal number (`+18.000`, `-2.5`, `.5`).
+pub(crate) fn parse_number(text: &str) -> Option<f64> {
+    let ok = text
+        .chars()
+        .all(|c| c.is_ascii_digit() || matches!(c, '+' | '-' | '.'))
+        && text.chars().any(|c| c.is_ascii_digit());
+    text.parse::<f64>().ok().filter(|x| ok && x.is_finite())
+}
+
+/// `x` with `decimals` decimals when that is exact, else its shortest exact form.
+pub(crate) fn format_number(x: f64, decimals: usize, sign: bool) -> String {
+    let fixed = if sign {
+        format!("{x:+.decimals$}")
+    } else {
+        format!("{x:.decimals$}")
+    };
+    if fixed.parse::<f64>() == Ok(x) {
+        fixed
+    } else if sign {
+        format!("{x:+}")
+    } else {
+        format!("{x}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_keep_their_value() {
+        assert_eq!(format_number(2.0, 2, false), "2.00");
+        assert_eq!(format_number(-22.87, 3, true), "-22.870");
+        assert_eq!(format_number(0.001234, 2, false), "0.001234");
+        assert_eq!(parse_number("inf"), None);
+        assert_eq!(parse_number("+18.000"), Some(18.0));
+    }
 
     #[test]
     fn long_lines_are_consumed_not_kept() {

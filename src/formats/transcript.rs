@@ -62,13 +62,13 @@ use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 
-use super::movestr::{claim_losses, tags_phrase};
+use super::capabilities::{claim_losses, tags_phrase};
 use super::{
     read_text, text_writer, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, TextFormat,
     WriteError, WriteOptions,
 };
 use crate::diagnostic::{Diagnostic, Source};
-use crate::engine::{BoardShape, Color, Move, Opening, Position, Rules, Setup, Square};
+use crate::engine::{BoardShape, Color, Move, Opening, Position, Rules, Setup, Square, SquareSet};
 use crate::record::{MoveRecord, Record, Span, StartPosition, Tag};
 
 /// Whether the input looks like a transcript grid: six or more consecutive lines of 4 to 12
@@ -354,11 +354,50 @@ fn build_game(block: Block, text: &str, index: usize, options: &ReadOptions) -> 
     }
 }
 
+/// Reads a block into a record: its headers, the rules, the cells row by row, then the
+/// move numbers checked for duplicates and gaps. Every problem in the grid is reported,
+/// in the order of the text.
 fn grid_record(
     block: &Block,
     span: Span,
     options: &ReadOptions,
 ) -> Result<Record, Vec<Diagnostic>> {
+    let (tags, stated_rules) = read_headers(block)?;
+    let rules = grid_rules(block, span, stated_rules.map(|(r, _)| r), options)?;
+    let layout = Layout::of(rules);
+    let mut grid = Grid::default();
+    let labels = row_labels(block);
+    for (r, row) in block.rows.iter().enumerate() {
+        grid.read_row(&layout, labels, r, row);
+    }
+    grid.check_numbers();
+    let Grid {
+        numbers,
+        letters,
+        mut errors,
+    } = grid;
+    if !errors.is_empty() {
+        errors.sort_by_key(|d| d.span.map_or(0, |s| s.offset));
+        return Err(errors);
+    }
+    let mut record = Record::new(rules);
+    record.rules_span = stated_rules.map(|(_, s)| s);
+    record.tags = tags;
+    record.span = Some(span);
+    record.moves = numbers
+        .values()
+        .filter_map(|places| places.first())
+        .map(|&(sq, span)| MoveRecord::new(Move::Place(sq)).at(span))
+        .collect();
+    record.start = start_position(&rules, &letters, record.moves.first().map(|m| m.mv));
+    Ok(record)
+}
+
+/// The rules a `Rules:` header states, and where.
+type StatedRules = Option<(Rules, Span)>;
+
+/// The block's header lines as tags, and the rules a `Rules:` header states.
+fn read_headers(block: &Block) -> Result<(Vec<Tag>, StatedRules), Vec<Diagnostic>> {
     let mut tags = Vec::new();
     let mut stated_rules = None;
     for h in &block.headers {
@@ -380,6 +419,17 @@ fn grid_record(
             tags.push(tag);
         }
     }
+    Ok((tags, stated_rules))
+}
+
+/// The grid's rules: as stated, else `--rules` when its board fits the rows, else Othello
+/// on a board of as many rows; refused when there is no grid or its rows do not fit.
+fn grid_rules(
+    block: &Block,
+    span: Span,
+    stated: Option<Rules>,
+    options: &ReadOptions,
+) -> Result<Rules, Vec<Diagnostic>> {
     if block.rows.is_empty() {
         return Err(vec![Diagnostic::error(
             "transcript-missing-grid",
@@ -389,8 +439,8 @@ fn grid_record(
         .help("a grid of move numbers follows its header lines")]);
     }
     let n = block.rows.len();
-    let rules = match (stated_rules, options.rules) {
-        (Some((rules, _)), _) => rules,
+    let rules = match (stated, options.rules) {
+        (Some(rules), _) => rules,
         (None, Some(rules)) if usize::from(rules.board().side()) == n => rules,
         (None, _) => {
             match n {
@@ -419,20 +469,13 @@ fn grid_record(
         .at(Some(span), format!("{n} rows"))
         .help("a grid has one line per row of the board")]);
     }
-    let (start_discs, neutral) = rules.start_discs();
-    let preprinted = |sq: Square| {
-        !board.contains(sq)
-            || rules.blocked().contains(sq)
-            || neutral.contains(sq)
-            || start_discs.iter().any(|s| s.contains(sq))
-    };
-    let playable_count = board.cells().len()
-        - rules.blocked().len()
-        - neutral.len()
-        - start_discs.iter().map(|s| s.len()).sum::<usize>();
-    let max = u32::try_from(playable_count).unwrap_or(u32::MAX);
+    Ok(rules)
+}
 
-    // Row numbers are on the left (or right) when most rows have them there.
+/// Whether the rows carry their row numbers on the left and on the right: when most rows
+/// have them there.
+fn row_labels(block: &Block) -> (bool, bool) {
+    let n = block.rows.len();
     let labelled = |pick: fn(&[Token]) -> Option<&Token>| {
         let count = block
             .rows
@@ -442,23 +485,71 @@ fn grid_record(
             .count();
         count * 2 > n
     };
-    let labels = (labelled(<[Token]>::first), labelled(<[Token]>::last));
-    let mut errors = Vec::new();
-    let mut numbers: BTreeMap<u32, Vec<(Square, Span)>> = BTreeMap::new();
-    let mut letters: Vec<(Square, Option<Color>)> = Vec::new();
-    for (r, row) in block.rows.iter().enumerate() {
+    (labelled(<[Token]>::first), labelled(<[Token]>::last))
+}
+
+/// The board of a grid: which squares are filled before move 1 and how many moves fit.
+struct Layout {
+    rules: Rules,
+    start_discs: [SquareSet; 4],
+    neutral: SquareSet,
+    /// The highest move number: the squares left to fill.
+    max: u32,
+}
+
+impl Layout {
+    /// The layout of `rules`' board and start.
+    fn of(rules: Rules) -> Layout {
+        let board = rules.board();
+        let (start_discs, neutral) = rules.start_discs();
+        let playable_count = board.cells().len()
+            - rules.blocked().len()
+            - neutral.len()
+            - start_discs.iter().map(|s| s.len()).sum::<usize>();
+        Layout {
+            rules,
+            start_discs,
+            neutral,
+            max: u32::try_from(playable_count).unwrap_or(u32::MAX),
+        }
+    }
+
+    /// Whether `sq` is printed before move 1: off the board, blocked, neutral or a start disc.
+    fn preprinted(&self, sq: Square) -> bool {
+        !self.rules.board().contains(sq)
+            || self.rules.blocked().contains(sq)
+            || self.neutral.contains(sq)
+            || self.start_discs.iter().any(|s| s.contains(sq))
+    }
+}
+
+/// What the cells of a grid say, gathered row by row.
+#[derive(Default)]
+struct Grid {
+    /// Each move number with the squares it stands on.
+    numbers: BTreeMap<u32, Vec<(Square, Span)>>,
+    /// Start squares written as discs.
+    letters: Vec<(Square, Option<Color>)>,
+    errors: Vec<Diagnostic>,
+}
+
+impl Grid {
+    /// Reads row `r` (0-based): its cells without row numbers, all squares or only those
+    /// not filled before move 1.
+    fn read_row(&mut self, layout: &Layout, labels: (bool, bool), r: usize, row: &RowLine) {
+        let side = usize::from(layout.rules.board().side());
         let squares: Vec<Square> = (0..side)
             .filter_map(|c| Square::new(c as u8, r as u8))
             .collect();
         let omittable: Vec<Square> = squares
             .iter()
             .copied()
-            .filter(|&sq| !preprinted(sq))
+            .filter(|&sq| !layout.preprinted(sq))
             .collect();
         let Some(cells) = strip_labels(&row.tokens, r + 1, labels, side, omittable.len()) else {
             let found = row.tokens.len() - usize::from(labels.0) - usize::from(labels.1);
             let short = side - omittable.len();
-            errors.push(
+            self.errors.push(
                 Diagnostic::error(
                     "transcript-bad-shape",
                     format!(
@@ -478,7 +569,7 @@ fn grid_record(
                 .at(Some(row.span), format!("{found} squares"))
                 .help("each row has one entry per square (a move number or `.`); when most rows carry their row number on a side, every row does"),
             );
-            continue;
+            return;
         };
         let targets = if cells.len() == side {
             &squares
@@ -486,107 +577,106 @@ fn grid_record(
             &omittable
         };
         for (token, &sq) in cells.iter().zip(targets) {
-            match read_cell(token) {
-                Some(Cell::Number(0, _)) if preprinted(sq) => {}
-                Some(Cell::Number(k, span)) if preprinted(sq) => errors.push(
-                    Diagnostic::error(
-                        "transcript-number-on-start-square",
-                        format!("move {k} is written on {sq}, which is filled before move 1"),
-                    )
-                    .at(Some(span), "a start square")
-                    .help("leave start squares out, or write `0` or their disc (`X`/`O`) there"),
-                ),
-                Some(Cell::Number(k, span)) if k == 0 || k > max => errors.push(
-                    Diagnostic::error(
-                        "transcript-number-out-of-range",
-                        format!("move numbers run from 1 to {max}, but {sq} holds {k}"),
-                    )
-                    .at(Some(span), "out of range")
-                    .help(format!("the {board} board has {max} squares to fill; write `.` for a square left empty")),
-                ),
-                Some(Cell::Number(k, span)) => numbers.entry(k).or_default().push((sq, span)),
-                Some(Cell::Empty) => {}
-                Some(Cell::Disc(color)) if preprinted(sq) => letters.push((sq, color)),
-                Some(Cell::Disc(_)) => errors.push(
-                    Diagnostic::error(
-                        "transcript-bad-cell",
-                        format!("`{}` on {sq}: only start squares hold a disc before move 1", token.text),
-                    )
-                    .at(Some(token.span), "not a start square")
-                    .help("write the number of the move that filled the square, or `.` if it stayed empty"),
-                ),
-                None => errors.push(
-                    Diagnostic::error(
-                        "transcript-bad-cell",
-                        format!("expected a move number or `.` on {sq}, but found `{}`", token.text),
-                    )
-                    .at(Some(token.span), "not a move number")
-                    .help("a square holds the number of the move that filled it, or `.` if it stayed empty"),
-                ),
+            self.read_square(layout, token, sq);
+        }
+    }
+
+    /// Reads the cell on `sq`: a move number, `.`, or a disc on a start square.
+    fn read_square(&mut self, layout: &Layout, token: &Token, sq: Square) {
+        let (board, max) = (layout.rules.board(), layout.max);
+        let errors = &mut self.errors;
+        match read_cell(token) {
+            Some(Cell::Number(0, _)) if layout.preprinted(sq) => {}
+            Some(Cell::Number(k, span)) if layout.preprinted(sq) => errors.push(
+                Diagnostic::error(
+                    "transcript-number-on-start-square",
+                    format!("move {k} is written on {sq}, which is filled before move 1"),
+                )
+                .at(Some(span), "a start square")
+                .help("leave start squares out, or write `0` or their disc (`X`/`O`) there"),
+            ),
+            Some(Cell::Number(k, span)) if k == 0 || k > max => errors.push(
+                Diagnostic::error(
+                    "transcript-number-out-of-range",
+                    format!("move numbers run from 1 to {max}, but {sq} holds {k}"),
+                )
+                .at(Some(span), "out of range")
+                .help(format!("the {board} board has {max} squares to fill; write `.` for a square left empty")),
+            ),
+            Some(Cell::Number(k, span)) => self.numbers.entry(k).or_default().push((sq, span)),
+            Some(Cell::Empty) => {}
+            Some(Cell::Disc(color)) if layout.preprinted(sq) => self.letters.push((sq, color)),
+            Some(Cell::Disc(_)) => errors.push(
+                Diagnostic::error(
+                    "transcript-bad-cell",
+                    format!("`{}` on {sq}: only start squares hold a disc before move 1", token.text),
+                )
+                .at(Some(token.span), "not a start square")
+                .help("write the number of the move that filled the square, or `.` if it stayed empty"),
+            ),
+            None => errors.push(
+                Diagnostic::error(
+                    "transcript-bad-cell",
+                    format!("expected a move number or `.` on {sq}, but found `{}`", token.text),
+                )
+                .at(Some(token.span), "not a move number")
+                .help("a square holds the number of the move that filled it, or `.` if it stayed empty"),
+            ),
+        }
+    }
+
+    /// Reports move numbers written on several squares, and numbers missing before the last.
+    fn check_numbers(&mut self) {
+        let (numbers, errors) = (&self.numbers, &mut self.errors);
+        for (k, places) in numbers {
+            if places.len() > 1 {
+                let names: Vec<String> = places.iter().map(|(sq, _)| sq.to_string()).collect();
+                let mut d = Diagnostic::error(
+                    "transcript-duplicate-number",
+                    format!(
+                        "move {k} is written on {} squares ({})",
+                        places.len(),
+                        names.join(", ")
+                    ),
+                )
+                .at(Some(places[0].1), format!("move {k} on {}", places[0].0))
+                .help("each move number stands on exactly one square");
+                for (sq, span) in &places[1..] {
+                    d = d.related(Some(*span), format!("move {k} again on {sq}"));
+                }
+                errors.push(d);
             }
         }
-    }
-    for (k, places) in &numbers {
-        if places.len() > 1 {
-            let names: Vec<String> = places.iter().map(|(sq, _)| sq.to_string()).collect();
-            let mut d = Diagnostic::error(
-                "transcript-duplicate-number",
-                format!(
-                    "move {k} is written on {} squares ({})",
-                    places.len(),
-                    names.join(", ")
-                ),
-            )
-            .at(Some(places[0].1), format!("move {k} on {}", places[0].0))
-            .help("each move number stands on exactly one square");
-            for (sq, span) in &places[1..] {
-                d = d.related(Some(*span), format!("move {k} again on {sq}"));
-            }
-            errors.push(d);
-        }
-    }
-    let mut expected = 1;
-    for (&k, places) in &numbers {
-        if k > expected {
-            let message = if k - expected == 1 {
-                format!("there is no move {expected}, though the grid goes on to move {k}")
-            } else if k - expected == 2 {
-                format!(
-                    "there are no moves {expected} and {}, though the grid goes on to move {k}",
-                    k - 1
-                )
-            } else {
-                format!(
-                    "there are no moves {expected} to {}, though the grid goes on to move {k}",
-                    k - 1
-                )
-            };
-            errors.push(
-                Diagnostic::error("transcript-missing-number", message)
-                    .at(
-                        Some(places[0].1),
-                        format!("move {k} follows move {}", expected - 1),
+        let mut expected = 1;
+        for (&k, places) in numbers {
+            if k > expected {
+                let message = if k - expected == 1 {
+                    format!("there is no move {expected}, though the grid goes on to move {k}")
+                } else if k - expected == 2 {
+                    format!(
+                        "there are no moves {expected} and {}, though the grid goes on to move {k}",
+                        k - 1
                     )
-                    .help("every move up to the last one needs its number on the square it filled"),
-            );
+                } else {
+                    format!(
+                        "there are no moves {expected} to {}, though the grid goes on to move {k}",
+                        k - 1
+                    )
+                };
+                errors.push(
+                    Diagnostic::error("transcript-missing-number", message)
+                        .at(
+                            Some(places[0].1),
+                            format!("move {k} follows move {}", expected - 1),
+                        )
+                        .help(
+                            "every move up to the last one needs its number on the square it filled",
+                        ),
+                );
+            }
+            expected = k + 1;
         }
-        expected = k + 1;
     }
-    if !errors.is_empty() {
-        errors.sort_by_key(|d| d.span.map_or(0, |s| s.offset));
-        return Err(errors);
-    }
-    let mut record = Record::new(rules);
-    record.rules_span = stated_rules.map(|(_, s)| s);
-    record.tags = tags;
-    record.span = Some(span);
-    record.moves = numbers
-        .values()
-        .filter_map(|places| places.first())
-        .map(|&(sq, span)| MoveRecord::new(Move::Place(sq)).at(span))
-        .collect();
-    record.start = start_position(&rules, &letters, record.moves.first().map(|m| m.mv));
-    Ok(record)
 }
 
 /// The cells of a row without its row numbers (`labels`: on the left, on the right), when
@@ -706,10 +796,9 @@ pub fn writer<'a>(
 struct Transcript;
 
 impl TextFormat for Transcript {
+    /// The grid of `record`: its losses and start, the move numbers on their squares, then
+    /// the headers and the grid's text.
     fn render(&self, record: &Record) -> Result<(String, Vec<String>), WriteError> {
-        let rules = record.rules;
-        let board = rules.board();
-        let side = board.side();
         let mut losses = claim_losses(record);
         let bad_tags: Vec<Tag> = record
             .tags
@@ -724,45 +813,9 @@ impl TextFormat for Transcript {
         if !bad_tags.is_empty() {
             losses.push(tags_phrase(&bad_tags));
         }
-        let (start_discs, neutral) = rules.start_discs();
-        let mut setup = record.start_setup();
-        if let Some(start) = &record.start {
-            let occupied = |discs: &[crate::engine::SquareSet; 4],
-                            neutral: crate::engine::SquareSet| {
-                discs.iter().fold(neutral, |acc, s| acc.union(*s))
-            };
-            let same_squares = occupied(&start.setup.discs, start.setup.neutral)
-                == occupied(&start_discs, neutral)
-                && start.setup.neutral == neutral;
-            if !same_squares || start.setup.turn != Color::Black || start.in_hand.is_some() {
-                losses
-                    .push("a start position other than a recolouring of the start squares".into());
-                // Written lossily, the grid shows the rules' start: its reader accepts no other.
-                setup = Record::new(rules).start_setup();
-            }
-        }
-        let mut grid: BTreeMap<Square, usize> = BTreeMap::new();
-        let mut clashes = Vec::new();
-        let mut number = 0;
-        for (i, m) in record.moves.iter().enumerate() {
-            if let Move::Place(sq) = m.mv {
-                number += 1;
-                let taken = grid.contains_key(&sq)
-                    || start_discs.iter().any(|s| s.contains(sq))
-                    || neutral.contains(sq)
-                    || !board.contains(sq);
-                if taken {
-                    clashes.push(format!("move {} on {sq}, a square already filled", i + 1));
-                } else {
-                    grid.insert(sq, number);
-                }
-            }
-        }
-        if !clashes.is_empty() {
-            // A grid holds one number a square: dropping a move would change the game.
-            return Err(WriteError::ChangesMeaning(clashes));
-        }
-
+        let setup = grid_start(record, &mut losses);
+        let grid = move_numbers(record)?;
+        let rules = record.rules;
         let mut text = String::new();
         let plain = [
             BoardShape::Four,
@@ -778,36 +831,94 @@ impl TextFormat for Transcript {
         for tag in record.tags.iter().filter(|t| !bad_tags.contains(t)) {
             text.push_str(&format!("{}: {}\n", tag.name, tag.value));
         }
-        let width = if side >= 10 { 2 } else { 1 };
-        text.push_str(&" ".repeat(width));
-        for c in 0..side {
-            text.push_str(&format!(" {:>2}", (b'a' + c) as char));
-        }
-        text.push('\n');
-        for r in 0..side {
-            text.push_str(&format!("{:>width$}", r + 1));
-            for c in 0..side {
-                let cell = match Square::new(c, r) {
-                    Some(sq) if !board.contains(sq) || rules.blocked().contains(sq) => {
-                        "#".to_owned()
-                    }
-                    Some(sq) if setup.neutral.contains(sq) => "N".to_owned(),
-                    Some(sq) => match grid.get(&sq) {
-                        Some(k) => k.to_string(),
-                        None => Color::ALL
-                            .into_iter()
-                            .find(|c| setup.discs[c.index()].contains(sq))
-                            .map_or(".".to_owned(), |c| c.symbol().to_string()),
-                    },
-                    None => ".".to_owned(),
-                };
-                text.push_str(&format!(" {cell:>2}"));
-            }
-            text.push('\n');
-        }
-        text.push('\n');
+        write_grid(&mut text, &rules, &setup, &grid);
         Ok((text, losses))
     }
+}
+
+/// The start the grid shows: the record's when it only recolours the start squares, else
+/// the rules' own (a loss: the reader accepts no other).
+fn grid_start(record: &Record, losses: &mut Vec<String>) -> Setup {
+    let rules = record.rules;
+    let (start_discs, neutral) = rules.start_discs();
+    let mut setup = record.start_setup();
+    if let Some(start) = &record.start {
+        let occupied = |discs: &[crate::engine::SquareSet; 4],
+                        neutral: crate::engine::SquareSet| {
+            discs.iter().fold(neutral, |acc, s| acc.union(*s))
+        };
+        let same_squares = occupied(&start.setup.discs, start.setup.neutral)
+            == occupied(&start_discs, neutral)
+            && start.setup.neutral == neutral;
+        if !same_squares || start.setup.turn != Color::Black || start.in_hand.is_some() {
+            losses.push("a start position other than a recolouring of the start squares".into());
+            // Written lossily, the grid shows the rules' start: its reader accepts no other.
+            setup = Record::new(rules).start_setup();
+        }
+    }
+    setup
+}
+
+/// Each placed square with its move number; refused when a move lands on a filled
+/// square (a grid holds one number a square: dropping a move would change the game).
+fn move_numbers(record: &Record) -> Result<BTreeMap<Square, usize>, WriteError> {
+    let rules = record.rules;
+    let board = rules.board();
+    let (start_discs, neutral) = rules.start_discs();
+    let mut grid: BTreeMap<Square, usize> = BTreeMap::new();
+    let mut clashes = Vec::new();
+    let mut number = 0;
+    for (i, m) in record.moves.iter().enumerate() {
+        if let Move::Place(sq) = m.mv {
+            number += 1;
+            let taken = grid.contains_key(&sq)
+                || start_discs.iter().any(|s| s.contains(sq))
+                || neutral.contains(sq)
+                || !board.contains(sq);
+            if taken {
+                clashes.push(format!("move {} on {sq}, a square already filled", i + 1));
+            } else {
+                grid.insert(sq, number);
+            }
+        }
+    }
+    if !clashes.is_empty() {
+        return Err(WriteError::ChangesMeaning(clashes));
+    }
+    Ok(grid)
+}
+
+/// Writes the grid: column letters, then each row's number and cells (`#` off the board or
+/// blocked, `N` neutral, move numbers, start discs, `.`), and a blank line.
+fn write_grid(text: &mut String, rules: &Rules, setup: &Setup, grid: &BTreeMap<Square, usize>) {
+    let board = rules.board();
+    let side = board.side();
+    let width = if side >= 10 { 2 } else { 1 };
+    text.push_str(&" ".repeat(width));
+    for c in 0..side {
+        text.push_str(&format!(" {:>2}", (b'a' + c) as char));
+    }
+    text.push('\n');
+    for r in 0..side {
+        text.push_str(&format!("{:>width$}", r + 1));
+        for c in 0..side {
+            let cell = match Square::new(c, r) {
+                Some(sq) if !board.contains(sq) || rules.blocked().contains(sq) => "#".to_owned(),
+                Some(sq) if setup.neutral.contains(sq) => "N".to_owned(),
+                Some(sq) => match grid.get(&sq) {
+                    Some(k) => k.to_string(),
+                    None => Color::ALL
+                        .into_iter()
+                        .find(|c| setup.discs[c.index()].contains(sq))
+                        .map_or(".".to_owned(), |c| c.symbol().to_string()),
+                },
+                None => ".".to_owned(),
+            };
+            text.push_str(&format!(" {cell:>2}"));
+        }
+        text.push('\n');
+    }
+    text.push('\n');
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 use std::fmt::Write;
 
 use super::{Diagram, Style};
-use crate::engine::{Cell, Color, Move, Position, Square};
+use crate::engine::{BoardShape, Cell, Color, Move, Position, Square, SquareSet};
 
 /// Side of a square, in SVG pixels.
 pub const CELL: u32 = 40;
@@ -61,6 +61,8 @@ fn corner(sq: Square) -> (u32, u32) {
     )
 }
 
+/// The SVG of a diagram: the board's squares, its grid and outline, the coordinates, then
+/// the discs (numbered, or with the last move framed).
 pub(super) fn render(d: &Diagram, style: &Style) -> String {
     let rules = d.position.rules();
     let shape = rules.board();
@@ -70,11 +72,6 @@ pub(super) fn render(d: &Diagram, style: &Style) -> String {
         .flat_map(|r| (0..n).filter_map(move |c| Square::new(c, r)))
         .filter(|&sq| shape.contains(sq))
         .collect();
-    let on_board = |c: i32, r: i32| -> bool {
-        c >= 0
-            && r >= 0
-            && Square::new(c as u8, r as u8).is_some_and(|sq| c < n as i32 && shape.contains(sq))
-    };
 
     let mut s = String::with_capacity(16 * 1024);
     let _ = writeln!(
@@ -86,17 +83,40 @@ pub(super) fn render(d: &Diagram, style: &Style) -> String {
         s,
         r#"<rect width="{size}" height="{size}" fill="{BACKGROUND}"/>"#
     );
+    board_squares(&mut s, &squares, rules.blocked());
+    grid_lines(&mut s, &squares, shape);
+    coordinates(&mut s, n);
+    if style.numbers {
+        numbered_discs(d, &mut s);
+    } else {
+        discs(&d.position, &mut s);
+        if let Some(last) = d.last {
+            if let Move::Place(sq) = last.mv {
+                let (x, y) = corner(sq);
+                let _ = writeln!(
+                    s,
+                    r#"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{LAST_MOVE}" stroke-width="2.5"/>"#,
+                    x + 2,
+                    y + 2,
+                    CELL - 4,
+                    CELL - 4
+                );
+            }
+        }
+    }
+    s.push_str("</svg>\n");
+    s
+}
 
-    // The squares, as one path.
+/// The squares, as one path, and the blocked squares: grey, crossed.
+fn board_squares(s: &mut String, squares: &[Square], blocked: SquareSet) {
     let mut fill = String::new();
-    for &sq in &squares {
+    for &sq in squares {
         let (x, y) = corner(sq);
         let _ = write!(fill, "M{x} {y}h{CELL}v{CELL}h-{CELL}z");
     }
     let _ = writeln!(s, r#"<path d="{fill}" fill="{BOARD}"/>"#);
-
-    // Blocked squares: grey, crossed.
-    for sq in rules.blocked() {
+    for sq in blocked {
         let (x, y) = corner(sq);
         let _ = writeln!(
             s,
@@ -104,11 +124,19 @@ pub(super) fn render(d: &Diagram, style: &Style) -> String {
             x + CELL
         );
     }
+}
 
-    // Grid lines inside the board, and the outline around it (edges facing off the board).
+/// Grid lines inside the board, and the outline around it (edges facing off the board).
+fn grid_lines(s: &mut String, squares: &[Square], shape: BoardShape) {
+    let n = shape.side();
+    let on_board = |c: i32, r: i32| -> bool {
+        c >= 0
+            && r >= 0
+            && Square::new(c as u8, r as u8).is_some_and(|sq| c < n as i32 && shape.contains(sq))
+    };
     let mut grid = String::new();
     let mut outline = String::new();
-    for &sq in &squares {
+    for &sq in squares {
         let (x, y) = corner(sq);
         let (c, r) = (sq.col() as i32, sq.row() as i32);
         let edges = [
@@ -134,8 +162,10 @@ pub(super) fn render(d: &Diagram, style: &Style) -> String {
         s,
         r#"<path d="{outline}" stroke="{GRID}" stroke-width="2.5" stroke-linecap="square" fill="none"/>"#
     );
+}
 
-    // The four marker dots of an 8x8 board.
+/// The four marker dots of an 8x8 board, and the coordinates of a board of side `n`.
+fn coordinates(s: &mut String, n: u8) {
     if n == 8 {
         for (c, r) in [(2, 2), (6, 2), (2, 6), (6, 6)] {
             let _ = writeln!(
@@ -146,8 +176,6 @@ pub(super) fn render(d: &Diagram, style: &Style) -> String {
             );
         }
     }
-
-    // Coordinates.
     let _ = writeln!(
         s,
         r#"<g font-size="15" fill="{LABEL_INK}" text-anchor="middle">"#
@@ -165,27 +193,6 @@ pub(super) fn render(d: &Diagram, style: &Style) -> String {
         );
     }
     s.push_str("</g>\n");
-
-    if style.numbers {
-        numbered_discs(d, &mut s);
-    } else {
-        discs(&d.position, &mut s);
-        if let Some(last) = d.last {
-            if let Move::Place(sq) = last.mv {
-                let (x, y) = corner(sq);
-                let _ = writeln!(
-                    s,
-                    r#"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{LAST_MOVE}" stroke-width="2.5"/>"#,
-                    x + 2,
-                    y + 2,
-                    CELL - 4,
-                    CELL - 4
-                );
-            }
-        }
-    }
-    s.push_str("</svg>\n");
-    s
 }
 
 fn disc(s: &mut String, sq: Square, cell: Cell) {

@@ -3,7 +3,7 @@
 use crate::engine::{Color, IllegalMove, Move, Position, Rules, RulesError, SetupError, SquareSet};
 use crate::formats::rgn::board::from_line;
 
-use super::parse::{read_rows, ErrorKind, Scenario, ScenarioError, StartGiven};
+use super::parse::{read_rows, ErrorKind, Scenario, ScenarioError, ScenarioMove, StartGiven};
 
 /// What a `parse:` line gave.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -118,10 +118,28 @@ impl Scenario {
             )
         })?;
         transcript.rules = Some(rules);
+        let mut pos = match self.start_position(rules)? {
+            Ok(pos) => pos,
+            Err(e) => {
+                transcript.setup_refused = Some(e);
+                return Ok(transcript);
+            }
+        };
+        transcript.start = Some(pos);
+        for (i, m) in self.moves.iter().enumerate() {
+            let step = self.play(i, m, &mut pos)?;
+            transcript.steps.push(step);
+        }
+        Ok(transcript)
+    }
+
+    /// The start position: the rules' own, a diagram or a `start:` line. The outer error
+    /// is a board that cannot be read; the inner one a setup the engine refuses.
+    fn start_position(&self, rules: Rules) -> Result<Result<Position, SetupError>, ScenarioError> {
         let bad_board = |line: usize, message: String| {
             ScenarioError::new(Some(line), ErrorKind::BadBoard, message)
         };
-        let built = match &self.start {
+        Ok(match &self.start {
             StartGiven::Rules => Ok(Position::new(rules)),
             StartGiven::Diagram { rows, line } => {
                 let turn = self.turn.map_or(Color::Black, |(c, _)| c);
@@ -139,64 +157,53 @@ impl Scenario {
                     pos
                 })
             }
-        };
-        let mut pos = match built {
-            Ok(pos) => pos,
-            Err(e) => {
-                transcript.setup_refused = Some(e);
-                return Ok(transcript);
-            }
-        };
-        transcript.start = Some(pos);
-        for (i, m) in self.moves.iter().enumerate() {
-            let mover = pos.turn();
-            let mut trial = pos;
-            let step = match (trial.play(m.mv), m.refused) {
-                (Ok(flipped), false) => {
-                    pos = trial;
-                    Step {
-                        mover,
-                        mv: m.mv,
-                        flipped,
-                        refused: None,
-                        quiet: i < self.quiet,
-                        after: pos,
-                    }
-                }
-                (Err(e), true) => Step {
+        })
+    }
+
+    /// Plays move `i` on `pos` (which advances when the move is played); fails when the
+    /// engine's verdict contradicts the move's `!` mark.
+    fn play(&self, i: usize, m: &ScenarioMove, pos: &mut Position) -> Result<Step, ScenarioError> {
+        let mover = pos.turn();
+        let mut trial = *pos;
+        match (trial.play(m.mv), m.refused) {
+            (Ok(flipped), false) => {
+                *pos = trial;
+                Ok(Step {
                     mover,
                     mv: m.mv,
-                    flipped: SquareSet::EMPTY,
-                    refused: Some(e),
+                    flipped,
+                    refused: None,
                     quiet: i < self.quiet,
-                    after: pos,
-                },
-                (Ok(_), true) => {
-                    return Err(ScenarioError::new(
-                        Some(m.line),
-                        ErrorKind::UnexpectedLegal,
-                        format!(
-                            "move {} `!{}` was expected to be refused, but {mover} can play it",
-                            i + 1,
-                            m.mv
-                        ),
-                    ))
-                }
-                (Err(e), false) => {
-                    return Err(ScenarioError::new(
-                        Some(m.line),
-                        ErrorKind::UnexpectedRefusal,
-                        format!(
-                            "move {} `{}` was refused: {e} (mark it `!{}` if that is expected)",
-                            i + 1,
-                            m.mv,
-                            m.mv
-                        ),
-                    ))
-                }
-            };
-            transcript.steps.push(step);
+                    after: *pos,
+                })
+            }
+            (Err(e), true) => Ok(Step {
+                mover,
+                mv: m.mv,
+                flipped: SquareSet::EMPTY,
+                refused: Some(e),
+                quiet: i < self.quiet,
+                after: *pos,
+            }),
+            (Ok(_), true) => Err(ScenarioError::new(
+                Some(m.line),
+                ErrorKind::UnexpectedLegal,
+                format!(
+                    "move {} `!{}` was expected to be refused, but {mover} can play it",
+                    i + 1,
+                    m.mv
+                ),
+            )),
+            (Err(e), false) => Err(ScenarioError::new(
+                Some(m.line),
+                ErrorKind::UnexpectedRefusal,
+                format!(
+                    "move {} `{}` was refused: {e} (mark it `!{}` if that is expected)",
+                    i + 1,
+                    m.mv,
+                    m.mv
+                ),
+            )),
         }
-        Ok(transcript)
     }
 }

@@ -204,7 +204,8 @@ struct Chunk {
     too_long: Option<usize>,
 }
 
-struct Line {
+/// One line of an RGN file as read: its bytes, where it is, and whether it was too long.
+struct ByteLine {
     bytes: Vec<u8>,
     offset: usize,
     line: usize,
@@ -221,7 +222,7 @@ enum LineKind {
     Other,
 }
 
-impl Line {
+impl ByteLine {
     fn kind(&self) -> LineKind {
         if self.too_long {
             return LineKind::Other;
@@ -240,7 +241,7 @@ struct Chunks<R> {
     input: R,
     offset: usize,
     line: usize,
-    pending: Option<Line>,
+    pending: Option<ByteLine>,
     done: bool,
 }
 
@@ -255,7 +256,7 @@ impl<R: BufRead> Chunks<R> {
         }
     }
 
-    fn read_line(&mut self) -> io::Result<Option<Line>> {
+    fn read_line(&mut self) -> io::Result<Option<ByteLine>> {
         if let Some(line) = self.pending.take() {
             return Ok(Some(line));
         }
@@ -276,7 +277,7 @@ impl<R: BufRead> Chunks<R> {
             bytes.drain(..3);
             offset = 3;
         }
-        let line = Line {
+        let line = ByteLine {
             bytes,
             offset,
             line: self.line,
@@ -336,7 +337,7 @@ struct GameLines {
 }
 
 impl GameLines {
-    fn push(&mut self, line: Line, kind: LineKind) {
+    fn push(&mut self, line: ByteLine, kind: LineKind) {
         self.start.get_or_insert((line.offset, line.line));
         self.len += line.len;
         self.too_long |= line.too_long || self.len > MAX_GAME_BYTES;

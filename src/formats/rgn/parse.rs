@@ -289,93 +289,23 @@ impl<'t> Parser<'t> {
         pos + self.text[pos..self.end_of_line(pos)].trim_end().len()
     }
 
+    /// Reads the game: its tags, the rules and start they give, the result and termination
+    /// tags, then the movetext, and the claimed result from both. The record is given only
+    /// when nothing was an error.
     pub(super) fn parse(mut self) -> (Option<Record>, Vec<Diagnostic>) {
         let mut record = Record {
             span: Some(self.span(0, self.text.len())),
             rules: self.default_rules,
             ..Record::default()
         };
-        let mut special: [Option<RawTag>; 5] = [None, None, None, None, None];
-        let mut pos = self.skip_ws(0);
-        while self.text[pos..].starts_with('[') {
-            match self.tag_at(pos) {
-                Ok((name, raw, end)) => {
-                    let slot = [RULES_TAG, START_TAG, RESULT_TAG, TERMINATION_TAG, FEN_TAG]
-                        .iter()
-                        .position(|r| r.eq_ignore_ascii_case(name));
-                    match slot {
-                        Some(k) if special[k].is_some() => self.error(
-                            "syntax-duplicate-tag",
-                            format!("the {name} tag is given twice"),
-                            (pos, end),
-                            "second tag",
-                            "keep one of the two tags",
-                        ),
-                        Some(k) => special[k] = Some(raw),
-                        None => record.tags.push(Tag {
-                            name: name.to_owned(),
-                            value: raw.value,
-                            span: Some(raw.span),
-                        }),
-                    }
-                    pos = self.skip_ws(end);
-                }
-                Err(end) => pos = self.skip_ws(end),
-            }
-        }
+        let (special, pos) = self.read_tags(&mut record);
         let [rules_tag, start_tag, result_tag, term_tag, fen_tag] = special;
-        // Edax writes a custom start as `[FEN]`; RGN's own `[Start]` wins when both are given.
-        let start_tag = match (start_tag, fen_tag) {
-            (Some(start), Some(fen)) => {
-                record.tags.push(Tag {
-                    name: FEN_TAG.to_owned(),
-                    value: fen.value,
-                    span: Some(fen.span),
-                });
-                Some(start)
-            }
-            (None, Some(fen)) => Some(RawTag {
-                value: fen_to_line(&fen.value).unwrap_or_else(|| fen.value.clone()),
-                ..fen
-            }),
-            (start, None) => start,
-        };
+        let start_tag = start_or_fen(&mut record, start_tag, fen_tag);
         if let Some(t) = rules_tag {
-            match t.value.parse::<Rules>() {
-                Ok(rules) => {
-                    record.rules = rules;
-                    record.rules_span = Some(t.value_span);
-                }
-                Err(e) => self.error_at_span(
-                    "syntax-bad-rules",
-                    format!("the rules string `{}` cannot be read: {e}", t.value),
-                    t.value_span,
-                    "bad rules string",
-                    "write a rules string such as `othello`, `anti:10x10` or `multi3:octagon,blocked=a3+j8`",
-                ),
-            }
+            self.read_rules(t, &mut record);
         }
         if let Some(t) = start_tag {
-            match board::from_line(record.rules.board(), &t.value) {
-                Ok(b) => {
-                    record.start = Some(StartPosition {
-                        setup: b.setup,
-                        in_hand: b.in_hand,
-                        span: Some(t.value_span),
-                    })
-                }
-                Err(e) => self.error_at_span(
-                    "syntax-bad-start",
-                    format!("the start position cannot be read: {e}"),
-                    t.value_span,
-                    "bad start position",
-                    &format!(
-                        "write the rows top to bottom joined by `/`, then the side to move, as the {} start is written: `{}`",
-                        record.rules.board(),
-                        board::example_line(record.rules.board())
-                    ),
-                ),
-            }
+            self.read_start(t, &mut record);
         }
         let tag_score = result_tag.and_then(|t| match parse_score(&t.value) {
             Ok(s) => Some((s, t.value_span)),
@@ -420,28 +350,88 @@ impl<'t> Parser<'t> {
         let score = tag_score
             .or(movetext_score)
             .map(|(score, span)| (edax_counts(&mut record, score), span));
-        record.result = match (score, termination) {
-            (None, None) => None,
-            (Some((score, span)), t) => Some(ClaimedResult {
-                termination: t.map(|t| t.0).unwrap_or(if score.is_none() {
-                    Termination::Unfinished
-                } else {
-                    Termination::Normal
-                }),
-                score,
-                span: Some(span),
-            }),
-            (None, Some((termination, span))) => Some(ClaimedResult {
-                score: ResultScore::None,
-                termination,
-                span: Some(span),
-            }),
-        };
+        record.result = claimed_result(score, termination);
         let failed = self.diags.has_error();
         (
             if failed { None } else { Some(record) },
             self.diags.into_vec(),
         )
+    }
+
+    /// Reads the tag pairs: ordinary tags into `record`, the rules, start, result,
+    /// termination and FEN tags returned in that order (a second one of these is an
+    /// error), with where the movetext starts.
+    fn read_tags(&mut self, record: &mut Record) -> ([Option<RawTag>; 5], usize) {
+        let mut special: [Option<RawTag>; 5] = [None, None, None, None, None];
+        let mut pos = self.skip_ws(0);
+        while self.text[pos..].starts_with('[') {
+            match self.tag_at(pos) {
+                Ok((name, raw, end)) => {
+                    let slot = [RULES_TAG, START_TAG, RESULT_TAG, TERMINATION_TAG, FEN_TAG]
+                        .iter()
+                        .position(|r| r.eq_ignore_ascii_case(name));
+                    match slot {
+                        Some(k) if special[k].is_some() => self.error(
+                            "syntax-duplicate-tag",
+                            format!("the {name} tag is given twice"),
+                            (pos, end),
+                            "second tag",
+                            "keep one of the two tags",
+                        ),
+                        Some(k) => special[k] = Some(raw),
+                        None => record.tags.push(Tag {
+                            name: name.to_owned(),
+                            value: raw.value,
+                            span: Some(raw.span),
+                        }),
+                    }
+                    pos = self.skip_ws(end);
+                }
+                Err(end) => pos = self.skip_ws(end),
+            }
+        }
+        (special, pos)
+    }
+
+    /// Reads the `Rules` tag into `record`.
+    fn read_rules(&mut self, t: RawTag, record: &mut Record) {
+        match t.value.parse::<Rules>() {
+            Ok(rules) => {
+                record.rules = rules;
+                record.rules_span = Some(t.value_span);
+            }
+            Err(e) => self.error_at_span(
+                "syntax-bad-rules",
+                format!("the rules string `{}` cannot be read: {e}", t.value),
+                t.value_span,
+                "bad rules string",
+                "write a rules string such as `othello`, `anti:10x10` or `multi3:octagon,blocked=a3+j8`",
+            ),
+        }
+    }
+
+    /// Reads the `Start` tag into `record`, on the board of its rules.
+    fn read_start(&mut self, t: RawTag, record: &mut Record) {
+        match board::from_line(record.rules.board(), &t.value) {
+            Ok(b) => {
+                record.start = Some(StartPosition {
+                    setup: b.setup,
+                    in_hand: b.in_hand,
+                    span: Some(t.value_span),
+                })
+            }
+            Err(e) => self.error_at_span(
+                "syntax-bad-start",
+                format!("the start position cannot be read: {e}"),
+                t.value_span,
+                "bad start position",
+                &format!(
+                    "write the rows top to bottom joined by `/`, then the side to move, as the {} start is written: `{}`",
+                    record.rules.board(),
+                    board::example_line(record.rules.board())
+                ),
+            ),
+        }
     }
 
     fn error_at_span(
@@ -796,6 +786,55 @@ impl<'t> Parser<'t> {
 
 const RESULT_HELP: &str =
     "write disc counts in turn order (`41-23`, `20-22-22`), `*` when unfinished, or `1-0`, `0-1`, `1/2-1/2`";
+
+/// The start tag to read: Edax writes a custom start as `[FEN]`; RGN's own `[Start]` wins
+/// when both are given, and the FEN is then kept as a tag.
+fn start_or_fen(
+    record: &mut Record,
+    start_tag: Option<RawTag>,
+    fen_tag: Option<RawTag>,
+) -> Option<RawTag> {
+    match (start_tag, fen_tag) {
+        (Some(start), Some(fen)) => {
+            record.tags.push(Tag {
+                name: FEN_TAG.to_owned(),
+                value: fen.value,
+                span: Some(fen.span),
+            });
+            Some(start)
+        }
+        (None, Some(fen)) => Some(RawTag {
+            value: fen_to_line(&fen.value).unwrap_or_else(|| fen.value.clone()),
+            ..fen
+        }),
+        (start, None) => start,
+    }
+}
+
+/// The claimed result from a score and a termination: a score without a termination ended
+/// normally (or is unfinished when it is no score).
+fn claimed_result(
+    score: Option<(ResultScore, Span)>,
+    termination: Option<(Termination, Span)>,
+) -> Option<ClaimedResult> {
+    match (score, termination) {
+        (None, None) => None,
+        (Some((score, span)), t) => Some(ClaimedResult {
+            termination: t.map(|t| t.0).unwrap_or(if score.is_none() {
+                Termination::Unfinished
+            } else {
+                Termination::Normal
+            }),
+            score,
+            span: Some(span),
+        }),
+        (None, Some((termination, span))) => Some(ClaimedResult {
+            score: ResultScore::None,
+            termination,
+            span: Some(span),
+        }),
+    }
+}
 
 /// Edax follows a chess-style result with its disc counts in a comment, `{Black wins 34-30}`
 /// (or the winner's name, or `{Draw 32-32}`): when the last comment says exactly that and

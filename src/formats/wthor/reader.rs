@@ -14,21 +14,21 @@ use crate::formats::{ParsedGame, ReadOptions};
 use crate::record::{ClaimedResult, MoveRecord, Record, Span, Tag, TagName};
 
 /// One line of the virtual text file, under construction.
-struct Line {
+struct TextLine {
     /// Offset of the line in the virtual text.
     base: usize,
     text: String,
 }
 
-impl Line {
-    fn new(base: usize) -> Line {
-        Line::reusing(base, String::new())
+impl TextLine {
+    fn new(base: usize) -> TextLine {
+        TextLine::reusing(base, String::new())
     }
 
     /// A line built in `buffer` (cleared first), so that its allocation is reused.
-    fn reusing(base: usize, mut buffer: String) -> Line {
+    fn reusing(base: usize, mut buffer: String) -> TextLine {
         buffer.clear();
-        Line { base, text: buffer }
+        TextLine { base, text: buffer }
     }
 
     /// Appends `s` and returns its span.
@@ -118,7 +118,7 @@ impl HeaderSpans {
 }
 
 /// Writes `header: created 2021-06-27, N1 320, N2 0, year 2021, P1 8, P2 0, P3 24`.
-fn describe_header(line: &mut Line, h: &Header) -> HeaderSpans {
+fn describe_header(line: &mut TextLine, h: &Header) -> HeaderSpans {
     line.push("header: created ");
     let created = line.push(&h.created());
     line.push(", N1 ");
@@ -359,7 +359,7 @@ impl<'a> Reader<'a> {
         let got = read_full(&mut self.input, &mut bytes)?;
         self.file_offset = got;
         if got < Header::LEN {
-            let mut line = Line::new(0);
+            let mut line = TextLine::new(0);
             let mut diagnostic = if got == 0 {
                 line.push("header: ");
                 Diagnostic::error(
@@ -403,7 +403,7 @@ impl<'a> Reader<'a> {
     /// A game with no record whose line describes the header: for header problems and
     /// count mismatches of files without records.
     fn header_game(&mut self, mut extra: Vec<Diagnostic>) -> ParsedGame {
-        let mut line = Line::new(self.text_offset);
+        let mut line = TextLine::new(self.text_offset);
         let spans = describe_header(&mut line, &self.header);
         let mut diagnostics: Vec<Diagnostic> = self
             .header_problems
@@ -421,7 +421,7 @@ impl<'a> Reader<'a> {
     fn finish_game(
         &mut self,
         index: usize,
-        line: Line,
+        line: TextLine,
         record: Option<Record>,
         diagnostics: Vec<Diagnostic>,
     ) -> ParsedGame {
@@ -446,7 +446,7 @@ impl<'a> Reader<'a> {
         table: Option<&NameTable>,
         kind: NameKind,
         index: u16,
-        line: &mut Line,
+        line: &mut TextLine,
         diagnostics: &mut Vec<Diagnostic>,
         record_offset: usize,
         game: usize,
@@ -487,21 +487,47 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Decodes one complete record into a game.
+    /// Decodes one complete record into a game: its line is written field by field
+    /// ([`Reader::describe_fields`]), then the scores, moves and slots after the moves are
+    /// checked, the file-level findings added, and the record built when nothing was wrong.
     fn record_game(&mut self, bytes: &[u8]) -> ParsedGame {
         self.complete += 1;
         let index = self.complete;
         let offset = self.file_offset;
         self.file_offset += bytes.len();
-        let geometry = self.geometry;
-        let total = geometry.squares();
         let u16_at = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
-        let (tournament, black, white) = (u16_at(0), u16_at(2), u16_at(4));
-        let (score, theoretical) = (bytes[6], bytes[7]);
+        let raw = RawRecord {
+            index,
+            offset,
+            tournament: u16_at(0),
+            black: u16_at(2),
+            white: u16_at(4),
+            score: bytes[6],
+            theoretical: bytes[7],
+        };
         let slots = &bytes[8..];
 
         let mut diagnostics = Vec::new();
-        let mut line = Line::reusing(self.text_offset, std::mem::take(&mut self.line_buffer));
+        let mut line = TextLine::reusing(self.text_offset, std::mem::take(&mut self.line_buffer));
+        let fields = self.describe_fields(&raw, &mut line, &mut diagnostics);
+        let mut error = check_scores(&raw, self.geometry, &fields, &mut diagnostics);
+        let (moves, end, bad_move) = self.decode_moves(&raw, slots, &mut line, &mut diagnostics);
+        error |= bad_move;
+        error |= check_after_end(&raw, slots, end, &fields, &mut line, &mut diagnostics);
+        self.file_findings(&raw, &fields, &mut line, &mut diagnostics);
+        let record = (!error).then(|| self.build_record(&raw, fields, moves, &line));
+        self.finish_game(index, line, record, diagnostics)
+    }
+
+    /// Writes the record's fields into its line (`#3 [byte 84] Event 1987 | Black - White |
+    /// 33 (32@22):`), looking up the names, and returns where each field is.
+    fn describe_fields(
+        &self,
+        raw: &RawRecord,
+        line: &mut TextLine,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> RecordFields {
+        let (index, offset) = (raw.index, raw.offset);
         let index_span = {
             let start = line.text.len();
             line.push("#");
@@ -511,12 +537,12 @@ impl<'a> Reader<'a> {
         line.push(" [byte ");
         line.push_number(offset);
         line.push("] ");
-        let (event_span, event) = Reader::name(
+        let event = Reader::name(
             self.tournaments.as_ref(),
             NameKind::Tournament,
-            tournament,
-            &mut line,
-            &mut diagnostics,
+            raw.tournament,
+            line,
+            diagnostics,
             offset,
             index,
         );
@@ -525,54 +551,55 @@ impl<'a> Reader<'a> {
             line.push(&self.shared.year)
         });
         line.push(" | ");
-        let (black_span, black_name) = Reader::name(
+        let black = Reader::name(
             self.players.as_ref(),
             NameKind::Player,
-            black,
-            &mut line,
-            &mut diagnostics,
+            raw.black,
+            line,
+            diagnostics,
             offset,
             index,
         );
         line.push(" - ");
-        let (white_span, white_name) = Reader::name(
+        let white = Reader::name(
             self.players.as_ref(),
             NameKind::Player,
-            white,
-            &mut line,
-            &mut diagnostics,
+            raw.white,
+            line,
+            diagnostics,
             offset,
             index,
         );
         line.push(" | ");
-        let score_span = line.push_number(usize::from(score));
+        let score_span = line.push_number(usize::from(raw.score));
         line.push(" (");
-        let theoretical_span = line.push_number(usize::from(theoretical));
+        let theoretical_span = line.push_number(usize::from(raw.theoretical));
         line.push("@");
         let depth_span = line.push(self.shared.theoretical_depth.as_deref().unwrap_or("?"));
         line.push("):");
-
-        let mut error = false;
-        for (what, value, span, at) in [
-            ("score", score, score_span, 6),
-            ("theoretical score", theoretical, theoretical_span, 7),
-        ] {
-            if value > total {
-                error = true;
-                diagnostics.push(
-                    Diagnostic::error(
-                        "wthor-bad-score",
-                        format!(
-                            "the {what} is {value}, more than the {total} squares of the board"
-                        ),
-                    )
-                    .at(Some(span), format!("byte {} of the file", offset + at))
-                    .help("WTHOR scores count Black's discs, the empty squares of a finished game going to the winner")
-                    .in_game(index),
-                );
-            }
+        RecordFields {
+            index_span,
+            event,
+            year_span,
+            black,
+            white,
+            score_span,
+            theoretical_span,
+            depth_span,
         }
+    }
 
+    /// Decodes the move bytes up to the first 0 into the line and moves; returns the moves,
+    /// the slot where they end, and whether a byte named no square (an error).
+    fn decode_moves(
+        &self,
+        raw: &RawRecord,
+        slots: &[u8],
+        line: &mut TextLine,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> (Vec<MoveRecord>, usize, bool) {
+        let geometry = self.geometry;
+        let mut error = false;
         let end = slots.iter().position(|&b| b == 0).unwrap_or(slots.len());
         let mut moves = Vec::with_capacity(end);
         for (i, &byte) in slots[..end].iter().enumerate() {
@@ -601,51 +628,36 @@ impl<'a> Reader<'a> {
                             geometry.board()
                         ),
                     )
-                    .at(Some(span), format!("byte {} of the file", offset + 8 + i))
+                    .at(
+                        Some(span),
+                        format!("byte {} of the file", raw.offset + 8 + i),
+                    )
                     .help(format!(
                         "a move byte is {stride}, rows and columns {side}; 0 ends the moves"
                     ))
-                    .in_game(index);
+                    .in_game(raw.index);
                     d.move_number = Some(i + 1);
                     diagnostics.push(d);
                 }
             }
         }
-        if let Some(last) = slots.iter().rposition(|&b| b != 0).filter(|&l| l > end) {
-            error = true;
-            line.push(" | after the end:");
-            let mut first = None;
-            for (i, &byte) in slots.iter().enumerate().take(last + 1).skip(end) {
-                line.push(" ");
-                let span = line.push(&byte.to_string());
-                if byte != 0 && first.is_none() {
-                    first = Some((i, byte, span));
-                }
-            }
-            if let Some((i, byte, span)) = first {
-                diagnostics.push(
-                    Diagnostic::error(
-                        "wthor-move-after-end",
-                        format!(
-                            "move slot {} holds byte {byte} after the moves ended at slot {}",
-                            i + 1,
-                            end + 1
-                        ),
-                    )
-                    .at(Some(span), format!("byte {} of the file", offset + 8 + i))
-                    .related(
-                        Some(Span::new(index_span.offset, index_span.len)),
-                        format!("{end} moves, then a 0 at byte {}", offset + 8 + end),
-                    )
-                    .help("the moves end at the first 0 byte; every slot after it must be 0 too")
-                    .in_game(index),
-                );
-            }
-        }
+        (moves, end, error)
+    }
 
+    /// What belongs to the file rather than this record, reported on the game it shows in:
+    /// header problems and name-file warnings on the first game, and a game beyond the
+    /// header's count.
+    fn file_findings(
+        &mut self,
+        raw: &RawRecord,
+        fields: &RecordFields,
+        line: &mut TextLine,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) {
+        let index = raw.index;
         if index == 1 && !self.header_problems.is_empty() {
             line.push(" || ");
-            let spans = describe_header(&mut line, &self.header);
+            let spans = describe_header(line, &self.header);
             diagnostics.extend(self.header_problems.iter().map(|p| p.diagnostic(&spans)));
         }
         if index == 1 {
@@ -661,74 +673,89 @@ impl<'a> Reader<'a> {
                     ),
                 )
                 .at(
-                    Some(index_span),
-                    format!("a record beyond N1, at byte {offset}"),
+                    Some(fields.index_span),
+                    format!("a record beyond N1, at byte {}", raw.offset),
                 )
                 .help("the file size should be 16 + N1 × the record size; all the records present are read")
                 .in_game(index),
             );
         }
+    }
 
-        let record = (!error).then(|| {
-            let mut tags = Vec::with_capacity(12);
-            let mut tag = |name: &str, value: String, span: Option<Span>| {
-                tags.push(Tag {
-                    name: name.to_owned(),
-                    value,
-                    span,
-                });
-            };
-            if let Some(event) = event {
-                tag(TagName::EVENT, event, Some(event_span));
-            }
-            if let Some(span) = year_span {
-                tag(TagName::DATE, self.shared.year.clone(), Some(span));
-            }
-            if let Some(name) = black_name {
-                tag(TagName::player(crate::Color::Black), name, Some(black_span));
-            }
-            if let Some(name) = white_name {
-                tag(TagName::player(crate::Color::White), name, Some(white_span));
-            }
+    /// The record of a game read without errors: its tags (names, year, scores, the raw
+    /// indices and the header's fields), moves and result.
+    fn build_record(
+        &self,
+        raw: &RawRecord,
+        fields: RecordFields,
+        moves: Vec<MoveRecord>,
+        line: &TextLine,
+    ) -> Record {
+        let (event_span, event) = fields.event;
+        let (black_span, black_name) = fields.black;
+        let (white_span, white_name) = fields.white;
+        let mut tags = Vec::with_capacity(12);
+        let mut tag = |name: &str, value: String, span: Option<Span>| {
+            tags.push(Tag {
+                name: name.to_owned(),
+                value,
+                span,
+            });
+        };
+        if let Some(event) = event {
+            tag(TagName::EVENT, event, Some(event_span));
+        }
+        if let Some(span) = fields.year_span {
+            tag(TagName::DATE, self.shared.year.clone(), Some(span));
+        }
+        if let Some(name) = black_name {
+            tag(TagName::player(crate::Color::Black), name, Some(black_span));
+        }
+        if let Some(name) = white_name {
+            tag(TagName::player(crate::Color::White), name, Some(white_span));
+        }
+        tag(
+            TagName::THEORETICAL_SCORE,
+            decimal_string(usize::from(raw.theoretical)),
+            Some(fields.theoretical_span),
+        );
+        if let Some(depth) = &self.shared.theoretical_depth {
             tag(
-                TagName::THEORETICAL_SCORE,
-                decimal_string(usize::from(theoretical)),
-                Some(theoretical_span),
+                TagName::THEORETICAL_DEPTH,
+                depth.clone(),
+                Some(fields.depth_span),
             );
-            if let Some(depth) = &self.shared.theoretical_depth {
-                tag(TagName::THEORETICAL_DEPTH, depth.clone(), Some(depth_span));
-            }
-            let shared = &self.shared;
-            tag(
-                TOURNAMENT_TAG,
-                decimal_string(usize::from(tournament)),
-                Some(event_span),
-            );
-            tag(
-                BLACK_TAG,
-                decimal_string(usize::from(black)),
-                Some(black_span),
-            );
-            tag(
-                WHITE_TAG,
-                decimal_string(usize::from(white)),
-                Some(white_span),
-            );
-            tag(CREATED_TAG, shared.created.clone(), None);
-            tag(BOARD_SIZE_TAG, shared.board_size.clone(), None);
-            tag(DEPTH_TAG, shared.depth.clone(), None);
-            let mut result = ClaimedResult::discs(vec![score, total - score]);
-            result.span = Some(score_span);
-            Record {
-                rules: Rules::othello(geometry.board()),
-                tags,
-                moves,
-                result: Some(result),
-                span: Some(line.span()),
-                ..Record::default()
-            }
-        });
-        self.finish_game(index, line, record, diagnostics)
+        }
+        let shared = &self.shared;
+        tag(
+            TOURNAMENT_TAG,
+            decimal_string(usize::from(raw.tournament)),
+            Some(event_span),
+        );
+        tag(
+            BLACK_TAG,
+            decimal_string(usize::from(raw.black)),
+            Some(black_span),
+        );
+        tag(
+            WHITE_TAG,
+            decimal_string(usize::from(raw.white)),
+            Some(white_span),
+        );
+        tag(CREATED_TAG, shared.created.clone(), None);
+        tag(BOARD_SIZE_TAG, shared.board_size.clone(), None);
+        tag(DEPTH_TAG, shared.depth.clone(), None);
+        let total = self.geometry.squares();
+        let mut result = ClaimedResult::discs(vec![raw.score, total - raw.score]);
+        result.span = Some(fields.score_span);
+        Record {
+            rules: Rules::othello(self.geometry.board()),
+            tags,
+            moves,
+            result: Some(result),
+            span: Some(line.span()),
+            ..Record::default()
+        }
     }
 
     /// A record cut short by the end of the file.
@@ -736,7 +763,7 @@ impl<'a> Reader<'a> {
         let index = self.complete + 1;
         let offset = self.file_offset;
         let record_len = self.geometry.record_len();
-        let mut line = Line::new(self.text_offset);
+        let mut line = TextLine::new(self.text_offset);
         let index_span = line.push(&format!("#{index}"));
         line.push(&format!(
             " [byte {offset}] truncated, {} of {record_len} bytes:",
@@ -908,6 +935,114 @@ impl Iterator for Reader<'_> {
     }
 }
 
+/// The fixed fields of one record, as read.
+struct RawRecord {
+    /// 1-based game number.
+    index: usize,
+    /// File offset of the record.
+    offset: usize,
+    tournament: u16,
+    black: u16,
+    white: u16,
+    score: u8,
+    theoretical: u8,
+}
+
+/// Where a record's fields are in its line, and the names found for its indices.
+struct RecordFields {
+    index_span: Span,
+    event: (Span, Option<String>),
+    year_span: Option<Span>,
+    black: (Span, Option<String>),
+    white: (Span, Option<String>),
+    score_span: Span,
+    theoretical_span: Span,
+    depth_span: Span,
+}
+
+/// Checks the score and the theoretical score against the board's squares; whether one
+/// was too high (an error).
+fn check_scores(
+    raw: &RawRecord,
+    geometry: Geometry,
+    fields: &RecordFields,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> bool {
+    let total = geometry.squares();
+    let mut error = false;
+    for (what, value, span, at) in [
+        ("score", raw.score, fields.score_span, 6),
+        (
+            "theoretical score",
+            raw.theoretical,
+            fields.theoretical_span,
+            7,
+        ),
+    ] {
+        if value > total {
+            error = true;
+            diagnostics.push(
+                Diagnostic::error(
+                    "wthor-bad-score",
+                    format!("the {what} is {value}, more than the {total} squares of the board"),
+                )
+                .at(Some(span), format!("byte {} of the file", raw.offset + at))
+                .help("WTHOR scores count Black's discs, the empty squares of a finished game going to the winner")
+                .in_game(raw.index),
+            );
+        }
+    }
+    error
+}
+
+/// Checks that every move slot after the first 0 (at `end`) is 0 too, writing the slots up
+/// to the last non-zero one into the line; whether one was not (an error).
+fn check_after_end(
+    raw: &RawRecord,
+    slots: &[u8],
+    end: usize,
+    fields: &RecordFields,
+    line: &mut TextLine,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> bool {
+    let Some(last) = slots.iter().rposition(|&b| b != 0).filter(|&l| l > end) else {
+        return false;
+    };
+    line.push(" | after the end:");
+    let mut first = None;
+    for (i, &byte) in slots.iter().enumerate().take(last + 1).skip(end) {
+        line.push(" ");
+        let span = line.push(&byte.to_string());
+        if byte != 0 && first.is_none() {
+            first = Some((i, byte, span));
+        }
+    }
+    if let Some((i, byte, span)) = first {
+        let index_span = fields.index_span;
+        diagnostics.push(
+            Diagnostic::error(
+                "wthor-move-after-end",
+                format!(
+                    "move slot {} holds byte {byte} after the moves ended at slot {}",
+                    i + 1,
+                    end + 1
+                ),
+            )
+            .at(
+                Some(span),
+                format!("byte {} of the file", raw.offset + 8 + i),
+            )
+            .related(
+                Some(Span::new(index_span.offset, index_span.len)),
+                format!("{end} moves, then a 0 at byte {}", raw.offset + 8 + end),
+            )
+            .help("the moves end at the first 0 byte; every slot after it must be 0 too")
+            .in_game(raw.index),
+        );
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -961,7 +1096,7 @@ mod tests {
 
     #[test]
     fn header_description_spans_point_at_the_values() {
-        let mut line = Line::new(100);
+        let mut line = TextLine::new(100);
         let spans = describe_header(&mut line, &header());
         let at = |s: Span| &line.text[s.offset - 100..s.end() - 100];
         assert_eq!(at(spans.created), "2021-06-27");

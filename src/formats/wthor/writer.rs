@@ -196,8 +196,46 @@ impl<'a> WthorWriter<'a> {
         index
     }
 
-    /// Encodes `record`, listing what would be lost.
+    /// Encodes `record`, listing what would be lost: the board is checked, the moves
+    /// encoded, Black's score found, the tags read, compared with the file's header and
+    /// their names resolved to indices, then the record's bytes laid out.
     fn encode(&self, record: &Record, losses: &mut Vec<String>) -> Result<Encoded, WriteError> {
+        let geometry = self.geometry_of(record)?;
+        for p in &record.positions {
+            losses.push(format!("a position claim after move {}", p.after_moves));
+        }
+        if record.comment.is_some() {
+            losses.push("a game comment".to_string());
+        }
+        let moves = encode_moves(record, geometry, losses)?;
+        let total = geometry.squares();
+        let score = self.score(record, geometry, total, losses);
+        let tags = read_tags(record, geometry, losses);
+        self.header_losses(&tags, losses);
+        let (resolved, new_names) = self.resolve_names(&tags, losses);
+
+        let mut bytes = Vec::with_capacity(geometry.record_len());
+        for index in resolved {
+            bytes.extend_from_slice(&index.to_le_bytes());
+        }
+        bytes.push(score);
+        bytes.push(tags.theoretical.unwrap_or(score));
+        bytes.extend_from_slice(&moves);
+        bytes.resize(geometry.record_len(), 0);
+        Ok(Encoded {
+            geometry,
+            bytes,
+            year: tags.year,
+            depth_raw: tags.depth_raw,
+            depth: tags.depth,
+            created: tags.created,
+            board_size: tags.board_size,
+            new_names,
+        })
+    }
+
+    /// The record's board as a WTHOR geometry, refused when WTHOR or this file cannot hold it.
+    fn geometry_of(&self, record: &Record) -> Result<Geometry, WriteError> {
         let rules = record.rules;
         // The capability table has refused other rules, boards and starts already.
         let Some(geometry) = Geometry::of(rules.board()) else {
@@ -215,165 +253,48 @@ impl<'a> WthorWriter<'a> {
                 )]));
             }
         }
-        for p in &record.positions {
-            losses.push(format!("a position claim after move {}", p.after_moves));
-        }
-        if record.comment.is_some() {
-            losses.push("a game comment".to_string());
-        }
+        Ok(geometry)
+    }
 
-        let mut moves = Vec::with_capacity(record.moves.len());
-        let mut per_move: [(&str, Vec<usize>); 5] = [
-            ("", Vec::new()),
-            ("comments on", Vec::new()),
-            ("evaluations on", Vec::new()),
-            ("times on", Vec::new()),
-            ("flip claims on", Vec::new()),
-        ];
-        for (i, m) in record.moves.iter().enumerate() {
-            let n = i + 1;
-            if let Move::Place(sq) = m.mv {
-                match geometry.encode(sq) {
-                    Some(b) => moves.push(b),
-                    None => per_move[0].1.push(n),
-                }
-            }
-            for (k, present) in [
-                m.comment.is_some(),
-                m.eval.is_some(),
-                m.time.is_some(),
-                m.flips.is_some(),
-            ]
-            .into_iter()
-            .enumerate()
-            {
-                if present {
-                    per_move[k + 1].1.push(n);
-                }
-            }
-        }
-        // Moves off the board or beyond the board's squares change the game: refused.
-        let mut changes = Vec::new();
-        let (off_board, per_move) = per_move.split_at(1);
-        if !off_board[0].1.is_empty() {
-            changes.push(format!(
-                "moves off the board on {}",
-                moves_phrase(&off_board[0].1)
+    /// What the tags say that this file's header says otherwise: the year and the
+    /// theoretical depth.
+    fn header_losses(&self, tags: &TagFields<'_>, losses: &mut Vec<String>) {
+        let Some(h) = &self.header else {
+            return;
+        };
+        if tags.year != h.game_year {
+            losses.push(format!(
+                "the year {} (this file's games are from {})",
+                tags.year, h.game_year
             ));
         }
-        // Passes are not stored: replay infers them. Only placements count.
-        if moves.len() > geometry.slots() {
-            changes.push(format!(
-                "{} placements (WTHOR holds {}, one a square)",
-                moves.len(),
-                geometry.slots()
+        let differs = match (tags.depth_raw, tags.depth) {
+            (Some(raw), _) => raw != h.p3,
+            (None, Some(d)) => Some(d) != h.theoretical_depth(),
+            (None, None) => false,
+        };
+        if differs {
+            losses.push(format!(
+                "a theoretical depth of {} empties (this file's is {})",
+                tags.depth.or(tags.depth_raw).unwrap_or(0),
+                h.theoretical_depth()
+                    .map_or("unknown".to_string(), |d| d.to_string())
             ));
         }
-        if !changes.is_empty() {
-            return Err(WriteError::ChangesMeaning(changes));
-        }
-        for (what, numbers) in per_move {
-            if !numbers.is_empty() {
-                losses.push(format!("{what} {}", moves_phrase(numbers)));
-            }
-        }
+    }
 
-        let total = geometry.squares();
-        let score = self.score(record, geometry, total, losses);
-
-        let mut year = 0u16;
-        let mut theoretical = None;
-        let (mut depth_raw, mut depth) = (None, None);
-        let (mut created, mut board_size) = (None, None);
-        let mut indexes: [Option<u16>; 3] = [None; 3];
-        let mut names: [Option<&str>; 3] = [None; 3];
-        for tag in &record.tags {
-            let name = tag.name.as_str();
-            let value = tag.value.trim();
-            let is = |n: &str| name.eq_ignore_ascii_case(n);
-            let number = |what: &str, losses: &mut Vec<String>| -> Option<u16> {
-                let v = value.parse().ok();
-                if v.is_none() {
-                    losses.push(format!("the {what} \"{value}\" (not a number)"));
-                }
-                v
-            };
-            if is(TagName::EVENT) {
-                names[0] = Some(value);
-            } else if is(TagName::player(Color::Black)) {
-                names[1] = Some(value);
-            } else if is(TagName::player(Color::White)) {
-                names[2] = Some(value);
-            } else if is(TOURNAMENT_TAG) {
-                indexes[0] = number("tournament index", losses);
-            } else if is(BLACK_TAG) {
-                indexes[1] = number("black player index", losses);
-            } else if is(WHITE_TAG) {
-                indexes[2] = number("white player index", losses);
-            } else if is(TagName::DATE) {
-                let digits = value.get(..4).and_then(|y| y.parse::<u16>().ok());
-                year = digits.unwrap_or(0);
-                let rest = value.get(4..).unwrap_or("");
-                if digits.is_none() && value.chars().any(|c| c.is_ascii_digit())
-                    || rest.chars().any(|c| c.is_ascii_digit())
-                {
-                    losses.push(format!("the date \"{value}\" beyond its year"));
-                }
-            } else if is(TagName::THEORETICAL_SCORE) {
-                match value.parse::<u8>().ok().filter(|&t| t <= total) {
-                    Some(t) => theoretical = Some(t),
-                    None => losses.push(format!("the theoretical score \"{value}\"")),
-                }
-            } else if is(TagName::THEORETICAL_DEPTH) {
-                match value.parse::<u8>() {
-                    Ok(d) => depth = Some(d),
-                    Err(_) => losses.push(format!("the theoretical depth \"{value}\"")),
-                }
-            } else if is(DEPTH_TAG) {
-                depth_raw = value.parse::<u8>().ok();
-            } else if is(CREATED_TAG) {
-                created = parse_created(value);
-            } else if is(BOARD_SIZE_TAG) {
-                board_size = value.parse::<u8>().ok().filter(|&p| {
-                    Header {
-                        p1: p,
-                        ..Header::default()
-                    }
-                    .geometry()
-                        == Some(geometry)
-                });
-            } else {
-                losses.push(format!("the tag {name}"));
-            }
-        }
-
-        if let Some(h) = &self.header {
-            if year != h.game_year {
-                losses.push(format!(
-                    "the year {year} (this file's games are from {})",
-                    h.game_year
-                ));
-            }
-            let differs = match (depth_raw, depth) {
-                (Some(raw), _) => raw != h.p3,
-                (None, Some(d)) => Some(d) != h.theoretical_depth(),
-                (None, None) => false,
-            };
-            if differs {
-                losses.push(format!(
-                    "a theoretical depth of {} empties (this file's is {})",
-                    depth.or(depth_raw).unwrap_or(0),
-                    h.theoretical_depth()
-                        .map_or("unknown".to_string(), |d| d.to_string())
-                ));
-            }
-        }
-
+    /// The tournament, Black and White indices: the index tags when given, else the names
+    /// looked up (or added to the new names returned, players then tournaments), else 0.
+    fn resolve_names(
+        &self,
+        tags: &TagFields<'_>,
+        losses: &mut Vec<String>,
+    ) -> ([u16; 3], [Vec<String>; 2]) {
         let mut new_names: [Vec<String>; 2] = [Vec::new(), Vec::new()];
         let kinds = [NameKind::Tournament, NameKind::Player, NameKind::Player];
         let mut resolved = [0u16; 3];
         for i in 0..3 {
-            resolved[i] = match (indexes[i], names[i]) {
+            resolved[i] = match (tags.indexes[i], tags.names[i]) {
                 (Some(index), _) => index,
                 (None, Some(name)) => {
                     let kind = kinds[i];
@@ -385,25 +306,7 @@ impl<'a> WthorWriter<'a> {
                 (None, None) => 0,
             };
         }
-
-        let mut bytes = Vec::with_capacity(geometry.record_len());
-        for index in resolved {
-            bytes.extend_from_slice(&index.to_le_bytes());
-        }
-        bytes.push(score);
-        bytes.push(theoretical.unwrap_or(score));
-        bytes.extend_from_slice(&moves);
-        bytes.resize(geometry.record_len(), 0);
-        Ok(Encoded {
-            geometry,
-            bytes,
-            year,
-            depth_raw,
-            depth,
-            created,
-            board_size,
-            new_names,
-        })
+        (resolved, new_names)
     }
 
     /// Black's stored score; when the record gives none (a loss), the board's WOF count
@@ -632,6 +535,160 @@ fn new_file_permissions() -> Option<fs::Permissions> {
 #[cfg(not(unix))]
 fn new_file_permissions() -> Option<fs::Permissions> {
     None
+}
+
+/// The move bytes of `record`; moves off the board or more placements than slots change
+/// the game and are refused, per-move comments, evaluations, times and flip claims are
+/// listed as losses.
+fn encode_moves(
+    record: &Record,
+    geometry: Geometry,
+    losses: &mut Vec<String>,
+) -> Result<Vec<u8>, WriteError> {
+    let mut moves = Vec::with_capacity(record.moves.len());
+    let mut per_move: [(&str, Vec<usize>); 5] = [
+        ("", Vec::new()),
+        ("comments on", Vec::new()),
+        ("evaluations on", Vec::new()),
+        ("times on", Vec::new()),
+        ("flip claims on", Vec::new()),
+    ];
+    for (i, m) in record.moves.iter().enumerate() {
+        let n = i + 1;
+        if let Move::Place(sq) = m.mv {
+            match geometry.encode(sq) {
+                Some(b) => moves.push(b),
+                None => per_move[0].1.push(n),
+            }
+        }
+        for (k, present) in [
+            m.comment.is_some(),
+            m.eval.is_some(),
+            m.time.is_some(),
+            m.flips.is_some(),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            if present {
+                per_move[k + 1].1.push(n);
+            }
+        }
+    }
+    // Moves off the board or beyond the board's squares change the game: refused.
+    let mut changes = Vec::new();
+    let (off_board, per_move) = per_move.split_at(1);
+    if !off_board[0].1.is_empty() {
+        changes.push(format!(
+            "moves off the board on {}",
+            moves_phrase(&off_board[0].1)
+        ));
+    }
+    // Passes are not stored: replay infers them. Only placements count.
+    if moves.len() > geometry.slots() {
+        changes.push(format!(
+            "{} placements (WTHOR holds {}, one a square)",
+            moves.len(),
+            geometry.slots()
+        ));
+    }
+    if !changes.is_empty() {
+        return Err(WriteError::ChangesMeaning(changes));
+    }
+    for (what, numbers) in per_move {
+        if !numbers.is_empty() {
+            losses.push(format!("{what} {}", moves_phrase(numbers)));
+        }
+    }
+    Ok(moves)
+}
+
+/// What a record's tags give a WTHOR record.
+#[derive(Default)]
+struct TagFields<'r> {
+    /// The year of `Date` (0 without one).
+    year: u16,
+    theoretical: Option<u8>,
+    /// The header's raw depth field (`WthorDepth`).
+    depth_raw: Option<u8>,
+    /// The theoretical depth in empties.
+    depth: Option<u8>,
+    created: Option<(u32, u8, u8)>,
+    board_size: Option<u8>,
+    /// Tournament, Black and White indices given as tags.
+    indexes: [Option<u16>; 3],
+    /// Tournament, Black and White names.
+    names: [Option<&'r str>; 3],
+}
+
+/// Reads the tags WTHOR holds, listing the others and values it cannot hold as losses.
+fn read_tags<'r>(
+    record: &'r Record,
+    geometry: Geometry,
+    losses: &mut Vec<String>,
+) -> TagFields<'r> {
+    let total = geometry.squares();
+    let mut f = TagFields::default();
+    for tag in &record.tags {
+        let name = tag.name.as_str();
+        let value = tag.value.trim();
+        let is = |n: &str| name.eq_ignore_ascii_case(n);
+        let number = |what: &str, losses: &mut Vec<String>| -> Option<u16> {
+            let v = value.parse().ok();
+            if v.is_none() {
+                losses.push(format!("the {what} \"{value}\" (not a number)"));
+            }
+            v
+        };
+        if is(TagName::EVENT) {
+            f.names[0] = Some(value);
+        } else if is(TagName::player(Color::Black)) {
+            f.names[1] = Some(value);
+        } else if is(TagName::player(Color::White)) {
+            f.names[2] = Some(value);
+        } else if is(TOURNAMENT_TAG) {
+            f.indexes[0] = number("tournament index", losses);
+        } else if is(BLACK_TAG) {
+            f.indexes[1] = number("black player index", losses);
+        } else if is(WHITE_TAG) {
+            f.indexes[2] = number("white player index", losses);
+        } else if is(TagName::DATE) {
+            let digits = value.get(..4).and_then(|y| y.parse::<u16>().ok());
+            f.year = digits.unwrap_or(0);
+            let rest = value.get(4..).unwrap_or("");
+            if digits.is_none() && value.chars().any(|c| c.is_ascii_digit())
+                || rest.chars().any(|c| c.is_ascii_digit())
+            {
+                losses.push(format!("the date \"{value}\" beyond its year"));
+            }
+        } else if is(TagName::THEORETICAL_SCORE) {
+            match value.parse::<u8>().ok().filter(|&t| t <= total) {
+                Some(t) => f.theoretical = Some(t),
+                None => losses.push(format!("the theoretical score \"{value}\"")),
+            }
+        } else if is(TagName::THEORETICAL_DEPTH) {
+            match value.parse::<u8>() {
+                Ok(d) => f.depth = Some(d),
+                Err(_) => losses.push(format!("the theoretical depth \"{value}\"")),
+            }
+        } else if is(DEPTH_TAG) {
+            f.depth_raw = value.parse::<u8>().ok();
+        } else if is(CREATED_TAG) {
+            f.created = parse_created(value);
+        } else if is(BOARD_SIZE_TAG) {
+            f.board_size = value.parse::<u8>().ok().filter(|&p| {
+                Header {
+                    p1: p,
+                    ..Header::default()
+                }
+                .geometry()
+                    == Some(geometry)
+            });
+        } else {
+            losses.push(format!("the tag {name}"));
+        }
+    }
+    f
 }
 
 #[cfg(test)]

@@ -1,0 +1,253 @@
+//! Writing GGF: one game a line, in GGS's property order.
+
+use std::io::Write;
+
+use super::ty::{board_token, canonical_type, GgfType, TyBoard};
+use super::{STRUCTURAL_IDS, TAG_IDS, TYPE_TAG};
+use crate::engine::{Color, Move, Rules, Setup};
+use crate::formats::capabilities::record_losses;
+use crate::formats::moves::colored_moves;
+use crate::formats::text::{format_number, parse_number};
+use crate::formats::{text_writer, RecordWriter, TextFormat, WriteError, WriteOptions};
+use crate::record::{Record, ResultScore, TagName, Termination};
+
+/// A writer of GGF games, one a line.
+pub fn writer<'a>(
+    out: Box<dyn Write + Send + 'a>,
+    options: &WriteOptions,
+) -> Box<dyn RecordWriter + 'a> {
+    crate::formats::capabilities::checked(
+        crate::formats::Format::Ggf,
+        text_writer(out, options, Ggf),
+    )
+}
+
+/// GGF games, one a line.
+pub(super) struct Ggf;
+
+impl TextFormat for Ggf {
+    fn render(&self, record: &Record) -> Result<(String, Vec<String>), WriteError> {
+        // Rules GGF cannot say were refused by the capability table already.
+        Ok(to_ggf(record))
+    }
+}
+
+/// The GGF text of `record` and what it could not hold.
+pub(super) fn to_ggf(record: &Record) -> (String, Vec<String>) {
+    let mut losses = Vec::new();
+    let rules = &record.rules;
+    record_losses(record, &mut losses);
+    let mut out = String::from("(;GM[Othello]");
+    // Tags that map to GGF properties, in GGS order, TY after the clocks.
+    let mut written: Vec<&str> = vec![TYPE_TAG];
+    for (id, name) in TAG_IDS {
+        if id == "KB" {
+            let ty = type_text(record, &mut losses);
+            prop(&mut out, &mut losses, "TY", &ty, "the game type");
+        }
+        if let Some(value) = record.tag(name) {
+            prop(&mut out, &mut losses, id, value, &format!("the {name} tag"));
+        }
+        written.push(name);
+    }
+    if let Some(re) = result_text(record, &mut losses) {
+        out.push_str(&format!("RE[{re}]"));
+    }
+    if let Some(comment) = &record.comment {
+        prop(&mut out, &mut losses, "CO", comment, "the game comment");
+    }
+    out.push_str(&board_text(rules, &record.start_setup()));
+    write_moves(record, &mut out, &mut losses);
+    // Other tags, after the moves.
+    let mut names_seen: Vec<&str> = Vec::new();
+    for tag in &record.tags {
+        let name = tag.name.as_str();
+        let known = written.iter().any(|w| w.eq_ignore_ascii_case(name));
+        let repeated = names_seen.iter().any(|w| w.eq_ignore_ascii_case(name));
+        names_seen.push(name);
+        if known {
+            if repeated {
+                losses.push(format!("a second `{name}` tag"));
+            }
+            continue;
+        }
+        let valid_id = name.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+            && !STRUCTURAL_IDS.contains(&name)
+            && !TAG_IDS.iter().any(|(id, _)| *id == name);
+        if valid_id {
+            prop(
+                &mut out,
+                &mut losses,
+                name,
+                &tag.value,
+                &format!("the {name} tag"),
+            );
+        } else {
+            losses.push(format!("the `{name}` tag"));
+        }
+    }
+    out.push_str(";)\n");
+    (out, losses)
+}
+
+/// The `TY` value: the `GgfType` tag when it agrees with the rules, else the canonical form.
+pub(super) fn type_text(record: &Record, losses: &mut Vec<String>) -> String {
+    let canonical = canonical_type(&record.rules);
+    let Some(kept) = record.tag(TYPE_TAG) else {
+        return canonical;
+    };
+    let parsed = GgfType::parse(kept);
+    let agrees = parsed.errors.is_empty()
+        && parsed.board == Some(TyBoard::Shape(record.rules.board()))
+        && parsed.anti == record.rules.is_anti();
+    if agrees {
+        kept.to_owned()
+    } else {
+        losses.push(format!(
+            "the game type `{kept}`, which disagrees with the rules"
+        ));
+        canonical
+    }
+}
+
+/// The `RE` value, if the record claims a result GGF can hold.
+pub(super) fn result_text(record: &Record, losses: &mut Vec<String>) -> Option<String> {
+    let result = record.result.as_ref()?;
+    let margin = match &result.score {
+        ResultScore::Margin(m) => Some(*m),
+        ResultScore::Discs(d) if d.len() == 2 => {
+            let komi = record
+                .tag(TagName::KOMI)
+                .and_then(|k| parse_number(k.trim()))
+                .unwrap_or(0.0);
+            Some(f64::from(d[0]) - f64::from(d[1]) - komi)
+        }
+        ResultScore::Discs(d) => {
+            losses.push(format!("a result of {} disc counts", d.len()));
+            return None;
+        }
+        ResultScore::Winner(None) => Some(0.0),
+        ResultScore::Winner(Some(_)) => {
+            losses.push("a result that names only the winner".into());
+            return None;
+        }
+        ResultScore::None => None,
+    };
+    let Some(margin) = margin else {
+        return match result.termination {
+            Termination::Unfinished => Some("?".into()),
+            Termination::Normal => None,
+            _ => {
+                losses.push("a result without a score".into());
+                None
+            }
+        };
+    };
+    // RE says how much Black won by: in anti games, the negated margin.
+    let re = if record.rules.is_anti() && margin != 0.0 {
+        -margin
+    } else {
+        margin
+    };
+    let loser = |c: Option<Color>, losses: &mut Vec<String>, what: &str| {
+        let implied = if re > 0.0 {
+            Some(Color::White)
+        } else if re < 0.0 {
+            Some(Color::Black)
+        } else {
+            None
+        };
+        if c.is_some() && c != implied {
+            losses.push(format!("who {what} (the score says otherwise)"));
+        }
+    };
+    let flag = match result.termination {
+        Termination::Normal => "",
+        Termination::Resignation(c) => {
+            loser(c, losses, "resigned");
+            ":r"
+        }
+        Termination::Time(c) => {
+            loser(c, losses, "lost on time");
+            ":t"
+        }
+        Termination::Agreement => ":s",
+        Termination::Unfinished => ":l",
+    };
+    Some(format!("{}{flag}", format_number(re, 3, true)))
+}
+
+/// Appends `ID[value]`. GGF has no escapes: a `]` would end the value and a `(;` would
+/// start a new game for readers that resynchronise, so both are reported and defused.
+pub(super) fn prop(out: &mut String, losses: &mut Vec<String>, id: &str, value: &str, what: &str) {
+    if value.contains(']') {
+        losses.push(format!("a `]` in {what}"));
+    }
+    if value.contains("(;") {
+        losses.push(format!("a `(;` in {what}"));
+    }
+    out.push_str(id);
+    out.push('[');
+    out.push_str(&value.replace(']', ")").replace("(;", "( ;"));
+    out.push(']');
+}
+
+/// `BO[8 -------- … *]`.
+pub(super) fn board_text(rules: &Rules, setup: &Setup) -> String {
+    let board = rules.board();
+    let mut out = format!("BO[{}", board_token(board));
+    let mut row = u8::MAX;
+    for sq in board.cells() {
+        if sq.row() != row {
+            out.push(' ');
+            row = sq.row();
+        }
+        out.push(if setup.discs[0].contains(sq) {
+            '*'
+        } else if setup.discs[1].contains(sq) {
+            'O'
+        } else {
+            '-'
+        });
+    }
+    out.push_str(if setup.turn == Color::White {
+        " O]"
+    } else {
+        " *]"
+    });
+    out
+}
+
+/// `B[f5/eval/time]` for each move; `PA` passes.
+pub(super) fn write_moves(record: &Record, out: &mut String, losses: &mut Vec<String>) {
+    let mut number = 0;
+    for (color, m) in colored_moves(record) {
+        out.push_str(if color == Color::White { "W[" } else { "B[" });
+        let Some(m) = m else {
+            out.push_str("PA]");
+            continue;
+        };
+        number += 1;
+        if m.comment.is_some() {
+            losses.push(format!("a comment on move {number}"));
+        }
+        match m.mv {
+            Move::Place(sq) => out.push_str(&sq.to_string()),
+            Move::Pass => out.push_str("PA"),
+        }
+        if m.eval.is_some() || m.time.is_some() {
+            out.push('/');
+            if let Some(e) = m.eval {
+                out.push_str(&format_number(e, 2, false));
+            }
+            if let Some(t) = m.time {
+                out.push('/');
+                out.push_str(&format_number(t, 2, false));
+            }
+        }
+        out.push(']');
+    }
+}

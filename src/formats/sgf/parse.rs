@@ -1,0 +1,640 @@
+//! Parsing one SGF game tree's main line into a record.
+
+use super::TAG_IDS;
+use crate::diagnostic::{Collected, Diagnostic};
+use crate::engine::{BoardShape, Color, Move, Rules, Setup, Square, SquareSet};
+use crate::formats::bracketed;
+use crate::formats::text::parse_number;
+use crate::record::{
+    ClaimedResult, MoveRecord, Record, ResultScore, Span, StartPosition, Tag, Termination,
+};
+
+/// One property with its values (escapes resolved).
+#[derive(Clone, Debug)]
+pub(super) struct Prop {
+    id: String,
+    values: Vec<(String, Span)>,
+    span: Span,
+}
+
+impl Prop {
+    fn first(&self) -> (&str, Span) {
+        self.values
+            .first()
+            .map_or(("", self.span), |(v, s)| (v.as_str(), *s))
+    }
+}
+
+pub(super) struct TreeParser<'t, 'd> {
+    pub(super) text: &'t str,
+    pub(super) base: usize,
+    pub(super) diagnostics: &'d mut Collected,
+    /// A value ran to the end of the text (already reported).
+    pub(super) broken: bool,
+}
+
+impl TreeParser<'_, '_> {
+    fn span(&self, start: usize, end: usize) -> Span {
+        Span::new(self.base + start, end.saturating_sub(start))
+    }
+
+    fn push(&mut self, d: Diagnostic) {
+        self.diagnostics.push(d);
+    }
+
+    fn skip_ws(&self, mut i: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        i
+    }
+
+    /// Reads a value starting at `[`; returns it and the index after `]`, or `None` when it
+    /// is never closed.
+    fn value(&mut self, open: usize, id: &str) -> Option<(String, Span, usize)> {
+        let bytes = self.text.as_bytes();
+        let mut value = Vec::new();
+        let mut i = open + 1;
+        while i < bytes.len() {
+            match bytes[i] {
+                b']' => {
+                    let text = String::from_utf8_lossy(&value).into_owned();
+                    return Some((text, self.span(open + 1, i), i + 1));
+                }
+                b'\\' if i + 1 < bytes.len() => {
+                    let next = bytes[i + 1];
+                    i += 2;
+                    if next == b'\n' || next == b'\r' {
+                        // A soft line break.
+                        if i < bytes.len() && matches!(bytes[i], b'\n' | b'\r') && bytes[i] != next
+                        {
+                            i += 1;
+                        }
+                    } else {
+                        value.push(next);
+                    }
+                }
+                b => {
+                    value.push(b);
+                    i += 1;
+                }
+            }
+        }
+        let d = Diagnostic::error(
+            "syntax-unterminated-value",
+            format!("the value of `{id}` has no closing `]`"),
+        )
+        .at(Some(self.span(open, open + 1)), "opened here")
+        .help("close the value with `]`; write `\\]` for a `]` inside it");
+        self.push(d);
+        self.broken = true;
+        None
+    }
+
+    /// Reads a node's properties from just after its `;`. Returns the node and the index
+    /// where it ends (the end of the text after an unterminated value).
+    fn node(&mut self, mut i: usize) -> (Vec<Prop>, usize) {
+        let text = self.text;
+        let bytes = text.as_bytes();
+        let mut props = Vec::new();
+        loop {
+            i = self.skip_ws(i);
+            if i >= bytes.len() || matches!(bytes[i], b';' | b'(' | b')') {
+                return (props, i);
+            }
+            if !bytes[i].is_ascii_alphabetic() {
+                let start = i;
+                while i < bytes.len()
+                    && !bytes[i].is_ascii_alphabetic()
+                    && !matches!(bytes[i], b';' | b'(' | b')')
+                    && !bytes[i].is_ascii_whitespace()
+                {
+                    i += 1;
+                }
+                while !text.is_char_boundary(i) {
+                    i += 1;
+                }
+                let d = Diagnostic::error("syntax-unexpected-text", "unexpected text in a node")
+                    .at(Some(self.span(start, i)), "not a property")
+                    .help("a node holds `ID[value]` properties");
+                self.push(d);
+                if bytes.get(start) == Some(&b'[') {
+                    // A value with no property: skip it.
+                    match self.value(start, "?") {
+                        Some((_, _, next)) => i = next,
+                        None => return (props, bytes.len()),
+                    }
+                }
+                continue;
+            }
+            let start = i;
+            while i < bytes.len() && bytes[i].is_ascii_alphabetic() {
+                i += 1;
+            }
+            // FF[3] allowed lower-case letters in IDs (`AddBlack`); only the capitals count.
+            let id: String = text[start..i]
+                .chars()
+                .filter(char::is_ascii_uppercase)
+                .collect();
+            let id_end = i;
+            let mut values = Vec::new();
+            loop {
+                let j = self.skip_ws(i);
+                if bytes.get(j) != Some(&b'[') {
+                    break;
+                }
+                match self.value(j, &id) {
+                    Some((value, span, next)) => {
+                        values.push((value, span));
+                        i = next;
+                    }
+                    None => return (props, bytes.len()),
+                }
+            }
+            if id.is_empty() {
+                let d = Diagnostic::error(
+                    "syntax-bad-property",
+                    format!("`{}` is not a property name", &text[start..id_end]),
+                )
+                .at(
+                    Some(self.span(start, id_end)),
+                    "expected upper-case letters",
+                )
+                .help("property names are upper-case letters, such as `PB` or `C`");
+                self.push(d);
+                continue;
+            }
+            if values.is_empty() {
+                let d = bracketed::missing_value(&id, self.span(start, id_end));
+                self.push(d);
+                continue;
+            }
+            props.push(Prop {
+                id,
+                values,
+                span: self.span(start, i),
+            });
+        }
+    }
+
+    /// The main line's nodes, reporting dropped variations.
+    fn main_line(&mut self, at: usize, closed: bool) -> Vec<Vec<Prop>> {
+        let bytes = self.text.as_bytes();
+        let mut nodes = Vec::new();
+        let mut depth = 1usize;
+        let mut main = true;
+        let mut i = at + 1;
+        loop {
+            i = self.skip_ws(i);
+            if i >= bytes.len() {
+                if !closed && !self.broken {
+                    let d =
+                        Diagnostic::error("syntax-unterminated-game", "unterminated SGF game tree")
+                            .at(
+                                Some(self.span(at, at + 1)),
+                                "this game tree is never closed",
+                            )
+                            .help(
+                                "the input ends before the matching `)`; close every `(` with `)`",
+                            );
+                    self.push(d);
+                }
+                return nodes;
+            }
+            match bytes[i] {
+                b';' => {
+                    let (props, next) = self.node(i + 1);
+                    if main {
+                        nodes.push(props);
+                    } else {
+                        let d = Diagnostic::error(
+                            "syntax-unexpected-text",
+                            "a node after the variations of a game tree",
+                        )
+                        .at(Some(self.span(i, next)), "this node is not read")
+                        .help("nodes come before the variations `(…)` of their tree");
+                        self.push(d);
+                    }
+                    i = next;
+                }
+                b'(' if main => {
+                    depth += 1;
+                    i += 1;
+                }
+                b'(' => {
+                    let end = self.skip_tree(i);
+                    let d = Diagnostic::warning(
+                        "sgf-dropped-variation",
+                        "a variation was dropped: only the main line is read",
+                    )
+                    .at(Some(self.span(i, end)), "not read")
+                    .help("the main line is the first variation at each branch");
+                    self.push(d);
+                    i = end;
+                }
+                b')' => {
+                    main = false;
+                    depth -= 1;
+                    i += 1;
+                    if depth == 0 {
+                        return nodes;
+                    }
+                }
+                _ => {
+                    // Properties with no `;` before them: read them as a node so nothing is lost
+                    // silently.
+                    let (props, next) = self.node(i);
+                    let d =
+                        Diagnostic::error("syntax-unexpected-text", "properties outside a node")
+                            .at(
+                                Some(self.span(i, next.max(i + 1))),
+                                "expected `;` before these",
+                            )
+                            .help("every node starts with `;`");
+                    self.push(d);
+                    if next == i {
+                        i += 1;
+                    } else {
+                        i = next;
+                    }
+                    if main {
+                        nodes.push(props);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The index just after the subtree starting at `(`.
+    fn skip_tree(&self, at: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        let mut depth = 0usize;
+        let mut in_value = false;
+        let mut i = at;
+        while i < bytes.len() {
+            let b = bytes[i];
+            i += 1;
+            if in_value {
+                match b {
+                    b'\\' => i += 1,
+                    b']' => in_value = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match b {
+                b'[' => in_value = true,
+                b'(' => depth += 1,
+                b')' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return i;
+                    }
+                }
+                _ => {}
+            }
+        }
+        bytes.len()
+    }
+
+    /// Reads the main line of the game tree at `at` into a record: the game type and board
+    /// from the root, its setup, then every node's properties in order.
+    pub(super) fn parse(&mut self, at: usize, closed: bool) -> Option<Record> {
+        let nodes = self.main_line(at, closed);
+        let Some(root) = nodes.first() else {
+            let d = Diagnostic::error("sgf-empty-game", "the game tree has no nodes")
+                .at(Some(self.span(at, self.text.len())), "empty")
+                .help("a game tree is `(;` root properties, then `;` nodes with moves `)`");
+            self.push(d);
+            return None;
+        };
+        if !self.check_game_type(root, at) {
+            return None;
+        }
+        let (board, rules_span) = self.board_size(root)?;
+        let mut record = Record {
+            span: Some(self.span(at, self.text.len())),
+            rules_span,
+            ..Record::default()
+        };
+        record.rules = Rules::othello(board);
+
+        // Setup.
+        let setup_props: Vec<&Prop> = root
+            .iter()
+            .filter(|p| matches!(p.id.as_str(), "AB" | "AW" | "AE" | "PL"))
+            .collect();
+        if !setup_props.is_empty() {
+            record.start = self.setup(&setup_props, &record.rules);
+        }
+
+        let mut seen: Vec<&str> = Vec::new();
+        for (n, node) in nodes.iter().enumerate() {
+            let mut comments: Vec<&str> = Vec::new();
+            for prop in node {
+                let first = n > 0 || !seen.contains(&prop.id.as_str());
+                if n == 0 {
+                    if !first && !matches!(prop.id.as_str(), "B" | "W") {
+                        let d = Diagnostic::warning(
+                            "sgf-duplicate-property",
+                            format!("property `{}` appears twice in the root node", prop.id),
+                        )
+                        .at(Some(prop.span), "again here")
+                        .help("give each property once per node; all setup squares are read, otherwise the first value counts");
+                        self.push(d);
+                    }
+                    seen.push(&prop.id);
+                }
+                self.read_property(n, prop, first, &mut record, &mut comments);
+            }
+            attach_comments(&mut record, n, &comments);
+        }
+        Some(record)
+    }
+
+    /// Checks the root's `GM`: another game is refused (`false`), a missing one warned about.
+    fn check_game_type(&mut self, root: &[Prop], at: usize) -> bool {
+        match root.iter().find(|p| p.id == "GM") {
+            Some(gm) if gm.first().0.trim() != "2" => {
+                let (value, span) = gm.first();
+                let d = Diagnostic::error(
+                    "sgf-not-othello",
+                    format!("this is a game of type GM[{value}], not Othello (GM[2])"),
+                )
+                .at(Some(span), "expected 2")
+                .help("only Othello game trees (`GM[2]`) can be read");
+                self.push(d);
+                false
+            }
+            Some(_) => true,
+            None => {
+                let d = Diagnostic::warning("sgf-missing-game", "the game tree does not say GM[2]")
+                    .at(Some(self.span(at, at + 1)), "no GM property")
+                    .help("SGF without GM means Go; this tree is read as Othello");
+                self.push(d);
+                true
+            }
+        }
+    }
+
+    /// The board the root's `SZ` gives (8x8 without one) and where it is; `None` (reported)
+    /// for a size the engine does not play.
+    fn board_size(&mut self, root: &[Prop]) -> Option<(BoardShape, Option<Span>)> {
+        let Some(sz) = root.iter().find(|p| p.id == "SZ") else {
+            return Some((BoardShape::Eight, None));
+        };
+        let (value, span) = sz.first();
+        let value = value.trim();
+        let (cols, rows) = value.split_once(':').unwrap_or((value, value));
+        let board = match (cols.trim(), rows.trim()) {
+            ("4", "4") => BoardShape::Four,
+            ("6", "6") => BoardShape::Six,
+            ("8", "8") => BoardShape::Eight,
+            ("10", "10") => BoardShape::Ten,
+            _ => {
+                let d = Diagnostic::error(
+                    "sgf-unsupported-board",
+                    format!("board size `{value}` is not supported"),
+                )
+                .at(Some(span), "board size")
+                .help("Othello SGF boards are SZ[4], SZ[6], SZ[8] or SZ[10]");
+                self.push(d);
+                return None;
+            }
+        };
+        Some((board, Some(span)))
+    }
+
+    /// Reads one property of node `n` (0 is the root) into `record`, its comments into
+    /// `comments`; `first` is whether it is the first of its ID in the root.
+    fn read_property<'p>(
+        &mut self,
+        n: usize,
+        prop: &'p Prop,
+        first: bool,
+        record: &mut Record,
+        comments: &mut Vec<&'p str>,
+    ) {
+        match (n, prop.id.as_str()) {
+            (_, "B" | "W") => {
+                let color = if prop.id == "B" {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                if let Some(m) = self.parse_move(prop, color) {
+                    record.moves.push(m);
+                }
+            }
+            (_, "C") => {
+                for (value, _) in &prop.values {
+                    comments.push(value.as_str());
+                }
+            }
+            // Setup properties are all read above; repeats of the others were
+            // reported and only the first counts.
+            (0, "FF" | "GM" | "SZ" | "AB" | "AW" | "AE" | "PL") => {}
+            (0, "RE") if first => record.result = self.parse_result(prop),
+            (0, "RE") => {}
+            (0, id) => {
+                let name = TAG_IDS
+                    .iter()
+                    .find(|(tid, _)| *tid == id)
+                    .map_or(id, |(_, name)| name);
+                for (value, _) in &prop.values {
+                    record.tags.push(Tag {
+                        name: name.into(),
+                        value: value.clone(),
+                        span: Some(prop.span),
+                    });
+                }
+            }
+            (_, "AB" | "AW" | "AE" | "PL") => {
+                let d = Diagnostic::error(
+                    "sgf-unsupported-setup",
+                    format!("setup property `{}` in the middle of the game", prop.id),
+                )
+                .at(Some(prop.span), "not read")
+                .help("only the root node may set up the board");
+                self.push(d);
+            }
+            (_, id) => {
+                let d = Diagnostic::warning(
+                    "sgf-ignored-property",
+                    format!("property `{id}` of a move node is not read"),
+                )
+                .at(Some(prop.span), "ignored")
+                .help("move nodes keep only the moves (B, W) and comments (C)");
+                self.push(d);
+            }
+        }
+    }
+
+    /// Reads the root's `AB`, `AW`, `AE`, `PL`.
+    fn setup(&mut self, props: &[&Prop], rules: &Rules) -> Option<StartPosition> {
+        let (start_discs, _) = rules.start_discs();
+        let explicit = props.iter().any(|p| p.id == "AB" || p.id == "AW");
+        let mut setup = Setup {
+            discs: if explicit {
+                [SquareSet::EMPTY; 4]
+            } else {
+                start_discs
+            },
+            neutral: SquareSet::EMPTY,
+            turn: Color::Black,
+        };
+        let mut span = props[0].span;
+        for prop in props {
+            span = span.to(prop.span);
+            if prop.id == "PL" {
+                let (value, vspan) = prop.first();
+                match value.trim().to_ascii_uppercase().as_str() {
+                    "B" | "1" => setup.turn = Color::Black,
+                    "W" | "2" => setup.turn = Color::White,
+                    _ => {
+                        let d = Diagnostic::error(
+                            "sgf-bad-setup",
+                            format!("`{value}` is not a player"),
+                        )
+                        .at(Some(vspan), "expected B or W")
+                        .help("PL names the side to move: PL[B] or PL[W]");
+                        self.push(d);
+                    }
+                }
+                continue;
+            }
+            for (value, vspan) in &prop.values {
+                let sq = match parse_point(value) {
+                    Some(Move::Place(sq)) if rules.board().contains(sq) => sq,
+                    _ => {
+                        let d = Diagnostic::error(
+                            "sgf-bad-setup",
+                            format!("`{value}` is not a square of the {} board", rules.board()),
+                        )
+                        .at(Some(*vspan), "expected a square")
+                        .help("setup squares are written like moves: `e4` or `ed`");
+                        self.push(d);
+                        continue;
+                    }
+                };
+                setup.discs[0].remove(sq);
+                setup.discs[1].remove(sq);
+                match prop.id.as_str() {
+                    "AB" => setup.discs[0].insert(sq),
+                    "AW" => setup.discs[1].insert(sq),
+                    _ => {}
+                }
+            }
+        }
+        if setup.discs == start_discs && setup.turn == Color::Black {
+            return None;
+        }
+        Some(StartPosition {
+            setup,
+            in_hand: None,
+            span: Some(span),
+        })
+    }
+
+    fn parse_move(&mut self, prop: &Prop, color: Color) -> Option<MoveRecord> {
+        let (value, span) = prop.first();
+        match parse_point(value.trim()) {
+            Some(mv) => Some(MoveRecord {
+                color: Some(color),
+                ..MoveRecord::new(mv).at(span)
+            }),
+            None => {
+                let d = Diagnostic::error("sgf-bad-move", format!("`{value}` is not a move"))
+                    .at(Some(span), "expected a square or a pass")
+                    .help("moves are a letter and a row (`f5`, `j10`), two letters (`fe`) or a pass (`PA`, `tt`)");
+                self.push(d);
+                None
+            }
+        }
+    }
+
+    fn parse_result(&mut self, prop: &Prop) -> Option<ClaimedResult> {
+        let (value, span) = prop.first();
+        let text = value.trim();
+        let upper = text.to_ascii_uppercase();
+        let result = |score, termination| {
+            Some(ClaimedResult {
+                score,
+                termination,
+                span: Some(span),
+            })
+        };
+        match upper.as_str() {
+            "0" => return result(ResultScore::Margin(0.0), Termination::Normal),
+            "DRAW" | "D" => return result(ResultScore::Winner(None), Termination::Normal),
+            "VOID" | "?" => return result(ResultScore::None, Termination::Unfinished),
+            _ => {}
+        }
+        let winner = match upper.get(..2) {
+            Some("B+") => Some(Color::Black),
+            Some("W+") => Some(Color::White),
+            _ => None,
+        };
+        if let Some(winner) = winner {
+            let rest = upper[2..].trim();
+            let loser = Some(winner.next(2));
+            match rest {
+                "" => return result(ResultScore::Winner(Some(winner)), Termination::Normal),
+                "R" | "RESIGN" => {
+                    return result(
+                        ResultScore::Winner(Some(winner)),
+                        Termination::Resignation(loser),
+                    )
+                }
+                "T" | "TIME" => {
+                    return result(ResultScore::Winner(Some(winner)), Termination::Time(loser))
+                }
+                _ => {
+                    if let Some(n) = parse_number(rest).filter(|n| *n >= 0.0) {
+                        let m = if winner == Color::Black { n } else { -n };
+                        return result(ResultScore::Margin(m), Termination::Normal);
+                    }
+                }
+            }
+        }
+        let d = Diagnostic::error("sgf-bad-result", format!("`{text}` is not a result"))
+            .at(Some(span), "expected B+n, W+n, 0, Draw, B+R, B+T or Void")
+            .help("RE gives the winner and the disc margin, such as `B+4` or `W+R`");
+        self.push(d);
+        None
+    }
+}
+
+/// A point or pass: `f5`, `J10`, Go-style `fe` (column, row), `PA`/`pa`/`ps`/`tt`/empty.
+pub(super) fn parse_point(text: &str) -> Option<Move> {
+    let lower = text.to_ascii_lowercase();
+    if matches!(lower.as_str(), "" | "pa" | "ps" | "pass" | "tt") {
+        return Some(Move::Pass);
+    }
+    let bytes = lower.as_bytes();
+    if bytes.len() == 2 && bytes.iter().all(u8::is_ascii_lowercase) {
+        return Square::new(bytes[0] - b'a', bytes[1] - b'a').map(Move::Place);
+    }
+    Square::from_ascii(bytes).ok().map(Move::Place)
+}
+
+/// Attaches node `n`'s comments: the root's comment is the game's; a later node's belongs
+/// to its move, or to the last move before it.
+pub(super) fn attach_comments(record: &mut Record, n: usize, comments: &[&str]) {
+    if comments.is_empty() {
+        return;
+    }
+    let text = comments.join("\n");
+    let slot = match record.moves.last_mut() {
+        Some(m) if n > 0 => &mut m.comment,
+        _ => &mut record.comment,
+    };
+    match slot {
+        Some(existing) => {
+            existing.push('\n');
+            existing.push_str(&text);
+        }
+        None => *slot = Some(text),
+    }
+}

@@ -1,0 +1,105 @@
+//! SGF streaming: splits the input into game trees, resynchronising after garbage.
+
+use std::io::{self, BufRead};
+use std::sync::Arc;
+
+use super::parse::TreeParser;
+use crate::formats::bracketed::{self, Piece, Splitter};
+use crate::formats::{Games, ParsedGame, ReadOptions};
+
+/// Reads the next piece: SGF trees end at the `)` that closes their `(`, outside values
+/// (in brackets, with `\` escapes). Its `end` says whether the tree was closed.
+pub(super) fn next_piece(splitter: &mut Splitter<'_>) -> io::Result<Option<Piece<bool>>> {
+    let Some(mut piece) = splitter.next_opening()? else {
+        return Ok(None);
+    };
+    if piece.game_at.is_none() {
+        return Ok(Some(piece));
+    }
+    let mut depth = 1usize;
+    let mut in_value = false;
+    let mut escaped = false;
+    piece.end = splitter.scan_game(&mut piece, |b| {
+        if in_value {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b']' {
+                in_value = false;
+            }
+            return false;
+        }
+        match b {
+            b'[' => in_value = true,
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                return depth == 0;
+            }
+            _ => {}
+        }
+        false
+    })?;
+    Ok(Some(piece))
+}
+
+/// Reads SGF game trees one at a time.
+///
+/// ```
+/// use reversi_record::formats::{sgf, ReadOptions};
+/// let text = "(;FF[4]GM[2]SZ[8]PB[Edax]RE[W+2];B[f5];W[fd]C[Go-style f4])";
+/// let mut games = sgf::read(Box::new(text.as_bytes()), &ReadOptions::default());
+/// let record = games.next().unwrap().unwrap().record.unwrap();
+/// assert_eq!(record.moves[1].mv.to_string(), "f4");
+/// assert_eq!(record.moves[1].comment.as_deref(), Some("Go-style f4"));
+/// ```
+pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> Games<'a> {
+    let mut splitter = Splitter::new(input, b"(");
+    let name = options.name.clone();
+    let mut index = 0;
+    let mut failed = false;
+    Box::new(std::iter::from_fn(move || {
+        if failed {
+            return None;
+        }
+        let piece = match next_piece(&mut splitter) {
+            Ok(piece) => piece?,
+            Err(e) => {
+                failed = true;
+                return Some(Err(e));
+            }
+        };
+        index += 1;
+        Some(Ok(parse_piece(piece, &name, index)))
+    }))
+}
+
+pub(super) fn parse_piece(piece: Piece<bool>, name: &Arc<str>, index: usize) -> ParsedGame {
+    let (dropped, closed) = (piece.dropped, piece.end);
+    let (game, ()) =
+        bracketed::parse_piece(piece, name, index, |text, base, tree_at, diagnostics| {
+            let junk = text[..tree_at.unwrap_or(text.len())].trim_end();
+            if !junk.is_empty() {
+                diagnostics.push(bracketed::garbage_error(
+                    "sgf-garbage",
+                    "an SGF game tree",
+                    "an SGF game is `(;GM[2]…)`; this text was skipped",
+                    junk,
+                    base,
+                    dropped,
+                ));
+            }
+            let record = tree_at.and_then(|at| {
+                let mut parser = TreeParser {
+                    text,
+                    base,
+                    diagnostics,
+                    broken: false,
+                };
+                parser.parse(at, closed)
+            });
+            (record, ())
+        });
+    game
+}

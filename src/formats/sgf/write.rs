@@ -1,0 +1,222 @@
+//! Writing SGF: one game tree a line.
+
+use std::io::Write;
+
+use super::{STRUCTURAL_IDS, TAG_IDS};
+use crate::engine::{BoardShape, Color, Move};
+use crate::formats::capabilities::record_losses;
+use crate::formats::moves::colored_moves;
+use crate::formats::text::format_number;
+use crate::formats::{text_writer, RecordWriter, TextFormat, WriteError, WriteOptions};
+use crate::record::{Record, ResultScore, Tag, Termination};
+
+/// A writer of SGF game trees, Edax's layout made valid.
+pub fn writer<'a>(
+    out: Box<dyn Write + Send + 'a>,
+    options: &WriteOptions,
+) -> Box<dyn RecordWriter + 'a> {
+    crate::formats::capabilities::checked(
+        crate::formats::Format::Sgf,
+        text_writer(out, options, Sgf),
+    )
+}
+
+/// SGF game trees.
+pub(super) struct Sgf;
+
+impl TextFormat for Sgf {
+    fn render(&self, record: &Record) -> Result<(String, Vec<String>), WriteError> {
+        // Rules SGF cannot say were refused by the capability table already.
+        Ok(to_sgf(record))
+    }
+}
+
+/// `value` with `\` and `]` escaped.
+pub(super) fn escape(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        if matches!(c, '\\' | ']') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+pub(super) fn size_token(board: BoardShape) -> &'static str {
+    match board {
+        BoardShape::Four => "4",
+        BoardShape::Six => "6",
+        BoardShape::Eight => "8",
+        BoardShape::Ten | BoardShape::Octagon => "10",
+    }
+}
+
+/// The SGF text of `record` and what it could not hold.
+pub(super) fn to_sgf(record: &Record) -> (String, Vec<String>) {
+    let mut losses = Vec::new();
+    let rules = &record.rules;
+    record_losses(record, &mut losses);
+    if record.moves.iter().any(|m| m.eval.is_some()) {
+        losses.push("move evaluations".into());
+    }
+    if record.moves.iter().any(|m| m.time.is_some()) {
+        losses.push("move times".into());
+    }
+
+    let mut out = format!("(;FF[4]GM[2]SZ[{}]\n", size_token(rules.board()));
+    // Tags in the record's order: named ones under their IDs, upper-case names as
+    // properties of their own (all values of one name together).
+    let mut header = String::new();
+    let mut done: Vec<&str> = Vec::new();
+    for tag in &record.tags {
+        let name = tag.name.as_str();
+        let id = match TAG_IDS.iter().find(|(_, n)| n.eq_ignore_ascii_case(name)) {
+            Some((id, _)) => *id,
+            None => {
+                let valid_id = !name.is_empty()
+                    && name.bytes().all(|b| b.is_ascii_uppercase())
+                    && !STRUCTURAL_IDS.contains(&name)
+                    && !TAG_IDS.iter().any(|(id, _)| *id == name);
+                if !valid_id {
+                    losses.push(format!("the `{name}` tag"));
+                    continue;
+                }
+                name
+            }
+        };
+        if done.contains(&id) {
+            continue;
+        }
+        done.push(id);
+        header.push_str(id);
+        let same = |t: &&Tag| {
+            TAG_IDS
+                .iter()
+                .find(|(_, n)| n.eq_ignore_ascii_case(&t.name))
+                .map_or(t.name.as_str(), |(i, _)| *i)
+                == id
+        };
+        for t in record.tags.iter().filter(same) {
+            header.push_str(&format!("[{}]", escape(&t.value)));
+        }
+    }
+    if !header.is_empty() {
+        out.push_str(&header);
+        out.push('\n');
+    }
+    let setup = record.start_setup();
+    for (id, set) in [("AB", setup.discs[0]), ("AW", setup.discs[1])] {
+        if !set.is_empty() {
+            out.push_str(id);
+            for sq in set {
+                out.push_str(&format!("[{sq}]"));
+            }
+        }
+    }
+    out.push_str(if setup.turn == Color::White {
+        "PL[W]\n"
+    } else {
+        "PL[B]\n"
+    });
+    if let Some(re) = result_text(record, &mut losses) {
+        out.push_str(&format!("RE[{re}]\n"));
+    }
+    if let Some(comment) = &record.comment {
+        out.push_str(&format!("C[{}]\n", escape(comment)));
+    }
+    let mut on_line = 0;
+    for (color, m) in colored_moves(record) {
+        let letter = if color == Color::White { 'W' } else { 'B' };
+        let square = match m.map(|m| m.mv) {
+            Some(Move::Place(sq)) => sq.to_string(),
+            _ => "PA".into(),
+        };
+        out.push_str(&format!(";{letter}[{square}]"));
+        if let Some(comment) = m.and_then(|m| m.comment.as_ref()) {
+            out.push_str(&format!("C[{}]", escape(comment)));
+        }
+        on_line += 1;
+        if on_line == 10 {
+            out.push('\n');
+            on_line = 0;
+        }
+    }
+    if on_line > 0 {
+        out.push('\n');
+    }
+    out.push_str(")\n");
+    (out, losses)
+}
+
+/// The `RE` value, if the record claims a result SGF can hold.
+pub(super) fn result_text(record: &Record, losses: &mut Vec<String>) -> Option<String> {
+    let result = record.result.as_ref()?;
+    let margin = match &result.score {
+        ResultScore::Margin(m) => Some(*m),
+        ResultScore::Discs(d) if d.len() == 2 => Some(f64::from(d[0]) - f64::from(d[1])),
+        ResultScore::Discs(d) => {
+            losses.push(format!("a result of {} disc counts", d.len()));
+            return None;
+        }
+        _ => None,
+    };
+    let letter = |c: Color| if c == Color::White { "W" } else { "B" };
+    let winner = match (&result.score, margin) {
+        (ResultScore::Winner(w), _) => *w,
+        (_, Some(m)) if m > 0.0 => Some(Color::Black),
+        (_, Some(m)) if m < 0.0 => Some(Color::White),
+        _ => None,
+    };
+    match result.termination {
+        Termination::Normal => match (&result.score, margin) {
+            (ResultScore::Winner(None), _) => Some("Draw".into()),
+            (ResultScore::Winner(Some(w)), _) => Some(format!("{}+", letter(*w))),
+            (_, Some(0.0)) => Some("0".into()),
+            (_, Some(m)) => Some(format!(
+                "{}+{}",
+                letter(winner.unwrap_or(Color::Black)),
+                format_number(m.abs(), 0, false)
+            )),
+            _ => None,
+        },
+        Termination::Resignation(loser) | Termination::Time(loser) => {
+            let flag = if matches!(result.termination, Termination::Time(_)) {
+                "T"
+            } else {
+                "R"
+            };
+            let winner = winner.or(loser.map(|l| l.next(2)));
+            if margin.is_some_and(|m| m != 0.0) {
+                losses.push("the score of a game that did not end normally".into());
+            }
+            match winner {
+                Some(w) if loser != Some(w) => Some(format!("{}+{flag}", letter(w))),
+                _ => {
+                    losses.push("a resignation or time loss without a winner".into());
+                    None
+                }
+            }
+        }
+        Termination::Agreement => {
+            losses.push("that the score was agreed".into());
+            margin.map(|m| {
+                if m == 0.0 {
+                    "0".into()
+                } else {
+                    format!(
+                        "{}+{}",
+                        letter(winner.unwrap_or(Color::Black)),
+                        format_number(m.abs(), 0, false)
+                    )
+                }
+            })
+        }
+        Termination::Unfinished => {
+            if !result.score.is_none() {
+                losses.push("the score of an unfinished game".into());
+            }
+            Some("Void".into())
+        }
+    }
+}
