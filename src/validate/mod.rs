@@ -18,9 +18,11 @@ use crate::engine::{IllegalMove, Move, Outcome, Position, SquareSet};
 use crate::record::{ClaimedResult, MoveRecord, Record, ResultScore, Termination};
 
 mod codes;
+mod game;
 mod suggest;
 
 pub use codes::{explain, Code, CODES};
+pub use game::{validate_game, Summary};
 
 /// What replaying one game found.
 #[derive(Clone, Debug)]
