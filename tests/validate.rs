@@ -265,7 +265,7 @@ fn expected_findings(record: &Record) -> Vec<(&'static str, Option<usize>, usize
             pos.play(Move::Pass).unwrap();
         }
         ply += 1;
-        let flipped = match pos.play(m.mv) {
+        let flipped = match pos.play_with_flips(m.mv) {
             Ok(f) => f,
             Err(_) => {
                 let code = if m.mv == Move::Pass {
@@ -398,7 +398,7 @@ fn real_flips(record: &Record) -> Vec<Option<SquareSet>> {
             if m.mv != Move::Pass && pos.must_pass() {
                 pos.play(Move::Pass).unwrap();
             }
-            let flipped = pos.play(m.mv).unwrap();
+            let flipped = pos.play_with_flips(m.mv).unwrap();
             (m.mv != Move::Pass).then_some(flipped)
         })
         .collect()

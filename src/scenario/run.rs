@@ -151,7 +151,7 @@ impl Scenario {
         for (i, m) in self.moves.iter().enumerate() {
             let mover = pos.turn();
             let mut trial = pos;
-            let step = match (trial.play(m.mv), m.refused) {
+            let step = match (trial.play_with_flips(m.mv), m.refused) {
                 (Ok(flipped), false) => {
                     pos = trial;
                     Step {

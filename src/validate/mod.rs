@@ -440,9 +440,9 @@ impl Validator<'_> {
 #[inline]
 fn play(pos: &mut Position, m: &MoveRecord) -> Result<SquareSet, IllegalMove> {
     if m.flips.is_some() {
-        pos.play(m.mv)
+        pos.play_with_flips(m.mv)
     } else {
-        pos.apply(m.mv).map(|()| SquareSet::EMPTY)
+        pos.play(m.mv).map(|()| SquareSet::EMPTY)
     }
 }
 
