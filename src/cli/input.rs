@@ -7,7 +7,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use reversi_record::formats::text::Utf16;
-use reversi_record::formats::{wthor, DetectError, Detection, Format, Games, ReadOptions};
+use reversi_record::formats::{
+    wthor, DetectError, Detection, Format, Games, ParseFormatError, ReadOptions,
+};
 use reversi_record::Rules;
 
 /// An opened input.
@@ -103,5 +105,5 @@ pub(crate) fn open(path: &str, options: &InputOptions) -> io::Result<Input> {
 
 /// Parses `FORMAT[:DIALECT]` for clap.
 pub(crate) fn parse_format(s: &str) -> Result<Format, String> {
-    s.parse()
+    s.parse().map_err(|e: ParseFormatError| e.to_string())
 }

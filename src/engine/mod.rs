@@ -11,7 +11,7 @@ mod rules;
 mod square;
 
 pub use bits::{BitIter, Bits};
-pub use board::BoardShape;
+pub use board::{BoardShape, ParseBoardShapeError};
 pub use board_state::{flipping_moves, flips, BitPosition, IllegalMove};
 pub use outcome::Outcome;
 pub use perft::{perft, Finished};

@@ -548,11 +548,42 @@ impl fmt::Display for Format {
     }
 }
 
+/// A format name that could not be read (`FORMAT[:DIALECT]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseFormatError {
+    /// No format has this name.
+    UnknownFormat(String),
+    /// PGN has no dialect of this name.
+    UnknownDialect(String),
+    /// The format has no dialects.
+    NoDialects(Format, String),
+}
+
+impl fmt::Display for ParseFormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseFormatError::UnknownFormat(name) => write!(
+                f,
+                "expected a format (rgn, json, wthor, ggf, pgn[:thor|playok|edax], sgf, moves, transcript, obf), but found `{name}` instead"
+            ),
+            ParseFormatError::UnknownDialect(d) => write!(
+                f,
+                "expected a PGN dialect (rgn, thor, playok, edax), but found `{d}` instead"
+            ),
+            ParseFormatError::NoDialects(format, d) => {
+                write!(f, "format {format} has no dialect `{d}`")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParseFormatError {}
+
 impl std::str::FromStr for Format {
-    type Err = String;
+    type Err = ParseFormatError;
 
     /// `FORMAT[:DIALECT]`, such as `ggf` or `pgn:playok`.
-    fn from_str(s: &str) -> Result<Format, String> {
+    fn from_str(s: &str) -> Result<Format, ParseFormatError> {
         let (name, dialect) = match s.split_once(':') {
             Some((n, d)) => (n, Some(d)),
             None => (s, None),
@@ -567,11 +598,7 @@ impl std::str::FromStr for Format {
             "moves" | "movestring" | "txt" => Format::MoveString,
             "transcript" | "grid" => Format::Transcript,
             "obf" => Format::Obf,
-            _ => {
-                return Err(format!(
-                "expected a format (rgn, json, wthor, ggf, pgn[:thor|playok|edax], sgf, moves, transcript, obf), but found `{name}` instead"
-            ))
-            }
+            _ => return Err(ParseFormatError::UnknownFormat(name.to_owned())),
         };
         match (format, dialect) {
             (f, None) => Ok(f),
@@ -584,14 +611,10 @@ impl std::str::FromStr for Format {
                 ]
                 .into_iter()
                 .find(|x| d.eq_ignore_ascii_case(x.name()))
-                .ok_or_else(|| {
-                    format!(
-                        "expected a PGN dialect (rgn, thor, playok, edax), but found `{d}` instead"
-                    )
-                })?;
+                .ok_or_else(|| ParseFormatError::UnknownDialect(d.to_owned()))?;
                 Ok(Format::Pgn(dialect))
             }
-            (f, Some(d)) => Err(format!("format {f} has no dialect `{d}`")),
+            (f, Some(d)) => Err(ParseFormatError::NoDialects(f, d.to_owned())),
         }
     }
 }
@@ -599,9 +622,12 @@ impl std::str::FromStr for Format {
 /// The most a file read whole by [`read_text`] may hold.
 pub const MAX_WHOLE_FILE_BYTES: u64 = 16 << 20;
 
-/// Reads `input` whole and decodes it as [`text::decode`] does, with what decoding found:
-/// for text formats whose files are small by nature (transcript grids). An input over
-/// [`MAX_WHOLE_FILE_BYTES`] is refused with an `InvalidData` error instead of being held.
+/// Reads `input` whole and decodes it: for text formats whose files are small by nature
+/// (transcript grids). Bad UTF-8 is no error: each line that is not UTF-8 is read as
+/// Windows-1252 and a NUL byte as U+FFFD, and the diagnostics returned say so
+/// (`syntax-bad-encoding`, a warning; `syntax-nul-byte`, an error). UTF-16 is decoded
+/// before, by [`Format::detect`]. An input over [`MAX_WHOLE_FILE_BYTES`] is refused with an
+/// `InvalidData` error instead of being held.
 pub fn read_text(input: impl BufRead) -> io::Result<(String, Vec<Diagnostic>)> {
     let mut bytes = Vec::new();
     input
