@@ -1,6 +1,6 @@
 //! Engine benchmarks: perft leaves per second, and the checked replay of random games per
-//! variant (time per move: `Position::apply`, and `Position::play`, which also hands back
-//! the flipped squares, on 8x8).
+//! variant (time per move: `Position::play`, and `Position::play_with_flips`, which also
+//! hands back the flipped squares, on 8x8).
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use reversi_record::{Finished, Move, Position, Rules};
