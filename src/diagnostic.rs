@@ -811,3 +811,43 @@ fn ceil_boundary(text: &str, mut at: usize) -> usize {
 pub fn render_plain(diagnostic: &Diagnostic, source: &Source) -> String {
     Renderer::plain().render(diagnostic, source)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A bare diagnostic and a located one share one shape; the located one adds the file,
+    /// line and column (null without a span).
+    #[test]
+    fn one_json_shape() {
+        let source = Source::whole("a.rgn", "1. f5\n2. zz\n");
+        let d = Diagnostic::error("syntax-bad-move", "not a move")
+            .at(Some(Span::new(9, 2)), "here")
+            .in_game(1);
+        let bare = serde_json::to_value(&d).unwrap();
+        let keys: Vec<&String> = bare.as_object().unwrap().keys().collect();
+        assert_eq!(
+            keys,
+            ["code", "severity", "game", "ply", "move", "span", "message", "help"]
+        );
+        assert_eq!(bare["span"], serde_json::json!({"offset": 9, "length": 2}));
+        let mut renderer = Renderer::plain();
+        let located = serde_json::to_value(renderer.locate(&d, &source)).unwrap();
+        let keys: Vec<&String> = located.as_object().unwrap().keys().collect();
+        assert_eq!(
+            keys,
+            [
+                "code", "severity", "file", "game", "ply", "move", "span", "line", "column",
+                "message", "help"
+            ]
+        );
+        assert_eq!(
+            (&located["line"], &located["column"]),
+            (&2.into(), &4.into())
+        );
+        let nowhere = Diagnostic::error("syntax-bad-move", "not a move");
+        let located = serde_json::to_value(renderer.locate(&nowhere, &source)).unwrap();
+        assert!(located["line"].is_null() && located["column"].is_null());
+        assert_eq!(located["file"], "a.rgn");
+    }
+}
