@@ -1,9 +1,9 @@
 //! Engine benchmarks: perft leaves per second, and the checked replay of random games per
-//! variant (time per move: `Position::apply`, and `Position::play`, which also hands back
-//! the flipped squares, on 8x8).
+//! variant (time per move: `Position::play`, and `Position::play_with_flips`, which also
+//! hands back the flipped squares, on 8x8).
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use reversi_record::{Move, Position, Rules};
+use reversi_record::{Finished, Move, Position, Rules};
 
 /// A small deterministic generator (xorshift64*), so every run replays the same games.
 struct Rng(u64);
@@ -43,9 +43,9 @@ fn random_games(rules: Rules, count: usize, seed: u64) -> Vec<Vec<Move>> {
 /// (OEIS A124004; the Bik convention counts finished games at depth 10).
 fn deep_perft_is_right() {
     let pos = Position::new(Rules::default());
-    assert_eq!(pos.perft(10, false), 24_571_056);
-    assert_eq!(pos.perft(10, true), 24_571_284);
-    assert_eq!(pos.perft(11, false), 212_258_216);
+    assert_eq!(pos.perft(10, Finished::Ignored), 24_571_056);
+    assert_eq!(pos.perft(10, Finished::Counted), 24_571_284);
+    assert_eq!(pos.perft(11, Finished::Ignored), 212_258_216);
 }
 
 fn perft(c: &mut Criterion) {
@@ -62,10 +62,10 @@ fn perft(c: &mut Criterion) {
     ] {
         let rules: Rules = rules.parse().expect("rules");
         let pos = Position::new(rules);
-        let leaves = pos.perft(depth, false);
+        let leaves = pos.perft(depth, Finished::Ignored);
         group.throughput(Throughput::Elements(leaves));
         group.bench_function(BenchmarkId::new(rules.to_string(), depth), |b| {
-            b.iter(|| black_box(&pos).perft(depth, false))
+            b.iter(|| black_box(&pos).perft(depth, Finished::Ignored))
         });
     }
     group.finish();
@@ -91,7 +91,7 @@ fn replay(c: &mut Criterion) {
                 for game in &games {
                     let mut pos = Position::new(rules);
                     for &mv in game {
-                        black_box(pos.apply(mv).ok());
+                        black_box(pos.play(mv).ok());
                     }
                     black_box(pos.outcome());
                 }
@@ -104,7 +104,7 @@ fn replay(c: &mut Criterion) {
                     for game in &games {
                         let mut pos = Position::new(rules);
                         for &mv in game {
-                            black_box(pos.play(mv).ok());
+                            black_box(pos.play_with_flips(mv).ok());
                         }
                         black_box(pos.outcome());
                     }

@@ -1,14 +1,18 @@
-//! Validation benchmarks on the real WTHOR files, in games per second:
+//! Validation benchmarks on WTHOR files, in games per second:
 //!
 //! * `plain-loop`: a hand-written `u64` bitboard replay of every game's move bytes (flips,
 //!   inferred passes, the final score checked), independent of the crate's engine: the
 //!   yardstick;
 //! * `read+validate`: `Format::Wthor.read` over the in-memory files and `validate_record`
 //!   for every game, what `reversi validate -j1` does per game minus the printing;
-//! * `validate`: `validate_record` alone over records read beforehand.
+//! * `validate`: `validate_record` alone over records read beforehand;
 //!
-//! The files are read from `../shared/data/wthor/*.wtb` once; without them the benchmarks
-//! are skipped.
+//! and `rgn/read+validate`: reading `benches/data/sample.rgn` and validating every game.
+//!
+//! The WTHOR files are the real ones, `../shared/data/wthor/*.wtb`, when present, and
+//! otherwise our own sample `benches/data/sample.wtb` (300 generated games, the same as
+//! `sample.rgn`; `tests/bench_data.rs` makes both), or the sample alone with
+//! `BENCH_SAMPLE_ONLY=1`. Each is read into memory once.
 
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
@@ -17,13 +21,26 @@ use std::sync::Arc;
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use reversi_record::formats::{Format, ReadOptions};
 use reversi_record::record::Record;
-use reversi_record::validate::validate_record;
+use reversi_record::validate::{validate_game, validate_record};
 
-/// WTHOR files of 8x8 games, as (path, bytes).
+/// Our own sample, committed beside the benchmarks.
+const SAMPLE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/data");
+
+/// WTHOR files of 8x8 games, as (path, bytes): the real ones when present, else our sample.
 fn wthor_files() -> Vec<(PathBuf, Vec<u8>)> {
-    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/wthor"));
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
+    let real = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/wthor"));
+    let real = match std::env::var_os("BENCH_SAMPLE_ONLY") {
+        Some(_) => Err(std::io::Error::other("BENCH_SAMPLE_ONLY is set")),
+        None => std::fs::read_dir(real),
+    };
+    let entries = match real {
+        Ok(entries) => entries,
+        Err(e) => {
+            eprintln!("../shared/data/wthor: {e}: using benches/data/sample.wtb");
+            let sample = Path::new(SAMPLE_DIR).join("sample.wtb");
+            let bytes = std::fs::read(&sample).expect("benches/data/sample.wtb is committed");
+            return vec![(sample, bytes)];
+        }
     };
     let mut paths: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -172,10 +189,7 @@ fn options(path: &Path) -> ReadOptions {
 
 fn validate(c: &mut Criterion) {
     let files = wthor_files();
-    if files.is_empty() {
-        eprintln!("no WTHOR files in ../shared/data/wthor: validation benchmarks skipped");
-        return;
-    }
+    assert!(!files.is_empty(), "no WTHOR files to validate");
     let records: Vec<Record> = files
         .iter()
         .flat_map(|(path, bytes)| {
@@ -203,13 +217,27 @@ fn validate(c: &mut Criterion) {
         "the plain loop agrees with the validator"
     );
 
+    let rgn = std::fs::read(Path::new(SAMPLE_DIR).join("sample.rgn"))
+        .expect("benches/data/sample.rgn is committed");
+    let rgn_games = Format::Rgn
+        .read_bytes(rgn.as_slice(), &ReadOptions::default())
+        .expect("the sample reads")
+        .len() as u64;
     if std::env::var_os("VALIDATE_BENCH_ONCE").is_some() {
         // One deterministic pass of each, for `valgrind --tool=callgrind`.
         black_box(plain_loop(&files));
         black_box(read_and_validate(&files));
         black_box(validate_only(&records));
+        black_box(read_and_validate_rgn(&rgn));
         return;
     }
+    let mut group = c.benchmark_group("rgn");
+    group.throughput(Throughput::Elements(rgn_games));
+    group.bench_function("read+validate", |b| {
+        b.iter(|| read_and_validate_rgn(black_box(&rgn)))
+    });
+    group.finish();
+
     let mut group = c.benchmark_group("wthor");
     group.throughput(Throughput::Elements(games));
     group.bench_function("plain-loop", |b| b.iter(|| plain_loop(black_box(&files))));
@@ -242,13 +270,21 @@ fn read_and_validate(files: &[(PathBuf, Vec<u8>)]) -> usize {
         let input = Box::new(Cursor::new(bytes.as_slice()));
         for game in Format::Wthor.read(input, &options(path)) {
             let Ok(game) = game else { continue };
-            found += game.diagnostics.len();
-            if let Some(record) = &game.record {
-                found += validate_record(record, game.index).diagnostics.len();
-            }
+            found += validate_game(&game, &[] as &[&str]).len();
         }
     }
     found
+}
+
+/// Reading and validating every game of an RGN file: the number of diagnostics.
+#[inline(never)]
+fn read_and_validate_rgn(bytes: &[u8]) -> usize {
+    let input = Box::new(Cursor::new(bytes));
+    Format::Rgn
+        .read(input, &ReadOptions::default())
+        .filter_map(Result::ok)
+        .map(|game| validate_game(&game, &[] as &[&str]).len())
+        .sum()
 }
 
 /// (c) Validating records read beforehand: the number of diagnostics.

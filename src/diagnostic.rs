@@ -44,7 +44,11 @@ pub struct Label {
 }
 
 /// One finding about one game, with a stable code.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+///
+/// Serialises to the JSON shape `reversi validate --format json` prints (without the file,
+/// line and column a [`Located`] adds): `code`, `severity`, `game`, `ply`, `move`,
+/// `span: {offset, length}`, `message`, `help`.
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Diagnostic {
     /// Stable code such as `illegal-move` or `syntax-unterminated-tag`.
     pub code: &'static str,
@@ -65,7 +69,6 @@ pub struct Diagnostic {
     /// 1-based ply, inferred passes included.
     pub ply: Option<usize>,
     /// 1-based index of the move among the moves written in the record.
-    #[serde(rename = "move")]
     pub move_number: Option<usize>,
     /// A board diagram of the position at the error.
     pub board: Option<String>,
@@ -150,6 +153,78 @@ impl Diagnostic {
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)
+    }
+}
+
+impl Serialize for Diagnostic {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Located {
+            diagnostic: self,
+            file: None,
+            line_column: None,
+        }
+        .serialize(serializer)
+    }
+}
+
+/// A diagnostic with where it is in its file: the one JSON shape of a diagnostic,
+/// `{"code", "severity", "file", "game", "ply", "move", "span": {"offset", "length"},
+/// "line", "column", "message", "help"}` (spec/validate.md). Build it with
+/// [`Renderer::locate`]; a bare [`Diagnostic`] serialises the same fields without `file`,
+/// `line` and `column`.
+///
+/// ```
+/// use reversi_record::diagnostic::{Diagnostic, Renderer, Source};
+/// use reversi_record::record::Span;
+/// let source = Source::whole("a.txt", "f5d6\nf5zz\n");
+/// let d = Diagnostic::error("syntax-bad-move", "not a move").at(Some(Span::new(7, 2)), "here");
+/// let json = serde_json::to_string(&Renderer::plain().locate(&d, &source)).unwrap();
+/// assert!(json.contains(r#""file":"a.txt""#) && json.contains(r#""line":2,"column":3"#));
+/// assert!(json.contains(r#""span":{"offset":7,"length":2}"#));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Located<'a> {
+    /// The finding.
+    pub diagnostic: &'a Diagnostic,
+    /// The file's name (`None` serialises no `file`).
+    pub file: Option<&'a str>,
+    /// 1-based line and column of the span's start (`None` when the diagnostic has no span
+    /// or its place was not looked up).
+    pub line_column: Option<(usize, usize)>,
+}
+
+/// A span in the JSON shape: `{"offset", "length"}`.
+#[derive(Serialize)]
+struct SpanJson {
+    offset: usize,
+    length: usize,
+}
+
+impl Serialize for Located<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let d = self.diagnostic;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("code", d.code)?;
+        map.serialize_entry("severity", &d.severity)?;
+        if let Some(file) = self.file {
+            map.serialize_entry("file", file)?;
+        }
+        map.serialize_entry("game", &d.game)?;
+        map.serialize_entry("ply", &d.ply)?;
+        map.serialize_entry("move", &d.move_number)?;
+        let span = d.span.map(|s| SpanJson {
+            offset: s.offset,
+            length: s.len,
+        });
+        map.serialize_entry("span", &span)?;
+        if self.file.is_some() {
+            map.serialize_entry("line", &self.line_column.map(|(l, _)| l))?;
+            map.serialize_entry("column", &self.line_column.map(|(_, c)| c))?;
+        }
+        map.serialize_entry("message", &d.message)?;
+        map.serialize_entry("help", &d.help)?;
+        map.end()
     }
 }
 
@@ -465,6 +540,17 @@ impl Renderer {
         (source.line + line + 1, column + 1)
     }
 
+    /// `diagnostic` with its file and the line and column of its span, for JSON output.
+    pub fn locate<'a>(&mut self, diagnostic: &'a Diagnostic, source: &'a Source) -> Located<'a> {
+        Located {
+            diagnostic,
+            file: Some(&source.name),
+            line_column: diagnostic
+                .span
+                .map(|span| self.line_column(source, span.offset)),
+        }
+    }
+
     /// Renders `diagnostic` over `source`.
     pub fn render(&mut self, diagnostic: &Diagnostic, source: &Source) -> String {
         let mut out = String::new();
@@ -724,4 +810,44 @@ fn ceil_boundary(text: &str, mut at: usize) -> usize {
 /// snapshot tests pin. To render many diagnostics, keep one [`Renderer::plain`].
 pub fn render_plain(diagnostic: &Diagnostic, source: &Source) -> String {
     Renderer::plain().render(diagnostic, source)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A bare diagnostic and a located one share one shape; the located one adds the file,
+    /// line and column (null without a span).
+    #[test]
+    fn one_json_shape() {
+        let source = Source::whole("a.rgn", "1. f5\n2. zz\n");
+        let d = Diagnostic::error("syntax-bad-move", "not a move")
+            .at(Some(Span::new(9, 2)), "here")
+            .in_game(1);
+        let bare = serde_json::to_value(&d).unwrap();
+        let keys: Vec<&String> = bare.as_object().unwrap().keys().collect();
+        assert_eq!(
+            keys,
+            ["code", "severity", "game", "ply", "move", "span", "message", "help"]
+        );
+        assert_eq!(bare["span"], serde_json::json!({"offset": 9, "length": 2}));
+        let mut renderer = Renderer::plain();
+        let located = serde_json::to_value(renderer.locate(&d, &source)).unwrap();
+        let keys: Vec<&String> = located.as_object().unwrap().keys().collect();
+        assert_eq!(
+            keys,
+            [
+                "code", "severity", "file", "game", "ply", "move", "span", "line", "column",
+                "message", "help"
+            ]
+        );
+        assert_eq!(
+            (&located["line"], &located["column"]),
+            (&2.into(), &4.into())
+        );
+        let nowhere = Diagnostic::error("syntax-bad-move", "not a move");
+        let located = serde_json::to_value(renderer.locate(&nowhere, &source)).unwrap();
+        assert!(located["line"].is_null() && located["column"].is_null());
+        assert_eq!(located["file"], "a.rgn");
+    }
 }

@@ -6,10 +6,10 @@
 //! [`engine`] → report.
 //!
 //! ```
-//! use reversi_record::{Move, Position, Rules};
+//! use reversi_record::{Finished, Move, Position, Rules};
 //! let rules: Rules = "othello:6x6".parse().unwrap();
 //! let mut pos = Position::new(rules);
-//! assert_eq!(pos.perft(4, false), 244);
+//! assert_eq!(pos.perft(4, Finished::Ignored), 244);
 //! pos.play(Move::Place("b3".parse().unwrap())).unwrap();
 //! ```
 
@@ -19,8 +19,8 @@
 pub mod engine;
 
 pub use engine::{
-    BoardShape, Cell, Color, IllegalMove, Move, Outcome, Position, Rules, RulesError, Setup,
-    Square, SquareSet,
+    BoardShape, Cell, Color, Finished, IllegalMove, Move, Outcome, Position, Rules, RulesError,
+    Setup, Square, SquareSet,
 };
 pub mod diagnostic;
 pub mod formats;

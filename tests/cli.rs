@@ -112,6 +112,22 @@ fn validate_clean_file_exits_0() {
 }
 
 #[test]
+fn validate_counts_a_file_problem_as_an_error_but_not_as_a_game() {
+    // One game in a JSON document whose envelope has an unknown field: the envelope's
+    // problem is the file's, not a second (invalid) game.
+    let r = run(&["validate", "fixtures/cli/envelope-field.json"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stdout.contains("json-unknown-field"));
+    assert!(
+        r.stdout
+            .contains("1 file, 1 game: 1 valid, 0 invalid; 1 error, 1 warning"),
+        "{}",
+        r.stdout
+    );
+    insta::assert_snapshot!(r.transcript());
+}
+
+#[test]
 fn validate_illegal_move_exits_1_with_the_rendered_diagnostic() {
     let r = run(&["validate", "fixtures/cli/illegal.rgn"]);
     assert_eq!(r.code, 1);

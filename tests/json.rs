@@ -342,7 +342,9 @@ fn generate(seed: u64) -> Record {
         let Some(mv) = choose(&pos, &mut rng) else {
             break;
         };
-        let Ok(flipped) = pos.play(mv) else { break };
+        let Ok(flipped) = pos.play_with_flips(mv) else {
+            break;
+        };
         let mut m = MoveRecord::new(mv);
         if rng.chance(20) {
             m.color = Some(before.turn());

@@ -1,7 +1,7 @@
 //! Perft against independent oracles: the project's fixture table (from the issue and OEIS
 //! A124004) and, when present, the shared perft table `../shared/data/perft/`.
 
-use reversi_record::{Position, Rules};
+use reversi_record::{Finished, Position, Rules};
 
 /// A count of the table: a number, or `-` for unknown.
 fn count(text: &str) -> Option<u64> {
@@ -13,11 +13,15 @@ fn check(rules: &str, depth: u32, finished_zero: Option<u64>, finished_one: Opti
     let rules: Rules = rules.parse().expect("fixture rules parse");
     let pos = Position::new(rules);
     if let Some(leaves) = finished_zero {
-        assert_eq!(pos.perft(depth, false), leaves, "{rules} depth {depth}");
+        assert_eq!(
+            pos.perft(depth, Finished::Ignored),
+            leaves,
+            "{rules} depth {depth}"
+        );
     }
     if let Some(leaves) = finished_one {
         assert_eq!(
-            pos.perft(depth, true),
+            pos.perft(depth, Finished::Counted),
             leaves,
             "{rules} depth {depth} (count finished)"
         );
@@ -59,7 +63,17 @@ fn shared_table_to_depth_9() {
         if f[0] > 9 {
             break;
         }
-        assert_eq!(pos.perft(f[0] as u32, true), f[1], "depth {}", f[0]);
-        assert_eq!(pos.perft(f[0] as u32, false), f[2], "depth {}", f[0]);
+        assert_eq!(
+            pos.perft(f[0] as u32, Finished::Counted),
+            f[1],
+            "depth {}",
+            f[0]
+        );
+        assert_eq!(
+            pos.perft(f[0] as u32, Finished::Ignored),
+            f[2],
+            "depth {}",
+            f[0]
+        );
     }
 }

@@ -12,7 +12,7 @@ mod model;
 use model::{Game, Spot};
 use proptest::prelude::*;
 use reversi_record::engine::Outcome;
-use reversi_record::{Cell, Color, Move, Position, Rules, Setup, Square, SquareSet};
+use reversi_record::{Cell, Color, Finished, Move, Position, Rules, Setup, Square, SquareSet};
 
 /// Every preset, board and option combination played by the differential test. `true` marks
 /// a configuration that also gets random blocked squares, different in every game.
@@ -232,7 +232,7 @@ fn differential(config: usize) -> (usize, usize) {
                 let legal: Vec<Square> = pos.legal_moves().iter().collect();
                 Move::Place(legal[rng.below(legal.len())])
             };
-            let flipped = pos.play(mv).expect("a legal move plays");
+            let flipped = pos.play_with_flips(mv).expect("a legal move plays");
             let expected = game.play(mv).expect("the reference agrees it is legal");
             assert_eq!(flipped, set_of(&expected), "{at}: flips played by {mv}");
             ply += 1;
@@ -326,14 +326,14 @@ proptest! {
             let others = pos.rules().colors().iter().filter(|c| **c != mover)
                 .fold(pos.neutral(), |acc, c| acc.union(pos.discs(*c)));
             if pos.must_pass() {
-                prop_assert_eq!(pos.play(Move::Pass).unwrap(), SquareSet::EMPTY);
+                prop_assert_eq!(pos.play_with_flips(Move::Pass).unwrap(), SquareSet::EMPTY);
                 prop_assert_eq!(total_discs(&pos), total_discs(&before));
                 prop_assert_eq!(pos.setup().discs, before.setup().discs);
                 continue;
             }
             let squares: Vec<Square> = legal.iter().collect();
             let sq = squares[(*choice as usize ^ i) % squares.len()];
-            let flipped = pos.play(Move::Place(sq)).unwrap();
+            let flipped = pos.play_with_flips(Move::Place(sq)).unwrap();
             prop_assert_eq!(flipped.difference(others), SquareSet::EMPTY);
             prop_assert_eq!(total_discs(&pos), total_discs(&before) + 1);
             prop_assert_eq!(pos.discs(mover), own.union(flipped).union(SquareSet::single(sq)));
@@ -442,7 +442,7 @@ fn engine_agrees_with_the_reference_on_random_positions() {
                     let legal: Vec<Square> = pos.legal_moves().iter().collect();
                     Move::Place(legal[rng.below(legal.len())])
                 };
-                let flipped = pos.play(mv).expect("a legal move plays");
+                let flipped = pos.play_with_flips(mv).expect("a legal move plays");
                 let expected = game.play(mv).expect("the reference agrees it is legal");
                 assert_eq!(flipped, set_of(&expected), "{at}: flips played by {mv}");
             }
@@ -471,7 +471,14 @@ fn perft_agrees_with_the_reference() {
         let game = Game::new(&rules);
         for finished in [0, 1] {
             assert_eq!(
-                pos.perft(depth, finished == 1),
+                pos.perft(
+                    depth,
+                    if finished == 1 {
+                        Finished::Counted
+                    } else {
+                        Finished::Ignored
+                    }
+                ),
                 game.perft(depth, finished),
                 "{rules} depth {depth}, finished games count {finished}"
             );
@@ -496,7 +503,7 @@ fn replay_inferring_passes(
                 g.play(Move::Pass).expect("the reference passes too");
             }
         }
-        let flipped = pos.play(Move::Place(sq)).map_err(|_| ply)?;
+        let flipped = pos.play_with_flips(Move::Place(sq)).map_err(|_| ply)?;
         if let Some(g) = &mut game {
             let expected = g.play(Move::Place(sq)).expect("the reference agrees");
             assert_eq!(flipped, set_of(&expected), "ply {ply} {sq}");

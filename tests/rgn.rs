@@ -330,7 +330,9 @@ fn replay(record: &Record) -> Result<bool, String> {
         if m.mv != Move::Pass && pos.must_pass() {
             pos.play(Move::Pass).map_err(|e| e.to_string())?;
         }
-        let flipped = pos.play(m.mv).map_err(|e| format!("move {}: {e}", i + 1))?;
+        let flipped = pos
+            .play_with_flips(m.mv)
+            .map_err(|e| format!("move {}: {e}", i + 1))?;
         if let Some(f) = &m.flips {
             if f.squares.is_some_and(|s| s != flipped)
                 || f.count.is_some_and(|n| n as usize != flipped.len())

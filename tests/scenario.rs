@@ -484,7 +484,7 @@ fn random_games_agree_with_the_engine_and_the_reference_model() {
                 }
                 Ok(_) => {
                     let flipped = game.play(m.mv).unwrap();
-                    let engine = pos.play(m.mv).unwrap();
+                    let engine = pos.play_with_flips(m.mv).unwrap();
                     let json_flips: Vec<Square> =
                         jm.flips.iter().map(|s| s.parse().unwrap()).collect();
                     assert_eq!(names(json_flips), names(flipped), "{at}: flips (model)");

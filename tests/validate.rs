@@ -12,11 +12,11 @@ use std::path::Path;
 use std::sync::Arc;
 
 use common::Rng;
-use reversi_record::diagnostic::{render_plain, Diagnostic, Severity};
+use reversi_record::diagnostic::{render_plain, Diagnostic, Renderer, Severity};
 use reversi_record::formats::{Format, ParsedGame, ReadOptions};
 use reversi_record::record::{FlipClaim, MoveRecord, Record, ResultScore};
 use reversi_record::repair::{repair_record, RepairOptions, Status};
-use reversi_record::validate::{validate_record, GameReport, CODES};
+use reversi_record::validate::{validate_game, validate_record, GameReport, CODES};
 use reversi_record::{Move, Position, Square, SquareSet};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data");
@@ -127,19 +127,17 @@ fn fixtures() {
         let mut summaries = String::new();
         let mut rendered = String::new();
         let mut codes = BTreeSet::new();
+        let mut renderer = Renderer::plain();
         for game in &games {
-            for d in &game.diagnostics {
+            for d in validate_game(game, &[] as &[&str]) {
                 codes.insert(d.code);
-                rendered.push_str(&render_plain(d, &game.source));
+                rendered.push_str(&renderer.render(&d, &game.source));
                 rendered.push('\n');
             }
             let report = game.record.as_ref().map(|r| validate_record(r, game.index));
             if let (Some(record), Some(report)) = (&game.record, &report) {
                 for d in &report.diagnostics {
                     check_shape(d, game.index, record);
-                    codes.insert(d.code);
-                    rendered.push_str(&render_plain(d, &game.source));
-                    rendered.push('\n');
                 }
             }
             summaries.push_str(&summary(game, report.as_ref()));
@@ -172,16 +170,10 @@ fn several_games_in_one_file_are_reported_separately() {
     let found: Vec<Vec<&str>> = games
         .iter()
         .map(|g| {
-            let mut codes: Vec<&str> = g.diagnostics.iter().map(|d| d.code).collect();
-            if let Some(r) = &g.record {
-                codes.extend(
-                    validate_record(r, g.index)
-                        .diagnostics
-                        .iter()
-                        .map(|d| d.code),
-                );
-            }
-            codes
+            validate_game(g, &[] as &[&str])
+                .iter()
+                .map(|d| d.code)
+                .collect::<Vec<_>>()
         })
         .collect();
     assert_eq!(
@@ -274,7 +266,7 @@ fn expected_findings(record: &Record) -> Vec<(&'static str, Option<usize>, usize
             pos.play(Move::Pass).unwrap();
         }
         ply += 1;
-        let flipped = match pos.play(m.mv) {
+        let flipped = match pos.play_with_flips(m.mv) {
             Ok(f) => f,
             Err(_) => {
                 let code = if m.mv == Move::Pass {
@@ -383,7 +375,7 @@ fn real_flips(record: &Record) -> Vec<Option<SquareSet>> {
             if m.mv != Move::Pass && pos.must_pass() {
                 pos.play(Move::Pass).unwrap();
             }
-            let flipped = pos.play(m.mv).unwrap();
+            let flipped = pos.play_with_flips(m.mv).unwrap();
             (m.mv != Move::Pass).then_some(flipped)
         })
         .collect()

@@ -92,7 +92,7 @@ fn check_position(pos: &Position) {
         let sq = Square::from_index(index).expect("a square of the 10x10 grid");
         let flips = pos.flips(sq);
         let mut after = *pos;
-        let played = after.play(Move::Place(sq));
+        let played = after.play_with_flips(Move::Place(sq));
         if !legal.contains(sq) {
             assert!(flips.is_err(), "{sq} is not legal but flips says {flips:?}");
             assert!(played.is_err(), "{sq} is not legal but plays");

@@ -4,10 +4,10 @@
 use std::io::Cursor;
 use std::sync::Arc;
 
-use reversi_record::diagnostic::{render_plain, Diagnostic, Source};
+use reversi_record::diagnostic::{Diagnostic, Renderer, Source};
 use reversi_record::formats::{Format, ParsedGame, ReadOptions};
 use reversi_record::record::{Record, Span};
-use reversi_record::validate::validate_record;
+use reversi_record::validate::{validate_game, Summary};
 
 /// Read options with a fixed name and nothing else: no path, no rules, no names directory.
 pub fn options() -> ReadOptions {
@@ -55,11 +55,18 @@ pub fn check_game(game: &ParsedGame) {
         for span in record_spans(record) {
             check_span(span, source, "record");
         }
-        let report = validate_record(record, game.index);
-        for d in &report.diagnostics {
-            check_diagnostic(d, source, "validator");
-        }
     }
+    let diagnostics = validate_game(game, &[] as &[&str]);
+    for d in &diagnostics {
+        check_diagnostic(d, source, "validator");
+    }
+    // Counted as `reversi validate` counts: a game is valid or invalid, a file problem
+    // (index 0) is no game; every error and warning is counted.
+    let mut summary = Summary::default();
+    summary.add_game(game, &diagnostics);
+    assert_eq!(summary.valid + summary.invalid, summary.games);
+    assert_eq!(summary.games, usize::from(game.index != 0 || game.record.is_some()));
+    assert!(summary.errors + summary.warnings <= diagnostics.len());
 }
 
 /// Checks a diagnostic's spans and renders it.
@@ -71,9 +78,13 @@ pub fn check_diagnostic(d: &Diagnostic, source: &Source, who: &str) {
     for label in &d.related {
         check_span(label.span, source, who);
     }
-    let text = render_plain(d, source);
+    let mut renderer = Renderer::plain();
+    let text = renderer.render(d, source);
     assert!(text.contains(d.code), "rendering lost the code: {text}");
-    let _ = source.line_column(d.span.map_or(0, |s| s.offset));
+    if let Some(span) = d.span {
+        let located = renderer.locate(d, source);
+        assert_eq!(located.line_column, Some(source.line_column(span.offset)));
+    }
 }
 
 /// Asserts that `span` lies inside the source text, on character boundaries.

@@ -251,6 +251,9 @@ fn parse_target(s: &str) -> Result<(Format, Option<String>), String> {
                 ))
             }
         }
-        _ => s.parse().map(|f| (f, None)),
+        _ => s
+            .parse()
+            .map(|f| (f, None))
+            .map_err(|e: reversi_record::formats::ParseFormatError| e.to_string()),
     }
 }

@@ -1,22 +1,16 @@
-//! Opening inputs: files or standard input, with the format detected from content first,
-//! the extension second, and `--from` overriding both.
+//! Opening inputs: files or standard input, read as `--from` says or as
+//! [`Format::detect`] finds (content first, the extension second).
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::io;
+use std::path::PathBuf;
 use std::sync::Arc;
 
-use reversi_record::formats::text::{self, Utf16, Utf16Reader};
-use reversi_record::formats::{wthor, Format, Games, ReadOptions, Sniff};
+use reversi_record::formats::text::Utf16;
+use reversi_record::formats::{
+    wthor, DetectError, Detection, Format, Games, ParseFormatError, ReadOptions,
+};
 use reversi_record::Rules;
-
-/// How an input's format was chosen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Detection {
-    Given,
-    Content,
-    Extension,
-}
 
 /// An opened input.
 pub(crate) struct Input {
@@ -37,8 +31,7 @@ impl Input {
     pub(crate) fn note(&self) -> String {
         let how = match self.detection {
             Detection::Given => "as given by --from",
-            Detection::Content => "detected from its content",
-            Detection::Extension => "detected from its extension",
+            other => other.phrase(),
         };
         let mut note = format!("reading {} as {} ({how})", self.name, self.format);
         if let Some(encoding) = self.decoded_from {
@@ -80,44 +73,14 @@ pub(crate) fn open(path: &str, options: &InputOptions) -> io::Result<Input> {
             let len = file.metadata().ok().map(|m| m.len());
             (Box::new(file), len, Some(PathBuf::from(path)))
         };
-    let mut reader = BufReader::with_capacity(64 * 1024, reader);
-    let reading = |e: io::Error| io::Error::new(e.kind(), format!("{path}: reading failed: {e}"));
-    // UTF-16 is recognised by its byte-order mark and read as UTF-8 (not for WTHOR, which
-    // is binary).
-    let utf16 = match options.from {
-        Some(Format::Wthor) => None,
-        _ => text::utf16_bom(reader.fill_buf().map_err(reading)?),
-    };
-    let mut reader: BufReader<Box<dyn io::Read + Send>> = match utf16 {
-        Some(order) => {
-            BufReader::with_capacity(64 * 1024, Box::new(Utf16Reader::new(reader, order)))
-        }
-        None => BufReader::with_capacity(64 * 1024, Box::new(reader)),
-    };
-    let (format, detection) = match options.from {
-        Some(f) => (f, Detection::Given),
-        None => {
-            let head = reader.fill_buf().map_err(reading)?;
-            let sniffed = Format::sniff(&Sniff {
-                head: &head[..head.len().min(4096)],
-                len,
-            });
-            let by_extension = Path::new(path)
-                .extension()
-                .and_then(|e| e.to_str())
-                .and_then(Format::from_extension);
-            match (sniffed, by_extension) {
-                (Some(f), _) => (f, Detection::Content),
-                (None, Some(f)) => (f, Detection::Extension),
-                (None, None) => {
-                    return Err(io::Error::new(
-                        io::ErrorKind::InvalidData,
-                        format!("{path}: cannot tell the format from the content or the name; give it with --from"),
-                    ))
-                }
-            }
-        }
-    };
+    let detected = Format::detect(reader, path, len, options.from).map_err(|e| match e {
+        DetectError::Read(e) => io::Error::new(e.kind(), format!("{path}: reading failed: {e}")),
+        DetectError::Unknown => io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("{path}: {e}; give it with --from"),
+        ),
+    })?;
+    let format = detected.format;
     let name: Arc<str> = Arc::from(path);
     let read_options = ReadOptions {
         name: name.clone(),
@@ -128,13 +91,13 @@ pub(crate) fn open(path: &str, options: &InputOptions) -> io::Result<Input> {
     let names_note = (format == Format::Wthor)
         .then(|| wthor::missing_names_note(&read_options))
         .flatten();
-    let games = format.read(Box::new(reader), &read_options);
+    let games = format.read(detected.input, &read_options);
     Ok(Input {
         name,
         format,
-        detection,
+        detection: detected.detection,
         games,
-        decoded_from: utf16,
+        decoded_from: detected.decoded_from,
         names_note,
         rules: options.rules,
     })
@@ -142,5 +105,5 @@ pub(crate) fn open(path: &str, options: &InputOptions) -> io::Result<Input> {
 
 /// Parses `FORMAT[:DIALECT]` for clap.
 pub(crate) fn parse_format(s: &str) -> Result<Format, String> {
-    s.parse()
+    s.parse().map_err(|e: ParseFormatError| e.to_string())
 }

@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 use std::time::Instant;
 
-use reversi_record::{Position, Rules};
+use reversi_record::{Finished, Position, Rules};
 
 use super::exit;
 
@@ -35,7 +35,14 @@ pub(crate) enum PerftFormat {
 
 pub(crate) fn run(args: Args) -> io::Result<u8> {
     let start = Instant::now();
-    let leaves = Position::new(args.rules).perft(args.depth, args.count_finished);
+    let leaves = Position::new(args.rules).perft(
+        args.depth,
+        if args.count_finished {
+            Finished::Counted
+        } else {
+            Finished::Ignored
+        },
+    );
     let seconds = start.elapsed().as_secs_f64();
     let mut out = io::stdout().lock();
     match args.format {

@@ -4,7 +4,7 @@ use std::io::{self, IsTerminal, Write};
 use std::sync::Arc;
 
 use clap::ValueEnum;
-use reversi_record::diagnostic::{render_plain, Diagnostic, Report, Source};
+use reversi_record::diagnostic::{Diagnostic, Renderer, Source};
 use reversi_record::formats::{Format, ParsedGame};
 use reversi_record::render::{Diagram, RenderError, Style};
 use reversi_record::validate::validate_record;
@@ -177,24 +177,14 @@ fn write_picture(args: &Args, diagram: &Diagram) -> io::Result<()> {
     )
 }
 
+/// Prints `d` as `reversi validate` does on a terminal, plainly otherwise.
 fn print_diagnostic(out: &mut impl Write, d: &Diagnostic, source: &Source) -> io::Result<()> {
-    let text = if io::stderr().is_terminal() {
-        let mut text = String::new();
-        let report = Report {
-            diagnostic: d,
-            source,
-        };
-        if miette::GraphicalReportHandler::new()
-            .render_report(&mut text, &report)
-            .is_err()
-        {
-            text = format!("{}: {}\n", d.code, d.message);
-        }
-        text
+    let mut renderer = if io::stderr().is_terminal() {
+        Renderer::terminal()
     } else {
-        render_plain(d, source)
+        Renderer::plain()
     };
-    writeln!(out, "{text}")
+    writeln!(out, "{}", renderer.render(d, source))
 }
 
 fn usage(message: &str) -> io::Error {

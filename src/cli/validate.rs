@@ -3,11 +3,10 @@
 use std::io::{self, IsTerminal, Write};
 
 use rayon::prelude::*;
-use reversi_record::diagnostic::{Diagnostic, Renderer, Severity, Source};
+use reversi_record::diagnostic::{Diagnostic, Renderer, Source};
 use reversi_record::formats::{Format, ParsedGame};
-use reversi_record::validate::validate_record;
+use reversi_record::validate::{validate_game, Summary};
 use reversi_record::Rules;
-use serde_json::json;
 
 use super::input::{self, InputOptions};
 use super::{exit, stderr_line, OutputFormat};
@@ -46,16 +45,6 @@ pub(crate) struct Args {
     quiet: bool,
 }
 
-#[derive(Default)]
-struct Summary {
-    files: usize,
-    games: usize,
-    valid: usize,
-    invalid: usize,
-    errors: usize,
-    warnings: usize,
-}
-
 struct Printer {
     format: OutputFormat,
     out: io::BufWriter<io::StdoutLock<'static>>,
@@ -77,41 +66,22 @@ impl Printer {
                 }
             }
             OutputFormat::Json => {
-                let value = diagnostic_json(d, source, &mut self.renderer);
+                let value = json_line(&self.renderer.locate(d, source))?;
                 let comma = if self.written == 0 { "" } else { "," };
                 self.written += 1;
                 write!(self.out, "{comma}{value}")
             }
-            OutputFormat::Jsonl => writeln!(
-                self.out,
-                "{}",
-                diagnostic_json(d, source, &mut self.renderer)
-            ),
+            OutputFormat::Jsonl => {
+                let value = json_line(&self.renderer.locate(d, source))?;
+                writeln!(self.out, "{value}")
+            }
         }
     }
 }
 
-fn diagnostic_json(d: &Diagnostic, source: &Source, renderer: &mut Renderer) -> serde_json::Value {
-    let (line, column) = match d.span {
-        Some(span) => {
-            let (l, c) = renderer.line_column(source, span.offset);
-            (Some(l), Some(c))
-        }
-        None => (None, None),
-    };
-    json!({
-        "code": d.code,
-        "severity": d.severity.name(),
-        "file": &*source.name,
-        "game": d.game,
-        "ply": d.ply,
-        "move": d.move_number,
-        "span": d.span.map(|s| json!({"offset": s.offset, "length": s.len})),
-        "line": line,
-        "column": column,
-        "message": d.message,
-        "help": d.help,
-    })
+/// `value` as one line of JSON.
+fn json_line(value: &impl serde::Serialize) -> io::Result<String> {
+    serde_json::to_string(value).map_err(io::Error::other)
 }
 
 pub(crate) fn run(args: Args) -> io::Result<u8> {
@@ -158,7 +128,7 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
     }
     Ok(if failed_inputs {
         exit::USAGE
-    } else if summary.errors > 0 || summary.invalid > 0 {
+    } else if !summary.is_clean() {
         exit::INVALID
     } else {
         exit::OK
@@ -216,7 +186,7 @@ fn validate_files(
                 continue;
             }
         };
-        summary.files += 1;
+        summary.add_file();
         if human && !args.quiet {
             printer.out.flush()?;
             stderr_line(format_args!("note: {}", input.note()));
@@ -242,29 +212,11 @@ fn validate_files(
             let reports: Vec<Vec<Diagnostic>> = pool.install(|| {
                 batch
                     .par_iter()
-                    .map(|g| {
-                        let mut all = g.diagnostics.clone();
-                        if let Some(record) = &g.record {
-                            all.extend(validate_record(record, g.index).diagnostics);
-                        }
-                        all.retain(|d| !allowed.iter().any(|a| a.eq_ignore_ascii_case(d.code)));
-                        all
-                    })
+                    .map(|g| validate_game(g, allowed))
                     .collect()
             });
             for (game, diagnostics) in batch.iter().zip(&reports) {
-                summary.games += 1;
-                let errors = diagnostics.iter().filter(|d| d.is_error()).count();
-                summary.errors += errors;
-                summary.warnings += diagnostics
-                    .iter()
-                    .filter(|d| d.severity == Severity::Warning)
-                    .count();
-                if errors > 0 || game.record.is_none() {
-                    summary.invalid += 1;
-                } else {
-                    summary.valid += 1;
-                }
+                summary.add_game(game, diagnostics);
             }
             for (game, diagnostics) in batch.iter().zip(&reports) {
                 for d in diagnostics {
@@ -289,34 +241,11 @@ fn validate_files(
 
 /// The summary line, or the summary object that ends the JSON forms.
 fn print_summary(printer: &mut Printer, summary: &Summary) -> io::Result<()> {
-    let summary_json = json!({
-        "files": summary.files,
-        "games": summary.games,
-        "valid": summary.valid,
-        "invalid": summary.invalid,
-        "errors": summary.errors,
-        "warnings": summary.warnings,
-    });
+    let summary_json = json_line(summary)?;
     match printer.format {
-        OutputFormat::Human => {
-            let s = summary;
-            writeln!(
-                printer.out,
-                "{} {}, {} {}: {} valid, {} invalid; {} {}, {} {}",
-                s.files,
-                plural(s.files, "file", "files"),
-                s.games,
-                plural(s.games, "game", "games"),
-                s.valid,
-                s.invalid,
-                s.errors,
-                plural(s.errors, "error", "errors"),
-                s.warnings,
-                plural(s.warnings, "warning", "warnings"),
-            )?;
-        }
+        OutputFormat::Human => writeln!(printer.out, "{summary}")?,
         OutputFormat::Json => writeln!(printer.out, "],\"summary\":{summary_json}}}")?,
-        OutputFormat::Jsonl => writeln!(printer.out, "{}", json!({ "summary": summary_json }))?,
+        OutputFormat::Jsonl => writeln!(printer.out, "{{\"summary\":{summary_json}}}")?,
     }
     printer.out.flush()
 }

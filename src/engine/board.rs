@@ -118,18 +118,33 @@ impl fmt::Display for BoardShape {
 }
 
 impl std::str::FromStr for BoardShape {
-    type Err = String;
-    fn from_str(s: &str) -> Result<BoardShape, String> {
+    type Err = ParseBoardShapeError;
+    fn from_str(s: &str) -> Result<BoardShape, ParseBoardShapeError> {
         BoardShape::ALL
             .into_iter()
             .find(|b| s.eq_ignore_ascii_case(b.name()))
-            .ok_or_else(|| {
-                format!(
-                    "expected a board (4x4, 6x6, 8x8, 10x10 or octagon), but found `{s}` instead"
-                )
-            })
+            .ok_or_else(|| ParseBoardShapeError { text: s.to_owned() })
     }
 }
+
+/// A board name that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseBoardShapeError {
+    /// The text that was not a board name.
+    pub text: String,
+}
+
+impl fmt::Display for ParseBoardShapeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "expected a board (4x4, 6x6, 8x8, 10x10 or octagon), but found `{}` instead",
+            self.text
+        )
+    }
+}
+
+impl std::error::Error for ParseBoardShapeError {}
 
 #[cfg(test)]
 mod tests {

@@ -5,6 +5,7 @@ use std::fmt;
 use super::bits::Bits;
 use super::board_state::{BitPosition, IllegalMove};
 use super::outcome::Outcome;
+use super::perft::Finished;
 use super::rules::Rules;
 use super::square::{Color, Square, SquareSet};
 
@@ -127,7 +128,7 @@ macro_rules! with {
 /// use reversi_record::{Move, Position, Rules};
 /// let mut pos = Position::new(Rules::default());
 /// assert_eq!(pos.legal_moves().to_string(), "d3 c4 f5 e6");
-/// let flipped = pos.play(Move::Place("f5".parse().unwrap())).unwrap();
+/// let flipped = pos.play_with_flips(Move::Place("f5".parse().unwrap())).unwrap();
 /// assert_eq!(flipped.to_string(), "e5");
 /// assert!(pos.play(Move::Place("a1".parse().unwrap())).is_err());
 /// ```
@@ -281,31 +282,17 @@ impl Position {
         with!(&self.layout, p => check(p, &self.rules, sq).map(|(_, f)| f.to_set()))
     }
 
-    /// Plays `mv` if legal and returns the flipped discs; on error the position is unchanged.
-    #[inline]
-    pub fn play(&mut self, mv: Move) -> Result<SquareSet, IllegalMove> {
-        let rules = &self.rules;
-        with!(&mut self.layout, p => match mv {
-            Move::Pass => p.pass().map(|()| SquareSet::EMPTY),
-            Move::Place(sq) => {
-                let (index, flipped) = check(p, rules, sq)?;
-                p.play_unchecked(index, flipped);
-                Ok(flipped.to_set())
-            }
-        })
-    }
-
-    /// Plays `mv` if legal, like [`Position::play`] but without returning the flipped
-    /// discs: the cheaper call for replay loops that do not look at them.
+    /// Plays `mv` if legal; on error the position is unchanged. To learn which discs the
+    /// move flipped, use [`Position::play_with_flips`].
     ///
     /// ```
     /// use reversi_record::{Move, Position, Rules};
     /// let mut pos = Position::new(Rules::default());
-    /// pos.apply(Move::Place("f5".parse().unwrap())).unwrap();
-    /// assert!(pos.apply(Move::Pass).is_err());
+    /// pos.play(Move::Place("f5".parse().unwrap())).unwrap();
+    /// assert!(pos.play(Move::Pass).is_err());
     /// ```
     #[inline]
-    pub fn apply(&mut self, mv: Move) -> Result<(), IllegalMove> {
+    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
         let rules = &self.rules;
         with!(&mut self.layout, p => match mv {
             Move::Pass => p.pass(),
@@ -313,6 +300,21 @@ impl Position {
                 let (index, flipped) = check(p, rules, sq)?;
                 p.play_unchecked(index, flipped);
                 Ok(())
+            }
+        })
+    }
+
+    /// Plays `mv` if legal, like [`Position::play`], and returns the discs it flipped
+    /// (none for a pass); on error the position is unchanged.
+    #[inline]
+    pub fn play_with_flips(&mut self, mv: Move) -> Result<SquareSet, IllegalMove> {
+        let rules = &self.rules;
+        with!(&mut self.layout, p => match mv {
+            Move::Pass => p.pass().map(|()| SquareSet::EMPTY),
+            Move::Place(sq) => {
+                let (index, flipped) = check(p, rules, sq)?;
+                p.play_unchecked(index, flipped);
+                Ok(flipped.to_set())
             }
         })
     }
@@ -336,10 +338,15 @@ impl Position {
         )
     }
 
-    /// Counts the leaves of the game tree `depth` plies deep (a pass is a ply). A finished
-    /// game counts 0, or 1 with `count_finished`.
-    pub fn perft(&self, depth: u32, count_finished: bool) -> u64 {
-        with!(&self.layout, p => super::perft::perft(p, depth, count_finished))
+    /// Counts the leaves of the game tree `depth` plies deep (a pass is a ply); `finished`
+    /// says what a game that ends above the horizon counts.
+    ///
+    /// ```
+    /// use reversi_record::{Finished, Position, Rules};
+    /// assert_eq!(Position::new(Rules::default()).perft(4, Finished::Ignored), 244);
+    /// ```
+    pub fn perft(&self, depth: u32, finished: Finished) -> u64 {
+        with!(&self.layout, p => super::perft::perft(p, depth, finished))
     }
 }
 

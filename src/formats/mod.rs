@@ -33,7 +33,8 @@ pub mod wthor;
 /// One game as read from a file.
 #[derive(Clone, Debug)]
 pub struct ParsedGame {
-    /// 1-based index of the game in its file.
+    /// 1-based index of the game in its file; 0 for an entry that reports a problem of the
+    /// file itself (such as a JSON envelope), which has no record and is not a game.
     pub index: usize,
     /// The game's source text (a text view for binary formats).
     pub source: Source,
@@ -377,6 +378,133 @@ impl Format {
     }
 }
 
+/// How [`Format::detect`] chose a format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detection {
+    /// The caller named it.
+    Given,
+    /// The content looks like it ([`Format::sniff`]).
+    Content,
+    /// The file name's extension suggests it ([`Format::from_extension`]).
+    Extension,
+}
+
+impl Detection {
+    /// How the format was chosen, in words (`detected from its content`).
+    pub const fn phrase(self) -> &'static str {
+        match self {
+            Detection::Given => "as given",
+            Detection::Content => "detected from its content",
+            Detection::Extension => "detected from its extension",
+        }
+    }
+}
+
+/// An input whose format [`Format::detect`] has chosen, ready for [`Format::read`].
+pub struct Detected<'a> {
+    /// The format to read it as.
+    pub format: Format,
+    /// How the format was chosen.
+    pub detection: Detection,
+    /// The encoding the input is decoded from, when it is UTF-16 (recognised by its
+    /// byte-order mark); `input` then gives UTF-8.
+    pub decoded_from: Option<text::Utf16>,
+    /// The input, from its first byte (decoded to UTF-8 when it was UTF-16).
+    pub input: Box<dyn BufRead + Send + 'a>,
+}
+
+impl fmt::Debug for Detected<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Detected")
+            .field("format", &self.format)
+            .field("detection", &self.detection)
+            .field("decoded_from", &self.decoded_from)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Why [`Format::detect`] found no format.
+#[derive(Debug)]
+pub enum DetectError {
+    /// Reading the start of the input failed.
+    Read(io::Error),
+    /// Neither the content nor the name tells the format.
+    Unknown,
+}
+
+impl fmt::Display for DetectError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DetectError::Read(e) => write!(f, "reading failed: {e}"),
+            DetectError::Unknown => {
+                f.write_str("cannot tell the format from the content or the name")
+            }
+        }
+    }
+}
+
+impl std::error::Error for DetectError {}
+
+/// Buffer size of the readers [`Format::detect`] builds.
+const DETECT_BUFFER: usize = 64 * 1024;
+
+impl Format {
+    /// Chooses the format of `input`: `given` when set, else what the content looks like
+    /// (the first 4 KiB; `len` is the whole input's length when known), else what the
+    /// extension of `name` suggests. UTF-16 input (byte-order mark) is decoded to UTF-8,
+    /// except when WTHOR, a binary format, is given.
+    ///
+    /// ```
+    /// use reversi_record::formats::{Detection, Format};
+    /// let detected = Format::detect(Box::new(&b"f5d6c3d3c4\n"[..]), "games.dat", None, None).unwrap();
+    /// assert_eq!((detected.format, detected.detection), (Format::MoveString, Detection::Content));
+    /// ```
+    pub fn detect<'a>(
+        input: Box<dyn io::Read + Send + 'a>,
+        name: &str,
+        len: Option<u64>,
+        given: Option<Format>,
+    ) -> Result<Detected<'a>, DetectError> {
+        let mut reader = io::BufReader::with_capacity(DETECT_BUFFER, input);
+        let decoded_from = match given {
+            Some(Format::Wthor) => None,
+            _ => text::utf16_bom(reader.fill_buf().map_err(DetectError::Read)?),
+        };
+        let mut input: Box<dyn BufRead + Send + 'a> = match decoded_from {
+            Some(order) => Box::new(io::BufReader::with_capacity(
+                DETECT_BUFFER,
+                text::Utf16Reader::new(reader, order),
+            )),
+            None => Box::new(reader),
+        };
+        let (format, detection) = match given {
+            Some(f) => (f, Detection::Given),
+            None => {
+                let head = input.fill_buf().map_err(DetectError::Read)?;
+                let sniffed = Format::sniff(&Sniff {
+                    head: &head[..head.len().min(4096)],
+                    len,
+                });
+                let by_extension = std::path::Path::new(name)
+                    .extension()
+                    .and_then(|e| e.to_str())
+                    .and_then(Format::from_extension);
+                match (sniffed, by_extension) {
+                    (Some(f), _) => (f, Detection::Content),
+                    (None, Some(f)) => (f, Detection::Extension),
+                    (None, None) => return Err(DetectError::Unknown),
+                }
+            }
+        };
+        Ok(Detected {
+            format,
+            detection,
+            decoded_from,
+            input,
+        })
+    }
+}
+
 impl Format {
     /// Reads every game of an in-memory input: the convenience form of [`Format::read`] for
     /// tests and small inputs.
@@ -422,11 +550,42 @@ impl fmt::Display for Format {
     }
 }
 
+/// A format name that could not be read (`FORMAT[:DIALECT]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseFormatError {
+    /// No format has this name.
+    UnknownFormat(String),
+    /// PGN has no dialect of this name.
+    UnknownDialect(String),
+    /// The format has no dialects.
+    NoDialects(Format, String),
+}
+
+impl fmt::Display for ParseFormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseFormatError::UnknownFormat(name) => write!(
+                f,
+                "expected a format (rgn, json, wthor, ggf, pgn[:thor|playok|edax], sgf, moves, transcript, obf), but found `{name}` instead"
+            ),
+            ParseFormatError::UnknownDialect(d) => write!(
+                f,
+                "expected a PGN dialect (rgn, thor, playok, edax), but found `{d}` instead"
+            ),
+            ParseFormatError::NoDialects(format, d) => {
+                write!(f, "format {format} has no dialect `{d}`")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParseFormatError {}
+
 impl std::str::FromStr for Format {
-    type Err = String;
+    type Err = ParseFormatError;
 
     /// `FORMAT[:DIALECT]`, such as `ggf` or `pgn:playok`.
-    fn from_str(s: &str) -> Result<Format, String> {
+    fn from_str(s: &str) -> Result<Format, ParseFormatError> {
         let (name, dialect) = match s.split_once(':') {
             Some((n, d)) => (n, Some(d)),
             None => (s, None),
@@ -441,11 +600,7 @@ impl std::str::FromStr for Format {
             "moves" | "movestring" | "txt" => Format::MoveString,
             "transcript" | "grid" => Format::Transcript,
             "obf" => Format::Obf,
-            _ => {
-                return Err(format!(
-                "expected a format (rgn, json, wthor, ggf, pgn[:thor|playok|edax], sgf, moves, transcript, obf), but found `{name}` instead"
-            ))
-            }
+            _ => return Err(ParseFormatError::UnknownFormat(name.to_owned())),
         };
         match (format, dialect) {
             (f, None) => Ok(f),
@@ -458,14 +613,10 @@ impl std::str::FromStr for Format {
                 ]
                 .into_iter()
                 .find(|x| d.eq_ignore_ascii_case(x.name()))
-                .ok_or_else(|| {
-                    format!(
-                        "expected a PGN dialect (rgn, thor, playok, edax), but found `{d}` instead"
-                    )
-                })?;
+                .ok_or_else(|| ParseFormatError::UnknownDialect(d.to_owned()))?;
                 Ok(Format::Pgn(dialect))
             }
-            (f, Some(d)) => Err(format!("format {f} has no dialect `{d}`")),
+            (f, Some(d)) => Err(ParseFormatError::NoDialects(f, d.to_owned())),
         }
     }
 }
@@ -473,9 +624,12 @@ impl std::str::FromStr for Format {
 /// The most a file read whole by [`read_text`] may hold.
 pub const MAX_WHOLE_FILE_BYTES: u64 = 16 << 20;
 
-/// Reads `input` whole and decodes it as [`text::decode`] does, with what decoding found:
-/// for text formats whose files are small by nature (transcript grids). An input over
-/// [`MAX_WHOLE_FILE_BYTES`] is refused with an `InvalidData` error instead of being held.
+/// Reads `input` whole and decodes it: for text formats whose files are small by nature
+/// (transcript grids). Bad UTF-8 is no error: each line that is not UTF-8 is read as
+/// Windows-1252 and a NUL byte as U+FFFD, and the diagnostics returned say so
+/// (`syntax-bad-encoding`, a warning; `syntax-nul-byte`, an error). UTF-16 is decoded
+/// before, by [`Format::detect`]. An input over [`MAX_WHOLE_FILE_BYTES`] is refused with an
+/// `InvalidData` error instead of being held.
 pub fn read_text(input: impl BufRead) -> io::Result<(String, Vec<Diagnostic>)> {
     let mut bytes = Vec::new();
     input

@@ -39,7 +39,7 @@ use crate::engine::{BoardShape, Color, Rules, Setup, Square};
 use crate::record::{Record, Span, StartPosition, Tag};
 
 /// The tag holding an OBF line's `MOVE:score` entries.
-pub const EVALUATIONS_TAG: &str = "Evaluations";
+pub const EVALUATIONS_TAG: &str = crate::record::TagName::EVALUATIONS;
 
 /// Whether the input looks like OBF: its first line that is not a comment is a board of 64
 /// squares followed by the side to move.

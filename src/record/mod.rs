@@ -32,7 +32,7 @@ pub struct Record {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start: Option<StartPosition>,
     /// Tag pairs in the order the record gives them (rules, setup and result excluded: they
-    /// have their own fields).
+    /// have their own fields; see [`TagName::RESERVED`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<Tag>,
     /// The moves as written, passes included where the record writes them.
@@ -53,7 +53,7 @@ pub struct Record {
 }
 
 impl Record {
-    /// An empty record of a standard 8x8 game.
+    /// An empty record of a game under `rules`, from their default start position.
     pub fn new(rules: Rules) -> Record {
         Record {
             rules,

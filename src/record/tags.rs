@@ -53,6 +53,43 @@ impl TagName {
     /// Komi (GGF `KM`), Black's view.
     pub const KOMI: &'static str = "Komi";
 
+    /// RGN: the rules string ([`Record::rules`](super::Record::rules)).
+    pub const RULES: &'static str = "Rules";
+    /// RGN: a start position other than the rules' default
+    /// ([`Record::start`](super::Record::start)).
+    pub const START: &'static str = "Start";
+    /// RGN: the result ([`Record::result`](super::Record::result)).
+    pub const RESULT: &'static str = "Result";
+    /// RGN: how the game ended.
+    pub const TERMINATION: &'static str = "Termination";
+    /// RGN tags with their own fields in a record; they never appear in its tags.
+    pub const RESERVED: [&'static str; 4] = [
+        TagName::RULES,
+        TagName::START,
+        TagName::RESULT,
+        TagName::TERMINATION,
+    ];
+
+    /// WTHOR: the record's tournament index into `WTHOR.TRN`.
+    pub const WTHOR_TOURNAMENT: &'static str = "WthorTournament";
+    /// WTHOR: the record's black player index into `WTHOR.JOU`.
+    pub const WTHOR_BLACK: &'static str = "WthorBlack";
+    /// WTHOR: the record's white player index into `WTHOR.JOU`.
+    pub const WTHOR_WHITE: &'static str = "WthorWhite";
+    /// WTHOR: the file header's creation date, `YYYY-MM-DD`.
+    pub const WTHOR_CREATED: &'static str = "WthorCreated";
+    /// WTHOR: the header's board-size byte P1 as stored (0 or 8 for 8x8, 10 for 10x10).
+    pub const WTHOR_BOARD_SIZE: &'static str = "WthorBoardSize";
+    /// WTHOR: the header's depth byte P3 as stored (0 means 22 after 2001).
+    pub const WTHOR_DEPTH: &'static str = "WthorDepth";
+
+    /// GGF: a `TY` value the rules alone do not say (synchro, komi, random start, colour
+    /// preference, or unusual spelling).
+    pub const GGF_TYPE: &'static str = "GgfType";
+
+    /// OBF: a line's `MOVE:score` entries.
+    pub const EVALUATIONS: &'static str = "Evaluations";
+
     /// The player tag of `color`: `Black`, `White`, `Red`, `Green`.
     pub const fn player(color: Color) -> &'static str {
         match color {

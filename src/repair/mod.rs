@@ -624,7 +624,7 @@ fn recolour(record: &mut Record, first: usize) {
         if i >= first {
             m.color = Some(mover);
         }
-        if pos.apply(m.mv).is_err() {
+        if pos.play(m.mv).is_err() {
             return;
         }
     }

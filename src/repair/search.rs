@@ -187,10 +187,10 @@ impl<'r> Search<'r> {
             if let Some(c) = cache.as_deref_mut() {
                 c.push(pos);
             }
-            if mv != Move::Pass && pos.must_pass() && pos.apply(Move::Pass).is_err() {
+            if mv != Move::Pass && pos.must_pass() && pos.play(Move::Pass).is_err() {
                 return Err(i);
             }
-            if pos.apply(mv).is_err() {
+            if pos.play(mv).is_err() {
                 return Err(i);
             }
         }
@@ -313,7 +313,7 @@ impl<'r> Search<'r> {
     fn candidates(&self, moves: &[Move], p: usize, before: &Position, out: &mut Vec<(Op, u32)>) {
         let mut pos = *before;
         if pos.must_pass() && !pos.is_over() {
-            let _ = pos.apply(Move::Pass);
+            let _ = pos.play(Move::Pass);
         }
         let legal = if pos.is_over() {
             SquareSet::EMPTY

@@ -165,7 +165,7 @@ impl Scenario {
     fn play(&self, i: usize, m: &ScenarioMove, pos: &mut Position) -> Result<Step, ScenarioError> {
         let mover = pos.turn();
         let mut trial = *pos;
-        match (trial.play(m.mv), m.refused) {
+        match (trial.play_with_flips(m.mv), m.refused) {
             (Ok(flipped), false) => {
                 *pos = trial;
                 Ok(Step {

@@ -18,9 +18,11 @@ use crate::engine::{IllegalMove, Move, Outcome, Position, SquareSet};
 use crate::record::{ClaimedResult, MoveRecord, Record, ResultScore, Termination};
 
 mod codes;
+mod game;
 mod suggest;
 
 pub use codes::{explain, Code, CODES};
+pub use game::{validate_game, Summary};
 
 /// What replaying one game found.
 #[derive(Clone, Debug)]
@@ -438,9 +440,9 @@ impl Validator<'_> {
 #[inline]
 fn play(pos: &mut Position, m: &MoveRecord) -> Result<SquareSet, IllegalMove> {
     if m.flips.is_some() {
-        pos.play(m.mv)
+        pos.play_with_flips(m.mv)
     } else {
-        pos.apply(m.mv).map(|()| SquareSet::EMPTY)
+        pos.play(m.mv).map(|()| SquareSet::EMPTY)
     }
 }
 

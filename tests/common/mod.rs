@@ -268,7 +268,9 @@ pub fn random_record(rules: Rules, seed: u64, explicit_passes: bool) -> Record {
         }
         let mover = pos.turn();
         let mv = random_move(&mut rng, &pos);
-        let Ok(flipped) = pos.play(mv) else { break };
+        let Ok(flipped) = pos.play_with_flips(mv) else {
+            break;
+        };
         if mv == Move::Pass && !explicit_passes {
             continue;
         }

@@ -50,7 +50,7 @@ pub use write::writer;
 
 /// The tag that keeps a `TY` value the rules alone do not say (synchro, komi, random start,
 /// colour preference, or unusual spelling).
-pub const TYPE_TAG: &str = "GgfType";
+pub const TYPE_TAG: &str = crate::record::TagName::GGF_TYPE;
 
 /// GGF properties that map to named tags, in the order the writer puts them.
 const TAG_IDS: [(&str, &str); 12] = [

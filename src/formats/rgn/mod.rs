@@ -44,15 +44,15 @@ mod write;
 pub use write::to_string;
 
 /// The tag that holds the rules string.
-pub const RULES_TAG: &str = "Rules";
+pub const RULES_TAG: &str = crate::record::TagName::RULES;
 /// The tag that holds a start position other than the rules' default.
-pub const START_TAG: &str = "Start";
+pub const START_TAG: &str = crate::record::TagName::START;
 /// The tag that holds the result.
-pub const RESULT_TAG: &str = "Result";
+pub const RESULT_TAG: &str = crate::record::TagName::RESULT;
 /// The tag that says how the game ended.
-pub const TERMINATION_TAG: &str = "Termination";
+pub const TERMINATION_TAG: &str = crate::record::TagName::TERMINATION;
 /// Tags with their own fields in [`Record`]; they never appear in [`Record::tags`].
-pub const RESERVED_TAGS: [&str; 4] = [RULES_TAG, START_TAG, RESULT_TAG, TERMINATION_TAG];
+pub const RESERVED_TAGS: [&str; 4] = crate::record::TagName::RESERVED;
 
 /// Whether `name` is one of the [`RESERVED_TAGS`] (any case).
 pub fn is_reserved_tag(name: &str) -> bool {

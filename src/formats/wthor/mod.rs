@@ -94,17 +94,17 @@ pub use names::{NameKind, NameTable};
 pub use writer::WthorWriter;
 
 /// Tag holding the record's tournament index into `WTHOR.TRN`.
-pub const TOURNAMENT_TAG: &str = "WthorTournament";
+pub const TOURNAMENT_TAG: &str = crate::record::TagName::WTHOR_TOURNAMENT;
 /// Tag holding the record's black player index into `WTHOR.JOU`.
-pub const BLACK_TAG: &str = "WthorBlack";
+pub const BLACK_TAG: &str = crate::record::TagName::WTHOR_BLACK;
 /// Tag holding the record's white player index into `WTHOR.JOU`.
-pub const WHITE_TAG: &str = "WthorWhite";
+pub const WHITE_TAG: &str = crate::record::TagName::WTHOR_WHITE;
 /// Tag holding the file header's creation date, `YYYY-MM-DD`.
-pub const CREATED_TAG: &str = "WthorCreated";
+pub const CREATED_TAG: &str = crate::record::TagName::WTHOR_CREATED;
 /// Tag holding the header's board-size byte P1 as stored (0 or 8 for 8x8, 10 for 10x10).
-pub const BOARD_SIZE_TAG: &str = "WthorBoardSize";
+pub const BOARD_SIZE_TAG: &str = crate::record::TagName::WTHOR_BOARD_SIZE;
 /// Tag holding the header's depth byte P3 as stored (0 means 22 after 2001).
-pub const DEPTH_TAG: &str = "WthorDepth";
+pub const DEPTH_TAG: &str = crate::record::TagName::WTHOR_DEPTH;
 
 /// The board of a game file: 8x8 (`.wtb`) or 10x10 (`.wtd`).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

@@ -1,0 +1,116 @@
+//! Validating games as read: reader and replay findings together, `--allow`, and the counts
+//! a validation run reports.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use super::validate_record;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::formats::ParsedGame;
+
+/// Everything wrong with one game as read: the reader's diagnostics, then (when the game
+/// could be read) the replay's, leaving out every code in `allow` (compared ignoring ASCII
+/// case).
+///
+/// ```
+/// use reversi_record::formats::{Format, ReadOptions};
+/// use reversi_record::validate::validate_game;
+/// let games = Format::MoveString.read_bytes("f5d6a1\nf5d6\n", &ReadOptions::default()).unwrap();
+/// let codes: Vec<&str> = validate_game(&games[0], &[] as &[&str]).iter().map(|d| d.code).collect();
+/// assert_eq!(codes, ["illegal-move"]);
+/// assert!(validate_game(&games[1], &["unfinished"]).is_empty());
+/// ```
+pub fn validate_game<S: AsRef<str>>(game: &ParsedGame, allow: &[S]) -> Vec<Diagnostic> {
+    let mut all = game.diagnostics.clone();
+    if let Some(record) = &game.record {
+        all.extend(validate_record(record, game.index).diagnostics);
+    }
+    all.retain(|d| {
+        !allow
+            .iter()
+            .any(|a| a.as_ref().eq_ignore_ascii_case(d.code))
+    });
+    all
+}
+
+/// What a validation run found: the counts `reversi validate` ends with.
+///
+/// A game is valid when it could be read and has no error. An entry with index 0 reports
+/// a problem of the file itself (a JSON envelope): its diagnostics are counted, but it is
+/// no game.
+///
+/// ```
+/// use reversi_record::formats::{Format, ReadOptions};
+/// use reversi_record::validate::{validate_game, Summary};
+/// let mut summary = Summary::default();
+/// summary.add_file();
+/// for game in Format::MoveString.read_bytes("f5d6a1\nf5d6\n", &ReadOptions::default()).unwrap() {
+///     summary.add_game(&game, &validate_game(&game, &[] as &[&str]));
+/// }
+/// assert_eq!(summary.to_string(), "1 file, 2 games: 1 valid, 1 invalid; 1 error, 1 warning");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    /// Files read.
+    pub files: usize,
+    /// Games read.
+    pub games: usize,
+    /// Games read without an error.
+    pub valid: usize,
+    /// Games with an error, or that could not be read.
+    pub invalid: usize,
+    /// Errors reported.
+    pub errors: usize,
+    /// Warnings reported.
+    pub warnings: usize,
+}
+
+impl Summary {
+    /// Counts one more file.
+    pub fn add_file(&mut self) {
+        self.files += 1;
+    }
+
+    /// Counts `game` with its `diagnostics` (what [`validate_game`] gave).
+    pub fn add_game(&mut self, game: &ParsedGame, diagnostics: &[Diagnostic]) {
+        let errors = diagnostics.iter().filter(|d| d.is_error()).count();
+        self.errors += errors;
+        self.warnings += diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .count();
+        if game.index == 0 && game.record.is_none() {
+            return;
+        }
+        self.games += 1;
+        if errors > 0 || game.record.is_none() {
+            self.invalid += 1;
+        } else {
+            self.valid += 1;
+        }
+    }
+
+    /// Whether nothing was found wrong: no error and no invalid game.
+    pub fn is_clean(&self) -> bool {
+        self.errors == 0 && self.invalid == 0
+    }
+}
+
+impl fmt::Display for Summary {
+    /// `2 files, 5 games: 4 valid, 1 invalid; 1 error, 0 warnings`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let count =
+            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        write!(
+            f,
+            "{}, {}: {} valid, {} invalid; {}, {}",
+            count(self.files, "file", "files"),
+            count(self.games, "game", "games"),
+            self.valid,
+            self.invalid,
+            count(self.errors, "error", "errors"),
+            count(self.warnings, "warning", "warnings"),
+        )
+    }
+}
