@@ -146,6 +146,20 @@ fn path_str(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
+/// Converts `input` to the WTHOR file `wtb` (its name files beside it).
+fn write_wthor(input: &Path, wtb: &Path) {
+    let made = run(&[
+        "convert",
+        "--lossy",
+        "--to",
+        "wthor",
+        "-o",
+        path_str(wtb),
+        path_str(input),
+    ]);
+    assert_eq!(made.code, Some(0), "{}", made.stderr);
+}
+
 const GAME: &str = "f5d6c3d3c4f4c5b3c2e6";
 const RGN_GAME: &str = "[Event \"x\"]\n\n1. f5 d6 2. c3 d3 3. c4 f4 *\n\n";
 
@@ -403,16 +417,7 @@ fn an_output_that_is_an_input_by_any_alias_is_refused_and_the_input_kept() {
     let wthor = dir.join("w");
     fs::create_dir_all(&wthor).unwrap();
     let wtb = wthor.join("games.wtb");
-    let made = run(&[
-        "convert",
-        "--lossy",
-        "--to",
-        "wthor",
-        "-o",
-        path_str(&wtb),
-        path_str(&input),
-    ]);
-    assert_eq!(made.code, Some(0), "{}", made.stderr);
+    write_wthor(&input, &wtb);
     let jou = wthor.join("WTHOR.JOU");
     fs::write(&jou, b"names").unwrap();
     let r = run(&[
@@ -701,16 +706,7 @@ fn wthor_without_name_files_says_where_it_looked() {
     let input = dir.join("in.rgn");
     fs::write(&input, RGN_GAME).unwrap();
     let wtb = dir.join("games.wtb");
-    let made = run(&[
-        "convert",
-        "--lossy",
-        "--to",
-        "wthor",
-        "-o",
-        path_str(&wtb),
-        path_str(&input),
-    ]);
-    assert_eq!(made.code, Some(0), "{}", made.stderr);
+    write_wthor(&input, &wtb);
     for name in ["WTHOR.JOU", "WTHOR.TRN"] {
         // Written through a (private) temporary file, but readable like any new file.
         use std::os::unix::fs::PermissionsExt;

@@ -60,7 +60,6 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
     }
     let guarded: Vec<&std::path::Path> = guarded.iter().map(PathBuf::as_path).collect();
     let mut output = Output::create(&args.output, &guarded)?;
-    let output_name = output.name();
     let write_options = WriteOptions {
         lossy: args.lossy,
         dialect,
@@ -94,16 +93,7 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         Err(WriteError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
             return Ok(tally.status());
         }
-        Err(WriteError::Io(e)) => {
-            let kept = output
-                .abandoned()
-                .map(|a| format!("; {a}"))
-                .unwrap_or_default();
-            return Err(io::Error::new(
-                e.kind(),
-                format!("{output_name}: writing failed: {e}{kept}"),
-            ));
-        }
+        Err(WriteError::Io(e)) => return Err(output.write_failed(e)),
         Err(e) => return Err(io::Error::other(e.to_string())),
     }
     if tally.failed() {

@@ -143,6 +143,19 @@ impl Output {
         }
     }
 
+    /// The error for a failed write to this output, naming it and saying what becomes of
+    /// the target.
+    pub(crate) fn write_failed(&self, e: io::Error) -> io::Error {
+        let kept = self
+            .abandoned()
+            .map(|a| format!("; {a}"))
+            .unwrap_or_default();
+        io::Error::new(
+            e.kind(),
+            format!("{}: writing failed: {e}{kept}", self.name()),
+        )
+    }
+
     /// The bytes go here.
     pub(crate) fn writer(&mut self) -> &mut (dyn Write + Send) {
         match self {

@@ -185,16 +185,7 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
     let finished = sink.map(|mut sink| (sink.format.to_string(), sink.writer.finish()));
     let target = match finished {
         Some((name, Ok(()))) => name,
-        Some((_, Err(e))) => {
-            let kept = output
-                .abandoned()
-                .map(|a| format!("; {a}"))
-                .unwrap_or_default();
-            return Err(io::Error::new(
-                e.kind(),
-                format!("{output_name}: writing failed: {e}{kept}"),
-            ));
-        }
+        Some((_, Err(e))) => return Err(output.write_failed(e)),
         None => String::new(),
     };
     // A run that could not read an input leaves the output as it was.
