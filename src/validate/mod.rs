@@ -17,11 +17,10 @@ use crate::diagnostic::Diagnostic;
 use crate::engine::{IllegalMove, Move, Outcome, Position, SquareSet};
 use crate::record::{ClaimedResult, MoveRecord, Record, ResultScore, Termination};
 
-mod codes;
 mod game;
 mod suggest;
 
-pub use codes::{explain, Code, CODES};
+pub use crate::codes::{explain, Code, CODES};
 pub use game::{validate_game, Summary};
 
 /// What replaying one game found.
