@@ -23,7 +23,7 @@ macro_rules! codes {
         }
 
         /// Every code with its kebab-case name and its explanation, in a fixed order:
-        /// validator codes first, then reader codes by format.
+        /// validator codes first, then repair outcomes, then reader codes by format.
         pub const CODES: &[(Code, &str, &str)] = &[$((Code::$variant, $name, $text),)*];
 
         impl Code {
@@ -65,6 +65,12 @@ codes! {
         "The record ends before the game is over. This is legal (resignations, time losses, truncated records) and is a warning, or a note when the record itself says how the game ended; the claimed result cannot be checked against the board, which the message says.";
     BadSetup = "bad-setup",
         "The start position is impossible under the rules: a disc on a blocked or off-board square, two discs on one square, discs or the move for a colour that does not take part, a neutral disc outside a 3-player game.";
+    Repaired = "repaired",
+        "`reversi repair` found the fewest edits (a move swapped, replaced, deleted or inserted) that make the game legal and give its claimed result, and wrote the repaired game. Each edit is labelled; check them against the source if you have it.";
+    Ambiguous = "ambiguous",
+        "`reversi repair` found several repairs with the same number of edits that fit equally well, so it cannot choose and writes the game unchanged. The alternatives are listed: pick one by hand.";
+    Unrepairable = "unrepairable",
+        "`reversi repair` found no repair within its edit limit (`--max-edits`) that makes the game legal (and gives the claimed result), or the game cannot be searched. The game is written unchanged and its findings follow; raise the limit or fix it by hand.";
     SyntaxTooLong = "syntax-too-long",
         "A line or a game is longer than 1 MiB, more than a reader holds in memory; the game is skipped and reading goes on with the next one. Split the file, or check that it is really a text record and not a binary file read with the wrong format.";
     SyntaxTooManyErrors = "syntax-too-many-errors",
@@ -242,6 +248,24 @@ codes! {
 }
 
 impl Code {
+    /// Whether the validator (replaying a record) reports this code, rather than a reader,
+    /// `reversi repair` or a scenario.
+    pub const fn is_validator(self) -> bool {
+        matches!(
+            self,
+            Code::IllegalMove
+                | Code::IllegalPass
+                | Code::MissingPass
+                | Code::WrongColor
+                | Code::MovesAfterEnd
+                | Code::WrongFlips
+                | Code::WrongPosition
+                | Code::WrongResult
+                | Code::Unfinished
+                | Code::BadSetup
+        )
+    }
+
     /// The code named `name` (case and surrounding space ignored), if there is one.
     pub fn from_name(name: &str) -> Option<Code> {
         let name = name.trim();
