@@ -25,7 +25,6 @@ const NOT_YET_COVERED: &[Code] = &[
     Code::SyntaxTooManyErrors,
     Code::SyntaxNulByte,
     Code::SyntaxBadEncoding,
-    Code::WthorNamesUnreadable,
     Code::ScenarioSyntax,
     Code::ScenarioBadRules,
     Code::ScenarioBadBoard,
