@@ -3,6 +3,7 @@
 //! A [`Diagnostic`] is plain data (so it serialises to JSON as is); [`Report`] turns one into
 //! a `miette` report over the game's [`Source`] for human output.
 
+use crate::codes::Code;
 use std::fmt;
 use std::sync::Arc;
 
@@ -51,7 +52,7 @@ pub struct Label {
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Diagnostic {
     /// Stable code such as `illegal-move` or `syntax-unterminated-tag`.
-    pub code: &'static str,
+    pub code: Code,
     /// Error, warning or advice.
     pub severity: Severity,
     /// What is wrong, in one sentence.
@@ -76,16 +77,16 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// An error with `code` and `message`.
-    pub fn error(code: &'static str, message: impl Into<String>) -> Diagnostic {
+    pub fn error(code: Code, message: impl Into<String>) -> Diagnostic {
         Diagnostic::new(code, Severity::Error, message)
     }
 
     /// A warning with `code` and `message`.
-    pub fn warning(code: &'static str, message: impl Into<String>) -> Diagnostic {
+    pub fn warning(code: Code, message: impl Into<String>) -> Diagnostic {
         Diagnostic::new(code, Severity::Warning, message)
     }
 
-    fn new(code: &'static str, severity: Severity, message: impl Into<String>) -> Diagnostic {
+    fn new(code: Code, severity: Severity, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             code,
             severity,
@@ -174,10 +175,11 @@ impl Serialize for Diagnostic {
 /// `line` and `column`.
 ///
 /// ```
+/// use reversi_record::codes::Code;
 /// use reversi_record::diagnostic::{Diagnostic, Renderer, Source};
 /// use reversi_record::record::Span;
 /// let source = Source::whole("a.txt", "f5d6\nf5zz\n");
-/// let d = Diagnostic::error("syntax-bad-move", "not a move").at(Some(Span::new(7, 2)), "here");
+/// let d = Diagnostic::error(Code::SyntaxBadMove, "not a move").at(Some(Span::new(7, 2)), "here");
 /// let json = serde_json::to_string(&Renderer::plain().locate(&d, &source)).unwrap();
 /// assert!(json.contains(r#""file":"a.txt""#) && json.contains(r#""line":2,"column":3"#));
 /// assert!(json.contains(r#""span":{"offset":7,"length":2}"#));
@@ -205,7 +207,7 @@ impl Serialize for Located<'_> {
         use serde::ser::SerializeMap;
         let d = self.diagnostic;
         let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("code", d.code)?;
+        map.serialize_entry("code", &d.code)?;
         map.serialize_entry("severity", &d.severity)?;
         if let Some(file) = self.file {
             map.serialize_entry("file", file)?;
@@ -237,10 +239,11 @@ pub const MAX_PER_GAME: usize = 50;
 /// report) than one of fifty.
 ///
 /// ```
+/// use reversi_record::codes::Code;
 /// use reversi_record::diagnostic::{Collected, Diagnostic, MAX_PER_GAME};
 /// let mut found = Collected::default();
 /// for _ in 0..1000 {
-///     found.push(Diagnostic::error("syntax-bad-move", "not a move"));
+///     found.push(Diagnostic::error(Code::SyntaxBadMove, "not a move"));
 /// }
 /// let list = found.into_vec();
 /// assert_eq!(list.len(), MAX_PER_GAME + 1);
@@ -283,9 +286,9 @@ impl Collected {
                 if self.left_out == 1 { "is" } else { "are" },
             );
             let mut more = if self.left_out_error {
-                Diagnostic::error("syntax-too-many-errors", message)
+                Diagnostic::error(Code::SyntaxTooManyErrors, message)
             } else {
-                Diagnostic::warning("syntax-too-many-errors", message)
+                Diagnostic::warning(Code::SyntaxTooManyErrors, message)
             };
             more.game = self.list.last().and_then(|d| d.game);
             more.help = Some(format!(
@@ -470,11 +473,12 @@ impl<S: SourceCode + fmt::Debug> miette::Diagnostic for Report<'_, S> {
 /// saying which columns are shown; the JSON forms keep every span as it is.
 ///
 /// ```
+/// use reversi_record::codes::Code;
 /// use reversi_record::diagnostic::{Diagnostic, Renderer, Source};
 /// use reversi_record::record::Span;
 /// let line = format!("1. f5 {} zz", "x".repeat(100_000));
 /// let source = Source::whole("long.rgn", line.as_str());
-/// let d = Diagnostic::error("syntax-bad-move", "not a move").at(Some(Span::new(100_006, 2)), "here");
+/// let d = Diagnostic::error(Code::SyntaxBadMove, "not a move").at(Some(Span::new(100_006, 2)), "here");
 /// let text = Renderer::plain().render(&d, &source);
 /// assert!(text.contains("[long.rgn:1:100007]"));
 /// assert!(text.len() < 2_000);
@@ -821,7 +825,7 @@ mod tests {
     #[test]
     fn one_json_shape() {
         let source = Source::whole("a.rgn", "1. f5\n2. zz\n");
-        let d = Diagnostic::error("syntax-bad-move", "not a move")
+        let d = Diagnostic::error(Code::SyntaxBadMove, "not a move")
             .at(Some(Span::new(9, 2)), "here")
             .in_game(1);
         let bare = serde_json::to_value(&d).unwrap();
@@ -845,7 +849,7 @@ mod tests {
             (&located["line"], &located["column"]),
             (&2.into(), &4.into())
         );
-        let nowhere = Diagnostic::error("syntax-bad-move", "not a move");
+        let nowhere = Diagnostic::error(Code::SyntaxBadMove, "not a move");
         let located = serde_json::to_value(renderer.locate(&nowhere, &source)).unwrap();
         assert!(located["line"].is_null() && located["column"].is_null());
         assert_eq!(located["file"], "a.rgn");

@@ -22,6 +22,7 @@ pub use engine::{
     BoardShape, Cell, Color, Finished, IllegalMove, Move, Outcome, Position, Rules, RulesError,
     Setup, Square, SquareSet,
 };
+pub mod codes;
 pub mod diagnostic;
 pub mod formats;
 pub mod record;

@@ -357,7 +357,7 @@ fn round_trip(target: Format, record: &Record, names: &Path) -> Result<bool, Str
         .iter()
         .flat_map(|g| &g.diagnostics)
         .filter(|d| d.is_error())
-        .map(|d| format!("{}: {}", d.code, d.message))
+        .map(|d| format!("{}: {}", d.code.name(), d.message))
         .collect();
     if read_back.len() != 1 || !errors.is_empty() {
         return Err(format!(
@@ -514,7 +514,7 @@ fn edax_pgn_reads_back_its_fen_start_and_disc_counts() {
     assert!(games[0]
         .diagnostics
         .iter()
-        .any(|d| d.code == "syntax-bad-start"));
+        .any(|d| d.code.name() == "syntax-bad-start"));
 }
 
 // ---------------------------------------------------------------------------------------

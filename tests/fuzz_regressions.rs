@@ -30,7 +30,7 @@ fn check_diagnostic(d: &Diagnostic, source: &Source, renderer: &mut Renderer, wh
     for span in d.span.into_iter().chain(d.related.iter().map(|l| l.span)) {
         check_span(span, source, what);
     }
-    assert!(renderer.render(d, source).contains(d.code), "{what}");
+    assert!(renderer.render(d, source).contains(d.code.name()), "{what}");
 }
 
 #[test]

@@ -541,7 +541,7 @@ fn komi_bids_read_with_the_move_grammar_and_round_trip_unchanged() {
     for bad in ["KB[zz/1]", "KB[e6/1/2/3]", "KB[e6/x]"] {
         let games = read_bytes(format!("(;GM[Othello]TY[8]{bad}B[f5];)").into_bytes());
         let d = &games[0].diagnostics[0];
-        assert_eq!(d.code, "ggf-bad-move", "{bad}");
+        assert_eq!(d.code.name(), "ggf-bad-move", "{bad}");
         assert!(d.help.as_deref().unwrap_or("").contains("KB[e6//0.90]"));
     }
 }

@@ -73,7 +73,7 @@ fn dump(games: &[ParsedGame], pretty: bool) -> String {
             None => out.push_str("(no record)\n"),
         }
         for d in &g.diagnostics {
-            let _ = writeln!(out, "### {} {}", d.severity.name(), d.code);
+            let _ = writeln!(out, "### {} {}", d.severity.name(), d.code.name());
             out.push_str(&render_plain(d, &g.source));
         }
     }

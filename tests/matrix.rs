@@ -172,7 +172,7 @@ fn check_dialect(
         return Err(format!("read back {} games", games.len()));
     };
     if let Some(d) = game.diagnostics.first() {
-        return Err(format!("reading back: {}: {}", d.code, d.message));
+        return Err(format!("reading back: {}: {}", d.code.name(), d.message));
     }
     let Some(back) = &game.record else {
         return Err("read back without a record".into());
@@ -202,18 +202,18 @@ fn check_dialect(
         ));
     }
     let report = validate_record(back, 1);
-    let before: Vec<_> = original.diagnostics.iter().map(|d| d.code).collect();
+    let before: Vec<_> = original.diagnostics.iter().map(|d| d.code.name()).collect();
     let new: Vec<_> = report
         .diagnostics
         .iter()
-        .filter(|d| !before.contains(&d.code))
+        .filter(|d| !before.contains(&d.code.name()))
         // A result listed as dropped, or none at all, comes back from the PGN dialects as
         // `*` (their roster needs a result), which a finished game flags as a warning.
         .filter(|d| {
             let unknown = drops_result(&losses) || record.result.is_none();
-            !(unknown && d.code == "wrong-result" && !d.is_error())
+            !(unknown && d.code.name() == "wrong-result" && !d.is_error())
         })
-        .map(|d| format!("{}: {}", d.code, d.message))
+        .map(|d| format!("{}: {}", d.code.name(), d.message))
         .collect();
     if !new.is_empty() {
         return Err(format!(

@@ -351,7 +351,11 @@ fn a_suggestion_that_contradicts_the_result_says_so() {
         moves.swap(i, i + 1);
         let mut corrupted = with_moves(record, &moves);
         let report = validate_record(&corrupted, 1);
-        let Some(d) = report.diagnostics.iter().find(|d| d.code == "illegal-move") else {
+        let Some(d) = report
+            .diagnostics
+            .iter()
+            .find(|d| d.code.name() == "illegal-move")
+        else {
             continue;
         };
         // With the true result the swap back is suggested as giving it.
@@ -367,7 +371,7 @@ fn a_suggestion_that_contradicts_the_result_says_so() {
         let d = report
             .diagnostics
             .iter()
-            .find(|d| d.code == "illegal-move")
+            .find(|d| d.code.name() == "illegal-move")
             .unwrap();
         let help = d.help.as_deref().unwrap();
         assert!(!help.contains("makes the game legal"), "{help}");

@@ -247,7 +247,9 @@ fn invalid_fixtures() {
             ));
             for d in &g.diagnostics {
                 assert_eq!(d.game, Some(g.index));
-                assert!(d.code.starts_with("syntax-") && d.span.is_some() && d.help.is_some());
+                assert!(
+                    d.code.name().starts_with("syntax-") && d.span.is_some() && d.help.is_some()
+                );
                 snap.push_str(&render_plain(d, &g.source));
             }
         }
@@ -386,7 +388,7 @@ fn a_broken_game_does_not_hide_the_next_errors() {
     let text = "[Result \"*\"]\n\n1. f5 x1 2. c3 f5( {a}\n\n[Event \"ok\"]\n\n1. f5\n";
     let games = rgn::parse_str(text, "t");
     assert_eq!(games.len(), 2);
-    let codes: Vec<_> = games[0].diagnostics.iter().map(|d| d.code).collect();
+    let codes: Vec<_> = games[0].diagnostics.iter().map(|d| d.code.name()).collect();
     assert_eq!(codes, ["syntax-bad-move", "syntax-bad-flip-claim"]);
     assert!(games[0].record.is_none());
     assert!(games[1].diagnostics.is_empty() && games[1].record.is_some());

@@ -335,7 +335,7 @@ fn validate_board(record: &Record, moves: usize) -> String {
     let d = report
         .diagnostics
         .iter()
-        .find(|d| d.code == "wrong-position")
+        .find(|d| d.code.name() == "wrong-position")
         .unwrap_or_else(|| panic!("no wrong-position after move {moves}"));
     d.board.clone().expect("wrong-position draws the board")
 }

@@ -129,7 +129,7 @@ fn invalid_fixtures() {
 #[test]
 fn every_error_of_a_grid_is_reported() {
     let games = read_all(&fixture("invalid/out_of_range.txt"));
-    let codes: Vec<_> = games[0].diagnostics.iter().map(|d| d.code).collect();
+    let codes: Vec<_> = games[0].diagnostics.iter().map(|d| d.code.name()).collect();
     assert_eq!(
         codes,
         [
@@ -140,7 +140,7 @@ fn every_error_of_a_grid_is_reported() {
     );
     let games = read_all(&fixture("invalid/doubled_number.txt"));
     let d = &games[0].diagnostics;
-    let codes: Vec<_> = d.iter().map(|d| d.code).collect();
+    let codes: Vec<_> = d.iter().map(|d| d.code.name()).collect();
     assert_eq!(
         codes,
         ["transcript-duplicate-number", "transcript-missing-number"]

@@ -40,34 +40,42 @@ fn read_file(path: &Path) -> Vec<ParsedGame> {
 
 /// The validator's code names, from `CODES`.
 fn code_names() -> BTreeSet<&'static str> {
-    CODES.iter().map(|(_, name, _)| *name).collect()
+    CODES
+        .iter()
+        .filter(|(code, _, _)| code.is_validator())
+        .map(|(_, name, _)| *name)
+        .collect()
 }
 
 /// What every validator diagnostic must carry (a span when the record's moves have them:
 /// corrupted copies add moves without one).
 fn check_shape(d: &Diagnostic, game: usize, record: &Record) {
     assert_eq!(d.game, Some(game), "{d:?}");
-    assert!(code_names().contains(d.code), "unknown code {}", d.code);
+    assert!(
+        code_names().contains(d.code.name()),
+        "unknown code {}",
+        d.code.name()
+    );
     assert!(d.label.is_some(), "no label: {d:?}");
     if record.moves.iter().all(|m| m.span.is_some()) {
         assert!(d.span.is_some(), "no span: {d:?}");
     }
     assert!(d.help.is_some(), "no help: {d:?}");
-    if d.code != "bad-setup" {
+    if d.code.name() != "bad-setup" {
         assert!(d.ply.is_some(), "no ply: {d:?}");
     }
     if let Some(n) = d.move_number {
         assert!(n >= 1 && n <= record.moves.len(), "move {n} out of range");
     }
     // `*` on a game that is over is a warning: the result is missing, not wrong.
-    let star = d.code == "wrong-result" && d.message.contains("`*`");
-    let severity = if d.code == "unfinished" || star {
+    let star = d.code.name() == "wrong-result" && d.message.contains("`*`");
+    let severity = if d.code.name() == "unfinished" || star {
         Severity::Warning
     } else {
         Severity::Error
     };
     assert_eq!(d.severity, severity, "{d:?}");
-    if matches!(d.code, "illegal-move" | "illegal-pass") {
+    if matches!(d.code.name(), "illegal-move" | "illegal-pass") {
         assert!(d.board.is_some(), "an illegal move draws the board");
         let rest = record.moves.len() - d.move_number.unwrap();
         assert_eq!(
@@ -83,7 +91,7 @@ fn check_shape(d: &Diagnostic, game: usize, record: &Record) {
 
 /// One line per game: what the replay reached and which codes it found.
 fn summary(game: &ParsedGame, report: Option<&GameReport>) -> String {
-    let reader: Vec<&str> = game.diagnostics.iter().map(|d| d.code).collect();
+    let reader: Vec<&str> = game.diagnostics.iter().map(|d| d.code.name()).collect();
     let Some(report) = report else {
         return format!("game {}: not read ({})\n", game.index, reader.join(", "));
     };
@@ -101,7 +109,7 @@ fn summary(game: &ParsedGame, report: Option<&GameReport>) -> String {
         .diagnostics
         .iter()
         .map(|d| match d.move_number {
-            Some(m) => format!("{} (ply {}, move {m})", d.code, d.ply.unwrap_or(0)),
+            Some(m) => format!("{} (ply {}, move {m})", d.code.name(), d.ply.unwrap_or(0)),
             None => d.code.to_string(),
         })
         .collect();
@@ -130,7 +138,7 @@ fn fixtures() {
         let mut renderer = Renderer::plain();
         for game in &games {
             for d in validate_game(game, &[] as &[&str]) {
-                codes.insert(d.code);
+                codes.insert(d.code.name());
                 rendered.push_str(&renderer.render(&d, &game.source));
                 rendered.push('\n');
             }
@@ -172,7 +180,7 @@ fn several_games_in_one_file_are_reported_separately() {
         .map(|g| {
             validate_game(g, &[] as &[&str])
                 .iter()
-                .map(|d| d.code)
+                .map(|d| d.code.name())
                 .collect::<Vec<_>>()
         })
         .collect();
@@ -226,7 +234,7 @@ fn every_real_game_validates_without_errors() {
             let report = validate_record(record, g.index);
             for d in &report.diagnostics {
                 assert_eq!(
-                    d.code,
+                    d.code.name(),
                     "unfinished",
                     "{name}: {}",
                     render_plain(d, &g.source)
@@ -302,7 +310,7 @@ fn findings(report: &GameReport) -> Vec<(&'static str, Option<usize>, usize)> {
     report
         .diagnostics
         .iter()
-        .map(|d| (d.code, d.move_number, d.ply.unwrap_or(0)))
+        .map(|d| (d.code.name(), d.move_number, d.ply.unwrap_or(0)))
         .collect()
 }
 
@@ -358,7 +366,7 @@ fn check_corrupted(record: &Record, what: &str) -> Vec<(&'static str, Option<usi
     if let Some(d) = report
         .diagnostics
         .iter()
-        .find(|d| matches!(d.code, "illegal-move" | "illegal-pass"))
+        .find(|d| matches!(d.code.name(), "illegal-move" | "illegal-pass"))
     {
         check_fix(record, d.help.as_deref().unwrap(), what);
     }

@@ -71,7 +71,7 @@ pub fn check_game(game: &ParsedGame) {
 
 /// Checks a diagnostic's spans and renders it.
 pub fn check_diagnostic(d: &Diagnostic, source: &Source, who: &str) {
-    assert!(!d.code.is_empty(), "{who} diagnostic without a code");
+    assert!(!d.code.name().is_empty(), "{who} diagnostic without a code");
     if let Some(span) = d.span {
         check_span(span, source, who);
     }
@@ -80,7 +80,7 @@ pub fn check_diagnostic(d: &Diagnostic, source: &Source, who: &str) {
     }
     let mut renderer = Renderer::plain();
     let text = renderer.render(d, source);
-    assert!(text.contains(d.code), "rendering lost the code: {text}");
+    assert!(text.contains(d.code.name()), "rendering lost the code: {text}");
     if let Some(span) = d.span {
         let located = renderer.locate(d, source);
         assert_eq!(located.line_column, Some(source.line_column(span.offset)));

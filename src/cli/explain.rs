@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use reversi_record::validate::{explain, CODES};
+use reversi_record::codes::{Code, CODES};
 
 use super::exit;
 
@@ -16,6 +16,11 @@ pub(crate) struct Args {
 pub(crate) fn run(args: Args) -> io::Result<u8> {
     let mut out = io::stdout().lock();
     let Some(code) = args.code else {
+        let width = CODES
+            .iter()
+            .map(|(_, name, _)| name.len())
+            .max()
+            .unwrap_or(0);
         for (_, name, text) in CODES {
             let first = text
                 .lines()
@@ -24,18 +29,13 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
                 .split(". ")
                 .next()
                 .unwrap_or(text);
-            writeln!(out, "{name:<16} {}", first.trim_end_matches('.'))?;
+            writeln!(out, "{name:<width$} {}", first.trim_end_matches('.'))?;
         }
-        writeln!(
-            out,
-            "{:<16} reader errors (syntax-, json-, wthor-, ggf-, sgf-, transcript-)",
-            "syntax-..."
-        )?;
         return Ok(exit::OK);
     };
-    match explain(&code) {
-        Some(text) => {
-            writeln!(out, "{code}\n\n{text}")?;
+    match Code::from_name(&code) {
+        Some(code) => {
+            writeln!(out, "{}\n\n{}", code.name(), code.explanation())?;
             Ok(exit::OK)
         }
         None => {

@@ -2,6 +2,7 @@
 //! (`--XO...- X`). OBF lines are one; an Edax move string may start with one. Shared here
 //! so that neither format imports the other.
 
+use crate::codes::Code;
 use std::iter::Peekable;
 use std::str::CharIndices;
 
@@ -111,7 +112,7 @@ impl BoardParse<'_> {
             let Some((i, c)) = chars.next() else {
                 return Err(Box::new(
                     Diagnostic::error(
-                        "board-too-short",
+                        Code::BoardTooShort,
                         format!("expected {need} squares, but the board has only {count}"),
                     )
                     .at(
@@ -130,7 +131,7 @@ impl BoardParse<'_> {
             let Some(cell) = disc(c) else {
                 return Err(Box::new(
                     Diagnostic::error(
-                        "board-bad-square",
+                        Code::BoardBadSquare,
                         format!("expected a square (`X`, `O` or `-`), but found `{c}`"),
                     )
                     .at(Some(Span::new(base + i, c.len_utf8())), "not a square")
@@ -145,7 +146,7 @@ impl BoardParse<'_> {
                     None => {
                         return Err(Box::new(
                             Diagnostic::error(
-                                "board-bad-square",
+                                Code::BoardBadSquare,
                                 format!("a disc stands outside the {board} board"),
                             )
                             .at(Some(Span::new(base + i, c.len_utf8())), "off the board")
@@ -183,7 +184,7 @@ impl BoardParse<'_> {
                             let board_text = text[start..end].trim_end();
                             return Err(Box::new(
                                 Diagnostic::error(
-                                    "board-too-short",
+                                    Code::BoardTooShort,
                                     format!(
                                         "expected {need} squares before the side to move, but found {}",
                                         need - 1
@@ -199,7 +200,7 @@ impl BoardParse<'_> {
                         _ => {
                             return Err(Box::new(
                                 Diagnostic::error(
-                                    "board-missing-side",
+                                    Code::BoardMissingSide,
                                     format!(
                                         "expected the side to move (`X` or `O`), but found `{c}`"
                                     ),
@@ -214,7 +215,7 @@ impl BoardParse<'_> {
                 None => {
                     return Err(Box::new(
                         Diagnostic::error(
-                            "board-missing-side",
+                            Code::BoardMissingSide,
                             "expected the side to move (`X` or `O`) after the board",
                         )
                         .at(

@@ -9,6 +9,7 @@
 //! [`MAX_GAME_BYTES`] is skipped unread); the
 //! diagnostics both formats give alike are made here too.
 
+use crate::codes::Code;
 use std::io::{self, BufRead};
 use std::sync::Arc;
 
@@ -276,7 +277,7 @@ pub(super) fn parse_piece<E, T: Default>(
 /// The error for `junk`, text at file offset `base` before a game that is not one, of which
 /// `dropped` more bytes were not kept. `a_game` names what the text is not (`a GGF game`).
 pub(super) fn garbage_error(
-    code: &'static str,
+    code: Code,
     a_game: &str,
     help: &'static str,
     junk: &str,
@@ -298,7 +299,7 @@ pub(super) fn garbage_error(
 /// The error for property `id` at `span` with no `[value]` after it.
 pub(super) fn missing_value(id: &str, span: Span) -> Diagnostic {
     Diagnostic::error(
-        "syntax-missing-value",
+        Code::SyntaxMissingValue,
         format!("property `{id}` has no `[value]`"),
     )
     .at(Some(span), "expected `[` after this")

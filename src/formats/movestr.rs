@@ -36,6 +36,7 @@
 //! A move string cannot hold tags, results, comments, evaluations, times, flip or colour
 //! claims, position snapshots, or an empty game: these are refused unless writing lossily.
 
+use crate::codes::Code;
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
@@ -199,7 +200,7 @@ pub(super) fn parse_moves(
             }
             Ok(sq) => errors.push(
                 Diagnostic::error(
-                    "syntax-bad-move",
+                    Code::SyntaxBadMove,
                     format!("`{token}` is not a square of the {board} board"),
                 )
                 .at(Some(span), format!("{sq} is off the board"))
@@ -207,7 +208,7 @@ pub(super) fn parse_moves(
             ),
             Err(_) => errors.push(
                 Diagnostic::error(
-                    "syntax-bad-move",
+                    Code::SyntaxBadMove,
                     format!("expected a move such as `f5` or a pass `--`, but found `{token}`"),
                 )
                 .at(Some(span), "not a move")
@@ -461,7 +462,7 @@ impl<R: BufRead> MoveStringReader<R> {
                     if let Some(extra) = parsed.rest_span(&text[..semicolon], base) {
                         errors.push(
                             Diagnostic::error(
-                                "syntax-bad-move",
+                                Code::SyntaxBadMove,
                                 "expected `;` after the side to move",
                             )
                             .at(Some(extra), "unexpected text")
@@ -471,7 +472,7 @@ impl<R: BufRead> MoveStringReader<R> {
                 }
                 Ok(parsed) => errors.push(
                     Diagnostic::error(
-                        "board-bad-start",
+                        Code::BoardBadStart,
                         format!(
                             "a start position prefix only holds 2 players, but the rules are {}",
                             self.rules
@@ -505,7 +506,7 @@ impl<R: BufRead> MoveStringReader<R> {
             Err(e) => {
                 let at = line.text.find(value).unwrap_or(0);
                 let span = Span::new(line.offset + at, value.len());
-                let diag = Diagnostic::error("movestr-bad-pragma", format!("bad rules: {e}"))
+                let diag = Diagnostic::error(Code::MovestrBadPragma, format!("bad rules: {e}"))
                     .at(Some(span), "not a rules string")
                     .help(format!(
                         "a pragma reads `%% rules: anti:10x10`; the lines after it keep the \
@@ -546,7 +547,7 @@ impl<R: BufRead> MoveStringReader<R> {
             }
         };
         let Some(fields) = fields else {
-            let diag = Diagnostic::error("csv-unterminated-quote", "a quoted field never ends")
+            let diag = Diagnostic::error(Code::CsvUnterminatedQuote, "a quoted field never ends")
                 .at(Some(Span::new(line.offset, line.text.len())), "this row")
                 .help("close the field with `\"`; write a quote inside a field as `\"\"`");
             return Ok(self.game(&line, None, vec![diag]));
@@ -559,7 +560,7 @@ impl<R: BufRead> MoveStringReader<R> {
         };
         let Some(column) = chosen else {
             let diag = Diagnostic::error(
-                "csv-no-moves-column",
+                Code::CsvNoMovesColumn,
                 "no column of this row holds a move string",
             )
             .at(Some(Span::new(line.offset, line.text.len())), "this row")
@@ -578,7 +579,7 @@ impl<R: BufRead> MoveStringReader<R> {
                 .as_ref()
                 .map_or_else(String::new, |c| c.name(column));
             let diag = Diagnostic::error(
-                "csv-missing-field",
+                Code::CsvMissingField,
                 format!(
                     "this row has {} fields, so no `{name}` column (column {})",
                     fields.len(),
@@ -834,7 +835,7 @@ mod tests {
             .iter()
             .map(|d| (d.code, d.span.unwrap().offset))
             .collect();
-        assert_eq!(codes, [("syntax-bad-move", 2), ("syntax-bad-move", 6)]);
+        assert_eq!(codes, [(Code::SyntaxBadMove, 2), (Code::SyntaxBadMove, 6)]);
         assert_eq!(games[0].diagnostics[0].game, Some(1));
         assert_eq!(moves_of(&games[1]), "f5 d6");
     }

@@ -24,6 +24,7 @@
 //! [capability table](super::capabilities)), as are moves that do not replay; other tags,
 //! claims and comments are refused, or dropped when writing lossily.
 
+use crate::codes::Code;
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 
@@ -127,7 +128,7 @@ fn parse_position(text: &str, base: usize) -> Result<Record, Vec<Diagnostic>> {
     }
     let Some(entries) = rest.strip_prefix(';') else {
         return Err(vec![Diagnostic::error(
-            "obf-bad-entry",
+            Code::ObfBadEntry,
             format!(
                 "expected `;` after the side to move, but found `{}`",
                 first_char(rest)
@@ -170,7 +171,7 @@ fn parse_entries(text: &str, base: usize) -> Result<Vec<String>, Vec<Diagnostic>
             Some(value) => values.push(value),
             None => errors.push(
                 Diagnostic::error(
-                    "obf-bad-entry",
+                    Code::ObfBadEntry,
                     format!("expected an entry such as `G8:+18` or `PA:-4`, but found `{entry}`"),
                 )
                 .at(Some(Span::new(base + entry_at, entry.len())), "not an entry")

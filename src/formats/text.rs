@@ -8,6 +8,7 @@
 //! game is skipped), `syntax-bad-encoding` (a line that is not UTF-8, read as CP1252; a
 //! warning) and `syntax-nul-byte` (a NUL byte, read as U+FFFD; an error).
 
+use crate::codes::Code;
 use std::io::{self, BufRead, Read};
 
 use crate::diagnostic::Diagnostic;
@@ -131,7 +132,7 @@ pub(crate) fn read_line_capped(
 /// The error for a line or game longer than [`MAX_GAME_BYTES`], which is skipped.
 pub(crate) fn too_long(what: &str, line: usize, len: usize) -> Diagnostic {
     Diagnostic::error(
-        "syntax-too-long",
+        Code::SyntaxTooLong,
         format!(
             "{what} on line {} is longer than {MAX_GAME_TEXT} ({len} bytes); the game is skipped",
             line + 1
@@ -169,7 +170,7 @@ pub(crate) fn decode(bytes: Vec<u8>, base: usize, line: usize) -> (String, Vec<D
     if let Some((at, number, count)) = first_marked(&text, CP1252_MARK) {
         problems.push(
             Diagnostic::warning(
-                "syntax-bad-encoding",
+                Code::SyntaxBadEncoding,
                 if count == 1 {
                     format!("line {} is not valid UTF-8; it was read as Windows-1252", line + number + 1)
                 } else {
@@ -187,7 +188,7 @@ pub(crate) fn decode(bytes: Vec<u8>, base: usize, line: usize) -> (String, Vec<D
     if let Some((at, number)) = nul {
         problems.push(
             Diagnostic::error(
-                "syntax-nul-byte",
+                Code::SyntaxNulByte,
                 format!("line {} holds a NUL byte", line + number + 1),
             )
             .at(Some(Span::new(base + at, '\u{FFFD}'.len_utf8())), "a NUL byte")
@@ -609,7 +610,7 @@ mod tests {
         let (text, problems) = decode(bytes, 100, 4);
         assert_eq!(text, "[Black \"René\"]\n[White \"José €\"]\nf5 d6\n");
         assert_eq!(problems.len(), 1);
-        assert_eq!(problems[0].code, "syntax-bad-encoding");
+        assert_eq!(problems[0].code, Code::SyntaxBadEncoding);
         assert_eq!(
             problems[0].message,
             "2 lines, the first line 5, are not valid UTF-8; they were read as Windows-1252"
@@ -647,7 +648,7 @@ mod tests {
     fn nul_bytes_are_an_error_and_never_kept() {
         let (text, problems) = decode(b"f5\0d6".to_vec(), 10, 0);
         assert_eq!(text, "f5\u{FFFD}d6");
-        assert_eq!(problems[0].code, "syntax-nul-byte");
+        assert_eq!(problems[0].code, Code::SyntaxNulByte);
         assert!(problems[0].is_error());
         assert_eq!(problems[0].span, Some(Span::new(12, 3)));
     }

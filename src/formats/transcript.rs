@@ -58,6 +58,7 @@
 //! is more than a recolouring of the start squares, two moves on one square, or tags whose
 //! names are not words or whose values span lines: these are refused unless writing lossily.
 
+use crate::codes::Code;
 use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -406,7 +407,7 @@ fn read_headers(block: &Block) -> Result<(Vec<Tag>, StatedRules), Vec<Diagnostic
                 Ok(rules) => stated_rules = Some((rules, h.span)),
                 Err(e) => {
                     return Err(vec![Diagnostic::error(
-                        "transcript-bad-rules",
+                        Code::TranscriptBadRules,
                         format!("bad rules: {e}"),
                     )
                     .at(Some(h.span), "not a rules string")
@@ -432,7 +433,7 @@ fn grid_rules(
 ) -> Result<Rules, Vec<Diagnostic>> {
     if block.rows.is_empty() {
         return Err(vec![Diagnostic::error(
-            "transcript-missing-grid",
+            Code::TranscriptMissingGrid,
             "header lines with no grid after them",
         )
         .at(Some(span), "these headers")
@@ -450,7 +451,7 @@ fn grid_rules(
                 10 => Rules::othello(BoardShape::Ten),
                 _ => {
                     return Err(vec![Diagnostic::error(
-                    "transcript-bad-shape",
+                    Code::TranscriptBadShape,
                     format!("a grid has 6, 8 or 10 rows, but this one has {n}"),
                 )
                 .at(Some(span), format!("{n} rows"))
@@ -463,7 +464,7 @@ fn grid_rules(
     let side = usize::from(board.side());
     if n != side {
         return Err(vec![Diagnostic::error(
-            "transcript-bad-shape",
+            Code::TranscriptBadShape,
             format!("the {board} board has {side} rows, but this grid has {n}"),
         )
         .at(Some(span), format!("{n} rows"))
@@ -551,7 +552,7 @@ impl Grid {
             let short = side - omittable.len();
             self.errors.push(
                 Diagnostic::error(
-                    "transcript-bad-shape",
+                    Code::TranscriptBadShape,
                     format!(
                         "row {}{} has {found} squares, but expected {side}{}",
                         r + 1,
@@ -589,7 +590,7 @@ impl Grid {
             Some(Cell::Number(0, _)) if layout.preprinted(sq) => {}
             Some(Cell::Number(k, span)) if layout.preprinted(sq) => errors.push(
                 Diagnostic::error(
-                    "transcript-number-on-start-square",
+                    Code::TranscriptNumberOnStartSquare,
                     format!("move {k} is written on {sq}, which is filled before move 1"),
                 )
                 .at(Some(span), "a start square")
@@ -597,7 +598,7 @@ impl Grid {
             ),
             Some(Cell::Number(k, span)) if k == 0 || k > max => errors.push(
                 Diagnostic::error(
-                    "transcript-number-out-of-range",
+                    Code::TranscriptNumberOutOfRange,
                     format!("move numbers run from 1 to {max}, but {sq} holds {k}"),
                 )
                 .at(Some(span), "out of range")
@@ -608,7 +609,7 @@ impl Grid {
             Some(Cell::Disc(color)) if layout.preprinted(sq) => self.letters.push((sq, color)),
             Some(Cell::Disc(_)) => errors.push(
                 Diagnostic::error(
-                    "transcript-bad-cell",
+                    Code::TranscriptBadCell,
                     format!("`{}` on {sq}: only start squares hold a disc before move 1", token.text),
                 )
                 .at(Some(token.span), "not a start square")
@@ -616,7 +617,7 @@ impl Grid {
             ),
             None => errors.push(
                 Diagnostic::error(
-                    "transcript-bad-cell",
+                    Code::TranscriptBadCell,
                     format!("expected a move number or `.` on {sq}, but found `{}`", token.text),
                 )
                 .at(Some(token.span), "not a move number")
@@ -632,7 +633,7 @@ impl Grid {
             if places.len() > 1 {
                 let names: Vec<String> = places.iter().map(|(sq, _)| sq.to_string()).collect();
                 let mut d = Diagnostic::error(
-                    "transcript-duplicate-number",
+                    Code::TranscriptDuplicateNumber,
                     format!(
                         "move {k} is written on {} squares ({})",
                         places.len(),
@@ -664,7 +665,7 @@ impl Grid {
                     )
                 };
                 errors.push(
-                    Diagnostic::error("transcript-missing-number", message)
+                    Diagnostic::error(Code::TranscriptMissingNumber, message)
                         .at(
                             Some(places[0].1),
                             format!("move {k} follows move {}", expected - 1),
@@ -990,8 +991,8 @@ mod tests {
         assert_eq!(
             codes,
             [
-                "transcript-missing-number",
-                "transcript-number-out-of-range"
+                Code::TranscriptMissingNumber,
+                Code::TranscriptNumberOutOfRange
             ]
         );
         let grid = "1 . . . . . . . .\n2 . . . . . . . .\n3 . . . . 1 . . .\n4 . . . 0 0 . . .\n5 . . . 0 0 . . .\n6 . . . . . . . .\n7 . . . . . . . .\n8 . . . . . . . .\n";

@@ -2,6 +2,7 @@
 //! unreadable, so the grid's text is edited (a number rewritten, added on an empty square,
 //! or removed) and read again; two numbers exchanged are a swap of moves.
 
+use crate::codes::Code;
 use std::collections::{BTreeSet, HashMap};
 
 use super::plausibility as cost;
@@ -14,10 +15,10 @@ use crate::record::{Record, Span};
 use crate::validate::validate_record;
 
 /// The reader's codes a number-space edit can answer.
-const FIXABLE: [&str; 3] = [
-    "transcript-duplicate-number",
-    "transcript-missing-number",
-    "transcript-number-out-of-range",
+const FIXABLE: [Code; 3] = [
+    Code::TranscriptDuplicateNumber,
+    Code::TranscriptMissingNumber,
+    Code::TranscriptNumberOutOfRange,
 ];
 
 /// Re-reads the search may do for one grid.
@@ -256,7 +257,7 @@ fn edits(text: &str, diagnostics: &[Diagnostic]) -> Vec<TextEdit> {
     // Numbers out of range (more than the squares) are not part of the sequence.
     let out_of_range: BTreeSet<usize> = diagnostics
         .iter()
-        .filter(|d| d.code == "transcript-number-out-of-range")
+        .filter(|d| d.code == Code::TranscriptNumberOutOfRange)
         .filter_map(|d| d.span.map(|s| s.offset))
         .collect();
     let top = numbers
@@ -291,7 +292,7 @@ fn edits(text: &str, diagnostics: &[Diagnostic]) -> Vec<TextEdit> {
             .map(|s| s.offset)
             .collect();
         match d.code {
-            "transcript-duplicate-number" | "transcript-number-out-of-range" => {
+            Code::TranscriptDuplicateNumber | Code::TranscriptNumberOutOfRange => {
                 for cell in spans.into_iter().filter_map(at_offset) {
                     for &j in &targets {
                         renumber(&mut out, cell, j);
@@ -307,7 +308,7 @@ fn edits(text: &str, diagnostics: &[Diagnostic]) -> Vec<TextEdit> {
                     });
                 }
             }
-            "transcript-missing-number" => {
+            Code::TranscriptMissingNumber => {
                 for &j in missing.iter().take(2) {
                     for &(at, t) in &toks {
                         if matches!(t, "." | "_" | "-") && row_like(text, at) {

@@ -26,6 +26,7 @@
 //! assert_eq!(fixed.moves[1].mv, Move::Place("d6".parse().unwrap()));
 //! ```
 
+use crate::codes::Code;
 use std::fmt;
 
 use serde::Serialize;
@@ -275,7 +276,7 @@ impl Repair {
                 let list: Vec<String> = self.edits.iter().map(Edit::to_string).collect();
                 let first = self.edits.first();
                 let mut d = Diagnostic::warning(
-                    "repaired",
+                    Code::Repaired,
                     format!(
                         "repaired with {} {}: {}",
                         self.edits.len(),
@@ -317,7 +318,7 @@ impl Repair {
                     k => k.to_string(),
                 };
                 let mut d = Diagnostic::warning(
-                    "ambiguous",
+                    Code::Ambiguous,
                     format!(
                         "{count} repairs with {n} {} fit equally well; the game is written unchanged",
                         plural(n)
@@ -348,7 +349,7 @@ impl Repair {
                 if let Some(why) = self.not_searched {
                     message = why.into();
                 }
-                let mut d = Diagnostic::error("unrepairable", message)
+                let mut d = Diagnostic::error(Code::Unrepairable, message)
                     .at(first.and_then(|d| d.span), "the first error")
                     .in_game(game)
                     .help("the game is written unchanged; the findings follow");

@@ -1,5 +1,6 @@
 //! Reading a scenario's directives.
 
+use crate::codes::Code;
 use std::fmt;
 use std::str::FromStr;
 
@@ -36,14 +37,14 @@ pub enum ErrorKind {
 
 impl ErrorKind {
     /// The stable code, such as `scenario-syntax`.
-    pub const fn code(self) -> &'static str {
+    pub const fn code(self) -> Code {
         match self {
-            ErrorKind::Syntax => "scenario-syntax",
-            ErrorKind::BadRules => "scenario-bad-rules",
-            ErrorKind::BadBoard => "scenario-bad-board",
-            ErrorKind::Inconsistent => "scenario-inconsistent",
-            ErrorKind::UnexpectedRefusal => "scenario-unexpected-refusal",
-            ErrorKind::UnexpectedLegal => "scenario-unexpected-legal",
+            ErrorKind::Syntax => Code::ScenarioSyntax,
+            ErrorKind::BadRules => Code::ScenarioBadRules,
+            ErrorKind::BadBoard => Code::ScenarioBadBoard,
+            ErrorKind::Inconsistent => Code::ScenarioInconsistent,
+            ErrorKind::UnexpectedRefusal => Code::ScenarioUnexpectedRefusal,
+            ErrorKind::UnexpectedLegal => Code::ScenarioUnexpectedLegal,
         }
     }
 }

@@ -17,7 +17,7 @@ use crate::formats::ParsedGame;
 /// use reversi_record::formats::{Format, ReadOptions};
 /// use reversi_record::validate::validate_game;
 /// let games = Format::MoveString.read_bytes("f5d6a1\nf5d6\n", &ReadOptions::default()).unwrap();
-/// let codes: Vec<&str> = validate_game(&games[0], &[] as &[&str]).iter().map(|d| d.code).collect();
+/// let codes: Vec<&str> = validate_game(&games[0], &[] as &[&str]).iter().map(|d| d.code.name()).collect();
 /// assert_eq!(codes, ["illegal-move"]);
 /// assert!(validate_game(&games[1], &["unfinished"]).is_empty());
 /// ```
@@ -29,7 +29,7 @@ pub fn validate_game<S: AsRef<str>>(game: &ParsedGame, allow: &[S]) -> Vec<Diagn
     all.retain(|d| {
         !allow
             .iter()
-            .any(|a| a.as_ref().eq_ignore_ascii_case(d.code))
+            .any(|a| a.as_ref().eq_ignore_ascii_case(d.code.name()))
     });
     all
 }

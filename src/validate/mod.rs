@@ -17,11 +17,10 @@ use crate::diagnostic::Diagnostic;
 use crate::engine::{IllegalMove, Move, Outcome, Position, SquareSet};
 use crate::record::{ClaimedResult, MoveRecord, Record, ResultScore, Termination};
 
-mod codes;
 mod game;
 mod suggest;
 
-pub use codes::{explain, Code, CODES};
+pub use crate::codes::{explain, Code, CODES};
 pub use game::{validate_game, Summary};
 
 /// What replaying one game found.
@@ -83,7 +82,7 @@ impl Validator<'_> {
                     .and_then(|s| s.span)
                     .or(record.rules_span);
                 self.push(
-                    Diagnostic::error(Code::BadSetup.name(), format!("the start position is impossible: {e}"))
+                    Diagnostic::error(Code::BadSetup, format!("the start position is impossible: {e}"))
                         .at(span, "this start position")
                         .help(format!("the rules are `{rules}`; every disc must stand on a playable square of a colour that takes part")),
                 );
@@ -118,7 +117,7 @@ impl Validator<'_> {
                     if explicit_passes {
                         self.push(
                             Diagnostic::error(
-                                Code::MissingPass.name(),
+                                Code::MissingPass,
                                 format!("{} has no legal move and must pass before {}", pos.turn(), m.mv),
                             )
                             .at(m.span, "a pass is missing before this move")
@@ -137,7 +136,7 @@ impl Validator<'_> {
             if let Some(claimed) = m.color.filter(|&c| c != mover) {
                 self.push(
                     Diagnostic::error(
-                        Code::WrongColor.name(),
+                        Code::WrongColor,
                         format!(
                             "the record says {claimed} plays {}, but it is {mover}'s turn",
                             m.mv
@@ -180,7 +179,7 @@ impl Validator<'_> {
         let end = index.checked_sub(1).and_then(|i| moves[i].span);
         self.push(
             Diagnostic::error(
-                Code::MovesAfterEnd.name(),
+                Code::MovesAfterEnd,
                 format!("the game is over after {index} moves, but the record goes on with {rest} more"),
             )
             .at(moves[index].span, label)
@@ -226,7 +225,7 @@ impl Validator<'_> {
             }
             self.push(
                 Diagnostic::error(
-                    Code::WrongPosition.name(),
+                    Code::WrongPosition,
                     format!(
                         "the board after move {after} is not what the record claims: {}",
                         what.join("; ")
@@ -272,7 +271,7 @@ impl Validator<'_> {
         }
         self.push(
             Diagnostic::error(
-                Code::WrongFlips.name(),
+                Code::WrongFlips,
                 format!(
                     "{} does not flip what the record claims: {}",
                     m.mv,
@@ -333,7 +332,7 @@ impl Validator<'_> {
             Move::Pass => "illegal pass".to_string(),
             Move::Place(_) => reason.reason().to_string(),
         };
-        let mut d = Diagnostic::error(code.name(), message)
+        let mut d = Diagnostic::error(code, message)
             .at(m.span, label)
             .at_move(ply, Some(number))
             .help(help)
@@ -375,7 +374,7 @@ impl Validator<'_> {
             };
             self.push(
                 Diagnostic::warning(
-                    Code::Unfinished.name(),
+                    Code::Unfinished,
                     format!(
                         "the record ends before the game is over, after {}{why}{claim_note}",
                         plural(record.moves.len(), "move")
@@ -405,7 +404,7 @@ impl Validator<'_> {
                 let real = join_counts(&outcome.score[..players]);
                 self.push(
                     Diagnostic::warning(
-                        Code::WrongResult.name(),
+                        Code::WrongResult,
                         format!(
                             "the record's result is `*` (unfinished), but the game is over: it ends {real}"
                         ),
@@ -421,7 +420,7 @@ impl Validator<'_> {
             }
             if let Some(problem) = result_mismatch(record, claim, &outcome) {
                 self.push(
-                    Diagnostic::error(Code::WrongResult.name(), problem.0)
+                    Diagnostic::error(Code::WrongResult, problem.0)
                         .at(claim.span, "claimed result")
                         .at_move(
                             ply,

@@ -92,6 +92,7 @@ mod tests {
     use super::ty::{GgfType, TyBoard};
     use super::write::to_ggf;
     use super::*;
+    use crate::codes::Code;
     use crate::engine::{BoardShape, Move};
     use crate::formats::{ParsedGame, ReadOptions};
     use crate::record::{MoveRecord, Record};
@@ -194,7 +195,7 @@ mod tests {
         let games = read_str("junk\n1 (;GM[Othello]B[f5]\n(;GM[Othello]B[d3];)\n");
         assert_eq!(games.len(), 2);
         let codes: Vec<_> = games[0].diagnostics.iter().map(|d| d.code).collect();
-        assert_eq!(codes, ["ggf-garbage", "syntax-unterminated-game"]);
+        assert_eq!(codes, [Code::GgfGarbage, Code::SyntaxUnterminatedGame]);
         assert!(games[1].diagnostics.is_empty());
         assert_eq!(games[1].record.as_ref().unwrap().moves.len(), 1);
         assert_eq!(games[1].source.line, 2);

@@ -3,6 +3,7 @@
 use super::stream::End;
 use super::ty::{canonical_type, GgfType, TyBoard};
 use super::{TAG_IDS, TYPE_TAG};
+use crate::codes::Code;
 use crate::diagnostic::{Collected, Diagnostic};
 use crate::engine::{BoardShape, Color, Move, Preset, Rules, Setup, Square, SquareSet};
 use crate::formats::bracketed;
@@ -54,7 +55,7 @@ impl<'t> GameParser<'t, '_> {
                     End::NextGame => "the next game begins before this one ends with `;)`",
                     _ => "the input ends before the game ends with `;)`",
                 };
-                let d = Diagnostic::error("syntax-unterminated-game", "unterminated GGF game")
+                let d = Diagnostic::error(Code::SyntaxUnterminatedGame, "unterminated GGF game")
                     .at(Some(self.span(at, at + 2)), "this game is never closed")
                     .help(format!("{why}; close it with `;)`"));
                 self.push(d);
@@ -92,7 +93,7 @@ impl<'t> GameParser<'t, '_> {
                     }
                     None => {
                         let d = Diagnostic::error(
-                            "syntax-unterminated-value",
+                            Code::SyntaxUnterminatedValue,
                             format!("the value of `{id}` has no closing `]`"),
                         )
                         .at(Some(self.span(start, open + 1)), "opened here")
@@ -116,7 +117,7 @@ impl<'t> GameParser<'t, '_> {
             while !text.is_char_boundary(i) {
                 i += 1;
             }
-            let d = Diagnostic::error("syntax-unexpected-text", "unexpected text in a GGF game")
+            let d = Diagnostic::error(Code::SyntaxUnexpectedText, "unexpected text in a GGF game")
                 .at(Some(self.span(start, i)), "not a property")
                 .help("a GGF game holds only `ID[value]` properties between `(;` and `;)`");
             self.push(d);
@@ -141,7 +142,7 @@ impl<'t> GameParser<'t, '_> {
             let first = matches!(prop.id, "B" | "W") || !seen.contains(&prop.id);
             if !first {
                 let d = Diagnostic::warning(
-                    "ggf-duplicate-property",
+                    Code::GgfDuplicateProperty,
                     format!("property `{}` appears more than once", prop.id),
                 )
                 .at(Some(prop.span), "again here")
@@ -164,7 +165,7 @@ impl<'t> GameParser<'t, '_> {
             return true;
         }
         let d = Diagnostic::error(
-            "ggf-not-othello",
+            Code::GgfNotOthello,
             format!("this is a game of `{}`, not Othello", gm.value),
         )
         .at(Some(gm.value_span), "expected `Othello`")
@@ -232,9 +233,9 @@ impl<'t> GameParser<'t, '_> {
         for (message, range) in &parsed.errors {
             let span = Span::new(ty.value_span.offset + range.start, range.end - range.start);
             let code = if message.starts_with("has an unknown") {
-                "ggf-unknown-type"
+                Code::GgfUnknownType
             } else {
-                "ggf-bad-type"
+                Code::GgfBadType
             };
             let d = Diagnostic::error(code, format!("game type `{}` {message}", ty.value))
                 .at(Some(span), "here")
@@ -245,7 +246,7 @@ impl<'t> GameParser<'t, '_> {
             Some(TyBoard::Shape(shape)) => shape,
             Some(TyBoard::Unsupported(n)) => {
                 let d = Diagnostic::error(
-                    "ggf-unsupported-board",
+                    Code::GgfUnsupportedBoard,
                     format!("{n}x{n} boards are not supported"),
                 )
                 .at(Some(ty.value_span), "this game type")
@@ -308,7 +309,7 @@ impl<'t> GameParser<'t, '_> {
             count += 1;
         }
         let bad = |what: String, span: Span, label: &str| {
-            Diagnostic::error("ggf-bad-move", what)
+            Diagnostic::error(Code::GgfBadMove, what)
                 .at(Some(span), label)
                 .help("a move is `B[f5]`, `W[d3/-2.50/1.20]` (eval and seconds used) or `B[PA]`")
         };
@@ -371,7 +372,7 @@ impl<'t> GameParser<'t, '_> {
                 .all(|n| n.is_empty() || parse_number(n).is_some());
         if !fits {
             let d = Diagnostic::error(
-                "ggf-bad-move",
+                Code::GgfBadMove,
                 format!(
                     "komi bid `{}` is not a move, an eval and a time",
                     prop.value
@@ -445,7 +446,7 @@ impl<'t> GameParser<'t, '_> {
             None => (value, None),
         };
         let Some(re) = parse_number(score) else {
-            let d = Diagnostic::error("ggf-bad-result", format!("`{value}` is not a result"))
+            let d = Diagnostic::error(Code::GgfBadResult, format!("`{value}` is not a result"))
                 .at(Some(prop.value_span), "expected a score such as `+18.000`")
                 .help("RE is Black's net score, with `:r`, `:t` or `:s` for resigned, time or agreed; `?` when unfinished");
             self.push(d);
@@ -460,7 +461,7 @@ impl<'t> GameParser<'t, '_> {
                 "l" => Termination::Unfinished,
                 _ => {
                     let d = Diagnostic::error(
-                        "ggf-unknown-flag",
+                        Code::GgfUnknownFlag,
                         format!("`:{f}` is not a result flag"),
                     )
                     .at(Some(prop.value_span), "unknown flag")
@@ -481,7 +482,7 @@ impl<'t> GameParser<'t, '_> {
 
 /// A `ggf-bad-board` error.
 fn bad_board(message: String, span: Span, label: &str) -> Diagnostic {
-    Diagnostic::error("ggf-bad-board", message).at(Some(span), label).help(
+    Diagnostic::error(Code::GgfBadBoard, message).at(Some(span), label).help(
         "BO is the board type, its cells row by row (`*` black, `O` white, `-` empty) and the side to move (`*` or `O`)",
     )
 }

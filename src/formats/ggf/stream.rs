@@ -1,6 +1,7 @@
 //! GGF streaming: splits the input into games, resynchronising after garbage, and
 //! reports what it skipped.
 
+use crate::codes::Code;
 use std::io::{self, BufRead};
 use std::sync::Arc;
 
@@ -118,7 +119,7 @@ impl Reader<'_> {
             let src = &held.source;
             let end = src.offset + src.text.trim_end().len();
             let d = Diagnostic::warning(
-                "ggf-count-mismatch",
+                Code::GgfCountMismatch,
                 format!(
                     "the archive line announces {} but holds {}",
                     games(group.count),
@@ -190,7 +191,7 @@ impl Iterator for Reader<'_> {
                         let at =
                             game.source.offset + game.source.text.find("(;").unwrap_or_default();
                         let d = Diagnostic::warning(
-                            "ggf-count-mismatch",
+                            Code::GgfCountMismatch,
                             format!(
                                 "the archive line announces {}; this is game {} of the line",
                                 games(group.count),
@@ -278,7 +279,7 @@ pub(super) fn before_game(
         return (count, false);
     }
     diagnostics.push(bracketed::garbage_error(
-        "ggf-garbage",
+        Code::GgfGarbage,
         "a GGF game",
         "a GGF game is `(;GM[Othello]…;)`; this text was skipped",
         junk,

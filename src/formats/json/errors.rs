@@ -1,5 +1,6 @@
 //! Serde's errors as diagnostics: the offending token's span in the game's text.
 
+use crate::codes::Code;
 use serde_json::error::Category;
 
 use super::stream::Chunk;
@@ -21,21 +22,22 @@ pub(super) fn serde_diagnostic(e: &serde_json::Error, text: &str, offset: usize)
     let (start, stop) = whole_chars(text, text.len().saturating_sub(1), text.len());
     let last = Span::new(offset + start, stop - start);
     match category {
-        Category::Eof => {
-            Diagnostic::error("syntax-json", "the game's JSON ends before it is complete")
-                .at(Some(last), "the game ends here")
-                .help("close every string, array and object; the file may be truncated")
-        }
-        Category::Syntax | Category::Io => Diagnostic::error("syntax-json", message)
+        Category::Eof => Diagnostic::error(
+            Code::SyntaxJson,
+            "the game's JSON ends before it is complete",
+        )
+        .at(Some(last), "the game ends here")
+        .help("close every string, array and object; the file may be truncated"),
+        Category::Syntax | Category::Io => Diagnostic::error(Code::SyntaxJson, message)
             .at(at, "here")
             .help("each game is one JSON object (spec/json.md)"),
         Category::Data => {
             if message.starts_with("unknown field") {
-                Diagnostic::error("json-unknown-field", message)
+                Diagnostic::error(Code::JsonUnknownField, message)
                     .at(at, "unknown field")
                     .help("field names are case-sensitive; spec/json.md lists the fields of each object")
             } else if message.starts_with("missing field") {
-                Diagnostic::error("json-missing-field", message)
+                Diagnostic::error(Code::JsonMissingField, message)
                     .at(at, "in this object")
                     .help("spec/json.md lists the required fields of each object")
             } else {
@@ -50,7 +52,7 @@ pub(super) fn serde_diagnostic(e: &serde_json::Error, text: &str, offset: usize)
                 } else {
                     "spec/json.md gives the type of every field"
                 };
-                Diagnostic::error("json-bad-value", message)
+                Diagnostic::error(Code::JsonBadValue, message)
                     .at(at, "this value")
                     .help(help)
             }

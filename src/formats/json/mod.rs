@@ -71,6 +71,7 @@ pub fn sniff(input: &Sniff<'_>) -> bool {
 mod tests {
     use super::errors::{error_offset, lossy_offset, token_before, whole_chars};
     use super::*;
+    use crate::codes::Code;
     use crate::formats::{ParsedGame, ReadOptions};
     use crate::record::Record;
     use std::io::BufRead;
@@ -90,7 +91,7 @@ mod tests {
             .map(|g| g.unwrap())
             .collect();
         let d = &games[0].diagnostics[0];
-        assert_eq!(d.code, "syntax-json");
+        assert_eq!(d.code, Code::SyntaxJson);
         let span = d.span.unwrap();
         let text = &games[0].source.text;
         assert_eq!(&text[span.offset..span.end()], "\u{fffd}");
@@ -137,7 +138,7 @@ mod tests {
         let d = games[0]
             .diagnostics
             .iter()
-            .find(|d| d.code == "json-bad-envelope")
+            .find(|d| d.code == Code::JsonBadEnvelope)
             .unwrap();
         let span = d.span.unwrap();
         let text = &games[0].source.text;

@@ -1,6 +1,7 @@
 //! The game stream: tells a document from JSON Lines, checks the envelope and reads game by
 //! game.
 
+use crate::codes::Code;
 use std::collections::VecDeque;
 use std::io::{self, BufRead};
 use std::sync::Arc;
@@ -230,7 +231,7 @@ impl JsonGames<'_> {
                     line: rest_line,
                 },
                 vec![Diagnostic::error(
-                        "syntax-json",
+                        Code::SyntaxJson,
                         "expected a line break after the object",
                     )
                     .at(at, "unexpected")
@@ -269,7 +270,7 @@ impl JsonGames<'_> {
                         Ok(name) if name == FORMAT_NAME => {}
                         _ => problems.push(
                             Diagnostic::error(
-                                "json-bad-envelope",
+                                Code::JsonBadEnvelope,
                                 format!(
                                     "expected format `{FORMAT_NAME}`, but found `{}` instead",
                                     String::from_utf8_lossy(raw(f.value_at))
@@ -289,7 +290,7 @@ impl JsonGames<'_> {
                             self.version = Version::Unsupported(0);
                             problems.push(
                                 Diagnostic::error(
-                                    "json-unsupported-version",
+                                    Code::JsonUnsupportedVersion,
                                     format!(
                                         "expected a version number, but found `{}` instead",
                                         String::from_utf8_lossy(raw(f.value_at))
@@ -303,13 +304,13 @@ impl JsonGames<'_> {
                 }
                 "games" if in_document => {}
                 "games" => problems.push(
-                    Diagnostic::error("json-bad-envelope", "expected `games` to be an array")
+                    Diagnostic::error(Code::JsonBadEnvelope, "expected `games` to be an array")
                         .at(span(f.value_at), "not an array")
                         .help("write the games as `\"games\": [{...}, {...}]`"),
                 ),
                 _ => problems.push(
                     Diagnostic::error(
-                        "json-unknown-field",
+                        Code::JsonUnknownField,
                         format!("unknown field `{}` in the document envelope", f.key),
                     )
                     .at(span(f.key_at), "unknown field")
@@ -320,7 +321,7 @@ impl JsonGames<'_> {
         if in_document && !saw_format {
             problems.push(
                 Diagnostic::warning(
-                    "json-bad-envelope",
+                    Code::JsonBadEnvelope,
                     "the document does not state its format",
                 )
                 .at(
@@ -376,7 +377,7 @@ impl JsonGames<'_> {
             Err(e) => {
                 let at = e.valid_up_to();
                 let d = Diagnostic::error(
-                    "syntax-json",
+                    Code::SyntaxJson,
                     "expected UTF-8 text, but found a byte that is not",
                 )
                 // The span covers the U+FFFD that stands for the bad byte in the text.
@@ -415,7 +416,7 @@ impl JsonGames<'_> {
         } else if let Version::Unsupported(v) = self.version {
             diagnostics.push(
                 Diagnostic::error(
-                    "json-unsupported-version",
+                    Code::JsonUnsupportedVersion,
                     format!("expected a version {VERSION} game, but this one is written under version {v}"),
                 )
                 .at(whole, format!("a version {v} game"))
@@ -495,7 +496,7 @@ impl JsonGames<'_> {
                     help = "the games array holds only game objects separated by commas";
                 }
                 let diagnostic = Diagnostic::error(
-                    "syntax-json",
+                    Code::SyntaxJson,
                     "expected `,` or `]` after a game in the `games` array",
                 )
                 .at(Some(Span::new(at, 1)), "expected `,` or `]` before this")
@@ -509,9 +510,10 @@ impl JsonGames<'_> {
 
     fn unexpected_end(&mut self, what: &str) {
         let chunk = self.chunk_start();
-        let diagnostic = Diagnostic::error("syntax-json", format!("the file ends early: {what}"))
-            .at(Some(Span::new(chunk.offset, 0)), "the end of the file")
-            .help("the file may be truncated; a document ends with `]}`");
+        let diagnostic =
+            Diagnostic::error(Code::SyntaxJson, format!("the file ends early: {what}"))
+                .at(Some(Span::new(chunk.offset, 0)), "the end of the file")
+                .help("the file may be truncated; a document ends with `]}`");
         self.pending
             .push_back(self.file_problem(chunk, vec![diagnostic], 0));
         self.state = State::Done;
@@ -590,7 +592,7 @@ impl JsonGames<'_> {
                     if stated != Some(VERSION) {
                         problems.push(
                             Diagnostic::error(
-                                "json-unsupported-version",
+                                Code::JsonUnsupportedVersion,
                                 format!(
                                     "the document states version `{}` after its games, which were read as version 1",
                                     String::from_utf8_lossy(raw)
@@ -606,7 +608,7 @@ impl JsonGames<'_> {
                     if serde_json::from_slice::<String>(raw).ok().as_deref() != Some(FORMAT_NAME) {
                         problems.push(
                             Diagnostic::error(
-                                "json-bad-envelope",
+                                Code::JsonBadEnvelope,
                                 format!(
                                     "expected format `{FORMAT_NAME}`, but found `{}` instead",
                                     String::from_utf8_lossy(raw)
@@ -620,7 +622,7 @@ impl JsonGames<'_> {
                 "version" => {}
                 _ => problems.push(
                     Diagnostic::error(
-                        "json-unknown-field",
+                        Code::JsonUnknownField,
                         format!("unknown field `{}` in the document envelope", f.key),
                     )
                     .at(span, "unknown field")
@@ -631,7 +633,7 @@ impl JsonGames<'_> {
         if self.version == Version::Assumed {
             problems.push(
                 Diagnostic::warning(
-                    "json-missing-version",
+                    Code::JsonMissingVersion,
                     "the document does not state its version: its games were read as version 1",
                 )
                 .at(
@@ -657,7 +659,7 @@ impl JsonGames<'_> {
 
     fn trailing(&mut self, chunk: Chunk) -> io::Result<()> {
         let at = Some(Span::new(chunk.offset, chunk.bytes.len().min(40)));
-        let d = Diagnostic::error("syntax-json", "unexpected text after the `games` array")
+        let d = Diagnostic::error(Code::SyntaxJson, "unexpected text after the `games` array")
             .at(at, "unexpected")
             .help("a document ends with `]}` after its last game");
         self.pending.push_back(self.file_problem(chunk, vec![d], 0));

@@ -366,6 +366,7 @@ impl GameLines {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codes::Code;
     use crate::engine::{Color, Move};
     use crate::record::{ClaimedResult, ResultScore, Tag, Termination};
 
@@ -383,7 +384,7 @@ mod tests {
         games[0].record.clone().unwrap()
     }
 
-    fn codes(text: &str) -> Vec<&'static str> {
+    fn codes(text: &str) -> Vec<Code> {
         parse_str(text, "t")
             .iter()
             .flat_map(|g| g.diagnostics.iter().map(|d| d.code))
@@ -494,14 +495,17 @@ mod tests {
             (r.score, r.termination, r.span.map(|s| s.offset)),
             (ResultScore::None, Termination::Time(None), Some(14))
         );
-        assert_eq!(codes("[Result \"300-1\"]"), ["syntax-bad-result"]);
-        assert_eq!(codes("[Termination \"rain\"]"), ["syntax-bad-termination"]);
+        assert_eq!(codes("[Result \"300-1\"]"), [Code::SyntaxBadResult]);
+        assert_eq!(
+            codes("[Termination \"rain\"]"),
+            [Code::SyntaxBadTermination]
+        );
         assert_eq!(
             codes("[Result \"*\"]\n[result \"*\"]"),
-            ["syntax-duplicate-tag"]
+            [Code::SyntaxDuplicateTag]
         );
-        assert_eq!(codes("f5 1-0 d6"), ["syntax-move-after-result"]);
-        assert_eq!(codes("f5 1-0 0-1"), ["syntax-duplicate-result"]);
+        assert_eq!(codes("f5 1-0 d6"), [Code::SyntaxMoveAfterResult]);
+        assert_eq!(codes("f5 1-0 0-1"), [Code::SyntaxDuplicateResult]);
     }
 
     #[test]
@@ -524,9 +528,9 @@ mod tests {
             to_string(&r).unwrap(),
             "[Event \"a \\\"b\\\" \\\\ c\\nd \\\\x\"]\n[Date \"1\"]\n[Date \"2\"]\n"
         );
-        assert_eq!(codes("[ \"x\"]"), ["syntax-bad-tag"]);
-        assert_eq!(codes("[Event x]"), ["syntax-bad-tag"]);
-        assert_eq!(codes("[Event \"x\" y"), ["syntax-unterminated-tag"]);
+        assert_eq!(codes("[ \"x\"]"), [Code::SyntaxBadTag]);
+        assert_eq!(codes("[Event x]"), [Code::SyntaxBadTag]);
+        assert_eq!(codes("[Event \"x\" y"), [Code::SyntaxUnterminatedTag]);
     }
 
     #[test]
@@ -560,7 +564,7 @@ mod tests {
         let input: Box<dyn BufRead + Send> = Box::new(&b"[Event \"Su\xe8de\"]\n1. f5\n"[..]);
         let games: Vec<_> = read(input, &ReadOptions::default()).collect();
         let g = games[0].as_ref().unwrap();
-        assert_eq!(g.diagnostics[0].code, "syntax-bad-encoding");
+        assert_eq!(g.diagnostics[0].code, Code::SyntaxBadEncoding);
         assert_eq!(
             g.diagnostics[0].message,
             "line 1 is not valid UTF-8; it was read as Windows-1252"
@@ -633,9 +637,9 @@ mod tests {
         assert_eq!(to_string(&r).unwrap(), text);
         assert_eq!(
             codes("[Start \"......../......../......../...OX.../...XO.../......../......../........ X 30\"]"),
-            ["syntax-bad-start"]
+            [Code::SyntaxBadStart]
         );
-        assert_eq!(codes("f5 <. . X to move>"), ["syntax-bad-board"]);
-        assert_eq!(codes("f5 <. . X"), ["syntax-unterminated-board"]);
+        assert_eq!(codes("f5 <. . X to move>"), [Code::SyntaxBadBoard]);
+        assert_eq!(codes("f5 <. . X"), [Code::SyntaxUnterminatedBoard]);
     }
 }

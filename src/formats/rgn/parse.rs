@@ -2,6 +2,7 @@
 //! `nom` parsers; recovery is by hand (a bad tag skips its line, a bad token skips to the
 //! next whitespace), so every syntax error of a game is reported.
 
+use crate::codes::Code;
 use nom::branch::alt;
 use nom::bytes::complete::{tag, tag_no_case, take_while, take_while_m_n};
 use nom::character::complete::{char, digit1, one_of, satisfy, space0};
@@ -255,14 +256,7 @@ impl<'t> Parser<'t> {
         Span::new(self.base + start, end.saturating_sub(start))
     }
 
-    fn error(
-        &mut self,
-        code: &'static str,
-        message: String,
-        at: (usize, usize),
-        label: &str,
-        help: &str,
-    ) {
+    fn error(&mut self, code: Code, message: String, at: (usize, usize), label: &str, help: &str) {
         let d = Diagnostic::error(code, message)
             .at(Some(self.span(at.0, at.1)), label)
             .help(help)
@@ -311,7 +305,7 @@ impl<'t> Parser<'t> {
             Ok(s) => Some((s, t.value_span)),
             Err(e) => {
                 self.error_at_span(
-                    "syntax-bad-result",
+                    Code::SyntaxBadResult,
                     e,
                     t.value_span,
                     "bad result",
@@ -324,7 +318,7 @@ impl<'t> Parser<'t> {
             Ok(x) => Some((x, t.value_span)),
             Err(e) => {
                 self.error_at_span(
-                    "syntax-bad-termination",
+                    Code::SyntaxBadTermination,
                     e,
                     t.value_span,
                     "bad termination",
@@ -337,7 +331,7 @@ impl<'t> Parser<'t> {
         if let (Some((t, tspan)), Some((m, mspan))) = (&tag_score, &movetext_score) {
             if t != m {
                 let d = Diagnostic::error(
-                    "syntax-result-mismatch",
+                    Code::SyntaxResultMismatch,
                     "the result after the movetext differs from the Result tag",
                 )
                 .at(Some(*mspan), "this result")
@@ -372,7 +366,7 @@ impl<'t> Parser<'t> {
                         .position(|r| r.eq_ignore_ascii_case(name));
                     match slot {
                         Some(k) if special[k].is_some() => self.error(
-                            "syntax-duplicate-tag",
+                            Code::SyntaxDuplicateTag,
                             format!("the {name} tag is given twice"),
                             (pos, end),
                             "second tag",
@@ -401,7 +395,7 @@ impl<'t> Parser<'t> {
                 record.rules_span = Some(t.value_span);
             }
             Err(e) => self.error_at_span(
-                "syntax-bad-rules",
+                Code::SyntaxBadRules,
                 format!("the rules string `{}` cannot be read: {e}", t.value),
                 t.value_span,
                 "bad rules string",
@@ -421,7 +415,7 @@ impl<'t> Parser<'t> {
                 })
             }
             Err(e) => self.error_at_span(
-                "syntax-bad-start",
+                Code::SyntaxBadStart,
                 format!("the start position cannot be read: {e}"),
                 t.value_span,
                 "bad start position",
@@ -434,14 +428,7 @@ impl<'t> Parser<'t> {
         }
     }
 
-    fn error_at_span(
-        &mut self,
-        code: &'static str,
-        message: String,
-        span: Span,
-        label: &str,
-        help: &str,
-    ) {
+    fn error_at_span(&mut self, code: Code, message: String, span: Span, label: &str, help: &str) {
         let d = Diagnostic::error(code, message)
             .at(Some(span), label)
             .help(help)
@@ -472,7 +459,7 @@ impl<'t> Parser<'t> {
                     )
                 };
                 self.error(
-                    "syntax-bad-tag",
+                    Code::SyntaxBadTag,
                     message.into(),
                     (pos, trimmed_end),
                     label,
@@ -497,7 +484,7 @@ impl<'t> Parser<'t> {
         }
         let Some(close) = close else {
             self.error(
-                "syntax-unterminated-tag",
+                Code::SyntaxUnterminatedTag,
                 format!("the value of tag {name} is never closed"),
                 (pos, trimmed_end),
                 "unterminated value",
@@ -509,7 +496,7 @@ impl<'t> Parser<'t> {
         let after_trim = after.trim_start_matches([' ', '\t']);
         if !after_trim.starts_with(']') {
             self.error(
-                "syntax-unterminated-tag",
+                Code::SyntaxUnterminatedTag,
                 format!("expected `]` after the value of tag {name}"),
                 (pos, trimmed_end),
                 "tag never closed",
@@ -541,7 +528,7 @@ impl<'t> Parser<'t> {
                 b'{' => {
                     let Some(close) = find_close_brace(text, pos + 1) else {
                         self.error(
-                            "syntax-unterminated-comment",
+                            Code::SyntaxUnterminatedComment,
                             "this comment is never closed".into(),
                             (pos, self.trimmed_line_end(pos)),
                             "comment opened here",
@@ -561,7 +548,7 @@ impl<'t> Parser<'t> {
                 b'<' => {
                     let Some(k) = text[pos..].find('>') else {
                         self.error(
-                            "syntax-unterminated-board",
+                            Code::SyntaxUnterminatedBoard,
                             "this board is never closed".into(),
                             (pos, self.trimmed_line_end(pos)),
                             "board opened here",
@@ -577,7 +564,7 @@ impl<'t> Parser<'t> {
                             span: Some(self.span(pos, close + 1)),
                         }),
                         Err(e) => self.error(
-                            "syntax-bad-board",
+                            Code::SyntaxBadBoard,
                             format!("the board cannot be read: {e}"),
                             (pos, close + 1),
                             "bad board",
@@ -610,7 +597,7 @@ impl<'t> Parser<'t> {
         self.word_inner(start, end, record, result);
         let mut was_move = record.moves.len() > before;
         for d in &mut self.diags[first..] {
-            if !d.code.contains("result") || d.code == "syntax-move-after-result" {
+            if !d.code.name().contains("result") || d.code == Code::SyntaxMoveAfterResult {
                 d.move_number = Some(number);
                 was_move = true;
             }
@@ -641,7 +628,7 @@ impl<'t> Parser<'t> {
                 Ok(score) => {
                     if result.is_some() {
                         self.error(
-                            "syntax-duplicate-result",
+                            Code::SyntaxDuplicateResult,
                             "the movetext gives a second result".into(),
                             (start, end),
                             "second result",
@@ -651,7 +638,7 @@ impl<'t> Parser<'t> {
                     *result = Some((score, self.span(start, end)));
                 }
                 Err(e) => self.error(
-                    "syntax-bad-result",
+                    Code::SyntaxBadResult,
                     e,
                     (start, end),
                     "bad result",
@@ -667,7 +654,7 @@ impl<'t> Parser<'t> {
         let move_end = end - rest.len();
         if result.is_some() {
             self.error(
-                "syntax-move-after-result",
+                Code::SyntaxMoveAfterResult,
                 "a move follows the result".into(),
                 (start, move_end),
                 "move after the result",
@@ -686,7 +673,7 @@ impl<'t> Parser<'t> {
                     })
                 }
                 Err(_) => self.error(
-                    "syntax-bad-flip-claim",
+                    Code::SyntaxBadFlipClaim,
                     format!("the flip claim `{rest}` cannot be read"),
                     (move_end, end),
                     "bad flip claim",
@@ -703,7 +690,7 @@ impl<'t> Parser<'t> {
     fn bad_move(&mut self, start: usize, end: usize) {
         let w = &self.text[start..end];
         self.error(
-            "syntax-bad-move",
+            Code::SyntaxBadMove,
             format!("expected a move, a move number or a result, but found `{w}` instead"),
             (start, end),
             "not a move",
@@ -737,7 +724,7 @@ impl<'t> Parser<'t> {
             match number.parse::<f64>() {
                 Ok(n) => *slot = Some(n),
                 Err(_) => self.error(
-                    "syntax-bad-command",
+                    Code::SyntaxBadCommand,
                     format!(
                         "expected a number in `{}`, but found `{number}`",
                         &raw[..=close]
@@ -750,7 +737,7 @@ impl<'t> Parser<'t> {
             if let Some(d) = self
                 .diags
                 .last_mut()
-                .filter(|d| d.code == "syntax-bad-command")
+                .filter(|d| d.code == Code::SyntaxBadCommand)
             {
                 d.move_number = Some(self.move_words);
             }

@@ -1,6 +1,7 @@
 //! Parsing one SGF game tree's main line into a record.
 
 use super::TAG_IDS;
+use crate::codes::Code;
 use crate::diagnostic::{Collected, Diagnostic};
 use crate::engine::{BoardShape, Color, Move, Rules, Setup, Square, SquareSet};
 use crate::formats::bracketed;
@@ -82,7 +83,7 @@ impl TreeParser<'_, '_> {
             }
         }
         let d = Diagnostic::error(
-            "syntax-unterminated-value",
+            Code::SyntaxUnterminatedValue,
             format!("the value of `{id}` has no closing `]`"),
         )
         .at(Some(self.span(open, open + 1)), "opened here")
@@ -115,7 +116,7 @@ impl TreeParser<'_, '_> {
                 while !text.is_char_boundary(i) {
                     i += 1;
                 }
-                let d = Diagnostic::error("syntax-unexpected-text", "unexpected text in a node")
+                let d = Diagnostic::error(Code::SyntaxUnexpectedText, "unexpected text in a node")
                     .at(Some(self.span(start, i)), "not a property")
                     .help("a node holds `ID[value]` properties");
                 self.push(d);
@@ -154,7 +155,7 @@ impl TreeParser<'_, '_> {
             }
             if id.is_empty() {
                 let d = Diagnostic::error(
-                    "syntax-bad-property",
+                    Code::SyntaxBadProperty,
                     format!("`{}` is not a property name", &text[start..id_end]),
                 )
                 .at(
@@ -189,15 +190,15 @@ impl TreeParser<'_, '_> {
             i = self.skip_ws(i);
             if i >= bytes.len() {
                 if !closed && !self.broken {
-                    let d =
-                        Diagnostic::error("syntax-unterminated-game", "unterminated SGF game tree")
-                            .at(
-                                Some(self.span(at, at + 1)),
-                                "this game tree is never closed",
-                            )
-                            .help(
-                                "the input ends before the matching `)`; close every `(` with `)`",
-                            );
+                    let d = Diagnostic::error(
+                        Code::SyntaxUnterminatedGame,
+                        "unterminated SGF game tree",
+                    )
+                    .at(
+                        Some(self.span(at, at + 1)),
+                        "this game tree is never closed",
+                    )
+                    .help("the input ends before the matching `)`; close every `(` with `)`");
                     self.push(d);
                 }
                 return nodes;
@@ -209,7 +210,7 @@ impl TreeParser<'_, '_> {
                         nodes.push(props);
                     } else {
                         let d = Diagnostic::error(
-                            "syntax-unexpected-text",
+                            Code::SyntaxUnexpectedText,
                             "a node after the variations of a game tree",
                         )
                         .at(Some(self.span(i, next)), "this node is not read")
@@ -225,7 +226,7 @@ impl TreeParser<'_, '_> {
                 b'(' => {
                     let end = self.skip_tree(i);
                     let d = Diagnostic::warning(
-                        "sgf-dropped-variation",
+                        Code::SgfDroppedVariation,
                         "a variation was dropped: only the main line is read",
                     )
                     .at(Some(self.span(i, end)), "not read")
@@ -246,7 +247,7 @@ impl TreeParser<'_, '_> {
                     // silently.
                     let (props, next) = self.node(i);
                     let d =
-                        Diagnostic::error("syntax-unexpected-text", "properties outside a node")
+                        Diagnostic::error(Code::SyntaxUnexpectedText, "properties outside a node")
                             .at(
                                 Some(self.span(i, next.max(i + 1))),
                                 "expected `;` before these",
@@ -303,7 +304,7 @@ impl TreeParser<'_, '_> {
     pub(super) fn parse(&mut self, at: usize, closed: bool) -> Option<Record> {
         let nodes = self.main_line(at, closed);
         let Some(root) = nodes.first() else {
-            let d = Diagnostic::error("sgf-empty-game", "the game tree has no nodes")
+            let d = Diagnostic::error(Code::SgfEmptyGame, "the game tree has no nodes")
                 .at(Some(self.span(at, self.text.len())), "empty")
                 .help("a game tree is `(;` root properties, then `;` nodes with moves `)`");
             self.push(d);
@@ -337,7 +338,7 @@ impl TreeParser<'_, '_> {
                 if n == 0 {
                     if !first && !matches!(prop.id.as_str(), "B" | "W") {
                         let d = Diagnostic::warning(
-                            "sgf-duplicate-property",
+                            Code::SgfDuplicateProperty,
                             format!("property `{}` appears twice in the root node", prop.id),
                         )
                         .at(Some(prop.span), "again here")
@@ -359,7 +360,7 @@ impl TreeParser<'_, '_> {
             Some(gm) if gm.first().0.trim() != "2" => {
                 let (value, span) = gm.first();
                 let d = Diagnostic::error(
-                    "sgf-not-othello",
+                    Code::SgfNotOthello,
                     format!("this is a game of type GM[{value}], not Othello (GM[2])"),
                 )
                 .at(Some(span), "expected 2")
@@ -369,9 +370,10 @@ impl TreeParser<'_, '_> {
             }
             Some(_) => true,
             None => {
-                let d = Diagnostic::warning("sgf-missing-game", "the game tree does not say GM[2]")
-                    .at(Some(self.span(at, at + 1)), "no GM property")
-                    .help("SGF without GM means Go; this tree is read as Othello");
+                let d =
+                    Diagnostic::warning(Code::SgfMissingGame, "the game tree does not say GM[2]")
+                        .at(Some(self.span(at, at + 1)), "no GM property")
+                        .help("SGF without GM means Go; this tree is read as Othello");
                 self.push(d);
                 true
             }
@@ -394,7 +396,7 @@ impl TreeParser<'_, '_> {
             ("10", "10") => BoardShape::Ten,
             _ => {
                 let d = Diagnostic::error(
-                    "sgf-unsupported-board",
+                    Code::SgfUnsupportedBoard,
                     format!("board size `{value}` is not supported"),
                 )
                 .at(Some(span), "board size")
@@ -452,7 +454,7 @@ impl TreeParser<'_, '_> {
             }
             (_, "AB" | "AW" | "AE" | "PL") => {
                 let d = Diagnostic::error(
-                    "sgf-unsupported-setup",
+                    Code::SgfUnsupportedSetup,
                     format!("setup property `{}` in the middle of the game", prop.id),
                 )
                 .at(Some(prop.span), "not read")
@@ -461,7 +463,7 @@ impl TreeParser<'_, '_> {
             }
             (_, id) => {
                 let d = Diagnostic::warning(
-                    "sgf-ignored-property",
+                    Code::SgfIgnoredProperty,
                     format!("property `{id}` of a move node is not read"),
                 )
                 .at(Some(prop.span), "ignored")
@@ -494,7 +496,7 @@ impl TreeParser<'_, '_> {
                     "W" | "2" => setup.turn = Color::White,
                     _ => {
                         let d = Diagnostic::error(
-                            "sgf-bad-setup",
+                            Code::SgfBadSetup,
                             format!("`{value}` is not a player"),
                         )
                         .at(Some(vspan), "expected B or W")
@@ -509,7 +511,7 @@ impl TreeParser<'_, '_> {
                     Some(Move::Place(sq)) if rules.board().contains(sq) => sq,
                     _ => {
                         let d = Diagnostic::error(
-                            "sgf-bad-setup",
+                            Code::SgfBadSetup,
                             format!("`{value}` is not a square of the {} board", rules.board()),
                         )
                         .at(Some(*vspan), "expected a square")
@@ -545,7 +547,7 @@ impl TreeParser<'_, '_> {
                 ..MoveRecord::new(mv).at(span)
             }),
             None => {
-                let d = Diagnostic::error("sgf-bad-move", format!("`{value}` is not a move"))
+                let d = Diagnostic::error(Code::SgfBadMove, format!("`{value}` is not a move"))
                     .at(Some(span), "expected a square or a pass")
                     .help("moves are a letter and a row (`f5`, `j10`), two letters (`fe`) or a pass (`PA`, `tt`)");
                 self.push(d);
@@ -598,7 +600,7 @@ impl TreeParser<'_, '_> {
                 }
             }
         }
-        let d = Diagnostic::error("sgf-bad-result", format!("`{text}` is not a result"))
+        let d = Diagnostic::error(Code::SgfBadResult, format!("`{text}` is not a result"))
             .at(Some(span), "expected B+n, W+n, 0, Draw, B+R, B+T or Void")
             .help("RE gives the winner and the disc margin, such as `B+4` or `W+R`");
         self.push(d);

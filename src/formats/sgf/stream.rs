@@ -1,5 +1,6 @@
 //! SGF streaming: splits the input into game trees, resynchronising after garbage.
 
+use crate::codes::Code;
 use std::io::{self, BufRead};
 use std::sync::Arc;
 
@@ -82,7 +83,7 @@ pub(super) fn parse_piece(piece: Piece<bool>, name: &Arc<str>, index: usize) -> 
             let junk = text[..tree_at.unwrap_or(text.len())].trim_end();
             if !junk.is_empty() {
                 diagnostics.push(bracketed::garbage_error(
-                    "sgf-garbage",
+                    Code::SgfGarbage,
                     "an SGF game tree",
                     "an SGF game is `(;GM[2]…)`; this text was skipped",
                     junk,

@@ -1,5 +1,6 @@
 //! The streaming reader: one record at a time, each with its line of the text view.
 
+use crate::codes::Code;
 use std::collections::VecDeque;
 use std::io::{self, BufRead};
 use std::sync::Arc;
@@ -150,7 +151,7 @@ struct HeaderProblem {
 
 impl HeaderProblem {
     fn diagnostic(&self, spans: &HeaderSpans) -> Diagnostic {
-        Diagnostic::error("wthor-bad-header", &self.message)
+        Diagnostic::error(Code::WthorBadHeader, &self.message)
             .at(
                 Some(spans.of(self.field)),
                 format!("header byte {}", self.field.offset()),
@@ -299,7 +300,7 @@ impl<'a> Reader<'a> {
                 if explicit {
                     name_warnings.push(
                         Diagnostic::warning(
-                            "wthor-names-unreadable",
+                            Code::WthorNamesUnreadable,
                             format!("no {} in {}", kind.file_name(), dir.display()),
                         )
                         .help(format!(
@@ -316,7 +317,7 @@ impl<'a> Reader<'a> {
                 Err(e) => {
                     name_warnings.push(
                         Diagnostic::warning(
-                            "wthor-names-unreadable",
+                            Code::WthorNamesUnreadable,
                             format!("cannot read {}: {e}", path.display()),
                         )
                         .help(format!(
@@ -363,7 +364,7 @@ impl<'a> Reader<'a> {
             let mut diagnostic = if got == 0 {
                 line.push("header: ");
                 Diagnostic::error(
-                    "wthor-bad-header",
+                    Code::WthorBadHeader,
                     "the file is empty; a WTHOR file starts with a 16-byte header",
                 )
             } else {
@@ -373,7 +374,7 @@ impl<'a> Reader<'a> {
                 }
                 line.push(" ");
                 Diagnostic::error(
-                    "wthor-bad-header",
+                    Code::WthorBadHeader,
                     format!("the file ends inside the 16-byte header, after {got} bytes"),
                 )
             };
@@ -458,8 +459,8 @@ impl<'a> Reader<'a> {
                 None => {
                     let span = line.push(&format!("{} {index}", kind.noun()));
                     let code = match kind {
-                        NameKind::Player => "wthor-unknown-player",
-                        NameKind::Tournament => "wthor-unknown-tournament",
+                        NameKind::Player => Code::WthorUnknownPlayer,
+                        NameKind::Tournament => Code::WthorUnknownTournament,
                     };
                     diagnostics.push(
                         Diagnostic::warning(
@@ -621,7 +622,7 @@ impl<'a> Reader<'a> {
                         Geometry::Ten => ("1-10", "12 × row + column (a1 = 13, j10 = 130)"),
                     };
                     let mut d = Diagnostic::error(
-                        "wthor-bad-move-byte",
+                        Code::WthorBadMoveByte,
                         format!(
                             "move {} is byte {byte}, no square of the {} board",
                             i + 1,
@@ -666,7 +667,7 @@ impl<'a> Reader<'a> {
         if self.header.n1 as usize + 1 == index {
             diagnostics.push(
                 Diagnostic::error(
-                    "wthor-count-mismatch",
+                    Code::WthorCountMismatch,
                     format!(
                         "the header announces {}, but the file goes on with game {index}",
                         games(self.header.n1 as usize)
@@ -776,7 +777,7 @@ impl<'a> Reader<'a> {
         let end = line.push("<end of file>");
         let file_end = offset + bytes.len();
         let diagnostic = Diagnostic::error(
-            "wthor-truncated-record",
+            Code::WthorTruncatedRecord,
             format!(
                 "the file ends inside game {index}, {} bytes short of its {record_len}",
                 record_len - bytes.len()
@@ -830,7 +831,7 @@ impl<'a> Reader<'a> {
                     let index_len = game.index.to_string().len() + 1;
                     let span = Span::new(game.source.offset, index_len);
                     game.diagnostics.push(
-                        Diagnostic::error("wthor-count-mismatch", message)
+                        Diagnostic::error(Code::WthorCountMismatch, message)
                             .at(
                                 Some(span),
                                 format!(
@@ -848,7 +849,7 @@ impl<'a> Reader<'a> {
                     );
                 }
                 None => {
-                    let d = Diagnostic::error("wthor-count-mismatch", message)
+                    let d = Diagnostic::error(Code::WthorCountMismatch, message)
                         .at(None, "N1, header bytes 4-7")
                         .help(help)
                         .in_game(1);
@@ -983,7 +984,7 @@ fn check_scores(
             error = true;
             diagnostics.push(
                 Diagnostic::error(
-                    "wthor-bad-score",
+                    Code::WthorBadScore,
                     format!("the {what} is {value}, more than the {total} squares of the board"),
                 )
                 .at(Some(span), format!("byte {} of the file", raw.offset + at))
@@ -1021,7 +1022,7 @@ fn check_after_end(
         let index_span = fields.index_span;
         diagnostics.push(
             Diagnostic::error(
-                "wthor-move-after-end",
+                Code::WthorMoveAfterEnd,
                 format!(
                     "move slot {} holds byte {byte} after the moves ended at slot {}",
                     i + 1,
