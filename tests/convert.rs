@@ -18,22 +18,6 @@ use reversi_record::Move;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-/// Every format with a writer, as `--to` names them.
-const WRITABLE: [Format; 12] = [
-    Format::Rgn,
-    Format::Json,
-    Format::Wthor,
-    Format::Ggf,
-    Format::Pgn(PgnDialect::Rgn),
-    Format::Pgn(PgnDialect::Thor),
-    Format::Pgn(PgnDialect::PlayOk),
-    Format::Pgn(PgnDialect::Edax),
-    Format::Sgf,
-    Format::MoveString,
-    Format::Transcript,
-    Format::Obf,
-];
-
 /// The real data directory, or `None` (with a note) when it is missing.
 fn data(rel: &str) -> Option<PathBuf> {
     let path = PathBuf::from(format!("{ROOT}/../shared/data/{rel}"));
@@ -392,7 +376,7 @@ fn every_writable_format_round_trips_the_other_formats_fixtures() {
     let fixtures = fixtures();
     assert!(fixtures.len() > 20);
     let mut failures = Vec::new();
-    for target in WRITABLE {
+    for target in Format::WRITABLE {
         let mut held = 0;
         for (path, format) in &fixtures {
             let bytes = std::fs::read(path).unwrap();
@@ -419,7 +403,7 @@ proptest! {
     #[test]
     fn any_record_a_format_holds_survives_a_round_trip(record in common::arb_record()) {
         let names = scratch("proptest");
-        for target in WRITABLE {
+        for target in Format::WRITABLE {
             if let Err(e) = round_trip(target, &record, &names) {
                 prop_assert!(false, "{}", e);
             }
@@ -436,7 +420,7 @@ proptest! {
             names_dir: Some(names.clone()),
             ..WriteOptions::default()
         };
-        for target in WRITABLE {
+        for target in Format::WRITABLE {
             let Ok((bytes, dropped)) = write(target, std::slice::from_ref(&record), &lossy) else {
                 continue;
             };

@@ -8,9 +8,7 @@ use std::io::Cursor;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use reversi_record::formats::{
-    Format, ParsedGame, PgnDialect, ReadOptions, Sniff, WriteError, WriteOptions,
-};
+use reversi_record::formats::{Format, ParsedGame, ReadOptions, Sniff, WriteError, WriteOptions};
 use reversi_record::record::Record;
 use reversi_record::validate::{validate_record, with_explicit_passes};
 use reversi_record::Move;
@@ -18,22 +16,6 @@ use reversi_record::Move;
 mod common;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-
-/// Every format with a writer, as `--to` names them.
-const TARGETS: [Format; 12] = [
-    Format::Rgn,
-    Format::Json,
-    Format::Wthor,
-    Format::Ggf,
-    Format::Pgn(PgnDialect::Rgn),
-    Format::Pgn(PgnDialect::Thor),
-    Format::Pgn(PgnDialect::PlayOk),
-    Format::Pgn(PgnDialect::Edax),
-    Format::Sgf,
-    Format::MoveString,
-    Format::Transcript,
-    Format::Obf,
-];
 
 /// The variant fixtures: every clean game of `fixtures/validate` and `fixtures/matrix`.
 fn fixtures() -> Vec<PathBuf> {
@@ -247,7 +229,7 @@ fn every_variant_to_every_target_is_refused_or_read_back_the_same() {
                 "{file} game {} is not clean",
                 i + 1
             );
-            for target in TARGETS {
+            for target in Format::WRITABLE {
                 let case = format!("{file}-{}-{target}", i + 1).replace(':', "_");
                 match check(&record, target, &case) {
                     Ok("refused") => counts[0] += 1,
@@ -319,7 +301,7 @@ fn random_games_of_every_variant_to_every_target() {
         let rules: reversi_record::Rules = rules.parse().expect("a rules string");
         for seed in 0..6u64 {
             let record = common::random_record(rules, seed, seed % 2 == 0);
-            for target in TARGETS {
+            for target in Format::WRITABLE {
                 let case = format!("{rules}-{seed}-{target}").replace([':', ',', '='], "_");
                 match check(&record, target, &case) {
                     Ok("refused") => counts[0] += 1,

@@ -34,19 +34,7 @@ fn scenarios() {
         });
     });
     // The fixtures refuse a move for every reason there is.
-    for kind in [
-        IllegalMove::GameOver,
-        IllegalMove::OffBoard,
-        IllegalMove::Blocked,
-        IllegalMove::Occupied,
-        IllegalMove::NoDiscsLeft,
-        IllegalMove::OutsideCentre,
-        IllegalMove::FlipsNothing,
-        IllegalMove::FlipAvailable,
-        IllegalMove::NotTouching,
-        IllegalMove::PassWithMoves,
-        IllegalMove::PassNotAllowed,
-    ] {
+    for kind in IllegalMove::ALL {
         assert!(
             all.contains(&format!("({kind:?})")),
             "no fixture refuses a move as {kind:?}"

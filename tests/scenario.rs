@@ -312,19 +312,7 @@ fn the_suite_regenerates_byte_identically() {
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     // What the suite covers: every refusal, every preset and board in the random games.
     let all: String = files.iter().map(|f| f.contents.as_str()).collect();
-    for kind in [
-        IllegalMove::GameOver,
-        IllegalMove::OffBoard,
-        IllegalMove::Blocked,
-        IllegalMove::Occupied,
-        IllegalMove::NoDiscsLeft,
-        IllegalMove::OutsideCentre,
-        IllegalMove::FlipsNothing,
-        IllegalMove::FlipAvailable,
-        IllegalMove::NotTouching,
-        IllegalMove::PassWithMoves,
-        IllegalMove::PassNotAllowed,
-    ] {
+    for kind in IllegalMove::ALL {
         assert!(
             all.contains(&format!("\"refusal\": \"{kind:?}\"")),
             "no suite scenario refuses a move as {kind:?}"

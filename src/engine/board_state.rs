@@ -32,6 +32,23 @@ pub enum IllegalMove {
 }
 
 impl IllegalMove {
+    /// Every reason, in declaration order: for tests and suites that must cover them all.
+    pub const ALL: [IllegalMove; 11] = [
+        IllegalMove::GameOver,
+        IllegalMove::OffBoard,
+        IllegalMove::Blocked,
+        IllegalMove::Occupied,
+        IllegalMove::NoDiscsLeft,
+        IllegalMove::OutsideCentre,
+        IllegalMove::FlipsNothing,
+        IllegalMove::FlipAvailable,
+        IllegalMove::NotTouching,
+        IllegalMove::PassWithMoves,
+        IllegalMove::PassNotAllowed,
+    ];
+}
+
+impl IllegalMove {
     /// A short phrase saying why, such as `the square is occupied`.
     pub const fn reason(self) -> &'static str {
         match self {

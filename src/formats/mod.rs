@@ -264,6 +264,22 @@ impl PgnDialect {
 }
 
 impl Format {
+    /// Every format a writer exists for, dialects included, as `--to` names them.
+    pub const WRITABLE: [Format; 12] = [
+        Format::Rgn,
+        Format::Json,
+        Format::Wthor,
+        Format::Ggf,
+        Format::Pgn(PgnDialect::Rgn),
+        Format::Pgn(PgnDialect::Thor),
+        Format::Pgn(PgnDialect::PlayOk),
+        Format::Pgn(PgnDialect::Edax),
+        Format::Sgf,
+        Format::MoveString,
+        Format::Transcript,
+        Format::Obf,
+    ];
+
     /// The formats content detection tries, in order (PGN is read by the RGN
     /// reader, so it is detected as RGN).
     pub const DETECTION_ORDER: [Format; 8] = [

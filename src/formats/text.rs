@@ -39,6 +39,15 @@ impl<R> RunawayGuard<R> {
         RunawayGuard { input, consumed }
     }
 
+    /// Adds `n` bytes. The reader is the only writer of the count (the game stream only
+    /// resets it between reads), so a plain load and store do: no locked add per byte on
+    /// the scanners that consume a byte at a time.
+    fn count(&self, n: usize) {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.consumed
+            .store(self.consumed.load(Relaxed) + n as u64, Relaxed);
+    }
+
     fn check(&self) -> io::Result<()> {
         if self.consumed.load(std::sync::atomic::Ordering::Relaxed) > MAX_RUN_WITHOUT_GAME {
             return Err(io::Error::new(
@@ -57,8 +66,7 @@ impl<R: Read> Read for RunawayGuard<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         self.check()?;
         let n = self.input.read(buf)?;
-        self.consumed
-            .fetch_add(n as u64, std::sync::atomic::Ordering::Relaxed);
+        self.count(n);
         Ok(n)
     }
 }
@@ -70,8 +78,7 @@ impl<R: BufRead> BufRead for RunawayGuard<R> {
     }
 
     fn consume(&mut self, amount: usize) {
-        self.consumed
-            .fetch_add(amount as u64, std::sync::atomic::Ordering::Relaxed);
+        self.count(amount);
         self.input.consume(amount);
     }
 }
