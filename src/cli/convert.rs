@@ -170,7 +170,7 @@ fn convert_inputs(
         }
         let name = input.name.clone();
         let mut dropped = LossSummary::default();
-        for item in input.games {
+        for item in input.games() {
             let game = match item {
                 Ok(g) => g,
                 Err(e) => {

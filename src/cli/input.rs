@@ -10,14 +10,16 @@ use reversi_record::formats::text::Utf16;
 use reversi_record::formats::{
     wthor, DetectError, Detection, Format, Games, ParseFormatError, ReadOptions,
 };
-use reversi_record::Rules;
+use reversi_record::{validate, Rules};
 
 /// An opened input.
 pub(crate) struct Input {
     pub(crate) name: Arc<str>,
     pub(crate) format: Format,
     pub(crate) detection: Detection,
-    pub(crate) games: Games<'static>,
+    /// The input from its first byte, for [`Input::games`].
+    reader: Box<dyn io::BufRead + Send + 'static>,
+    read_options: ReadOptions,
     /// The encoding the input was decoded from, when it was not UTF-8.
     pub(crate) decoded_from: Option<Utf16>,
     /// For WTHOR read without name files: where the reader looked.
@@ -27,6 +29,20 @@ pub(crate) struct Input {
 }
 
 impl Input {
+    /// The games, as the format's reader gives them.
+    pub(crate) fn games(self) -> Games<'static> {
+        self.format.read(self.reader, &self.read_options)
+    }
+
+    /// The input for the validation pipeline.
+    pub(crate) fn into_validation(self) -> validate::Input {
+        validate::Input {
+            format: self.format,
+            reader: self.reader,
+            options: self.read_options,
+        }
+    }
+
     /// A note saying how the input will be read.
     pub(crate) fn note(&self) -> String {
         let how = match self.detection {
@@ -91,12 +107,12 @@ pub(crate) fn open(path: &str, options: &InputOptions) -> io::Result<Input> {
     let names_note = (format == Format::Wthor)
         .then(|| wthor::missing_names_note(&read_options))
         .flatten();
-    let games = format.read(detected.input, &read_options);
     Ok(Input {
         name,
         format,
         detection: detected.detection,
-        games,
+        reader: detected.input,
+        read_options,
         decoded_from: detected.decoded_from,
         names_note,
         rules: options.rules,

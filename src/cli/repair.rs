@@ -127,7 +127,7 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
             names_dir: None,
         };
         let mut games: Vec<ParsedGame> = Vec::new();
-        for item in input.games {
+        for item in input.games() {
             match item {
                 Ok(g) => games.push(g),
                 Err(e) => {

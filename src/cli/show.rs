@@ -135,7 +135,7 @@ fn find_game(args: &Args) -> io::Result<(Arc<str>, ParsedGame)> {
     let name = input.name.clone();
     let mut seen = 0;
     let mut found = None;
-    for item in input.games {
+    for item in input.games() {
         let game = item.map_err(|e| io::Error::new(e.kind(), format!("{name}: {e}")))?;
         seen += 1;
         if seen == args.game {

@@ -2,17 +2,13 @@
 
 use std::io::{self, IsTerminal, Write};
 
-use rayon::prelude::*;
 use reversi_record::diagnostic::{Diagnostic, Renderer, Source};
-use reversi_record::formats::{Format, ParsedGame};
-use reversi_record::validate::{validate_game, Summary};
+use reversi_record::formats::Format;
+use reversi_record::validate::{Event, Summary, Validation};
 use reversi_record::Rules;
 
 use super::input::{self, InputOptions};
 use super::{exit, stderr_line, OutputFormat};
-
-/// Games validated per parallel batch: bounds memory while keeping every core busy.
-const BATCH: usize = 1024;
 
 /// Replay every game and report illegal moves, wrong flips, passes, positions and results.
 #[derive(Debug, clap::Args)]
@@ -86,10 +82,6 @@ fn json_line(value: &impl serde::Serialize) -> io::Result<String> {
 
 pub(crate) fn run(args: Args) -> io::Result<u8> {
     let jobs = capped_jobs(args.jobs, args.quiet);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .map_err(|e| io::Error::other(format!("cannot start {jobs} worker threads: {e}")))?;
     let human = args.format == OutputFormat::Human;
     let progress = (human && !args.quiet && io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new_spinner();
@@ -108,38 +100,45 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         renderer: Renderer::terminal(),
         progress,
     };
-    let mut summary = Summary::default();
     let mut failed_inputs = false;
-    let outcome = validate_files(&args, &pool, &mut printer, &mut summary, &mut failed_inputs)
-        .and_then(|()| print_summary(&mut printer, &summary));
+    let outcome = validate_files(&args, jobs, &mut printer, &mut failed_inputs)
+        .and_then(|summary| print_summary(&mut printer, &summary).map(|()| summary));
     if let Some(p) = printer.progress.take() {
         p.finish_and_clear();
     }
-    match outcome {
-        Ok(()) => {}
+    let clean = match outcome {
+        Ok(summary) => summary.is_clean(),
         // A closed standard output ends the work quietly; the status says what was found.
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
-        Err(e) => {
+        Err(Stopped::Pipe(clean)) => clean,
+        Err(Stopped::Io(e)) => {
             return Err(io::Error::new(
                 e.kind(),
                 format!("writing the report to standard output failed: {e}"),
             ))
         }
-    }
+    };
     Ok(if failed_inputs {
         exit::USAGE
-    } else if !summary.is_clean() {
+    } else if !clean {
         exit::INVALID
     } else {
         exit::OK
     })
 }
 
+/// Why the report stopped early.
+enum Stopped {
+    /// Standard output was closed; whether everything reported so far was clean.
+    Pipe(bool),
+    /// Writing standard output failed.
+    Io(io::Error),
+}
+
 /// At most this many worker threads per core: more only costs memory and start-up time.
 const JOBS_PER_CORE: usize = 4;
 
-/// `--jobs`, capped at [`JOBS_PER_CORE`] times the cores (with a note); 0 lets rayon use
-/// every core.
+/// `--jobs`, capped at [`JOBS_PER_CORE`] times the cores (with a note); every core when
+/// not given.
 fn capped_jobs(jobs: Option<usize>, quiet: bool) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let cap = cores * JOBS_PER_CORE;
@@ -153,94 +152,103 @@ fn capped_jobs(jobs: Option<usize>, quiet: bool) -> usize {
             }
             cap
         }
+        // 0, like no --jobs, is every core.
+        Some(0) | None => cores,
         Some(n) => n,
-        None => 0,
     }
 }
 
-/// Validates every file, printing findings as they come; stops at the first error writing
-/// standard output (returned).
+/// An input as the reading thread opened it, for the report.
+enum Opened {
+    /// Its name and the note saying how it is read.
+    Input(std::sync::Arc<str>, String),
+    /// Why it could not be opened.
+    Failed(io::Error),
+}
+
+/// Validates every file with the library's pipeline, printing findings as they come;
+/// stops at the first error writing standard output.
 fn validate_files(
     args: &Args,
-    pool: &rayon::ThreadPool,
+    jobs: usize,
     printer: &mut Printer,
-    summary: &mut Summary,
     failed_inputs: &mut bool,
-) -> io::Result<()> {
+) -> Result<Summary, Stopped> {
     let human = args.format == OutputFormat::Human;
     let options = InputOptions {
         from: args.from,
         rules: args.rules,
         names: args.names.clone(),
     };
-    let allowed = &args.allow;
     if args.format == OutputFormat::Json {
-        write!(printer.out, "{{\"diagnostics\":[")?;
+        write!(printer.out, "{{\"diagnostics\":[").map_err(Stopped::Io)?;
     }
-    for path in &args.files {
-        let input = match input::open(path, &options) {
-            Ok(i) => i,
-            Err(e) => {
-                stderr_line(format_args!("error: {e}"));
-                *failed_inputs = true;
-                continue;
-            }
-        };
-        summary.add_file();
-        if human && !args.quiet {
-            printer.out.flush()?;
-            stderr_line(format_args!("note: {}", input.note()));
-        }
-        let name = input.name.clone();
-        let mut games = input.games;
-        loop {
-            let mut batch: Vec<ParsedGame> = Vec::with_capacity(BATCH);
-            let mut read_error = None;
-            for item in games.by_ref() {
-                match item {
-                    Ok(g) => batch.push(g),
-                    Err(e) => {
-                        read_error = Some(e);
-                        break;
+    let inputs = args
+        .files
+        .iter()
+        .map(|path| match input::open(path, &options) {
+            Ok(input) => (
+                Opened::Input(input.name.clone(), input.note()),
+                Some(input.into_validation()),
+            ),
+            Err(e) => (Opened::Failed(e), None),
+        });
+    let mut name = std::sync::Arc::from("-");
+    // Whether every game reported so far was valid, for a run that stops early.
+    let mut clean = true;
+    let outcome = Validation::new()
+        .jobs(jobs)
+        .allow(args.allow.iter().cloned())
+        .run(inputs, |event| {
+            match event {
+                Event::Start(Opened::Input(input_name, note)) => {
+                    name = input_name;
+                    if human && !args.quiet {
+                        printer.out.flush()?;
+                        stderr_line(format_args!("note: {note}"));
                     }
                 }
-                if batch.len() == BATCH {
-                    break;
+                Event::Start(Opened::Failed(e)) => {
+                    stderr_line(format_args!("error: {e}"));
+                    *failed_inputs = true;
+                }
+                Event::Game(game, diagnostics) => {
+                    clean &= game.record.is_some() && !diagnostics.iter().any(|d| d.is_error());
+                    for d in diagnostics {
+                        printer.diagnostic(d, &game.source)?;
+                    }
+                    if let Some(p) = &printer.progress {
+                        p.inc(1);
+                    }
+                }
+                Event::Clean(games) => {
+                    if let Some(p) = &printer.progress {
+                        p.inc(games as u64);
+                    }
+                }
+                Event::ReadFailed(e) => {
+                    stderr_line(format_args!("error: {name}: reading failed: {e}"));
+                    *failed_inputs = true;
                 }
             }
-            let done = batch.len() < BATCH;
-            let reports: Vec<Vec<Diagnostic>> = pool.install(|| {
-                batch
-                    .par_iter()
-                    .map(|g| validate_game(g, allowed))
-                    .collect()
-            });
-            for (game, diagnostics) in batch.iter().zip(&reports) {
-                summary.add_game(game, diagnostics);
-            }
-            for (game, diagnostics) in batch.iter().zip(&reports) {
-                for d in diagnostics {
-                    printer.diagnostic(d, &game.source)?;
-                }
-            }
-            if let Some(p) = &printer.progress {
-                p.inc(batch.len() as u64);
-            }
-            if let Some(e) = read_error {
-                stderr_line(format_args!("error: {name}: reading failed: {e}"));
-                *failed_inputs = true;
-                break;
-            }
-            if done {
-                break;
-            }
-        }
+            Ok(())
+        });
+    match outcome {
+        Ok(summary) => Ok(summary),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(Stopped::Pipe(clean)),
+        Err(e) => Err(Stopped::Io(e)),
     }
-    Ok(())
 }
 
 /// The summary line, or the summary object that ends the JSON forms.
-fn print_summary(printer: &mut Printer, summary: &Summary) -> io::Result<()> {
+fn print_summary(printer: &mut Printer, summary: &Summary) -> Result<(), Stopped> {
+    write_summary(printer, summary).map_err(|e| match e.kind() {
+        io::ErrorKind::BrokenPipe => Stopped::Pipe(summary.is_clean()),
+        _ => Stopped::Io(e),
+    })
+}
+
+fn write_summary(printer: &mut Printer, summary: &Summary) -> io::Result<()> {
     let summary_json = json_line(summary)?;
     match printer.format {
         OutputFormat::Human => writeln!(printer.out, "{summary}")?,

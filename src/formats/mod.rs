@@ -361,15 +361,7 @@ impl Format {
         };
         Box::new(games.map(move |game| {
             consumed.store(0, std::sync::atomic::Ordering::Relaxed);
-            game.map(|mut game| {
-                // Readers that collect with `Collected` give at most one more, which counts
-                // the rest; the others are capped here.
-                if game.diagnostics.len() > crate::diagnostic::MAX_PER_GAME + 1 {
-                    let all = std::mem::take(&mut game.diagnostics);
-                    game.diagnostics = crate::diagnostic::Collected::from(all).into_vec();
-                }
-                game
-            })
+            game.map(capped)
         }))
     }
 
@@ -460,6 +452,17 @@ impl fmt::Display for DetectError {
 }
 
 impl std::error::Error for DetectError {}
+
+/// `game` with at most [`MAX_PER_GAME`](crate::diagnostic::MAX_PER_GAME) diagnostics, and
+/// one more counting the rest. Readers that collect with `Collected` are capped already;
+/// the others are capped here.
+pub(crate) fn capped(mut game: ParsedGame) -> ParsedGame {
+    if game.diagnostics.len() > crate::diagnostic::MAX_PER_GAME + 1 {
+        let all = std::mem::take(&mut game.diagnostics);
+        game.diagnostics = crate::diagnostic::Collected::from(all).into_vec();
+    }
+    game
+}
 
 /// Buffer size of the readers [`Format::detect`] builds.
 const DETECT_BUFFER: usize = 64 * 1024;

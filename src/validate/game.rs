@@ -91,6 +91,12 @@ impl Summary {
         }
     }
 
+    /// Counts `games` more games found valid with nothing to report (the quick check's).
+    pub fn add_clean(&mut self, games: usize) {
+        self.games += games;
+        self.valid += games;
+    }
+
     /// Whether nothing was found wrong: no error and no invalid game.
     pub fn is_clean(&self) -> bool {
         self.errors == 0 && self.invalid == 0

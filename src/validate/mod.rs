@@ -18,10 +18,13 @@ use crate::engine::{IllegalMove, Move, Outcome, Position, SquareSet};
 use crate::record::{ClaimedResult, MoveRecord, Record, ResultScore, Termination};
 
 mod game;
+mod pipeline;
+pub(crate) mod quick;
 mod suggest;
 
 pub use crate::codes::{explain, Code, CODES};
 pub use game::{validate_game, Summary};
+pub use pipeline::{Event, Input, Validation};
 
 /// What replaying one game found.
 #[derive(Clone, Debug)]

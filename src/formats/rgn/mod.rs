@@ -28,7 +28,7 @@
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
-use super::text::{self, read_line_capped, LineRead, MAX_GAME_BYTES};
+use super::text;
 use super::{
     text_writer, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, TextFormat, WriteError,
     WriteOptions,
@@ -39,7 +39,11 @@ use crate::record::Record;
 
 pub(crate) mod board;
 mod parse;
+pub(crate) mod quick;
+mod split;
 mod write;
+
+pub(crate) use split::{GameSpan, Splitter};
 
 pub use write::to_string;
 
@@ -81,7 +85,8 @@ pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> G
         options.name.clone()
     };
     Box::new(GameReader {
-        chunks: Chunks::new(input),
+        splitter: Splitter::new(input),
+        buffer: Vec::new(),
         name,
         index: 0,
         rules: options.rules.unwrap_or_default(),
@@ -147,7 +152,9 @@ impl TextFormat for RgnGames {
 }
 
 struct GameReader<'a> {
-    chunks: Chunks<Box<dyn BufRead + Send + 'a>>,
+    splitter: Splitter<Box<dyn BufRead + Send + 'a>>,
+    /// The current game's bytes, reused from game to game.
+    buffer: Vec<u8>,
     name: Arc<str>,
     index: usize,
     /// The rules of games without a `Rules` tag.
@@ -158,208 +165,55 @@ impl Iterator for GameReader<'_> {
     type Item = io::Result<ParsedGame>;
 
     fn next(&mut self) -> Option<io::Result<ParsedGame>> {
-        let chunk = match self.chunks.next_chunk() {
-            Ok(Some(chunk)) => chunk,
+        self.buffer.clear();
+        let game = match self.splitter.next_game(&mut self.buffer) {
+            Ok(Some(game)) => game,
             Ok(None) => return None,
-            Err(e) => {
-                self.chunks.done = true;
-                return Some(Err(e));
-            }
+            Err(e) => return Some(Err(e)),
         };
         self.index += 1;
-        let (text, problems) = text::decode(chunk.bytes, chunk.offset, chunk.line);
-        let (record, diagnostics) = match chunk.too_long {
-            Some(len) => (
-                None,
-                vec![text::too_long("the game starting", chunk.line, len)],
-            ),
-            None => parse_game_with_rules(&text, chunk.offset, self.index, self.rules),
-        };
-        let diagnostics = problems
-            .into_iter()
-            .map(|d| d.in_game(self.index))
-            .chain(diagnostics.into_iter().map(|d| d.in_game(self.index)))
-            .collect::<Vec<_>>();
-        Some(Ok(ParsedGame {
-            index: self.index,
-            source: Source {
-                name: self.name.clone(),
-                text: Arc::from(text),
-                offset: chunk.offset,
-                line: chunk.line,
-            },
-            record,
-            diagnostics,
-        }))
+        Some(Ok(read_game(
+            &self.name,
+            self.index,
+            self.rules,
+            &self.buffer[game.range.clone()],
+            &game,
+        )))
     }
 }
 
-/// One game's bytes, where they start, and the 0-based line they start on.
-struct Chunk {
-    bytes: Vec<u8>,
-    offset: usize,
-    line: usize,
-    /// The game's length when it was longer than [`MAX_GAME_BYTES`]: its bytes were not
-    /// kept.
-    too_long: Option<usize>,
-}
-
-/// One line of an RGN file as read: its bytes, where it is, and whether it was too long.
-struct ByteLine {
-    bytes: Vec<u8>,
-    offset: usize,
-    line: usize,
-    /// The line's length in the file.
-    len: usize,
-    /// Whether the line was longer than [`MAX_GAME_BYTES`] (its bytes were not kept).
-    too_long: bool,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum LineKind {
-    Blank,
-    Tag,
-    Other,
-}
-
-impl ByteLine {
-    fn kind(&self) -> LineKind {
-        if self.too_long {
-            return LineKind::Other;
-        }
-        match self.bytes.iter().find(|b| !b.is_ascii_whitespace()) {
-            None => LineKind::Blank,
-            Some(b'[') => LineKind::Tag,
-            Some(_) => LineKind::Other,
-        }
-    }
-}
-
-/// Splits a stream into games, line by line: a game ends where a tag line follows
-/// movetext, or follows a blank line after tags.
-struct Chunks<R> {
-    input: R,
-    offset: usize,
-    line: usize,
-    pending: Option<ByteLine>,
-    done: bool,
-}
-
-impl<R: BufRead> Chunks<R> {
-    fn new(input: R) -> Chunks<R> {
-        Chunks {
-            input,
-            offset: 0,
-            line: 0,
-            pending: None,
-            done: false,
-        }
-    }
-
-    fn read_line(&mut self) -> io::Result<Option<ByteLine>> {
-        if let Some(line) = self.pending.take() {
-            return Ok(Some(line));
-        }
-        if self.done {
-            return Ok(None);
-        }
-        let mut bytes = Vec::new();
-        let (n, too_long) = match read_line_capped(&mut self.input, &mut bytes, MAX_GAME_BYTES)? {
-            LineRead::End => {
-                self.done = true;
-                return Ok(None);
-            }
-            LineRead::Line(n) => (n, false),
-            LineRead::TooLong(n) => (n, true),
-        };
-        let mut offset = self.offset;
-        if self.offset == 0 && bytes.starts_with(b"\xEF\xBB\xBF") {
-            bytes.drain(..3);
-            offset = 3;
-        }
-        let line = ByteLine {
-            bytes,
-            offset,
-            line: self.line,
-            len: n,
-            too_long,
-        };
-        self.offset += n;
-        self.line += 1;
-        Ok(Some(line))
-    }
-
-    /// The next game's lines, joined; a game longer than [`MAX_GAME_BYTES`] is read to its
-    /// end but not kept.
-    fn next_chunk(&mut self) -> io::Result<Option<Chunk>> {
-        let mut game = GameLines::default();
-        let mut in_movetext = false;
-        let mut blank_after_tags = false;
-        while let Some(line) = self.read_line()? {
-            let kind = line.kind();
-            if game.start.is_none() {
-                if kind != LineKind::Blank {
-                    in_movetext = kind == LineKind::Other;
-                    game.push(line, kind);
-                }
-                continue;
-            }
-            match (in_movetext, kind) {
-                (true, LineKind::Tag) => {
-                    self.pending = Some(line);
-                    break;
-                }
-                (false, LineKind::Tag) if blank_after_tags => {
-                    self.pending = Some(line);
-                    break;
-                }
-                (false, LineKind::Blank) => blank_after_tags = true,
-                (false, LineKind::Other) => in_movetext = true,
-                _ => {}
-            }
-            game.push(line, kind);
-        }
-        Ok(game.finish())
-    }
-}
-
-/// The lines of one game as they are read, without its trailing blank lines.
-#[derive(Default)]
-struct GameLines {
-    /// File offset and 0-based line of the first line.
-    start: Option<(usize, usize)>,
-    bytes: Vec<u8>,
-    /// Bytes of the game in the file.
-    len: usize,
-    /// `bytes.len()` and `len` at the end of the last line that is not blank.
-    kept: (usize, usize),
-    too_long: bool,
-}
-
-impl GameLines {
-    fn push(&mut self, line: ByteLine, kind: LineKind) {
-        self.start.get_or_insert((line.offset, line.line));
-        self.len += line.len;
-        self.too_long |= line.too_long || self.len > MAX_GAME_BYTES;
-        if self.too_long {
-            self.bytes = Vec::new();
-        } else {
-            self.bytes.extend_from_slice(&line.bytes);
-        }
-        if kind != LineKind::Blank {
-            self.kept = (self.bytes.len(), self.len);
-        }
-    }
-
-    fn finish(mut self) -> Option<Chunk> {
-        let (offset, line) = self.start?;
-        self.bytes.truncate(self.kept.0);
-        Some(Chunk {
-            bytes: self.bytes,
-            offset,
-            line,
-            too_long: self.too_long.then_some(self.kept.1),
-        })
+/// Reads game `index` of file `name`, whose `bytes` [`Splitter`] found at `at`; `rules`
+/// are for a game without a `Rules` tag.
+pub(crate) fn read_game(
+    name: &Arc<str>,
+    index: usize,
+    rules: Rules,
+    bytes: &[u8],
+    at: &GameSpan,
+) -> ParsedGame {
+    let (text, problems) = text::decode(bytes.to_vec(), at.offset, at.line);
+    let (record, diagnostics) = match at.too_long {
+        Some(len) => (
+            None,
+            vec![text::too_long("the game starting", at.line, len)],
+        ),
+        None => parse_game_with_rules(&text, at.offset, index, rules),
+    };
+    let diagnostics = problems
+        .into_iter()
+        .chain(diagnostics)
+        .map(|d| d.in_game(index))
+        .collect::<Vec<_>>();
+    ParsedGame {
+        index,
+        source: Source {
+            name: name.clone(),
+            text: Arc::from(text),
+            offset: at.offset,
+            line: at.line,
+        },
+        record,
+        diagnostics,
     }
 }
 

@@ -93,6 +93,8 @@ pub use super::text::{decode_cp1252, encode_cp1252};
 pub use names::{NameKind, NameTable};
 pub use writer::WthorWriter;
 
+pub(crate) use reader::{Entry, FileContext, Reader};
+
 /// Tag holding the record's tournament index into `WTHOR.TRN`.
 pub const TOURNAMENT_TAG: &str = crate::record::TagName::WTHOR_TOURNAMENT;
 /// Tag holding the record's black player index into `WTHOR.JOU`.

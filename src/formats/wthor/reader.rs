@@ -232,15 +232,16 @@ enum Stage {
 }
 
 /// The iterator behind [`super::read`].
-pub(super) struct Reader<'a> {
+pub(crate) struct Reader<'a> {
     input: Box<dyn BufRead + Send + 'a>,
-    name: Arc<str>,
     stage: Stage,
-    header: Header,
-    geometry: Geometry,
+    /// What every record shares; complete once the header is read.
+    ctx: Arc<FileContext>,
     header_problems: Vec<HeaderProblem>,
-    tournaments: Option<NameTable>,
-    players: Option<NameTable>,
+    /// The name tables, until the header is read and they move into `ctx`.
+    tables: (Option<NameTable>, Option<NameTable>),
+    /// Whether to hand out [`Entry::Quick`] records (see [`Reader::next_entry`]).
+    quick: bool,
     /// Warnings about the name files, for the first game.
     name_warnings: Vec<Diagnostic>,
     /// Complete records read so far.
@@ -250,17 +251,65 @@ pub(super) struct Reader<'a> {
     /// Offset of the next line in the virtual text.
     text_offset: usize,
     /// The last game read, held back until we know whether it is the last.
-    pending: Option<ParsedGame>,
+    pending: Option<Entry>,
     /// Games ready to be yielded.
-    ready: VecDeque<ParsedGame>,
+    ready: VecDeque<Entry>,
     /// The bytes of the record being read, reused from record to record.
     record_bytes: Vec<u8>,
     /// The text view's line under construction, reused from record to record.
     line_buffer: String,
+}
+
+/// What every record of a file shares once its header is read: the header, the name
+/// tables and the values formatted once. [`QuickRecord`]s hold it, so that a record that
+/// fails the quick check can be read in full on any thread.
+pub(crate) struct FileContext {
+    name: Arc<str>,
+    header: Header,
+    geometry: Geometry,
+    tournaments: Option<NameTable>,
+    players: Option<NameTable>,
     /// Tag values every record of the file shares, formatted once.
     shared: SharedValues,
     /// Each move byte's square and its name, for the file's geometry.
     move_bytes: Vec<Option<(Square, String)>>,
+}
+
+impl QuickRecord {
+    /// Gathers the record's moves for the quick check; `false` when there are none to
+    /// take (this cannot happen for a well-formed record, whose moves fit).
+    pub(crate) fn moves(&self, out: &mut crate::validate::quick::QuickMoves) -> bool {
+        out.clear();
+        self.bytes[8..]
+            .iter()
+            .take_while(|&&b| b != 0)
+            .all(|&b| out.push((b / 10 - 1) * 8 + (b % 10 - 1)))
+    }
+
+    /// Black's and White's scores as the record claims them.
+    pub(crate) fn claim(&self) -> (u8, u8) {
+        (self.bytes[6], 64 - self.bytes[6])
+    }
+}
+
+/// One entry of the reader: a game read in full, or (when asked for) an 8x8 record whose
+/// fields and move bytes are all well formed, left for the quick check.
+pub(crate) enum Entry {
+    /// A game read in full (boxed: most entries are the small kind).
+    Game(Box<ParsedGame>),
+    /// A record not yet read in full.
+    Quick(QuickRecord),
+}
+
+/// An 8x8 record whose fields and move bytes are well formed, with where it lies in the
+/// file and in the text view: enough to replay it quickly, or to read it in full
+/// ([`FileContext::read_quick`]) exactly as the reader would have.
+#[derive(Clone)]
+pub(crate) struct QuickRecord {
+    index: usize,
+    file_offset: usize,
+    text_offset: usize,
+    bytes: [u8; 68],
 }
 
 /// Tag values that come from the header, formatted once per file.
@@ -334,13 +383,19 @@ impl<'a> Reader<'a> {
         let players = load(NameKind::Player);
         Reader {
             input,
-            name: options.name.clone(),
             stage: Stage::Start,
-            header: Header::default(),
-            geometry: Geometry::Eight,
+            ctx: Arc::new(FileContext {
+                name: options.name.clone(),
+                header: Header::default(),
+                geometry: Geometry::Eight,
+                tournaments: None,
+                players: None,
+                shared: SharedValues::default(),
+                move_bytes: Vec::new(),
+            }),
             header_problems: Vec::new(),
-            tournaments,
-            players,
+            tables: (tournaments, players),
+            quick: false,
             name_warnings,
             complete: 0,
             file_offset: 0,
@@ -349,9 +404,20 @@ impl<'a> Reader<'a> {
             ready: VecDeque::new(),
             record_bytes: Vec::new(),
             line_buffer: String::new(),
-            shared: SharedValues::default(),
-            move_bytes: Vec::new(),
         }
+    }
+
+    /// A reader that hands out [`Entry::Quick`] for 8x8 records the quick check may take.
+    pub(crate) fn quick(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> Reader<'a> {
+        Reader {
+            quick: true,
+            ..Reader::new(input, options)
+        }
+    }
+
+    /// What every record of the file shares (complete once the first entry is read).
+    pub(crate) fn context(&self) -> &Arc<FileContext> {
+        &self.ctx
     }
 
     /// Reads the header; returns a game carrying the diagnostics when it stops the reading.
@@ -385,19 +451,25 @@ impl<'a> Reader<'a> {
                 .in_game(1);
             return Ok(Some(self.finish_game(1, line, None, vec![diagnostic])));
         }
-        self.header = Header::parse(&bytes);
-        self.shared = SharedValues::of(&self.header);
-        let (problems, fatal) = check_header(&self.header);
+        let header = Header::parse(&bytes);
+        let (problems, fatal) = check_header(&header);
         self.header_problems = problems;
-        if let Some(g) = self.header.geometry() {
-            self.geometry = g;
-        }
-        self.move_bytes = (0..=u8::MAX)
-            .map(|byte| {
-                let sq = self.geometry.decode(byte)?;
-                Some((sq, sq.to_string()))
-            })
-            .collect();
+        let geometry = header.geometry().unwrap_or(Geometry::Eight);
+        let (tournaments, players) = std::mem::take(&mut self.tables);
+        self.ctx = Arc::new(FileContext {
+            name: self.ctx.name.clone(),
+            header,
+            geometry,
+            tournaments,
+            players,
+            shared: SharedValues::of(&header),
+            move_bytes: (0..=u8::MAX)
+                .map(|byte| {
+                    let sq = geometry.decode(byte)?;
+                    Some((sq, sq.to_string()))
+                })
+                .collect(),
+        });
         Ok(fatal.then(|| self.header_game(Vec::new())))
     }
 
@@ -405,7 +477,7 @@ impl<'a> Reader<'a> {
     /// count mismatches of files without records.
     fn header_game(&mut self, mut extra: Vec<Diagnostic>) -> ParsedGame {
         let mut line = TextLine::new(self.text_offset);
-        let spans = describe_header(&mut line, &self.header);
+        let spans = describe_header(&mut line, &self.ctx.header);
         let mut diagnostics: Vec<Diagnostic> = self
             .header_problems
             .iter()
@@ -427,21 +499,206 @@ impl<'a> Reader<'a> {
         diagnostics: Vec<Diagnostic>,
     ) -> ParsedGame {
         self.text_offset = line.base + line.text.len() + 1;
-        let text: Arc<str> = Arc::from(line.text.as_str());
-        self.line_buffer = line.text;
-        ParsedGame {
+        let (game, buffer) = self.ctx.finish_game(index, line, record, diagnostics);
+        self.line_buffer = buffer;
+        game
+    }
+
+    /// Decodes one complete record into a game ([`FileContext::record_game`]), with what
+    /// belongs to the file rather than the record.
+    fn record_game(&mut self, bytes: &[u8]) -> ParsedGame {
+        self.complete += 1;
+        let index = self.complete;
+        let offset = self.file_offset;
+        self.file_offset += bytes.len();
+        let line = TextLine::reusing(self.text_offset, std::mem::take(&mut self.line_buffer));
+        let ctx = self.ctx.clone();
+        let (record, line, diagnostics) = ctx.record_game(
+            bytes,
             index,
-            source: Source {
-                name: self.name.clone(),
-                text,
-                offset: line.base,
-                line: index - 1,
-            },
-            record,
-            diagnostics,
+            offset,
+            line,
+            |raw, fields, line, diagnostics| self.file_findings(raw, fields, line, diagnostics),
+        );
+        self.finish_game(index, line, record, diagnostics)
+    }
+
+    /// The record just read as a [`QuickRecord`], when the quick check may take it: an
+    /// 8x8 record with well-formed fields and moves, which no finding of the file concerns.
+    fn quick_record(&mut self, bytes: &[u8]) -> Option<QuickRecord> {
+        let index = self.complete + 1;
+        let bytes: [u8; 68] = bytes.try_into().ok()?;
+        let first_with_findings =
+            index == 1 && (!self.header_problems.is_empty() || !self.name_warnings.is_empty());
+        if first_with_findings || self.ctx.header.n1 as usize + 1 == index {
+            return None;
+        }
+        let len = self.ctx.quick_line_len(&bytes, index, self.file_offset)?;
+        let record = QuickRecord {
+            index,
+            file_offset: self.file_offset,
+            text_offset: self.text_offset,
+            bytes,
+        };
+        self.complete = index;
+        self.file_offset += bytes.len();
+        self.text_offset += len + 1;
+        Some(record)
+    }
+
+    /// What belongs to the file rather than this record, reported on the game it shows in:
+    /// header problems and name-file warnings on the first game, and a game beyond the
+    /// header's count.
+    fn file_findings(
+        &mut self,
+        raw: &RawRecord,
+        fields: &RecordFields,
+        line: &mut TextLine,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) {
+        let index = raw.index;
+        if index == 1 && !self.header_problems.is_empty() {
+            line.push(" || ");
+            let spans = describe_header(line, &self.ctx.header);
+            diagnostics.extend(self.header_problems.iter().map(|p| p.diagnostic(&spans)));
+        }
+        if index == 1 {
+            diagnostics.append(&mut self.name_warnings);
+        }
+        if self.ctx.header.n1 as usize + 1 == index {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::WthorCountMismatch,
+                    format!(
+                        "the header announces {}, but the file goes on with game {index}",
+                        games(self.ctx.header.n1 as usize)
+                    ),
+                )
+                .at(
+                    Some(fields.index_span),
+                    format!("a record beyond N1, at byte {}", raw.offset),
+                )
+                .help("the file size should be 16 + N1 × the record size; all the records present are read")
+                .in_game(index),
+            );
         }
     }
 
+    /// A record cut short by the end of the file.
+    fn truncated_game(&mut self, bytes: &[u8]) -> ParsedGame {
+        let index = self.complete + 1;
+        let offset = self.file_offset;
+        let record_len = self.ctx.geometry.record_len();
+        let mut line = TextLine::new(self.text_offset);
+        let index_span = line.push(&format!("#{index}"));
+        line.push(&format!(
+            " [byte {offset}] truncated, {} of {record_len} bytes:",
+            bytes.len()
+        ));
+        for b in bytes {
+            line.push(&format!(" {b:02x}"));
+        }
+        line.push(" ");
+        let end = line.push("<end of file>");
+        let file_end = offset + bytes.len();
+        let diagnostic = Diagnostic::error(
+            Code::WthorTruncatedRecord,
+            format!(
+                "the file ends inside game {index}, {} bytes short of its {record_len}",
+                record_len - bytes.len()
+            ),
+        )
+        .at(Some(end), format!("the file ends at byte {file_end}"))
+        .related(
+            Some(index_span),
+            format!("the record starts at byte {offset}"),
+        )
+        .help(
+            "the complete records before it are read; the file was probably cut off while copying",
+        )
+        .in_game(index);
+        self.finish_game(index, line, None, vec![diagnostic])
+    }
+
+    /// At the end of the file: the last games, with the count checked.
+    fn finish(&mut self, partial: Option<ParsedGame>) {
+        let n1 = self.ctx.header.n1 as usize;
+        let truncated = partial.is_some();
+        let present = self.complete + usize::from(truncated);
+        let mut last = partial
+            .map(|g| Entry::Game(Box::new(g)))
+            .or_else(|| self.pending.take());
+        if let Some(pending) = self.pending.take() {
+            self.ready.push_back(pending);
+        }
+        let mismatch = if n1 > present {
+            Some(format!(
+                "the header announces {}, but the file holds {}{}",
+                games(n1),
+                games(self.complete),
+                if truncated {
+                    " and a truncated record"
+                } else {
+                    ""
+                }
+            ))
+        } else if truncated && n1 == self.complete {
+            Some(format!(
+                "the header announces {}, but the file goes on with a truncated record",
+                games(n1)
+            ))
+        } else {
+            None
+        };
+        if let Some(message) = mismatch {
+            let help =
+                "the file size should be 16 + N1 × the record size; the records present are read";
+            if let Some(Entry::Quick(q)) = &last {
+                // The diagnostic needs the game: read it in full.
+                last = Some(Entry::Game(Box::new(self.ctx.read_quick(q))));
+            }
+            match &mut last {
+                Some(Entry::Quick(_)) => {}
+                Some(Entry::Game(game)) => {
+                    let index_len = game.index.to_string().len() + 1;
+                    let span = Span::new(game.source.offset, index_len);
+                    game.diagnostics.push(
+                        Diagnostic::error(Code::WthorCountMismatch, message)
+                            .at(
+                                Some(span),
+                                format!(
+                                    "the last record, at byte {}",
+                                    self.file_offset
+                                        - if truncated {
+                                            0
+                                        } else {
+                                            self.ctx.geometry.record_len()
+                                        }
+                                ),
+                            )
+                            .help(help)
+                            .in_game(game.index),
+                    );
+                }
+                None => {
+                    let d = Diagnostic::error(Code::WthorCountMismatch, message)
+                        .at(None, "N1, header bytes 4-7")
+                        .help(help)
+                        .in_game(1);
+                    last = Some(Entry::Game(Box::new(self.header_game(vec![d]))));
+                }
+            }
+        } else if last.is_none()
+            && (!self.header_problems.is_empty() || !self.name_warnings.is_empty())
+        {
+            last = Some(Entry::Game(Box::new(self.header_game(Vec::new()))));
+        }
+        self.ready.extend(last);
+    }
+}
+
+/// Reading records: everything here depends only on the file's header and name tables.
+impl FileContext {
     /// The name at `index` of `table`, or its index with a warning when the table lacks it.
     fn name(
         table: Option<&NameTable>,
@@ -488,14 +745,18 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Decodes one complete record into a game: its line is written field by field
-    /// ([`Reader::describe_fields`]), then the scores, moves and slots after the moves are
-    /// checked, the file-level findings added, and the record built when nothing was wrong.
-    fn record_game(&mut self, bytes: &[u8]) -> ParsedGame {
-        self.complete += 1;
-        let index = self.complete;
-        let offset = self.file_offset;
-        self.file_offset += bytes.len();
+    /// Decodes one complete record (game `index`, at byte `offset`) into its `line`: the
+    /// fields are written ([`FileContext::describe_fields`]), the scores, moves and slots
+    /// after the moves checked, `file_findings` added, and the record built when nothing
+    /// was wrong.
+    fn record_game(
+        &self,
+        bytes: &[u8],
+        index: usize,
+        offset: usize,
+        mut line: TextLine,
+        file_findings: impl FnOnce(&RawRecord, &RecordFields, &mut TextLine, &mut Vec<Diagnostic>),
+    ) -> (Option<Record>, TextLine, Vec<Diagnostic>) {
         let u16_at = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
         let raw = RawRecord {
             index,
@@ -507,17 +768,105 @@ impl<'a> Reader<'a> {
             theoretical: bytes[7],
         };
         let slots = &bytes[8..];
-
         let mut diagnostics = Vec::new();
-        let mut line = TextLine::reusing(self.text_offset, std::mem::take(&mut self.line_buffer));
         let fields = self.describe_fields(&raw, &mut line, &mut diagnostics);
         let mut error = check_scores(&raw, self.geometry, &fields, &mut diagnostics);
         let (moves, end, bad_move) = self.decode_moves(&raw, slots, &mut line, &mut diagnostics);
         error |= bad_move;
         error |= check_after_end(&raw, slots, end, &fields, &mut line, &mut diagnostics);
-        self.file_findings(&raw, &fields, &mut line, &mut diagnostics);
+        file_findings(&raw, &fields, &mut line, &mut diagnostics);
         let record = (!error).then(|| self.build_record(&raw, fields, moves, &line));
-        self.finish_game(index, line, record, diagnostics)
+        (record, line, diagnostics)
+    }
+
+    /// The game of a [`QuickRecord`] that did not pass the quick check, read in full: the
+    /// same game [`Reader`] gives for it.
+    pub(crate) fn read_quick(&self, q: &QuickRecord) -> ParsedGame {
+        let line = TextLine::new(q.text_offset);
+        let (record, line, diagnostics) =
+            self.record_game(&q.bytes, q.index, q.file_offset, line, |_, _, _, _| {});
+        self.finish_game(q.index, line, record, diagnostics).0
+    }
+
+    /// The game of `line`, and the line's buffer for reuse.
+    fn finish_game(
+        &self,
+        index: usize,
+        line: TextLine,
+        record: Option<Record>,
+        diagnostics: Vec<Diagnostic>,
+    ) -> (ParsedGame, String) {
+        let text: Arc<str> = Arc::from(line.text.as_str());
+        let game = ParsedGame {
+            index,
+            source: Source {
+                name: self.name.clone(),
+                text,
+                offset: line.base,
+                line: index - 1,
+            },
+            record,
+            diagnostics,
+        };
+        (game, line.text)
+    }
+
+    /// The length of the line a record gets when it has nothing to report before the
+    /// replay: known names (or no name table), scores on the board, moves that all name
+    /// squares and nothing after them. `None` when that is not so, or the board is not
+    /// 8x8.
+    fn quick_line_len(&self, bytes: &[u8; 68], index: usize, offset: usize) -> Option<usize> {
+        if self.geometry != Geometry::Eight || bytes[6] > 64 || bytes[7] > 64 {
+            return None;
+        }
+        let u16_at = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
+        let name_len = |table: Option<&NameTable>, kind: NameKind, i: u16| match table {
+            None => Some(kind.noun().len() + 1 + digits(usize::from(i))),
+            Some(t) => t.get(i).map(str::len),
+        };
+        let event = name_len(self.tournaments.as_ref(), NameKind::Tournament, u16_at(0))?;
+        let black = name_len(self.players.as_ref(), NameKind::Player, u16_at(2))?;
+        let white = name_len(self.players.as_ref(), NameKind::Player, u16_at(4))?;
+        let slots = &bytes[8..];
+        let moves = slots.iter().position(|&b| b == 0).unwrap_or(slots.len());
+        let well_formed = slots[..moves].iter().all(|&b| {
+            self.move_bytes
+                .get(usize::from(b))
+                .is_some_and(Option::is_some)
+        });
+        if !well_formed || slots[moves..].iter().any(|&b| b != 0) {
+            return None;
+        }
+        let year = match self.header.game_year {
+            0 => 0,
+            _ => 1 + self.shared.year.len(),
+        };
+        let depth = self
+            .shared
+            .theoretical_depth
+            .as_ref()
+            .map_or(1, String::len);
+        // `#3 [byte 84] EVENT YEAR | BLACK - WHITE | 33 (32@22): f5 d6`
+        Some(
+            1 + digits(index)
+                + " [byte ".len()
+                + digits(offset)
+                + "] ".len()
+                + event
+                + year
+                + " | ".len()
+                + black
+                + " - ".len()
+                + white
+                + " | ".len()
+                + digits(usize::from(bytes[6]))
+                + " (".len()
+                + digits(usize::from(bytes[7]))
+                + "@".len()
+                + depth
+                + "):".len()
+                + 3 * moves,
+        )
     }
 
     /// Writes the record's fields into its line (`#3 [byte 84] Event 1987 | Black - White |
@@ -538,7 +887,7 @@ impl<'a> Reader<'a> {
         line.push(" [byte ");
         line.push_number(offset);
         line.push("] ");
-        let event = Reader::name(
+        let event = FileContext::name(
             self.tournaments.as_ref(),
             NameKind::Tournament,
             raw.tournament,
@@ -552,7 +901,7 @@ impl<'a> Reader<'a> {
             line.push(&self.shared.year)
         });
         line.push(" | ");
-        let black = Reader::name(
+        let black = FileContext::name(
             self.players.as_ref(),
             NameKind::Player,
             raw.black,
@@ -562,7 +911,7 @@ impl<'a> Reader<'a> {
             index,
         );
         line.push(" - ");
-        let white = Reader::name(
+        let white = FileContext::name(
             self.players.as_ref(),
             NameKind::Player,
             raw.white,
@@ -645,44 +994,6 @@ impl<'a> Reader<'a> {
         (moves, end, error)
     }
 
-    /// What belongs to the file rather than this record, reported on the game it shows in:
-    /// header problems and name-file warnings on the first game, and a game beyond the
-    /// header's count.
-    fn file_findings(
-        &mut self,
-        raw: &RawRecord,
-        fields: &RecordFields,
-        line: &mut TextLine,
-        diagnostics: &mut Vec<Diagnostic>,
-    ) {
-        let index = raw.index;
-        if index == 1 && !self.header_problems.is_empty() {
-            line.push(" || ");
-            let spans = describe_header(line, &self.header);
-            diagnostics.extend(self.header_problems.iter().map(|p| p.diagnostic(&spans)));
-        }
-        if index == 1 {
-            diagnostics.append(&mut self.name_warnings);
-        }
-        if self.header.n1 as usize + 1 == index {
-            diagnostics.push(
-                Diagnostic::error(
-                    Code::WthorCountMismatch,
-                    format!(
-                        "the header announces {}, but the file goes on with game {index}",
-                        games(self.header.n1 as usize)
-                    ),
-                )
-                .at(
-                    Some(fields.index_span),
-                    format!("a record beyond N1, at byte {}", raw.offset),
-                )
-                .help("the file size should be 16 + N1 × the record size; all the records present are read")
-                .in_game(index),
-            );
-        }
-    }
-
     /// The record of a game read without errors: its tags (names, year, scores, the raw
     /// indices and the header's fields), moves and result.
     fn build_record(
@@ -758,111 +1069,11 @@ impl<'a> Reader<'a> {
             ..Record::default()
         }
     }
+}
 
-    /// A record cut short by the end of the file.
-    fn truncated_game(&mut self, bytes: &[u8]) -> ParsedGame {
-        let index = self.complete + 1;
-        let offset = self.file_offset;
-        let record_len = self.geometry.record_len();
-        let mut line = TextLine::new(self.text_offset);
-        let index_span = line.push(&format!("#{index}"));
-        line.push(&format!(
-            " [byte {offset}] truncated, {} of {record_len} bytes:",
-            bytes.len()
-        ));
-        for b in bytes {
-            line.push(&format!(" {b:02x}"));
-        }
-        line.push(" ");
-        let end = line.push("<end of file>");
-        let file_end = offset + bytes.len();
-        let diagnostic = Diagnostic::error(
-            Code::WthorTruncatedRecord,
-            format!(
-                "the file ends inside game {index}, {} bytes short of its {record_len}",
-                record_len - bytes.len()
-            ),
-        )
-        .at(Some(end), format!("the file ends at byte {file_end}"))
-        .related(
-            Some(index_span),
-            format!("the record starts at byte {offset}"),
-        )
-        .help(
-            "the complete records before it are read; the file was probably cut off while copying",
-        )
-        .in_game(index);
-        self.finish_game(index, line, None, vec![diagnostic])
-    }
-
-    /// At the end of the file: the last games, with the count checked.
-    fn finish(&mut self, partial: Option<ParsedGame>) {
-        let n1 = self.header.n1 as usize;
-        let truncated = partial.is_some();
-        let present = self.complete + usize::from(truncated);
-        let mut last = partial.or_else(|| self.pending.take());
-        if let Some(pending) = self.pending.take() {
-            self.ready.push_back(pending);
-        }
-        let mismatch = if n1 > present {
-            Some(format!(
-                "the header announces {}, but the file holds {}{}",
-                games(n1),
-                games(self.complete),
-                if truncated {
-                    " and a truncated record"
-                } else {
-                    ""
-                }
-            ))
-        } else if truncated && n1 == self.complete {
-            Some(format!(
-                "the header announces {}, but the file goes on with a truncated record",
-                games(n1)
-            ))
-        } else {
-            None
-        };
-        if let Some(message) = mismatch {
-            let help =
-                "the file size should be 16 + N1 × the record size; the records present are read";
-            match &mut last {
-                Some(game) => {
-                    let index_len = game.index.to_string().len() + 1;
-                    let span = Span::new(game.source.offset, index_len);
-                    game.diagnostics.push(
-                        Diagnostic::error(Code::WthorCountMismatch, message)
-                            .at(
-                                Some(span),
-                                format!(
-                                    "the last record, at byte {}",
-                                    self.file_offset
-                                        - if truncated {
-                                            0
-                                        } else {
-                                            self.geometry.record_len()
-                                        }
-                                ),
-                            )
-                            .help(help)
-                            .in_game(game.index),
-                    );
-                }
-                None => {
-                    let d = Diagnostic::error(Code::WthorCountMismatch, message)
-                        .at(None, "N1, header bytes 4-7")
-                        .help(help)
-                        .in_game(1);
-                    last = Some(self.header_game(vec![d]));
-                }
-            }
-        } else if last.is_none()
-            && (!self.header_problems.is_empty() || !self.name_warnings.is_empty())
-        {
-            last = Some(self.header_game(Vec::new()));
-        }
-        self.ready.extend(last);
-    }
+/// Decimal digits of `n`.
+fn digits(n: usize) -> usize {
+    n.checked_ilog10().map_or(1, |l| l as usize + 1)
 }
 
 /// `1 game`, `2 games`.
@@ -888,13 +1099,13 @@ fn read_full(input: &mut dyn BufRead, buf: &mut [u8]) -> io::Result<usize> {
     Ok(got)
 }
 
-impl Iterator for Reader<'_> {
-    type Item = io::Result<ParsedGame>;
-
-    fn next(&mut self) -> Option<io::Result<ParsedGame>> {
+impl Reader<'_> {
+    /// The next entry: a game read in full, or, for a reader made by [`Reader::quick`], a
+    /// [`QuickRecord`] where the quick check may take the record.
+    pub(crate) fn next_entry(&mut self) -> Option<io::Result<Entry>> {
         loop {
-            if let Some(game) = self.ready.pop_front() {
-                return Some(Ok(game));
+            if let Some(entry) = self.ready.pop_front() {
+                return Some(Ok(entry));
             }
             match self.stage {
                 Stage::Done => return None,
@@ -905,13 +1116,13 @@ impl Iterator for Reader<'_> {
                     }
                     Ok(Some(game)) => {
                         self.stage = Stage::Done;
-                        return Some(Ok(game));
+                        return Some(Ok(Entry::Game(Box::new(game))));
                     }
                     Ok(None) => self.stage = Stage::Records,
                 },
                 Stage::Records => {
                     let mut buf = std::mem::take(&mut self.record_bytes);
-                    buf.resize(self.geometry.record_len(), 0);
+                    buf.resize(self.ctx.geometry.record_len(), 0);
                     let got = match read_full(&mut self.input, &mut buf) {
                         Ok(got) => got,
                         Err(e) => {
@@ -920,9 +1131,12 @@ impl Iterator for Reader<'_> {
                         }
                     };
                     if got == buf.len() {
-                        let game = self.record_game(&buf);
+                        let entry = match self.quick.then(|| self.quick_record(&buf)).flatten() {
+                            Some(q) => Entry::Quick(q),
+                            None => Entry::Game(Box::new(self.record_game(&buf))),
+                        };
                         self.record_bytes = buf;
-                        if let Some(previous) = self.pending.replace(game) {
+                        if let Some(previous) = self.pending.replace(entry) {
                             return Some(Ok(previous));
                         }
                     } else {
@@ -933,6 +1147,19 @@ impl Iterator for Reader<'_> {
                 }
             }
         }
+    }
+}
+
+impl Iterator for Reader<'_> {
+    type Item = io::Result<ParsedGame>;
+
+    fn next(&mut self) -> Option<io::Result<ParsedGame>> {
+        Some(match self.next_entry()? {
+            Ok(Entry::Game(game)) => Ok(*game),
+            // Only a quick reader gives these; read them in full here too.
+            Ok(Entry::Quick(q)) => Ok(self.ctx.read_quick(&q)),
+            Err(e) => Err(e),
+        })
     }
 }
 

@@ -1,0 +1,250 @@
+//! The quick scan of one RGN/PGN game for the quick check ([`crate::validate::quick`]):
+//! one pass over the bytes that takes only the plainest games (simple tags, squares,
+//! passes, move numbers, plain comments, a disc-count result) and gathers their moves
+//! without allocating. Anything else (escapes, flip claims, colour prefixes, boards,
+//! comment commands, other results, a `Start`, `FEN` or `Termination` tag, rules other
+//! than standard Othello) makes it give up, and the game is parsed in full.
+
+use crate::validate::quick::{QuickMoves, PASS};
+
+/// What a scanned game claims: Black's and White's scores, when it gives a result.
+pub(crate) type Claim = Option<(u8, u8)>;
+
+/// Scans a game's `bytes` into `moves`; `None` when the game is not plain enough.
+pub(crate) fn scan(bytes: &[u8], moves: &mut QuickMoves) -> Option<Claim> {
+    moves.clear();
+    let mut pos = skip_ws(bytes, 0);
+    let mut tag_result: Claim = None;
+    while bytes.get(pos) == Some(&b'[') {
+        let (name, value, end) = tag(bytes, pos)?;
+        if name.eq_ignore_ascii_case(b"Result") {
+            if tag_result.is_some() {
+                return None;
+            }
+            tag_result = Some(score(trim(value))?);
+        } else if name.eq_ignore_ascii_case(b"Rules") {
+            if value != b"othello" {
+                return None;
+            }
+        } else if [&b"Start"[..], b"Termination", b"FEN"]
+            .iter()
+            .any(|special| name.eq_ignore_ascii_case(special))
+        {
+            return None;
+        }
+        pos = skip_ws(bytes, end);
+    }
+    let text_result = movetext(bytes, pos, moves)?;
+    match (tag_result, text_result) {
+        (Some(t), Some(m)) if t != m => None,
+        (t, m) => Some(t.or(m)),
+    }
+}
+
+fn skip_ws(bytes: &[u8], mut pos: usize) -> usize {
+    while bytes.get(pos).is_some_and(u8::is_ascii_whitespace) {
+        pos += 1;
+    }
+    pos
+}
+
+fn trim(mut value: &[u8]) -> &[u8] {
+    while let [first, rest @ ..] = value {
+        if !first.is_ascii_whitespace() {
+            break;
+        }
+        value = rest;
+    }
+    while let [rest @ .., last] = value {
+        if !last.is_ascii_whitespace() {
+            break;
+        }
+        value = rest;
+    }
+    value
+}
+
+/// A plain tag `[Name "value"]` at `pos`: its name, value and end. `None` for anything
+/// else: an escape in the value, no closing quote or bracket on the line.
+fn tag(bytes: &[u8], pos: usize) -> Option<(&[u8], &[u8], usize)> {
+    let blank = |b: &u8| *b == b' ' || *b == b'\t';
+    let mut i = pos + 1;
+    while bytes.get(i).is_some_and(blank) {
+        i += 1;
+    }
+    let name_start = i;
+    if !bytes.get(i)?.is_ascii_alphabetic() {
+        return None;
+    }
+    while bytes
+        .get(i)
+        .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+    {
+        i += 1;
+    }
+    let name = &bytes[name_start..i];
+    while bytes.get(i).is_some_and(blank) {
+        i += 1;
+    }
+    if bytes.get(i) != Some(&b'"') {
+        return None;
+    }
+    let value_start = i + 1;
+    let close = value_start + bytes[value_start..].iter().position(|&b| b == b'"')?;
+    let value = &bytes[value_start..close];
+    if value.iter().any(|&b| b == b'\\' || b == b'\n') {
+        return None;
+    }
+    i = close + 1;
+    while bytes.get(i).is_some_and(blank) {
+        i += 1;
+    }
+    (bytes.get(i) == Some(&b']')).then_some((name, value, i + 1))
+}
+
+/// A disc-count result `B-W` (two numbers; `1-0` and `0-1` name a winner instead).
+fn score(text: &[u8]) -> Option<(u8, u8)> {
+    let dash = text.iter().position(|&b| b == b'-')?;
+    let (black, white) = (&text[..dash], &text[dash + 1..]);
+    if matches!(text, b"1-0" | b"0-1") {
+        return None;
+    }
+    Some((number(black)?, number(white)?))
+}
+
+/// A decimal number of at most 3 digits that fits a `u8`.
+fn number(digits: &[u8]) -> Option<u8> {
+    if digits.is_empty() || digits.len() > 3 || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let n = digits
+        .iter()
+        .fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
+    u8::try_from(n).ok()
+}
+
+/// The movetext from `pos`: moves into `moves`, and the result after them, if any.
+fn movetext(bytes: &[u8], mut pos: usize, moves: &mut QuickMoves) -> Option<Claim> {
+    let mut result: Claim = None;
+    loop {
+        pos = skip_ws(bytes, pos);
+        let Some(&first) = bytes.get(pos) else {
+            return Some(result);
+        };
+        match first {
+            b'{' => {
+                let close = pos + bytes[pos..].iter().position(|&b| b == b'}')?;
+                let inside = &bytes[pos + 1..close];
+                if inside.contains(&b'\\') || inside.windows(2).any(|w| w == b"[%") {
+                    return None;
+                }
+                pos = close + 1;
+            }
+            b';' => {
+                pos += bytes[pos..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .unwrap_or(bytes.len() - pos);
+            }
+            b'<' | b'[' => return None,
+            _ => {
+                let end = pos
+                    + bytes[pos..]
+                        .iter()
+                        .position(|b| b.is_ascii_whitespace() || *b == b'{' || *b == b';')
+                        .unwrap_or(bytes.len() - pos);
+                if !word(&bytes[pos..end], moves, &mut result)? {
+                    return None;
+                }
+                pos = end;
+            }
+        }
+    }
+}
+
+/// One movetext word: move numbers, then a move or a result. `Some(false)` when the word
+/// is not plain; `None` stops the scan too.
+fn word(mut w: &[u8], moves: &mut QuickMoves, result: &mut Claim) -> Option<bool> {
+    // Move numbers: digits and dots, possibly run together with what follows (`1.f5`).
+    loop {
+        let digits = w.iter().take_while(|b| b.is_ascii_digit()).count();
+        let dots = w[digits..].iter().take_while(|&&b| b == b'.').count();
+        if digits == 0 || dots == 0 {
+            break;
+        }
+        w = &w[digits + dots..];
+        if w.is_empty() {
+            return Some(true);
+        }
+    }
+    if w.first().is_some_and(u8::is_ascii_digit) {
+        if result.is_some() {
+            return Some(false);
+        }
+        *result = Some(score(w)?);
+        return Some(true);
+    }
+    if result.is_some() {
+        return Some(false);
+    }
+    let mv = match w {
+        [col @ (b'a'..=b'h' | b'A'..=b'H'), row @ b'1'..=b'8'] => {
+            (row - b'1') * 8 + (col.to_ascii_lowercase() - b'a')
+        }
+        b"--" | b"@@" | b"@@@@" => PASS,
+        _ if w.eq_ignore_ascii_case(b"pass")
+            || w.eq_ignore_ascii_case(b"pa")
+            || w.eq_ignore_ascii_case(b"ps") =>
+        {
+            PASS
+        }
+        _ => return Some(false),
+    };
+    Some(moves.push(mv))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scanned(text: &str) -> Option<(Vec<u8>, Claim)> {
+        let mut moves = QuickMoves::default();
+        let claim = scan(text.as_bytes(), &mut moves)?;
+        Some((moves.as_slice().to_vec(), claim))
+    }
+
+    #[test]
+    fn plain_games_are_scanned() {
+        let (moves, claim) = scanned(
+            "[Event \"x\"]\n[Result \"41-23\"]\n1. F5 d6 2.c3 -- {fine} ; note\n3. e6 41-23",
+        )
+        .unwrap();
+        assert_eq!(moves, [37, 43, 18, PASS, 44]);
+        assert_eq!(claim, Some((41, 23)));
+        assert_eq!(scanned("1. f5").unwrap().1, None);
+    }
+
+    #[test]
+    fn anything_unusual_gives_up() {
+        for text in [
+            "[Result \"1-0\"]\n1. f5",
+            "[Result \"41-23\"]\n1. f5 40-24",
+            "[Result \"41-23\"]\n[Result \"41-23\"]\n1. f5",
+            "[Rules \"anti\"]\n1. f5",
+            "[Start \"x\"]\n1. f5",
+            "[Event \"a\\\"b\"]\n1. f5",
+            "[Event \"x\"\n1. f5",
+            "1. f5(e5) d6",
+            "1. B:f5",
+            "1. f5 {[%eval 1]}",
+            "1. f5 <board>",
+            "1. i5",
+            "1. f5!",
+            "1. f5 41-23 d6",
+            "1. f5 300-1",
+            "1. f5 {open",
+        ] {
+            assert_eq!(scanned(text), None, "{text}");
+        }
+    }
+}

@@ -1,0 +1,286 @@
+//! The quick check: standard 8x8 Othello replayed on two `u64` bitboards, which answers one
+//! question, "would the full validator find nothing at all in this game?", without building
+//! a [`Record`](crate::record::Record).
+//!
+//! Readers that can hand out a game's moves cheaply (WTHOR records, RGN/PGN text) ask it
+//! first; a game it does not pass (an illegal move, a missing pass, an unfinished game, a
+//! wrong result, or anything it does not handle) is read and validated in full, so the
+//! diagnostics are exactly the full validator's. It is conservative by design: `false`
+//! only means "look closer".
+//!
+//! Squares are `row * 8 + col`, a1 = 0, h8 = 63; [`PASS`] is an explicit pass.
+
+/// An explicit pass in a move list.
+pub(crate) const PASS: u8 = 64;
+
+/// Most moves a game the quick check takes may have (passes included); longer lists go to
+/// the full validator.
+pub(crate) const MAX_MOVES: usize = 128;
+
+/// The moves of one game, gathered by a reader without allocating.
+#[derive(Clone)]
+pub(crate) struct QuickMoves {
+    moves: [u8; MAX_MOVES],
+    len: usize,
+    /// Whether an explicit pass was seen: the record then writes its passes, and a missing
+    /// one is an error.
+    explicit_passes: bool,
+}
+
+impl Default for QuickMoves {
+    fn default() -> QuickMoves {
+        QuickMoves {
+            moves: [0; MAX_MOVES],
+            len: 0,
+            explicit_passes: false,
+        }
+    }
+}
+
+impl QuickMoves {
+    /// Forgets the moves, keeping the buffer.
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
+        self.explicit_passes = false;
+    }
+
+    /// Adds a square (0-63) or [`PASS`]; `false` when the list is full.
+    #[inline]
+    pub(crate) fn push(&mut self, mv: u8) -> bool {
+        if self.len == MAX_MOVES {
+            return false;
+        }
+        self.explicit_passes |= mv == PASS;
+        self.moves[self.len] = mv;
+        self.len += 1;
+        true
+    }
+
+    /// The moves so far.
+    pub(crate) fn as_slice(&self) -> &[u8] {
+        &self.moves[..self.len]
+    }
+
+    /// Whether the full validator would report nothing for a standard Othello game (8x8,
+    /// the usual start, Black first, winner-gets-empties scoring) with these moves and
+    /// `claim`, Black's and White's claimed scores (`None`: no result claimed). A game
+    /// must end with both players out of moves to pass.
+    pub(crate) fn is_clean(&self, claim: Option<(u8, u8)>) -> bool {
+        replay(self.as_slice(), self.explicit_passes, claim)
+    }
+}
+
+/// Black's discs at the start: e4 and d5.
+const START_BLACK: u64 = 0x0000_0008_1000_0000;
+/// White's discs at the start: d4 and e5.
+const START_WHITE: u64 = 0x0000_0010_0800_0000;
+
+/// The replay behind [`QuickMoves::is_clean`].
+pub(crate) fn replay(moves: &[u8], explicit_passes: bool, claim: Option<(u8, u8)>) -> bool {
+    let (mut own, mut opp) = (START_BLACK, START_WHITE);
+    let mut black_to_move = true;
+    for &mv in moves {
+        if mv == PASS {
+            // A pass is legal only for a player without a move, in a game not yet over.
+            if mobility(own, opp) != 0 || mobility(opp, own) == 0 {
+                return false;
+            }
+        } else {
+            let m = 1u64 << (mv & 63);
+            if (own | opp) & m != 0 {
+                return false;
+            }
+            let mut flipped = flips(own, opp, mv);
+            if flipped == 0 {
+                // Illegal, unless the mover had to pass first and the record leaves its
+                // passes out.
+                if explicit_passes || mobility(own, opp) != 0 {
+                    return false;
+                }
+                std::mem::swap(&mut own, &mut opp);
+                black_to_move = !black_to_move;
+                flipped = flips(own, opp, mv);
+                if flipped == 0 {
+                    return false;
+                }
+            }
+            own |= m | flipped;
+            opp &= !flipped;
+        }
+        std::mem::swap(&mut own, &mut opp);
+        black_to_move = !black_to_move;
+    }
+    if own | opp != u64::MAX && (mobility(own, opp) != 0 || mobility(opp, own) != 0) {
+        // Unfinished: the validator warns.
+        return false;
+    }
+    let Some((claimed_black, claimed_white)) = claim else {
+        return true;
+    };
+    let (black, white) = if black_to_move {
+        (own.count_ones(), opp.count_ones())
+    } else {
+        (opp.count_ones(), own.count_ones())
+    };
+    let empty = 64 - black - white;
+    let score = match black.cmp(&white) {
+        std::cmp::Ordering::Greater => black + empty,
+        std::cmp::Ordering::Less => black,
+        std::cmp::Ordering::Equal => black + empty / 2,
+    };
+    score == u32::from(claimed_black) && 64 - score == u32::from(claimed_white)
+}
+
+/// The eight directions as `(row step, column step)`.
+const DIRECTIONS: [(i8, i8); 8] = [
+    (0, 1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+    (0, -1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+];
+
+/// `RAYS[sq][d]`: the squares from `sq` (excluded) to the edge in direction `d`. The first
+/// four directions go up the bit order, the last four down.
+static RAYS: [[u64; 8]; 64] = rays();
+
+const fn rays() -> [[u64; 8]; 64] {
+    let mut table = [[0u64; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (dr, dc) = DIRECTIONS[d];
+            let (mut r, mut c) = ((sq / 8) as i8 + dr, (sq % 8) as i8 + dc);
+            while r >= 0 && r < 8 && c >= 0 && c < 8 {
+                table[sq][d] |= 1u64 << (r * 8 + c);
+                r += dr;
+                c += dc;
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    table
+}
+
+/// The discs of `opp` that a disc of `own` on `sq` flips: on each ray from `sq`, the run
+/// of `opp` discs before the first square that is not one, if that square is `own`'s.
+/// Branch-free, so that the loop over the rays unrolls.
+#[inline]
+pub(crate) fn flips(own: u64, opp: u64, sq: u8) -> u64 {
+    let rays = &RAYS[usize::from(sq & 63)];
+    let mut flipped = 0;
+    for &ray in &rays[..4] {
+        // Up the bit order: the lowest such square.
+        let stop = ray & !opp;
+        let first = stop & stop.wrapping_neg();
+        let taken = u64::from(first & own != 0).wrapping_neg();
+        flipped |= ray & first.wrapping_sub(1) & taken;
+    }
+    for &ray in &rays[4..] {
+        // Down the bit order: the highest (none when `stop` is 0: the shift by 64 wraps
+        // to 0 and the mask clears it).
+        let stop = ray & !opp;
+        let first = (1u64 << 63).wrapping_shr(stop.leading_zeros()) & stop;
+        let taken = u64::from(first & own != 0).wrapping_neg();
+        flipped |= ray & !(first | first.wrapping_sub(1)) & taken;
+    }
+    flipped
+}
+
+/// Squares where `own` may play.
+#[inline]
+pub(crate) fn mobility(own: u64, opp: u64) -> u64 {
+    let empty = !(own | opp);
+    let mut moves = 0;
+    // Runs that move sideways may not cross the a- or h-file, or they would wrap.
+    let horizontal = opp & 0x7e7e_7e7e_7e7e_7e7e;
+    for (shift, mask) in [
+        (1u32, horizontal),
+        (8, opp),
+        (7, horizontal),
+        (9, horizontal),
+    ] {
+        let mut up = mask & (own << shift);
+        let mut down = mask & (own >> shift);
+        for _ in 0..5 {
+            up |= mask & (up << shift);
+            down |= mask & (down >> shift);
+        }
+        moves |= (up << shift) | (down >> shift);
+    }
+    moves & empty
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Move, Position, Rules, Square};
+
+    fn square_index(sq: Square) -> u8 {
+        sq.row() * 8 + sq.col()
+    }
+
+    /// Walks random games with the engine, checking flips and mobility at every step.
+    #[test]
+    fn flips_and_mobility_agree_with_the_engine() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..300 {
+            let mut pos = Position::new(Rules::default());
+            let mut moves = QuickMoves::default();
+            while !pos.is_over() {
+                let (own, opp) = bitboards(&pos);
+                let legal = pos.legal_moves();
+                let mut expected = 0u64;
+                for sq in legal.iter() {
+                    expected |= 1 << square_index(sq);
+                }
+                assert_eq!(mobility(own, opp), expected, "{pos}");
+                if legal.is_empty() {
+                    pos.play(Move::Pass).unwrap();
+                    continue;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let sq = legal.iter().nth(seed as usize % legal.len()).unwrap();
+                let flipped = pos.play_with_flips(Move::Place(sq)).unwrap();
+                let mut expected = 0u64;
+                for f in flipped.iter() {
+                    expected |= 1 << square_index(f);
+                }
+                assert_eq!(flips(own, opp, square_index(sq)), expected);
+                moves.push(square_index(sq));
+            }
+            let outcome = pos.outcome().unwrap();
+            let (black, white) = (outcome.score[0], outcome.score[1]);
+            assert!(moves.is_clean(Some((black, white))));
+            assert!(moves.is_clean(None));
+            assert!(!moves.is_clean(Some((black ^ 1, white))));
+            assert!(!moves.is_clean(Some((black, white ^ 1))));
+        }
+    }
+
+    /// The mover's and the opponent's discs.
+    fn bitboards(pos: &Position) -> (u64, u64) {
+        let bits = |c| {
+            pos.discs(c)
+                .iter()
+                .fold(0u64, |acc, sq| acc | 1 << square_index(sq))
+        };
+        (bits(pos.turn()), bits(pos.turn().next(2)))
+    }
+
+    #[test]
+    fn passes_follow_the_validator() {
+        // An unfinished game is not clean; neither is an illegal move or a needless pass.
+        let f5 = 4 * 8 + 5;
+        assert!(!replay(&[f5], false, None));
+        assert!(!replay(&[0], false, None));
+        assert!(!replay(&[PASS], true, None));
+    }
+}

@@ -1,0 +1,357 @@
+//! The validation pipeline against the plain path (`Format::read` and `validate_game`, one
+//! game at a time): the same diagnostics in the same order, with the same sources, and
+//! the same summary, for every fixture, every real record in `../shared/data`, and
+//! thousands of damaged copies of real games. The damage is what the quick check must
+//! never wave through: swapped, dropped, doubled and changed moves, changed scores, passes,
+//! comments, tags and bytes.
+
+mod common;
+
+use std::io::Cursor;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use common::Rng;
+use reversi_record::formats::{Format, ReadOptions};
+use reversi_record::validate::{validate_game, Event, Input, Summary, Validation};
+
+/// One game's report, comparable: its index, where its source is, and its diagnostics as
+/// JSON.
+#[derive(Debug, PartialEq)]
+struct Reported {
+    index: usize,
+    source: (String, usize, usize),
+    diagnostics: Vec<String>,
+}
+
+fn options(name: &str, path: Option<&Path>) -> ReadOptions {
+    ReadOptions {
+        name: Arc::from(name),
+        path: path.map(Path::to_path_buf),
+        ..ReadOptions::default()
+    }
+}
+
+/// The plain path: every game read in full and validated. Games without diagnostics are
+/// left out (the pipeline counts those it checks quickly without reporting them).
+fn plain(format: Format, bytes: &[u8], options: &ReadOptions) -> (Vec<Reported>, Summary) {
+    let mut summary = Summary::default();
+    summary.add_file();
+    let mut reported = Vec::new();
+    for game in format.read(Box::new(Cursor::new(bytes.to_vec())), options) {
+        let game = game.expect("in-memory reads do not fail");
+        let diagnostics = validate_game(&game, &[] as &[&str]);
+        summary.add_game(&game, &diagnostics);
+        if !diagnostics.is_empty() {
+            reported.push(Reported {
+                index: game.index,
+                source: (
+                    game.source.text.to_string(),
+                    game.source.offset,
+                    game.source.line,
+                ),
+                diagnostics: diagnostics
+                    .iter()
+                    .map(|d| serde_json::to_string(d).unwrap())
+                    .collect(),
+            });
+        }
+    }
+    (reported, summary)
+}
+
+/// The pipeline with `jobs` workers.
+fn piped(
+    format: Format,
+    bytes: &[u8],
+    options: &ReadOptions,
+    jobs: usize,
+) -> (Vec<Reported>, Summary) {
+    let input = Input {
+        format,
+        reader: Box::new(Cursor::new(bytes.to_vec())),
+        options: options.clone(),
+    };
+    let mut reported = Vec::new();
+    let summary = Validation::new()
+        .jobs(jobs)
+        .run([((), Some(input))].into_iter(), |event| {
+            match event {
+                Event::Game(game, diagnostics) if !diagnostics.is_empty() => {
+                    reported.push(Reported {
+                        index: game.index,
+                        source: (
+                            game.source.text.to_string(),
+                            game.source.offset,
+                            game.source.line,
+                        ),
+                        diagnostics: diagnostics
+                            .iter()
+                            .map(|d| serde_json::to_string(d).unwrap())
+                            .collect(),
+                    })
+                }
+                Event::ReadFailed(e) => panic!("in-memory reads do not fail: {e}"),
+                _ => {}
+            }
+            Ok(())
+        })
+        .expect("the sink never fails");
+    (reported, summary)
+}
+
+/// Asserts that the pipeline, with 1 and 3 jobs, reports exactly what the plain path does.
+fn assert_same(format: Format, bytes: &[u8], options: &ReadOptions, what: &str) -> Summary {
+    let expected = plain(format, bytes, options);
+    for jobs in [1, 3] {
+        let got = piped(format, bytes, options, jobs);
+        assert_eq!(got.1, expected.1, "{what}: summary with {jobs} jobs");
+        assert_eq!(
+            got.0.len(),
+            expected.0.len(),
+            "{what}: games reported, {jobs} jobs"
+        );
+        for (g, e) in got.0.iter().zip(&expected.0) {
+            assert_eq!(g, e, "{what}: game {} with {jobs} jobs", e.index);
+        }
+    }
+    expected.1
+}
+
+fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files_under(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+/// The format `reversi validate` would read `path` as.
+fn detect(path: &Path, bytes: &[u8]) -> Option<Format> {
+    let name = path.to_string_lossy();
+    Format::detect(Box::new(bytes), &name, Some(bytes.len() as u64), None)
+        .ok()
+        .map(|d| d.format)
+}
+
+#[test]
+fn every_fixture_reports_the_same() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut files = Vec::new();
+    files_under(&root, &mut files);
+    files.sort();
+    let mut checked = 0;
+    for path in files {
+        let bytes = std::fs::read(&path).unwrap();
+        let Some(format) = detect(&path, &bytes) else {
+            continue;
+        };
+        // UTF-16 files are decoded by detection, before any reader: not this test's job.
+        if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+            continue;
+        }
+        let name = path.strip_prefix(&root).unwrap().display().to_string();
+        assert_same(format, &bytes, &options(&name, Some(&path)), &name);
+        checked += 1;
+    }
+    assert!(checked > 100, "only {checked} fixtures were checked");
+}
+
+#[test]
+fn every_real_record_reports_the_same() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
+    let mut files = Vec::new();
+    for dir in ["wthor", "pgn", "ggf", "movestrings", "obf"] {
+        files_under(&data.join(dir), &mut files);
+    }
+    files.sort();
+    let mut games = 0;
+    for path in files {
+        let bytes = std::fs::read(&path).unwrap();
+        let Some(format) = detect(&path, &bytes) else {
+            continue;
+        };
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        games += assert_same(format, &bytes, &options(&name, Some(&path)), &name).games;
+    }
+    if games == 0 {
+        eprintln!("../shared/data is absent: nothing checked");
+    }
+}
+
+/// Real 8x8 WTHOR records (or our benchmark sample), damaged one way or another.
+#[test]
+fn damaged_wthor_records_report_the_same() {
+    let real = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/wthor/WTH_2004.wtb");
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data/sample.wtb");
+    let bytes = std::fs::read(&real)
+        .or_else(|_| std::fs::read(&sample))
+        .unwrap();
+    let records: Vec<&[u8]> = bytes[16..].chunks_exact(68).collect();
+    let mut rng = Rng::new(0x5eed_0001);
+    let mut damaged = bytes[..16].to_vec();
+    let count = 3000.min(records.len());
+    for k in 0..count {
+        let mut record = records[rng.below(records.len())].to_vec();
+        damage_wthor(&mut record, k, &mut rng);
+        damaged.extend_from_slice(&record);
+    }
+    damaged[4..8].copy_from_slice(&(count as u32).to_le_bytes());
+    let summary = assert_same(
+        Format::Wthor,
+        &damaged,
+        &options("damaged.wtb", None),
+        "damaged.wtb",
+    );
+    assert!(summary.invalid > count / 2, "the damage shows: {summary}");
+    assert!(
+        summary.valid > count / 20,
+        "some records stay valid: {summary}"
+    );
+}
+
+/// One kind of damage, chosen by `k`, to a 68-byte record.
+fn damage_wthor(record: &mut [u8], k: usize, rng: &mut Rng) {
+    let moves = record[8..].iter().position(|&b| b == 0).unwrap_or(60);
+    let slot = |rng: &mut Rng| 8 + rng.below(moves.max(1));
+    match k % 8 {
+        0 => {} // untouched
+        1 => {
+            let (a, b) = (slot(rng), slot(rng));
+            record.swap(a, b);
+        }
+        2 => record[6] = rng.below(66) as u8,
+        3 => {
+            // a move dropped: the rest move up
+            let s = slot(rng);
+            record.copy_within(s + 1..68, s);
+            record[67] = 0;
+        }
+        4 => {
+            // the game cut short
+            let s = slot(rng);
+            record[s..].fill(0);
+        }
+        5 => {
+            let s = slot(rng);
+            record[s] = 11 + 10 * rng.below(8) as u8 + rng.below(8) as u8;
+        }
+        6 => {
+            // any byte at all
+            let at = rng.below(68);
+            record[at] = rng.next() as u8;
+        }
+        _ => {
+            let s = slot(rng);
+            if s + 1 < 68 {
+                record[s + 1] = record[s];
+            }
+        }
+    }
+}
+
+/// Real PGN games (or our RGN sample), damaged as text.
+#[test]
+fn damaged_text_games_report_the_same() {
+    let real = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/pgn/WTHOR-2004.r.pgn");
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data/sample.rgn");
+    let text = std::fs::read_to_string(&real)
+        .or_else(|_| std::fs::read_to_string(&sample))
+        .unwrap();
+    let games: Vec<&str> = split_games(&text);
+    let mut rng = Rng::new(0x5eed_0002);
+    let mut damaged = String::new();
+    let count = 2000.min(games.len());
+    for k in 0..count {
+        let game = games[rng.below(games.len())];
+        damaged.push_str(&damage_text(game, k, &mut rng));
+        damaged.push_str("\n\n");
+    }
+    let summary = assert_same(
+        Format::Rgn,
+        damaged.as_bytes(),
+        &options("damaged.pgn", None),
+        "damaged.pgn",
+    );
+    assert!(summary.invalid > count / 4, "the damage shows: {summary}");
+    assert!(
+        summary.valid > count / 10,
+        "some games stay valid: {summary}"
+    );
+}
+
+/// The games of a PGN/RGN text: each starts at a `[Event` line.
+fn split_games(text: &str) -> Vec<&str> {
+    let starts: Vec<usize> = text
+        .match_indices("[Event ")
+        .map(|(i, _)| i)
+        .filter(|&i| i == 0 || text.as_bytes()[i - 1] == b'\n')
+        .collect();
+    starts
+        .iter()
+        .zip(starts.iter().skip(1).chain([&text.len()]))
+        .map(|(&a, &b)| text[a..b].trim_end())
+        .collect()
+}
+
+/// One kind of damage, chosen by `k`, to a game's text.
+fn damage_text(game: &str, k: usize, rng: &mut Rng) -> String {
+    let mut words: Vec<String> = game.split(' ').map(str::to_owned).collect();
+    let n = words.len();
+    let mut at = || rng.below(n);
+    match k % 12 {
+        0 => {}
+        1 => {
+            let (a, b) = (at(), at());
+            words.swap(a, b);
+        }
+        2 => {
+            let a = at();
+            words.remove(a);
+        }
+        3 => {
+            let a = at();
+            let w = words[a].clone();
+            words.insert(a, w);
+        }
+        4 => {
+            let a = at();
+            words.insert(a, "--".into());
+        }
+        5 => {
+            let a = at();
+            words.insert(a, "{a comment}".into());
+        }
+        6 => {
+            let a = at();
+            words.insert(a, "{[%eval 1.5]}".into());
+        }
+        7 => {
+            let a = at();
+            words[a] = words[a].to_uppercase();
+        }
+        8 => return game.replacen("[Result \"", "[Result \"1", 1),
+        9 => return game.replacen("[Result \"", "[Result \"1-0\"]\n[X \"", 1),
+        10 => {
+            let a = at();
+            words[a].push_str("(2)");
+        }
+        _ => {
+            let a = at();
+            let mut bytes = std::mem::take(&mut words[a]).into_bytes();
+            if !bytes.is_empty() {
+                let i = rng.below(bytes.len());
+                let pool = b"abcdefghij0123456789-.*[]{}\"\\<>; \n";
+                bytes[i] = pool[rng.below(pool.len())];
+            }
+            words[a] = String::from_utf8_lossy(&bytes).into_owned();
+        }
+    }
+    words.join(" ")
+}
