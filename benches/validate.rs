@@ -1,27 +1,33 @@
-//! Validation benchmarks on WTHOR files, in games per second:
+//! Validation benchmarks, in games per second, side by side in one run:
 //!
-//! * `plain-loop`: a hand-written `u64` bitboard replay of every game's move bytes (flips,
-//!   inferred passes, the final score checked), independent of the crate's engine: the
-//!   yardstick;
-//! * `read+validate`: `Format::Wthor.read` over the in-memory files and `validate_record`
-//!   for every game, what `reversi validate -j1` does per game minus the printing;
-//! * `validate`: `validate_record` alone over records read beforehand;
+//! * `plain-loop`: the fastest honest loop we can write that does the same checks,
+//!   independent of the crate: for WTHOR, every record's move bytes replayed on two `u64`
+//!   bitboards (flips from precomputed rays, branch-free; mobility only when a move flips
+//!   nothing and at the end; passes inferred; the stored score checked, winner gets the
+//!   empties); for text, one scan per game (tags with the `Result` kept, move numbers,
+//!   comments, squares, passes, the closing result) and the same replay;
+//! * `validate-j1`, `validate-j2`: the library's pipeline ([`Validation::run`]), what
+//!   `reversi validate --jobs N` runs, minus the printing, with 1 and 2 workers;
+//! * `full-path-j1`: every game read into a `Record` and replayed by the full validator,
+//!   without the quick check: what every game cost before it, and what a game that fails
+//!   the quick check still costs;
+//! * `variants`: 2,000 random 10x10 and octagon games as RGN, which the quick check does
+//!   not take.
 //!
-//! and `rgn/read+validate`: reading `benches/data/sample.rgn` and validating every game.
-//!
-//! The WTHOR files are the real ones, `../shared/data/wthor/*.wtb`, when present, and
-//! otherwise our own sample `benches/data/sample.wtb` (300 generated games, the same as
-//! `sample.rgn`; `tests/bench_data.rs` makes both), or the sample alone with
-//! `BENCH_SAMPLE_ONLY=1`. Each is read into memory once.
+//! The inputs are the real files when present (`../shared/data/wthor/*.wtb`, 14,351
+//! games; `../shared/data/pgn/WTHOR-2004.r.pgn`, 9,111 games), otherwise our own samples
+//! `benches/data/sample.{wtb,rgn}` (300 generated games each; `tests/bench_data.rs` makes
+//! them), or the samples alone with `BENCH_SAMPLE_ONLY=1`. Each is read into memory once;
+//! no name files are read.
 
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use reversi_record::formats::{Format, ReadOptions};
-use reversi_record::record::Record;
-use reversi_record::validate::{validate_game, validate_record};
+use reversi_record::formats::{Format, ReadOptions, WriteOptions};
+use reversi_record::record::{MoveRecord, Record};
+use reversi_record::validate::{validate_game, Input, Validation};
+use reversi_record::{Move, Position, Rules};
 
 /// Our own sample, committed beside the benchmarks.
 const SAMPLE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/data");
@@ -54,247 +60,465 @@ fn wthor_files() -> Vec<(PathBuf, Vec<u8>)> {
 }
 
 // ---------------------------------------------------------------------------------------
-// The plain loop: an ordinary 8x8 bitboard engine, a1 = bit 0, h8 = bit 63.
+// The plain loops: the fastest honest replay we can write, independent of the crate. An
+// ordinary 8x8 bitboard engine, a1 = bit 0, h8 = bit 63: flips from precomputed rays,
+// branch-free; mobility only when a move flips nothing (a pass) and at the end.
 
-const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
-const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-
-/// The eight neighbour shifts, each with its edge mask.
-const SHIFTS: [fn(u64) -> u64; 8] = [
-    |b| (b << 1) & NOT_A,
-    |b| (b >> 1) & NOT_H,
-    |b| b << 8,
-    |b| b >> 8,
-    |b| (b << 9) & NOT_A,
-    |b| (b << 7) & NOT_H,
-    |b| (b >> 7) & NOT_A,
-    |b| (b >> 9) & NOT_H,
+/// The eight directions as (row step, column step): four up the bit order, four down.
+const DIRECTIONS: [(i8, i8); 8] = [
+    (0, 1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+    (0, -1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
 ];
 
-/// Discs flipped in one direction by a disc of `own` on `m`.
-#[inline(always)]
-fn flips_towards(own: u64, opp: u64, m: u64, shift: fn(u64) -> u64) -> u64 {
-    let mut run = 0;
-    let mut x = shift(m) & opp;
-    while x != 0 {
-        run |= x;
-        x = shift(x);
-        if x & own != 0 {
-            return run;
+/// `RAYS[sq][d]`: the squares from `sq` (excluded) to the edge in direction `d`.
+static RAYS: [[u64; 8]; 64] = {
+    let mut table = [[0u64; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (dr, dc) = DIRECTIONS[d];
+            let (mut r, mut c) = ((sq / 8) as i8 + dr, (sq % 8) as i8 + dc);
+            while r >= 0 && r < 8 && c >= 0 && c < 8 {
+                table[sq][d] |= 1u64 << (r * 8 + c);
+                r += dr;
+                c += dc;
+            }
+            d += 1;
         }
-        x &= opp;
+        sq += 1;
     }
-    0
-}
+    table
+};
 
-/// Discs flipped by a disc of `own` on `m`.
+/// Discs flipped by a disc of `own` on `sq`.
 #[inline]
-fn flips(own: u64, opp: u64, m: u64) -> u64 {
-    let [a, b, c, d, e, f, g, h] = SHIFTS;
-    flips_towards(own, opp, m, a)
-        | flips_towards(own, opp, m, b)
-        | flips_towards(own, opp, m, c)
-        | flips_towards(own, opp, m, d)
-        | flips_towards(own, opp, m, e)
-        | flips_towards(own, opp, m, f)
-        | flips_towards(own, opp, m, g)
-        | flips_towards(own, opp, m, h)
-}
-
-/// Squares reached in one direction past a run of `opp` next to `own`.
-#[inline(always)]
-fn moves_towards(own: u64, opp: u64, shift: fn(u64) -> u64) -> u64 {
-    let mut x = shift(own) & opp;
-    for _ in 0..5 {
-        x |= shift(x) & opp;
+fn flips(own: u64, opp: u64, sq: usize) -> u64 {
+    let rays = &RAYS[sq];
+    let mut flipped = 0;
+    for &ray in &rays[..4] {
+        let stop = ray & !opp;
+        let first = stop & stop.wrapping_neg();
+        flipped |= ray & first.wrapping_sub(1) & u64::from(first & own != 0).wrapping_neg();
     }
-    shift(x)
+    for &ray in &rays[4..] {
+        let stop = ray & !opp;
+        let first = (1u64 << 63).wrapping_shr(stop.leading_zeros()) & stop;
+        flipped |=
+            ray & !(first | first.wrapping_sub(1)) & u64::from(first & own != 0).wrapping_neg();
+    }
+    flipped
 }
 
 /// Squares where `own` may play.
 #[inline]
 fn moves(own: u64, opp: u64) -> u64 {
-    let [a, b, c, d, e, f, g, h] = SHIFTS;
-    (moves_towards(own, opp, a)
-        | moves_towards(own, opp, b)
-        | moves_towards(own, opp, c)
-        | moves_towards(own, opp, d)
-        | moves_towards(own, opp, e)
-        | moves_towards(own, opp, f)
-        | moves_towards(own, opp, g)
-        | moves_towards(own, opp, h))
-        & !(own | opp)
+    let inner = opp & 0x7e7e_7e7e_7e7e_7e7e;
+    let mut found = 0;
+    for (shift, mask) in [(1u32, inner), (8, opp), (7, inner), (9, inner)] {
+        let (mut up, mut down) = (mask & (own << shift), mask & (own >> shift));
+        for _ in 0..5 {
+            up |= mask & (up << shift);
+            down |= mask & (down >> shift);
+        }
+        found |= (up << shift) | (down >> shift);
+    }
+    found & !(own | opp)
 }
 
-/// Replays one WTHOR record: whether every move is legal and, when the game is over, the
-/// stored score is right. Passes are inferred when a move flips nothing and the mover has
-/// no move at all.
-fn plain_replay(record: &[u8]) -> bool {
-    let score = record[6];
-    let (mut own, mut opp) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
-    let mut black_to_move = true;
-    for &byte in record[8..].iter().take_while(|&&b| b != 0) {
-        let (row, col) = (byte / 10, byte % 10);
-        if !(1..=8).contains(&row) || !(1..=8).contains(&col) {
-            return false;
-        }
-        let m = 1u64 << ((row - 1) * 8 + col - 1);
-        if (own | opp) & m != 0 {
-            return false;
-        }
-        let mut f = flips(own, opp, m);
-        if f == 0 {
-            if moves(own, opp) != 0 {
-                return false;
-            }
-            std::mem::swap(&mut own, &mut opp);
-            black_to_move = !black_to_move;
-            f = flips(own, opp, m);
-            if f == 0 {
-                return false;
-            }
-        }
-        own |= m | f;
-        opp &= !f;
-        std::mem::swap(&mut own, &mut opp);
-        black_to_move = !black_to_move;
-    }
-    if moves(own, opp) != 0 || moves(opp, own) != 0 {
-        // Unfinished: nothing to check the score against (the validator warns).
+/// The end of a replay: whether the claimed scores (winner gets the empties) are right.
+/// An unfinished game has nothing to check them against: it is valid (the validator warns).
+fn finished_with(own: u64, opp: u64, black_to_move: bool, claimed: Option<(u8, u8)>) -> bool {
+    if own | opp != u64::MAX && (moves(own, opp) != 0 || moves(opp, own) != 0) {
         return true;
     }
+    let Some((claimed_black, claimed_white)) = claimed else {
+        return true;
+    };
     let (black, white) = if black_to_move {
         (own.count_ones(), opp.count_ones())
     } else {
         (opp.count_ones(), own.count_ones())
     };
     let empty = 64 - black - white;
-    let black_score = match black.cmp(&white) {
+    let score = match black.cmp(&white) {
         std::cmp::Ordering::Greater => black + empty,
         std::cmp::Ordering::Less => black,
         std::cmp::Ordering::Equal => black + empty / 2,
     };
-    black_score == u32::from(score)
+    score == u32::from(claimed_black) && 64 - score == u32::from(claimed_white)
+}
+
+/// Replays squares (0-63; 64 an explicit pass) from the start position.
+#[inline]
+fn plain_replay(squares: impl Iterator<Item = u8>, claimed: Option<(u8, u8)>) -> bool {
+    let (mut own, mut opp) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
+    let mut black_to_move = true;
+    for sq in squares {
+        if sq == 64 {
+            if moves(own, opp) != 0 || moves(opp, own) == 0 {
+                return false;
+            }
+        } else {
+            let m = 1u64 << sq;
+            if (own | opp) & m != 0 {
+                return false;
+            }
+            let mut f = flips(own, opp, usize::from(sq));
+            if f == 0 {
+                if moves(own, opp) != 0 {
+                    return false;
+                }
+                std::mem::swap(&mut own, &mut opp);
+                black_to_move = !black_to_move;
+                f = flips(own, opp, usize::from(sq));
+                if f == 0 {
+                    return false;
+                }
+            }
+            own |= m | f;
+            opp &= !f;
+        }
+        std::mem::swap(&mut own, &mut opp);
+        black_to_move = !black_to_move;
+    }
+    finished_with(own, opp, black_to_move, claimed)
+}
+
+/// Replays one WTHOR record: every move byte names a square and is legal (passes
+/// inferred), the slots after the moves are 0, and the stored score is right.
+fn plain_wthor(record: &[u8]) -> bool {
+    let slots = &record[8..];
+    let end = slots.iter().position(|&b| b == 0).unwrap_or(slots.len());
+    if record[6] > 64 || slots[end..].iter().any(|&b| b != 0) {
+        return false;
+    }
+    let mut bad = false;
+    let squares = slots[..end].iter().map(|&b| {
+        let (row, col) = (b / 10, b % 10);
+        bad |= !(1..=8).contains(&row) || !(1..=8).contains(&col);
+        (row.wrapping_sub(1) * 8).wrapping_add(col.wrapping_sub(1)) & 63
+    });
+    let valid = plain_replay(squares, Some((record[6], 64 - record[6])));
+    valid && !bad
+}
+
+/// Scans and replays one PGN/RGN game's text in one pass: tags (the `Result` kept),
+/// move numbers, `{}` and `;` comments, squares, `--` passes and a closing result.
+fn plain_text(game: &[u8]) -> bool {
+    let mut squares = [0u8; 128];
+    let mut n = 0;
+    let mut claimed = None;
+    let mut i = 0;
+    while i < game.len() {
+        match game[i] {
+            b'[' => {
+                let end = i + game[i..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .unwrap_or(game.len() - i);
+                let line = &game[i..end];
+                if line.starts_with(b"[Result \"") {
+                    claimed = score(&line[9..line.len().saturating_sub(2)]);
+                }
+                i = end;
+            }
+            b'{' => {
+                i += game[i..]
+                    .iter()
+                    .position(|&b| b == b'}')
+                    .unwrap_or(game.len() - i)
+                    + 1
+            }
+            b';' => {
+                i += game[i..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .unwrap_or(game.len() - i)
+            }
+            c if c.is_ascii_whitespace() => i += 1,
+            _ => {
+                let end = i + game[i..]
+                    .iter()
+                    .position(|b| b.is_ascii_whitespace())
+                    .unwrap_or(game.len() - i);
+                let mut w = &game[i..end];
+                while let Some(dot) = w.iter().position(|&b| b == b'.') {
+                    if !w[..dot].iter().all(u8::is_ascii_digit) {
+                        break;
+                    }
+                    w = &w[dot + 1..];
+                    while w.first() == Some(&b'.') {
+                        w = &w[1..];
+                    }
+                }
+                match w {
+                    [] => {}
+                    [c @ (b'a'..=b'h' | b'A'..=b'H'), r @ b'1'..=b'8'] if n < 128 => {
+                        squares[n] = (r - b'1') * 8 + (c.to_ascii_lowercase() - b'a');
+                        n += 1;
+                    }
+                    b"--" if n < 128 => {
+                        squares[n] = 64;
+                        n += 1;
+                    }
+                    _ => match score(w) {
+                        Some(s) if claimed.map_or(true, |c| c == s) => claimed = Some(s),
+                        _ => return false,
+                    },
+                }
+                i = end;
+            }
+        }
+    }
+    let explicit_passes = squares[..n].contains(&64);
+    if !explicit_passes {
+        return plain_replay(squares[..n].iter().copied(), claimed);
+    }
+    // With explicit passes, a move that needs a pass first is an error.
+    plain_replay_strict(&squares[..n], claimed)
+}
+
+/// [`plain_replay`] for records that write their passes: no pass is inferred.
+fn plain_replay_strict(squares: &[u8], claimed: Option<(u8, u8)>) -> bool {
+    let (mut own, mut opp) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
+    let mut black_to_move = true;
+    for &sq in squares {
+        if sq == 64 {
+            if moves(own, opp) != 0 || moves(opp, own) == 0 {
+                return false;
+            }
+        } else {
+            let f = flips(own, opp, usize::from(sq));
+            if f == 0 || (own | opp) & (1 << sq) != 0 {
+                return false;
+            }
+            own |= (1 << sq) | f;
+            opp &= !f;
+        }
+        std::mem::swap(&mut own, &mut opp);
+        black_to_move = !black_to_move;
+    }
+    finished_with(own, opp, black_to_move, claimed)
+}
+
+/// `B-W` disc counts.
+fn score(text: &[u8]) -> Option<(u8, u8)> {
+    let dash = text.iter().position(|&b| b == b'-')?;
+    let number = |d: &[u8]| std::str::from_utf8(d).ok()?.parse::<u8>().ok();
+    Some((number(&text[..dash])?, number(&text[dash + 1..])?))
+}
+
+/// The games of a PGN/RGN text: a game starts at a tag line after movetext.
+fn split_text(text: &[u8]) -> Vec<&[u8]> {
+    let mut games = Vec::new();
+    let (mut start, mut in_moves, mut at) = (0, false, 0);
+    for line in text.split_inclusive(|&b| b == b'\n') {
+        let first = line.iter().find(|b| !b.is_ascii_whitespace());
+        if first == Some(&b'[') && in_moves {
+            games.push(&text[start..at]);
+            start = at;
+            in_moves = false;
+        } else if first.is_some() && first != Some(&b'[') {
+            in_moves = true;
+        }
+        at += line.len();
+    }
+    games.push(&text[start..]);
+    games
 }
 
 // ---------------------------------------------------------------------------------------
 
-fn options(path: &Path) -> ReadOptions {
-    ReadOptions {
-        name: Arc::from(path.display().to_string()),
-        path: Some(path.to_path_buf()),
-        ..ReadOptions::default()
+/// The real thor-style PGN export when present, else our RGN sample.
+fn text_file() -> (PathBuf, Vec<u8>) {
+    let real = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/pgn/WTHOR-2004.r.pgn"
+    ));
+    let sample = Path::new(SAMPLE_DIR).join("sample.rgn");
+    match std::fs::read(real) {
+        Ok(bytes) if std::env::var_os("BENCH_SAMPLE_ONLY").is_none() => (real.to_path_buf(), bytes),
+        _ => {
+            let bytes = std::fs::read(&sample).expect("benches/data/sample.rgn is committed");
+            (sample, bytes)
+        }
     }
 }
 
-fn validate(c: &mut Criterion) {
-    let files = wthor_files();
-    assert!(!files.is_empty(), "no WTHOR files to validate");
-    let records: Vec<Record> = files
-        .iter()
-        .flat_map(|(path, bytes)| {
-            Format::Wthor
-                .read(Box::new(Cursor::new(bytes.as_slice())), &options(path))
-                .filter_map(|g| g.ok().and_then(|g| g.record))
-                .collect::<Vec<_>>()
+/// Random complete games of `rules` as RGN text, passes written out.
+fn random_rgn(rules: Rules, count: usize) -> Vec<u8> {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut records = Vec::with_capacity(count);
+    for _ in 0..count {
+        let mut pos = Position::new(rules);
+        let mut record = Record::new(rules);
+        while !pos.is_over() {
+            let legal: Vec<_> = pos.legal_moves().iter().collect();
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let mv = match legal.len() {
+                0 => Move::Pass,
+                n => Move::Place(legal[seed as usize % n]),
+            };
+            pos.play(mv).expect("generated moves are legal");
+            record.moves.push(MoveRecord::new(mv));
+        }
+        records.push(record);
+    }
+    Format::Rgn
+        .write_bytes(&records, &WriteOptions::default())
+        .expect("RGN holds every game")
+        .0
+}
+
+/// The pipeline over in-memory inputs with `jobs` workers: the games found valid.
+fn pipeline(inputs: &[(Format, &'static [u8])], jobs: usize) -> usize {
+    let inputs = inputs.iter().map(|&(format, bytes)| {
+        let input = Input {
+            format,
+            reader: Box::new(Cursor::new(bytes)),
+            options: ReadOptions::default(),
+        };
+        ((), Some(input))
+    });
+    let summary = Validation::new()
+        .jobs(jobs)
+        .run(inputs, |event| {
+            black_box(&event);
+            Ok(())
         })
-        .collect();
-    let games = records.len() as u64;
-    let raw_games: usize = files.iter().map(|(_, b)| (b.len() - 16) / 68).sum();
-    assert_eq!(raw_games as u64, games, "every real record reads");
-    let plain_valid = files
-        .iter()
-        .flat_map(|(_, b)| b[16..].chunks_exact(68))
-        .filter(|r| plain_replay(r))
-        .count();
-    let crate_valid = records
-        .iter()
-        .enumerate()
-        .filter(|(i, r)| validate_record(r, i + 1).errors() == 0)
-        .count();
-    assert_eq!(
-        plain_valid, crate_valid,
-        "the plain loop agrees with the validator"
-    );
-
-    let rgn = std::fs::read(Path::new(SAMPLE_DIR).join("sample.rgn"))
-        .expect("benches/data/sample.rgn is committed");
-    let rgn_games = Format::Rgn
-        .read_bytes(rgn.as_slice(), &ReadOptions::default())
-        .expect("the sample reads")
-        .len() as u64;
-    if std::env::var_os("VALIDATE_BENCH_ONCE").is_some() {
-        // One deterministic pass of each, for `valgrind --tool=callgrind`.
-        black_box(plain_loop(&files));
-        black_box(read_and_validate(&files));
-        black_box(validate_only(&records));
-        black_box(read_and_validate_rgn(&rgn));
-        return;
-    }
-    let mut group = c.benchmark_group("rgn");
-    group.throughput(Throughput::Elements(rgn_games));
-    group.bench_function("read+validate", |b| {
-        b.iter(|| read_and_validate_rgn(black_box(&rgn)))
-    });
-    group.finish();
-
-    let mut group = c.benchmark_group("wthor");
-    group.throughput(Throughput::Elements(games));
-    group.bench_function("plain-loop", |b| b.iter(|| plain_loop(black_box(&files))));
-    group.bench_function("read+validate", |b| {
-        b.iter(|| read_and_validate(black_box(&files)))
-    });
-    group.bench_function("validate", |b| {
-        b.iter(|| validate_only(black_box(&records)))
-    });
-    group.finish();
+        .expect("in-memory inputs read");
+    summary.valid
 }
 
-/// (a) The plain loop over every record: the number of valid games.
-#[inline(never)]
-fn plain_loop(files: &[(PathBuf, Vec<u8>)]) -> usize {
+/// The crate's full path, without the quick check: every game read into a `Record` and
+/// replayed by the full validator, one at a time.
+fn full_path(inputs: &[(Format, &'static [u8])]) -> usize {
     let mut valid = 0;
-    for (_, bytes) in files {
-        for record in bytes[16..].chunks_exact(68) {
-            valid += usize::from(plain_replay(record));
+    for &(format, bytes) in inputs {
+        for game in format.read(Box::new(Cursor::new(bytes)), &ReadOptions::default()) {
+            let Ok(game) = game else { continue };
+            let found = validate_game(&game, &[] as &[&str]);
+            valid += usize::from(game.record.is_some() && !found.iter().any(|d| d.is_error()));
         }
     }
     valid
 }
 
-/// (b) Reading and validating every game: the number of diagnostics.
+fn leak(bytes: Vec<u8>) -> &'static [u8] {
+    Box::leak(bytes.into_boxed_slice())
+}
+
+fn validate(c: &mut Criterion) {
+    let files = wthor_files();
+    assert!(!files.is_empty(), "no WTHOR files to validate");
+    let games: usize = files.iter().map(|(_, b)| (b.len() - 16) / 68).sum();
+    let wthor: Vec<(Format, &'static [u8])> = files
+        .iter()
+        .map(|(_, bytes)| (Format::Wthor, leak(bytes.clone())))
+        .collect();
+    let plain_valid = plain_wthor_loop(&files);
+    assert_eq!(
+        plain_valid,
+        pipeline(&wthor, 1),
+        "the plain loop and the validator agree on WTHOR"
+    );
+    assert_eq!(pipeline(&wthor, 1), full_path(&wthor));
+
+    let (text_path, text) = text_file();
+    let text: &'static [u8] = leak(text);
+    let text_inputs = [(Format::Rgn, text)];
+    let text_games = split_text(text).len();
+    assert_eq!(
+        plain_text_loop(text),
+        pipeline(&text_inputs, 1),
+        "the plain loop and the validator agree on {}",
+        text_path.display()
+    );
+
+    let ten = [(
+        Format::Rgn,
+        leak(random_rgn("othello:10x10".parse().unwrap(), 2000)),
+    )];
+    let octagon = [(
+        Format::Rgn,
+        leak(random_rgn("othello:octagon".parse().unwrap(), 2000)),
+    )];
+    assert_eq!(pipeline(&ten, 1), 2000);
+    assert_eq!(pipeline(&octagon, 1), 2000);
+
+    if std::env::var_os("VALIDATE_BENCH_ONCE").is_some() {
+        // One deterministic pass of each, for `valgrind --tool=callgrind`.
+        black_box(plain_wthor_loop(&files));
+        black_box(pipeline(&wthor, 1));
+        black_box(plain_text_loop(text));
+        black_box(pipeline(&text_inputs, 1));
+        return;
+    }
+    let mut group = c.benchmark_group("wthor");
+    group.throughput(Throughput::Elements(games as u64));
+    group.bench_function("plain-loop", |b| {
+        b.iter(|| plain_wthor_loop(black_box(&files)))
+    });
+    group.bench_function("validate-j1", |b| b.iter(|| pipeline(black_box(&wthor), 1)));
+    group.bench_function("validate-j2", |b| b.iter(|| pipeline(black_box(&wthor), 2)));
+    group.bench_function("full-path-j1", |b| b.iter(|| full_path(black_box(&wthor))));
+    group.finish();
+
+    let mut group = c.benchmark_group("text");
+    group.throughput(Throughput::Elements(text_games as u64));
+    group.bench_function("plain-loop", |b| {
+        b.iter(|| plain_text_loop(black_box(text)))
+    });
+    group.bench_function("validate-j1", |b| {
+        b.iter(|| pipeline(black_box(&text_inputs), 1))
+    });
+    group.bench_function("validate-j2", |b| {
+        b.iter(|| pipeline(black_box(&text_inputs), 2))
+    });
+    group.bench_function("full-path-j1", |b| {
+        b.iter(|| full_path(black_box(&text_inputs)))
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("variants");
+    group.throughput(Throughput::Elements(2000));
+    group.bench_function("10x10-validate-j1", |b| {
+        b.iter(|| pipeline(black_box(&ten), 1))
+    });
+    group.bench_function("octagon-validate-j1", |b| {
+        b.iter(|| pipeline(black_box(&octagon), 1))
+    });
+    group.finish();
+}
+
+/// The plain loop over every WTHOR record: the number of valid games.
 #[inline(never)]
-fn read_and_validate(files: &[(PathBuf, Vec<u8>)]) -> usize {
-    let mut found = 0;
-    for (path, bytes) in files {
-        let input = Box::new(Cursor::new(bytes.as_slice()));
-        for game in Format::Wthor.read(input, &options(path)) {
-            let Ok(game) = game else { continue };
-            found += validate_game(&game, &[] as &[&str]).len();
+fn plain_wthor_loop(files: &[(PathBuf, Vec<u8>)]) -> usize {
+    let mut valid = 0;
+    for (_, bytes) in files {
+        for record in bytes[16..].chunks_exact(68) {
+            valid += usize::from(plain_wthor(record));
         }
     }
-    found
+    valid
 }
 
-/// Reading and validating every game of an RGN file: the number of diagnostics.
+/// The plain loop over a PGN/RGN text: the number of valid games.
 #[inline(never)]
-fn read_and_validate_rgn(bytes: &[u8]) -> usize {
-    let input = Box::new(Cursor::new(bytes));
-    Format::Rgn
-        .read(input, &ReadOptions::default())
-        .filter_map(Result::ok)
-        .map(|game| validate_game(&game, &[] as &[&str]).len())
-        .sum()
-}
-
-/// (c) Validating records read beforehand: the number of diagnostics.
-#[inline(never)]
-fn validate_only(records: &[Record]) -> usize {
-    records
-        .iter()
-        .enumerate()
-        .map(|(i, r)| validate_record(r, i + 1).diagnostics.len())
-        .sum()
+fn plain_text_loop(text: &[u8]) -> usize {
+    split_text(text)
+        .into_iter()
+        .filter(|g| plain_text(g))
+        .count()
 }
 
 criterion_group!(benches, validate);

@@ -355,3 +355,82 @@ fn damage_text(game: &str, k: usize, rng: &mut Rng) -> String {
     }
     words.join(" ")
 }
+
+/// Games of every kind of rules as RGN: plain ones (moves and the right result, passes
+/// written or not) that the quick check takes, dressed ones (claims, comments, starts)
+/// that it must leave to the full path, and damaged copies of both.
+#[test]
+fn games_of_every_rules_report_the_same() {
+    use reversi_record::formats::WriteOptions;
+    use reversi_record::record::{ClaimedResult, MoveRecord, Record};
+    use reversi_record::{Move, Position, Rules};
+    let rules_list = [
+        "othello",
+        "othello:6x6",
+        "othello:10x10",
+        "othello:octagon",
+        "anti",
+        "free",
+        "classic",
+        "multi3",
+        "multi4:10x10",
+        "othello,blocked=a3+h6",
+        "othello:10x10,handicap=black:2",
+        "othello,scoring=raw",
+        "anti:6x6,scoring=raw",
+    ];
+    let mut rng = Rng::new(0x5eed_0003);
+    let mut text = String::new();
+    let mut count = 0;
+    for (r, name) in rules_list.iter().enumerate() {
+        let rules: Rules = name.parse().unwrap();
+        for k in 0..60u64 {
+            let seed = (r as u64) << 32 | k;
+            let record = if k % 3 == 0 {
+                common::random_record(rules, seed, k % 2 == 0)
+            } else {
+                let mut record = Record::new(rules);
+                let mut pos = Position::new(rules);
+                let explicit = k % 2 == 0;
+                while !pos.is_over() && record.moves.len() < 200 {
+                    let legal: Vec<_> = pos.legal_moves().iter().collect();
+                    let mv = match legal.len() {
+                        0 => Move::Pass,
+                        n => Move::Place(legal[rng.below(n)]),
+                    };
+                    pos.play(mv).unwrap();
+                    if mv != Move::Pass || explicit {
+                        record.moves.push(MoveRecord::new(mv));
+                    }
+                }
+                if let Some(outcome) = pos.outcome() {
+                    let players = rules.players() as usize;
+                    record.result = Some(ClaimedResult::discs(outcome.score[..players].to_vec()));
+                }
+                record
+            };
+            let Ok((bytes, _)) = Format::Rgn.write_bytes(&[record], &WriteOptions::default())
+            else {
+                continue;
+            };
+            let game = String::from_utf8(bytes).unwrap();
+            text.push_str(&damage_text(
+                &game,
+                (k as usize) % 24 / 2 * usize::from(k % 2 == 1),
+                &mut rng,
+            ));
+            text.push('\n');
+            count += 1;
+        }
+    }
+    let summary = assert_same(
+        Format::Rgn,
+        text.as_bytes(),
+        &options("rules.rgn", None),
+        "rules.rgn",
+    );
+    // Damage can split a game in two (a newline before a tag).
+    assert!(summary.games >= count, "{summary}");
+    assert!(summary.valid > count / 3, "{summary}");
+    assert!(summary.invalid > count / 10, "{summary}");
+}

@@ -435,7 +435,9 @@ fn process<T>(unit: Unit<T>, allow: &[String], moves: &mut QuickMoves) -> Done<T
         Unit::Wthor(ctx, entries) => {
             for entry in entries {
                 match entry {
-                    Entry::Quick(q) if q.moves(moves) && moves.is_clean(Some(q.claim())) => {
+                    Entry::Quick(q)
+                        if q.moves(moves) && moves.is_clean(&Rules::default(), Some(q.claim())) =>
+                    {
                         clean += 1
                     }
                     Entry::Quick(q) => full(ctx.read_quick(&q)),
@@ -444,10 +446,9 @@ fn process<T>(unit: Unit<T>, allow: &[String], moves: &mut QuickMoves) -> Done<T
             }
         }
         Unit::Text(block) => {
-            let standard = block.rules == Rules::default();
             for (k, at) in block.games.iter().enumerate() {
                 let bytes = &block.bytes[at.range.clone()];
-                if standard && at.too_long.is_none() && quick_text(bytes, moves) {
+                if at.too_long.is_none() && quick_text(bytes, block.rules, moves) {
                     clean += 1;
                 } else {
                     full(rgn::read_game(
@@ -465,13 +466,14 @@ fn process<T>(unit: Unit<T>, allow: &[String], moves: &mut QuickMoves) -> Done<T
 }
 
 /// Whether an RGN/PGN game's bytes pass the quick check: UTF-8 without NUL bytes (or the
-/// reader would warn), plain enough to scan, and clean.
-fn quick_text(bytes: &[u8], moves: &mut QuickMoves) -> bool {
+/// reader would warn), plain enough to scan, and clean; `rules` are for a game without a
+/// `Rules` tag.
+fn quick_text(bytes: &[u8], rules: Rules, moves: &mut QuickMoves) -> bool {
     if bytes.contains(&0) || std::str::from_utf8(bytes).is_err() {
         return false;
     }
-    match rgn::quick::scan(bytes, moves) {
-        Some(claim) => moves.is_clean(claim),
+    match rgn::quick::scan(bytes, rules, moves) {
+        Some((rules, claim)) => moves.is_clean(&rules, claim),
         None => false,
     }
 }

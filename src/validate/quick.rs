@@ -8,10 +8,23 @@
 //! diagnostics are exactly the full validator's. It is conservative by design: `false`
 //! only means "look closer".
 //!
-//! Squares are `row * 8 + col`, a1 = 0, h8 = 63; [`PASS`] is an explicit pass.
+//! Standard Othello, by far the most common game, is replayed on two `u64`s; other rules
+//! are replayed with the engine's [`Position`](crate::engine::Position), still without a
+//! record.
+//!
+//! A move is a square's code, `row * 16 + col` (a1 = 0, b1 = 1, a2 = 16), or [`PASS`].
+
+use crate::engine::{Move, Rules, Square};
+use crate::record::Record;
 
 /// An explicit pass in a move list.
-pub(crate) const PASS: u8 = 64;
+pub(crate) const PASS: u8 = 0xFF;
+
+/// The code of the square in column `col` and row `row` (both 0-based, below 16).
+#[inline]
+pub(crate) const fn code(col: u8, row: u8) -> u8 {
+    row << 4 | col
+}
 
 /// Most moves a game the quick check takes may have (passes included); longer lists go to
 /// the full validator.
@@ -44,7 +57,7 @@ impl QuickMoves {
         self.explicit_passes = false;
     }
 
-    /// Adds a square (0-63) or [`PASS`]; `false` when the list is full.
+    /// Adds a square's [`code`] or [`PASS`]; `false` when the list is full.
     #[inline]
     pub(crate) fn push(&mut self, mv: u8) -> bool {
         if self.len == MAX_MOVES {
@@ -61,12 +74,15 @@ impl QuickMoves {
         &self.moves[..self.len]
     }
 
-    /// Whether the full validator would report nothing for a standard Othello game (8x8,
-    /// the usual start, Black first, winner-gets-empties scoring) with these moves and
-    /// `claim`, Black's and White's claimed scores (`None`: no result claimed). A game
-    /// must end with both players out of moves to pass.
-    pub(crate) fn is_clean(&self, claim: Option<(u8, u8)>) -> bool {
-        replay(self.as_slice(), self.explicit_passes, claim)
+    /// Whether the full validator would report nothing for a game of `rules` from their
+    /// usual start with these moves and `claim`, Black's and White's claimed scores
+    /// (`None`: no result claimed). A game must end with no player able to move.
+    pub(crate) fn is_clean(&self, rules: &Rules, claim: Option<(u8, u8)>) -> bool {
+        if *rules == Rules::default() {
+            replay(self.as_slice(), self.explicit_passes, claim)
+        } else {
+            replay_engine(rules, self.as_slice(), self.explicit_passes, claim)
+        }
     }
 }
 
@@ -75,18 +91,58 @@ const START_BLACK: u64 = 0x0000_0008_1000_0000;
 /// White's discs at the start: d4 and e5.
 const START_WHITE: u64 = 0x0000_0010_0800_0000;
 
-/// The replay behind [`QuickMoves::is_clean`].
+/// The replay of any rules with the engine, as the validator replays: a move that fails
+/// is an error unless the mover must pass and the record leaves its passes out.
+fn replay_engine(
+    rules: &Rules,
+    moves: &[u8],
+    explicit_passes: bool,
+    claim: Option<(u8, u8)>,
+) -> bool {
+    let Ok(mut pos) = Record::new(*rules).start_position() else {
+        return false;
+    };
+    for &code in moves {
+        let mv = match code {
+            PASS => Move::Pass,
+            _ => match Square::new(code & 15, code >> 4) {
+                Some(sq) => Move::Place(sq),
+                None => return false,
+            },
+        };
+        if pos.play(mv).is_err() {
+            let may_pass = mv != Move::Pass && !explicit_passes && pos.must_pass();
+            if !may_pass || pos.play(Move::Pass).is_err() || pos.play(mv).is_err() {
+                return false;
+            }
+        }
+    }
+    let Some(outcome) = pos.outcome() else {
+        return false;
+    };
+    match claim {
+        None => true,
+        Some((black, white)) => rules.players() == 2 && outcome.score[..2] == [black, white],
+    }
+}
+
+/// The `u64` replay of standard Othello behind [`QuickMoves::is_clean`].
 pub(crate) fn replay(moves: &[u8], explicit_passes: bool, claim: Option<(u8, u8)>) -> bool {
     let (mut own, mut opp) = (START_BLACK, START_WHITE);
     let mut black_to_move = true;
-    for &mv in moves {
-        if mv == PASS {
+    for &code in moves {
+        let (row, col) = (code >> 4, code & 15);
+        let mv = row * 8 + col;
+        if code == PASS {
             // A pass is legal only for a player without a move, in a game not yet over.
             if mobility(own, opp) != 0 || mobility(opp, own) == 0 {
                 return false;
             }
         } else {
-            let m = 1u64 << (mv & 63);
+            if row >= 8 || col >= 8 {
+                return false;
+            }
+            let m = 1u64 << mv;
             if (own | opp) & m != 0 {
                 return false;
             }
@@ -167,7 +223,7 @@ const fn rays() -> [[u64; 8]; 64] {
     table
 }
 
-/// The discs of `opp` that a disc of `own` on `sq` flips: on each ray from `sq`, the run
+/// The discs of `opp` that a disc of `own` on `sq` (`row * 8 + col`) flips: on each ray from `sq`, the run
 /// of `opp` discs before the first square that is not one, if that square is `own`'s.
 /// Branch-free, so that the loop over the rays unrolls.
 #[inline]
@@ -219,7 +275,7 @@ pub(crate) fn mobility(own: u64, opp: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Move, Position, Rules, Square};
+    use crate::engine::Position;
 
     fn square_index(sq: Square) -> u8 {
         sq.row() * 8 + sq.col()
@@ -254,14 +310,26 @@ mod tests {
                     expected |= 1 << square_index(f);
                 }
                 assert_eq!(flips(own, opp, square_index(sq)), expected);
-                moves.push(square_index(sq));
+                moves.push(code(sq.col(), sq.row()));
             }
             let outcome = pos.outcome().unwrap();
             let (black, white) = (outcome.score[0], outcome.score[1]);
-            assert!(moves.is_clean(Some((black, white))));
-            assert!(moves.is_clean(None));
-            assert!(!moves.is_clean(Some((black ^ 1, white))));
-            assert!(!moves.is_clean(Some((black, white ^ 1))));
+            let rules = Rules::default();
+            assert!(moves.is_clean(&rules, Some((black, white))));
+            assert!(moves.is_clean(&rules, None));
+            assert!(!moves.is_clean(&rules, Some((black ^ 1, white))));
+            assert!(!moves.is_clean(&rules, Some((black, white ^ 1))));
+            // The engine's replay agrees.
+            assert!(replay_engine(
+                &rules,
+                moves.as_slice(),
+                false,
+                Some((black, white))
+            ));
+            assert!(
+                !replay_engine(&rules, moves.as_slice(), false, Some((white, black)))
+                    || black == white
+            );
         }
     }
 
@@ -278,9 +346,10 @@ mod tests {
     #[test]
     fn passes_follow_the_validator() {
         // An unfinished game is not clean; neither is an illegal move or a needless pass.
-        let f5 = 4 * 8 + 5;
+        let f5 = code(5, 4);
         assert!(!replay(&[f5], false, None));
         assert!(!replay(&[0], false, None));
+        assert!(!replay(&[code(8, 4)], false, None));
         assert!(!replay(&[PASS], true, None));
     }
 }

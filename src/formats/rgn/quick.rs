@@ -2,19 +2,23 @@
 //! one pass over the bytes that takes only the plainest games (simple tags, squares,
 //! passes, move numbers, plain comments, a disc-count result) and gathers their moves
 //! without allocating. Anything else (escapes, flip claims, colour prefixes, boards,
-//! comment commands, other results, a `Start`, `FEN` or `Termination` tag, rules other
-//! than standard Othello) makes it give up, and the game is parsed in full.
+//! comment commands, other results, a `Start`, `FEN` or `Termination` tag) makes it give
+//! up, and the game is parsed in full.
 
-use crate::validate::quick::{QuickMoves, PASS};
+use crate::engine::Rules;
+use crate::validate::quick::{code, QuickMoves, PASS};
 
 /// What a scanned game claims: Black's and White's scores, when it gives a result.
 pub(crate) type Claim = Option<(u8, u8)>;
 
-/// Scans a game's `bytes` into `moves`; `None` when the game is not plain enough.
-pub(crate) fn scan(bytes: &[u8], moves: &mut QuickMoves) -> Option<Claim> {
+/// Scans a game's `bytes` into `moves`: its rules (`rules` unless a `Rules` tag says
+/// otherwise) and its claim; `None` when the game is not plain enough.
+pub(crate) fn scan(bytes: &[u8], rules: Rules, moves: &mut QuickMoves) -> Option<(Rules, Claim)> {
     moves.clear();
+    let mut rules = rules;
     let mut pos = skip_ws(bytes, 0);
     let mut tag_result: Claim = None;
+    let mut rules_tag = false;
     while bytes.get(pos) == Some(&b'[') {
         let (name, value, end) = tag(bytes, pos)?;
         if name.eq_ignore_ascii_case(b"Result") {
@@ -23,9 +27,11 @@ pub(crate) fn scan(bytes: &[u8], moves: &mut QuickMoves) -> Option<Claim> {
             }
             tag_result = Some(score(trim(value))?);
         } else if name.eq_ignore_ascii_case(b"Rules") {
-            if value != b"othello" {
+            if rules_tag {
                 return None;
             }
+            rules_tag = true;
+            rules = std::str::from_utf8(value).ok()?.parse().ok()?;
         } else if [&b"Start"[..], b"Termination", b"FEN"]
             .iter()
             .any(|special| name.eq_ignore_ascii_case(special))
@@ -37,7 +43,7 @@ pub(crate) fn scan(bytes: &[u8], moves: &mut QuickMoves) -> Option<Claim> {
     let text_result = movetext(bytes, pos, moves)?;
     match (tag_result, text_result) {
         (Some(t), Some(m)) if t != m => None,
-        (t, m) => Some(t.or(m)),
+        (t, m) => Some((rules, t.or(m))),
     }
 }
 
@@ -151,7 +157,7 @@ fn movetext(bytes: &[u8], mut pos: usize, moves: &mut QuickMoves) -> Option<Clai
                 let end = pos
                     + bytes[pos..]
                         .iter()
-                        .position(|b| b.is_ascii_whitespace() || *b == b'{' || *b == b';')
+                        .position(|b| b.is_ascii_whitespace() || matches!(b, b'{' | b';' | b'<'))
                         .unwrap_or(bytes.len() - pos);
                 if !word(&bytes[pos..end], moves, &mut result)? {
                     return None;
@@ -188,9 +194,10 @@ fn word(mut w: &[u8], moves: &mut QuickMoves, result: &mut Claim) -> Option<bool
         return Some(false);
     }
     let mv = match w {
-        [col @ (b'a'..=b'h' | b'A'..=b'H'), row @ b'1'..=b'8'] => {
-            (row - b'1') * 8 + (col.to_ascii_lowercase() - b'a')
+        [col @ (b'a'..=b'j' | b'A'..=b'J'), row @ b'1'..=b'9'] => {
+            code(col.to_ascii_lowercase() - b'a', row - b'1')
         }
+        [col @ (b'a'..=b'j' | b'A'..=b'J'), b'1', b'0'] => code(col.to_ascii_lowercase() - b'a', 9),
         b"--" | b"@@" | b"@@@@" => PASS,
         _ if w.eq_ignore_ascii_case(b"pass")
             || w.eq_ignore_ascii_case(b"pa")
@@ -209,7 +216,7 @@ mod tests {
 
     fn scanned(text: &str) -> Option<(Vec<u8>, Claim)> {
         let mut moves = QuickMoves::default();
-        let claim = scan(text.as_bytes(), &mut moves)?;
+        let (_, claim) = scan(text.as_bytes(), Rules::default(), &mut moves)?;
         Some((moves.as_slice().to_vec(), claim))
     }
 
@@ -219,9 +226,21 @@ mod tests {
             "[Event \"x\"]\n[Result \"41-23\"]\n1. F5 d6 2.c3 -- {fine} ; note\n3. e6 41-23",
         )
         .unwrap();
-        assert_eq!(moves, [37, 43, 18, PASS, 44]);
+        assert_eq!(
+            moves,
+            [code(5, 4), code(3, 5), code(2, 2), PASS, code(4, 5)]
+        );
         assert_eq!(claim, Some((41, 23)));
         assert_eq!(scanned("1. f5").unwrap().1, None);
+        let mut moves = QuickMoves::default();
+        let (rules, _) = scan(
+            b"[Rules \"othello:10x10\"]\n1. j10",
+            Rules::default(),
+            &mut moves,
+        )
+        .unwrap();
+        assert_eq!(rules.to_string(), "othello:10x10");
+        assert_eq!(moves.as_slice(), [code(9, 9)]);
     }
 
     #[test]
@@ -230,7 +249,8 @@ mod tests {
             "[Result \"1-0\"]\n1. f5",
             "[Result \"41-23\"]\n1. f5 40-24",
             "[Result \"41-23\"]\n[Result \"41-23\"]\n1. f5",
-            "[Rules \"anti\"]\n1. f5",
+            "[Rules \"nonsense\"]\n1. f5",
+            "[Rules \"anti\"]\n[Rules \"anti\"]\n1. f5",
             "[Start \"x\"]\n1. f5",
             "[Event \"a\\\"b\"]\n1. f5",
             "[Event \"x\"\n1. f5",
@@ -238,7 +258,9 @@ mod tests {
             "1. B:f5",
             "1. f5 {[%eval 1]}",
             "1. f5 <board>",
-            "1. i5",
+            "1. k5",
+            "1. a11",
+            "1. a0",
             "1. f5!",
             "1. f5 41-23 d6",
             "1. f5 300-1",

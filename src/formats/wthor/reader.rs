@@ -283,7 +283,7 @@ impl QuickRecord {
         self.bytes[8..]
             .iter()
             .take_while(|&&b| b != 0)
-            .all(|&b| out.push((b / 10 - 1) * 8 + (b % 10 - 1)))
+            .all(|&b| out.push(crate::validate::quick::code(b % 10 - 1, b / 10 - 1)))
     }
 
     /// Black's and White's scores as the record claims them.
