@@ -14,7 +14,9 @@
 //!
 //! A move is a square's code, `row * 16 + col` (a1 = 0, b1 = 1, a2 = 16), or [`PASS`].
 
-use crate::engine::{Move, Rules, Square};
+use std::sync::OnceLock;
+
+use crate::engine::{Color, Move, Opening, Outcome, Rules, Square};
 use crate::record::Record;
 
 /// An explicit pass in a move list.
@@ -38,6 +40,8 @@ pub(crate) struct QuickMoves {
     /// Whether an explicit pass was seen: the record then writes its passes, and a missing
     /// one is an error.
     explicit_passes: bool,
+    /// The board of the last rules replayed on [`Wide`] bitboards, kept for the next game.
+    wide: Option<(Rules, Option<Wide>)>,
 }
 
 impl Default for QuickMoves {
@@ -46,6 +50,7 @@ impl Default for QuickMoves {
             moves: [0; MAX_MOVES],
             len: 0,
             explicit_passes: false,
+            wide: None,
         }
     }
 }
@@ -77,11 +82,16 @@ impl QuickMoves {
     /// Whether the full validator would report nothing for a game of `rules` from their
     /// usual start with these moves and `claim`, Black's and White's claimed scores
     /// (`None`: no result claimed). A game must end with no player able to move.
-    pub(crate) fn is_clean(&self, rules: &Rules, claim: Option<(u8, u8)>) -> bool {
+    pub(crate) fn is_clean(&mut self, rules: &Rules, claim: Option<(u8, u8)>) -> bool {
         if *rules == Rules::default() {
-            replay(self.as_slice(), self.explicit_passes, claim)
-        } else {
-            replay_engine(rules, self.as_slice(), self.explicit_passes, claim)
+            return replay(self.as_slice(), self.explicit_passes, claim);
+        }
+        if self.wide.as_ref().map_or(true, |(r, _)| r != rules) {
+            self.wide = Some((*rules, Wide::of(rules)));
+        }
+        match &self.wide {
+            Some((_, Some(wide))) => wide.replay(self.as_slice(), self.explicit_passes, claim),
+            _ => replay_engine(rules, self.as_slice(), self.explicit_passes, claim),
         }
     }
 }
@@ -124,6 +134,165 @@ fn replay_engine(
         None => true,
         Some((black, white)) => rules.players() == 2 && outcome.score[..2] == [black, white],
     }
+}
+
+/// Two-player rules from a standard opening without a disc supply, on any board up to
+/// 10x10, as `u128` bitboards with bit `row * side + col`: squares off the board or
+/// blocked are never occupied, so runs stop there on their own.
+#[derive(Clone, Debug)]
+pub(crate) struct Wide {
+    rules: Rules,
+    side: u8,
+    rays: &'static [[u128; 8]; 100],
+    playable: u128,
+    /// Black's and White's discs at the start.
+    start: [u128; 2],
+}
+
+impl Wide {
+    /// The board of `rules`, if [`Wide`] can replay them.
+    fn of(rules: &Rules) -> Option<Wide> {
+        let side = rules.board().side();
+        if rules.players() != 2
+            || rules.opening() != Opening::Standard
+            || rules.supply().is_some()
+            || side > 10
+        {
+            return None;
+        }
+        let pos = Record::new(*rules).start_position().ok()?;
+        if pos.turn() != Color::Black || !pos.neutral().is_empty() {
+            return None;
+        }
+        let bits = |set: crate::engine::SquareSet| {
+            set.iter()
+                .fold(0u128, |acc, sq| acc | 1 << (sq.row() * side + sq.col()))
+        };
+        Some(Wide {
+            rules: *rules,
+            side,
+            rays: wide_rays(side),
+            playable: bits(rules.playable()),
+            start: [bits(pos.discs(Color::Black)), bits(pos.discs(Color::White))],
+        })
+    }
+
+    /// The discs of `opp` a disc of `own` on bit `sq` flips.
+    #[inline]
+    fn flips(&self, own: u128, opp: u128, sq: usize) -> u128 {
+        let rays = &self.rays[sq];
+        let mut flipped = 0;
+        for &ray in &rays[..4] {
+            let stop = ray & !opp;
+            let first = stop & stop.wrapping_neg();
+            flipped |= ray & first.wrapping_sub(1) & u128::from(first & own != 0).wrapping_neg();
+        }
+        for &ray in &rays[4..] {
+            let stop = ray & !opp;
+            let first = (1u128 << 127).wrapping_shr(stop.leading_zeros()) & stop;
+            flipped |= ray
+                & !(first | first.wrapping_sub(1))
+                & u128::from(first & own != 0).wrapping_neg();
+        }
+        flipped
+    }
+
+    /// The discs a disc of `own` on bit `sq` flips, when the move is legal: on an empty
+    /// playable square, flipping something.
+    #[inline]
+    fn place(&self, own: u128, opp: u128, sq: usize) -> Option<u128> {
+        if self.playable & !(own | opp) & (1u128 << sq) == 0 {
+            return None;
+        }
+        Some(self.flips(own, opp, sq)).filter(|&f| f != 0)
+    }
+
+    /// Whether `own` has a move.
+    fn can_move(&self, own: u128, opp: u128) -> bool {
+        let mut empty = self.playable & !(own | opp);
+        while empty != 0 {
+            let sq = empty.trailing_zeros() as usize;
+            if self.flips(own, opp, sq) != 0 {
+                return true;
+            }
+            empty &= empty - 1;
+        }
+        false
+    }
+
+    /// [`replay`] on this board.
+    fn replay(&self, moves: &[u8], explicit_passes: bool, claim: Option<(u8, u8)>) -> bool {
+        let [mut own, mut opp] = self.start;
+        let mut black_to_move = true;
+        for &code in moves {
+            if code == PASS {
+                if self.can_move(own, opp) || !self.can_move(opp, own) {
+                    return false;
+                }
+            } else {
+                let (row, col) = (code >> 4, code & 15);
+                if row >= self.side || col >= self.side {
+                    return false;
+                }
+                let sq = usize::from(row * self.side + col);
+                let flipped = match self.place(own, opp, sq) {
+                    Some(flipped) => flipped,
+                    None => {
+                        if explicit_passes || self.can_move(own, opp) {
+                            return false;
+                        }
+                        std::mem::swap(&mut own, &mut opp);
+                        black_to_move = !black_to_move;
+                        match self.place(own, opp, sq) {
+                            Some(flipped) => flipped,
+                            None => return false,
+                        }
+                    }
+                };
+                own |= 1u128 << sq | flipped;
+                opp &= !flipped;
+            }
+            std::mem::swap(&mut own, &mut opp);
+            black_to_move = !black_to_move;
+        }
+        if self.can_move(own, opp) || self.can_move(opp, own) {
+            return false;
+        }
+        let Some((claimed_black, claimed_white)) = claim else {
+            return true;
+        };
+        let (black, white) = if black_to_move {
+            (own, opp)
+        } else {
+            (opp, own)
+        };
+        let (black, white) = (black.count_ones() as u8, white.count_ones() as u8);
+        let empty = self.playable.count_ones() as u8 - black - white;
+        let outcome = Outcome::new(&self.rules, [black, white, 0, 0], 0, empty);
+        outcome.score[..2] == [claimed_black, claimed_white]
+    }
+}
+
+/// The rays of a board of `side` squares a side, made once.
+fn wide_rays(side: u8) -> &'static [[u128; 8]; 100] {
+    static TABLES: [OnceLock<Box<[[u128; 8]; 100]>>; 11] = [const { OnceLock::new() }; 11];
+    TABLES[usize::from(side.min(10))].get_or_init(|| {
+        let mut table = Box::new([[0u128; 8]; 100]);
+        let side = i8::try_from(side.min(10)).unwrap_or(10);
+        for row in 0..side {
+            for col in 0..side {
+                for (d, &(dr, dc)) in DIRECTIONS.iter().enumerate() {
+                    let (mut r, mut c) = (row + dr, col + dc);
+                    while (0..side).contains(&r) && (0..side).contains(&c) {
+                        table[(row * side + col) as usize][d] |= 1u128 << (r * side + c);
+                        r += dr;
+                        c += dc;
+                    }
+                }
+            }
+        }
+        table
+    })
 }
 
 /// The `u64` replay of standard Othello behind [`QuickMoves::is_clean`].
@@ -341,6 +510,87 @@ mod tests {
                 .fold(0u64, |acc, sq| acc | 1 << square_index(sq))
         };
         (bits(pos.turn()), bits(pos.turn().next(2)))
+    }
+
+    /// The `u128` replay agrees with the engine's on random games of many rules, and on
+    /// copies with one move changed to any square (blocked and off-board ones included).
+    #[test]
+    fn the_wide_replay_agrees_with_the_engine() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed as usize % n
+        };
+        let mut agreed_clean = 0;
+        for name in [
+            "othello:10x10",
+            "othello:octagon",
+            "othello:6x6",
+            "othello:4x4",
+            "anti",
+            "anti:10x10,scoring=raw",
+            "othello,blocked=c4+f6",
+            "othello:10x10,blocked=e4+g7,handicap=white:2",
+            "othello,scoring=raw",
+        ] {
+            let rules: Rules = name.parse().unwrap();
+            let wide = Wide::of(&rules).unwrap();
+            for k in 0..200 {
+                let mut pos = Position::new(rules);
+                let mut moves = Vec::new();
+                let explicit = k % 2 == 0;
+                while !pos.is_over() {
+                    let legal: Vec<_> = pos.legal_moves().iter().collect();
+                    if legal.is_empty() {
+                        pos.play(Move::Pass).unwrap();
+                        if explicit {
+                            moves.push(PASS);
+                        }
+                        continue;
+                    }
+                    // Every square's legality, blocked and off-board ones included.
+                    let side = rules.board().side();
+                    let bits = |set: crate::engine::SquareSet| {
+                        set.iter()
+                            .fold(0u128, |acc, s| acc | 1 << (s.row() * side + s.col()))
+                    };
+                    let own = bits(pos.discs(pos.turn()));
+                    let opp = bits(pos.discs(pos.turn().next(2)));
+                    for (row, col) in (0..side).flat_map(|r| (0..side).map(move |c| (r, c))) {
+                        let target = Square::new(col, row).unwrap();
+                        let legal_here = pos.clone().play(Move::Place(target)).is_ok();
+                        let index = usize::from(row * side + col);
+                        assert_eq!(
+                            wide.place(own, opp, index).is_some(),
+                            legal_here,
+                            "{name} {target}"
+                        );
+                    }
+                    let sq = legal[next(legal.len())];
+                    pos.play(Move::Place(sq)).unwrap();
+                    moves.push(code(sq.col(), sq.row()));
+                }
+                let outcome = pos.outcome().unwrap();
+                let mut claim = Some((outcome.score[0], outcome.score[1]));
+                if k % 3 == 1 && !moves.is_empty() {
+                    let at = next(moves.len());
+                    moves[at] = code(next(11) as u8, next(11) as u8);
+                }
+                if k % 5 == 2 {
+                    claim = Some((outcome.score[1], outcome.score[0]));
+                }
+                let engine = replay_engine(&rules, &moves, explicit, claim);
+                assert_eq!(
+                    wide.replay(&moves, explicit, claim),
+                    engine,
+                    "{name}: {moves:?}"
+                );
+                agreed_clean += usize::from(engine);
+            }
+        }
+        assert!(agreed_clean > 500, "{agreed_clean}");
     }
 
     #[test]
