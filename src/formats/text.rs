@@ -114,7 +114,7 @@ pub(crate) fn read_line_capped(
         if available.is_empty() {
             break;
         }
-        let newline = available.iter().position(|&b| b == b'\n');
+        let newline = memchr::memchr(b'\n', available);
         let take = newline.map_or(available.len(), |i| i + 1);
         if !over && buf.len() + take > max {
             over = true;

@@ -129,85 +129,102 @@ fn number(digits: &[u8]) -> Option<u8> {
     u8::try_from(n).ok()
 }
 
-/// The movetext from `pos`: moves into `moves`, and the result after them, if any.
+/// Whether `b` ends a movetext word, as the parser splits words (ASCII whitespace and the
+/// bytes that open a comment or a board; other whitespace makes the scan give up).
+#[inline]
+fn ends_word(b: Option<&u8>) -> bool {
+    match b {
+        None => true,
+        Some(b) => b.is_ascii_whitespace() || matches!(b, b'{' | b';' | b'<'),
+    }
+}
+
+/// The movetext from `pos`: moves into `moves`, and the result after them, if any. One
+/// pass over the bytes; every token must end where the parser's word would.
 fn movetext(bytes: &[u8], mut pos: usize, moves: &mut QuickMoves) -> Option<Claim> {
     let mut result: Claim = None;
-    loop {
-        pos = skip_ws(bytes, pos);
-        let Some(&first) = bytes.get(pos) else {
-            return Some(result);
-        };
-        match first {
+    while let Some(&b) = bytes.get(pos) {
+        match b {
+            b if b.is_ascii_whitespace() => pos += 1,
+            b'a'..=b'j' | b'A'..=b'J' => {
+                let col = b.to_ascii_lowercase() - b'a';
+                let (row, len) = match (bytes.get(pos + 1), bytes.get(pos + 2)) {
+                    (Some(b'1'), Some(b'0')) => (9, 3),
+                    (Some(&d @ b'1'..=b'9'), _) => (d - b'1', 2),
+                    _ => return None,
+                };
+                pos += len;
+                if result.is_some() || !ends_word(bytes.get(pos)) || !moves.push(code(col, row)) {
+                    return None;
+                }
+            }
+            b'0'..=b'9' => {
+                let (first, end) = digits(bytes, pos);
+                match bytes.get(end) {
+                    // A move number: its dots, then whatever follows, even with no space.
+                    Some(b'.') => {
+                        pos = end;
+                        while bytes.get(pos) == Some(&b'.') {
+                            pos += 1;
+                        }
+                    }
+                    Some(b'-') => {
+                        let (second, end) = digits(bytes, end + 1);
+                        let score = (number(first)?, number(second)?);
+                        if result.is_some()
+                            || !ends_word(bytes.get(end))
+                            || matches!(score, (1, 0) | (0, 1))
+                                && first.len() == 1
+                                && second.len() == 1
+                        {
+                            return None;
+                        }
+                        result = Some(score);
+                        pos = end;
+                    }
+                    _ => return None,
+                }
+            }
             b'{' => {
-                let close = pos + bytes[pos..].iter().position(|&b| b == b'}')?;
+                let close = pos + memchr::memchr(b'}', &bytes[pos..])?;
                 let inside = &bytes[pos + 1..close];
-                if inside.contains(&b'\\') || inside.windows(2).any(|w| w == b"[%") {
+                if memchr::memchr(b'\\', inside).is_some()
+                    || memchr::memmem::find(inside, b"[%").is_some()
+                {
                     return None;
                 }
                 pos = close + 1;
             }
-            b';' => {
-                pos += bytes[pos..]
-                    .iter()
-                    .position(|&b| b == b'\n')
-                    .unwrap_or(bytes.len() - pos);
-            }
-            b'<' | b'[' => return None,
+            b';' => pos += memchr::memchr(b'\n', &bytes[pos..]).unwrap_or(bytes.len() - pos),
             _ => {
+                // Passes: `--`, `@@`, `@@@@`, `pass`, `pa`, `ps` (any case).
                 let end = pos
                     + bytes[pos..]
                         .iter()
-                        .position(|b| b.is_ascii_whitespace() || matches!(b, b'{' | b';' | b'<'))
+                        .position(|b| ends_word(Some(b)))
                         .unwrap_or(bytes.len() - pos);
-                if !word(&bytes[pos..end], moves, &mut result)? {
+                let w = &bytes[pos..end];
+                let pass = matches!(w, b"--" | b"@@" | b"@@@@")
+                    || [&b"pass"[..], b"pa", b"ps"]
+                        .iter()
+                        .any(|p| w.eq_ignore_ascii_case(p));
+                if !pass || result.is_some() || !moves.push(PASS) {
                     return None;
                 }
                 pos = end;
             }
         }
     }
+    Some(result)
 }
 
-/// One movetext word: move numbers, then a move or a result. `Some(false)` when the word
-/// is not plain; `None` stops the scan too.
-fn word(mut w: &[u8], moves: &mut QuickMoves, result: &mut Claim) -> Option<bool> {
-    // Move numbers: digits and dots, possibly run together with what follows (`1.f5`).
-    loop {
-        let digits = w.iter().take_while(|b| b.is_ascii_digit()).count();
-        let dots = w[digits..].iter().take_while(|&&b| b == b'.').count();
-        if digits == 0 || dots == 0 {
-            break;
-        }
-        w = &w[digits + dots..];
-        if w.is_empty() {
-            return Some(true);
-        }
-    }
-    if w.first().is_some_and(u8::is_ascii_digit) {
-        if result.is_some() {
-            return Some(false);
-        }
-        *result = Some(score(w)?);
-        return Some(true);
-    }
-    if result.is_some() {
-        return Some(false);
-    }
-    let mv = match w {
-        [col @ (b'a'..=b'j' | b'A'..=b'J'), row @ b'1'..=b'9'] => {
-            code(col.to_ascii_lowercase() - b'a', row - b'1')
-        }
-        [col @ (b'a'..=b'j' | b'A'..=b'J'), b'1', b'0'] => code(col.to_ascii_lowercase() - b'a', 9),
-        b"--" | b"@@" | b"@@@@" => PASS,
-        _ if w.eq_ignore_ascii_case(b"pass")
-            || w.eq_ignore_ascii_case(b"pa")
-            || w.eq_ignore_ascii_case(b"ps") =>
-        {
-            PASS
-        }
-        _ => return Some(false),
-    };
-    Some(moves.push(mv))
+/// The run of ASCII digits at `pos`, and where it ends.
+fn digits(bytes: &[u8], pos: usize) -> (&[u8], usize) {
+    let len = bytes[pos.min(bytes.len())..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    (&bytes[pos.min(bytes.len())..pos + len], pos + len)
 }
 
 #[cfg(test)]

@@ -41,9 +41,9 @@ pub(crate) struct Splitter<R> {
     input: R,
     offset: usize,
     line: usize,
-    /// The line read last, its bytes in `line_bytes`.
+    /// The first line of the next game, read already; its bytes are in `pending_bytes`.
     pending: Option<LineInfo>,
-    line_bytes: Vec<u8>,
+    pending_bytes: Vec<u8>,
     done: bool,
 }
 
@@ -54,36 +54,36 @@ impl<R: BufRead> Splitter<R> {
             offset: 0,
             line: 0,
             pending: None,
-            line_bytes: Vec::new(),
+            pending_bytes: Vec::new(),
             done: false,
         }
     }
 
-    /// Reads the next line into `line_bytes`, unless one is pending there.
-    fn read_line(&mut self) -> io::Result<Option<LineInfo>> {
+    /// Appends the next line to `out` (the pending one, if any); `None` at the end.
+    fn read_line(&mut self, out: &mut Vec<u8>) -> io::Result<Option<LineInfo>> {
         if let Some(line) = self.pending.take() {
+            out.extend_from_slice(&self.pending_bytes);
             return Ok(Some(line));
         }
         if self.done {
             return Ok(None);
         }
-        self.line_bytes.clear();
-        let (n, too_long) =
-            match read_line_capped(&mut self.input, &mut self.line_bytes, MAX_GAME_BYTES) {
-                Ok(LineRead::End) => {
-                    self.done = true;
-                    return Ok(None);
-                }
-                Ok(LineRead::Line(n)) => (n, false),
-                Ok(LineRead::TooLong(n)) => (n, true),
-                Err(e) => {
-                    self.done = true;
-                    return Err(e);
-                }
-            };
+        let start = out.len();
+        let (n, too_long) = match read_line_capped(&mut self.input, out, start + MAX_GAME_BYTES) {
+            Ok(LineRead::End) => {
+                self.done = true;
+                return Ok(None);
+            }
+            Ok(LineRead::Line(n)) => (n, false),
+            Ok(LineRead::TooLong(n)) => (n, true),
+            Err(e) => {
+                self.done = true;
+                return Err(e);
+            }
+        };
         let mut offset = self.offset;
-        if self.offset == 0 && self.line_bytes.starts_with(b"\xEF\xBB\xBF") {
-            self.line_bytes.drain(..3);
+        if self.offset == 0 && out[start..].starts_with(b"\xEF\xBB\xBF") {
+            out.drain(start..start + 3);
             offset = 3;
         }
         let line = LineInfo {
@@ -97,48 +97,139 @@ impl<R: BufRead> Splitter<R> {
         Ok(Some(line))
     }
 
-    fn kind(&self, line: LineInfo) -> LineKind {
-        if line.too_long {
-            return LineKind::Other;
-        }
-        match self.line_bytes.iter().find(|b| !b.is_ascii_whitespace()) {
-            None => LineKind::Blank,
-            Some(b'[') => LineKind::Tag,
-            Some(_) => LineKind::Other,
-        }
-    }
-
     /// Appends the next game's lines to `out`; a game longer than [`MAX_GAME_BYTES`] is
     /// read to its end but not kept.
     pub(crate) fn next_game(&mut self, out: &mut Vec<u8>) -> io::Result<Option<GameSpan>> {
-        let mut game = GameLines::new(out.len());
-        let mut in_movetext = false;
-        let mut blank_after_tags = false;
-        while let Some(line) = self.read_line()? {
-            let kind = self.kind(line);
-            if game.start.is_none() {
-                if kind != LineKind::Blank {
-                    in_movetext = kind == LineKind::Other;
-                    game.push(out, &self.line_bytes, line, kind);
-                }
-                continue;
-            }
-            match (in_movetext, kind) {
-                (true, LineKind::Tag) => {
-                    self.pending = Some(line);
+        let mut game = GameState::new(out.len());
+        loop {
+            // Whole lines inside the input's buffer are taken without a call per line.
+            if self.pending.is_none() && self.offset > 0 && !self.done {
+                let (used, ended) = self.lines_in_buffer(&mut game, out)?;
+                self.input.consume(used);
+                if ended {
                     break;
                 }
-                (false, LineKind::Tag) if blank_after_tags => {
-                    self.pending = Some(line);
-                    break;
-                }
-                (false, LineKind::Blank) => blank_after_tags = true,
-                (false, LineKind::Other) => in_movetext = true,
-                _ => {}
             }
-            game.push(out, &self.line_bytes, line, kind);
+            // A line the buffer does not hold whole, the first line (it may have a byte
+            // order mark), the pending line, or the end.
+            let start = out.len();
+            let Some(line) = self.read_line(out)? else {
+                break;
+            };
+            if game.take(line, out, start) {
+                self.pending = Some(line);
+                self.pending_bytes.clear();
+                self.pending_bytes.extend_from_slice(&out[start..]);
+                out.truncate(start);
+                break;
+            }
         }
-        Ok(game.finish(out))
+        Ok(game.lines.finish(out))
+    }
+
+    /// Takes the complete lines at the start of the input's buffer into `game` (appending
+    /// them to `out`) until one starts the next game (kept as pending); returns the bytes
+    /// used and whether the game ended.
+    fn lines_in_buffer(
+        &mut self,
+        game: &mut GameState,
+        out: &mut Vec<u8>,
+    ) -> io::Result<(usize, bool)> {
+        let available = match self.input.fill_buf() {
+            Ok(available) => available,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => return Ok((0, false)),
+            Err(e) => {
+                self.done = true;
+                return Err(e);
+            }
+        };
+        let mut used = 0;
+        while let Some(newline) = memchr::memchr(b'\n', &available[used..]) {
+            let len = newline + 1;
+            if len > MAX_GAME_BYTES {
+                break;
+            }
+            let start = out.len();
+            out.extend_from_slice(&available[used..used + len]);
+            let line = LineInfo {
+                offset: self.offset,
+                line: self.line,
+                len,
+                too_long: false,
+            };
+            self.offset += len;
+            self.line += 1;
+            used += len;
+            if game.take(line, out, start) {
+                self.pending = Some(line);
+                self.pending_bytes.clear();
+                self.pending_bytes.extend_from_slice(&out[start..]);
+                out.truncate(start);
+                return Ok((used, true));
+            }
+        }
+        Ok((used, false))
+    }
+}
+
+/// The state of the game being split off.
+struct GameState {
+    lines: GameLines,
+    in_movetext: bool,
+    blank_after_tags: bool,
+}
+
+impl GameState {
+    fn new(base: usize) -> GameState {
+        GameState {
+            lines: GameLines::new(base),
+            in_movetext: false,
+            blank_after_tags: false,
+        }
+    }
+
+    /// Takes `line`, just appended to `out` at `start`, into the game; `true` when it
+    /// starts the next game instead (it is left in `out` for the caller).
+    fn take(&mut self, line: LineInfo, out: &mut Vec<u8>, start: usize) -> bool {
+        let kind = kind(line, &out[start..]);
+        if self.lines.start.is_none() {
+            if kind == LineKind::Blank {
+                out.truncate(start);
+            } else {
+                self.in_movetext = kind == LineKind::Other;
+                self.lines.push(out, start, line, kind);
+            }
+            return false;
+        }
+        let next_game = match (self.in_movetext, kind) {
+            (true, LineKind::Tag) => true,
+            (false, LineKind::Tag) => self.blank_after_tags,
+            (false, LineKind::Blank) => {
+                self.blank_after_tags = true;
+                false
+            }
+            (false, LineKind::Other) => {
+                self.in_movetext = true;
+                false
+            }
+            _ => false,
+        };
+        if !next_game {
+            self.lines.push(out, start, line, kind);
+        }
+        next_game
+    }
+}
+
+/// What a line is, from its `bytes` (empty when it was too long to keep).
+fn kind(line: LineInfo, bytes: &[u8]) -> LineKind {
+    if line.too_long {
+        return LineKind::Other;
+    }
+    match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
+        None => LineKind::Blank,
+        Some(b'[') => LineKind::Tag,
+        Some(_) => LineKind::Other,
     }
 }
 
@@ -166,14 +257,14 @@ impl GameLines {
         }
     }
 
-    fn push(&mut self, out: &mut Vec<u8>, bytes: &[u8], line: LineInfo, kind: LineKind) {
+    /// Takes the line just appended to `out` at `start` into the game.
+    fn push(&mut self, out: &mut Vec<u8>, start: usize, line: LineInfo, kind: LineKind) {
+        debug_assert!(start <= out.len());
         self.start.get_or_insert((line.offset, line.line));
         self.len += line.len;
         self.too_long |= line.too_long || self.len > MAX_GAME_BYTES;
         if self.too_long {
             out.truncate(self.base);
-        } else {
-            out.extend_from_slice(bytes);
         }
         if kind != LineKind::Blank {
             self.kept = (out.len(), self.len);
