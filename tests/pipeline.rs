@@ -434,3 +434,170 @@ fn games_of_every_rules_report_the_same() {
     assert!(summary.valid > count / 3, "{summary}");
     assert!(summary.invalid > count / 10, "{summary}");
 }
+
+/// A reader that gives `bytes`, then fails.
+struct FailingAfter(Cursor<Vec<u8>>);
+
+impl std::io::Read for FailingAfter {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        match self.0.read(buf)? {
+            0 => Err(std::io::Error::other("the disk went away")),
+            n => Ok(n),
+        }
+    }
+}
+
+/// What a run reported, event by event, as text.
+fn events(inputs: Vec<(&'static str, Option<Input>)>, jobs: usize) -> (Vec<String>, Summary) {
+    let mut seen = Vec::new();
+    let summary = Validation::new()
+        .jobs(jobs)
+        .run(inputs.into_iter(), |event| {
+            seen.push(match event {
+                Event::Start(name) => format!("start {name}"),
+                Event::Game(game, found) => format!("game {} ({} found)", game.index, found.len()),
+                Event::Clean(n) => format!("clean {n}"),
+                Event::ReadFailed(e) => format!("failed: {e}"),
+            });
+            Ok(())
+        })
+        .unwrap();
+    (seen, summary)
+}
+
+#[test]
+fn several_inputs_are_reported_in_order_with_their_failures() {
+    let text = |s: &str| {
+        Some(Input {
+            format: Format::MoveString,
+            reader: Box::new(Cursor::new(s.as_bytes().to_vec())),
+            options: ReadOptions::default(),
+        })
+    };
+    let failing = Input {
+        format: Format::MoveString,
+        reader: Box::new(std::io::BufReader::new(FailingAfter(Cursor::new(
+            b"f5d6a1\n".to_vec(),
+        )))),
+        options: ReadOptions::default(),
+    };
+    for jobs in [1, 2, 5] {
+        let inputs = vec![
+            ("a", text("f5d6c3\nf5d6a1\n")),
+            ("missing", None),
+            ("b", Some(failing_clone(&failing))),
+            ("c", text("f5d6\n")),
+        ];
+        let (seen, summary) = events(inputs, jobs);
+        assert_eq!(
+            seen,
+            [
+                "start a",
+                "game 1 (1 found)",
+                "game 2 (1 found)",
+                "start missing",
+                "start b",
+                "game 1 (1 found)",
+                "failed: the disk went away",
+                "start c",
+                "game 1 (1 found)",
+            ],
+            "{jobs} jobs"
+        );
+        assert_eq!(
+            summary.to_string(),
+            "3 files, 4 games: 2 valid, 2 invalid; 2 errors, 2 warnings"
+        );
+    }
+}
+
+/// A fresh copy of the failing input (inputs are consumed by a run).
+fn failing_clone(_: &Input) -> Input {
+    Input {
+        format: Format::MoveString,
+        reader: Box::new(std::io::BufReader::new(FailingAfter(Cursor::new(
+            b"f5d6a1\n".to_vec(),
+        )))),
+        options: ReadOptions::default(),
+    }
+}
+
+#[test]
+fn a_failing_sink_stops_the_run() {
+    let many = "f5d6\n".repeat(50_000);
+    for jobs in [1, 3] {
+        let input = Input {
+            format: Format::MoveString,
+            reader: Box::new(Cursor::new(many.clone().into_bytes())),
+            options: ReadOptions::default(),
+        };
+        let mut calls = 0;
+        let outcome = Validation::new()
+            .jobs(jobs)
+            .run([((), Some(input))].into_iter(), |_| {
+                calls += 1;
+                if calls == 10 {
+                    Err(std::io::Error::new(
+                        std::io::ErrorKind::BrokenPipe,
+                        "closed",
+                    ))
+                } else {
+                    Ok(())
+                }
+            });
+        assert_eq!(outcome.unwrap_err().kind(), std::io::ErrorKind::BrokenPipe);
+        assert_eq!(
+            calls, 10,
+            "{jobs} jobs: nothing is reported after the error"
+        );
+    }
+}
+
+#[test]
+fn clean_games_of_a_big_file_are_counted_in_blocks() {
+    use reversi_record::formats::WriteOptions;
+    let record = common::random_record(reversi_record::Rules::default(), 7, false);
+    let mut record = reversi_record::record::Record {
+        moves: record
+            .moves
+            .into_iter()
+            .map(|m| reversi_record::record::MoveRecord::new(m.mv))
+            .collect(),
+        ..reversi_record::record::Record::default()
+    };
+    let mut pos = reversi_record::Position::new(reversi_record::Rules::default());
+    for m in &record.moves {
+        pos.play(m.mv).unwrap();
+    }
+    let Some(outcome) = pos.outcome() else {
+        return;
+    };
+    record.result = Some(reversi_record::record::ClaimedResult::discs(
+        outcome.score[..2].to_vec(),
+    ));
+    let (game, _) = Format::Rgn
+        .write_bytes(&[record], &WriteOptions::default())
+        .unwrap();
+    let text = [game.as_slice(), b"\n"].concat().repeat(3000);
+    for jobs in [1, 2] {
+        let input = Input {
+            format: Format::Rgn,
+            reader: Box::new(Cursor::new(text.clone())),
+            options: ReadOptions::default(),
+        };
+        let (seen, summary) = events(vec![("big", Some(input))], jobs);
+        assert_eq!((summary.games, summary.valid), (3000, 3000));
+        assert_eq!(seen[0], "start big");
+        let counted: usize = seen[1..]
+            .iter()
+            .map(|e| {
+                e.strip_prefix("clean ")
+                    .expect("only clean blocks")
+                    .parse::<usize>()
+                    .unwrap()
+            })
+            .sum();
+        assert_eq!(counted, 3000);
+        assert!(seen.len() > 2, "several blocks: {seen:?}");
+    }
+}

@@ -187,7 +187,9 @@ impl Validation {
     {
         let in_flight = self.jobs * BLOCKS_PER_WORKER + 2;
         let (unit_tx, unit_rx) = sync_channel::<(usize, Unit<T>)>(self.jobs);
-        let unit_rx = Mutex::new(unit_rx);
+        // Shared by the workers only: when the last one stops (the reporting failed), the
+        // receiver goes, and the reading thread's next send fails instead of blocking.
+        let unit_rx = Arc::new(Mutex::new(unit_rx));
         let (done_tx, done_rx) = channel::<(usize, Done<T>)>();
         // A block may be read only with a token; reporting a block gives its token back.
         let (token_tx, token_rx) = sync_channel::<()>(in_flight);
@@ -205,7 +207,7 @@ impl Validation {
             });
             for _ in 0..self.jobs {
                 let done_tx = done_tx.clone();
-                let unit_rx = &unit_rx;
+                let unit_rx = unit_rx.clone();
                 let allow = &self.allow;
                 scope.spawn(move || {
                     let mut moves = QuickMoves::default();
@@ -224,6 +226,7 @@ impl Validation {
                     }
                 });
             }
+            drop(unit_rx);
             drop(done_tx);
             report_in_order(done_rx, token_tx, report)
         })
