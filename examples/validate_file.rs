@@ -1,5 +1,6 @@
-//! Validates record files as `reversi validate` does: every game replayed, each finding
-//! rendered (or printed as JSON with `--json`), and the summary last.
+//! Validates record files as `reversi validate` does, with the library's pipeline: every
+//! game replayed, each finding rendered (or printed as JSON with `--json`) in input order,
+//! and the summary last.
 //!
 //! `cargo run --example validate_file -- [--json] FILE...`
 
@@ -9,52 +10,62 @@ use std::process::ExitCode;
 
 use reversi_record::diagnostic::Renderer;
 use reversi_record::formats::{Format, ReadOptions};
-use reversi_record::validate::{validate_game, Summary};
+use reversi_record::validate::{Event, Input, Summary, Validation};
 
-/// Validates `path`, printing each finding through `print` and counting into `summary`.
-fn validate_file(
-    path: &str,
-    summary: &mut Summary,
-    print: &mut dyn FnMut(String),
-    json: bool,
-) -> io::Result<()> {
+/// Opens `path` for the pipeline, its format detected.
+fn open(path: &str) -> io::Result<Input> {
     let file = File::open(path)?;
     let len = file.metadata().ok().map(|m| m.len());
     let detected = Format::detect(Box::new(file), path, len, None).map_err(io::Error::other)?;
-    let options = ReadOptions {
-        name: path.into(),
-        path: Some(path.into()),
-        ..ReadOptions::default()
-    };
+    Ok(Input {
+        format: detected.format,
+        reader: detected.input,
+        options: ReadOptions {
+            name: path.into(),
+            path: Some(path.into()),
+            ..ReadOptions::default()
+        },
+    })
+}
+
+/// Validates `paths` with the library's pipeline (every core, findings in input order),
+/// printing each finding through `print`; returns the counts.
+fn validate_files(
+    paths: &[String],
+    print: &mut dyn FnMut(String),
+    json: bool,
+) -> io::Result<Summary> {
+    let inputs = paths
+        .iter()
+        .map(|path| open(path).map_err(|e| io::Error::new(e.kind(), format!("{path}: {e}"))))
+        .collect::<io::Result<Vec<_>>>()?;
     let mut renderer = Renderer::plain();
-    summary.add_file();
-    for game in detected.format.read(detected.input, &options) {
-        let game = game?;
-        let diagnostics = validate_game(&game, &[] as &[&str]);
-        for d in &diagnostics {
-            print(if json {
-                serde_json::to_string(&renderer.locate(d, &game.source))
-                    .map_err(io::Error::other)?
-            } else {
-                renderer.render(d, &game.source)
-            });
+    Validation::new().run(inputs.into_iter().map(|i| ((), Some(i))), |event| {
+        if let Event::Game(game, diagnostics) = event {
+            for d in diagnostics {
+                print(if json {
+                    serde_json::to_string(&renderer.locate(d, &game.source))
+                        .map_err(io::Error::other)?
+                } else {
+                    renderer.render(d, &game.source)
+                });
+            }
         }
-        summary.add_game(&game, &diagnostics);
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 fn main() -> ExitCode {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let json = args.iter().any(|a| a == "--json");
     args.retain(|a| a != "--json");
-    let mut summary = Summary::default();
-    for path in &args {
-        if let Err(e) = validate_file(path, &mut summary, &mut |line| println!("{line}"), json) {
-            eprintln!("{path}: {e}");
+    let summary = match validate_files(&args, &mut |line| println!("{line}"), json) {
+        Ok(summary) => summary,
+        Err(e) => {
+            eprintln!("{e}");
             return ExitCode::from(2);
         }
-    }
+    };
     println!("{summary}");
     if summary.is_clean() {
         ExitCode::SUCCESS
@@ -70,9 +81,8 @@ mod tests {
     #[test]
     fn finds_the_illegal_move_and_counts_the_games() {
         let path = format!("{}/fixtures/cli/illegal.rgn", env!("CARGO_MANIFEST_DIR"));
-        let mut summary = Summary::default();
         let mut lines = Vec::new();
-        validate_file(&path, &mut summary, &mut |l| lines.push(l), true).unwrap();
+        let summary = validate_files(&[path], &mut |l| lines.push(l), true).unwrap();
         assert!(lines[0].starts_with(r#"{"code":"illegal-move","severity":"error","file":"#));
         assert_eq!((summary.games, summary.invalid), (1, 1));
         assert!(!summary.is_clean());
