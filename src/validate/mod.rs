@@ -13,6 +13,8 @@
 //! assert_eq!(report.diagnostics[0].move_number, Some(3));
 //! ```
 
+use std::borrow::Cow;
+
 use crate::diagnostic::Diagnostic;
 use crate::engine::{IllegalMove, Move, Outcome, Position, SquareSet};
 use crate::record::{ClaimedResult, MoveRecord, Record, ResultScore, Termination};
@@ -583,31 +585,47 @@ pub(crate) fn replay(record: &Record, moves: &[Move]) -> Option<Position> {
 /// assert_eq!(explicit.moves.len(), 13);
 /// assert_eq!(explicit.moves[10].mv, Move::Pass);
 /// ```
-pub fn with_explicit_passes(record: &Record) -> Record {
+pub fn with_explicit_passes(record: &Record) -> Cow<'_, Record> {
     let Ok(mut pos) = record.start_position() else {
-        return record.clone();
+        return Cow::Borrowed(record);
     };
-    let mut moves = Vec::with_capacity(record.moves.len());
-    let mut inserted_before = Vec::with_capacity(record.moves.len());
-    for m in &record.moves {
-        if m.mv != Move::Pass && pos.must_pass() {
-            let _ = pos.play(Move::Pass);
-            moves.push(MoveRecord::new(Move::Pass));
+    // Where passes go: before which moves. The common case, a record that needs none (or
+    // writes its own), is one checked play per move and no copy.
+    let mut passes_before = Vec::new();
+    for (i, m) in record.moves.iter().enumerate() {
+        if pos.play(m.mv).is_ok() {
+            continue;
         }
-        inserted_before.push(moves.len() - inserted_before.len());
+        // A placement fails where its player has to pass first, or it is illegal.
+        if m.mv == Move::Pass || !pos.must_pass() {
+            return Cow::Borrowed(record);
+        }
+        let _ = pos.play(Move::Pass);
         if pos.play(m.mv).is_err() {
-            return record.clone();
+            return Cow::Borrowed(record);
         }
-        moves.push(m.clone());
+        passes_before.push(i);
+    }
+    if passes_before.is_empty() {
+        return Cow::Borrowed(record);
     }
     let mut out = record.clone();
+    out.moves = Vec::with_capacity(record.moves.len() + passes_before.len());
+    let mut pending = passes_before.iter().peekable();
+    for (i, m) in record.moves.iter().enumerate() {
+        if pending.next_if(|&&p| p == i).is_some() {
+            out.moves.push(MoveRecord::new(Move::Pass));
+        }
+        out.moves.push(m.clone());
+    }
     for claim in &mut out.positions {
+        // A claim after n moves moves past the passes inserted before move n (1-based)
+        // and every earlier one.
         let shift = match claim.after_moves {
             0 => 0,
-            n => inserted_before.get(n - 1).copied().unwrap_or(0),
+            n => passes_before.iter().filter(|&&p| p < n).count(),
         };
         claim.after_moves += shift;
     }
-    out.moves = moves;
-    out
+    Cow::Owned(out)
 }
