@@ -119,3 +119,50 @@ pub fn record_spans(record: &Record) -> Vec<Span> {
     spans.extend(record.result.as_ref().and_then(|r| r.span));
     spans
 }
+
+/// Validates `data` as `format` twice, through the library's pipeline (with its quick
+/// check) and game by game through the reader and [`validate_game`], and asserts that both
+/// report the same diagnostics for the same games, and the same counts.
+pub fn pipeline_agrees(format: Format, data: &[u8]) {
+    use reversi_record::validate::{Event, Input, Validation};
+    type Report = (usize, usize, Vec<String>);
+    let mut plain: Vec<Report> = Vec::new();
+    let mut summary = Summary::default();
+    summary.add_file();
+    for game in format.read(Box::new(Cursor::new(data.to_vec())), &options()) {
+        let Ok(game) = game else { break };
+        let found = validate_game(&game, &[] as &[&str]);
+        summary.add_game(&game, &found);
+        if !found.is_empty() {
+            plain.push((game.index, game.source.offset, found.iter().map(|d| format!("{d:?}")).collect()));
+        }
+    }
+    let input = Input {
+        format,
+        reader: Box::new(Cursor::new(data.to_vec())),
+        options: options(),
+    };
+    let mut piped: Vec<Report> = Vec::new();
+    let mut failed = false;
+    let piped_summary = Validation::new()
+        .jobs(1)
+        .run([((), Some(input))].into_iter(), |event| {
+            match event {
+                Event::Game(game, found) if !found.is_empty() => piped.push((
+                    game.index,
+                    game.source.offset,
+                    found.iter().map(|d| format!("{d:?}")).collect(),
+                )),
+                Event::ReadFailed(_) => failed = true,
+                _ => {}
+            }
+            Ok(())
+        })
+        .expect("the sink never fails");
+    if failed {
+        // The plain path stops at the same read error; the counts before it must agree.
+        return;
+    }
+    assert_eq!(piped, plain, "the pipeline and the plain path disagree");
+    assert_eq!(piped_summary, summary);
+}

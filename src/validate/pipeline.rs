@@ -438,11 +438,7 @@ fn process<T>(unit: Unit<T>, allow: &[String], moves: &mut QuickMoves) -> Done<T
         Unit::Wthor(ctx, entries) => {
             for entry in entries {
                 match entry {
-                    Entry::Quick(q)
-                        if q.moves(moves) && moves.is_clean(&Rules::default(), Some(q.claim())) =>
-                    {
-                        clean += 1
-                    }
+                    Entry::Quick(q) if q.is_clean() => clean += 1,
                     Entry::Quick(q) => full(ctx.read_quick(&q)),
                     Entry::Game(game) => full(*game),
                 }

@@ -295,11 +295,18 @@ fn wide_rays(side: u8) -> &'static [[u128; 8]; 100] {
     })
 }
 
-/// The `u64` replay of standard Othello behind [`QuickMoves::is_clean`].
-pub(crate) fn replay(moves: &[u8], explicit_passes: bool, claim: Option<(u8, u8)>) -> bool {
+/// The `u64` replay of standard Othello behind [`QuickMoves::is_clean`], over the moves'
+/// codes as they come (a reader may decode them on the way).
+#[inline]
+pub(crate) fn replay(
+    moves: impl IntoIterator<Item = impl std::borrow::Borrow<u8>>,
+    explicit_passes: bool,
+    claim: Option<(u8, u8)>,
+) -> bool {
     let (mut own, mut opp) = (START_BLACK, START_WHITE);
     let mut black_to_move = true;
-    for &code in moves {
+    for code in moves {
+        let code = *code.borrow();
         let (row, col) = (code >> 4, code & 15);
         let mv = row * 8 + col;
         if code == PASS {

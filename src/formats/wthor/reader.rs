@@ -276,19 +276,16 @@ pub(crate) struct FileContext {
 }
 
 impl QuickRecord {
-    /// Gathers the record's moves for the quick check; `false` when there are none to
-    /// take (this cannot happen for a well-formed record, whose moves fit).
-    pub(crate) fn moves(&self, out: &mut crate::validate::quick::QuickMoves) -> bool {
-        out.clear();
-        self.bytes[8..]
+    /// Whether the quick check passes the record: its moves, decoded on the way (every
+    /// byte names a square, or the record would not be quick), replayed as standard
+    /// Othello with passes left out, and its score.
+    pub(crate) fn is_clean(&self) -> bool {
+        use crate::validate::quick::{code, replay};
+        let moves = self.bytes[8..]
             .iter()
             .take_while(|&&b| b != 0)
-            .all(|&b| out.push(crate::validate::quick::code(b % 10 - 1, b / 10 - 1)))
-    }
-
-    /// Black's and White's scores as the record claims them.
-    pub(crate) fn claim(&self) -> (u8, u8) {
-        (self.bytes[6], 64 - self.bytes[6])
+            .map(|&b| code(b % 10 - 1, b / 10 - 1));
+        replay(moves, false, Some((self.bytes[6], 64 - self.bytes[6])))
     }
 }
 
