@@ -604,9 +604,9 @@ mod tests {
     fn passes_follow_the_validator() {
         // An unfinished game is not clean; neither is an illegal move or a needless pass.
         let f5 = code(5, 4);
-        assert!(!replay(&[f5], false, None));
-        assert!(!replay(&[0], false, None));
-        assert!(!replay(&[code(8, 4)], false, None));
-        assert!(!replay(&[PASS], true, None));
+        assert!(!replay([f5], false, None));
+        assert!(!replay([0], false, None));
+        assert!(!replay([code(8, 4)], false, None));
+        assert!(!replay([PASS], true, None));
     }
 }
