@@ -158,6 +158,35 @@ impl NameTable {
         NameTable::parse(kind, &bytes).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
     }
 
+    /// [`NameTable::read`], shared: a table read before from the same file, unchanged
+    /// since (same length and modification time), is not read again. A collection of
+    /// yearly game files shares one `WTHOR.JOU` and one `WTHOR.TRN`.
+    pub(crate) fn read_shared(
+        kind: NameKind,
+        path: &Path,
+    ) -> io::Result<std::sync::Arc<NameTable>> {
+        use std::sync::{Arc, Mutex};
+        type Key = (std::path::PathBuf, u64, Option<std::time::SystemTime>);
+        /// The tables read last; a handful is all a run needs.
+        static READ: Mutex<Vec<(Key, Arc<NameTable>)>> = Mutex::new(Vec::new());
+        const KEPT: usize = 4;
+        let meta = fs::metadata(path)?;
+        let key: Key = (path.to_path_buf(), meta.len(), meta.modified().ok());
+        if let Ok(read) = READ.lock() {
+            if let Some((_, table)) = read.iter().find(|(k, t)| *k == key && t.kind == kind) {
+                return Ok(table.clone());
+            }
+        }
+        let table = Arc::new(NameTable::read(kind, path)?);
+        if let Ok(mut read) = READ.lock() {
+            if read.len() == KEPT {
+                read.remove(0);
+            }
+            read.push((key, table.clone()));
+        }
+        Ok(table)
+    }
+
     /// The file's bytes: the header (N2 updated, creation date today when the table changed
     /// since it was read) and one NUL-padded Windows-1252 record per name. Fails on a name
     /// that does not encode or fit.

@@ -239,7 +239,7 @@ pub(crate) struct Reader<'a> {
     ctx: Arc<FileContext>,
     header_problems: Vec<HeaderProblem>,
     /// The name tables, until the header is read and they move into `ctx`.
-    tables: (Option<NameTable>, Option<NameTable>),
+    tables: (Option<Arc<NameTable>>, Option<Arc<NameTable>>),
     /// Whether to hand out [`Entry::Quick`] records (see [`Reader::next_entry`]).
     quick: bool,
     /// Warnings about the name files, for the first game.
@@ -267,8 +267,8 @@ pub(crate) struct FileContext {
     name: Arc<str>,
     header: Header,
     geometry: Geometry,
-    tournaments: Option<NameTable>,
-    players: Option<NameTable>,
+    tournaments: Option<Arc<NameTable>>,
+    players: Option<Arc<NameTable>>,
     /// Tag values every record of the file shares, formatted once.
     shared: SharedValues,
     /// Each move byte's square and its name, for the file's geometry.
@@ -358,7 +358,7 @@ impl<'a> Reader<'a> {
                 }
                 return None;
             };
-            match NameTable::read(kind, &path) {
+            match NameTable::read_shared(kind, &path) {
                 Ok(table) => Some(table),
                 Err(e) => {
                     name_warnings.push(
@@ -821,9 +821,9 @@ impl FileContext {
             None => Some(kind.noun().len() + 1 + digits(usize::from(i))),
             Some(t) => t.get(i).map(str::len),
         };
-        let event = name_len(self.tournaments.as_ref(), NameKind::Tournament, u16_at(0))?;
-        let black = name_len(self.players.as_ref(), NameKind::Player, u16_at(2))?;
-        let white = name_len(self.players.as_ref(), NameKind::Player, u16_at(4))?;
+        let event = name_len(self.tournaments.as_deref(), NameKind::Tournament, u16_at(0))?;
+        let black = name_len(self.players.as_deref(), NameKind::Player, u16_at(2))?;
+        let white = name_len(self.players.as_deref(), NameKind::Player, u16_at(4))?;
         let slots = &bytes[8..];
         let moves = slots.iter().position(|&b| b == 0).unwrap_or(slots.len());
         let well_formed = slots[..moves].iter().all(|&b| {
@@ -885,7 +885,7 @@ impl FileContext {
         line.push_number(offset);
         line.push("] ");
         let event = FileContext::name(
-            self.tournaments.as_ref(),
+            self.tournaments.as_deref(),
             NameKind::Tournament,
             raw.tournament,
             line,
@@ -899,7 +899,7 @@ impl FileContext {
         });
         line.push(" | ");
         let black = FileContext::name(
-            self.players.as_ref(),
+            self.players.as_deref(),
             NameKind::Player,
             raw.black,
             line,
@@ -909,7 +909,7 @@ impl FileContext {
         );
         line.push(" - ");
         let white = FileContext::name(
-            self.players.as_ref(),
+            self.players.as_deref(),
             NameKind::Player,
             raw.white,
             line,
