@@ -11,8 +11,10 @@
 //! * `full-path-j1`: every game read into a `Record` and replayed by the full validator,
 //!   without the quick check: what every game cost before it, and what a game that fails
 //!   the quick check still costs;
-//! * `variants`: 2,000 random 10x10 and octagon games as RGN, which the quick check does
-//!   not take.
+//! * `scaling`: the pipeline with 1 and 2 workers on the same inputs 8 times over (115 K
+//!   WTHOR games, 73 K PGN games);
+//! * `variants`: 2,000 random 10x10 and octagon games as RGN, replayed on `u128` bitboards
+//!   by the quick check.
 //!
 //! The inputs are the real files when present (`../shared/data/wthor/*.wtb`, 14,351
 //! games; `../shared/data/pgn/WTHOR-2004.r.pgn`, 9,111 games), otherwise our own samples
@@ -486,6 +488,33 @@ fn validate(c: &mut Criterion) {
     });
     group.bench_function("full-path-j1", |b| {
         b.iter(|| full_path(black_box(&text_inputs)))
+    });
+    group.finish();
+
+    // Scaling on a bigger input, as archives are: the same files 8 times over, so that a
+    // run's start and end (threads starting, the last block) weigh less.
+    let wthor_x8: Vec<(Format, &'static [u8])> = wthor
+        .iter()
+        .copied()
+        .cycle()
+        .take(wthor.len() * 8)
+        .collect();
+    let text_x8 = [(Format::Rgn, text); 8];
+    let mut group = c.benchmark_group("scaling");
+    group.sample_size(20);
+    group.throughput(Throughput::Elements(games as u64 * 8));
+    group.bench_function("wthor-x8-j1", |b| {
+        b.iter(|| pipeline(black_box(&wthor_x8), 1))
+    });
+    group.bench_function("wthor-x8-j2", |b| {
+        b.iter(|| pipeline(black_box(&wthor_x8), 2))
+    });
+    group.throughput(Throughput::Elements(text_games as u64 * 8));
+    group.bench_function("text-x8-j1", |b| {
+        b.iter(|| pipeline(black_box(&text_x8), 1))
+    });
+    group.bench_function("text-x8-j2", |b| {
+        b.iter(|| pipeline(black_box(&text_x8), 2))
     });
     group.finish();
 
