@@ -77,8 +77,18 @@ fn with_tags(records: &[Record]) -> Vec<Record> {
 #[test]
 fn the_committed_sample_is_what_the_generator_makes() {
     let records = sample_records();
+    // The header's creation date is the sample's own, not today's, so that the bytes stay
+    // the same from day to day.
+    let dated: Vec<_> = records
+        .iter()
+        .map(|r| {
+            let mut r = r.clone();
+            r.set_tag(TagName::WTHOR_CREATED, "2026-11-30");
+            r
+        })
+        .collect();
     let (wtb, dropped) = Format::Wthor
-        .write_bytes(&records, &WriteOptions::default())
+        .write_bytes(&dated, &WriteOptions::default())
         .expect("WTHOR holds the sample");
     assert!(dropped.is_empty(), "{dropped:?}");
     let (rgn, dropped) = Format::Rgn
