@@ -97,14 +97,15 @@ impl Default for Validation {
 /// Games per block: enough that handing a block over costs little per game, few enough
 /// that a block of games that all fail (each read in full, with its diagnostics) stays
 /// small.
-const BLOCK_GAMES: usize = 512;
+const BLOCK_GAMES: usize = 256;
 /// Bytes per block of RGN/PGN games (a block ends after the game that crosses this).
-const TEXT_BLOCK: usize = 256 * 1024;
+const TEXT_BLOCK: usize = 128 * 1024;
 /// Games per block of games read in full, by the other formats' readers.
 const GAMES_BLOCK: usize = 256;
-/// Blocks in flight per worker, and in all two more: enough to keep every worker busy
-/// while the reporting catches up, few enough to keep memory flat.
-const BLOCKS_PER_WORKER: usize = 2;
+/// Blocks in flight beyond one per worker: enough to keep every worker busy while the
+/// reporting catches up, few enough to keep memory flat when every game fails (each is
+/// then read in full and holds its diagnostics until it is reported).
+const SPARE_BLOCKS: usize = 2;
 
 impl Validation {
     /// One job per core, nothing allowed.
@@ -185,7 +186,9 @@ impl Validation {
         T: Send,
         I: Iterator<Item = (T, Option<Input>)> + Send,
     {
-        let in_flight = self.jobs * BLOCKS_PER_WORKER + 2;
+        // More blocks than cores can work on at once only hold memory.
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let in_flight = self.jobs.min(cores) + SPARE_BLOCKS;
         let (unit_tx, unit_rx) = sync_channel::<(usize, Unit<T>)>(self.jobs);
         // Shared by the workers only: when the last one stops (the reporting failed), the
         // receiver goes, and the reading thread's next send fails instead of blocking.
