@@ -723,3 +723,37 @@ fn wthor_without_name_files_says_where_it_looked() {
         r.stderr
     );
 }
+
+/// A WTHOR file in which every game fails the quick check: each is read in full and holds
+/// its diagnostics until reported, so this is where the pipeline holds the most.
+#[test]
+fn memory_stays_flat_when_every_game_fails() {
+    let dir = scratch("all-bad");
+    let path = dir.join("bad.wtb");
+    let games: u32 = 30_000;
+    let mut bytes = vec![20, 26, 12, 1];
+    bytes.extend_from_slice(&games.to_le_bytes());
+    bytes.extend_from_slice(&[0, 0, 0xd4, 0x07, 8, 0, 22, 0]);
+    let corners = [11u8, 18, 81, 88, 45, 54, 56, 65];
+    for g in 0..games as usize {
+        bytes.extend_from_slice(&[0, 0, 1, 0, 2, 0, 32, 32]);
+        bytes.extend((0..60).map(|m| corners[(g * 7 + m * 3) % corners.len()]));
+    }
+    fs::write(&path, bytes).unwrap();
+    for jobs in ["1", "2", "8"] {
+        let r = run(&[
+            "validate",
+            "-q",
+            "--jobs",
+            jobs,
+            "--format",
+            "json",
+            path_str(&path),
+        ]);
+        r.sane(jobs);
+        assert_eq!(r.code, Some(1), "{}", r.stderr);
+        assert!(r
+            .stdout()
+            .ends_with("\"invalid\":30000,\"errors\":30000,\"warnings\":0}}\n"));
+    }
+}
