@@ -30,8 +30,8 @@ use crate::record::{Record, TagName};
 mod losses;
 
 use losses::kind;
-pub use losses::{Claim, ClaimLosses};
 pub(crate) use losses::{tag_phrase, tags_phrase, termination_phrase};
+pub use losses::{Claim, ClaimLosses};
 
 /// Which start positions other than the rules' own a format holds.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -331,6 +331,9 @@ mod tests {
         assert_eq!(k, kind("11 comments (on moves 8 to 28)"));
         assert_ne!(k, kind("a time on move 6"));
         assert_eq!(kind("the tag `Site`"), "the tag `Site`");
-        assert_eq!(kind("a result of 3 disc counts"), "a result of # disc counts");
+        assert_eq!(
+            kind("a result of 3 disc counts"),
+            "a result of # disc counts"
+        );
     }
 }

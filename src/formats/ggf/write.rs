@@ -36,11 +36,8 @@ impl TextFormat for Ggf {
 pub(super) fn to_ggf(record: &Record) -> (String, Vec<String>) {
     // GGF holds evaluations, times and the game comment, not comments on moves, flip
     // claims or position claims.
-    let mut losses = ClaimLosses::of(
-        record,
-        &[Claim::MoveComment, Claim::Flips, Claim::Position],
-    )
-    .into_vec();
+    let mut losses =
+        ClaimLosses::of(record, &[Claim::MoveComment, Claim::Flips, Claim::Position]).into_vec();
     let rules = &record.rules;
     let mut out = String::from("(;GM[Othello]");
     // Tags that map to GGF properties, in GGS order, TY after the clocks.
@@ -83,13 +80,7 @@ pub(super) fn to_ggf(record: &Record) -> (String, Vec<String>) {
             && !STRUCTURAL_IDS.contains(&name)
             && !TAG_IDS.iter().any(|(id, _)| *id == name);
         if valid_id {
-            prop(
-                &mut out,
-                &mut losses,
-                name,
-                &tag.value,
-                &tag_phrase(name),
-            );
+            prop(&mut out, &mut losses, name, &tag.value, &tag_phrase(name));
         } else {
             losses.push(tag_phrase(name));
         }

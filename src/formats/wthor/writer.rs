@@ -11,8 +11,8 @@ use super::{
 };
 use crate::engine::{Color, Move};
 use crate::formats::capabilities::with_article;
-use crate::formats::text::encode_cp1252;
 use crate::formats::capabilities::{tag_phrase, termination_phrase, Claim, ClaimLosses};
+use crate::formats::text::encode_cp1252;
 use crate::formats::{check_losses, RecordWriter, WriteError, WriteOptions};
 use crate::record::{Record, ResultScore, TagName};
 
