@@ -695,7 +695,7 @@ mod tests {
         let err = format_game(&r, PgnDialect::PlayOk, &WriteOptions::default()).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "the target format cannot hold evals on 7 moves (1 to 7); a comment on move 3"
+            "the target format cannot hold a comment on move 3; 7 evaluations (on moves 1 to 7)"
         );
         let lossy = WriteOptions {
             lossy: true,
