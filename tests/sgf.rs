@@ -185,7 +185,10 @@ fn ggf_games_convert_to_sgf() {
     // GGF evals and times do not fit SGF: refused, then written lossily.
     assert!(write(std::slice::from_ref(&small), false).is_err());
     let (text, lost) = write(std::slice::from_ref(&small), true).unwrap();
-    assert_eq!(lost, ["13 times (on moves 1 to 13)", "the tag `TimeControl`"]);
+    assert_eq!(
+        lost,
+        ["13 times (on moves 1 to 13)", "the tag `TimeControl`"]
+    );
     assert!(text.contains("SZ[4]"));
     assert!(text.contains(";B[PA]"));
     assert!(text.contains("RE[W+2]"));

@@ -30,7 +30,7 @@ use crate::record::{Record, TagName};
 mod losses;
 
 use losses::kind;
-pub(crate) use losses::{tag_phrase, tags_phrase, termination_phrase};
+pub(crate) use losses::{on_moves, tag_phrase, tags_phrase, termination_phrase};
 pub use losses::{Claim, ClaimLosses};
 
 /// Which start positions other than the rules' own a format holds.

@@ -82,20 +82,28 @@ impl Claim {
         match (self, self.words()) {
             (Claim::Result, _) => "the result".to_owned(),
             (Claim::GameComment, _) | (_, None) => "the game comment".to_owned(),
-            (_, Some((one, many, at))) => match numbers {
-                [n] => format!("{one} {at} move {n}"),
-                few if few.len() <= FEW => {
-                    let list: Vec<String> = few.iter().map(usize::to_string).collect();
-                    format!("{many} {at} moves {}", list.join(", "))
-                }
-                all => format!(
-                    "{} {many} ({at} moves {} to {})",
-                    all.len(),
-                    all[0],
-                    all[all.len() - 1]
-                ),
-            },
+            (_, Some((one, many, at))) => on_moves((one, many), at, numbers),
         }
+    }
+}
+
+/// Something found on the 1-based move `numbers` (sorted, not empty), given as `(one,
+/// many)`: `a comment on move 6`, `comments on moves 3, 9`, `8 flip claims (on moves 1 to
+/// 8)`. Refusals that name moves use it too, so that they read like the losses.
+pub(crate) fn on_moves(what: (&str, &str), at: &str, numbers: &[usize]) -> String {
+    let (one, many) = what;
+    match numbers {
+        [n] => format!("{one} {at} move {n}"),
+        few if few.len() <= FEW => {
+            let list: Vec<String> = few.iter().map(usize::to_string).collect();
+            format!("{many} {at} moves {}", list.join(", "))
+        }
+        all => format!(
+            "{} {many} ({at} moves {} to {})",
+            all.len(),
+            all[0],
+            all[all.len() - 1]
+        ),
     }
 }
 
@@ -180,11 +188,7 @@ impl ClaimLosses {
     /// ignored.
     pub fn on_move(&mut self, claim: Claim, number: usize) {
         match Claim::PER_MOVE.iter().position(|&c| c == claim) {
-            Some(i) => {
-                if !self.moves[i].contains(&number) {
-                    self.moves[i].push(number);
-                }
-            }
+            Some(i) => self.moves[i].push(number),
             None if !self.whole.contains(&claim) => self.whole.push(claim),
             None => {}
         }
@@ -202,6 +206,7 @@ impl ClaimLosses {
         for (claim, mut numbers) in Claim::PER_MOVE.into_iter().zip(self.moves) {
             if !numbers.is_empty() {
                 numbers.sort_unstable();
+                numbers.dedup();
                 out.push(claim.phrase(&numbers));
             }
         }

@@ -11,7 +11,7 @@ use super::{
 };
 use crate::engine::{Color, Move};
 use crate::formats::capabilities::with_article;
-use crate::formats::capabilities::{tag_phrase, termination_phrase, Claim, ClaimLosses};
+use crate::formats::capabilities::{on_moves, tag_phrase, termination_phrase, Claim, ClaimLosses};
 use crate::formats::text::encode_cp1252;
 use crate::formats::{check_losses, RecordWriter, WriteError, WriteOptions};
 use crate::record::{Record, ResultScore, TagName};
@@ -404,23 +404,6 @@ impl<'a> WthorWriter<'a> {
     }
 }
 
-/// `3, 5 and 7`, or `12 moves (4 to 50)` for many.
-fn moves_phrase(numbers: &[usize]) -> String {
-    match numbers {
-        [one] => format!("move {one}"),
-        few if few.len() <= 6 => {
-            let list: Vec<String> = few.iter().map(usize::to_string).collect();
-            format!("moves {}", list.join(", "))
-        }
-        many => format!(
-            "{} moves ({} to {})",
-            many.len(),
-            many[0],
-            many[many.len() - 1]
-        ),
-    }
-}
-
 /// Black's WOF score after replaying the moves as far as they are legal, passes inferred.
 fn replayed_score(record: &Record) -> u8 {
     let Ok(mut position) = record.start_position() else {
@@ -555,9 +538,10 @@ fn encode_moves(record: &Record, geometry: Geometry) -> Result<Vec<u8>, WriteErr
     // Moves off the board or beyond the board's squares change the game: refused.
     let mut changes = Vec::new();
     if !off_board.is_empty() {
-        changes.push(format!(
-            "moves off the board on {}",
-            moves_phrase(&off_board)
+        changes.push(on_moves(
+            ("a move off the board", "moves off the board"),
+            "at",
+            &off_board,
         ));
     }
     // Passes are not stored: replay infers them. Only placements count.
