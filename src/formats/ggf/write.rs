@@ -69,7 +69,7 @@ pub(super) fn to_ggf(record: &Record) -> (String, Vec<String>) {
         names_seen.push(name);
         if known {
             if repeated {
-                losses.push(format!("a second tag `{name}`"));
+                losses.push(format!("the repeated tag `{name}`"));
             }
             continue;
         }
