@@ -808,6 +808,8 @@ impl TextFormat for Transcript {
                 !is_header_name(&t.name)
                     || t.name.eq_ignore_ascii_case("rules")
                     || t.value.contains(['\n', '\r'])
+                    // Read back trimmed: spaces around a value cannot be held.
+                    || t.value.trim() != t.value
             })
             .cloned()
             .collect();
