@@ -627,7 +627,9 @@ fn convert_refuses_what_the_target_cannot_hold() {
         "fixtures/rgn/valid/claims.rgn",
     ]);
     assert_eq!(claims_lossy.code, 0);
-    assert!(claims_lossy.stderr.contains("dropped an eval on move 6"));
+    assert!(claims_lossy
+        .stderr
+        .contains("dropped an evaluation on move 6"));
     // A refused game does not stop the others.
     let mixed = run(&[
         "convert",

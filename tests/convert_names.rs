@@ -46,26 +46,43 @@ fn s(p: &Path) -> &str {
     p.to_str().expect("a UTF-8 path")
 }
 
+/// An event name too long for WTHOR.TRN (35 bytes; it holds 25).
+const LONG_EVENT: &str = "Championnat du monde des clubs 2026";
+/// A player name too long for WTHOR.JOU (26 bytes; it holds 19).
+const LONG_PLAYER: &str = "Bartholomew Longname-Smith";
+
 #[test]
 fn a_pgn_tournament_converts_to_wthor_with_names_beside_it_and_back() {
     let dir = scratch("tournament");
-    let long_event = "Championnat du monde des clubs 2026"; // 35 bytes; WTRN holds 25
-    let long_player = "Bartholomew Longname-Smith"; // 26 bytes; JOU holds 19
     let pgn = dir.join("tournament.pgn");
     std::fs::write(
         &pgn,
         [
-            game(long_event, long_player, "Bob"),
-            game(long_event, "Bob", long_player),
-            game(long_event, "Cy", "Bob"),
+            game(LONG_EVENT, LONG_PLAYER, "Bob"),
+            game(LONG_EVENT, "Bob", LONG_PLAYER),
+            game(LONG_EVENT, "Cy", "Bob"),
         ]
         .concat(),
     )
     .unwrap();
     let wtb = dir.join("t.wtb");
+    long_names_are_refused_then_cut_lossily(&dir, &pgn, &wtb);
+    the_games_read_back_with_cut_names(&wtb);
+    a_second_file_extends_the_name_files(&dir, &wtb);
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+}
 
-    // Names too long for WTHOR: refused without --lossy, saying --lossy helps.
-    let (code, _, stderr) = reversi(&["convert", "--to", "wthor", "-o", s(&wtb), s(&pgn)]);
+/// Names too long for WTHOR: refused without `--lossy`, saying `--lossy` helps, and no
+/// name file written; with it, the names cut, each loss listed once for the file, and
+/// the name files written beside the output.
+fn long_names_are_refused_then_cut_lossily(dir: &Path, pgn: &Path, wtb: &Path) {
+    let (code, _, stderr) = reversi(&["convert", "--to", "wthor", "-o", s(wtb), s(pgn)]);
     assert_eq!(code, 1, "{stderr}");
     assert!(
         stderr.contains("--lossy converts it without them"),
@@ -76,16 +93,7 @@ fn a_pgn_tournament_converts_to_wthor_with_names_beside_it_and_back() {
         "a refused run writes no names"
     );
 
-    // Lossy: names cut, each loss listed once for the file.
-    let (code, _, stderr) = reversi(&[
-        "convert",
-        "--lossy",
-        "--to",
-        "wthor",
-        "-o",
-        s(&wtb),
-        s(&pgn),
-    ]);
+    let (code, _, stderr) = reversi(&["convert", "--lossy", "--to", "wthor", "-o", s(wtb), s(pgn)]);
     assert_eq!(code, 0, "{stderr}");
     let cut_event = stderr
         .lines()
@@ -94,24 +102,29 @@ fn a_pgn_tournament_converts_to_wthor_with_names_beside_it_and_back() {
     assert_eq!(cut_event.len(), 1, "{stderr}");
     assert!(cut_event[0].contains("(3 games: 1, 2, 3)"), "{stderr}");
     assert!(dir.join("WTHOR.JOU").exists() && dir.join("WTHOR.TRN").exists());
+}
 
-    // Back: the same moves and results, the names cut at the field size.
-    let (code, rgn, stderr) = reversi(&["convert", "-q", "--to", "rgn", s(&wtb)]);
+/// Back: the same moves and results, the names cut at the field size.
+fn the_games_read_back_with_cut_names(wtb: &Path) {
+    let (code, rgn, stderr) = reversi(&["convert", "-q", "--to", "rgn", s(wtb)]);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(rgn.matches("[Result \"44-20\"]").count(), 3, "{rgn}");
     assert_eq!(rgn.matches("30. h2 -- 31. h7").count(), 3, "{rgn}");
     assert!(
-        rgn.contains(&format!("[Event \"{}\"]", &long_event[..25])),
+        rgn.contains(&format!("[Event \"{}\"]", &LONG_EVENT[..25])),
         "{rgn}"
     );
     assert!(
-        rgn.contains(&format!("[Black \"{}\"]", &long_player[..19])),
+        rgn.contains(&format!("[Black \"{}\"]", &LONG_PLAYER[..19])),
         "{rgn}"
     );
     assert!(rgn.contains("[White \"Bob\"]"));
+}
 
-    // A second file beside it: the name files are extended, the names there keep their
-    // index and their bytes, new names are appended.
+/// A second file beside the first (`wtb`): the name files are extended, the names there
+/// keep their index and their bytes, new names are appended, and both files read their
+/// names.
+fn a_second_file_extends_the_name_files(dir: &Path, wtb: &Path) {
     let jou_before = std::fs::read(dir.join("WTHOR.JOU")).unwrap();
     let pgn2 = dir.join("more.pgn");
     std::fs::write(&pgn2, game("Club", "Dee", "Bob")).unwrap();
@@ -133,9 +146,9 @@ fn a_pgn_tournament_converts_to_wthor_with_names_beside_it_and_back() {
         .concat()[..],
         "existing records untouched, the new one appended"
     );
-    let (_, rgn, _) = reversi(&["convert", "-q", "--to", "rgn", s(&wtb)]);
+    let (_, rgn, _) = reversi(&["convert", "-q", "--to", "rgn", s(wtb)]);
     assert!(
-        rgn.contains(&format!("[Black \"{}\"]", &long_player[..19])),
+        rgn.contains(&format!("[Black \"{}\"]", &LONG_PLAYER[..19])),
         "the first file still reads its names: {rgn}"
     );
     let (_, rgn2, _) = reversi(&["convert", "-q", "--to", "rgn", s(&wtb2)]);
@@ -143,11 +156,4 @@ fn a_pgn_tournament_converts_to_wthor_with_names_beside_it_and_back() {
         rgn2.contains("[Black \"Dee\"]") && rgn2.contains("[White \"Bob\"]"),
         "{rgn2}"
     );
-    let leftovers: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with(".tmp"))
-        .collect();
-    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
 }

@@ -272,10 +272,10 @@ fn writer_refuses_or_reports() {
         Err(WriteError::CannotHold(what)) => assert_eq!(
             what,
             [
-                "a `]` in the Black tag",
+                "a `]` in the tag `Black`",
                 "a result that names only the winner",
                 "a `(;` in the game comment",
-                "the `Event` tag"
+                "the tag `Event`"
             ]
         ),
         other => panic!("expected a refusal, got {other:?}"),

@@ -95,7 +95,8 @@ fn check(record: &Record, target: Format, case: &str) -> Result<&'static str, St
     check_dialect(record, target, None, case)
 }
 
-/// [`check`] with a writer dialect (`json:lines`).
+/// [`check`] with a writer dialect (`json:lines`): writes `record` lossily, then checks a
+/// refusal wrote no game, or reads the output back and compares it with `record`.
 fn check_dialect(
     record: &Record,
     target: Format,
@@ -121,20 +122,34 @@ fn check_dialect(
         Err(WriteError::CannotHold(what)) => {
             return Err(format!("refused although lossy: {what:?}"));
         }
-        Err(_) => {
-            // Refused: no game may have been written.
-            let games = match sniff(&out) {
-                Some(f) => read(f, &out, Some(&names)),
-                None if out.iter().all(u8::is_ascii_whitespace) => Vec::new(),
-                None => return Err("refused but wrote something unrecognisable".into()),
-            };
-            if games.iter().any(|g| g.record.is_some()) {
-                return Err(format!("refused but wrote {} games", games.len()));
-            }
-            return Ok("refused");
-        }
+        Err(_) => return check_refused(&out, &names),
     };
-    let Some(format) = sniff(&out) else {
+    let back = read_back(&out, target, &names)?;
+    if target == Format::Obf {
+        return check_final_position(record, &back);
+    }
+    check_same_game(record, &back, &losses)?;
+    let _ = std::fs::remove_dir_all(&names);
+    Ok("written")
+}
+
+/// A refused record: no game may have been written.
+fn check_refused(out: &[u8], names: &Path) -> Result<&'static str, String> {
+    let games = match sniff(out) {
+        Some(f) => read(f, out, Some(names)),
+        None if out.iter().all(u8::is_ascii_whitespace) => Vec::new(),
+        None => return Err("refused but wrote something unrecognisable".into()),
+    };
+    if games.iter().any(|g| g.record.is_some()) {
+        return Err(format!("refused but wrote {} games", games.len()));
+    }
+    Ok("refused")
+}
+
+/// The one game of `out`, recognised by content as `target` (PGN dialects as RGN) and read
+/// back (with the name files the writer put in `names`, if any) without a diagnostic.
+fn read_back(out: &[u8], target: Format, names: &Path) -> Result<Record, String> {
+    let Some(format) = sniff(out) else {
         return Err(format!(
             "output not recognised by content: {:?}",
             String::from_utf8_lossy(&out[..out.len().min(200)])
@@ -144,35 +159,40 @@ fn check_dialect(
         Format::Pgn(_) => Format::Rgn,
         f => f,
     };
-    if format != expected && !(format == Format::Rgn && expected == Format::Rgn) {
+    if format != expected {
         return Err(format!("output sniffed as {format}"));
     }
-    // The names directory, when the writer put name files there.
-    let has_names = std::fs::read_dir(&names).is_ok_and(|mut d| d.next().is_some());
-    let games = read(format, &out, has_names.then_some(names.as_path()));
+    let has_names = std::fs::read_dir(names).is_ok_and(|mut d| d.next().is_some());
+    let games = read(format, out, has_names.then_some(names));
     let [game] = games.as_slice() else {
         return Err(format!("read back {} games", games.len()));
     };
     if let Some(d) = game.diagnostics.first() {
         return Err(format!("reading back: {}: {}", d.code.name(), d.message));
     }
-    let Some(back) = &game.record else {
-        return Err("read back without a record".into());
-    };
+    game.record
+        .clone()
+        .ok_or_else(|| "read back without a record".to_owned())
+}
+
+/// OBF: the game's final position, as the start position of a game without moves.
+fn check_final_position(record: &Record, back: &Record) -> Result<&'static str, String> {
     let original = validate_record(record, 1);
-    if target == Format::Obf {
-        // The final position, as the start position of a game without moves.
-        let Some(end) = &original.position else {
-            return Err("the original has no final position".into());
-        };
-        let start = back
-            .start_position()
-            .map_err(|e| format!("bad position read back: {e}"))?;
-        if start.setup() != end.setup() || back.rules.board() != record.rules.board() {
-            return Err("OBF holds another position than the game's final one".into());
-        }
-        return Ok("written");
+    let Some(end) = &original.position else {
+        return Err("the original has no final position".into());
+    };
+    let start = back
+        .start_position()
+        .map_err(|e| format!("bad position read back: {e}"))?;
+    if start.setup() != end.setup() || back.rules.board() != record.rules.board() {
+        return Err("OBF holds another position than the game's final one".into());
     }
+    Ok("written")
+}
+
+/// The same rules and moves, no new diagnostic, and the same result unless `losses` say it
+/// was dropped.
+fn check_same_game(record: &Record, back: &Record, losses: &[String]) -> Result<(), String> {
     if back.rules != record.rules {
         return Err(format!("rules {} became {}", record.rules, back.rules));
     }
@@ -183,6 +203,7 @@ fn check_dialect(
             moves(back)
         ));
     }
+    let original = validate_record(record, 1);
     let report = validate_record(back, 1);
     let before: Vec<_> = original.diagnostics.iter().map(|d| d.code.name()).collect();
     let new: Vec<_> = report
@@ -192,7 +213,7 @@ fn check_dialect(
         // A result listed as dropped, or none at all, comes back from the PGN dialects as
         // `*` (their roster needs a result), which a finished game flags as a warning.
         .filter(|d| {
-            let unknown = drops_result(&losses) || record.result.is_none();
+            let unknown = drops_result(losses) || record.result.is_none();
             !(unknown && d.code.name() == "wrong-result" && !d.is_error())
         })
         .map(|d| format!("{}: {}", d.code.name(), d.message))
@@ -205,13 +226,12 @@ fn check_dialect(
     }
     let had_result = record.result.as_ref().is_some_and(|r| !r.score.is_none());
     let has_result = back.result.as_ref().is_some_and(|r| !r.score.is_none());
-    if had_result && !has_result && !drops_result(&losses) {
+    if had_result && !has_result && !drops_result(losses) {
         return Err(format!(
             "the result was dropped unlisted (losses {losses:?})"
         ));
     }
-    let _ = std::fs::remove_dir_all(&names);
-    Ok("written")
+    Ok(())
 }
 
 #[test]

@@ -163,7 +163,7 @@ fn writer_refuses_what_sgf_cannot_hold() {
     ));
     r.rules = "othello:10x10".parse().unwrap();
     let (text, lost) = write(&[r], true).unwrap();
-    assert_eq!(lost, ["move evaluations", "the `TimeControl` tag"]);
+    assert_eq!(lost, ["an evaluation on move 1", "the tag `TimeControl`"]);
     assert!(text.contains("SZ[10]"));
 }
 
@@ -185,7 +185,10 @@ fn ggf_games_convert_to_sgf() {
     // GGF evals and times do not fit SGF: refused, then written lossily.
     assert!(write(std::slice::from_ref(&small), false).is_err());
     let (text, lost) = write(std::slice::from_ref(&small), true).unwrap();
-    assert_eq!(lost, ["move times", "the `TimeControl` tag"]);
+    assert_eq!(
+        lost,
+        ["13 times (on moves 1 to 13)", "the tag `TimeControl`"]
+    );
     assert!(text.contains("SZ[4]"));
     assert!(text.contains(";B[PA]"));
     assert!(text.contains("RE[W+2]"));

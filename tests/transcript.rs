@@ -238,7 +238,7 @@ fn writer_refuses_what_a_grid_cannot_hold() {
     };
     assert_eq!(
         what,
-        ["the result", "an evaluation of move 2", "tags (Date:Time)"]
+        ["the result", "an evaluation on move 2", "tags (Date:Time)"]
     );
     let (text, lost) = write_all(&[record], true).unwrap();
     assert_eq!(lost.len(), 3);

@@ -402,8 +402,10 @@ struct Tally {
     square_suggested: usize,
 }
 
+/// Checks that `record` is a finished, valid game, then corrupts it in each of the ways
+/// below in turn (drawing from `rng` in this order, so that a seed gives the same sample)
+/// and checks what validation finds.
 fn corrupt_game(record: &Record, rng: &mut Rng, tally: &mut Tally) {
-    let n = record.moves.len();
     assert!(findings(&validate_record(record, 1)).is_empty());
     let finished = replays(
         record,
@@ -411,13 +413,40 @@ fn corrupt_game(record: &Record, rng: &mut Rng, tally: &mut Tally) {
     ) && expected_findings(record).is_empty();
     assert!(finished, "the sample holds finished, valid games");
     tally.games += 1;
-
-    // A move changed to another square.
-    let i = rng.below(n);
     let squares: Vec<Square> = record.rules.playable().iter().collect();
-    let mut sq = *rng.pick(&squares);
+    change_a_square(record, rng, &squares, tally);
+    change_a_late_move_and_play_out(record, rng, tally);
+    swap_two_moves(record, rng, tally);
+    change_the_score(record, rng);
+    add_then_alter_a_flip_claim(record, rng, &squares);
+    insert_a_pass(record, rng);
+    append_a_move(record, rng, &squares);
+}
+
+/// The position before the 0-based move `i` of `record` (passes the record leaves out
+/// played), and the plies played to reach it.
+fn position_before(record: &Record, i: usize) -> (Position, usize) {
+    let mut pos = Position::new(record.rules);
+    let mut ply = 0;
+    for m in &record.moves[..i] {
+        if m.mv != Move::Pass && pos.must_pass() {
+            pos.play(Move::Pass).unwrap();
+            ply += 1;
+        }
+        pos.play(m.mv).unwrap();
+        ply += 1;
+    }
+    (pos, ply)
+}
+
+/// A move changed to another square: illegal at once, or caught later, or at the result;
+/// when illegal at once, some single change is suggested (counted when it is the real
+/// square).
+fn change_a_square(record: &Record, rng: &mut Rng, squares: &[Square], tally: &mut Tally) {
+    let i = rng.below(record.moves.len());
+    let mut sq = *rng.pick(squares);
     while Move::Place(sq) == record.moves[i].mv {
-        sq = *rng.pick(&squares);
+        sq = *rng.pick(squares);
     }
     let mut changed = record.clone();
     changed.moves[i].mv = Move::Place(sq);
@@ -447,18 +476,14 @@ fn corrupt_game(record: &Record, rng: &mut Rng, tally: &mut Tally) {
             tally.square_suggested += 1;
         }
     }
+}
 
-    // A late move changed to another legal square and the game played out from there:
-    // every move is legal, so it is caught at the result (or not at all, when the score
-    // happens to be the same).
-    let i = n.saturating_sub(1 + rng.below(10));
-    let mut pos = Position::new(record.rules);
-    for m in &record.moves[..i] {
-        if m.mv != Move::Pass && pos.must_pass() {
-            pos.play(Move::Pass).unwrap();
-        }
-        pos.play(m.mv).unwrap();
-    }
+/// A late move changed to another legal square and the game played out from there: every
+/// move is legal, so it is caught at the result (or not at all, when the score happens to
+/// be the same).
+fn change_a_late_move_and_play_out(record: &Record, rng: &mut Rng, tally: &mut Tally) {
+    let i = record.moves.len().saturating_sub(1 + rng.below(10));
+    let (mut pos, _) = position_before(record, i);
     if pos.must_pass() {
         pos.play(Move::Pass).unwrap();
     }
@@ -467,143 +492,157 @@ fn corrupt_game(record: &Record, rng: &mut Rng, tally: &mut Tally) {
         .iter()
         .filter(|&s| Move::Place(s) != record.moves[i].mv)
         .collect();
-    if !others.is_empty() {
-        let mut changed = record.clone();
-        changed.moves.truncate(i);
-        let mut mv = Move::Place(*rng.pick(&others));
-        loop {
-            pos.play(mv).unwrap();
-            changed.moves.push(MoveRecord::new(mv));
-            if pos.must_pass() {
-                pos.play(Move::Pass).unwrap();
-            }
-            let Some(next) = pos.legal_moves().first() else {
-                break;
-            };
-            mv = Move::Place(next);
-        }
-        let last = changed.moves.len();
-        match check_corrupted(
-            &changed,
-            &format!("move {} changed, then played out", i + 1),
-        )
-        .as_slice()
-        {
-            [] => tally.changed_legal_same_result += 1,
-            [("wrong-result", Some(m), _)] if *m == last => tally.changed_legal_wrong_result += 1,
-            other => panic!("unexpected {other:?} after changing move {}", i + 1),
-        }
+    if others.is_empty() {
+        return;
     }
-
-    // Two adjacent moves swapped: caught at one of them, or later.
-    let i = rng.below(n - 1);
-    if record.moves[i].mv != record.moves[i + 1].mv {
-        let mut swapped = record.clone();
-        swapped.moves.swap(i, i + 1);
-        let got = check_corrupted(&swapped, &format!("moves {} and {} swapped", i + 1, i + 2));
-        if let Some(("illegal-move", Some(m), _)) = got.first() {
-            if *m <= i + 2 {
-                // Swapping back restores the real game, so a swap (the likeliest edit)
-                // is suggested: this one, unless another ties with it.
-                let help = validate_record(&swapped, 1).diagnostics[0]
-                    .help
-                    .clone()
-                    .unwrap();
-                assert!(
-                    help.starts_with("swapping moves ") || help.starts_with("any "),
-                    "{help}"
-                );
-                let fix = format!(
-                    "swapping moves {} ({}) and {} ({}) makes the game legal",
-                    i + 1,
-                    swapped.moves[i].mv,
-                    i + 2,
-                    swapped.moves[i + 1].mv
-                );
-                if help.starts_with(&fix) {
-                    tally.swap_suggested += 1;
-                }
-            }
+    let mut changed = record.clone();
+    changed.moves.truncate(i);
+    let mut mv = Move::Place(*rng.pick(&others));
+    loop {
+        pos.play(mv).unwrap();
+        changed.moves.push(MoveRecord::new(mv));
+        if pos.must_pass() {
+            pos.play(Move::Pass).unwrap();
         }
+        let Some(next) = pos.legal_moves().first() else {
+            break;
+        };
+        mv = Move::Place(next);
     }
+    let last = changed.moves.len();
+    match check_corrupted(
+        &changed,
+        &format!("move {} changed, then played out", i + 1),
+    )
+    .as_slice()
+    {
+        [] => tally.changed_legal_same_result += 1,
+        [("wrong-result", Some(m), _)] if *m == last => tally.changed_legal_wrong_result += 1,
+        other => panic!("unexpected {other:?} after changing move {}", i + 1),
+    }
+}
 
-    // The stored score changed.
+/// Two adjacent moves swapped: caught at one of them, or later; when caught at once, a
+/// swap is suggested (counted when it is this one).
+fn swap_two_moves(record: &Record, rng: &mut Rng, tally: &mut Tally) {
+    let i = rng.below(record.moves.len() - 1);
+    if record.moves[i].mv == record.moves[i + 1].mv {
+        return;
+    }
+    let mut swapped = record.clone();
+    swapped.moves.swap(i, i + 1);
+    let got = check_corrupted(&swapped, &format!("moves {} and {} swapped", i + 1, i + 2));
+    let Some(("illegal-move", Some(m), _)) = got.first() else {
+        return;
+    };
+    if *m > i + 2 {
+        return;
+    }
+    // Swapping back restores the real game, so a swap (the likeliest edit) is suggested:
+    // this one, unless another ties with it.
+    let help = validate_record(&swapped, 1).diagnostics[0]
+        .help
+        .clone()
+        .unwrap();
+    assert!(
+        help.starts_with("swapping moves ") || help.starts_with("any "),
+        "{help}"
+    );
+    let fix = format!(
+        "swapping moves {} ({}) and {} ({}) makes the game legal",
+        i + 1,
+        swapped.moves[i].mv,
+        i + 2,
+        swapped.moves[i + 1].mv
+    );
+    if help.starts_with(&fix) {
+        tally.swap_suggested += 1;
+    }
+}
+
+/// The stored score changed: a wrong result at the last move.
+fn change_the_score(record: &Record, rng: &mut Rng) {
     let mut rescored = record.clone();
     if let Some(ResultScore::Discs(counts)) = rescored.result.as_mut().map(|r| &mut r.score) {
         counts[0] = (counts[0] + 1 + rng.below(5) as u8) % 65;
         let got = check_corrupted(&rescored, "score changed");
-        assert_eq!(got, vec![("wrong-result", Some(n), got[0].2)]);
+        assert_eq!(
+            got,
+            vec![("wrong-result", Some(record.moves.len()), got[0].2)]
+        );
     }
+}
 
-    // A flip claim added (true), then altered.
-    let i = rng.below(n);
+/// A flip claim added (true: no finding), then altered (one square dropped, one added):
+/// `wrong-flips` at that move, naming both squares.
+fn add_then_alter_a_flip_claim(record: &Record, rng: &mut Rng, squares: &[Square]) {
+    let i = rng.below(record.moves.len());
     let flips = real_flips(record);
-    if let Some(real) = flips[i] {
-        let mut claimed = record.clone();
-        claimed.moves[i].flips = Some(FlipClaim {
-            squares: Some(real),
-            count: Some(real.len() as u8),
-            span: None,
-        });
-        assert!(check_corrupted(&claimed, "true flip claim").is_empty());
-        let mut wrong = real;
-        let dropped = real.first().unwrap();
-        wrong.remove(dropped);
-        let empty: Vec<Square> = squares
-            .iter()
-            .copied()
-            .filter(|s| !real.contains(*s))
-            .collect();
-        let added = *rng.pick(&empty);
-        wrong.insert(added);
-        claimed.moves[i].flips = Some(FlipClaim {
-            squares: Some(wrong),
-            count: None,
-            span: None,
-        });
-        let report = validate_record(&claimed, 1);
-        let got = check_corrupted(&claimed, "altered flip claim");
-        assert_eq!(got.len(), 1);
-        assert_eq!(got[0].0, "wrong-flips");
-        assert_eq!(got[0].1, Some(i + 1));
-        let message = &report.diagnostics[0].message;
-        assert!(
-            message.contains(&format!("it also flips {dropped}")),
-            "{message}"
-        );
-        assert!(
-            message.contains(&format!("it does not flip {added}")),
-            "{message}"
-        );
-    }
+    let Some(real) = flips[i] else {
+        return;
+    };
+    let mut claimed = record.clone();
+    claimed.moves[i].flips = Some(FlipClaim {
+        squares: Some(real),
+        count: Some(real.len() as u8),
+        span: None,
+    });
+    assert!(check_corrupted(&claimed, "true flip claim").is_empty());
+    let mut wrong = real;
+    let dropped = real.first().unwrap();
+    wrong.remove(dropped);
+    let empty: Vec<Square> = squares
+        .iter()
+        .copied()
+        .filter(|s| !real.contains(*s))
+        .collect();
+    let added = *rng.pick(&empty);
+    wrong.insert(added);
+    claimed.moves[i].flips = Some(FlipClaim {
+        squares: Some(wrong),
+        count: None,
+        span: None,
+    });
+    let report = validate_record(&claimed, 1);
+    let got = check_corrupted(&claimed, "altered flip claim");
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].0, "wrong-flips");
+    assert_eq!(got[0].1, Some(i + 1));
+    let message = &report.diagnostics[0].message;
+    assert!(
+        message.contains(&format!("it also flips {dropped}")),
+        "{message}"
+    );
+    assert!(
+        message.contains(&format!("it does not flip {added}")),
+        "{message}"
+    );
+}
 
-    // A pass inserted where the player has a move.
-    let i = rng.below(n);
-    let mut pos = Position::new(record.rules);
-    let mut ply = 0;
-    for m in &record.moves[..i] {
-        if m.mv != Move::Pass && pos.must_pass() {
-            pos.play(Move::Pass).unwrap();
-            ply += 1;
-        }
-        pos.play(m.mv).unwrap();
-        ply += 1;
+/// A pass inserted where the player has a move: `illegal-pass` there, after a
+/// `missing-pass` for each pass the record left out before it.
+fn insert_a_pass(record: &Record, rng: &mut Rng) {
+    let i = rng.below(record.moves.len());
+    let (pos, ply) = position_before(record, i);
+    if pos.must_pass() {
+        return;
     }
-    if !pos.must_pass() {
-        let mut passed = record.clone();
-        passed.moves.insert(i, MoveRecord::new(Move::Pass));
-        let got = check_corrupted(&passed, &format!("pass inserted before move {}", i + 1));
-        // Passes left out before it are now missing: the record writes one.
-        let (last, missing) = got.split_last().unwrap();
-        assert!(missing.iter().all(|f| f.0 == "missing-pass"), "{got:?}");
-        assert_eq!(*last, ("illegal-pass", Some(i + 1), ply + 1));
-    }
+    let mut passed = record.clone();
+    passed.moves.insert(i, MoveRecord::new(Move::Pass));
+    let got = check_corrupted(&passed, &format!("pass inserted before move {}", i + 1));
+    // Passes left out before it are now missing: the record writes one.
+    let (last, missing) = got.split_last().unwrap();
+    assert!(missing.iter().all(|f| f.0 == "missing-pass"), "{got:?}");
+    assert_eq!(*last, ("illegal-pass", Some(i + 1), ply + 1));
+}
 
-    // A move appended after the end.
+/// A move appended after the end: `moves-after-end` at it.
+fn append_a_move(record: &Record, rng: &mut Rng, squares: &[Square]) {
+    let n = record.moves.len();
     let mut longer = record.clone();
     longer
         .moves
-        .push(MoveRecord::new(Move::Place(*rng.pick(&squares))));
+        .push(MoveRecord::new(Move::Place(*rng.pick(squares))));
     let got = check_corrupted(&longer, "move after the end");
     let plies = validate_record(record, 1).plies;
     assert_eq!(got, vec![("moves-after-end", Some(n + 1), plies + 1)]);

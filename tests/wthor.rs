@@ -364,7 +364,7 @@ fn writer_refuses_what_wthor_cannot_hold() {
     r.moves[1].comment = Some("good".into());
     r.moves[2].eval = Some(1.5);
     r.comment = Some("a game".into());
-    insta::assert_snapshot!(refusal(&r, &plain), @"the target format cannot hold a game comment; comments on move 2; evaluations on move 3");
+    insta::assert_snapshot!(refusal(&r, &plain), @"the target format cannot hold the game comment; a comment on move 2; an evaluation on move 3");
 
     let mut r = game("f5");
     r.result = Some(ClaimedResult {
@@ -381,7 +381,7 @@ fn writer_refuses_what_wthor_cannot_hold() {
     r.tags
         .push(Tag::new("Black", "Someone With A Very Long Name"));
     r.tags.push(Tag::new("Site", "Paris"));
-    insta::assert_snapshot!(refusal(&r, &plain), @r#"the target format cannot hold the tag Site; the player name "Someone With A Very Long Name" (no names directory to write WTHOR.JOU into)"#);
+    insta::assert_snapshot!(refusal(&r, &plain), @r#"the target format cannot hold the tag `Site`; the player name "Someone With A Very Long Name" (no names directory to write WTHOR.JOU into)"#);
     let dir = std::env::temp_dir().join(format!("wthor-refusals-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let with_names = WriteOptions {
@@ -389,7 +389,7 @@ fn writer_refuses_what_wthor_cannot_hold() {
         ..WriteOptions::default()
     };
     r.tags.push(Tag::new("Date", "2004.05.12"));
-    insta::assert_snapshot!(refusal(&r, &with_names), @r#"the target format cannot hold the tag Site; the date "2004.05.12" beyond its year; the end of the player name "Someone With A Very Long Name" (cut to "Someone With A Very": WTHOR holds 19 bytes)"#);
+    insta::assert_snapshot!(refusal(&r, &with_names), @r#"the target format cannot hold the tag `Site`; the date "2004.05.12" beyond its year; the end of the player name "Someone With A Very Long Name" (cut to "Someone With A Very": WTHOR holds 19 bytes)"#);
     assert!(
         !dir.join("WTHOR.JOU").exists(),
         "a refused record adds no name"
@@ -539,7 +539,7 @@ fn lossy_writing_reports_and_replays_a_missing_score() {
         lost,
         [
             "a missing result (WTHOR stores Black's disc count)",
-            "the tag Round"
+            "the tag `Round`"
         ]
     );
     writer.finish().unwrap();

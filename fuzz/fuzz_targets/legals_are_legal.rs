@@ -62,7 +62,22 @@ fn all_discs(pos: &Position) -> SquareSet {
         .fold(pos.neutral(), |acc, &c| acc.union(pos.discs(c)))
 }
 
+/// Checks every invariant of `pos`: the board, each square played or refused, the pass,
+/// and the outcome.
 fn check_position(pos: &Position) {
+    check_board(pos);
+    let legal = pos.legal_moves();
+    for index in 0..100u8 {
+        let sq = Square::from_index(index).expect("a square of the 10x10 grid");
+        check_square(pos, sq, legal.contains(sq));
+    }
+    check_pass(pos);
+    check_outcome(pos);
+}
+
+/// Legal moves on empty squares, empty squares on the board, discs and empties filling it,
+/// and a mover who plays.
+fn check_board(pos: &Position) {
     let rules = *pos.rules();
     let legal = pos.legal_moves();
     let empty = pos.empty();
@@ -87,61 +102,78 @@ fn check_position(pos: &Position) {
         rules.colors().contains(&mover),
         "{mover} moves but does not play"
     );
+}
 
-    for index in 0..100u8 {
-        let sq = Square::from_index(index).expect("a square of the 10x10 grid");
-        let flips = pos.flips(sq);
-        let mut after = *pos;
-        let played = after.play_with_flips(Move::Place(sq));
-        if !legal.contains(sq) {
-            assert!(flips.is_err(), "{sq} is not legal but flips says {flips:?}");
-            assert!(played.is_err(), "{sq} is not legal but plays");
-            assert_eq!(after, *pos, "a refused move changed the position");
-            continue;
-        }
-        let flipped = flips.unwrap_or_else(|e| panic!("legal {sq} refused by flips: {e}"));
-        let played = played.unwrap_or_else(|e| panic!("legal {sq} refused by play: {e}"));
-        assert_eq!(played, flipped, "play and flips disagree on {sq}");
-        assert!(!flipped.contains(sq), "{sq} flips itself");
-        assert_eq!(
-            flipped.intersection(pos.discs(mover)),
-            SquareSet::EMPTY,
-            "{sq} flips the mover's own discs"
-        );
-        let others = all_discs(pos).difference(pos.discs(mover));
-        assert_eq!(
-            flipped.difference(others),
-            SquareSet::EMPTY,
-            "{sq} flips empty squares"
-        );
-        let mut expected = pos.discs(mover).union(flipped);
-        expected.insert(sq);
-        assert_eq!(after.discs(mover), expected, "{sq}: the mover's discs");
-        for &c in rules.colors() {
-            if c != mover {
-                assert_eq!(
-                    after.discs(c),
-                    pos.discs(c).difference(flipped),
-                    "{sq}: {c}'s discs"
-                );
-            }
-        }
-        assert_eq!(
-            after.neutral(),
-            pos.neutral().difference(flipped),
-            "{sq}: neutral disc"
-        );
-        assert_eq!(
-            all_discs(&after).len(),
-            all_discs(pos).len() + 1,
-            "{sq}: disc total"
-        );
-        assert_eq!(after.turn(), mover.next(rules.players()), "{sq}: the turn");
-        if let Some(n) = pos.in_hand(mover) {
-            assert_eq!(after.in_hand(mover), Some(n - 1), "{sq}: discs in hand");
+/// `sq` refused by `flips` and `play` alike, leaving the position as it was, unless it is
+/// `legal`; when legal, what it flips and the position after it.
+fn check_square(pos: &Position, sq: Square, legal: bool) {
+    let flips = pos.flips(sq);
+    let mut after = *pos;
+    let played = after.play_with_flips(Move::Place(sq));
+    if !legal {
+        assert!(flips.is_err(), "{sq} is not legal but flips says {flips:?}");
+        assert!(played.is_err(), "{sq} is not legal but plays");
+        assert_eq!(after, *pos, "a refused move changed the position");
+        return;
+    }
+    let flipped = flips.unwrap_or_else(|e| panic!("legal {sq} refused by flips: {e}"));
+    let played = played.unwrap_or_else(|e| panic!("legal {sq} refused by play: {e}"));
+    assert_eq!(played, flipped, "play and flips disagree on {sq}");
+    let mover = pos.turn();
+    assert!(!flipped.contains(sq), "{sq} flips itself");
+    assert_eq!(
+        flipped.intersection(pos.discs(mover)),
+        SquareSet::EMPTY,
+        "{sq} flips the mover's own discs"
+    );
+    let others = all_discs(pos).difference(pos.discs(mover));
+    assert_eq!(
+        flipped.difference(others),
+        SquareSet::EMPTY,
+        "{sq} flips empty squares"
+    );
+    check_after_move(pos, &after, sq, flipped);
+}
+
+/// The position `after` the mover of `pos` played `sq`, flipping `flipped`: the discs of
+/// every colour, the neutral discs, the total, the turn and the discs in hand.
+fn check_after_move(pos: &Position, after: &Position, sq: Square, flipped: SquareSet) {
+    let rules = *pos.rules();
+    let mover = pos.turn();
+    let mut expected = pos.discs(mover).union(flipped);
+    expected.insert(sq);
+    assert_eq!(after.discs(mover), expected, "{sq}: the mover's discs");
+    for &c in rules.colors() {
+        if c != mover {
+            assert_eq!(
+                after.discs(c),
+                pos.discs(c).difference(flipped),
+                "{sq}: {c}'s discs"
+            );
         }
     }
+    assert_eq!(
+        after.neutral(),
+        pos.neutral().difference(flipped),
+        "{sq}: neutral disc"
+    );
+    assert_eq!(
+        all_discs(after).len(),
+        all_discs(pos).len() + 1,
+        "{sq}: disc total"
+    );
+    assert_eq!(after.turn(), mover.next(rules.players()), "{sq}: the turn");
+    if let Some(n) = pos.in_hand(mover) {
+        assert_eq!(after.in_hand(mover), Some(n - 1), "{sq}: discs in hand");
+    }
+}
 
+/// A pass accepted exactly when the mover must pass (then to a player who can move), and
+/// the game over exactly when no one can move.
+fn check_pass(pos: &Position) {
+    let rules = *pos.rules();
+    let legal = pos.legal_moves();
+    let mover = pos.turn();
     let mut passed = *pos;
     let pass = passed.play(Move::Pass);
     assert_eq!(
@@ -170,33 +202,37 @@ fn check_position(pos: &Position) {
         legal.is_empty() && !pos.must_pass(),
         "game over disagrees with the legal moves"
     );
-    match pos.outcome() {
-        None => assert!(!pos.is_over(), "a finished game has no outcome"),
-        Some(outcome) => {
-            assert!(pos.is_over(), "an unfinished game has an outcome");
-            let mut total = 0usize;
-            for &c in rules.colors() {
-                assert_eq!(outcome.discs[c.index()] as usize, pos.discs(c).len());
-                total += pos.discs(c).len();
-            }
-            assert_eq!(outcome.neutral as usize, pos.neutral().len());
-            assert_eq!(outcome.empty as usize, empty.len());
-            let scored: usize = outcome.score.iter().map(|&s| s as usize).sum();
-            assert!(
-                scored == total
-                    || scored == total + empty.len()
-                    || scored + 1 == total + empty.len(),
-                "scores {:?} do not add up to {total} discs and {} empty",
-                outcome.score,
-                empty.len()
-            );
-            if let Some(winner) = outcome.winner {
-                assert!(
-                    rules.colors().contains(&winner),
-                    "{winner} wins but does not play"
-                );
-            }
-        }
+}
+
+/// An outcome exactly when the game is over, counting the board's discs and empties, with
+/// scores that add up and a winner who plays.
+fn check_outcome(pos: &Position) {
+    let rules = *pos.rules();
+    let empty = pos.empty();
+    let Some(outcome) = pos.outcome() else {
+        assert!(!pos.is_over(), "a finished game has no outcome");
+        return;
+    };
+    assert!(pos.is_over(), "an unfinished game has an outcome");
+    let mut total = 0usize;
+    for &c in rules.colors() {
+        assert_eq!(outcome.discs[c.index()] as usize, pos.discs(c).len());
+        total += pos.discs(c).len();
+    }
+    assert_eq!(outcome.neutral as usize, pos.neutral().len());
+    assert_eq!(outcome.empty as usize, empty.len());
+    let scored: usize = outcome.score.iter().map(|&s| s as usize).sum();
+    assert!(
+        scored == total || scored == total + empty.len() || scored + 1 == total + empty.len(),
+        "scores {:?} do not add up to {total} discs and {} empty",
+        outcome.score,
+        empty.len()
+    );
+    if let Some(winner) = outcome.winner {
+        assert!(
+            rules.colors().contains(&winner),
+            "{winner} wins but does not play"
+        );
     }
 }
 

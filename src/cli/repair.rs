@@ -69,6 +69,17 @@ struct Summary {
     written: usize,
 }
 
+/// What a run has found so far: its exit status, the counts, and (for `--format json`)
+/// each game's report.
+struct Progress {
+    status: u8,
+    summary: Summary,
+    games_json: Vec<serde_json::Value>,
+}
+
+/// Opens the output and the report, then repairs the games of each input in turn and
+/// writes them with one writer (made with the first input, whose format is the default
+/// target); the output is replaced only when every input could be read.
 pub(crate) fn run(args: Args) -> io::Result<u8> {
     if args.format == OutputFormat::Jsonl {
         return Err(io::Error::new(
@@ -84,59 +95,27 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
     let guarded: Vec<&Path> = guarded.iter().map(PathBuf::as_path).collect();
     let mut output = Output::create(&args.output, &guarded)?;
     let output_name = output.name();
-    let to_stdout = args.output == "-";
-    let mut report: Box<dyn Write> = if to_stdout {
+    let mut report: Box<dyn Write> = if args.output == "-" {
         Box::new(io::stderr().lock())
     } else {
         Box::new(io::BufWriter::new(io::stdout().lock()))
     };
-    let options = InputOptions {
-        from: args.from,
-        rules: args.rules,
-        names: None,
-    };
-    let repair_options = RepairOptions {
-        max_edits: usize::from(args.max_edits),
+    let mut progress = Progress {
+        status: exit::OK,
+        summary: Summary::default(),
+        games_json: Vec::new(),
     };
     let handler = miette::GraphicalReportHandler::new();
-    let mut status = exit::OK;
-    let mut summary = Summary::default();
-    let mut games_json = Vec::new();
     // The writer opens with the first input, whose format is the default target.
     let mut sink: Option<Sink<'_>> = None;
     let mut out = Some(output.writer());
     for path in &args.inputs {
-        let input = match input::open(path, &options) {
-            Ok(i) => i,
-            Err(e) => {
-                writeln!(io::stderr(), "error: {e}")?;
-                status = exit::USAGE;
-                continue;
-            }
+        let Some((format, read, games)) = read_input(&args, path, &mut progress)? else {
+            continue;
         };
-        summary.files += 1;
-        if !args.quiet && args.format == OutputFormat::Human {
-            writeln!(io::stderr(), "note: {}", input.note())?;
-        }
-        let format = input.format;
-        let name = input.name.clone();
-        let read = ReadOptions {
-            name: name.clone(),
-            path: (path != "-").then(|| path.into()),
-            rules: args.rules,
-            names_dir: None,
+        let repair_options = RepairOptions {
+            max_edits: usize::from(args.max_edits),
         };
-        let mut games: Vec<ParsedGame> = Vec::new();
-        for item in input.games() {
-            match item {
-                Ok(g) => games.push(g),
-                Err(e) => {
-                    writeln!(io::stderr(), "error: {name}: {e}")?;
-                    status = exit::USAGE;
-                    break;
-                }
-            }
-        }
         let repairs: Vec<Repair> = pool.install(|| {
             games
                 .par_iter()
@@ -149,35 +128,16 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
             (None, None) => unreachable!("the output is taken only to open the sink"),
         };
         for (game, repair) in games.iter().zip(&repairs) {
-            summary.games += 1;
-            match repair.status {
-                Status::Valid => summary.valid += 1,
-                Status::Repaired => summary.repaired += 1,
-                Status::Ambiguous => summary.ambiguous += 1,
-                Status::Unrepairable => summary.unrepairable += 1,
-            }
-            if !matches!(repair.status, Status::Valid | Status::Repaired) {
-                status = status.max(exit::INVALID);
-            }
             let (written, note) = sink.write(repair)?;
-            if written {
-                summary.written += 1;
-            }
+            let name = &read.name;
+            progress.count(repair, written);
             match args.format {
                 OutputFormat::Human => {
-                    let mut shown: Vec<Diagnostic> =
-                        repair.report(game.index).into_iter().collect();
-                    if repair.status == Status::Unrepairable {
-                        shown.extend(repair.diagnostics.iter().filter(|d| d.is_error()).cloned());
-                    }
-                    for d in &shown {
-                        writeln!(report, "{}", render(&handler, d, &game.source))?;
-                    }
-                    if let Some(note) = &note {
-                        writeln!(report, "warning: {name}: game {}: {note}", game.index)?;
-                    }
+                    report_game(&mut report, &handler, name, game, repair, note)?;
                 }
-                _ => games_json.push(game_json(&name, game, repair, note.as_deref())),
+                _ => progress
+                    .games_json
+                    .push(game_json(name, game, repair, note.as_deref())),
             }
         }
     }
@@ -189,17 +149,119 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         None => String::new(),
     };
     // A run that could not read an input leaves the output as it was.
-    if status == exit::USAGE {
+    if progress.status == exit::USAGE {
         if let Some(abandoned) = output.abandoned() {
             writeln!(io::stderr(), "note: {abandoned}")?;
         }
     } else {
         output.commit()?;
     }
-    let s = &summary;
-    match args.format {
-        OutputFormat::Human => {
-            writeln!(
+    progress.print(&mut report, args.format, &target, &output_name)?;
+    report.flush()?;
+    Ok(progress.status)
+}
+
+/// Opens `path` and reads its games: its format, the options it was read with, and the
+/// games; `None` (the status set) when it cannot be opened. A game that cannot be read
+/// ends the file there, with the status set.
+fn read_input(
+    args: &Args,
+    path: &str,
+    progress: &mut Progress,
+) -> io::Result<Option<(Format, ReadOptions, Vec<ParsedGame>)>> {
+    let options = InputOptions {
+        from: args.from,
+        rules: args.rules,
+        names: None,
+    };
+    let input = match input::open(path, &options) {
+        Ok(i) => i,
+        Err(e) => {
+            writeln!(io::stderr(), "error: {e}")?;
+            progress.status = exit::USAGE;
+            return Ok(None);
+        }
+    };
+    progress.summary.files += 1;
+    if !args.quiet && args.format == OutputFormat::Human {
+        writeln!(io::stderr(), "note: {}", input.note())?;
+    }
+    let read = ReadOptions {
+        name: input.name.clone(),
+        path: (path != "-").then(|| path.into()),
+        rules: args.rules,
+        names_dir: None,
+    };
+    let format = input.format;
+    let mut games: Vec<ParsedGame> = Vec::new();
+    for item in input.games() {
+        match item {
+            Ok(g) => games.push(g),
+            Err(e) => {
+                writeln!(io::stderr(), "error: {}: {e}", read.name)?;
+                progress.status = exit::USAGE;
+                break;
+            }
+        }
+    }
+    Ok(Some((format, read, games)))
+}
+
+/// Prints the report of one game of the file `name`: its repair (or, when unrepairable,
+/// its errors) and the writer's note.
+fn report_game(
+    report: &mut dyn Write,
+    handler: &miette::GraphicalReportHandler,
+    name: &str,
+    game: &ParsedGame,
+    repair: &Repair,
+    note: Option<String>,
+) -> io::Result<()> {
+    let mut shown: Vec<Diagnostic> = repair.report(game.index).into_iter().collect();
+    if repair.status == Status::Unrepairable {
+        shown.extend(repair.diagnostics.iter().filter(|d| d.is_error()).cloned());
+    }
+    for d in &shown {
+        writeln!(report, "{}", render(handler, d, &game.source))?;
+    }
+    if let Some(note) = &note {
+        writeln!(report, "warning: {name}: game {}: {note}", game.index)?;
+    }
+    Ok(())
+}
+
+impl Progress {
+    /// Counts one repaired game, and whether it was `written`; a game neither valid nor
+    /// repaired makes the run's status invalid.
+    fn count(&mut self, repair: &Repair, written: bool) {
+        let s = &mut self.summary;
+        s.games += 1;
+        match repair.status {
+            Status::Valid => s.valid += 1,
+            Status::Repaired => s.repaired += 1,
+            Status::Ambiguous => s.ambiguous += 1,
+            Status::Unrepairable => s.unrepairable += 1,
+        }
+        if !matches!(repair.status, Status::Valid | Status::Repaired) {
+            self.status = self.status.max(exit::INVALID);
+        }
+        if written {
+            s.written += 1;
+        }
+    }
+
+    /// The summary line (human) or the whole JSON report, games included, written as
+    /// `target` to `output_name`.
+    fn print(
+        &self,
+        report: &mut dyn Write,
+        format: OutputFormat,
+        target: &str,
+        output_name: &str,
+    ) -> io::Result<()> {
+        let s = &self.summary;
+        match format {
+            OutputFormat::Human => writeln!(
                 report,
                 "{} {}, {} {}: {} valid, {} repaired, {} ambiguous, {} unrepairable; {} written to {} as {target}",
                 s.files,
@@ -212,27 +274,25 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
                 s.unrepairable,
                 s.written,
                 output_name,
-            )?;
-        }
-        _ => {
-            let all = json!({
-                "summary": {
-                    "files": s.files,
-                    "games": s.games,
-                    "valid": s.valid,
-                    "repaired": s.repaired,
-                    "ambiguous": s.ambiguous,
-                    "unrepairable": s.unrepairable,
-                    "written": s.written,
-                    "format": target,
-                },
-                "games": games_json,
-            });
-            writeln!(report, "{all}")?;
+            ),
+            _ => {
+                let all = json!({
+                    "summary": {
+                        "files": s.files,
+                        "games": s.games,
+                        "valid": s.valid,
+                        "repaired": s.repaired,
+                        "ambiguous": s.ambiguous,
+                        "unrepairable": s.unrepairable,
+                        "written": s.written,
+                        "format": target,
+                    },
+                    "games": self.games_json,
+                });
+                writeln!(report, "{all}")
+            }
         }
     }
-    report.flush()?;
-    Ok(status)
 }
 
 fn render(handler: &miette::GraphicalReportHandler, d: &Diagnostic, source: &Source) -> String {

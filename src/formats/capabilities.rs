@@ -7,8 +7,9 @@
 //! [`Format::writer`] in that check, made here and nowhere else. What a target drops with
 //! `--lossy` is only information around the game (tags, names, comments, claims,
 //! evaluations, times, the result's form): each writer lists it, and [`LossSummary`] sums
-//! it up per file. The phrases several writers use for that information (`claim_losses`,
-//! `record_losses`, `tags_phrase`) are here too, so that no format imports another.
+//! it up per file. Every writer words that information through [`ClaimLosses`] (and the
+//! phrases beside it in `losses.rs`), so that no format imports another and a loss reads
+//! the same whichever format drops it.
 //!
 //! ```
 //! use reversi_record::formats::capabilities::{meaning_losses, Capabilities};
@@ -24,7 +25,13 @@ use std::collections::BTreeMap;
 
 use super::{Format, PgnDialect, RecordWriter, WriteError};
 use crate::engine::{BoardShape, Color, Opening, Rules, Scoring};
-use crate::record::{MoveRecord, Record, Tag, TagName};
+use crate::record::{Record, TagName};
+
+mod losses;
+
+use losses::kind;
+pub(crate) use losses::{on_moves, tag_phrase, tags_phrase, termination_phrase};
+pub use losses::{Claim, ClaimLosses};
 
 /// Which start positions other than the rules' own a format holds.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -319,22 +326,22 @@ impl RecordWriter for Checked<'_> {
 
 /// What was dropped from the games of one file, each loss listed once with the games it
 /// concerns. Losses that differ only in their numbers (`evaluations on moves 3, 5` and
-/// `evaluations on moves 7`) are one line: the first, and how many games had the like.
+/// `an evaluation on move 7`) are one line: the first, and how many games had the like.
 /// Memory stays small whatever the number of games: a handful of game numbers is kept per
 /// line.
 ///
 /// ```
 /// use reversi_record::formats::capabilities::LossSummary;
 /// let mut summary = LossSummary::default();
-/// summary.add(1, &["the tag Site".to_string(), "a time on move 3".to_string()]);
-/// summary.add(2, &["the tag Site".to_string(), "a game comment".to_string()]);
-/// summary.add(3, &["a time on move 12".to_string()]);
+/// summary.add(1, &["the tag `Site`".to_string(), "a time on move 3".to_string()]);
+/// summary.add(2, &["the tag `Site`".to_string(), "the game comment".to_string()]);
+/// summary.add(3, &["times on moves 12, 14".to_string()]);
 /// assert_eq!(
 ///     summary.lines(),
 ///     [
-///         "the tag Site (2 games: 1, 2)",
+///         "the tag `Site` (2 games: 1, 2)",
 ///         "a time on move 3 (game 1), and the like in game 3",
-///         "a game comment (game 2)"
+///         "the game comment (game 2)"
 ///     ]
 /// );
 /// ```
@@ -440,105 +447,6 @@ impl LossSummary {
     }
 }
 
-/// A loss with its numbers masked: what `LossSummary` groups by.
-fn kind(loss: &str) -> String {
-    let mut out = String::with_capacity(loss.len());
-    let mut in_number = false;
-    for c in loss.chars() {
-        if c.is_ascii_digit() {
-            if !in_number {
-                out.push('#');
-            }
-            in_number = true;
-        } else {
-            in_number = false;
-            out.push(c);
-        }
-    }
-    // Lists of numbers of any length are one kind: `#, #, #` and `#` alike.
-    while out.contains("#, #") {
-        out = out.replace("#, #", "#");
-    }
-    // `on move 3`, `on moves 3, 5` and `on 11 moves (8 to 28)` are one kind.
-    out.replace("# to #", "#")
-        .replace("# moves (#)", "moves #")
-        .replace("moves #", "move #")
-}
-
-// ----------------------------------------------------------------------------------------
-// Losses around the game, phrased for writers
-
-/// `tags (Event, Black)`.
-pub(crate) fn tags_phrase(tags: &[Tag]) -> String {
-    let names: Vec<&str> = tags.iter().map(|t| t.name.as_str()).collect();
-    format!("tags ({})", names.join(", "))
-}
-
-/// `move 3` or `moves 3, 7, 9`.
-fn moves_phrase(numbers: &[usize]) -> String {
-    let list: Vec<String> = numbers.iter().map(usize::to_string).collect();
-    if numbers.len() == 1 {
-        format!("move {}", list[0])
-    } else {
-        format!("moves {}", list.join(", "))
-    }
-}
-
-/// Whether a move record makes a kind of claim.
-type MoveClaim = fn(&MoveRecord) -> bool;
-
-/// What a plain list of moves loses of a record beyond its tags, start and rules: the
-/// result, comments, per-move claims and position snapshots, one phrase each.
-pub(crate) fn claim_losses(record: &Record) -> Vec<String> {
-    let mut losses = Vec::new();
-    if record.result.is_some() {
-        losses.push("the result".into());
-    }
-    if record.comment.is_some() {
-        losses.push("the game comment".into());
-    }
-    let numbered = |keep: fn(&MoveRecord) -> bool| -> Vec<usize> {
-        record
-            .moves
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| keep(m))
-            .map(|(i, _)| i + 1)
-            .collect()
-    };
-    let kinds: [(&str, MoveClaim); 5] = [
-        ("a comment on", |m| m.comment.is_some()),
-        ("the flips claimed by", |m| m.flips.is_some()),
-        ("the colour claimed by", |m| m.color.is_some()),
-        ("an evaluation of", |m| m.eval.is_some()),
-        ("the time of", |m| m.time.is_some()),
-    ];
-    for (what, keep) in kinds {
-        let numbers = numbered(keep);
-        if !numbers.is_empty() {
-            losses.push(format!("{what} {}", moves_phrase(&numbers)));
-        }
-    }
-    match record.positions.len() {
-        0 => {}
-        1 => losses.push("a position snapshot".into()),
-        n => losses.push(format!("{n} position snapshots")),
-    }
-    losses
-}
-
-/// What a record holds beyond what GGF and SGF can, around the game: position and flip
-/// claims. (Rules, starts and discs in hand they cannot hold are refused by the
-/// capability table before a writer sees the record.)
-pub(crate) fn record_losses(record: &Record, losses: &mut Vec<String>) {
-    if !record.positions.is_empty() {
-        losses.push("position claims".into());
-    }
-    if record.moves.iter().any(|m| m.flips.is_some()) {
-        losses.push("flip claims".into());
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -546,26 +454,26 @@ mod tests {
     #[test]
     fn losses_differing_in_numbers_are_one_kind() {
         assert_eq!(
-            kind("evaluations on move 1"),
+            kind("an evaluation on move 1"),
             kind("evaluations on moves 3, 5")
         );
         assert_eq!(
             kind("evaluations on moves 3, 5"),
-            kind("evaluations on 11 moves (8 to 28)")
+            kind("11 evaluations (on moves 8 to 28)")
         );
-        assert_ne!(kind("the tag Site"), kind("the tag Round"));
+        assert_ne!(kind("the tag `Site`"), kind("the tag `Round`"));
         let mut summary = LossSummary::default();
         for game in 1..=1000 {
             summary.add(
                 game,
-                &[format!("times on move {game}"), "the tag Site".into()],
+                &[format!("a time on move {game}"), "the tag `Site`".into()],
             );
         }
         assert_eq!(
             summary.lines(),
             [
-                "times on move 1 (game 1), and the like in 999 more games (2, 3, 4, 5, ...)",
-                "the tag Site (1000 games: 1, 2, 3, 4, 5, ...)"
+                "a time on move 1 (game 1), and the like in 999 more games (2, 3, 4, 5, ...)",
+                "the tag `Site` (1000 games: 1, 2, 3, 4, 5, ...)"
             ]
         );
         assert!(summary.groups.iter().all(|g| g.games.len() <= SHOWN));

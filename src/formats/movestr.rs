@@ -41,7 +41,7 @@ use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
 use super::board_text;
-use super::capabilities::{claim_losses, tags_phrase};
+use super::capabilities::{tags_phrase, Claim, ClaimLosses};
 use super::text::{self, Line, LineReader, MAX_GAME_BYTES};
 use super::{
     text_writer, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, TextFormat, WriteError,
@@ -678,7 +678,7 @@ impl TextFormat for MoveStrings {
         if !record.tags.is_empty() {
             losses.push(tags_phrase(&record.tags));
         }
-        losses.extend(claim_losses(record));
+        ClaimLosses::of(record, &Claim::ALL).append_to(&mut losses);
         let start = match &record.start {
             Some(start) => match edax_prefix(record.rules.board(), start) {
                 Some(prefix) => Some(prefix),

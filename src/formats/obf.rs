@@ -29,7 +29,7 @@ use std::io::{BufRead, Write};
 use std::sync::Arc;
 
 use super::board_text::{board_string, parse_board};
-use super::capabilities::{claim_losses, tags_phrase};
+use super::capabilities::{tags_phrase, Claim, ClaimLosses};
 use super::text::{Line, LineReader};
 use super::{
     text_writer, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, TextFormat, WriteError,
@@ -241,7 +241,7 @@ impl TextFormat for Obf {
         if !others.is_empty() {
             losses.push(tags_phrase(&others));
         }
-        losses.extend(claim_losses(record));
+        ClaimLosses::of(record, &Claim::ALL).append_to(&mut losses);
         let (setup, entries) = if record.moves.is_empty() {
             let entries = match record.tag(EVALUATIONS_TAG) {
                 Some(value) => {

@@ -31,6 +31,7 @@
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
+use super::capabilities::{tag_phrase, termination_phrase, Claim, ClaimLosses};
 use super::{
     check_losses, text_writer, PgnDialect, RecordWriter, TextFormat, WriteError, WriteOptions,
 };
@@ -133,35 +134,15 @@ impl TextFormat for PgnGames {
 struct Losses {
     fatal: Vec<String>,
     plain: Vec<String>,
-    /// (singular, plural, 1-based written move numbers)
-    per_move: Vec<(&'static str, &'static str, Vec<usize>)>,
+    /// The claims around the moves that are lost.
+    claims: ClaimLosses,
 }
 
 impl Losses {
-    fn on_move(&mut self, singular: &'static str, plural: &'static str, number: usize) {
-        match self.per_move.iter_mut().find(|(s, _, _)| *s == singular) {
-            Some((_, _, list)) => list.push(number),
-            None => self.per_move.push((singular, plural, vec![number])),
-        }
-    }
-
+    /// Everything dropped: the plain losses, then the claims.
     fn finish(self) -> Vec<String> {
         let mut all = self.plain;
-        for (singular, plural, moves) in self.per_move {
-            all.push(match moves.as_slice() {
-                [one] => format!("{singular} on move {one}"),
-                many if many.len() <= 6 => {
-                    let list: Vec<String> = many.iter().map(usize::to_string).collect();
-                    format!("{plural} on moves {}", list.join(", "))
-                }
-                many => format!(
-                    "{plural} on {} moves ({} to {})",
-                    many.len(),
-                    many[0],
-                    many[many.len() - 1]
-                ),
-            });
-        }
+        self.claims.append_to(&mut all);
         all
     }
 }
@@ -191,14 +172,18 @@ fn plan(record: &Record, dialect: PgnDialect, losses: &mut Losses) -> Plan {
     let slots = movetext(record, dialect, losses);
     let result = result(record, dialect, losses);
     let tags = tags(record, dialect, losses);
-    for p in &record.positions {
-        losses
-            .plain
-            .push(format!("a position claim after move {}", p.after_moves));
-    }
-    if record.comment.is_some() {
-        losses.plain.push("the game comment".to_owned());
-    }
+    // No dialect holds these; colour claims are lost only where replay disagrees.
+    losses.claims.add(
+        record,
+        &[
+            Claim::GameComment,
+            Claim::MoveComment,
+            Claim::Flips,
+            Claim::Eval,
+            Claim::Time,
+            Claim::Position,
+        ],
+    );
     Plan {
         slots,
         fen,
@@ -283,8 +268,9 @@ fn fen(setup: &Setup) -> String {
 }
 
 /// The movetext slots. Thor drops passes (replay infers them); PlayOK and Edax write every
-/// pass, inserting those the record leaves to replay. Moves the record claims extra facts
-/// about lose those facts; colour claims that agree with the replay are no loss.
+/// pass, inserting those the record leaves to replay. Colour claims that disagree with the
+/// replay are lost (those that agree are no loss); the other claims on moves are listed by
+/// `plan`.
 fn movetext(record: &Record, dialect: PgnDialect, losses: &mut Losses) -> Vec<Move> {
     let insert_passes = dialect != PgnDialect::Thor;
     let mut slots = Vec::with_capacity(record.moves.len() + 2);
@@ -307,7 +293,7 @@ fn movetext(record: &Record, dialect: PgnDialect, losses: &mut Losses) -> Vec<Mo
         let mover = replay.as_ref().map(Position::turn);
         if let Some(c) = m.color {
             if mover != Some(c) {
-                losses.on_move("the colour claimed", "the colours claimed", number);
+                losses.claims.on_move(Claim::Colour, number);
             }
         }
         if let Some(pos) = replay.as_mut() {
@@ -327,18 +313,6 @@ fn movetext(record: &Record, dialect: PgnDialect, losses: &mut Losses) -> Vec<Mo
             Move::Pass if insert_passes => slots.push(Move::Pass),
             Move::Pass => {}
         }
-        if m.flips.is_some() {
-            losses.on_move("a flip claim", "flip claims", number);
-        }
-        if m.eval.is_some() {
-            losses.on_move("an eval", "evals", number);
-        }
-        if m.time.is_some() {
-            losses.on_move("a time", "times", number);
-        }
-        if m.comment.is_some() {
-            losses.on_move("a comment", "comments", number);
-        }
     }
     slots
 }
@@ -350,18 +324,7 @@ fn result(record: &Record, dialect: PgnDialect, losses: &mut Losses) -> PgnResul
     match claimed.termination {
         Termination::Normal => {}
         Termination::Unfinished if claimed.score.is_none() => {}
-        Termination::Unfinished => losses
-            .plain
-            .push("the mark of an unfinished game".to_owned()),
-        Termination::Resignation(c) => losses.plain.push(match c {
-            Some(c) => format!("the resignation of {c}"),
-            None => "a resignation".to_owned(),
-        }),
-        Termination::Time(c) => losses.plain.push(match c {
-            Some(c) => format!("the loss on time of {c}"),
-            None => "a loss on time".to_owned(),
-        }),
-        Termination::Agreement => losses.plain.push("the agreed-score mark".to_owned()),
+        other => losses.plain.extend(termination_phrase(other)),
     }
     match &claimed.score {
         ResultScore::None => PgnResult::Unknown,
@@ -477,7 +440,7 @@ fn tags(record: &Record, dialect: PgnDialect, losses: &mut Losses) -> Vec<(Strin
         } else if dialect == PgnDialect::Edax && name_ok && !tag.name.eq_ignore_ascii_case("FEN") {
             out.push((tag.name.clone(), clean_value(&tag.name, &tag.value, losses)));
         } else {
-            losses.plain.push(format!("the tag `{}`", tag.name));
+            losses.plain.push(tag_phrase(&tag.name));
         }
     }
     out
@@ -732,7 +695,7 @@ mod tests {
         let err = format_game(&r, PgnDialect::PlayOk, &WriteOptions::default()).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "the target format cannot hold evals on 7 moves (1 to 7); a comment on move 3"
+            "the target format cannot hold a comment on move 3; 7 evaluations (on moves 1 to 7)"
         );
         let lossy = WriteOptions {
             lossy: true,

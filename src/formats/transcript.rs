@@ -63,7 +63,7 @@ use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 
-use super::capabilities::{claim_losses, tags_phrase};
+use super::capabilities::{tags_phrase, Claim, ClaimLosses};
 use super::{
     read_text, text_writer, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, TextFormat,
     WriteError, WriteOptions,
@@ -800,7 +800,7 @@ impl TextFormat for Transcript {
     /// The grid of `record`: its losses and start, the move numbers on their squares, then
     /// the headers and the grid's text.
     fn render(&self, record: &Record) -> Result<(String, Vec<String>), WriteError> {
-        let mut losses = claim_losses(record);
+        let mut losses = ClaimLosses::of(record, &Claim::ALL).into_vec();
         let bad_tags: Vec<Tag> = record
             .tags
             .iter()
@@ -808,6 +808,8 @@ impl TextFormat for Transcript {
                 !is_header_name(&t.name)
                     || t.name.eq_ignore_ascii_case("rules")
                     || t.value.contains(['\n', '\r'])
+                    // Read back trimmed: spaces around a value cannot be held.
+                    || t.value.trim() != t.value
             })
             .cloned()
             .collect();

@@ -5,7 +5,7 @@ use std::io::Write;
 use super::ty::{board_token, canonical_type, GgfType, TyBoard};
 use super::{STRUCTURAL_IDS, TAG_IDS, TYPE_TAG};
 use crate::engine::{Color, Move, Rules, Setup};
-use crate::formats::capabilities::record_losses;
+use crate::formats::capabilities::{tag_phrase, Claim, ClaimLosses};
 use crate::formats::moves::colored_moves;
 use crate::formats::text::{format_number, parse_number};
 use crate::formats::{text_writer, RecordWriter, TextFormat, WriteError, WriteOptions};
@@ -34,9 +34,11 @@ impl TextFormat for Ggf {
 
 /// The GGF text of `record` and what it could not hold.
 pub(super) fn to_ggf(record: &Record) -> (String, Vec<String>) {
-    let mut losses = Vec::new();
+    // GGF holds evaluations, times and the game comment, not comments on moves, flip
+    // claims or position claims.
+    let mut losses =
+        ClaimLosses::of(record, &[Claim::MoveComment, Claim::Flips, Claim::Position]).into_vec();
     let rules = &record.rules;
-    record_losses(record, &mut losses);
     let mut out = String::from("(;GM[Othello]");
     // Tags that map to GGF properties, in GGS order, TY after the clocks.
     let mut written: Vec<&str> = vec![TYPE_TAG];
@@ -46,7 +48,7 @@ pub(super) fn to_ggf(record: &Record) -> (String, Vec<String>) {
             prop(&mut out, &mut losses, "TY", &ty, "the game type");
         }
         if let Some(value) = record.tag(name) {
-            prop(&mut out, &mut losses, id, value, &format!("the {name} tag"));
+            prop(&mut out, &mut losses, id, value, &tag_phrase(name));
         }
         written.push(name);
     }
@@ -57,7 +59,7 @@ pub(super) fn to_ggf(record: &Record) -> (String, Vec<String>) {
         prop(&mut out, &mut losses, "CO", comment, "the game comment");
     }
     out.push_str(&board_text(rules, &record.start_setup()));
-    write_moves(record, &mut out, &mut losses);
+    write_moves(record, &mut out);
     // Other tags, after the moves.
     let mut names_seen: Vec<&str> = Vec::new();
     for tag in &record.tags {
@@ -67,7 +69,7 @@ pub(super) fn to_ggf(record: &Record) -> (String, Vec<String>) {
         names_seen.push(name);
         if known {
             if repeated {
-                losses.push(format!("a second `{name}` tag"));
+                losses.push(format!("the repeated tag `{name}`"));
             }
             continue;
         }
@@ -78,15 +80,9 @@ pub(super) fn to_ggf(record: &Record) -> (String, Vec<String>) {
             && !STRUCTURAL_IDS.contains(&name)
             && !TAG_IDS.iter().any(|(id, _)| *id == name);
         if valid_id {
-            prop(
-                &mut out,
-                &mut losses,
-                name,
-                &tag.value,
-                &format!("the {name} tag"),
-            );
+            prop(&mut out, &mut losses, name, &tag.value, &tag_phrase(name));
         } else {
-            losses.push(format!("the `{name}` tag"));
+            losses.push(tag_phrase(name));
         }
     }
     out.push_str(";)\n");
@@ -222,18 +218,13 @@ pub(super) fn board_text(rules: &Rules, setup: &Setup) -> String {
 }
 
 /// `B[f5/eval/time]` for each move; `PA` passes.
-pub(super) fn write_moves(record: &Record, out: &mut String, losses: &mut Vec<String>) {
-    let mut number = 0;
+pub(super) fn write_moves(record: &Record, out: &mut String) {
     for (color, m) in colored_moves(record) {
         out.push_str(if color == Color::White { "W[" } else { "B[" });
         let Some(m) = m else {
             out.push_str("PA]");
             continue;
         };
-        number += 1;
-        if m.comment.is_some() {
-            losses.push(format!("a comment on move {number}"));
-        }
         match m.mv {
             Move::Place(sq) => out.push_str(&sq.to_string()),
             Move::Pass => out.push_str("PA"),

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use super::{STRUCTURAL_IDS, TAG_IDS};
 use crate::engine::{BoardShape, Color, Move};
-use crate::formats::capabilities::record_losses;
+use crate::formats::capabilities::{tag_phrase, Claim, ClaimLosses};
 use crate::formats::moves::colored_moves;
 use crate::formats::text::format_number;
 use crate::formats::{text_writer, RecordWriter, TextFormat, WriteError, WriteOptions};
@@ -54,15 +54,13 @@ pub(super) fn size_token(board: BoardShape) -> &'static str {
 
 /// The SGF text of `record` and what it could not hold.
 pub(super) fn to_sgf(record: &Record) -> (String, Vec<String>) {
-    let mut losses = Vec::new();
+    // SGF holds comments, not flip claims, evaluations, times or position claims.
+    let mut losses = ClaimLosses::of(
+        record,
+        &[Claim::Flips, Claim::Eval, Claim::Time, Claim::Position],
+    )
+    .into_vec();
     let rules = &record.rules;
-    record_losses(record, &mut losses);
-    if record.moves.iter().any(|m| m.eval.is_some()) {
-        losses.push("move evaluations".into());
-    }
-    if record.moves.iter().any(|m| m.time.is_some()) {
-        losses.push("move times".into());
-    }
 
     let mut out = format!("(;FF[4]GM[2]SZ[{}]\n", size_token(rules.board()));
     // Tags in the record's order: named ones under their IDs, upper-case names as
@@ -79,7 +77,7 @@ pub(super) fn to_sgf(record: &Record) -> (String, Vec<String>) {
                     && !STRUCTURAL_IDS.contains(&name)
                     && !TAG_IDS.iter().any(|(id, _)| *id == name);
                 if !valid_id {
-                    losses.push(format!("the `{name}` tag"));
+                    losses.push(tag_phrase(name));
                     continue;
                 }
                 name

@@ -11,9 +11,10 @@ use super::{
 };
 use crate::engine::{Color, Move};
 use crate::formats::capabilities::with_article;
+use crate::formats::capabilities::{on_moves, tag_phrase, termination_phrase, Claim, ClaimLosses};
 use crate::formats::text::encode_cp1252;
 use crate::formats::{check_losses, RecordWriter, WriteError, WriteOptions};
-use crate::record::{Record, ResultScore, TagName, Termination};
+use crate::record::{Record, ResultScore, TagName};
 
 /// A name table and the file it goes to.
 #[derive(Debug)]
@@ -201,13 +202,20 @@ impl<'a> WthorWriter<'a> {
     /// their names resolved to indices, then the record's bytes laid out.
     fn encode(&self, record: &Record, losses: &mut Vec<String>) -> Result<Encoded, WriteError> {
         let geometry = self.geometry_of(record)?;
-        for p in &record.positions {
-            losses.push(format!("a position claim after move {}", p.after_moves));
-        }
-        if record.comment.is_some() {
-            losses.push("a game comment".to_string());
-        }
-        let moves = encode_moves(record, geometry, losses)?;
+        let moves = encode_moves(record, geometry)?;
+        // WTHOR holds moves and scores only: no comment, claim, evaluation or time.
+        ClaimLosses::of(
+            record,
+            &[
+                Claim::GameComment,
+                Claim::MoveComment,
+                Claim::Flips,
+                Claim::Eval,
+                Claim::Time,
+                Claim::Position,
+            ],
+        )
+        .append_to(losses);
         let total = geometry.squares();
         let score = self.score(record, geometry, total, losses);
         let tags = read_tags(record, geometry, losses);
@@ -322,13 +330,7 @@ impl<'a> WthorWriter<'a> {
             losses.push("a missing result (WTHOR stores Black's disc count)".to_string());
             return replayed_score(record);
         };
-        match result.termination {
-            Termination::Normal => {}
-            Termination::Resignation(_) => losses.push("the resignation".to_string()),
-            Termination::Time(_) => losses.push("the loss on time".to_string()),
-            Termination::Unfinished => losses.push("the unfinished mark".to_string()),
-            Termination::Agreement => losses.push("the agreement on the score".to_string()),
-        }
+        losses.extend(termination_phrase(result.termination));
         match &result.score {
             ResultScore::Discs(d) if d.len() == 2 && d[0] <= total => {
                 if u16::from(d[0]) + u16::from(d[1]) != u16::from(total) {
@@ -399,23 +401,6 @@ impl<'a> WthorWriter<'a> {
         body.write_all(&e.bytes)?;
         self.count += 1;
         Ok(())
-    }
-}
-
-/// `3, 5 and 7`, or `12 moves (4 to 50)` for many.
-fn moves_phrase(numbers: &[usize]) -> String {
-    match numbers {
-        [one] => format!("move {one}"),
-        few if few.len() <= 6 => {
-            let list: Vec<String> = few.iter().map(usize::to_string).collect();
-            format!("moves {}", list.join(", "))
-        }
-        many => format!(
-            "{} moves ({} to {})",
-            many.len(),
-            many[0],
-            many[many.len() - 1]
-        ),
     }
 }
 
@@ -538,50 +523,25 @@ fn new_file_permissions() -> Option<fs::Permissions> {
 }
 
 /// The move bytes of `record`; moves off the board or more placements than slots change
-/// the game and are refused, per-move comments, evaluations, times and flip claims are
-/// listed as losses.
-fn encode_moves(
-    record: &Record,
-    geometry: Geometry,
-    losses: &mut Vec<String>,
-) -> Result<Vec<u8>, WriteError> {
+/// the game and are refused.
+fn encode_moves(record: &Record, geometry: Geometry) -> Result<Vec<u8>, WriteError> {
     let mut moves = Vec::with_capacity(record.moves.len());
-    let mut per_move: [(&str, Vec<usize>); 5] = [
-        ("", Vec::new()),
-        ("comments on", Vec::new()),
-        ("evaluations on", Vec::new()),
-        ("times on", Vec::new()),
-        ("flip claims on", Vec::new()),
-    ];
+    let mut off_board = Vec::new();
     for (i, m) in record.moves.iter().enumerate() {
-        let n = i + 1;
         if let Move::Place(sq) = m.mv {
             match geometry.encode(sq) {
                 Some(b) => moves.push(b),
-                None => per_move[0].1.push(n),
-            }
-        }
-        for (k, present) in [
-            m.comment.is_some(),
-            m.eval.is_some(),
-            m.time.is_some(),
-            m.flips.is_some(),
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            if present {
-                per_move[k + 1].1.push(n);
+                None => off_board.push(i + 1),
             }
         }
     }
     // Moves off the board or beyond the board's squares change the game: refused.
     let mut changes = Vec::new();
-    let (off_board, per_move) = per_move.split_at(1);
-    if !off_board[0].1.is_empty() {
-        changes.push(format!(
-            "moves off the board on {}",
-            moves_phrase(&off_board[0].1)
+    if !off_board.is_empty() {
+        changes.push(on_moves(
+            ("a move off the board", "moves off the board"),
+            "at",
+            &off_board,
         ));
     }
     // Passes are not stored: replay infers them. Only placements count.
@@ -594,11 +554,6 @@ fn encode_moves(
     }
     if !changes.is_empty() {
         return Err(WriteError::ChangesMeaning(changes));
-    }
-    for (what, numbers) in per_move {
-        if !numbers.is_empty() {
-            losses.push(format!("{what} {}", moves_phrase(numbers)));
-        }
     }
     Ok(moves)
 }
@@ -685,7 +640,7 @@ fn read_tags<'r>(
                     == Some(geometry)
             });
         } else {
-            losses.push(format!("the tag {name}"));
+            losses.push(tag_phrase(name));
         }
     }
     f
