@@ -349,8 +349,9 @@ impl Position {
         with!(&self.layout, p => super::perft::perft(p, depth, finished))
     }
 
-    /// Counts what [`Position::perft`] counts on `jobs` threads (0: one per core), splitting
-    /// the tree at the first ply (deeper while there are too few subtrees to share out).
+    /// Counts what [`Position::perft`] counts on `jobs` threads (0: one per core; at most 256),
+    /// splitting the tree at the first ply (deeper while there are too few subtrees to share
+    /// out).
     /// Shallow searches (depth below 5) and `jobs` 1 run on the calling thread.
     ///
     /// ```
