@@ -764,6 +764,29 @@ fn perft_count_finished_counts_games_that_end_early() {
 }
 
 #[test]
+fn perft_jobs_gives_the_serial_count() {
+    for jobs in ["1", "2", "3", "0"] {
+        let r = run(&["perft", "7", "--rules", "othello:6x6", "--jobs", jobs]);
+        assert_eq!(r.code, 0, "--jobs {jobs}");
+        assert_eq!(r.stdout, "perft(7) othello:6x6: 47740\n", "--jobs {jobs}");
+    }
+    let short = run(&[
+        "perft",
+        "6",
+        "-j",
+        "2",
+        "--count-finished",
+        "--format",
+        "json",
+    ]);
+    let value: Value = serde_json::from_str(&short.stdout).unwrap();
+    assert_eq!(value["leaves"], 8200);
+    let bad = run(&["perft", "6", "--jobs", "many"]);
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("--jobs"), "{}", bad.stderr);
+}
+
+#[test]
 fn perft_bad_rules_exit_2_with_the_message() {
     let r = run(&["perft", "3", "--rules", "bogus"]);
     assert_eq!(r.code, 2);

@@ -1,7 +1,7 @@
 //! Perft against independent oracles: the project's fixture table (from the issue and OEIS
 //! A124004) and, when present, the shared perft table `../shared/data/perft/`.
 
-use reversi_record::{Finished, Position, Rules};
+use reversi_record::{Finished, Move, Position, Rules};
 
 /// A count of the table: a number, or `-` for unknown.
 fn count(text: &str) -> Option<u64> {
@@ -74,6 +74,143 @@ fn shared_table_to_depth_9() {
             f[2],
             "depth {}",
             f[0]
+        );
+    }
+}
+
+/// Every variant, with a depth whose tree stays small in a debug build.
+const VARIANTS: [(&str, u32); 13] = [
+    ("othello", 7),
+    ("othello:6x6", 7),
+    ("othello:4x4", 11),
+    ("othello:10x10", 6),
+    ("othello:octagon", 6),
+    ("anti", 7),
+    ("free", 7),
+    ("free:4x4", 10),
+    ("othello:6x6,blocked=c1+d6", 7),
+    ("othello,handicap=white:2", 7),
+    ("classic", 7),
+    ("multi3", 5),
+    ("multi4:10x10", 5),
+];
+
+const CONVENTIONS: [Finished; 2] = [Finished::Ignored, Finished::Counted];
+
+/// `perft_jobs` on 1, 2 and 3 threads counts what the serial perft counts, in every variant,
+/// from depth 0 (no split) past the depth where the split starts (5).
+#[test]
+fn parallel_equals_serial_from_the_start() {
+    for (rules, depth) in VARIANTS {
+        let pos = Position::new(rules.parse().expect("rules parse"));
+        for d in (0..=depth).filter(|d| *d <= 2 || *d >= 5) {
+            for finished in CONVENTIONS {
+                let serial = pos.perft(d, finished);
+                for jobs in [1, 2, 3] {
+                    assert_eq!(
+                        pos.perft_jobs(d, finished, jobs),
+                        serial,
+                        "{rules} depth {d} {finished:?} jobs {jobs}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A small deterministic generator (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
+    }
+}
+
+/// Near the end of random games the split itself meets passes and finished games: the
+/// parallel count still equals the serial one, in every variant and both conventions.
+#[test]
+fn parallel_equals_serial_at_the_end_of_games() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut passes = 0;
+    let mut apart = 0;
+    for (rules, _) in VARIANTS {
+        for _ in 0..3 {
+            let mut pos = Position::new(rules.parse().expect("rules parse"));
+            while !pos.is_over() {
+                if pos.empty().len() <= 9 {
+                    for finished in CONVENTIONS {
+                        let serial = pos.perft(6, finished);
+                        for jobs in [2, 3] {
+                            assert_eq!(
+                                pos.perft_jobs(6, finished, jobs),
+                                serial,
+                                "{rules} {finished:?} jobs {jobs} at\n{pos}"
+                            );
+                        }
+                    }
+                    if pos.perft(6, Finished::Ignored) != pos.perft(6, Finished::Counted) {
+                        apart += 1;
+                    }
+                }
+                let legal: Vec<_> = pos.legal_moves().iter().collect();
+                let mv = if legal.is_empty() {
+                    passes += 1;
+                    Move::Pass
+                } else {
+                    Move::Place(legal[rng.below(legal.len())])
+                };
+                pos.play(mv).expect("a legal move");
+            }
+        }
+    }
+    // The positions did test what they are here for.
+    assert!(apart > 20, "{apart} positions where the conventions differ");
+    assert!(passes > 0, "no pass in the games");
+}
+
+#[test]
+fn parallel_matches_the_shared_table() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/perft/othello_8x8_perft.csv"
+    );
+    let Ok(table) = std::fs::read_to_string(path) else {
+        eprintln!("skipped: {path} not found");
+        return;
+    };
+    let pos = Position::new(Rules::default());
+    let mut rows = 0;
+    for line in table.lines().skip(1) {
+        let f: Vec<u64> = line.split(',').map(|x| x.trim().parse().unwrap()).collect();
+        if f[0] > 8 {
+            break;
+        }
+        for jobs in [1, 2, 3] {
+            let depth = f[0] as u32;
+            let counted = pos.perft_jobs(depth, Finished::Counted, jobs);
+            let ignored = pos.perft_jobs(depth, Finished::Ignored, jobs);
+            assert_eq!(counted, f[1], "depth {depth} jobs {jobs}");
+            assert_eq!(ignored, f[2], "depth {depth} jobs {jobs}");
+        }
+        rows += 1;
+    }
+    assert_eq!(rows, 9);
+}
+
+/// Every thread count gives the same count, including 0 (one per core) and more threads
+/// than subtrees.
+#[test]
+fn any_thread_count_gives_the_same_count() {
+    let pos = Position::new("othello:6x6".parse().expect("rules parse"));
+    for jobs in [0, 4, 7, 64, 1000] {
+        assert_eq!(
+            pos.perft_jobs(7, Finished::Ignored, jobs),
+            47_740,
+            "jobs {jobs}"
         );
     }
 }

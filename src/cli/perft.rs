@@ -22,6 +22,10 @@ pub(crate) struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = PerftFormat::Human)]
     format: PerftFormat,
+    /// Threads to search on (default, or 0: every core; at most 256). The count does not
+    /// depend on it.
+    #[arg(long, short = 'j')]
+    jobs: Option<usize>,
 }
 
 /// How perft prints its count: one line either way, so there is no `jsonl`.
@@ -35,14 +39,12 @@ pub(crate) enum PerftFormat {
 
 pub(crate) fn run(args: Args) -> io::Result<u8> {
     let start = Instant::now();
-    let leaves = Position::new(args.rules).perft(
-        args.depth,
-        if args.count_finished {
-            Finished::Counted
-        } else {
-            Finished::Ignored
-        },
-    );
+    let finished = if args.count_finished {
+        Finished::Counted
+    } else {
+        Finished::Ignored
+    };
+    let leaves = Position::new(args.rules).perft_jobs(args.depth, finished, args.jobs.unwrap_or(0));
     let seconds = start.elapsed().as_secs_f64();
     let mut out = io::stdout().lock();
     match args.format {

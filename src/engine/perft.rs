@@ -1,5 +1,7 @@
 //! Perft: counting the leaves of the game tree, the standard test of a move generator.
 
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
 use super::bits::{BitIter, Bits};
 use super::board_state::{flipping_moves, flips, BitPosition};
 
@@ -88,4 +90,107 @@ fn perft_two<B: Bits>(own: B, opp: B, playable: B, depth: u32, finished: Finishe
         );
     }
     leaves
+}
+
+/// Perft on `jobs` threads (0: one per core; at most 256), counting exactly what [`perft`]
+/// counts.
+///
+/// The tree is split near the root: the positions after the first ply (and the second and
+/// later ones while there are fewer than 16 subtrees per thread) are subtrees, which the
+/// threads take one at a time from a shared index, so a thread that finishes a small
+/// subtree takes the next. Games that end above the split are counted while splitting, by
+/// the same rules as [`perft`]. The calling thread is one of the `jobs`; if a thread cannot
+/// be started, the others do its share.
+pub fn perft_jobs<B: Bits>(
+    pos: &BitPosition<B>,
+    depth: u32,
+    finished: Finished,
+    jobs: usize,
+) -> u64 {
+    let jobs = match jobs {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
+    .min(MAX_JOBS);
+    if jobs == 1 || depth < MIN_SPLIT_DEPTH {
+        return perft(pos, depth, finished);
+    }
+    let mut split = Split {
+        tasks: vec![*pos],
+        leaves: 0,
+    };
+    let mut remaining = depth;
+    // Split while the subtrees are too few to keep every thread busy to the end, keeping
+    // at least two plies below the split so that a subtree is worth a thread's time.
+    while split.tasks.len() < jobs * TASKS_PER_JOB && remaining > 2 {
+        split = split.expand(finished);
+        remaining -= 1;
+    }
+    let tasks = &split.tasks;
+    let next = AtomicUsize::new(0);
+    let total = AtomicU64::new(split.leaves);
+    let work = || {
+        let mut leaves = 0;
+        while let Some(task) = tasks.get(next.fetch_add(1, Ordering::Relaxed)) {
+            leaves += perft(task, remaining, finished);
+        }
+        total.fetch_add(leaves, Ordering::Relaxed);
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..jobs.min(tasks.len()) {
+            // A thread that cannot start leaves its share to the others.
+            let _ = std::thread::Builder::new().spawn_scoped(scope, work);
+        }
+        work();
+    });
+    total.into_inner()
+}
+
+/// The most threads [`perft_jobs`] starts.
+const MAX_JOBS: usize = 256;
+
+/// Subtrees per thread that [`perft_jobs`] aims for, so that the last ones to finish are
+/// small next to the whole search.
+const TASKS_PER_JOB: usize = 16;
+
+/// Below this depth [`perft_jobs`] searches on the calling thread: starting threads would
+/// cost more than the search.
+const MIN_SPLIT_DEPTH: u32 = 5;
+
+/// The frontier of a split: the positions still to search, and the leaves already counted
+/// above them (games that ended above the horizon).
+struct Split<B: Bits> {
+    tasks: Vec<BitPosition<B>>,
+    leaves: u64,
+}
+
+impl<B: Bits> Split<B> {
+    /// The frontier one ply deeper, played as [`perft`] plays a ply above the horizon:
+    /// every legal move, else the forced pass, else a finished game counted now. The caller
+    /// keeps the frontier above the horizon.
+    fn expand(self, finished: Finished) -> Split<B> {
+        let mut next = Split {
+            tasks: Vec::with_capacity(self.tasks.len() * 8),
+            leaves: self.leaves,
+        };
+        for pos in &self.tasks {
+            let moves = pos.legal_moves();
+            if moves.is_zero() {
+                if pos.must_pass() {
+                    let mut child = *pos;
+                    child.pass_unchecked();
+                    next.tasks.push(child);
+                } else {
+                    next.leaves += finished.leaves();
+                }
+                continue;
+            }
+            for index in BitIter(moves) {
+                let mut child = *pos;
+                child.play_unchecked(index, pos.flips_at(index));
+                next.tasks.push(child);
+            }
+        }
+        next
+    }
 }

@@ -348,6 +348,21 @@ impl Position {
     pub fn perft(&self, depth: u32, finished: Finished) -> u64 {
         with!(&self.layout, p => super::perft::perft(p, depth, finished))
     }
+
+    /// Counts what [`Position::perft`] counts on `jobs` threads (0: one per core; at most 256),
+    /// splitting the tree at the first ply (deeper while there are too few subtrees to share
+    /// out).
+    /// Shallow searches (depth below 5) and `jobs` 1 run on the calling thread.
+    ///
+    /// ```
+    /// use reversi_record::{Finished, Position, Rules};
+    /// let pos = Position::new(Rules::default());
+    /// assert_eq!(pos.perft_jobs(7, Finished::Ignored, 2), 55_092);
+    /// assert_eq!(pos.perft_jobs(7, Finished::Ignored, 2), pos.perft(7, Finished::Ignored));
+    /// ```
+    pub fn perft_jobs(&self, depth: u32, finished: Finished, jobs: usize) -> u64 {
+        with!(&self.layout, p => super::perft::perft_jobs(p, depth, finished, jobs))
+    }
 }
 
 #[inline(always)]
