@@ -1,6 +1,9 @@
 //! Perft against independent oracles: the project's fixture table (from the issue and OEIS
 //! A124004) and, when present, the shared perft table `../shared/data/perft/`.
 
+mod common;
+
+use common::Rng;
 use reversi_record::{Finished, Move, Position, Rules};
 
 /// A count of the table: a number, or `-` for unknown.
@@ -47,33 +50,38 @@ fn fixture_table() {
     assert!(rows >= 16);
 }
 
-#[test]
-fn shared_table_to_depth_9() {
+/// The rows of the shared perft table (depth, leaves counting finished games, leaves
+/// ignoring them) up to `max_depth`, or `None` when the table is absent.
+fn shared_table(max_depth: u64) -> Option<Vec<[u64; 3]>> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../shared/data/perft/othello_8x8_perft.csv"
     );
     let Ok(table) = std::fs::read_to_string(path) else {
         eprintln!("skipped: {path} not found");
-        return;
+        return None;
     };
-    let pos = Position::new(Rules::default());
-    for line in table.lines().skip(1) {
+    let rows = table.lines().skip(1).map(|line| {
         let f: Vec<u64> = line.split(',').map(|x| x.trim().parse().unwrap()).collect();
-        if f[0] > 9 {
-            break;
-        }
+        [f[0], f[1], f[2]]
+    });
+    Some(rows.take_while(|row| row[0] <= max_depth).collect())
+}
+
+#[test]
+fn shared_table_to_depth_9() {
+    let Some(table) = shared_table(9) else { return };
+    let pos = Position::new(Rules::default());
+    for [depth, counted, ignored] in table {
         assert_eq!(
-            pos.perft(f[0] as u32, Finished::Counted),
-            f[1],
-            "depth {}",
-            f[0]
+            pos.perft(depth as u32, Finished::Counted),
+            counted,
+            "depth {depth}"
         );
         assert_eq!(
-            pos.perft(f[0] as u32, Finished::Ignored),
-            f[2],
-            "depth {}",
-            f[0]
+            pos.perft(depth as u32, Finished::Ignored),
+            ignored,
+            "depth {depth}"
         );
     }
 }
@@ -118,23 +126,11 @@ fn parallel_equals_serial_from_the_start() {
     }
 }
 
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
-    }
-}
-
 /// Near the end of random games the split itself meets passes and finished games: the
 /// parallel count still equals the serial one, in every variant and both conventions.
 #[test]
 fn parallel_equals_serial_at_the_end_of_games() {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     let mut passes = 0;
     let mut apart = 0;
     for (rules, _) in VARIANTS {
@@ -174,31 +170,24 @@ fn parallel_equals_serial_at_the_end_of_games() {
 
 #[test]
 fn parallel_matches_the_shared_table() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/perft/othello_8x8_perft.csv"
-    );
-    let Ok(table) = std::fs::read_to_string(path) else {
-        eprintln!("skipped: {path} not found");
-        return;
-    };
+    let Some(table) = shared_table(8) else { return };
     let pos = Position::new(Rules::default());
-    let mut rows = 0;
-    for line in table.lines().skip(1) {
-        let f: Vec<u64> = line.split(',').map(|x| x.trim().parse().unwrap()).collect();
-        if f[0] > 8 {
-            break;
-        }
+    assert_eq!(table.len(), 9);
+    for [depth, counted, ignored] in table {
         for jobs in [1, 2, 3] {
-            let depth = f[0] as u32;
-            let counted = pos.perft_jobs(depth, Finished::Counted, jobs);
-            let ignored = pos.perft_jobs(depth, Finished::Ignored, jobs);
-            assert_eq!(counted, f[1], "depth {depth} jobs {jobs}");
-            assert_eq!(ignored, f[2], "depth {depth} jobs {jobs}");
+            let depth = depth as u32;
+            assert_eq!(
+                pos.perft_jobs(depth, Finished::Counted, jobs),
+                counted,
+                "depth {depth} jobs {jobs}"
+            );
+            assert_eq!(
+                pos.perft_jobs(depth, Finished::Ignored, jobs),
+                ignored,
+                "depth {depth} jobs {jobs}"
+            );
         }
-        rows += 1;
     }
-    assert_eq!(rows, 9);
 }
 
 /// Every thread count gives the same count, including 0 (one per core) and more threads

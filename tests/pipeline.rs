@@ -24,6 +24,26 @@ struct Reported {
     diagnostics: Vec<String>,
 }
 
+impl Reported {
+    fn of(
+        game: &reversi_record::formats::ParsedGame,
+        diagnostics: &[reversi_record::diagnostic::Diagnostic],
+    ) -> Reported {
+        Reported {
+            index: game.index,
+            source: (
+                game.source.text.to_string(),
+                game.source.offset,
+                game.source.line,
+            ),
+            diagnostics: diagnostics
+                .iter()
+                .map(|d| serde_json::to_string(d).unwrap())
+                .collect(),
+        }
+    }
+}
+
 fn options(name: &str, path: Option<&Path>) -> ReadOptions {
     ReadOptions {
         name: Arc::from(name),
@@ -43,18 +63,7 @@ fn plain(format: Format, bytes: &[u8], options: &ReadOptions) -> (Vec<Reported>,
         let diagnostics = validate_game(&game, &[] as &[&str]);
         summary.add_game(&game, &diagnostics);
         if !diagnostics.is_empty() {
-            reported.push(Reported {
-                index: game.index,
-                source: (
-                    game.source.text.to_string(),
-                    game.source.offset,
-                    game.source.line,
-                ),
-                diagnostics: diagnostics
-                    .iter()
-                    .map(|d| serde_json::to_string(d).unwrap())
-                    .collect(),
-            });
+            reported.push(Reported::of(&game, &diagnostics));
         }
     }
     (reported, summary)
@@ -78,18 +87,7 @@ fn piped(
         .run([((), Some(input))].into_iter(), |event| {
             match event {
                 Event::Game(game, diagnostics) if !diagnostics.is_empty() => {
-                    reported.push(Reported {
-                        index: game.index,
-                        source: (
-                            game.source.text.to_string(),
-                            game.source.offset,
-                            game.source.line,
-                        ),
-                        diagnostics: diagnostics
-                            .iter()
-                            .map(|d| serde_json::to_string(d).unwrap())
-                            .collect(),
-                    })
+                    reported.push(Reported::of(game, diagnostics))
                 }
                 Event::ReadFailed(e) => panic!("in-memory reads do not fail: {e}"),
                 _ => {}

@@ -173,17 +173,7 @@ fn plan(record: &Record, dialect: PgnDialect, losses: &mut Losses) -> Plan {
     let result = result(record, dialect, losses);
     let tags = tags(record, dialect, losses);
     // No dialect holds these; colour claims are lost only where replay disagrees.
-    losses.claims.add(
-        record,
-        &[
-            Claim::GameComment,
-            Claim::MoveComment,
-            Claim::Flips,
-            Claim::Eval,
-            Claim::Time,
-            Claim::Position,
-        ],
-    );
+    losses.claims.add(record, &Claim::ANNOTATIONS);
     Plan {
         slots,
         fen,

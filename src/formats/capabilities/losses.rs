@@ -41,6 +41,17 @@ impl Claim {
         Claim::Position,
     ];
 
+    /// What a format that holds only moves and a result loses of a game's annotations:
+    /// every claim but the result and the moves' colours (WTHOR, thor PGN).
+    pub const ANNOTATIONS: [Claim; 6] = [
+        Claim::GameComment,
+        Claim::MoveComment,
+        Claim::Flips,
+        Claim::Eval,
+        Claim::Time,
+        Claim::Position,
+    ];
+
     /// The claims made per move (or after a move), listed with their move numbers.
     const PER_MOVE: [Claim; 6] = [
         Claim::MoveComment,

@@ -204,18 +204,7 @@ impl<'a> WthorWriter<'a> {
         let geometry = self.geometry_of(record)?;
         let moves = encode_moves(record, geometry)?;
         // WTHOR holds moves and scores only: no comment, claim, evaluation or time.
-        ClaimLosses::of(
-            record,
-            &[
-                Claim::GameComment,
-                Claim::MoveComment,
-                Claim::Flips,
-                Claim::Eval,
-                Claim::Time,
-                Claim::Position,
-            ],
-        )
-        .append_to(losses);
+        ClaimLosses::of(record, &Claim::ANNOTATIONS).append_to(losses);
         let total = geometry.squares();
         let score = self.score(record, geometry, total, losses);
         let tags = read_tags(record, geometry, losses);
