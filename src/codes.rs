@@ -180,7 +180,7 @@ codes! {
     SgfMissingGame = "sgf-missing-game",
         "The game tree has no GM property (a warning). SGF without GM means Go; the tree is read as Othello. Add `GM[2]`.";
     SgfNotOthello = "sgf-not-othello",
-        "The GM property names a game other than Othello (GM[2]). This toolkit reads Othello games only.";
+        "The GM property names a game other than Othello (`GM[2]`). This toolkit reads Othello games only.";
     SgfUnsupportedBoard = "sgf-unsupported-board",
         "The SZ property gives a board size the engine does not play. Supported sizes are 4, 6, 8 and 10 (square boards).";
     SgfEmptyGame = "sgf-empty-game",

@@ -7,6 +7,7 @@ mod board_state;
 mod outcome;
 mod perft;
 mod position;
+pub(crate) mod quick;
 mod rules;
 mod square;
 

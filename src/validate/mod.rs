@@ -21,7 +21,6 @@ use crate::record::{ClaimedResult, MoveRecord, Record, ResultScore, Termination}
 
 mod game;
 mod pipeline;
-pub(crate) mod quick;
 mod suggest;
 
 pub use crate::codes::{explain, Code, CODES};

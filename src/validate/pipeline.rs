@@ -24,7 +24,7 @@
 //! ```
 //!
 //! How it is fast: WTHOR records and RGN/PGN games are first given to the quick check
-//! ([`quick`](super::quick)), standard Othello replayed on two `u64` bitboards straight
+//! ([`quick`](crate::engine::quick)), standard Othello replayed on two `u64` bitboards straight
 //! from the record's bytes, without building a [`Record`](crate::record::Record). Only a
 //! game the quick check does not pass is read and validated in full, so its diagnostics
 //! are exactly the full validator's; a game it passes has none, and is only counted
@@ -39,9 +39,9 @@ use std::sync::atomic::AtomicU64;
 use std::sync::mpsc::{channel, sync_channel, Receiver};
 use std::sync::{Arc, Mutex};
 
-use super::quick::QuickMoves;
 use super::{validate_game, Summary};
 use crate::diagnostic::Diagnostic;
+use crate::engine::quick::QuickMoves;
 use crate::engine::Rules;
 use crate::formats::rgn::{self, GameSpan, Splitter};
 use crate::formats::text::RunawayGuard;

@@ -1,12 +1,12 @@
-//! The quick scan of one RGN/PGN game for the quick check ([`crate::validate::quick`]):
+//! The quick scan of one RGN/PGN game for the quick check ([`crate::engine::quick`]):
 //! one pass over the bytes that takes only the plainest games (simple tags, squares,
 //! passes, move numbers, plain comments, a disc-count result) and gathers their moves
 //! without allocating. Anything else (escapes, flip claims, colour prefixes, boards,
 //! comment commands, other results, a `Start`, `FEN` or `Termination` tag) makes it give
 //! up, and the game is parsed in full.
 
+use crate::engine::quick::{code, QuickMoves, PASS};
 use crate::engine::Rules;
-use crate::validate::quick::{code, QuickMoves, PASS};
 
 /// What a scanned game claims: Black's and White's scores, when it gives a result.
 pub(crate) type Claim = Option<(u8, u8)>;

@@ -87,13 +87,15 @@ use crate::record::Record;
 
 mod names;
 mod reader;
+mod record;
 mod writer;
 
 pub use super::text::{decode_cp1252, encode_cp1252};
 pub use names::{NameKind, NameTable};
 pub use writer::WthorWriter;
 
-pub(crate) use reader::{Entry, FileContext, Reader};
+pub(crate) use reader::{Entry, Reader};
+pub(crate) use record::FileContext;
 
 /// Tag holding the record's tournament index into `WTHOR.TRN`.
 pub const TOURNAMENT_TAG: &str = crate::record::TagName::WTHOR_TOURNAMENT;

@@ -1,6 +1,8 @@
-//! The quick check: standard 8x8 Othello replayed on two `u64` bitboards, which answers one
-//! question, "would the full validator find nothing at all in this game?", without building
-//! a [`Record`](crate::record::Record).
+//! The quick check: a replay on specialized bitboards that answers one question, "would
+//! the full validator find nothing at all in this game?", without building a
+//! [`Record`](crate::record::Record). It lives with the engine, below the formats that
+//! gather moves for it and the validation pipeline that asks it, so data still flows one
+//! way.
 //!
 //! Readers that can hand out a game's moves cheaply (WTHOR records, RGN/PGN text) ask it
 //! first; a game it does not pass (an illegal move, a missing pass, an unfinished game, a
@@ -8,16 +10,15 @@
 //! diagnostics are exactly the full validator's. It is conservative by design: `false`
 //! only means "look closer".
 //!
-//! Standard Othello, by far the most common game, is replayed on two `u64`s; other rules
-//! are replayed with the engine's [`Position`](crate::engine::Position), still without a
-//! record.
+//! Standard Othello, by far the most common game, is replayed on two `u64`s; other
+//! two-player rules from a standard opening on `u128`s ([`Wide`]); the rest with the
+//! engine's [`Position`], still without a record.
 //!
 //! A move is a square's code, `row * 16 + col` (a1 = 0, b1 = 1, a2 = 16), or [`PASS`].
 
 use std::sync::OnceLock;
 
-use crate::engine::{Color, Move, Opening, Outcome, Rules, Square};
-use crate::record::Record;
+use super::{Color, Move, Opening, Outcome, Position, Rules, Setup, Square};
 
 /// An explicit pass in a move list.
 pub(crate) const PASS: u8 = 0xFF;
@@ -101,6 +102,17 @@ const START_BLACK: u64 = 0x0000_0008_1000_0000;
 /// White's discs at the start: d4 and e5.
 const START_WHITE: u64 = 0x0000_0010_0800_0000;
 
+/// The rules' usual start (as a record without a start position has it), if possible.
+fn start(rules: &Rules) -> Option<Position> {
+    let (discs, neutral) = rules.start_discs();
+    let setup = Setup {
+        discs,
+        neutral,
+        turn: Color::Black,
+    };
+    Position::from_setup(*rules, setup).ok()
+}
+
 /// The replay of any rules with the engine, as the validator replays: a move that fails
 /// is an error unless the mover must pass and the record leaves its passes out.
 fn replay_engine(
@@ -109,7 +121,7 @@ fn replay_engine(
     explicit_passes: bool,
     claim: Option<(u8, u8)>,
 ) -> bool {
-    let Ok(mut pos) = Record::new(*rules).start_position() else {
+    let Some(mut pos) = start(rules) else {
         return false;
     };
     for &code in moves {
@@ -160,7 +172,7 @@ impl Wide {
         {
             return None;
         }
-        let pos = Record::new(*rules).start_position().ok()?;
+        let pos = start(rules)?;
         if pos.turn() != Color::Black || !pos.neutral().is_empty() {
             return None;
         }
@@ -451,7 +463,6 @@ pub(crate) fn mobility(own: u64, opp: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Position;
 
     fn square_index(sq: Square) -> u8 {
         sq.row() * 8 + sq.col()
