@@ -24,14 +24,15 @@
 //! ```
 //!
 //! How it is fast: WTHOR records and RGN/PGN games are first given to the quick check
-//! ([`quick`](crate::engine::quick)), standard Othello replayed on two `u64` bitboards straight
-//! from the record's bytes, without building a [`Record`](crate::record::Record). Only a
+//! (`engine::quick`): their moves replayed straight from the record's bytes on specialized
+//! bitboards (`u64` for standard Othello, `u128` for other two-player rules), without
+//! building a [`Record`](crate::record::Record). Only a
 //! game the quick check does not pass is read and validated in full, so its diagnostics
 //! are exactly the full validator's; a game it passes has none, and is only counted
 //! ([`Event::Clean`]). Other formats are read in full. With more than one job, one thread
 //! reads and splits the inputs into blocks of games, the workers validate the blocks, and
-//! the caller's thread reports them in order; at most a few blocks per worker are in
-//! flight, so memory stays flat however long the inputs are.
+//! the caller's thread reports them in order; at most two blocks more than the workers
+//! (or the cores) are in flight, so memory stays flat however long the inputs are.
 
 use std::collections::BTreeMap;
 use std::io::{self, BufRead};
