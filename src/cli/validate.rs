@@ -213,7 +213,10 @@ fn validate_files(
                     *failed_inputs = true;
                 }
                 Event::Game(game, diagnostics) => {
-                    clean &= game.record.is_some() && !diagnostics.iter().any(|d| d.is_error());
+                    // As `Summary` counts: an unreadable game is invalid, a file-level entry
+                    // (index 0) only by its errors.
+                    clean &= (game.record.is_some() || game.index == 0)
+                        && !diagnostics.iter().any(|d| d.is_error());
                     for d in diagnostics {
                         printer.diagnostic(d, &game.source)?;
                     }
