@@ -220,11 +220,12 @@ fn movetext(bytes: &[u8], mut pos: usize, moves: &mut QuickMoves) -> Option<Clai
 
 /// The run of ASCII digits at `pos`, and where it ends.
 fn digits(bytes: &[u8], pos: usize) -> (&[u8], usize) {
-    let len = bytes[pos.min(bytes.len())..]
+    let start = pos.min(bytes.len());
+    let len = bytes[start..]
         .iter()
         .take_while(|b| b.is_ascii_digit())
         .count();
-    (&bytes[pos.min(bytes.len())..pos + len], pos + len)
+    (&bytes[start..start + len], start + len)
 }
 
 #[cfg(test)]
