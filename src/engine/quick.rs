@@ -10,15 +10,16 @@
 //! diagnostics are exactly the full validator's. It is conservative by design: `false`
 //! only means "look closer".
 //!
-//! Standard Othello, by far the most common game, is replayed on two `u64`s; other
-//! two-player rules from a standard opening on `u128`s ([`Wide`]); the rest with the
-//! engine's [`Position`], still without a record.
+//! Two-player rules from a standard opening are replayed on a [`Board`]: `u64` bitboards
+//! up to 8x8 (standard Othello, by far the most common game, among them), `u128` up to
+//! 10x10, in the engine's [`Bits`] layouts, with flips from ray tables. Other rules are
+//! replayed with the engine's [`Position`], still without a record.
 //!
 //! A move is a square's code, `row * 16 + col` (a1 = 0, b1 = 1, a2 = 16), or [`PASS`].
 
 use std::sync::OnceLock;
 
-use super::{Color, Move, Opening, Outcome, Position, Rules, Setup, Square};
+use super::{Bits, Color, Move, Opening, Outcome, Position, Rules, Setup, Square, SquareSet};
 
 /// An explicit pass in a move list.
 pub(crate) const PASS: u8 = 0xFF;
@@ -41,8 +42,8 @@ pub(crate) struct QuickMoves {
     /// Whether an explicit pass was seen: the record then writes its passes, and a missing
     /// one is an error.
     explicit_passes: bool,
-    /// The board of the last rules replayed on [`Wide`] bitboards, kept for the next game.
-    wide: Option<(Rules, Option<Wide>)>,
+    /// The board of the last rules other than standard Othello, kept for the next game.
+    board: Option<(Rules, Replay)>,
 }
 
 impl Default for QuickMoves {
@@ -51,7 +52,7 @@ impl Default for QuickMoves {
             moves: [0; MAX_MOVES],
             len: 0,
             explicit_passes: false,
-            wide: None,
+            board: None,
         }
     }
 }
@@ -76,6 +77,7 @@ impl QuickMoves {
     }
 
     /// The moves so far.
+    #[cfg(test)]
     pub(crate) fn as_slice(&self) -> &[u8] {
         &self.moves[..self.len]
     }
@@ -84,23 +86,54 @@ impl QuickMoves {
     /// usual start with these moves and `claim`, Black's and White's claimed scores
     /// (`None`: no result claimed). A game must end with no player able to move.
     pub(crate) fn is_clean(&mut self, rules: &Rules, claim: Option<(u8, u8)>) -> bool {
+        let (moves, explicit) = (&self.moves[..self.len], self.explicit_passes);
         if *rules == Rules::default() {
-            return replay(self.as_slice(), self.explicit_passes, claim);
+            return standard().replay(moves.iter().copied(), explicit, claim);
         }
-        if self.wide.as_ref().map_or(true, |(r, _)| r != rules) {
-            self.wide = Some((*rules, Wide::of(rules)));
+        if self.board.as_ref().map_or(true, |(r, _)| r != rules) {
+            self.board = Some((*rules, Replay::of(rules)));
         }
-        match &self.wide {
-            Some((_, Some(wide))) => wide.replay(self.as_slice(), self.explicit_passes, claim),
-            _ => replay_engine(rules, self.as_slice(), self.explicit_passes, claim),
+        let moves = &self.moves[..self.len];
+        match &self.board {
+            Some((_, Replay::Narrow(board))) => {
+                board.replay(moves.iter().copied(), explicit, claim)
+            }
+            Some((_, Replay::Wide(board))) => board.replay(moves.iter().copied(), explicit, claim),
+            _ => replay_engine(rules, moves, explicit, claim),
         }
     }
 }
 
-/// Black's discs at the start: e4 and d5.
-const START_BLACK: u64 = 0x0000_0008_1000_0000;
-/// White's discs at the start: d4 and e5.
-const START_WHITE: u64 = 0x0000_0010_0800_0000;
+/// How the quick check replays a set of rules.
+#[derive(Clone, Debug)]
+enum Replay {
+    /// On `u64` bitboards (boards up to 8x8).
+    Narrow(Board<u64>),
+    /// On `u128` bitboards (boards up to 10x10).
+    Wide(Board<u128>),
+    /// With the engine's `Position` (free openings, disc supplies, 3-4 players).
+    Engine,
+}
+
+impl Replay {
+    fn of(rules: &Rules) -> Replay {
+        if rules.board().side() <= u64::SIDE {
+            Board::of(rules).map_or(Replay::Engine, Replay::Narrow)
+        } else {
+            Board::of(rules).map_or(Replay::Engine, Replay::Wide)
+        }
+    }
+}
+
+/// The board of standard Othello, made once.
+pub(crate) fn standard() -> &'static Board<u64> {
+    static STANDARD: OnceLock<Board<u64>> = OnceLock::new();
+    STANDARD.get_or_init(|| {
+        Board::of(&Rules::default()).unwrap_or_else(|| {
+            unreachable!("standard Othello is two-player, from a standard opening")
+        })
+    })
+}
 
 /// The rules' usual start (as a record without a start position has it), if possible.
 fn start(rules: &Rules) -> Option<Position> {
@@ -148,27 +181,68 @@ fn replay_engine(
     }
 }
 
-/// Two-player rules from a standard opening without a disc supply, on any board up to
-/// 10x10, as `u128` bitboards with bit `row * side + col`: squares off the board or
-/// blocked are never occupied, so runs stop there on their own.
-#[derive(Clone, Debug)]
-pub(crate) struct Wide {
-    rules: Rules,
-    side: u8,
-    rays: &'static [[u128; 8]; 100],
-    playable: u128,
-    /// Black's and White's discs at the start.
-    start: [u128; 2],
+/// What the ray-table replay needs of a layout beyond [`Bits`].
+pub(crate) trait RayBits: Bits {
+    /// The lowest set bit alone (none when empty).
+    fn lowest_bit(self) -> Self;
+    /// The highest set bit alone (none when empty).
+    fn highest_bit(self) -> Self;
+    /// Every bit below the lowest set one (all bits when empty).
+    fn below(self) -> Self;
+    /// Every bit when `yes`, none otherwise.
+    fn all_if(yes: bool) -> Self;
 }
 
-impl Wide {
-    /// The board of `rules`, if [`Wide`] can replay them.
-    fn of(rules: &Rules) -> Option<Wide> {
+macro_rules! ray_bits {
+    ($t:ty) => {
+        impl RayBits for $t {
+            #[inline]
+            fn lowest_bit(self) -> $t {
+                self & self.wrapping_neg()
+            }
+            #[inline]
+            fn highest_bit(self) -> $t {
+                // A shift by the full width wraps to no shift, and the mask clears it.
+                ((1 as $t) << (<$t>::BITS - 1)).wrapping_shr(self.leading_zeros()) & self
+            }
+            #[inline]
+            fn below(self) -> $t {
+                self.wrapping_sub(1)
+            }
+            #[inline]
+            fn all_if(yes: bool) -> $t {
+                <$t>::from(yes).wrapping_neg()
+            }
+        }
+    };
+}
+ray_bits!(u64);
+ray_bits!(u128);
+
+/// Two-player rules from a standard opening without a disc supply, in the engine's bitboard
+/// layout `B`: squares off the board or blocked are never occupied, so runs stop there on
+/// their own.
+#[derive(Clone, Debug)]
+pub(crate) struct Board<B> {
+    rules: Rules,
+    side: u8,
+    /// `rays[index][d]`: the squares from bit `index` (excluded) to the edge in direction
+    /// `d`; the first four directions go up the bit order, the last four down.
+    rays: Vec<[B; 8]>,
+    playable: B,
+    /// Black's and White's discs at the start.
+    start: [B; 2],
+}
+
+impl<B: RayBits> Board<B> {
+    /// The board of `rules`, if they are two-player rules from a standard opening without
+    /// a disc supply on a board the layout holds.
+    fn of(rules: &Rules) -> Option<Board<B>> {
         let side = rules.board().side();
         if rules.players() != 2
             || rules.opening() != Opening::Standard
             || rules.supply().is_some()
-            || side > 10
+            || side > B::SIDE
         {
             return None;
         }
@@ -176,68 +250,77 @@ impl Wide {
         if pos.turn() != Color::Black || !pos.neutral().is_empty() {
             return None;
         }
-        let bits = |set: crate::engine::SquareSet| {
+        let bits = |set: SquareSet| {
             set.iter()
-                .fold(0u128, |acc, sq| acc | 1 << (sq.row() * side + sq.col()))
+                .filter_map(B::index_of)
+                .fold(B::ZERO, |acc, i| acc | B::bit(i))
         };
-        Some(Wide {
+        Some(Board {
             rules: *rules,
             side,
-            rays: wide_rays(side),
+            rays: rays(side),
             playable: bits(rules.playable()),
             start: [bits(pos.discs(Color::Black)), bits(pos.discs(Color::White))],
         })
     }
 
-    /// The discs of `opp` a disc of `own` on bit `sq` flips.
+    /// The discs of `opp` a disc of `own` on bit `index` flips: on each ray, the run of
+    /// `opp` discs before the first square that is not one, if that square is `own`'s.
+    /// Branch-free, so that the loop over the rays unrolls.
     #[inline]
-    fn flips(&self, own: u128, opp: u128, sq: usize) -> u128 {
-        let rays = &self.rays[sq];
-        let mut flipped = 0;
+    fn flips(&self, own: B, opp: B, index: usize) -> B {
+        let rays = &self.rays[index];
+        let mut flipped = B::ZERO;
         for &ray in &rays[..4] {
-            let stop = ray & !opp;
-            let first = stop & stop.wrapping_neg();
-            flipped |= ray & first.wrapping_sub(1) & u128::from(first & own != 0).wrapping_neg();
+            let first = (ray & !opp).lowest_bit();
+            flipped |= ray & first.below() & B::all_if(!(first & own).is_zero());
         }
         for &ray in &rays[4..] {
-            let stop = ray & !opp;
-            let first = (1u128 << 127).wrapping_shr(stop.leading_zeros()) & stop;
-            flipped |= ray
-                & !(first | first.wrapping_sub(1))
-                & u128::from(first & own != 0).wrapping_neg();
+            let first = (ray & !opp).highest_bit();
+            flipped |= ray & !(first | first.below()) & B::all_if(!(first & own).is_zero());
         }
         flipped
     }
 
-    /// The discs a disc of `own` on bit `sq` flips, when the move is legal: on an empty
+    /// The discs a disc of `own` on bit `index` flips, when the move is legal: on an empty
     /// playable square, flipping something.
     #[inline]
-    fn place(&self, own: u128, opp: u128, sq: usize) -> Option<u128> {
-        if self.playable & !(own | opp) & (1u128 << sq) == 0 {
+    fn place(&self, own: B, opp: B, index: usize) -> Option<B> {
+        if (self.playable & !(own | opp) & B::bit(index as u32)).is_zero() {
             return None;
         }
-        Some(self.flips(own, opp, sq)).filter(|&f| f != 0)
+        Some(self.flips(own, opp, index)).filter(|f| !f.is_zero())
     }
 
-    /// Whether `own` has a move.
-    fn can_move(&self, own: u128, opp: u128) -> bool {
+    /// Whether `own` has a move. Asked only on a pass and at the end, when few squares
+    /// are empty or the answer comes early.
+    fn can_move(&self, own: B, opp: B) -> bool {
         let mut empty = self.playable & !(own | opp);
-        while empty != 0 {
-            let sq = empty.trailing_zeros() as usize;
-            if self.flips(own, opp, sq) != 0 {
+        while !empty.is_zero() {
+            let index = empty.lowest();
+            if !self.flips(own, opp, index as usize).is_zero() {
                 return true;
             }
-            empty &= empty - 1;
+            empty &= !B::bit(index);
         }
         false
     }
 
-    /// [`replay`] on this board.
-    fn replay(&self, moves: &[u8], explicit_passes: bool, claim: Option<(u8, u8)>) -> bool {
+    /// The replay behind [`QuickMoves::is_clean`], over the moves' codes as they come (a
+    /// reader may decode them on the way): passes are inferred unless `explicit_passes`,
+    /// and the game must end with `claim`.
+    #[inline]
+    pub(crate) fn replay(
+        &self,
+        moves: impl IntoIterator<Item = u8>,
+        explicit_passes: bool,
+        claim: Option<(u8, u8)>,
+    ) -> bool {
         let [mut own, mut opp] = self.start;
         let mut black_to_move = true;
-        for &code in moves {
+        for code in moves {
             if code == PASS {
+                // A pass is legal only for a player without a move, in a game not over.
                 if self.can_move(own, opp) || !self.can_move(opp, own) {
                     return false;
                 }
@@ -246,28 +329,29 @@ impl Wide {
                 if row >= self.side || col >= self.side {
                     return false;
                 }
-                let sq = usize::from(row * self.side + col);
-                let flipped = match self.place(own, opp, sq) {
+                let index = (u32::from(row) * B::STRIDE + u32::from(col)) as usize;
+                let flipped = match self.place(own, opp, index) {
                     Some(flipped) => flipped,
+                    // Illegal, unless the mover had to pass first and the record leaves
+                    // its passes out.
+                    None if explicit_passes || self.can_move(own, opp) => return false,
                     None => {
-                        if explicit_passes || self.can_move(own, opp) {
-                            return false;
-                        }
                         std::mem::swap(&mut own, &mut opp);
                         black_to_move = !black_to_move;
-                        match self.place(own, opp, sq) {
+                        match self.place(own, opp, index) {
                             Some(flipped) => flipped,
                             None => return false,
                         }
                     }
                 };
-                own |= 1u128 << sq | flipped;
+                own |= B::bit(index as u32) | flipped;
                 opp &= !flipped;
             }
             std::mem::swap(&mut own, &mut opp);
             black_to_move = !black_to_move;
         }
-        if self.can_move(own, opp) || self.can_move(opp, own) {
+        if (own | opp) != self.playable && (self.can_move(own, opp) || self.can_move(opp, own)) {
+            // Unfinished: the validator warns.
             return false;
         }
         let Some((claimed_black, claimed_white)) = claim else {
@@ -278,105 +362,15 @@ impl Wide {
         } else {
             (opp, own)
         };
-        let (black, white) = (black.count_ones() as u8, white.count_ones() as u8);
-        let empty = self.playable.count_ones() as u8 - black - white;
+        let (black, white) = (black.count() as u8, white.count() as u8);
+        let empty = self.playable.count() as u8 - black - white;
         let outcome = Outcome::new(&self.rules, [black, white, 0, 0], 0, empty);
         outcome.score[..2] == [claimed_black, claimed_white]
     }
 }
 
-/// The rays of a board of `side` squares a side, made once.
-fn wide_rays(side: u8) -> &'static [[u128; 8]; 100] {
-    static TABLES: [OnceLock<Box<[[u128; 8]; 100]>>; 11] = [const { OnceLock::new() }; 11];
-    TABLES[usize::from(side.min(10))].get_or_init(|| {
-        let mut table = Box::new([[0u128; 8]; 100]);
-        let side = i8::try_from(side.min(10)).unwrap_or(10);
-        for row in 0..side {
-            for col in 0..side {
-                for (d, &(dr, dc)) in DIRECTIONS.iter().enumerate() {
-                    let (mut r, mut c) = (row + dr, col + dc);
-                    while (0..side).contains(&r) && (0..side).contains(&c) {
-                        table[(row * side + col) as usize][d] |= 1u128 << (r * side + c);
-                        r += dr;
-                        c += dc;
-                    }
-                }
-            }
-        }
-        table
-    })
-}
-
-/// The `u64` replay of standard Othello behind [`QuickMoves::is_clean`], over the moves'
-/// codes as they come (a reader may decode them on the way).
-#[inline]
-pub(crate) fn replay(
-    moves: impl IntoIterator<Item = impl std::borrow::Borrow<u8>>,
-    explicit_passes: bool,
-    claim: Option<(u8, u8)>,
-) -> bool {
-    let (mut own, mut opp) = (START_BLACK, START_WHITE);
-    let mut black_to_move = true;
-    for code in moves {
-        let code = *code.borrow();
-        let (row, col) = (code >> 4, code & 15);
-        let mv = row * 8 + col;
-        if code == PASS {
-            // A pass is legal only for a player without a move, in a game not yet over.
-            if mobility(own, opp) != 0 || mobility(opp, own) == 0 {
-                return false;
-            }
-        } else {
-            if row >= 8 || col >= 8 {
-                return false;
-            }
-            let m = 1u64 << mv;
-            if (own | opp) & m != 0 {
-                return false;
-            }
-            let mut flipped = flips(own, opp, mv);
-            if flipped == 0 {
-                // Illegal, unless the mover had to pass first and the record leaves its
-                // passes out.
-                if explicit_passes || mobility(own, opp) != 0 {
-                    return false;
-                }
-                std::mem::swap(&mut own, &mut opp);
-                black_to_move = !black_to_move;
-                flipped = flips(own, opp, mv);
-                if flipped == 0 {
-                    return false;
-                }
-            }
-            own |= m | flipped;
-            opp &= !flipped;
-        }
-        std::mem::swap(&mut own, &mut opp);
-        black_to_move = !black_to_move;
-    }
-    if own | opp != u64::MAX && (mobility(own, opp) != 0 || mobility(opp, own) != 0) {
-        // Unfinished: the validator warns.
-        return false;
-    }
-    let Some((claimed_black, claimed_white)) = claim else {
-        return true;
-    };
-    let (black, white) = if black_to_move {
-        (own.count_ones(), opp.count_ones())
-    } else {
-        (opp.count_ones(), own.count_ones())
-    };
-    let empty = 64 - black - white;
-    let score = match black.cmp(&white) {
-        std::cmp::Ordering::Greater => black + empty,
-        std::cmp::Ordering::Less => black,
-        std::cmp::Ordering::Equal => black + empty / 2,
-    };
-    score == u32::from(claimed_black) && 64 - score == u32::from(claimed_white)
-}
-
-/// The eight directions as `(row step, column step)`.
-const DIRECTIONS: [(i8, i8); 8] = [
+/// The eight directions as `(row step, column step)`: four up the bit order, four down.
+const DIRECTIONS: [(i32, i32); 8] = [
     (0, 1),
     (1, -1),
     (1, 0),
@@ -387,237 +381,170 @@ const DIRECTIONS: [(i8, i8); 8] = [
     (-1, -1),
 ];
 
-/// `RAYS[sq][d]`: the squares from `sq` (excluded) to the edge in direction `d`. The first
-/// four directions go up the bit order, the last four down.
-static RAYS: [[u64; 8]; 64] = rays();
-
-const fn rays() -> [[u64; 8]; 64] {
-    let mut table = [[0u64; 8]; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let mut d = 0;
-        while d < 8 {
-            let (dr, dc) = DIRECTIONS[d];
-            let (mut r, mut c) = ((sq / 8) as i8 + dr, (sq % 8) as i8 + dc);
-            while r >= 0 && r < 8 && c >= 0 && c < 8 {
-                table[sq][d] |= 1u64 << (r * 8 + c);
-                r += dr;
-                c += dc;
+/// The ray table of a board of `side` squares a side in layout `B`, indexed by bit.
+fn rays<B: Bits>(side: u8) -> Vec<[B; 8]> {
+    let side = i32::from(side);
+    let stride = B::STRIDE as i32;
+    let mut table = vec![[B::ZERO; 8]; (stride * side) as usize];
+    for row in 0..side {
+        for col in 0..side {
+            for (d, &(dr, dc)) in DIRECTIONS.iter().enumerate() {
+                let (mut r, mut c) = (row + dr, col + dc);
+                while (0..side).contains(&r) && (0..side).contains(&c) {
+                    table[(row * stride + col) as usize][d] |= B::bit((r * stride + c) as u32);
+                    r += dr;
+                    c += dc;
+                }
             }
-            d += 1;
         }
-        sq += 1;
     }
     table
-}
-
-/// The discs of `opp` that a disc of `own` on `sq` (`row * 8 + col`) flips: on each ray from `sq`, the run
-/// of `opp` discs before the first square that is not one, if that square is `own`'s.
-/// Branch-free, so that the loop over the rays unrolls.
-#[inline]
-pub(crate) fn flips(own: u64, opp: u64, sq: u8) -> u64 {
-    let rays = &RAYS[usize::from(sq & 63)];
-    let mut flipped = 0;
-    for &ray in &rays[..4] {
-        // Up the bit order: the lowest such square.
-        let stop = ray & !opp;
-        let first = stop & stop.wrapping_neg();
-        let taken = u64::from(first & own != 0).wrapping_neg();
-        flipped |= ray & first.wrapping_sub(1) & taken;
-    }
-    for &ray in &rays[4..] {
-        // Down the bit order: the highest (none when `stop` is 0: the shift by 64 wraps
-        // to 0 and the mask clears it).
-        let stop = ray & !opp;
-        let first = (1u64 << 63).wrapping_shr(stop.leading_zeros()) & stop;
-        let taken = u64::from(first & own != 0).wrapping_neg();
-        flipped |= ray & !(first | first.wrapping_sub(1)) & taken;
-    }
-    flipped
-}
-
-/// Squares where `own` may play.
-#[inline]
-pub(crate) fn mobility(own: u64, opp: u64) -> u64 {
-    let empty = !(own | opp);
-    let mut moves = 0;
-    // Runs that move sideways may not cross the a- or h-file, or they would wrap.
-    let horizontal = opp & 0x7e7e_7e7e_7e7e_7e7e;
-    for (shift, mask) in [
-        (1u32, horizontal),
-        (8, opp),
-        (7, horizontal),
-        (9, horizontal),
-    ] {
-        let mut up = mask & (own << shift);
-        let mut down = mask & (own >> shift);
-        for _ in 0..5 {
-            up |= mask & (up << shift);
-            down |= mask & (down >> shift);
-        }
-        moves |= (up << shift) | (down >> shift);
-    }
-    moves & empty
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn square_index(sq: Square) -> u8 {
-        sq.row() * 8 + sq.col()
-    }
-
-    /// Walks random games with the engine, checking flips and mobility at every step.
-    #[test]
-    fn flips_and_mobility_agree_with_the_engine() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        for _ in 0..300 {
-            let mut pos = Position::new(Rules::default());
-            let mut moves = QuickMoves::default();
-            while !pos.is_over() {
-                let (own, opp) = bitboards(&pos);
-                let legal = pos.legal_moves();
-                let mut expected = 0u64;
-                for sq in legal.iter() {
-                    expected |= 1 << square_index(sq);
-                }
-                assert_eq!(mobility(own, opp), expected, "{pos}");
-                if legal.is_empty() {
-                    pos.play(Move::Pass).unwrap();
-                    continue;
-                }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                let sq = legal.iter().nth(seed as usize % legal.len()).unwrap();
-                let flipped = pos.play_with_flips(Move::Place(sq)).unwrap();
-                let mut expected = 0u64;
-                for f in flipped.iter() {
-                    expected |= 1 << square_index(f);
-                }
-                assert_eq!(flips(own, opp, square_index(sq)), expected);
-                moves.push(code(sq.col(), sq.row()));
-            }
-            let outcome = pos.outcome().unwrap();
-            let (black, white) = (outcome.score[0], outcome.score[1]);
-            let rules = Rules::default();
-            assert!(moves.is_clean(&rules, Some((black, white))));
-            assert!(moves.is_clean(&rules, None));
-            assert!(!moves.is_clean(&rules, Some((black ^ 1, white))));
-            assert!(!moves.is_clean(&rules, Some((black, white ^ 1))));
-            // The engine's replay agrees.
-            assert!(replay_engine(
-                &rules,
-                moves.as_slice(),
-                false,
-                Some((black, white))
-            ));
-            assert!(
-                !replay_engine(&rules, moves.as_slice(), false, Some((white, black)))
-                    || black == white
-            );
-        }
-    }
-
-    /// The mover's and the opponent's discs.
-    fn bitboards(pos: &Position) -> (u64, u64) {
-        let bits = |c| {
-            pos.discs(c)
-                .iter()
-                .fold(0u64, |acc, sq| acc | 1 << square_index(sq))
-        };
-        (bits(pos.turn()), bits(pos.turn().next(2)))
-    }
-
-    /// The `u128` replay agrees with the engine's on random games of many rules, and on
-    /// copies with one move changed to any square (blocked and off-board ones included).
-    #[test]
-    fn the_wide_replay_agrees_with_the_engine() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move |n: usize| {
+    /// A small deterministic generator (xorshift64).
+    fn generator(mut seed: u64) -> impl FnMut(usize) -> usize {
+        move |n| {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
             seed as usize % n
-        };
-        let mut agreed_clean = 0;
-        for name in [
-            "othello:10x10",
-            "othello:octagon",
-            "othello:6x6",
-            "othello:4x4",
-            "anti",
-            "anti:10x10,scoring=raw",
-            "othello,blocked=c4+f6",
-            "othello:10x10,blocked=e4+g7,handicap=white:2",
-            "othello,scoring=raw",
-        ] {
-            let rules: Rules = name.parse().unwrap();
-            let wide = Wide::of(&rules).unwrap();
-            for k in 0..200 {
-                let mut pos = Position::new(rules);
-                let mut moves = Vec::new();
-                let explicit = k % 2 == 0;
-                while !pos.is_over() {
-                    let legal: Vec<_> = pos.legal_moves().iter().collect();
-                    if legal.is_empty() {
-                        pos.play(Move::Pass).unwrap();
-                        if explicit {
-                            moves.push(PASS);
-                        }
-                        continue;
-                    }
-                    // Every square's legality, blocked and off-board ones included.
-                    let side = rules.board().side();
-                    let bits = |set: crate::engine::SquareSet| {
-                        set.iter()
-                            .fold(0u128, |acc, s| acc | 1 << (s.row() * side + s.col()))
-                    };
-                    let own = bits(pos.discs(pos.turn()));
-                    let opp = bits(pos.discs(pos.turn().next(2)));
-                    for (row, col) in (0..side).flat_map(|r| (0..side).map(move |c| (r, c))) {
-                        let target = Square::new(col, row).unwrap();
-                        let legal_here = pos.clone().play(Move::Place(target)).is_ok();
-                        let index = usize::from(row * side + col);
-                        assert_eq!(
-                            wide.place(own, opp, index).is_some(),
-                            legal_here,
-                            "{name} {target}"
-                        );
-                    }
-                    let sq = legal[next(legal.len())];
-                    pos.play(Move::Place(sq)).unwrap();
-                    moves.push(code(sq.col(), sq.row()));
-                }
-                let outcome = pos.outcome().unwrap();
-                let mut claim = Some((outcome.score[0], outcome.score[1]));
-                if k % 3 == 1 && !moves.is_empty() {
-                    let at = next(moves.len());
-                    moves[at] = code(next(11) as u8, next(11) as u8);
-                }
-                if k % 5 == 2 {
-                    claim = Some((outcome.score[1], outcome.score[0]));
-                }
-                let engine = replay_engine(&rules, &moves, explicit, claim);
-                assert_eq!(
-                    wide.replay(&moves, explicit, claim),
-                    engine,
-                    "{name}: {moves:?}"
-                );
-                agreed_clean += usize::from(engine);
-            }
         }
-        assert!(agreed_clean > 500, "{agreed_clean}");
+    }
+
+    /// The board's bits of `set`.
+    fn bits<B: Bits>(set: SquareSet) -> B {
+        set.iter()
+            .filter_map(B::index_of)
+            .fold(B::ZERO, |acc, i| acc | B::bit(i))
+    }
+
+    /// Plays random games of `rules` with the engine; at every position checks every
+    /// square's legality, the flips of the move played and whether the mover can move
+    /// against the engine; then replays each game (whole, or with one move changed to any
+    /// square, or with a wrong claim) and compares with the engine's replay. Returns how
+    /// many games both found clean.
+    fn agrees_with_the_engine<B: RayBits>(
+        name: &str,
+        next: &mut impl FnMut(usize) -> usize,
+    ) -> usize {
+        let rules: Rules = name.parse().unwrap();
+        let board = Board::<B>::of(&rules).unwrap();
+        let side = rules.board().side();
+        let mut clean = 0;
+        for k in 0..150 {
+            let mut pos = Position::new(rules);
+            let mut moves = Vec::new();
+            let explicit = k % 2 == 0;
+            while !pos.is_over() {
+                let own: B = bits(pos.discs(pos.turn()));
+                let opp: B = bits(pos.discs(pos.turn().next(2)));
+                let legal: Vec<_> = pos.legal_moves().iter().collect();
+                assert_eq!(board.can_move(own, opp), !legal.is_empty(), "{name}\n{pos}");
+                for (row, col) in (0..side).flat_map(|r| (0..side).map(move |c| (r, c))) {
+                    let target = Square::new(col, row).unwrap();
+                    let index = B::index_of(target).unwrap() as usize;
+                    let legal_here = pos.clone().play(Move::Place(target)).is_ok();
+                    assert_eq!(
+                        board.place(own, opp, index).is_some(),
+                        legal_here,
+                        "{name} {target}"
+                    );
+                }
+                if legal.is_empty() {
+                    pos.play(Move::Pass).unwrap();
+                    if explicit {
+                        moves.push(PASS);
+                    }
+                    continue;
+                }
+                let sq = legal[next(legal.len())];
+                let flipped = pos.play_with_flips(Move::Place(sq)).unwrap();
+                let index = B::index_of(sq).unwrap() as usize;
+                assert_eq!(board.flips(own, opp, index), bits(flipped), "{name} {sq}");
+                moves.push(code(sq.col(), sq.row()));
+            }
+            let outcome = pos.outcome().unwrap();
+            let mut claim = Some((outcome.score[0], outcome.score[1]));
+            if k % 3 == 1 && !moves.is_empty() {
+                let at = next(moves.len());
+                moves[at] = code(next(11) as u8, next(11) as u8);
+            }
+            if k % 5 == 2 {
+                claim = Some((outcome.score[0] ^ 1, outcome.score[1]));
+            }
+            let engine = replay_engine(&rules, &moves, explicit, claim);
+            assert_eq!(
+                board.replay(moves.iter().copied(), explicit, claim),
+                engine,
+                "{name}: {moves:?}"
+            );
+            clean += usize::from(engine);
+        }
+        clean
     }
 
     #[test]
-    fn passes_follow_the_validator() {
-        // An unfinished game is not clean; neither is an illegal move or a needless pass.
-        let f5 = code(5, 4);
-        assert!(!replay([f5], false, None));
-        assert!(!replay([0], false, None));
-        assert!(!replay([code(8, 4)], false, None));
-        assert!(!replay([PASS], true, None));
+    fn the_boards_agree_with_the_engine() {
+        let mut next = generator(0x9e37_79b9_7f4a_7c15);
+        let narrow = [
+            "othello",
+            "othello:6x6",
+            "othello:4x4",
+            "anti",
+            "othello,blocked=c4+f6",
+            "othello,scoring=raw",
+        ];
+        let wide = [
+            "othello:10x10",
+            "othello:octagon",
+            "anti:10x10,scoring=raw",
+            "othello:10x10,blocked=e4+g7,handicap=white:2",
+        ];
+        let clean: usize = narrow
+            .iter()
+            .map(|r| agrees_with_the_engine::<u64>(r, &mut next))
+            .sum::<usize>()
+            + wide
+                .iter()
+                .map(|r| agrees_with_the_engine::<u128>(r, &mut next))
+                .sum::<usize>();
+        // Whole games with the right claim are clean; damaged ones mostly not.
+        assert!(clean > 500, "{clean}");
+        assert!(clean < 10 * 150, "{clean}");
+    }
+
+    #[test]
+    fn standard_othello_goes_through_its_board_and_needs_a_finished_game() {
+        let mut next = generator(7);
+        let rules = Rules::default();
+        let mut moves = QuickMoves::default();
+        let mut pos = Position::new(rules);
+        while !pos.is_over() {
+            let legal: Vec<_> = pos.legal_moves().iter().collect();
+            let mv = match legal.len() {
+                0 => Move::Pass,
+                n => Move::Place(legal[next(n)]),
+            };
+            pos.play(mv).unwrap();
+            if let Move::Place(sq) = mv {
+                assert!(moves.push(code(sq.col(), sq.row())));
+            }
+        }
+        let [black, white, ..] = pos.outcome().unwrap().score;
+        assert!(moves.is_clean(&rules, Some((black, white))));
+        assert!(moves.is_clean(&rules, None));
+        assert!(!moves.is_clean(&rules, Some((black ^ 1, white))));
+        assert!(!moves.is_clean(&rules, Some((black, white ^ 1))));
+        // An unfinished game is not clean; neither is an illegal move, a square off the
+        // board or a needless pass.
+        let board = standard();
+        assert!(!board.replay([code(5, 4)], false, None));
+        assert!(!board.replay([0], false, None));
+        assert!(!board.replay([code(8, 4)], false, None));
+        assert!(!board.replay([PASS], true, None));
     }
 }

@@ -92,12 +92,12 @@ impl QuickRecord {
     /// byte names a square, or the record would not be quick), replayed as standard
     /// Othello with passes left out, and its score.
     pub(crate) fn is_clean(&self) -> bool {
-        use crate::engine::quick::{code, replay};
+        use crate::engine::quick::{code, standard};
         let moves = self.bytes[8..]
             .iter()
             .take_while(|&&b| b != 0)
             .map(|&b| code(b % 10 - 1, b / 10 - 1));
-        replay(moves, false, Some((self.bytes[6], 64 - self.bytes[6])))
+        standard().replay(moves, false, Some((self.bytes[6], 64 - self.bytes[6])))
     }
 }
 
