@@ -554,25 +554,25 @@ fn a_failing_sink_stops_the_run() {
 #[test]
 fn clean_games_of_a_big_file_are_counted_in_blocks() {
     use reversi_record::formats::WriteOptions;
-    let record = common::random_record(reversi_record::Rules::default(), 7, false);
-    let mut record = reversi_record::record::Record {
-        moves: record
-            .moves
-            .into_iter()
-            .map(|m| reversi_record::record::MoveRecord::new(m.mv))
-            .collect(),
-        ..reversi_record::record::Record::default()
-    };
-    let mut pos = reversi_record::Position::new(reversi_record::Rules::default());
-    for m in &record.moves {
-        pos.play(m.mv).unwrap();
+    use reversi_record::record::{ClaimedResult, MoveRecord, Record};
+    use reversi_record::{Move, Position, Rules};
+    // A finished game with its result: played to the end, passes left out.
+    let mut rng = Rng::new(7);
+    let mut pos = Position::new(Rules::default());
+    let mut record = Record::default();
+    while !pos.is_over() {
+        let legal: Vec<_> = pos.legal_moves().iter().collect();
+        let mv = match legal.len() {
+            0 => Move::Pass,
+            n => Move::Place(legal[rng.below(n)]),
+        };
+        pos.play(mv).unwrap();
+        if mv != Move::Pass {
+            record.moves.push(MoveRecord::new(mv));
+        }
     }
-    let Some(outcome) = pos.outcome() else {
-        return;
-    };
-    record.result = Some(reversi_record::record::ClaimedResult::discs(
-        outcome.score[..2].to_vec(),
-    ));
+    let outcome = pos.outcome().expect("played to the end");
+    record.result = Some(ClaimedResult::discs(outcome.score[..2].to_vec()));
     let (game, _) = Format::Rgn
         .write_bytes(&[record], &WriteOptions::default())
         .unwrap();
