@@ -40,7 +40,7 @@ fn validate_files(
         .map(|path| open(path).map_err(|e| io::Error::new(e.kind(), format!("{path}: {e}"))))
         .collect::<io::Result<Vec<_>>>()?;
     let mut renderer = Renderer::plain();
-    Validation::new().run(inputs.into_iter().map(|i| ((), Some(i))), |event| {
+    let summary = Validation::new().run(inputs.into_iter().map(|i| ((), Some(i))), |event| {
         if let Event::Game(game, diagnostics) = event {
             for d in diagnostics {
                 print(if json {
@@ -52,7 +52,8 @@ fn validate_files(
             }
         }
         Ok(())
-    })
+    })?;
+    Ok(summary)
 }
 
 fn main() -> ExitCode {

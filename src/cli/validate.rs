@@ -194,8 +194,6 @@ fn validate_files(
             Err(e) => (Opened::Failed(e), None),
         });
     let mut name = std::sync::Arc::from("-");
-    // Whether every game reported so far was valid, for a run that stops early.
-    let mut clean = true;
     let outcome = Validation::new()
         .jobs(jobs)
         .allow(args.allow.iter().cloned())
@@ -213,10 +211,6 @@ fn validate_files(
                     *failed_inputs = true;
                 }
                 Event::Game(game, diagnostics) => {
-                    // As `Summary` counts: an unreadable game is invalid, a file-level entry
-                    // (index 0) only by its errors.
-                    clean &= (game.record.is_some() || game.index == 0)
-                        && !diagnostics.iter().any(|d| d.is_error());
                     for d in diagnostics {
                         printer.diagnostic(d, &game.source)?;
                     }
@@ -236,11 +230,10 @@ fn validate_files(
             }
             Ok(())
         });
-    match outcome {
-        Ok(summary) => Ok(summary),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(Stopped::Pipe(clean)),
-        Err(e) => Err(Stopped::Io(e)),
-    }
+    outcome.map_err(|stopped| match stopped.error.kind() {
+        io::ErrorKind::BrokenPipe => Stopped::Pipe(stopped.summary.is_clean()),
+        _ => Stopped::Io(stopped.error),
+    })
 }
 
 /// The summary line, or the summary object that ends the JSON forms.

@@ -25,7 +25,7 @@ mod suggest;
 
 pub use crate::codes::{explain, Code, CODES};
 pub use game::{validate_game, Summary};
-pub use pipeline::{Event, Input, Validation};
+pub use pipeline::{Event, Input, Stopped, Validation};
 
 /// What replaying one game found.
 #[derive(Clone, Debug)]

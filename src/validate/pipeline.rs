@@ -82,6 +82,38 @@ pub enum Event<'e, T> {
     ReadFailed(io::Error),
 }
 
+/// A run that its sink stopped: the sink's error, and the counts of everything reported
+/// before it (a game is counted before it is reported). Converts into the `io::Error`.
+#[derive(Debug)]
+pub struct Stopped {
+    /// What the sink returned.
+    pub error: io::Error,
+    /// The counts so far.
+    pub summary: Summary,
+}
+
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "validation stopped after {}: {}",
+            self.summary, self.error
+        )
+    }
+}
+
+impl std::error::Error for Stopped {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+impl From<Stopped> for io::Error {
+    fn from(stopped: Stopped) -> io::Error {
+        stopped.error
+    }
+}
+
 /// A validation run's settings; [`Validation::run`] validates.
 #[derive(Clone, Debug)]
 pub struct Validation {
@@ -132,9 +164,9 @@ impl Validation {
 
     /// Validates every input, each given with the caller's tag (handed back in
     /// [`Event::Start`]) and `None` for an input that could not be opened, calling `sink`
-    /// with what was found, in input order. An error from `sink` stops the run and is
-    /// returned; otherwise the counts are.
-    pub fn run<T, I, F>(&self, inputs: I, mut sink: F) -> io::Result<Summary>
+    /// with what was found, in input order, and returns the counts. An error from `sink`
+    /// stops the run: it comes back with the counts so far ([`Stopped`]).
+    pub fn run<T, I, F>(&self, inputs: I, mut sink: F) -> Result<Summary, Stopped>
     where
         T: Send,
         I: Iterator<Item = (T, Option<Input>)> + Send,
@@ -163,18 +195,21 @@ impl Validation {
                 Done::Failed(e) => sink(Event::ReadFailed(e)),
             }
         };
-        if self.jobs <= 1 {
+        let outcome = if self.jobs <= 1 {
             let mut moves = QuickMoves::default();
             let mut outcome = Ok(());
             produce(inputs, |unit| {
                 outcome = report(process(unit, &self.allow, &mut moves));
                 outcome.is_ok()
             });
-            outcome?;
+            outcome
         } else {
-            self.run_parallel(inputs, &mut report)?;
+            self.run_parallel(inputs, &mut report)
+        };
+        match outcome {
+            Ok(()) => Ok(summary),
+            Err(error) => Err(Stopped { error, summary }),
         }
-        Ok(summary)
     }
 
     /// One reading thread, `jobs` workers, and the reporting on the calling thread.
