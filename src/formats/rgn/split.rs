@@ -117,14 +117,19 @@ impl<R: BufRead> Splitter<R> {
                 break;
             };
             if game.take(line, out, start) {
-                self.pending = Some(line);
-                self.pending_bytes.clear();
-                self.pending_bytes.extend_from_slice(&out[start..]);
-                out.truncate(start);
+                self.hold_back(line, out, start);
                 break;
             }
         }
         Ok(game.lines.finish(out))
+    }
+
+    /// Keeps `line`, appended to `out` at `start`, for the next game.
+    fn hold_back(&mut self, line: LineInfo, out: &mut Vec<u8>, start: usize) {
+        self.pending = Some(line);
+        self.pending_bytes.clear();
+        self.pending_bytes.extend_from_slice(&out[start..]);
+        out.truncate(start);
     }
 
     /// Takes the complete lines at the start of the input's buffer into `game` (appending
@@ -161,10 +166,7 @@ impl<R: BufRead> Splitter<R> {
             self.line += 1;
             used += len;
             if game.take(line, out, start) {
-                self.pending = Some(line);
-                self.pending_bytes.clear();
-                self.pending_bytes.extend_from_slice(&out[start..]);
-                out.truncate(start);
+                self.hold_back(line, out, start);
                 return Ok((used, true));
             }
         }
