@@ -22,7 +22,9 @@ pub use engine::{
     BoardShape, Cell, Color, Finished, IllegalMove, Move, Outcome, Position, Rules, RulesError,
     Setup, Square, SquareSet,
 };
+mod blocks;
 pub mod codes;
+pub mod convert;
 pub mod diagnostic;
 pub mod formats;
 pub mod record;

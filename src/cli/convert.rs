@@ -3,10 +3,12 @@
 use std::io;
 use std::path::PathBuf;
 
+use std::sync::Arc;
+
+use reversi_record::convert::{Conversion, Event, Outcome, Stopped, Tally};
 use reversi_record::diagnostic::Renderer;
 use reversi_record::formats::capabilities::LossSummary;
-use reversi_record::formats::{Format, RecordWriter, WriteError, WriteOptions};
-use reversi_record::validate::with_explicit_passes;
+use reversi_record::formats::{Format, RecordWriter, WriteOptions};
 use reversi_record::Rules;
 
 use super::input::{self, InputOptions};
@@ -43,6 +45,10 @@ pub(crate) struct Args {
     /// No notes on standard error; refusals and losses are still reported.
     #[arg(long, short = 'q')]
     quiet: bool,
+    /// Worker threads reading and rendering the games (default: one per core); the
+    /// output is the same with any number.
+    #[arg(long, short = 'j')]
+    jobs: Option<usize>,
 }
 
 pub(crate) fn run(args: Args) -> io::Result<u8> {
@@ -74,67 +80,112 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         rules: args.rules,
         names: args.names.clone(),
     };
-    let mut tally = Tally::default();
+    let jobs = super::validate::capped_jobs(args.jobs, args.quiet);
     // A run that could not read an input, or refused every game it read, leaves the
     // output as it was, and the name files a WTHOR writer would extend too.
-    let outcome = {
+    let mut report = Report::new(&args, target_name.clone());
+    let (tally, outcome) = {
         let mut writer = target.writer(Box::new(output.writer()), &write_options);
-        convert_inputs(&args, &options, &mut *writer, &target_name, &mut tally).and_then(|()| {
-            if tally.failed() {
-                Ok(())
-            } else {
-                writer.finish().map_err(WriteError::Io)
-            }
-        })
+        match convert_inputs(&args, &options, jobs, &mut *writer, &mut report) {
+            Ok(tally) if report.failed(&tally) => (tally, Ok(())),
+            Ok(tally) => (tally, writer.finish()),
+            Err(stopped) => (stopped.tally, Err(stopped.error)),
+        }
     };
     match outcome {
         Ok(()) => {}
         // A closed standard output ends the work quietly; the status says what was found.
-        Err(WriteError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
-            return Ok(tally.status());
-        }
-        Err(WriteError::Io(e)) => return Err(output.write_failed(e)),
-        Err(e) => return Err(io::Error::other(e.to_string())),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(report.status(&tally)),
+        Err(e) => return Err(output.write_failed(e)),
     }
-    if tally.failed() {
+    if report.failed(&tally) {
         if let Some(abandoned) = output.abandoned() {
             stderr_line(format_args!("note: {abandoned}"));
         }
     } else {
         output.commit()?;
     }
-    if !args.quiet || tally.refused > 0 {
+    let not_converted = tally.refused + tally.unreadable;
+    if !args.quiet || not_converted > 0 {
         stderr_line(format_args!(
-            "converted {} {} to {target_name}; {} not converted",
+            "converted {} {} to {target_name}; {not_converted} not converted",
             tally.written,
             if tally.written == 1 { "game" } else { "games" },
-            tally.refused
         ));
     }
-    Ok(tally.status())
+    Ok(report.status(&tally))
 }
 
-/// What a conversion saw.
-#[derive(Default)]
-struct Tally {
-    written: usize,
-    refused: usize,
-    /// The exit status so far.
-    status: u8,
+/// What a conversion reported on standard error, and what it saw.
+struct Report {
+    target_name: String,
+    lossy: bool,
+    renderer: Renderer,
+    /// The input being converted.
+    name: Arc<str>,
+    /// What was dropped from its games.
+    dropped: LossSummary,
+    /// An input could not be opened or read.
+    failed_input: bool,
 }
 
-impl Tally {
-    fn status(&self) -> u8 {
-        self.status
+impl Report {
+    fn new(args: &Args, target_name: String) -> Report {
+        Report {
+            target_name,
+            lossy: args.lossy,
+            renderer: Renderer::terminal(),
+            name: Arc::from("-"),
+            dropped: LossSummary::default(),
+            failed_input: false,
+        }
+    }
+
+    /// The exit status: an input could not be read; or a game had an error or was not
+    /// converted; or all is well.
+    fn status(&self, tally: &Tally) -> u8 {
+        if self.failed_input {
+            exit::USAGE
+        } else if tally.with_errors + tally.refused + tally.unreadable > 0 {
+            exit::INVALID
+        } else {
+            exit::OK
+        }
     }
 
     /// Whether the run failed: an input could not be read, or every game read was refused.
-    fn failed(&self) -> bool {
-        self.status == exit::USAGE || (self.written == 0 && self.refused > 0)
+    fn failed(&self, tally: &Tally) -> bool {
+        self.failed_input || (tally.written == 0 && tally.refused + tally.unreadable > 0)
     }
 
-    fn saw(&mut self, status: u8) {
-        self.status = self.status.max(status);
+    /// Reports one game: the reader's findings, then a refusal if it was not converted.
+    fn game(&mut self, game: &reversi_record::formats::ParsedGame, outcome: &Outcome) {
+        for d in &game.diagnostics {
+            stderr_line(self.renderer.render(d, &game.source));
+        }
+        let name = &self.name;
+        match outcome {
+            Outcome::Written(losses) => self.dropped.add(game.index, losses),
+            Outcome::Refused(why) => {
+                let why = why
+                    .refusal(&self.target_name, self.lossy)
+                    .unwrap_or_default();
+                stderr_line(format_args!("error: {name}: game {}: {why}", game.index));
+            }
+            Outcome::Unreadable => {
+                stderr_line(format_args!(
+                    "error: {name}: game {} could not be read and is not converted",
+                    game.index
+                ));
+            }
+        }
+    }
+
+    /// Lists what was dropped from the games of the input that ends.
+    fn end_input(&mut self) {
+        for line in std::mem::take(&mut self.dropped).lines() {
+            stderr_line(format_args!("warning: {}: dropped {line}", self.name));
+        }
     }
 }
 
@@ -146,76 +197,52 @@ fn is_name_file(path: &str) -> bool {
         .is_some_and(|n| n.eq_ignore_ascii_case("WTHOR.JOU") || n.eq_ignore_ascii_case("WTHOR.TRN"))
 }
 
-/// Converts every game of every input through `writer`. An output error stops the work
-/// (returned); everything else is reported on standard error and counted in `tally`.
+/// Converts every game of every input through `writer` with the library's pipeline,
+/// reporting on standard error as it goes. An output error stops the work (returned).
 fn convert_inputs(
     args: &Args,
     options: &InputOptions,
+    jobs: usize,
     writer: &mut dyn RecordWriter,
-    target_name: &str,
-    tally: &mut Tally,
-) -> Result<(), WriteError> {
-    let mut renderer = Renderer::terminal();
-    for path in &args.inputs {
-        let input = match input::open(path, options) {
-            Ok(i) => i,
-            Err(e) => {
-                stderr_line(format_args!("error: {e}"));
-                tally.saw(exit::USAGE);
-                continue;
-            }
-        };
-        if !args.quiet {
-            stderr_line(format_args!("note: {}", input.note()));
-        }
-        let name = input.name.clone();
-        let mut dropped = LossSummary::default();
-        for item in input.games() {
-            let game = match item {
-                Ok(g) => g,
-                Err(e) => {
-                    stderr_line(format_args!("error: {name}: reading failed: {e}"));
-                    tally.saw(exit::USAGE);
-                    break;
-                }
-            };
-            for d in &game.diagnostics {
-                stderr_line(renderer.render(d, &game.source));
-                if d.is_error() {
-                    tally.saw(exit::INVALID);
+    report: &mut Report,
+) -> Result<Tally, Stopped> {
+    let inputs = args
+        .inputs
+        .iter()
+        .map(|path| match input::open(path, options) {
+            Ok(input) => (
+                Ok((input.name.clone(), input.note())),
+                Some(input.into_validation()),
+            ),
+            Err(e) => (Err(e), None),
+        });
+    let run = Conversion::new().jobs(jobs).run(inputs, writer, |event| {
+        match event {
+            Event::Start(opened) => {
+                report.end_input();
+                match opened {
+                    Ok((name, note)) => {
+                        report.name = name;
+                        if !args.quiet {
+                            stderr_line(format_args!("note: {note}"));
+                        }
+                    }
+                    Err(e) => {
+                        stderr_line(format_args!("error: {e}"));
+                        report.failed_input = true;
+                    }
                 }
             }
-            let Some(record) = &game.record else {
-                stderr_line(format_args!(
-                    "error: {name}: game {} could not be read and is not converted",
-                    game.index
-                ));
-                tally.saw(exit::INVALID);
-                tally.refused += 1;
-                continue;
-            };
-            let explicit = with_explicit_passes(record);
-            match writer.write(&explicit) {
-                Ok(losses) => {
-                    tally.written += 1;
-                    dropped.add(game.index, &losses);
-                }
-                Err(WriteError::Io(e)) => return Err(WriteError::Io(e)),
-                Err(refused_because) => {
-                    tally.refused += 1;
-                    tally.saw(exit::INVALID);
-                    let why = refused_because
-                        .refusal(target_name, args.lossy)
-                        .unwrap_or_default();
-                    stderr_line(format_args!("error: {name}: game {}: {why}", game.index));
-                }
+            Event::Game(game, outcome) => report.game(game, outcome),
+            Event::ReadFailed(e) => {
+                stderr_line(format_args!("error: {}: reading failed: {e}", report.name));
+                report.failed_input = true;
             }
         }
-        for line in dropped.lines() {
-            stderr_line(format_args!("warning: {name}: dropped {line}"));
-        }
-    }
-    Ok(())
+        Ok(())
+    });
+    report.end_input();
+    run
 }
 
 /// The directory of the output file (WTHOR name files go beside it), `None` for stdout.

@@ -139,7 +139,7 @@ const JOBS_PER_CORE: usize = 4;
 
 /// `--jobs`, capped at [`JOBS_PER_CORE`] times the cores (with a note); every core when
 /// not given.
-fn capped_jobs(jobs: Option<usize>, quiet: bool) -> usize {
+pub(super) fn capped_jobs(jobs: Option<usize>, quiet: bool) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let cap = cores * JOBS_PER_CORE;
     match jobs {

@@ -135,6 +135,27 @@ pub(crate) fn standard() -> &'static Board<u64> {
     })
 }
 
+/// Where replay inserts the passes a standard Othello game from the usual start leaves
+/// out: the indexes of the moves they go before, pushed to `passes_before`. `None` when the
+/// quick board cannot tell (other rules, a move that is illegal even after a pass), for
+/// the engine to decide.
+pub(crate) fn implicit_passes(
+    rules: &Rules,
+    moves: impl IntoIterator<Item = Move>,
+    passes_before: &mut Vec<usize>,
+) -> Option<()> {
+    if *rules != Rules::default() {
+        return None;
+    }
+    let codes = moves.into_iter().map(|m| match m {
+        Move::Pass => PASS,
+        // Off the 8x8 board: the walk stops there.
+        Move::Place(sq) => code(sq.col(), sq.row()),
+    });
+    standard().walk(codes, false, |i| passes_before.push(i))?;
+    Some(())
+}
+
 /// The rules' usual start (as a record without a start position has it), if possible.
 fn start(rules: &Rules) -> Option<Position> {
     let (discs, neutral) = rules.start_discs();
@@ -306,6 +327,52 @@ impl<B: RayBits> Board<B> {
         false
     }
 
+    /// Plays `moves` from the start, inferring a pass (reported to `inferred` with the
+    /// index of the move it goes before) where the mover has none and the record leaves
+    /// its passes out (`!explicit_passes`). Returns the discs of the player to move and of
+    /// the other, and whether Black is to move; `None` at the first move that is illegal.
+    #[inline]
+    pub(crate) fn walk(
+        &self,
+        moves: impl IntoIterator<Item = u8>,
+        explicit_passes: bool,
+        mut inferred: impl FnMut(usize),
+    ) -> Option<(B, B, bool)> {
+        let [mut own, mut opp] = self.start;
+        let mut black_to_move = true;
+        for (i, code) in moves.into_iter().enumerate() {
+            if code == PASS {
+                // A pass is legal only for a player without a move, in a game not over.
+                if self.can_move(own, opp) || !self.can_move(opp, own) {
+                    return None;
+                }
+            } else {
+                let (row, col) = (code >> 4, code & 15);
+                if row >= self.side || col >= self.side {
+                    return None;
+                }
+                let index = (u32::from(row) * B::STRIDE + u32::from(col)) as usize;
+                let flipped = match self.place(own, opp, index) {
+                    Some(flipped) => flipped,
+                    // Illegal, unless the mover had to pass first and the record leaves
+                    // its passes out.
+                    None if explicit_passes || self.can_move(own, opp) => return None,
+                    None => {
+                        std::mem::swap(&mut own, &mut opp);
+                        black_to_move = !black_to_move;
+                        inferred(i);
+                        self.place(own, opp, index)?
+                    }
+                };
+                own |= B::bit(index as u32) | flipped;
+                opp &= !flipped;
+            }
+            std::mem::swap(&mut own, &mut opp);
+            black_to_move = !black_to_move;
+        }
+        Some((own, opp, black_to_move))
+    }
+
     /// The replay behind [`QuickMoves::is_clean`], over the moves' codes as they come (a
     /// reader may decode them on the way): passes are inferred unless `explicit_passes`,
     /// and the game must end with `claim`.
@@ -316,40 +383,9 @@ impl<B: RayBits> Board<B> {
         explicit_passes: bool,
         claim: Option<(u8, u8)>,
     ) -> bool {
-        let [mut own, mut opp] = self.start;
-        let mut black_to_move = true;
-        for code in moves {
-            if code == PASS {
-                // A pass is legal only for a player without a move, in a game not over.
-                if self.can_move(own, opp) || !self.can_move(opp, own) {
-                    return false;
-                }
-            } else {
-                let (row, col) = (code >> 4, code & 15);
-                if row >= self.side || col >= self.side {
-                    return false;
-                }
-                let index = (u32::from(row) * B::STRIDE + u32::from(col)) as usize;
-                let flipped = match self.place(own, opp, index) {
-                    Some(flipped) => flipped,
-                    // Illegal, unless the mover had to pass first and the record leaves
-                    // its passes out.
-                    None if explicit_passes || self.can_move(own, opp) => return false,
-                    None => {
-                        std::mem::swap(&mut own, &mut opp);
-                        black_to_move = !black_to_move;
-                        match self.place(own, opp, index) {
-                            Some(flipped) => flipped,
-                            None => return false,
-                        }
-                    }
-                };
-                own |= B::bit(index as u32) | flipped;
-                opp &= !flipped;
-            }
-            std::mem::swap(&mut own, &mut opp);
-            black_to_move = !black_to_move;
-        }
+        let Some((own, opp, black_to_move)) = self.walk(moves, explicit_passes, |_| {}) else {
+            return false;
+        };
         if (own | opp) != self.playable && (self.can_move(own, opp) || self.can_move(opp, own)) {
             // Unfinished: the validator warns.
             return false;

@@ -54,6 +54,29 @@ impl Square {
         self.0
     }
 
+    /// The square's name (`f5`, `j10`) without formatting machinery or allocation: what
+    /// writers use on their hot paths.
+    ///
+    /// ```
+    /// use reversi_record::Square;
+    /// assert_eq!(Square::new(9, 9).unwrap().name().as_str(), "j10");
+    /// ```
+    pub const fn name(self) -> SquareName {
+        let row = self.row() + 1;
+        let letter = b'a' + self.col();
+        if row < 10 {
+            SquareName {
+                bytes: [letter, b'0' + row, 0],
+                len: 2,
+            }
+        } else {
+            SquareName {
+                bytes: [letter, b'1', b'0' + row - 10],
+                len: 3,
+            }
+        }
+    }
+
     /// Parses a square from ASCII bytes: a letter (`a`..`j`, either case) and a row number.
     pub fn from_ascii(text: &[u8]) -> Result<Square, ParseSquareError> {
         let bad = || ParseSquareError {
@@ -78,9 +101,24 @@ impl Square {
     }
 }
 
+/// A square's name, as [`Square::name`] spells it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct SquareName {
+    bytes: [u8; 3],
+    len: u8,
+}
+
+impl SquareName {
+    /// The name as text.
+    pub fn as_str(&self) -> &str {
+        // The bytes are an ASCII letter and digits, set only by `Square::name`.
+        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or("?")
+    }
+}
+
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.col()) as char, self.row() + 1)
+        f.write_str(self.name().as_str())
     }
 }
 
@@ -99,7 +137,7 @@ impl FromStr for Square {
 
 impl serde::Serialize for Square {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
+        s.serialize_str(self.name().as_str())
     }
 }
 
@@ -351,6 +389,16 @@ mod tests {
         assert_eq!("F5".parse::<Square>().unwrap().to_string(), "f5");
         for bad in ["", "a", "a0", "k1", "a11", "a01", "5f", "a1x", "é1"] {
             assert!(bad.parse::<Square>().is_err(), "{bad} parsed");
+        }
+    }
+
+    #[test]
+    fn every_square_is_named_as_it_parses() {
+        for index in 0..MAX_SIDE * MAX_SIDE {
+            let sq = Square::from_index(index).unwrap();
+            let expected = format!("{}{}", (b'a' + sq.col()) as char, sq.row() + 1);
+            assert_eq!(sq.name().as_str(), expected);
+            assert_eq!(expected.parse::<Square>().unwrap(), sq);
         }
     }
 

@@ -322,6 +322,14 @@ impl RecordWriter for Checked<'_> {
     fn finish(&mut self) -> std::io::Result<()> {
         self.inner.finish()
     }
+
+    fn renderer(&self) -> Option<super::Renderer> {
+        self.inner.renderer().map(|r| r.checked(self.format))
+    }
+
+    fn write_rendered(&mut self, rendered: super::Rendered) -> Result<Vec<String>, WriteError> {
+        self.inner.write_rendered(rendered)
+    }
 }
 
 /// What was dropped from the games of one file, each loss listed once with the games it

@@ -27,8 +27,12 @@ pub mod pgn;
 pub mod rgn;
 pub mod sgf;
 pub mod text;
+mod text_writer;
 pub mod transcript;
 pub mod wthor;
+
+use text_writer::{text_writer, TextFormat, Written};
+pub use text_writer::{Rendered, Renderer};
 
 /// One game as read from a file.
 #[derive(Clone, Debug)]
@@ -142,6 +146,23 @@ pub trait RecordWriter {
     fn write(&mut self, record: &Record) -> Result<Vec<String>, WriteError>;
     /// Flushes everything, writing headers and companion files.
     fn finish(&mut self) -> io::Result<()>;
+
+    /// A renderer of this writer's records that may run on other threads, for
+    /// [`RecordWriter::write_rendered`] to write in order; `None` when the writer must see
+    /// the records themselves, one after the other (WTHOR numbers names as it meets them).
+    fn renderer(&self) -> Option<Renderer> {
+        None
+    }
+
+    /// Writes what this writer's [`Renderer`] made of a record, as
+    /// [`RecordWriter::write`] writes the record; returns what was dropped.
+    fn write_rendered(&mut self, rendered: Rendered) -> Result<Vec<String>, WriteError> {
+        let _ = rendered;
+        Err(WriteError::Io(io::Error::new(
+            io::ErrorKind::Unsupported,
+            "this writer writes records, not rendered text",
+        )))
+    }
 }
 
 /// Refuses or reports `losses` as the options say.
@@ -153,56 +174,6 @@ pub fn check_losses(
         Ok(losses)
     } else {
         Err(WriteError::CannotHold(losses))
-    }
-}
-
-/// A format written as text, one record at a time, by [`text_writer`].
-trait TextFormat {
-    /// The text of `record` and what the format cannot hold of it (refused or reported as
-    /// the options say), or an error that stands even when writing lossily (such as rules
-    /// that would change what the moves mean).
-    fn render(&self, record: &Record) -> Result<(String, Vec<String>), WriteError>;
-
-    /// What to write for the text of a record that was accepted: the text itself, unless the
-    /// format keeps per-file state (a separator between games, the rules in force), which
-    /// it updates here, for written records only.
-    fn frame(&mut self, _record: &Record, text: String) -> String {
-        text
-    }
-}
-
-/// A writer of `format` to `out`: renders each record, refuses or reports its losses with
-/// [`check_losses`], writes its framed text, and flushes at the end.
-fn text_writer<'a>(
-    out: Box<dyn Write + Send + 'a>,
-    options: &WriteOptions,
-    format: impl TextFormat + 'a,
-) -> Box<dyn RecordWriter + 'a> {
-    Box::new(TextWriter {
-        out,
-        options: options.clone(),
-        format,
-    })
-}
-
-/// The writer [`text_writer`] makes.
-struct TextWriter<'a, F> {
-    out: Box<dyn Write + Send + 'a>,
-    options: WriteOptions,
-    format: F,
-}
-
-impl<F: TextFormat> RecordWriter for TextWriter<'_, F> {
-    fn write(&mut self, record: &Record) -> Result<Vec<String>, WriteError> {
-        let (text, losses) = self.format.render(record)?;
-        let losses = check_losses(losses, &self.options)?;
-        let text = self.format.frame(record, text);
-        self.out.write_all(text.as_bytes())?;
-        Ok(losses)
-    }
-
-    fn finish(&mut self) -> io::Result<()> {
-        self.out.flush()
     }
 }
 
@@ -664,92 +635,4 @@ pub fn read_text(input: impl BufRead) -> io::Result<(String, Vec<Diagnostic>)> {
         ));
     }
     Ok(text::decode(bytes, 0, 0))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Writes the Black tag, refuses a record without one, and numbers the games it writes.
-    struct Numbered {
-        written: usize,
-    }
-
-    impl TextFormat for Numbered {
-        fn render(&self, record: &Record) -> Result<(String, Vec<String>), WriteError> {
-            let losses = record
-                .comment
-                .iter()
-                .map(|_| "the comment".into())
-                .collect();
-            match record.tag("Black") {
-                Some(name) => Ok((format!("{name}\n"), losses)),
-                None => Err(WriteError::CannotHold(vec!["no Black tag".into()])),
-            }
-        }
-
-        fn frame(&mut self, _record: &Record, text: String) -> String {
-            self.written += 1;
-            format!("{}. {text}", self.written)
-        }
-    }
-
-    fn write_all(records: &[Record], lossy: bool) -> (String, Vec<String>) {
-        let mut out = Vec::new();
-        let mut outcomes = Vec::new();
-        {
-            let options = WriteOptions {
-                lossy,
-                ..WriteOptions::default()
-            };
-            let mut writer = text_writer(Box::new(&mut out), &options, Numbered { written: 0 });
-            for record in records {
-                outcomes.push(match writer.write(record) {
-                    Ok(losses) => format!("ok {losses:?}"),
-                    Err(e) => format!("refused: {e}"),
-                });
-            }
-            writer.finish().unwrap();
-        }
-        (String::from_utf8(out).unwrap(), outcomes)
-    }
-
-    fn named(name: &str, comment: Option<&str>) -> Record {
-        let mut record = Record::default();
-        record.tags.push(crate::record::Tag {
-            name: "Black".into(),
-            value: name.into(),
-            span: None,
-        });
-        record.comment = comment.map(Into::into);
-        record
-    }
-
-    #[test]
-    fn text_writer_frames_only_the_records_it_writes() {
-        let records = [
-            named("Ann", None),
-            Record::default(),
-            named("Bob", Some("close game")),
-            named("Cy", None),
-        ];
-        let (text, outcomes) = write_all(&records, false);
-        assert_eq!(text, "1. Ann\n2. Cy\n");
-        assert_eq!(
-            outcomes,
-            [
-                "ok []",
-                "refused: the target format cannot hold no Black tag",
-                "refused: the target format cannot hold the comment",
-                "ok []",
-            ]
-        );
-        let (text, outcomes) = write_all(&records, true);
-        assert_eq!(text, "1. Ann\n2. Bob\n3. Cy\n");
-        assert_eq!(
-            outcomes[1],
-            "refused: the target format cannot hold no Black tag"
-        );
-        assert_eq!(outcomes[2], "ok [\"the comment\"]");
-    }
 }

@@ -45,7 +45,7 @@ use super::capabilities::{tags_phrase, Claim, ClaimLosses};
 use super::text::{self, Line, LineReader, MAX_GAME_BYTES};
 use super::{
     text_writer, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, TextFormat, WriteError,
-    WriteOptions,
+    WriteOptions, Written,
 };
 use crate::diagnostic::{Collected, Diagnostic, Source};
 use crate::engine::{BoardShape, Color, Move, Rules, Square};
@@ -133,13 +133,7 @@ pub fn writer<'a>(
 ) -> Box<dyn RecordWriter + 'a> {
     super::capabilities::checked(
         super::Format::MoveString,
-        text_writer(
-            out,
-            options,
-            MoveStrings {
-                rules: Rules::default(),
-            },
-        ),
+        text_writer(out, options, MoveStrings),
     )
 }
 
@@ -667,10 +661,7 @@ impl<R: BufRead> Iterator for MoveStringReader<R> {
 // Writer
 
 /// Move strings, one game a line, under a `%% rules:` pragma when the rules change.
-struct MoveStrings {
-    /// The rules of the lines written so far.
-    rules: Rules,
-}
+struct MoveStrings;
 
 impl TextFormat for MoveStrings {
     fn render(&self, record: &Record) -> Result<(String, Vec<String>), WriteError> {
@@ -708,12 +699,11 @@ impl TextFormat for MoveStrings {
         Ok((line, losses))
     }
 
-    fn frame(&mut self, record: &Record, line: String) -> String {
-        if line.is_empty() || record.rules == self.rules {
-            return line;
+    fn frame(&self, written: &Written, rules: &Rules, line: &str, out: &mut String) {
+        if !line.is_empty() && *rules != written.rules {
+            out.push_str(&format!("%% rules: {rules}\n"));
         }
-        self.rules = record.rules;
-        format!("%% rules: {}\n{line}", record.rules)
+        out.push_str(line);
     }
 }
 

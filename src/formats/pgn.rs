@@ -34,6 +34,7 @@ use std::io::{self, Write};
 use super::capabilities::{tag_phrase, termination_phrase, Claim, ClaimLosses};
 use super::{
     check_losses, text_writer, PgnDialect, RecordWriter, TextFormat, WriteError, WriteOptions,
+    Written,
 };
 use crate::engine::{BoardShape, Color, Move, Position, Rules, Setup, Square, SquareSet};
 use crate::record::{Record, ResultScore, Termination};
@@ -47,14 +48,7 @@ pub fn writer<'a>(
 ) -> Box<dyn RecordWriter + 'a> {
     super::capabilities::checked(
         super::Format::Pgn(dialect),
-        text_writer(
-            out,
-            options,
-            PgnGames {
-                dialect,
-                written: 0,
-            },
-        ),
+        text_writer(out, options, PgnGames { dialect }),
     )
 }
 
@@ -101,8 +95,6 @@ fn render_game(record: &Record, dialect: PgnDialect) -> Result<(String, Vec<Stri
 /// Games of one PGN dialect.
 struct PgnGames {
     dialect: PgnDialect,
-    /// How many games were written so far.
-    written: usize,
 }
 
 impl TextFormat for PgnGames {
@@ -110,18 +102,15 @@ impl TextFormat for PgnGames {
         render_game(record, self.dialect)
     }
 
-    fn frame(&mut self, _record: &Record, text: String) -> String {
+    fn frame(&self, written: &Written, _rules: &Rules, text: &str, out: &mut String) {
         // Thor exports end every game with a blank line; the others separate games by one.
-        let mut chunk = String::with_capacity(text.len() + 2);
-        if self.written > 0 && self.dialect != PgnDialect::Thor {
-            chunk.push('\n');
+        if written.games > 0 && self.dialect != PgnDialect::Thor {
+            out.push('\n');
         }
-        chunk.push_str(&text);
+        out.push_str(text);
         if self.dialect == PgnDialect::Thor {
-            chunk.push('\n');
+            out.push('\n');
         }
-        self.written += 1;
-        chunk
     }
 }
 

@@ -585,39 +585,84 @@ pub(crate) fn replay(record: &Record, moves: &[Move]) -> Option<Position> {
 /// assert_eq!(explicit.moves[10].mv, Move::Pass);
 /// ```
 pub fn with_explicit_passes(record: &Record) -> Cow<'_, Record> {
-    let Ok(mut pos) = record.start_position() else {
+    let passes_before = implicit_passes(record);
+    if passes_before.is_empty() {
         return Cow::Borrowed(record);
-    };
-    // Where passes go: before which moves. The common case, a record that needs none (or
-    // writes its own), is one checked play per move and no copy.
+    }
+    let mut out = record.clone();
+    insert_passes(&mut out, &passes_before);
+    Cow::Owned(out)
+}
+
+/// [`with_explicit_passes`] in place: writes out every pass that replay infers; returns
+/// whether it wrote any. A record that does not replay legally is left unchanged.
+///
+/// ```
+/// use reversi_record::record::{MoveRecord, Record};
+/// use reversi_record::{validate, Move, Rules};
+/// let mut record = Record::new("othello:4x4".parse().unwrap());
+/// for sq in ["a2", "a1", "c4", "d2", "d1", "d4", "d3", "a3", "b1", "c1", "b4", "a4"] {
+///     record.moves.push(MoveRecord::new(Move::Place(sq.parse().unwrap())));
+/// }
+/// assert!(validate::make_passes_explicit(&mut record));
+/// assert_eq!(record, *validate::with_explicit_passes(&record));
+/// assert_eq!(record.moves[10].mv, Move::Pass);
+/// ```
+pub fn make_passes_explicit(record: &mut Record) -> bool {
+    let passes_before = implicit_passes(record);
+    insert_passes(record, &passes_before);
+    !passes_before.is_empty()
+}
+
+/// The indexes of the moves before which replay infers a pass the record leaves out; none
+/// when the record writes its passes or does not replay legally.
+fn implicit_passes(record: &Record) -> Vec<usize> {
     let mut passes_before = Vec::new();
+    // Standard Othello from its usual start, the common case, on the quick check's board;
+    // anything it cannot tell, with the engine.
+    let moves = record.moves.iter().map(|m| m.mv);
+    if record.start.is_none()
+        && crate::engine::quick::implicit_passes(&record.rules, moves, &mut passes_before).is_some()
+    {
+        return passes_before;
+    }
+    passes_before.clear();
+    let Ok(mut pos) = record.start_position() else {
+        return Vec::new();
+    };
     for (i, m) in record.moves.iter().enumerate() {
         if pos.play(m.mv).is_ok() {
             continue;
         }
         // A placement fails where its player has to pass first, or it is illegal.
         if m.mv == Move::Pass || !pos.must_pass() {
-            return Cow::Borrowed(record);
+            return Vec::new();
         }
         let _ = pos.play(Move::Pass);
         if pos.play(m.mv).is_err() {
-            return Cow::Borrowed(record);
+            return Vec::new();
         }
         passes_before.push(i);
     }
+    passes_before
+}
+
+/// Inserts a pass before each move `passes_before` names (ascending); position claims
+/// keep pointing after the same moves.
+fn insert_passes(record: &mut Record, passes_before: &[usize]) {
     if passes_before.is_empty() {
-        return Cow::Borrowed(record);
+        return;
     }
-    let mut out = record.clone();
-    out.moves = Vec::with_capacity(record.moves.len() + passes_before.len());
+    let moves = std::mem::take(&mut record.moves);
+    record.moves = Vec::with_capacity(moves.len() + passes_before.len());
     let mut pending = passes_before.iter().peekable();
-    for (i, m) in record.moves.iter().enumerate() {
+    for (i, m) in moves.into_iter().enumerate() {
         if pending.next_if(|&&p| p == i).is_some() {
-            out.moves.push(MoveRecord::new(Move::Pass));
+            record.moves.push(MoveRecord::new(Move::Pass));
         }
-        out.moves.push(m.clone());
+        record.moves.push(m);
     }
-    for claim in &mut out.positions {
+    for claim in &mut record.positions {
         // A claim after n moves moves past the passes inserted before move n (1-based)
         // and every earlier one.
         let shift = match claim.after_moves {
@@ -626,5 +671,4 @@ pub fn with_explicit_passes(record: &Record) -> Cow<'_, Record> {
         };
         claim.after_moves += shift;
     }
-    Cow::Owned(out)
 }

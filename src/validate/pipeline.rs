@@ -34,40 +34,17 @@
 //! the caller's thread reports them in order; at most two blocks more than the workers
 //! (or the cores) are in flight, so memory stays flat however long the inputs are.
 
-use std::collections::BTreeMap;
-use std::io::{self, BufRead};
-use std::sync::atomic::AtomicU64;
-use std::sync::mpsc::{channel, sync_channel, Receiver};
-use std::sync::{Arc, Mutex};
+use std::io;
 
 use super::{validate_game, Summary};
+pub use crate::blocks::Input;
+use crate::blocks::{self, Unit};
 use crate::diagnostic::Diagnostic;
 use crate::engine::quick::QuickMoves;
 use crate::engine::Rules;
-use crate::formats::rgn::{self, GameSpan, Splitter};
-use crate::formats::text::RunawayGuard;
-use crate::formats::wthor::{self, Entry, FileContext};
-use crate::formats::{capped, Format, ParsedGame, ReadOptions};
-
-/// An opened input to validate: its format (as [`Format::detect`] chose it), its bytes and
-/// what its reader needs.
-pub struct Input {
-    /// The format to read it as.
-    pub format: Format,
-    /// The input, from its first byte.
-    pub reader: Box<dyn BufRead + Send>,
-    /// The name, path and default rules for its reader.
-    pub options: ReadOptions,
-}
-
-impl std::fmt::Debug for Input {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Input")
-            .field("format", &self.format)
-            .field("options", &self.options)
-            .finish_non_exhaustive()
-    }
-}
+use crate::formats::rgn;
+use crate::formats::wthor::Entry;
+use crate::formats::{capped, ParsedGame};
 
 /// What [`Validation::run`] reports, in input order.
 #[derive(Debug)]
@@ -127,19 +104,6 @@ impl Default for Validation {
     }
 }
 
-/// Games per block: enough that handing a block over costs little per game, few enough
-/// that a block of games that all fail (each read in full, with its diagnostics) stays
-/// small.
-const BLOCK_GAMES: usize = 256;
-/// Bytes per block of RGN/PGN games (a block ends after the game that crosses this).
-const TEXT_BLOCK: usize = 128 * 1024;
-/// Games per block of games read in full, by the other formats' readers.
-const GAMES_BLOCK: usize = 256;
-/// Blocks in flight beyond one per worker: enough to keep every worker busy while the
-/// reporting catches up, few enough to keep memory flat when every game fails (each is
-/// then read in full and holds its diagnostics until it is reported).
-const SPARE_BLOCKS: usize = 2;
-
 impl Validation {
     /// One job per core, nothing allowed.
     pub fn new() -> Validation {
@@ -195,126 +159,18 @@ impl Validation {
                 Done::Failed(e) => sink(Event::ReadFailed(e)),
             }
         };
-        let outcome = if self.jobs <= 1 {
-            let mut moves = QuickMoves::default();
-            let mut outcome = Ok(());
-            produce(inputs, |unit| {
-                outcome = report(process(unit, &self.allow, &mut moves));
-                outcome.is_ok()
-            });
-            outcome
-        } else {
-            self.run_parallel(inputs, &mut report)
-        };
+        let allow = &self.allow;
+        let outcome = blocks::run(
+            self.jobs,
+            inputs,
+            |unit, moves: &mut QuickMoves| process(unit, allow, moves),
+            &mut report,
+        );
         match outcome {
             Ok(()) => Ok(summary),
             Err(error) => Err(Stopped { error, summary }),
         }
     }
-
-    /// One reading thread, `jobs` workers, and the reporting on the calling thread.
-    fn run_parallel<T, I>(
-        &self,
-        inputs: I,
-        report: &mut dyn FnMut(Done<T>) -> io::Result<()>,
-    ) -> io::Result<()>
-    where
-        T: Send,
-        I: Iterator<Item = (T, Option<Input>)> + Send,
-    {
-        // More blocks than cores can work on at once only hold memory.
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let in_flight = self.jobs.min(cores) + SPARE_BLOCKS;
-        let (unit_tx, unit_rx) = sync_channel::<(usize, Unit<T>)>(self.jobs);
-        // Shared by the workers only: when the last one stops (the reporting failed), the
-        // receiver goes, and the reading thread's next send fails instead of blocking.
-        let unit_rx = Arc::new(Mutex::new(unit_rx));
-        let (done_tx, done_rx) = channel::<(usize, Done<T>)>();
-        // A block may be read only with a token; reporting a block gives its token back.
-        let (token_tx, token_rx) = sync_channel::<()>(in_flight);
-        for _ in 0..in_flight {
-            let _ = token_tx.send(());
-        }
-        std::thread::scope(|scope| {
-            scope.spawn(move || {
-                let mut seq = 0;
-                produce(inputs, |unit| {
-                    let sent = token_rx.recv().is_ok() && unit_tx.send((seq, unit)).is_ok();
-                    seq += 1;
-                    sent
-                });
-            });
-            for _ in 0..self.jobs {
-                let done_tx = done_tx.clone();
-                let unit_rx = unit_rx.clone();
-                let allow = &self.allow;
-                scope.spawn(move || {
-                    let mut moves = QuickMoves::default();
-                    loop {
-                        let next = match unit_rx.lock() {
-                            Ok(rx) => rx.recv(),
-                            Err(_) => return,
-                        };
-                        let Ok((seq, unit)) = next else { return };
-                        if done_tx
-                            .send((seq, process(unit, allow, &mut moves)))
-                            .is_err()
-                        {
-                            return;
-                        }
-                    }
-                });
-            }
-            drop(unit_rx);
-            drop(done_tx);
-            report_in_order(done_rx, token_tx, report)
-        })
-    }
-}
-
-/// Reports finished blocks in their order, giving a token back for each; dropping the
-/// tokens on an error stops the reading thread.
-fn report_in_order<T>(
-    done_rx: Receiver<(usize, Done<T>)>,
-    token_tx: std::sync::mpsc::SyncSender<()>,
-    report: &mut dyn FnMut(Done<T>) -> io::Result<()>,
-) -> io::Result<()> {
-    let mut waiting = BTreeMap::new();
-    let mut next = 0;
-    for (seq, done) in done_rx {
-        waiting.insert(seq, done);
-        while let Some(done) = waiting.remove(&next) {
-            report(done)?;
-            next += 1;
-            let _ = token_tx.send(());
-        }
-    }
-    Ok(())
-}
-
-/// A block of work, as the reading side hands it out.
-enum Unit<T> {
-    /// An input starts; whether it could be opened.
-    Start(T, bool),
-    /// Games read in full.
-    Games(Vec<ParsedGame>),
-    /// WTHOR entries, most of them records for the quick check.
-    Wthor(Arc<FileContext>, Vec<Entry>),
-    /// RGN/PGN games: their bytes back to back, and where each is.
-    Text(TextBlock),
-    /// Reading failed.
-    Failed(io::Error),
-}
-
-/// RGN/PGN games split from a file, not yet parsed.
-struct TextBlock {
-    name: Arc<str>,
-    /// The rules of games without a `Rules` tag.
-    rules: Rules,
-    /// The index of the first game.
-    first: usize,
-    bytes: Vec<u8>,
-    games: Vec<GameSpan>,
 }
 
 /// A block validated: the games reported in full, and how many more were clean.
@@ -325,139 +181,6 @@ enum Done<T> {
         clean: usize,
     },
     Failed(io::Error),
-}
-
-/// Reads every input into blocks, handing each to `emit` until it says stop.
-fn produce<T>(
-    inputs: impl Iterator<Item = (T, Option<Input>)>,
-    mut emit: impl FnMut(Unit<T>) -> bool,
-) {
-    for (tag, input) in inputs {
-        if !emit(Unit::Start(tag, input.is_some())) {
-            return;
-        }
-        let Some(input) = input else { continue };
-        let go_on = match input.format {
-            Format::Wthor => wthor_blocks(input, &mut emit),
-            Format::Rgn | Format::Pgn(_) => text_blocks(input, &mut emit),
-            format => {
-                let games = format.read(input.reader, &input.options);
-                game_blocks(games, &mut emit)
-            }
-        };
-        if !go_on {
-            return;
-        }
-    }
-}
-
-fn wthor_blocks<T>(input: Input, emit: &mut impl FnMut(Unit<T>) -> bool) -> bool {
-    let mut reader = wthor::Reader::quick(input.reader, &input.options);
-    loop {
-        let mut entries = Vec::with_capacity(BLOCK_GAMES);
-        let mut failed = None;
-        while entries.len() < BLOCK_GAMES {
-            match reader.next_entry() {
-                Some(Ok(entry)) => entries.push(entry),
-                Some(Err(e)) => {
-                    failed = Some(e);
-                    break;
-                }
-                None => break,
-            }
-        }
-        let full = entries.len() == BLOCK_GAMES;
-        if !entries.is_empty() && !emit(Unit::Wthor(reader.context().clone(), entries)) {
-            return false;
-        }
-        if let Some(e) = failed {
-            return emit(Unit::Failed(e));
-        }
-        if !full {
-            return true;
-        }
-    }
-}
-
-fn text_blocks<T>(input: Input, emit: &mut impl FnMut(Unit<T>) -> bool) -> bool {
-    let consumed = Arc::new(AtomicU64::new(0));
-    let guarded = RunawayGuard::new(input.reader, consumed.clone());
-    let mut splitter = Splitter::new(guarded);
-    let name = match &*input.options.name {
-        "" => Arc::from("-"),
-        _ => input.options.name.clone(),
-    };
-    let rules = input.options.rules.unwrap_or_default();
-    let mut first = 1;
-    loop {
-        let mut block = TextBlock {
-            name: name.clone(),
-            rules,
-            first,
-            bytes: Vec::with_capacity(TEXT_BLOCK + TEXT_BLOCK / 4),
-            games: Vec::new(),
-        };
-        let mut failed = None;
-        let mut ended = false;
-        while block.bytes.len() < TEXT_BLOCK && block.games.len() < BLOCK_GAMES {
-            match splitter.next_game(&mut block.bytes) {
-                Ok(Some(game)) => {
-                    consumed.store(0, std::sync::atomic::Ordering::Relaxed);
-                    block.games.push(game);
-                }
-                Ok(None) => {
-                    ended = true;
-                    break;
-                }
-                Err(e) => {
-                    failed = Some(e);
-                    break;
-                }
-            }
-        }
-        first += block.games.len();
-        if !block.games.is_empty() && !emit(Unit::Text(block)) {
-            return false;
-        }
-        if let Some(e) = failed {
-            return emit(Unit::Failed(e));
-        }
-        if ended {
-            return true;
-        }
-    }
-}
-
-fn game_blocks<T>(
-    mut games: crate::formats::Games<'_>,
-    emit: &mut impl FnMut(Unit<T>) -> bool,
-) -> bool {
-    loop {
-        let mut block = Vec::with_capacity(GAMES_BLOCK);
-        let mut failed = None;
-        for game in games.by_ref() {
-            match game {
-                Ok(game) => block.push(game),
-                Err(e) => {
-                    failed = Some(e);
-                    break;
-                }
-            }
-            if block.len() == GAMES_BLOCK {
-                break;
-            }
-        }
-        let full = block.len() == GAMES_BLOCK;
-        if !block.is_empty() && !emit(Unit::Games(block)) {
-            return false;
-        }
-        if let Some(e) = failed {
-            return emit(Unit::Failed(e));
-        }
-        if !full {
-            return true;
-        }
-    }
 }
 
 /// Validates a block: the quick check first where it applies, the full validator for the

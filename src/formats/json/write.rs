@@ -2,7 +2,8 @@
 
 use std::io::{self, Write};
 
-use crate::formats::{RecordWriter, WriteError, WriteOptions};
+use crate::engine::Rules;
+use crate::formats::{text_writer, RecordWriter, TextFormat, WriteError, WriteOptions, Written};
 use crate::record::{Record, ResultScore};
 
 /// A writer of the document form, or of JSON Lines when `options.dialect` is `"lines"`.
@@ -18,14 +19,14 @@ pub fn writer<'a>(
         }
         Some(d) => Err(d.to_owned()),
     };
-    Box::new(JsonWriter {
+    text_writer(
         out,
-        shape,
-        lossy: options.lossy,
-        started: false,
-        finished: false,
-        written: 0,
-    })
+        options,
+        JsonGames {
+            shape,
+            lossy: options.lossy,
+        },
+    )
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -34,19 +35,17 @@ pub(super) enum Shape {
     Lines,
 }
 
-pub(super) struct JsonWriter<'a> {
-    out: Box<dyn Write + Send + 'a>,
+/// Records as JSON: the versioned document, or one record a line.
+struct JsonGames {
+    /// The shape, or the dialect asked for that is not one.
     shape: Result<Shape, String>,
     lossy: bool,
-    started: bool,
-    finished: bool,
-    written: usize,
 }
 
 pub(super) const DOCUMENT_HEAD: &str =
     "{\"format\": \"reversi-record\", \"version\": 1, \"games\": [";
 
-impl JsonWriter<'_> {
+impl JsonGames {
     fn shape(&self) -> io::Result<Shape> {
         self.shape.clone().map_err(|d| {
             io::Error::new(
@@ -57,51 +56,48 @@ impl JsonWriter<'_> {
     }
 }
 
-impl RecordWriter for JsonWriter<'_> {
-    fn write(&mut self, record: &Record) -> Result<Vec<String>, WriteError> {
-        let shape = self.shape()?;
+impl TextFormat for JsonGames {
+    fn render(&self, record: &Record) -> Result<(String, Vec<String>), WriteError> {
+        self.shape()?;
         let losses = non_finite_numbers(record);
         if !losses.is_empty() && !self.lossy {
             return Err(WriteError::CannotHold(losses));
         }
-        let mut text = if losses.is_empty() {
-            serde_json::to_vec(record)
+        let text = if losses.is_empty() {
+            serde_json::to_string(record)
         } else {
-            serde_json::to_vec(&without_non_finite_numbers(record))
+            serde_json::to_string(&without_non_finite_numbers(record))
         }
         .map_err(io::Error::from)?;
-        match shape {
-            Shape::Document => {
-                let mut chunk = Vec::with_capacity(text.len() + DOCUMENT_HEAD.len() + 3);
-                if !self.started {
-                    chunk.extend_from_slice(DOCUMENT_HEAD.as_bytes());
-                }
-                chunk.extend_from_slice(if self.written == 0 { b"\n" } else { b",\n" });
-                chunk.append(&mut text);
-                self.out.write_all(&chunk)?;
-            }
-            Shape::Lines => {
-                text.push(b'\n');
-                self.out.write_all(&text)?;
-            }
-        }
-        self.started = true;
-        self.written += 1;
-        Ok(losses)
+        Ok((text, losses))
     }
 
-    fn finish(&mut self) -> io::Result<()> {
-        if self.finished {
-            return Ok(());
-        }
-        if self.shape()? == Shape::Document {
-            if !self.started {
-                self.out.write_all(DOCUMENT_HEAD.as_bytes())?;
+    fn frame(&self, written: &Written, _rules: &Rules, text: &str, out: &mut String) {
+        match self.shape {
+            Ok(Shape::Lines) => {
+                out.push_str(text);
+                out.push('\n');
             }
-            self.out.write_all(b"\n]}\n")?;
+            _ => {
+                if written.games == 0 {
+                    out.push_str(DOCUMENT_HEAD);
+                    out.push('\n');
+                } else {
+                    out.push_str(",\n");
+                }
+                out.push_str(text);
+            }
         }
-        self.finished = true;
-        self.out.flush()
+    }
+
+    fn end(&self, written: &Written, out: &mut String) -> io::Result<()> {
+        if self.shape()? == Shape::Document {
+            if written.games == 0 {
+                out.push_str(DOCUMENT_HEAD);
+            }
+            out.push_str("\n]}\n");
+        }
+        Ok(())
     }
 }
 

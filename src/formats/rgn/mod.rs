@@ -31,7 +31,7 @@ use std::sync::Arc;
 use super::text;
 use super::{
     text_writer, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, TextFormat, WriteError,
-    WriteOptions,
+    WriteOptions, Written,
 };
 use crate::diagnostic::{Diagnostic, Source};
 use crate::engine::Rules;
@@ -127,27 +127,22 @@ pub fn writer<'a>(
     out: Box<dyn Write + Send + 'a>,
     options: &WriteOptions,
 ) -> Box<dyn RecordWriter + 'a> {
-    text_writer(out, options, RgnGames { games: 0 })
+    text_writer(out, options, RgnGames)
 }
 
 /// RGN games, separated by a blank line.
-struct RgnGames {
-    /// How many games were written so far.
-    games: usize,
-}
+struct RgnGames;
 
 impl TextFormat for RgnGames {
     fn render(&self, record: &Record) -> Result<(String, Vec<String>), WriteError> {
         Ok(write::write_game(record))
     }
 
-    fn frame(&mut self, _record: &Record, text: String) -> String {
-        self.games += 1;
-        if self.games > 1 {
-            format!("\n{text}")
-        } else {
-            text
+    fn frame(&self, written: &Written, _rules: &Rules, text: &str, out: &mut String) {
+        if written.games > 0 {
+            out.push('\n');
         }
+        out.push_str(text);
     }
 }
 

@@ -4,10 +4,10 @@
 
 use crate::codes::Code;
 use nom::branch::alt;
-use nom::bytes::complete::{tag, tag_no_case, take_while, take_while_m_n};
+use nom::bytes::complete::{tag, tag_no_case, take_while, take_while1, take_while_m_n};
 use nom::character::complete::{char, digit1, one_of, satisfy, space0};
 use nom::combinator::{all_consuming, map, map_res, opt, recognize, value};
-use nom::multi::{many1, separated_list0};
+use nom::multi::{many1_count, separated_list0};
 use nom::sequence::{delimited, pair, preceded, terminated, tuple};
 use nom::IResult;
 
@@ -101,7 +101,7 @@ fn flip_claim(i: &str) -> Res<'_, (Option<SquareSet>, Option<u8>)> {
 
 /// A move number: `12.` or `12...`.
 fn move_number(i: &str) -> Res<'_, &str> {
-    recognize(pair(digit1, many1(char('.'))))(i)
+    recognize(pair(digit1, take_while1(|c| c == '.')))(i)
 }
 
 /// A result token in the movetext: `*`, `1/2-1/2`, or numbers joined by `-`.
@@ -109,7 +109,7 @@ fn result_token(i: &str) -> Res<'_, &str> {
     alt((
         tag("1/2-1/2"),
         tag("*"),
-        recognize(pair(digit1, many1(pair(char('-'), digit1)))),
+        recognize(pair(digit1, many1_count(pair(char('-'), digit1)))),
     ))(i)
 }
 
@@ -623,6 +623,17 @@ impl<'t> Parser<'t> {
             start = end - rest.len();
         }
         let w = &text[start..end];
+        // The common word, a bare square, read without the combinators (which would read
+        // it the same way: nothing else a word can be starts with a letter and is a square).
+        if let Ok(sq) = Square::from_ascii(w.as_bytes()) {
+            if result.is_some() {
+                self.move_after_result(start, end);
+            }
+            record
+                .moves
+                .push(MoveRecord::new(Move::Place(sq)).at(self.span(start, end)));
+            return;
+        }
         if all_consuming(result_token)(w).is_ok() {
             match parse_score(w) {
                 Ok(score) => {
@@ -653,13 +664,7 @@ impl<'t> Parser<'t> {
         };
         let move_end = end - rest.len();
         if result.is_some() {
-            self.error(
-                Code::SyntaxMoveAfterResult,
-                "a move follows the result".into(),
-                (start, move_end),
-                "move after the result",
-                "the result ends the movetext: move it after the last move",
-            );
+            self.move_after_result(start, move_end);
         }
         let mut record_move = MoveRecord::new(mv).at(self.span(start, move_end));
         record_move.color = color;
@@ -685,6 +690,16 @@ impl<'t> Parser<'t> {
             return;
         }
         record.moves.push(record_move);
+    }
+
+    fn move_after_result(&mut self, start: usize, end: usize) {
+        self.error(
+            Code::SyntaxMoveAfterResult,
+            "a move follows the result".into(),
+            (start, end),
+            "move after the result",
+            "the result ends the movetext: move it after the last move",
+        );
     }
 
     fn bad_move(&mut self, start: usize, end: usize) {

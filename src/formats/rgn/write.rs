@@ -1,5 +1,7 @@
 //! The canonical RGN writer.
 
+use std::fmt::Write as _;
+
 use super::{board, is_reserved_tag, RESULT_TAG, RULES_TAG, START_TAG, TERMINATION_TAG};
 use crate::engine::{Color, Move, Rules};
 use crate::record::{FlipClaim, MoveRecord, Record, ResultScore, Termination};
@@ -22,7 +24,7 @@ pub fn to_string(record: &Record) -> Result<String, Vec<String>> {
 /// The text of `record`, leaving out what cannot be written, and the phrases naming it.
 pub(super) fn write_game(record: &Record) -> (String, Vec<String>) {
     let mut losses = Vec::new();
-    let mut out = String::new();
+    let mut out = String::with_capacity(512);
     let rules = &record.rules;
     for tag in &record.tags {
         if !is_tag_name(&tag.name) {
@@ -150,74 +152,165 @@ fn escape_comment(text: &str) -> String {
     out
 }
 
-fn flip_text(claim: &FlipClaim) -> String {
-    let squares = claim.squares.map(|s| {
-        s.iter()
-            .map(|sq| sq.to_string())
-            .collect::<Vec<_>>()
-            .join(",")
-    });
-    match (claim.count, squares) {
-        (None, None) => "(?)".into(),
-        (Some(n), None) => format!("({n})"),
-        (None, Some(s)) => format!("({s})"),
-        (Some(n), Some(s)) => format!("({n}:{s})"),
+/// Appends the flip claim after a move: `(n)`, `(squares)`, `(n:squares)` or `(?)`.
+fn push_flips(out: &mut String, claim: &FlipClaim) {
+    out.push('(');
+    if let Some(n) = claim.count {
+        push_number(out, usize::from(n));
+        if claim.squares.is_some() {
+            out.push(':');
+        }
+    }
+    match claim.squares {
+        Some(squares) => {
+            for (i, sq) in squares.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(sq.name().as_str());
+            }
+        }
+        None if claim.count.is_none() => out.push('?'),
+        None => {}
+    }
+    out.push(')');
+}
+
+/// Appends `n` in decimal.
+fn push_number(out: &mut String, n: usize) {
+    let mut digits = [0u8; 20];
+    let mut k = digits.len();
+    let mut n = n;
+    loop {
+        k -= 1;
+        digits[k] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[k..] {
+        out.push(char::from(d));
     }
 }
 
-fn move_text(m: &MoveRecord) -> String {
-    let mut text = String::new();
+/// Appends a move: colour prefix, square or `--`, flip claim.
+fn push_move(out: &mut String, m: &MoveRecord) {
     if let Some(c) = m.color {
-        text.push(c.name().as_bytes()[0].to_ascii_uppercase() as char);
-        text.push(':');
+        out.push(c.name().as_bytes()[0].to_ascii_uppercase() as char);
+        out.push(':');
     }
     match m.mv {
-        Move::Place(sq) => text.push_str(&sq.to_string()),
-        Move::Pass => text.push_str("--"),
+        Move::Place(sq) => out.push_str(sq.name().as_str()),
+        Move::Pass => out.push_str("--"),
     }
     if let Some(claim) = &m.flips {
-        text.push_str(&flip_text(claim));
+        push_flips(out, claim);
     }
-    text
 }
 
-/// The `{...}` after a move: eval and time commands, then the comment.
-fn annotation(m: &MoveRecord) -> Option<String> {
-    let mut parts = Vec::new();
-    if let Some(e) = m.eval {
-        parts.push(format!("[%eval {e}]"));
+/// Appends the `{...}` after a move (eval and time commands, then the comment), if the
+/// move has any of them; returns whether it did.
+fn push_annotation(out: &mut String, m: &MoveRecord) -> bool {
+    if m.eval.is_none() && m.time.is_none() && m.comment.is_none() {
+        return false;
     }
-    if let Some(t) = m.time {
-        parts.push(format!("[%emt {t}]"));
-    }
-    if parts.is_empty() && m.comment.is_none() {
-        return None;
-    }
-    let mut text = parts.join(" ");
-    if let Some(c) = &m.comment {
-        if !parts.is_empty() {
-            text.push(' ');
+    out.push('{');
+    let mut first = true;
+    let mut command = |out: &mut String, name: &str, value: Option<f64>| {
+        if let Some(v) = value {
+            if !first {
+                out.push(' ');
+            }
+            first = false;
+            // Writing to a String cannot fail.
+            let _ = write!(out, "[%{name} {v}]");
         }
-        text.push_str(&escape_comment(c));
+    };
+    command(out, "eval", m.eval);
+    command(out, "emt", m.time);
+    if let Some(c) = &m.comment {
+        if !first {
+            out.push(' ');
+        }
+        out.push_str(&escape_comment(c));
     }
-    Some(format!("{{{text}}}"))
+    out.push('}');
+    true
 }
 
-enum Token {
-    Word(String),
-    Board(String),
+/// Movetext being laid out in lines shorter than [`WIDTH`]: words separated by a space
+/// or a line break, boards on lines of their own.
+struct Lines<'a> {
+    out: &'a mut String,
+    /// Characters on the current line.
+    column: usize,
+}
+
+impl Lines<'_> {
+    /// Lays out `word`, which may span lines (a comment with line breaks).
+    fn word(&mut self, word: &str) {
+        let (first_line, last_line) = match (word.find('\n'), word.rfind('\n')) {
+            (Some(first), Some(last)) => (&word[..first], Some(&word[last + 1..])),
+            _ => (word, None),
+        };
+        let first_width = width(first_line);
+        if self.column > 0 && self.column + 1 + first_width > WIDTH {
+            self.out.push('\n');
+            self.column = 0;
+        }
+        if self.column > 0 {
+            self.out.push(' ');
+            self.column += 1;
+        }
+        self.out.push_str(word);
+        self.column = match last_line {
+            Some(last) => width(last),
+            None => self.column + first_width,
+        };
+    }
+
+    /// Lays out a board diagram on lines of its own.
+    fn board(&mut self, grid: &str) {
+        if self.column > 0 {
+            self.out.push('\n');
+        }
+        self.out.push_str(grid);
+        self.out.push('\n');
+        self.column = 0;
+    }
+
+    /// Ends the last line.
+    fn end(self) {
+        if self.column > 0 {
+            self.out.push('\n');
+        }
+    }
+}
+
+/// The width of `text` in characters (every byte, for ASCII text).
+fn width(text: &str) -> usize {
+    if text.is_ascii() {
+        text.len()
+    } else {
+        text.chars().count()
+    }
 }
 
 fn movetext(record: &Record, losses: &mut Vec<String>) -> String {
     let rules = &record.rules;
     let players = usize::from(rules.players().max(1));
-    let mut tokens = Vec::new();
+    let mut out = String::with_capacity(8 * record.moves.len() + 16);
+    let mut lines = Lines {
+        out: &mut out,
+        column: 0,
+    };
     if let Some(c) = &record.comment {
-        tokens.push(Token::Word(format!("{{{}}}", escape_comment(c))));
+        lines.word(&format!("{{{}}}", escape_comment(c)));
     }
     let mut claims = record.positions.iter().peekable();
     let mut last_after = 0;
-    let mut push_claims = |after: usize, tokens: &mut Vec<Token>, losses: &mut Vec<String>| {
+    let mut push_claims = |after: usize, lines: &mut Lines<'_>, losses: &mut Vec<String>| {
         while let Some(claim) = claims.next_if(|c| c.after_moves <= after) {
             if claim.after_moves < last_after || claim.after_moves < after {
                 losses.push(format!(
@@ -232,22 +325,26 @@ fn movetext(record: &Record, losses: &mut Vec<String>) -> String {
                     "a position claim after move {} with {why}",
                     claim.after_moves
                 )),
-                None => tokens.push(Token::Board(board::to_grid(rules, &claim.setup))),
+                None => lines.board(&board::to_grid(rules, &claim.setup)),
             }
         }
     };
-    push_claims(0, &mut tokens, losses);
+    push_claims(0, &mut lines, losses);
+    // One word at a time, built in the same buffer from move to move.
+    let mut word = String::with_capacity(32);
     for (i, m) in record.moves.iter().enumerate() {
-        let mut word = String::new();
+        word.clear();
         if i % players == 0 {
-            word.push_str(&format!("{}. ", i / players + 1));
+            push_number(&mut word, i / players + 1);
+            word.push_str(". ");
         }
-        word.push_str(&move_text(m));
-        tokens.push(Token::Word(word));
-        if let Some(a) = annotation(m) {
-            tokens.push(Token::Word(a));
+        push_move(&mut word, m);
+        lines.word(&word);
+        word.clear();
+        if push_annotation(&mut word, m) {
+            lines.word(&word);
         }
-        push_claims(i + 1, &mut tokens, losses);
+        push_claims(i + 1, &mut lines, losses);
     }
     for claim in claims {
         losses.push(format!(
@@ -256,38 +353,6 @@ fn movetext(record: &Record, losses: &mut Vec<String>) -> String {
             record.moves.len()
         ));
     }
-    let mut out = String::new();
-    let mut column = 0;
-    for token in tokens {
-        match token {
-            Token::Board(grid) => {
-                if column > 0 {
-                    out.push('\n');
-                }
-                out.push_str(&grid);
-                out.push('\n');
-                column = 0;
-            }
-            Token::Word(word) => {
-                let first_line = word.split('\n').next().map_or(0, |l| l.chars().count());
-                if column > 0 && column + 1 + first_line > WIDTH {
-                    out.push('\n');
-                    column = 0;
-                }
-                if column > 0 {
-                    out.push(' ');
-                    column += 1;
-                }
-                out.push_str(&word);
-                column = match word.rfind('\n') {
-                    Some(k) => word[k + 1..].chars().count(),
-                    None => column + first_line,
-                };
-            }
-        }
-    }
-    if column > 0 {
-        out.push('\n');
-    }
+    lines.end();
     out
 }

@@ -1,0 +1,295 @@
+//! The conversion pipeline: whole inputs read, their passes made explicit and their
+//! records rendered for the target on several threads, then written in input order by one
+//! writer.
+//!
+//! ```
+//! use reversi_record::convert::{Conversion, Event, Outcome};
+//! use reversi_record::formats::{Format, ReadOptions, WriteOptions};
+//! use reversi_record::validate::Input;
+//! let input = Input {
+//!     format: Format::MoveString,
+//!     reader: Box::new(&b"f5d6c3\nf5zz\n"[..]),
+//!     options: ReadOptions::default(),
+//! };
+//! let mut out = Vec::new();
+//! let mut outcomes = Vec::new();
+//! let tally = {
+//!     let mut writer = Format::Rgn.writer(Box::new(&mut out), &WriteOptions::default());
+//!     let tally = Conversion::new()
+//!         .jobs(2)
+//!         .run([("games.txt", Some(input))].into_iter(), &mut *writer, |event| {
+//!             if let Event::Game(game, outcome) = event {
+//!                 outcomes.push((game.index, matches!(outcome, Outcome::Written(_))));
+//!             }
+//!             Ok(())
+//!         })
+//!         .unwrap();
+//!     writer.finish().unwrap();
+//!     tally
+//! };
+//! assert_eq!((tally.games, tally.written, tally.unreadable), (2, 1, 1));
+//! assert_eq!(outcomes, [(1, true), (2, false)]);
+//! assert_eq!(String::from_utf8(out).unwrap(), "[Rules \"othello\"]\n\n1. f5 d6 2. c3\n");
+//! ```
+//!
+//! How it is fast: the reading thread only splits the inputs into blocks of games (WTHOR
+//! records, RGN/PGN game texts); the workers read each game into a record, insert the
+//! passes it leaves implicit ([`with_explicit_passes`]) and, for a text target, render it
+//! with the writer's [`Renderer`](crate::formats::Renderer); the calling thread writes
+//! the texts (or, for WTHOR, the records) in input order and reports each game. Memory
+//! stays flat: a few blocks are in flight at a time.
+
+use std::io;
+
+pub use crate::blocks::Input;
+use crate::blocks::{self, Unit};
+use crate::formats::{capped, rgn, ParsedGame, RecordWriter, Rendered, Renderer, WriteError};
+use crate::validate::make_passes_explicit;
+
+/// A conversion run's settings; [`Conversion::run`] converts.
+#[derive(Clone, Debug)]
+pub struct Conversion {
+    jobs: usize,
+}
+
+impl Default for Conversion {
+    fn default() -> Conversion {
+        Conversion::new()
+    }
+}
+
+/// What [`Conversion::run`] reports, in input order.
+#[derive(Debug)]
+pub enum Event<'e, T> {
+    /// An input starts: the caller's tag given with it.
+    Start(T),
+    /// A game read (with the reader's diagnostics), and what became of it.
+    Game(&'e ParsedGame, &'e Outcome),
+    /// Reading the current input failed; the games before the failure were reported.
+    ReadFailed(io::Error),
+}
+
+/// What became of one game.
+#[derive(Debug)]
+pub enum Outcome {
+    /// Written; what the target dropped of it (when writing lossily).
+    Written(Vec<String>),
+    /// Refused by the target, which says why ([`WriteError::refusal`]).
+    Refused(WriteError),
+    /// Not converted: it could not be read (its diagnostics say why).
+    Unreadable,
+}
+
+/// The counts of a conversion run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Inputs opened.
+    pub files: usize,
+    /// Games read (converted or not).
+    pub games: usize,
+    /// Games written.
+    pub written: usize,
+    /// Games the target refused.
+    pub refused: usize,
+    /// Games that could not be read.
+    pub unreadable: usize,
+    /// Games whose reader reported an error (written or not).
+    pub with_errors: usize,
+}
+
+/// A run stopped by the writer's output or by the sink: the error, and the counts of the
+/// games reported before it. Converts into the `io::Error`.
+#[derive(Debug)]
+pub struct Stopped {
+    /// What the output or the sink returned.
+    pub error: io::Error,
+    /// The counts so far.
+    pub tally: Tally,
+}
+
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "conversion stopped after {} games: {}",
+            self.tally.games, self.error
+        )
+    }
+}
+
+impl std::error::Error for Stopped {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+impl From<Stopped> for io::Error {
+    fn from(stopped: Stopped) -> io::Error {
+        stopped.error
+    }
+}
+
+impl Conversion {
+    /// One job per core.
+    pub fn new() -> Conversion {
+        Conversion {
+            jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        }
+    }
+
+    /// Converts with `jobs` worker threads; 1 does everything on the calling thread.
+    pub fn jobs(mut self, jobs: usize) -> Conversion {
+        self.jobs = jobs.max(1);
+        self
+    }
+
+    /// Converts every game of every input through `writer`, each input given with the
+    /// caller's tag (handed back in [`Event::Start`]) and `None` for an input that could
+    /// not be opened, calling `sink` with each game and what became of it, in input order.
+    /// Returns the counts. An output error, or an error from `sink`, stops the run: it
+    /// comes back with the counts so far ([`Stopped`]). The caller finishes the writer.
+    pub fn run<T, I, F>(
+        &self,
+        inputs: I,
+        writer: &mut dyn RecordWriter,
+        mut sink: F,
+    ) -> Result<Tally, Stopped>
+    where
+        T: Send,
+        I: Iterator<Item = (T, Option<Input>)> + Send,
+        F: FnMut(Event<'_, T>) -> io::Result<()>,
+    {
+        let renderer = writer.renderer();
+        let mut tally = Tally::default();
+        let mut report = |done: Done<T>| -> io::Result<()> {
+            match done {
+                Done::Start(tag, opened) => {
+                    tally.files += usize::from(opened);
+                    sink(Event::Start(tag))
+                }
+                Done::Games(games) => {
+                    for Prepared { game, step } in games {
+                        let outcome = write(writer, &game, step)?;
+                        tally.count(&game, &outcome);
+                        sink(Event::Game(&game, &outcome))?;
+                    }
+                    Ok(())
+                }
+                Done::Failed(e) => sink(Event::ReadFailed(e)),
+            }
+        };
+        let renderer = renderer.as_ref();
+        match blocks::run(
+            self.jobs,
+            inputs,
+            |unit, _: &mut ()| prepare(unit, renderer),
+            &mut report,
+        ) {
+            Ok(()) => Ok(tally),
+            Err(error) => Err(Stopped { error, tally }),
+        }
+    }
+}
+
+impl Tally {
+    fn count(&mut self, game: &ParsedGame, outcome: &Outcome) {
+        self.games += 1;
+        if game.diagnostics.iter().any(|d| d.is_error()) {
+            self.with_errors += 1;
+        }
+        match outcome {
+            Outcome::Written(_) => self.written += 1,
+            Outcome::Refused(_) => self.refused += 1,
+            Outcome::Unreadable => self.unreadable += 1,
+        }
+    }
+}
+
+/// A block prepared by a worker.
+enum Done<T> {
+    Start(T, bool),
+    Games(Vec<Prepared>),
+    Failed(io::Error),
+}
+
+/// A game read, and what the worker made of it for the writer.
+struct Prepared {
+    game: ParsedGame,
+    step: Step,
+}
+
+/// What is left for the writer to do with a game.
+enum Step {
+    /// Write this text (or report why the target refused it).
+    Rendered(Result<Rendered, WriteError>),
+    /// Write the game's record (its passes made explicit).
+    Record,
+    /// Nothing: the game could not be read.
+    Unreadable,
+}
+
+/// Reads a block's games and readies each for the writer: passes made explicit, and the
+/// text rendered when the writer has a `renderer`.
+fn prepare<T>(unit: Unit<T>, renderer: Option<&Renderer>) -> Done<T> {
+    let mut prepared = Vec::new();
+    let mut ready = |game: ParsedGame| {
+        let mut game = capped(game);
+        let step = match (&mut game.record, renderer) {
+            (None, _) => Step::Unreadable,
+            (Some(record), None) => {
+                make_passes_explicit(record);
+                Step::Record
+            }
+            (Some(record), Some(renderer)) => {
+                make_passes_explicit(record);
+                let rendered = renderer.render(record);
+                // Freed here, by the thread that built it, rather than by the writer's.
+                game.record = None;
+                Step::Rendered(rendered)
+            }
+        };
+        prepared.push(Prepared { game, step });
+    };
+    match unit {
+        Unit::Start(tag, opened) => return Done::Start(tag, opened),
+        Unit::Failed(e) => return Done::Failed(e),
+        Unit::Games(games) => games.into_iter().for_each(ready),
+        Unit::Wthor(context, entries) => {
+            for entry in entries {
+                ready(match entry {
+                    crate::formats::wthor::Entry::Quick(q) => context.read_quick(&q),
+                    crate::formats::wthor::Entry::Game(game) => *game,
+                });
+            }
+        }
+        Unit::Text(block) => {
+            for (k, at) in block.games.iter().enumerate() {
+                ready(rgn::read_game(
+                    &block.name,
+                    block.first + k,
+                    block.rules,
+                    &block.bytes[at.range.clone()],
+                    at,
+                ));
+            }
+        }
+    }
+    Done::Games(prepared)
+}
+
+/// Writes a prepared game; an output error is returned, a refusal is an outcome.
+fn write(writer: &mut dyn RecordWriter, game: &ParsedGame, step: Step) -> io::Result<Outcome> {
+    let written = match step {
+        Step::Unreadable => return Ok(Outcome::Unreadable),
+        Step::Rendered(rendered) => rendered.and_then(|r| writer.write_rendered(r)),
+        Step::Record => match &game.record {
+            Some(record) => writer.write(record),
+            None => return Ok(Outcome::Unreadable),
+        },
+    };
+    match written {
+        Ok(losses) => Ok(Outcome::Written(losses)),
+        Err(WriteError::Io(e)) => Err(e),
+        Err(why) => Ok(Outcome::Refused(why)),
+    }
+}
