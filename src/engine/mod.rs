@@ -18,4 +18,4 @@ pub use outcome::Outcome;
 pub use perft::{perft, perft_jobs, Finished};
 pub use position::{Cell, Move, Position, Setup, SetupError};
 pub use rules::{Goal, Handicap, Opening, Preset, Rules, RulesError, Scoring, CLASSIC_SUPPLY};
-pub use square::{Color, ParseSquareError, Square, SquareName, SquareSet, SquareSetIter, MAX_SIDE};
+pub use square::{Color, ParseSquareError, Square, SquareSet, SquareSetIter, MAX_SIDE};

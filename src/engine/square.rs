@@ -59,22 +59,10 @@ impl Square {
     ///
     /// ```
     /// use reversi_record::Square;
-    /// assert_eq!(Square::new(9, 9).unwrap().name().as_str(), "j10");
+    /// assert_eq!(Square::new(9, 9).unwrap().name(), "j10");
     /// ```
-    pub const fn name(self) -> SquareName {
-        let row = self.row() + 1;
-        let letter = b'a' + self.col();
-        if row < 10 {
-            SquareName {
-                bytes: [letter, b'0' + row, 0],
-                len: 2,
-            }
-        } else {
-            SquareName {
-                bytes: [letter, b'1', b'0' + row - 10],
-                len: 3,
-            }
-        }
+    pub const fn name(self) -> &'static str {
+        NAMES[self.0 as usize]
     }
 
     /// Parses a square from ASCII bytes: a letter (`a`..`j`, either case) and a row number.
@@ -101,24 +89,24 @@ impl Square {
     }
 }
 
-/// A square's name, as [`Square::name`] spells it.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct SquareName {
-    bytes: [u8; 3],
-    len: u8,
-}
-
-impl SquareName {
-    /// The name as text.
-    pub fn as_str(&self) -> &str {
-        // The bytes are an ASCII letter and digits, set only by `Square::name`.
-        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or("?")
-    }
-}
+/// Every square's name, by [`Square::index`].
+#[rustfmt::skip]
+const NAMES: [&str; 100] = [
+    "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "i1", "j1",
+    "a2", "b2", "c2", "d2", "e2", "f2", "g2", "h2", "i2", "j2",
+    "a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3", "i3", "j3",
+    "a4", "b4", "c4", "d4", "e4", "f4", "g4", "h4", "i4", "j4",
+    "a5", "b5", "c5", "d5", "e5", "f5", "g5", "h5", "i5", "j5",
+    "a6", "b6", "c6", "d6", "e6", "f6", "g6", "h6", "i6", "j6",
+    "a7", "b7", "c7", "d7", "e7", "f7", "g7", "h7", "i7", "j7",
+    "a8", "b8", "c8", "d8", "e8", "f8", "g8", "h8", "i8", "j8",
+    "a9", "b9", "c9", "d9", "e9", "f9", "g9", "h9", "i9", "j9",
+    "a10", "b10", "c10", "d10", "e10", "f10", "g10", "h10", "i10", "j10",
+];
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name().as_str())
+        f.write_str(self.name())
     }
 }
 
@@ -137,7 +125,7 @@ impl FromStr for Square {
 
 impl serde::Serialize for Square {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.name().as_str())
+        s.serialize_str(self.name())
     }
 }
 
@@ -397,7 +385,7 @@ mod tests {
         for index in 0..MAX_SIDE * MAX_SIDE {
             let sq = Square::from_index(index).unwrap();
             let expected = format!("{}{}", (b'a' + sq.col()) as char, sq.row() + 1);
-            assert_eq!(sq.name().as_str(), expected);
+            assert_eq!(sq.name(), expected);
             assert_eq!(expected.parse::<Square>().unwrap(), sq);
         }
     }

@@ -60,13 +60,14 @@ impl Rendered {
 ///
 /// ```
 /// use reversi_record::formats::{Format, RecordWriter, WriteOptions};
-/// use reversi_record::{Record, Rules};
+/// use reversi_record::record::{MoveRecord, Record};
+/// use reversi_record::{Move, Rules};
 /// let mut out = Vec::new();
 /// {
 ///     let mut writer = Format::MoveString.writer(Box::new(&mut out), &WriteOptions::default());
 ///     let renderer = writer.renderer().expect("move strings are text");
 ///     let mut record = Record::new(Rules::default());
-///     record.moves.push(reversi_record::record::MoveRecord::new("f5".parse().unwrap()));
+///     record.moves.push(MoveRecord::new(Move::Place("f5".parse().unwrap())));
 ///     let rendered = std::thread::scope(|s| s.spawn(|| renderer.render(&record)).join().unwrap());
 ///     writer.write_rendered(rendered.unwrap()).unwrap();
 ///     writer.finish().unwrap();

@@ -318,7 +318,7 @@ mod move_serde {
 
     pub(super) fn serialize<S: Serializer>(mv: &Move, s: S) -> Result<S::Ok, S::Error> {
         match mv {
-            Move::Place(sq) => s.serialize_str(sq.name().as_str()),
+            Move::Place(sq) => s.serialize_str(sq.name()),
             Move::Pass => s.serialize_str("pass"),
         }
     }

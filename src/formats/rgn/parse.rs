@@ -327,6 +327,11 @@ impl<'t> Parser<'t> {
                 None
             }
         });
+        // A move takes at least three bytes with its separator, a numbered pair about eight:
+        // room for them all at once instead of growing the list move by move.
+        record
+            .moves
+            .reserve(self.text.len().saturating_sub(pos) / 4);
         let movetext_score = self.movetext(pos, &mut record);
         if let (Some((t, tspan)), Some((m, mspan))) = (&tag_score, &movetext_score) {
             if t != m {

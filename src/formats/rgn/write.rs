@@ -93,13 +93,17 @@ fn push_tag(out: &mut String, name: &str, value: &str) {
     out.push('[');
     out.push_str(name);
     out.push_str(" \"");
-    for c in value.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            _ => out.push(c),
+    if value.bytes().any(|b| matches!(b, b'"' | b'\\' | b'\n')) {
+        for c in value.chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                '\n' => out.push_str("\\n"),
+                _ => out.push(c),
+            }
         }
+    } else {
+        out.push_str(value);
     }
     out.push_str("\"]\n");
 }
@@ -115,11 +119,16 @@ pub(crate) fn score_text(score: &ResultScore) -> Option<String> {
             .map(|n| format!("{n:02}"))
             .collect::<Vec<_>>()
             .join("-"),
-        ResultScore::Discs(counts) => counts
-            .iter()
-            .map(u8::to_string)
-            .collect::<Vec<_>>()
-            .join("-"),
+        ResultScore::Discs(counts) => {
+            let mut text = String::with_capacity(3 * counts.len());
+            for (i, &n) in counts.iter().enumerate() {
+                if i > 0 {
+                    text.push('-');
+                }
+                push_number(&mut text, usize::from(n));
+            }
+            text
+        }
         ResultScore::Margin(m) => format!("{m:+}"),
         ResultScore::Winner(Some(Color::Black)) => "1-0".into(),
         ResultScore::Winner(Some(Color::White)) => "0-1".into(),
@@ -167,7 +176,7 @@ fn push_flips(out: &mut String, claim: &FlipClaim) {
                 if i > 0 {
                     out.push(',');
                 }
-                out.push_str(sq.name().as_str());
+                out.push_str(sq.name());
             }
         }
         None if claim.count.is_none() => out.push('?'),
@@ -201,7 +210,7 @@ fn push_move(out: &mut String, m: &MoveRecord) {
         out.push(':');
     }
     match m.mv {
-        Move::Place(sq) => out.push_str(sq.name().as_str()),
+        Move::Place(sq) => out.push_str(sq.name()),
         Move::Pass => out.push_str("--"),
     }
     if let Some(claim) = &m.flips {
@@ -250,9 +259,12 @@ struct Lines<'a> {
 impl Lines<'_> {
     /// Lays out `word`, which may span lines (a comment with line breaks).
     fn word(&mut self, word: &str) {
-        let (first_line, last_line) = match (word.find('\n'), word.rfind('\n')) {
-            (Some(first), Some(last)) => (&word[..first], Some(&word[last + 1..])),
-            _ => (word, None),
+        let (first_line, last_line) = match word.find('\n') {
+            Some(first) => {
+                let last = word.rfind('\n').unwrap_or(first);
+                (&word[..first], Some(&word[last + 1..]))
+            }
+            None => (word, None),
         };
         let first_width = width(first_line);
         if self.column > 0 && self.column + 1 + first_width > WIDTH {

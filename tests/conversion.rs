@@ -1,0 +1,363 @@
+//! The conversion pipeline against the plain path (`Format::read`, `with_explicit_passes`
+//! and the writer, one game at a time): the same output bytes, the same name files, the
+//! same outcome for every game (written with the same losses, refused for the same reason,
+//! or unreadable) and the same reader diagnostics, for every fixture to every target, and
+//! for every real record in `../shared/data` to the targets the speed work is measured on.
+
+mod common;
+
+use std::io::Cursor;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use reversi_record::convert::{Conversion, Event, Outcome, Tally};
+use reversi_record::formats::{Format, ParsedGame, PgnDialect, ReadOptions, WriteOptions};
+use reversi_record::validate::{with_explicit_passes, Input};
+
+/// One game as a run reported it, comparable.
+#[derive(Debug, PartialEq)]
+struct Reported {
+    index: usize,
+    diagnostics: Vec<String>,
+    source: (String, usize),
+    outcome: String,
+}
+
+impl Reported {
+    fn of(game: &ParsedGame, outcome: &str) -> Reported {
+        Reported {
+            index: game.index,
+            diagnostics: game
+                .diagnostics
+                .iter()
+                .map(|d| serde_json::to_string(d).unwrap())
+                .collect(),
+            source: (game.source.text.to_string(), game.source.offset),
+            outcome: outcome.to_owned(),
+        }
+    }
+}
+
+/// What a run wrote and reported: the output, the name files beside it, the games.
+#[derive(Debug, PartialEq)]
+struct Run {
+    output: Vec<u8>,
+    names: Vec<(String, Vec<u8>)>,
+    games: Vec<Reported>,
+    stopped: bool,
+}
+
+fn describe(outcome: Result<Vec<String>, String>) -> String {
+    match outcome {
+        Ok(losses) => format!("written, dropping {losses:?}"),
+        Err(why) => format!("refused: {why}"),
+    }
+}
+
+fn write_options(target: Format, dialect: Option<&str>, lossy: bool, dir: &Path) -> WriteOptions {
+    WriteOptions {
+        lossy,
+        dialect: dialect.map(str::to_owned),
+        names_dir: (target == Format::Wthor).then(|| dir.to_path_buf()),
+    }
+}
+
+/// The name files a WTHOR writer left in `dir`.
+fn name_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// The plain path: every game read in full, its passes made explicit, written.
+fn plain(
+    format: Format,
+    bytes: &[u8],
+    options: &ReadOptions,
+    target: Format,
+    dialect: Option<&str>,
+    lossy: bool,
+) -> Run {
+    let dir = tempfile::tempdir().unwrap();
+    let mut output = Vec::new();
+    let mut games = Vec::new();
+    let mut stopped = false;
+    {
+        let options_out = write_options(target, dialect, lossy, dir.path());
+        let mut writer = target.writer(Box::new(&mut output), &options_out);
+        let target_name = target.to_string();
+        for game in format.read(Box::new(Cursor::new(bytes.to_vec())), options) {
+            let game = game.expect("in-memory reads do not fail");
+            let outcome = match &game.record {
+                None => "unreadable".to_owned(),
+                Some(record) => match writer.write(&with_explicit_passes(record)) {
+                    Ok(losses) => describe(Ok(losses)),
+                    Err(reversi_record::formats::WriteError::Io(_)) => {
+                        stopped = true;
+                        break;
+                    }
+                    Err(why) => describe(Err(why.refusal(&target_name, lossy).unwrap())),
+                },
+            };
+            games.push(Reported::of(&game, &outcome));
+        }
+        if !stopped {
+            writer.finish().unwrap();
+        }
+    }
+    Run {
+        output,
+        names: name_files(dir.path()),
+        games,
+        stopped,
+    }
+}
+
+/// The pipeline with `jobs` workers.
+#[allow(clippy::too_many_arguments)]
+fn piped(
+    format: Format,
+    bytes: &[u8],
+    options: &ReadOptions,
+    target: Format,
+    dialect: Option<&str>,
+    lossy: bool,
+    jobs: usize,
+) -> (Run, Tally) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut output = Vec::new();
+    let mut games = Vec::new();
+    let input = Input {
+        format,
+        reader: Box::new(Cursor::new(bytes.to_vec())),
+        options: options.clone(),
+    };
+    let target_name = target.to_string();
+    let (stopped, tally) = {
+        let options_out = write_options(target, dialect, lossy, dir.path());
+        let mut writer = target.writer(Box::new(&mut output), &options_out);
+        let run = Conversion::new().jobs(jobs).run(
+            [((), Some(input))].into_iter(),
+            &mut *writer,
+            |event| {
+                if let Event::Game(game, outcome) = event {
+                    let outcome = match outcome {
+                        Outcome::Unreadable => "unreadable".to_owned(),
+                        Outcome::Written(losses) => describe(Ok(losses.clone())),
+                        Outcome::Refused(why) => {
+                            describe(Err(why.refusal(&target_name, lossy).unwrap()))
+                        }
+                    };
+                    games.push(Reported::of(game, &outcome));
+                }
+                Ok(())
+            },
+        );
+        match run {
+            Ok(tally) => {
+                writer.finish().unwrap();
+                (false, tally)
+            }
+            Err(stopped) => (true, stopped.tally),
+        }
+    };
+    let run = Run {
+        output,
+        names: name_files(dir.path()),
+        games,
+        stopped,
+    };
+    (run, tally)
+}
+
+/// Asserts that the pipeline, with 1 and 3 jobs, converts exactly as the plain path does;
+/// returns how many games were read.
+fn assert_same(
+    format: Format,
+    bytes: &[u8],
+    options: &ReadOptions,
+    target: (Format, Option<&str>),
+    lossy: bool,
+    what: &str,
+) -> usize {
+    let (target, dialect) = target;
+    let expected = plain(format, bytes, options, target, dialect, lossy);
+    for jobs in [1, 3] {
+        let (got, tally) = piped(format, bytes, options, target, dialect, lossy, jobs);
+        let what = format!("{what} to {target} (lossy: {lossy}, {jobs} jobs)");
+        assert_eq!(got.stopped, expected.stopped, "{what}: stopped");
+        assert_eq!(got.games.len(), expected.games.len(), "{what}: games");
+        for (g, e) in got.games.iter().zip(&expected.games) {
+            assert_eq!(g, e, "{what}: game {}", e.index);
+        }
+        assert!(got.output == expected.output, "{what}: the output differs");
+        assert_eq!(got.names, expected.names, "{what}: name files");
+        let written = expected
+            .games
+            .iter()
+            .filter(|g| g.outcome.starts_with("written"))
+            .count();
+        assert_eq!(tally.games, expected.games.len(), "{what}: tally");
+        if !expected.stopped {
+            assert_eq!(tally.written, written, "{what}: written");
+        }
+    }
+    expected.games.len()
+}
+
+fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files_under(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+fn read_options(name: &str, path: &Path) -> ReadOptions {
+    ReadOptions {
+        name: Arc::from(name),
+        path: Some(path.to_path_buf()),
+        ..ReadOptions::default()
+    }
+}
+
+/// Every target a conversion can write to, with its dialect.
+fn targets() -> Vec<(Format, Option<&'static str>)> {
+    let mut targets: Vec<_> = Format::WRITABLE
+        .into_iter()
+        // Written by the `rgn` format; asked of the PGN writers, every write fails.
+        .filter(|f| *f != Format::Pgn(PgnDialect::Rgn))
+        .map(|f| (f, None))
+        .collect();
+    targets.push((Format::Json, Some("lines")));
+    targets
+}
+
+/// The fixtures a reader reads (UTF-16 ones are decoded by detection, before any reader).
+fn fixtures() -> Vec<(PathBuf, Format, Vec<u8>)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut files = Vec::new();
+    files_under(&root, &mut files);
+    files.sort();
+    files
+        .into_iter()
+        .filter_map(|path| {
+            let bytes = std::fs::read(&path).ok()?;
+            if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+                return None;
+            }
+            let name = path.to_string_lossy().into_owned();
+            let format =
+                Format::detect(Box::new(&bytes[..]), &name, Some(bytes.len() as u64), None)
+                    .ok()?
+                    .format;
+            Some((path, format, bytes))
+        })
+        .collect()
+}
+
+#[test]
+fn every_fixture_converts_the_same_to_every_target() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut checked = 0;
+    for (path, format, bytes) in fixtures() {
+        let name = path.strip_prefix(&root).unwrap().display().to_string();
+        for target in targets() {
+            for lossy in [false, true] {
+                assert_same(
+                    format,
+                    &bytes,
+                    &read_options(&name, &path),
+                    target,
+                    lossy,
+                    &name,
+                );
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked > 100, "only {checked} fixtures were checked");
+}
+
+#[test]
+fn every_real_record_converts_the_same() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
+    let mut files = Vec::new();
+    for dir in ["wthor", "pgn", "ggf", "movestrings", "obf"] {
+        files_under(&data.join(dir), &mut files);
+    }
+    files.sort();
+    let mut games = 0;
+    for path in files {
+        let bytes = std::fs::read(&path).unwrap();
+        let name = path.to_string_lossy().into_owned();
+        let Ok(format) =
+            Format::detect(Box::new(&bytes[..]), &name, Some(bytes.len() as u64), None)
+                .map(|d| d.format)
+        else {
+            continue;
+        };
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        for target in [
+            (Format::Rgn, None),
+            (Format::Json, None),
+            (Format::Wthor, None),
+        ] {
+            games += assert_same(
+                format,
+                &bytes,
+                &read_options(&name, &path),
+                target,
+                true,
+                &name,
+            );
+        }
+    }
+    if games == 0 {
+        eprintln!("../shared/data is absent: nothing checked");
+    }
+}
+
+#[test]
+fn the_bench_sample_converts_the_same_with_passes_made_explicit() {
+    // Our own sample, which the project's tests have without ../shared: WTHOR records
+    // leave their passes out, so a pass-writing target needs them inserted.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data/sample.wtb");
+    let bytes = std::fs::read(&path).unwrap();
+    let games = assert_same(
+        Format::Wthor,
+        &bytes,
+        &read_options("sample.wtb", &path),
+        (Format::Rgn, None),
+        false,
+        "sample.wtb",
+    );
+    // More than one block of 256 records.
+    assert!(games > 256, "the sample has {games} games");
+    let (run, _) = piped(
+        Format::Wthor,
+        &bytes,
+        &read_options("sample.wtb", &path),
+        Format::Rgn,
+        None,
+        false,
+        2,
+    );
+    let text = String::from_utf8(run.output).unwrap();
+    assert!(text.contains(" -- "), "no pass was made explicit");
+}
