@@ -956,3 +956,34 @@ fn validate_every_real_file_in_one_run() {
     assert!(summary["games"].as_u64().unwrap() > 30_000);
     assert_eq!(r.code, 0);
 }
+
+#[test]
+fn convert_gives_the_same_output_and_report_with_any_number_of_jobs() {
+    // Several inputs (one missing, one with errors and refusals, WTHOR with implicit
+    // passes) to a text target and to JSON: the bytes, the report on standard error and
+    // the exit code do not depend on the workers.
+    let inputs = [
+        "fixtures/cli/mixed.rgn",
+        "fixtures/cli/missing.rgn",
+        "fixtures/cli/illegal.rgn",
+        "fixtures/cli/pass.wtb",
+        "benches/data/sample.rgn",
+        "benches/data/sample.wtb",
+    ];
+    for target in ["moves", "json", "pgn:thor"] {
+        let run_jobs = |jobs: &str| {
+            let mut args = vec!["convert", "--lossy", "--to", target, "-j", jobs];
+            args.extend(inputs);
+            run(&args)
+        };
+        let one = run_jobs("1");
+        assert_eq!(one.code, 2, "{target}: a missing input is a usage error");
+        assert!(one.stdout.len() > 10_000, "{target}: little was written");
+        for jobs in ["2", "3"] {
+            let many = run_jobs(jobs);
+            assert_eq!(many.code, one.code, "{target}, {jobs} jobs: exit code");
+            assert!(many.stdout == one.stdout, "{target}, {jobs} jobs: output");
+            assert_eq!(many.stderr, one.stderr, "{target}, {jobs} jobs: report");
+        }
+    }
+}
