@@ -8,46 +8,55 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use reversi_record::formats::{Format, ReadOptions, WriteError, WriteOptions};
+use reversi_record::convert::{Conversion, Event, Input, Outcome};
+use reversi_record::formats::{Format, ReadOptions, WriteOptions};
 
 /// Reads every game of `paths` and writes the ones that could be read to `out` as
-/// `target`; returns the games refused or unreadable, each with why.
+/// `target`, on every core with the library's conversion pipeline; returns the games
+/// refused or unreadable, each with why.
 fn convert(
     paths: &[String],
     target: Format,
     lossy: bool,
     out: Box<dyn Write + Send + '_>,
-) -> Result<Vec<String>, WriteError> {
+) -> io::Result<Vec<String>> {
     let options = WriteOptions {
         lossy,
         ..WriteOptions::default()
     };
     let mut writer = target.writer(out, &options);
-    let mut skipped = Vec::new();
+    let mut inputs = Vec::new();
     for path in paths {
         let file = File::open(path)?;
         let len = file.metadata().ok().map(|m| m.len());
         let detected = Format::detect(Box::new(file), path, len, None).map_err(io::Error::other)?;
-        let read_options = ReadOptions {
-            name: path.as_str().into(),
-            path: Some(path.into()),
-            ..ReadOptions::default()
+        let input = Input {
+            format: detected.format,
+            reader: detected.input,
+            options: ReadOptions {
+                name: path.as_str().into(),
+                path: Some(path.into()),
+                ..ReadOptions::default()
+            },
         };
-        for game in detected.format.read(detected.input, &read_options) {
-            let game = game?;
-            let Some(record) = &game.record else {
-                if game.index != 0 {
-                    skipped.push(format!("{path}: game {} could not be read", game.index));
-                }
-                continue;
-            };
-            match writer.write(record) {
-                Ok(_dropped) => {}
-                Err(WriteError::Io(e)) => return Err(WriteError::Io(e)),
-                Err(refused) => skipped.push(format!("{path}: game {}: {refused}", game.index)),
-            }
-        }
+        inputs.push((path.clone(), Some(input)));
     }
+    let mut skipped = Vec::new();
+    let mut current = String::new();
+    Conversion::new().run(inputs.into_iter(), &mut *writer, |event| {
+        match event {
+            Event::Start(path) => current = path,
+            Event::Game(game, Outcome::Refused(why)) => {
+                skipped.push(format!("{current}: game {}: {why}", game.index));
+            }
+            Event::Game(game, Outcome::Unreadable) => {
+                skipped.push(format!("{current}: game {} could not be read", game.index));
+            }
+            Event::Game(..) => {}
+            Event::ReadFailed(e) => return Err(e),
+        }
+        Ok(())
+    })?;
     writer.finish()?;
     Ok(skipped)
 }

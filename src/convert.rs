@@ -78,6 +78,9 @@ pub enum Outcome {
     Refused(WriteError),
     /// Not converted: it could not be read (its diagnostics say why).
     Unreadable,
+    /// Not a game: an entry (index 0) that reports a problem of the input itself, such as
+    /// a JSON envelope; its diagnostics say what.
+    FileProblem,
 }
 
 /// The counts of a conversion run.
@@ -95,6 +98,8 @@ pub struct Tally {
     pub unreadable: usize,
     /// Games whose reader reported an error (written or not).
     pub with_errors: usize,
+    /// Problems of an input itself, not of a game ([`Outcome::FileProblem`]).
+    pub file_problems: usize,
 }
 
 /// A run stopped by the writer's output or by the sink: the error, and the counts of the
@@ -193,6 +198,10 @@ impl Conversion {
 
 impl Tally {
     fn count(&mut self, game: &ParsedGame, outcome: &Outcome) {
+        if let Outcome::FileProblem = outcome {
+            self.file_problems += 1;
+            return;
+        }
         self.games += 1;
         if game.diagnostics.iter().any(|d| d.is_error()) {
             self.with_errors += 1;
@@ -201,6 +210,7 @@ impl Tally {
             Outcome::Written(_) => self.written += 1,
             Outcome::Refused(_) => self.refused += 1,
             Outcome::Unreadable => self.unreadable += 1,
+            Outcome::FileProblem => {}
         }
     }
 }
@@ -280,6 +290,7 @@ fn prepare<T>(unit: Unit<T>, renderer: Option<&Renderer>) -> Done<T> {
 /// Writes a prepared game; an output error is returned, a refusal is an outcome.
 fn write(writer: &mut dyn RecordWriter, game: &ParsedGame, step: Step) -> io::Result<Outcome> {
     let written = match step {
+        Step::Unreadable if game.index == 0 => return Ok(Outcome::FileProblem),
         Step::Unreadable => return Ok(Outcome::Unreadable),
         Step::Rendered(rendered) => rendered.and_then(|r| writer.write_rendered(r)),
         Step::Record => match &game.record {

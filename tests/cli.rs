@@ -112,6 +112,23 @@ fn validate_clean_file_exits_0() {
 }
 
 #[test]
+fn convert_counts_a_file_problem_as_an_error_but_not_as_a_game() {
+    // The envelope's problem is reported and makes the exit code 1, but no game is lost:
+    // the one game is converted.
+    let r = run(&["convert", "fixtures/cli/envelope-field.json", "--to", "rgn"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("json-unknown-field"));
+    assert!(
+        r.stderr
+            .contains("converted 1 game to rgn; 0 not converted"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("game 0"), "{}", r.stderr);
+    insta::assert_snapshot!(r.transcript());
+}
+
+#[test]
 fn validate_counts_a_file_problem_as_an_error_but_not_as_a_game() {
     // One game in a JSON document whose envelope has an unknown field: the envelope's
     // problem is the file's, not a second (invalid) game.

@@ -151,7 +151,7 @@ fn piped(
             |event| {
                 if let Event::Game(game, outcome) = event {
                     let outcome = match outcome {
-                        Outcome::Unreadable => "unreadable".to_owned(),
+                        Outcome::Unreadable | Outcome::FileProblem => "unreadable".to_owned(),
                         Outcome::Written(losses) => describe(Ok(losses.clone())),
                         Outcome::Refused(why) => {
                             describe(Err(why.refusal(&target_name, lossy).unwrap()))
@@ -206,7 +206,11 @@ fn assert_same(
             .iter()
             .filter(|g| g.outcome.starts_with("written"))
             .count();
-        assert_eq!(tally.games, expected.games.len(), "{what}: tally");
+        assert_eq!(
+            tally.games + tally.file_problems,
+            expected.games.len(),
+            "{what}: tally"
+        );
         if !expected.stopped {
             assert_eq!(tally.written, written, "{what}: written");
         }

@@ -146,7 +146,7 @@ impl Report {
     fn status(&self, tally: &Tally) -> u8 {
         if self.failed_input {
             exit::USAGE
-        } else if tally.with_errors + tally.refused + tally.unreadable > 0 {
+        } else if tally.with_errors + tally.file_problems + tally.refused + tally.unreadable > 0 {
             exit::INVALID
         } else {
             exit::OK
@@ -172,6 +172,8 @@ impl Report {
                     .unwrap_or_default();
                 stderr_line(format_args!("error: {name}: game {}: {why}", game.index));
             }
+            // Its diagnostics, above, say what is wrong with the input.
+            Outcome::FileProblem => {}
             Outcome::Unreadable => {
                 stderr_line(format_args!(
                     "error: {name}: game {} could not be read and is not converted",
