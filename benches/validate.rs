@@ -1,4 +1,4 @@
-//! Validation benchmarks, in games per second, side by side in one run:
+//! Validation and conversion benchmarks, in games per second, side by side in one run:
 //!
 //! * `plain-loop`: the fastest honest loop we can write that does the same checks,
 //!   independent of the crate: for WTHOR, every record's move bytes replayed on two `u64`
@@ -14,7 +14,11 @@
 //! * `scaling`: the pipeline with 1 and 2 workers on the same inputs 8 times over (115 K
 //!   WTHOR games, 73 K PGN games);
 //! * `variants`: 2,000 random 10x10 and octagon games as RGN, replayed on `u128` bitboards
-//!   by the quick check.
+//!   by the quick check;
+//! * `convert`: WTHOR to RGN and PGN text to JSON, by the plain path (each game read with
+//!   `Format::read`, its passes made explicit, written, one at a time on one thread: what
+//!   `reversi convert` did before the pipeline) and by the library's conversion pipeline
+//!   ([`Conversion::run`], what `reversi convert --jobs N` runs) with 1 and 2 workers.
 //!
 //! The inputs are the real files when present (`../shared/data/wthor/*.wtb`, 14,351
 //! games; `../shared/data/pgn/WTHOR-2004.r.pgn`, 9,111 games), otherwise our own samples
@@ -26,9 +30,10 @@ use std::io::Cursor;
 use std::path::{Path, PathBuf};
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use reversi_record::convert::Conversion;
 use reversi_record::formats::{Format, ReadOptions, WriteOptions};
 use reversi_record::record::{MoveRecord, Record};
-use reversi_record::validate::{validate_game, Input, Validation};
+use reversi_record::validate::{validate_game, with_explicit_passes, Input, Validation};
 use reversi_record::{Move, Position, Rules};
 
 /// Our own sample, committed beside the benchmarks.
@@ -415,6 +420,46 @@ fn full_path(inputs: &[(Format, &'static [u8])]) -> usize {
     valid
 }
 
+/// Every game of `inputs` converted to `target` the plain way, one at a time: the games
+/// written.
+fn convert_plain(inputs: &[(Format, &'static [u8])], target: Format) -> usize {
+    let mut writer = target.writer(Box::new(std::io::sink()), &WriteOptions::default());
+    let mut written = 0;
+    for &(format, bytes) in inputs {
+        for game in format.read(Box::new(Cursor::new(bytes)), &ReadOptions::default()) {
+            let Ok(game) = game else { continue };
+            if let Some(record) = &game.record {
+                written += usize::from(writer.write(&with_explicit_passes(record)).is_ok());
+            }
+        }
+    }
+    writer.finish().expect("a sink takes everything");
+    written
+}
+
+/// Every game of `inputs` converted to `target` by the pipeline with `jobs` workers: the
+/// games written.
+fn convert_piped(inputs: &[(Format, &'static [u8])], target: Format, jobs: usize) -> usize {
+    let inputs = inputs.iter().map(|&(format, bytes)| {
+        let input = Input {
+            format,
+            reader: Box::new(Cursor::new(bytes)),
+            options: ReadOptions::default(),
+        };
+        ((), Some(input))
+    });
+    let mut writer = target.writer(Box::new(std::io::sink()), &WriteOptions::default());
+    let tally = Conversion::new()
+        .jobs(jobs)
+        .run(inputs, &mut *writer, |event| {
+            black_box(&event);
+            Ok(())
+        })
+        .expect("a sink takes everything");
+    writer.finish().expect("a sink takes everything");
+    tally.written
+}
+
 fn leak(bytes: Vec<u8>) -> &'static [u8] {
     Box::leak(bytes.into_boxed_slice())
 }
@@ -516,6 +561,36 @@ fn validate(c: &mut Criterion) {
     group.bench_function("text-x8-j2", |b| {
         b.iter(|| pipeline(black_box(&text_x8), 2))
     });
+    group.finish();
+
+    assert_eq!(
+        convert_plain(&wthor, Format::Rgn),
+        convert_piped(&wthor, Format::Rgn, 2)
+    );
+    assert_eq!(
+        convert_plain(&text_inputs, Format::Json),
+        convert_piped(&text_inputs, Format::Json, 2)
+    );
+    let mut group = c.benchmark_group("convert");
+    group.sample_size(20);
+    group.throughput(Throughput::Elements(games as u64));
+    group.bench_function("wthor-to-rgn-plain", |b| {
+        b.iter(|| convert_plain(black_box(&wthor), Format::Rgn))
+    });
+    for jobs in [1, 2] {
+        group.bench_function(format!("wthor-to-rgn-j{jobs}"), |b| {
+            b.iter(|| convert_piped(black_box(&wthor), Format::Rgn, jobs))
+        });
+    }
+    group.throughput(Throughput::Elements(text_games as u64));
+    group.bench_function("text-to-json-plain", |b| {
+        b.iter(|| convert_plain(black_box(&text_inputs), Format::Json))
+    });
+    for jobs in [1, 2] {
+        group.bench_function(format!("text-to-json-j{jobs}"), |b| {
+            b.iter(|| convert_piped(black_box(&text_inputs), Format::Json, jobs))
+        });
+    }
     group.finish();
 
     let mut group = c.benchmark_group("variants");
