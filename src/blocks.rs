@@ -56,12 +56,14 @@ const SPARE_BLOCKS: usize = 2;
 /// Reads `inputs` into blocks and hands each to `work`, then its result to `report`, in
 /// input order, until `report` fails. With one job everything runs on the calling thread;
 /// otherwise one thread reads, `jobs` workers work (each with its own `S`, reused from
-/// block to block) and the calling thread reports.
+/// block to block) and the calling thread reports. A result goes back to the worker that
+/// made it to be dropped there: memory is freed by the thread that allocated it, which the
+/// system allocator does without taking another thread's lock.
 pub(crate) fn run<T, I, S, D, W>(
     jobs: usize,
     inputs: I,
     work: W,
-    report: &mut dyn FnMut(D) -> io::Result<()>,
+    report: &mut dyn FnMut(&mut D) -> io::Result<()>,
 ) -> io::Result<()>
 where
     T: Send,
@@ -74,7 +76,7 @@ where
         let mut scratch = S::default();
         let mut outcome = Ok(());
         produce(inputs, |unit| {
-            outcome = report(work(unit, &mut scratch));
+            outcome = report(&mut work(unit, &mut scratch));
             outcome.is_ok()
         });
         return outcome;
@@ -87,7 +89,7 @@ where
         // Shared by the workers only: when the last one stops (the reporting failed), the
         // receiver goes, and the reading thread's next send fails instead of blocking.
         let unit_rx = Arc::new(Mutex::new(unit_rx));
-        let (done_tx, done_rx) = channel::<(usize, D)>();
+        let (done_tx, done_rx) = channel::<Done<D>>();
         // A block may be read only with a token; reporting a block gives its token back.
         let (token_tx, token_rx) = sync_channel::<()>(in_flight);
         for _ in 0..in_flight {
@@ -102,46 +104,77 @@ where
                     sent
                 });
             });
-            for _ in 0..jobs {
+            let mut returns = Vec::with_capacity(jobs);
+            for worker in 0..jobs {
                 let done_tx = done_tx.clone();
                 let unit_rx = unit_rx.clone();
+                let (return_tx, return_rx) = channel::<D>();
+                returns.push(return_tx);
                 let work = &work;
                 scope.spawn(move || {
                     let mut scratch = S::default();
                     loop {
+                        // Drop what was reported since the last block.
+                        while return_rx.try_recv().is_ok() {}
                         let next = match unit_rx.lock() {
                             Ok(rx) => rx.recv(),
-                            Err(_) => return,
+                            Err(_) => break,
                         };
-                        let Ok((seq, unit)) = next else { return };
-                        if done_tx.send((seq, work(unit, &mut scratch))).is_err() {
-                            return;
+                        let Ok((seq, unit)) = next else { break };
+                        let result = work(unit, &mut scratch);
+                        if done_tx
+                            .send(Done {
+                                seq,
+                                worker,
+                                result,
+                            })
+                            .is_err()
+                        {
+                            break;
                         }
+                    }
+                    // The rest, until the reporting is over (which waits for every
+                    // worker's results to end: this one's end here).
+                    drop(done_tx);
+                    for returned in return_rx {
+                        drop(returned);
                     }
                 });
             }
             drop(unit_rx);
             drop(done_tx);
-            report_in_order(done_rx, token_tx, report)
+            report_in_order(done_rx, token_tx, &returns, report)
         })
     }
 }
 
-/// Reports finished blocks in their order, giving a token back for each; dropping the
-/// tokens on an error stops the reading thread.
+/// A block's result, from the worker that made it.
+struct Done<D> {
+    seq: usize,
+    worker: usize,
+    result: D,
+}
+
+/// Reports finished blocks in their order, giving a token back for each and the result to
+/// its worker; dropping the tokens on an error stops the reading thread.
 fn report_in_order<D>(
-    done_rx: Receiver<(usize, D)>,
+    done_rx: Receiver<Done<D>>,
     token_tx: std::sync::mpsc::SyncSender<()>,
-    report: &mut dyn FnMut(D) -> io::Result<()>,
+    returns: &[std::sync::mpsc::Sender<D>],
+    report: &mut dyn FnMut(&mut D) -> io::Result<()>,
 ) -> io::Result<()> {
     let mut waiting = BTreeMap::new();
     let mut next = 0;
-    for (seq, done) in done_rx {
-        waiting.insert(seq, done);
-        while let Some(done) = waiting.remove(&next) {
-            report(done)?;
+    for done in done_rx {
+        waiting.insert(done.seq, done);
+        while let Some(mut done) = waiting.remove(&next) {
+            report(&mut done.result)?;
             next += 1;
             let _ = token_tx.send(());
+            if let Err(unsent) = returns[done.worker].send(done.result) {
+                // The worker is gone: dropped here after all.
+                drop(unsent);
+            }
         }
     }
     Ok(())

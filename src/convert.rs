@@ -166,21 +166,22 @@ impl Conversion {
     {
         let renderer = writer.renderer();
         let mut tally = Tally::default();
-        let mut report = |done: Done<T>| -> io::Result<()> {
-            match done {
+        let mut report = |done: &mut Done<T>| -> io::Result<()> {
+            if let Done::Games(games) = done {
+                for Prepared { game, step } in games.iter_mut() {
+                    let outcome = write(writer, game, step)?;
+                    tally.count(game, &outcome);
+                    sink(Event::Game(game, &outcome))?;
+                }
+                return Ok(());
+            }
+            match std::mem::replace(done, Done::Reported) {
                 Done::Start(tag, opened) => {
                     tally.files += usize::from(opened);
                     sink(Event::Start(tag))
                 }
-                Done::Games(games) => {
-                    for Prepared { game, step } in games {
-                        let outcome = write(writer, &game, step)?;
-                        tally.count(&game, &outcome);
-                        sink(Event::Game(&game, &outcome))?;
-                    }
-                    Ok(())
-                }
                 Done::Failed(e) => sink(Event::ReadFailed(e)),
+                Done::Games(_) | Done::Reported => Ok(()),
             }
         };
         let renderer = renderer.as_ref();
@@ -220,6 +221,8 @@ enum Done<T> {
     Start(T, bool),
     Games(Vec<Prepared>),
     Failed(io::Error),
+    /// Reported: what the caller needed was taken out.
+    Reported,
 }
 
 /// A game read, and what the worker made of it for the writer.
@@ -287,12 +290,17 @@ fn prepare<T>(unit: Unit<T>, renderer: Option<&Renderer>) -> Done<T> {
     Done::Games(prepared)
 }
 
-/// Writes a prepared game; an output error is returned, a refusal is an outcome.
-fn write(writer: &mut dyn RecordWriter, game: &ParsedGame, step: Step) -> io::Result<Outcome> {
+/// Writes a prepared game; an output error is returned, a refusal is an outcome. The text
+/// stays in `step`, to be freed by the worker that rendered it.
+fn write(writer: &mut dyn RecordWriter, game: &ParsedGame, step: &mut Step) -> io::Result<Outcome> {
     let written = match step {
         Step::Unreadable if game.index == 0 => return Ok(Outcome::FileProblem),
         Step::Unreadable => return Ok(Outcome::Unreadable),
-        Step::Rendered(rendered) => rendered.and_then(|r| writer.write_rendered(r)),
+        Step::Rendered(Ok(rendered)) => writer.write_rendered(rendered),
+        Step::Rendered(Err(_)) => match std::mem::replace(step, Step::Unreadable) {
+            Step::Rendered(Err(why)) => Err(why),
+            _ => return Ok(Outcome::Unreadable),
+        },
         Step::Record => match &game.record {
             Some(record) => writer.write(record),
             None => return Ok(Outcome::Unreadable),

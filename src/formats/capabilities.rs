@@ -327,7 +327,7 @@ impl RecordWriter for Checked<'_> {
         self.inner.renderer().map(|r| r.checked(self.format))
     }
 
-    fn write_rendered(&mut self, rendered: super::Rendered) -> Result<Vec<String>, WriteError> {
+    fn write_rendered(&mut self, rendered: &super::Rendered) -> Result<Vec<String>, WriteError> {
         self.inner.write_rendered(rendered)
     }
 }

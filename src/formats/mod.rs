@@ -156,7 +156,7 @@ pub trait RecordWriter {
 
     /// Writes what this writer's [`Renderer`] made of a record, as
     /// [`RecordWriter::write`] writes the record; returns what was dropped.
-    fn write_rendered(&mut self, rendered: Rendered) -> Result<Vec<String>, WriteError> {
+    fn write_rendered(&mut self, rendered: &Rendered) -> Result<Vec<String>, WriteError> {
         let _ = rendered;
         Err(WriteError::Io(io::Error::new(
             io::ErrorKind::Unsupported,

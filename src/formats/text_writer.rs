@@ -69,7 +69,7 @@ impl Rendered {
 ///     let mut record = Record::new(Rules::default());
 ///     record.moves.push(MoveRecord::new(Move::Place("f5".parse().unwrap())));
 ///     let rendered = std::thread::scope(|s| s.spawn(|| renderer.render(&record)).join().unwrap());
-///     writer.write_rendered(rendered.unwrap()).unwrap();
+///     writer.write_rendered(&rendered.unwrap()).unwrap();
 ///     writer.finish().unwrap();
 /// }
 /// assert_eq!(out, b"f5\n");
@@ -148,7 +148,7 @@ struct TextWriter<'a> {
 impl RecordWriter for TextWriter<'_> {
     fn write(&mut self, record: &Record) -> Result<Vec<String>, WriteError> {
         let rendered = self.renderer.render(record)?;
-        self.write_rendered(rendered)
+        self.write_rendered(&rendered)
     }
 
     fn finish(&mut self) -> io::Result<()> {
@@ -165,7 +165,7 @@ impl RecordWriter for TextWriter<'_> {
         Some(self.renderer.clone())
     }
 
-    fn write_rendered(&mut self, rendered: Rendered) -> Result<Vec<String>, WriteError> {
+    fn write_rendered(&mut self, rendered: &Rendered) -> Result<Vec<String>, WriteError> {
         self.framed.clear();
         self.renderer.format.frame(
             &self.written,
@@ -178,7 +178,7 @@ impl RecordWriter for TextWriter<'_> {
         if !rendered.text.is_empty() {
             self.written.rules = rendered.rules;
         }
-        Ok(rendered.losses)
+        Ok(rendered.losses.clone())
     }
 }
 
@@ -226,7 +226,7 @@ mod tests {
                 let outcome = if rendered {
                     let renderer = writer.renderer().unwrap();
                     std::thread::scope(|s| s.spawn(|| renderer.render(record)).join().unwrap())
-                        .and_then(|r| writer.write_rendered(r))
+                        .and_then(|r| writer.write_rendered(&r))
                 } else {
                     writer.write(record)
                 };

@@ -137,26 +137,27 @@ impl Validation {
         F: FnMut(Event<'_, T>) -> io::Result<()>,
     {
         let mut summary = Summary::default();
-        let mut report = |done: Done<T>| -> io::Result<()> {
-            match done {
+        let mut report = |done: &mut Done<T>| -> io::Result<()> {
+            if let Done::Games { games, clean } = done {
+                for (game, diagnostics) in games.iter() {
+                    summary.add_game(game, diagnostics);
+                    sink(Event::Game(game, diagnostics))?;
+                }
+                if *clean > 0 {
+                    summary.add_clean(*clean);
+                    sink(Event::Clean(*clean))?;
+                }
+                return Ok(());
+            }
+            match std::mem::replace(done, Done::Reported) {
                 Done::Start(tag, opened) => {
                     if opened {
                         summary.add_file();
                     }
                     sink(Event::Start(tag))
                 }
-                Done::Games { games, clean } => {
-                    for (game, diagnostics) in &games {
-                        summary.add_game(game, diagnostics);
-                        sink(Event::Game(game, diagnostics))?;
-                    }
-                    if clean > 0 {
-                        summary.add_clean(clean);
-                        sink(Event::Clean(clean))?;
-                    }
-                    Ok(())
-                }
                 Done::Failed(e) => sink(Event::ReadFailed(e)),
+                Done::Games { .. } | Done::Reported => Ok(()),
             }
         };
         let allow = &self.allow;
@@ -181,6 +182,8 @@ enum Done<T> {
         clean: usize,
     },
     Failed(io::Error),
+    /// Reported: what the caller needed was taken out.
+    Reported,
 }
 
 /// Validates a block: the quick check first where it applies, the full validator for the
