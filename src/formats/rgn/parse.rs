@@ -4,7 +4,7 @@
 
 use crate::codes::Code;
 use nom::branch::alt;
-use nom::bytes::complete::{tag, tag_no_case, take_while, take_while1, take_while_m_n};
+use nom::bytes::complete::{tag, tag_no_case, take_while, take_while_m_n};
 use nom::character::complete::{char, digit1, one_of, satisfy, space0};
 use nom::combinator::{all_consuming, map, map_res, opt, recognize, value};
 use nom::multi::{many1_count, separated_list0};
@@ -99,9 +99,13 @@ fn flip_claim(i: &str) -> Res<'_, (Option<SquareSet>, Option<u8>)> {
     )(i)
 }
 
-/// A move number: `12.` or `12...`.
-fn move_number(i: &str) -> Res<'_, &str> {
-    recognize(pair(digit1, take_while1(|c| c == '.')))(i)
+/// The length of the move number `w` starts with (`12.` or `12...`: digits, then dots),
+/// if it starts with one.
+fn move_number_len(w: &str) -> Option<usize> {
+    let bytes = w.as_bytes();
+    let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+    let dots = bytes[digits..].iter().take_while(|&&b| b == b'.').count();
+    (digits > 0 && dots > 0).then_some(digits + dots)
 }
 
 /// A result token in the movetext: `*`, `1/2-1/2`, or numbers joined by `-`.
@@ -120,7 +124,8 @@ pub(super) fn looks_like_tag(line: &str) -> bool {
 
 /// Whether `line` starts like numbered movetext (`1. f5`, `1.F5`).
 pub(super) fn looks_like_numbered_moves(line: &str) -> bool {
-    tuple((move_number, space0, square))(line).is_ok()
+    move_number_len(line)
+        .is_some_and(|len| square(line[len..].trim_start_matches([' ', '\t'])).is_ok())
 }
 
 /// Reads a result value: `41-23`, `20-22-22`, `*`, `1-0`, `0-1`, `1/2-1/2`, `draw`,
@@ -621,11 +626,11 @@ impl<'t> Parser<'t> {
         result: &mut Option<(ResultScore, Span)>,
     ) {
         let text = self.text;
-        while let Ok((rest, _)) = move_number(&text[start..end]) {
-            if rest.is_empty() {
+        while let Some(len) = move_number_len(&text[start..end]) {
+            if start + len == end {
                 return;
             }
-            start = end - rest.len();
+            start += len;
         }
         let w = &text[start..end];
         // The common word, a bare square, read without the combinators (which would read
@@ -939,6 +944,21 @@ fn find_close_brace(text: &str, from: usize) -> Option<usize> {
 
 /// Where the movetext word starting at `pos` ends: whitespace, `{`, `;` or `<`.
 fn word_end(text: &str, pos: usize) -> usize {
+    // ASCII, the common case, byte by byte; the same bytes end a word as below.
+    for (k, &b) in text.as_bytes()[pos..].iter().enumerate() {
+        if !b.is_ascii() {
+            return word_end_chars(text, pos);
+        }
+        if matches!(b, b'\t'..=b'\r' | b' ' | b'{' | b';' | b'<') {
+            return pos + k.max(1);
+        }
+    }
+    text.len()
+}
+
+/// [`word_end`] for text that is not all ASCII: a word ends at whitespace or at a byte
+/// that opens a comment or a board, and takes at least its first character.
+fn word_end_chars(text: &str, pos: usize) -> usize {
     text[pos..]
         .find(|c: char| c.is_whitespace() || matches!(c, '{' | ';' | '<'))
         .map_or(text.len(), |k| pos + k)
