@@ -449,6 +449,11 @@ proptest! {
             prop_assert_eq!(plain(l.record.as_ref()), Some(r.clone()));
             prop_assert_eq!(d.index, l.index);
         }
+        // Each line is the record as serde writes it, the one JSON shape.
+        let lines_text = String::from_utf8(lines.clone()).unwrap();
+        for (line, r) in lines_text.lines().zip(&records) {
+            prop_assert_eq!(line, serde_json::to_string(r).unwrap());
+        }
         let reread: Vec<Record> = from_document.into_iter().filter_map(|g| g.record).collect();
         prop_assert_eq!(write(&reread, None), document);
         prop_assert_eq!(write(&reread, Some("lines")), lines);
