@@ -191,6 +191,9 @@ pub(crate) fn parse_termination(text: &str) -> Result<Termination, String> {
 }
 
 fn unescape_tag(raw: &str) -> String {
+    if !raw.contains('\\') {
+        return raw.to_owned();
+    }
     let mut out = String::with_capacity(raw.len());
     let mut chars = raw.chars();
     while let Some(c) = chars.next() {
@@ -451,8 +454,9 @@ impl<'t> Parser<'t> {
     fn tag_at(&mut self, pos: usize) -> Result<(&'t str, RawTag, usize), usize> {
         let text = self.text;
         let line_end = self.end_of_line(pos);
-        let trimmed_end = self.trimmed_line_end(pos);
         let line = &text[pos..line_end];
+        // Where an error about the tag ends: the line, trailing whitespace excluded.
+        let trimmed_end = pos + line.trim_end().len();
         let (rest, name) = match tag_open(line) {
             Ok(ok) => ok,
             Err(_) => {
@@ -479,13 +483,14 @@ impl<'t> Parser<'t> {
             }
         };
         let value_start = line_end - rest.len();
+        // The closing quote: the first `"` not escaped by a `\` (both ASCII, so bytes do).
         let mut close = None;
         let mut escaped = false;
-        for (k, c) in rest.char_indices() {
-            match c {
+        for (k, &b) in rest.as_bytes().iter().enumerate() {
+            match b {
                 _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => {
+                b'\\' => escaped = true,
+                b'"' => {
                     close = Some(value_start + k);
                     break;
                 }
