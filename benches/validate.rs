@@ -386,16 +386,23 @@ fn random_rgn(rules: Rules, count: usize) -> Vec<u8> {
         .0
 }
 
-/// The pipeline over in-memory inputs with `jobs` workers: the games found valid.
-fn pipeline(inputs: &[(Format, &'static [u8])], jobs: usize) -> usize {
-    let inputs = inputs.iter().map(|&(format, bytes)| {
+/// In-memory inputs as the pipelines take them.
+fn in_memory<'a>(
+    inputs: &'a [(Format, &'static [u8])],
+) -> impl Iterator<Item = ((), Option<Input>)> + Send + 'a {
+    inputs.iter().map(|&(format, bytes)| {
         let input = Input {
             format,
             reader: Box::new(Cursor::new(bytes)),
             options: ReadOptions::default(),
         };
         ((), Some(input))
-    });
+    })
+}
+
+/// The pipeline over in-memory inputs with `jobs` workers: the games found valid.
+fn pipeline(inputs: &[(Format, &'static [u8])], jobs: usize) -> usize {
+    let inputs = in_memory(inputs);
     let summary = Validation::new()
         .jobs(jobs)
         .run(inputs, |event| {
@@ -440,14 +447,7 @@ fn convert_plain(inputs: &[(Format, &'static [u8])], target: Format) -> usize {
 /// Every game of `inputs` converted to `target` by the pipeline with `jobs` workers: the
 /// games written.
 fn convert_piped(inputs: &[(Format, &'static [u8])], target: Format, jobs: usize) -> usize {
-    let inputs = inputs.iter().map(|&(format, bytes)| {
-        let input = Input {
-            format,
-            reader: Box::new(Cursor::new(bytes)),
-            options: ReadOptions::default(),
-        };
-        ((), Some(input))
-    });
+    let inputs = in_memory(inputs);
     let mut writer = target.writer(Box::new(std::io::sink()), &WriteOptions::default());
     let tally = Conversion::new()
         .jobs(jobs)

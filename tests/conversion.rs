@@ -7,7 +7,7 @@
 mod common;
 
 use std::io::Cursor;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use reversi_record::convert::{Conversion, Event, Outcome, Tally};
@@ -218,20 +218,6 @@ fn assert_same(
     expected.games.len()
 }
 
-fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            files_under(&path, out);
-        } else {
-            out.push(path);
-        }
-    }
-}
-
 fn read_options(name: &str, path: &Path) -> ReadOptions {
     ReadOptions {
         name: Arc::from(name),
@@ -252,84 +238,35 @@ fn targets() -> Vec<(Format, Option<&'static str>)> {
     targets
 }
 
-/// The fixtures a reader reads (UTF-16 ones are decoded by detection, before any reader).
-fn fixtures() -> Vec<(PathBuf, Format, Vec<u8>)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    let mut files = Vec::new();
-    files_under(&root, &mut files);
-    files.sort();
-    files
-        .into_iter()
-        .filter_map(|path| {
-            let bytes = std::fs::read(&path).ok()?;
-            if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
-                return None;
-            }
-            let name = path.to_string_lossy().into_owned();
-            let format =
-                Format::detect(Box::new(&bytes[..]), &name, Some(bytes.len() as u64), None)
-                    .ok()?
-                    .format;
-            Some((path, format, bytes))
-        })
-        .collect()
-}
-
 #[test]
 fn every_fixture_converts_the_same_to_every_target() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    let mut checked = 0;
-    for (path, format, bytes) in fixtures() {
-        let name = path.strip_prefix(&root).unwrap().display().to_string();
+    let fixtures = common::fixture_files();
+    for f in &fixtures {
+        let options = read_options(&f.name, &f.path);
         for target in targets() {
             for lossy in [false, true] {
-                assert_same(
-                    format,
-                    &bytes,
-                    &read_options(&name, &path),
-                    target,
-                    lossy,
-                    &name,
-                );
+                assert_same(f.format, &f.bytes, &options, target, lossy, &f.name);
             }
         }
-        checked += 1;
     }
-    assert!(checked > 100, "only {checked} fixtures were checked");
+    assert!(
+        fixtures.len() > 100,
+        "only {} fixtures were checked",
+        fixtures.len()
+    );
 }
 
 #[test]
 fn every_real_record_converts_the_same() {
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
-    let mut files = Vec::new();
-    for dir in ["wthor", "pgn", "ggf", "movestrings", "obf"] {
-        files_under(&data.join(dir), &mut files);
-    }
-    files.sort();
     let mut games = 0;
-    for path in files {
-        let bytes = std::fs::read(&path).unwrap();
-        let name = path.to_string_lossy().into_owned();
-        let Ok(format) =
-            Format::detect(Box::new(&bytes[..]), &name, Some(bytes.len() as u64), None)
-                .map(|d| d.format)
-        else {
-            continue;
-        };
-        let name = path.file_name().unwrap().to_string_lossy().to_string();
+    for f in common::real_record_files() {
         for target in [
             (Format::Rgn, None),
             (Format::Json, None),
             (Format::Wthor, None),
         ] {
-            games += assert_same(
-                format,
-                &bytes,
-                &read_options(&name, &path),
-                target,
-                true,
-                &name,
-            );
+            let options = read_options(&f.name, &f.path);
+            games += assert_same(f.format, &f.bytes, &options, target, true, &f.name);
         }
     }
     if games == 0 {

@@ -8,7 +8,7 @@
 mod common;
 
 use std::io::Cursor;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use common::Rng;
@@ -116,67 +116,35 @@ fn assert_same(format: Format, bytes: &[u8], options: &ReadOptions, what: &str) 
     expected.1
 }
 
-fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            files_under(&path, out);
-        } else {
-            out.push(path);
-        }
-    }
-}
-
-/// The format `reversi validate` would read `path` as.
-fn detect(path: &Path, bytes: &[u8]) -> Option<Format> {
-    let name = path.to_string_lossy();
-    Format::detect(Box::new(bytes), &name, Some(bytes.len() as u64), None)
-        .ok()
-        .map(|d| d.format)
-}
-
 #[test]
 fn every_fixture_reports_the_same() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    let mut files = Vec::new();
-    files_under(&root, &mut files);
-    files.sort();
-    let mut checked = 0;
-    for path in files {
-        let bytes = std::fs::read(&path).unwrap();
-        let Some(format) = detect(&path, &bytes) else {
-            continue;
-        };
-        // UTF-16 files are decoded by detection, before any reader: not this test's job.
-        if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
-            continue;
-        }
-        let name = path.strip_prefix(&root).unwrap().display().to_string();
-        assert_same(format, &bytes, &options(&name, Some(&path)), &name);
-        checked += 1;
+    let fixtures = common::fixture_files();
+    for f in &fixtures {
+        assert_same(
+            f.format,
+            &f.bytes,
+            &options(&f.name, Some(&f.path)),
+            &f.name,
+        );
     }
-    assert!(checked > 100, "only {checked} fixtures were checked");
+    assert!(
+        fixtures.len() > 100,
+        "only {} fixtures were checked",
+        fixtures.len()
+    );
 }
 
 #[test]
 fn every_real_record_reports_the_same() {
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
-    let mut files = Vec::new();
-    for dir in ["wthor", "pgn", "ggf", "movestrings", "obf"] {
-        files_under(&data.join(dir), &mut files);
-    }
-    files.sort();
     let mut games = 0;
-    for path in files {
-        let bytes = std::fs::read(&path).unwrap();
-        let Some(format) = detect(&path, &bytes) else {
-            continue;
-        };
-        let name = path.file_name().unwrap().to_string_lossy().to_string();
-        games += assert_same(format, &bytes, &options(&name, Some(&path)), &name).games;
+    for f in common::real_record_files() {
+        games += assert_same(
+            f.format,
+            &f.bytes,
+            &options(&f.name, Some(&f.path)),
+            &f.name,
+        )
+        .games;
     }
     if games == 0 {
         eprintln!("../shared/data is absent: nothing checked");

@@ -323,3 +323,84 @@ pub fn arb_record() -> impl Strategy<Value = Record> {
 pub fn without_spans(record: &Record) -> Record {
     record.without_spans()
 }
+
+/// A record file to read, with the format `reversi` detects for it and the name a test
+/// reports it by.
+pub struct RecordFile {
+    pub path: std::path::PathBuf,
+    pub name: String,
+    pub format: reversi_record::formats::Format,
+    pub bytes: Vec<u8>,
+}
+
+/// Every file below `dir`, sorted; none when `dir` is absent.
+pub fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(dir, &mut files);
+    files.sort();
+    files
+}
+
+/// The files of `paths` a reader reads, each with the format `reversi` detects for it.
+/// UTF-16 files are left out: detection decodes them before any reader sees them.
+fn record_files(
+    paths: Vec<std::path::PathBuf>,
+    name: impl Fn(&std::path::Path) -> String,
+) -> Vec<RecordFile> {
+    paths
+        .into_iter()
+        .filter_map(|path| {
+            let bytes = std::fs::read(&path).ok()?;
+            if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+                return None;
+            }
+            let shown = path.to_string_lossy().into_owned();
+            let format = reversi_record::formats::Format::detect(
+                Box::new(&bytes[..]),
+                &shown,
+                Some(bytes.len() as u64),
+                None,
+            )
+            .ok()?
+            .format;
+            Some(RecordFile {
+                name: name(&path),
+                path,
+                format,
+                bytes,
+            })
+        })
+        .collect()
+}
+
+/// Every fixture a reader reads, named by its path below `fixtures/`.
+pub fn fixture_files() -> Vec<RecordFile> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    record_files(files_under(&root), |p| {
+        p.strip_prefix(&root).unwrap_or(p).display().to_string()
+    })
+}
+
+/// Every real record file in `../shared/data` (none when it is absent), named by its file
+/// name.
+pub fn real_record_files() -> Vec<RecordFile> {
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
+    let paths = ["wthor", "pgn", "ggf", "movestrings", "obf"]
+        .iter()
+        .flat_map(|dir| files_under(&data.join(dir)))
+        .collect();
+    record_files(paths, |p| {
+        p.file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+    })
+}
