@@ -63,7 +63,9 @@ impl Default for Conversion {
 pub enum Event<'e, T> {
     /// An input starts: the caller's tag given with it.
     Start(T),
-    /// A game read (with the reader's diagnostics), and what became of it.
+    /// A game read (with the reader's diagnostics), and what became of it. For a text
+    /// target its `record` is `None` once rendered (freed by the worker that rendered it);
+    /// for WTHOR it is the record written, passes made explicit.
     Game(&'e ParsedGame, &'e Outcome),
     /// Reading the current input failed; the games before the failure were reported.
     ReadFailed(io::Error),
