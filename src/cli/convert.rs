@@ -80,7 +80,7 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         rules: args.rules,
         names: args.names.clone(),
     };
-    let jobs = super::validate::capped_jobs(args.jobs, args.quiet);
+    let jobs = super::capped_jobs(args.jobs, args.quiet);
     // A run that could not read an input, or refused every game it read, leaves the
     // output as it was, and the name files a WTHOR writer would extend too.
     let mut report = Report::new(&args, target_name.clone());

@@ -111,3 +111,35 @@ pub(crate) fn parse_rules(s: &str) -> Result<reversi_record::Rules, String> {
     s.parse()
         .map_err(|e: reversi_record::RulesError| e.to_string())
 }
+
+/// At most this many worker threads per core: more only costs memory and start-up time.
+const JOBS_PER_CORE: usize = 4;
+
+/// `--jobs`, capped at [`JOBS_PER_CORE`] times the cores (with a note); every core when
+/// not given.
+pub(crate) fn capped_jobs(jobs: Option<usize>, quiet: bool) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cap = cores * JOBS_PER_CORE;
+    match jobs {
+        Some(n) if n > cap => {
+            if !quiet {
+                stderr_line(format_args!(
+                    "note: --jobs {n} is more than {JOBS_PER_CORE} per core on {cores} {}; using {cap}",
+                    plural(cores, "core", "cores")
+                ));
+            }
+            cap
+        }
+        // 0, like no --jobs, is every core.
+        Some(0) | None => cores,
+        Some(n) => n,
+    }
+}
+
+fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 {
+        one
+    } else {
+        many
+    }
+}

@@ -81,7 +81,7 @@ fn json_line(value: &impl serde::Serialize) -> io::Result<String> {
 }
 
 pub(crate) fn run(args: Args) -> io::Result<u8> {
-    let jobs = capped_jobs(args.jobs, args.quiet);
+    let jobs = super::capped_jobs(args.jobs, args.quiet);
     let human = args.format == OutputFormat::Human;
     let progress = (human && !args.quiet && io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new_spinner();
@@ -132,30 +132,6 @@ enum Stopped {
     Pipe(bool),
     /// Writing standard output failed.
     Io(io::Error),
-}
-
-/// At most this many worker threads per core: more only costs memory and start-up time.
-const JOBS_PER_CORE: usize = 4;
-
-/// `--jobs`, capped at [`JOBS_PER_CORE`] times the cores (with a note); every core when
-/// not given.
-pub(super) fn capped_jobs(jobs: Option<usize>, quiet: bool) -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let cap = cores * JOBS_PER_CORE;
-    match jobs {
-        Some(n) if n > cap => {
-            if !quiet {
-                stderr_line(format_args!(
-                    "note: --jobs {n} is more than {JOBS_PER_CORE} per core on {cores} {}; using {cap}",
-                    plural(cores, "core", "cores")
-                ));
-            }
-            cap
-        }
-        // 0, like no --jobs, is every core.
-        Some(0) | None => cores,
-        Some(n) => n,
-    }
 }
 
 /// An input as the reading thread opened it, for the report.
@@ -252,12 +228,4 @@ fn write_summary(printer: &mut Printer, summary: &Summary) -> io::Result<()> {
         OutputFormat::Jsonl => writeln!(printer.out, "{{\"summary\":{summary_json}}}")?,
     }
     printer.out.flush()
-}
-
-fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
-    if n == 1 {
-        one
-    } else {
-        many
-    }
 }
