@@ -423,3 +423,31 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_free_tag_named_fen_is_written_only_where_it_reads_back_as_a_tag() {
+    // The reader takes `FEN` (any case) for the start position unless a Start tag is
+    // given; it then keeps it as `FEN`, after the other tags.
+    let mut record = Record::new(reversi_record::Rules::default());
+    record.tags.push(reversi_record::record::Tag {
+        name: "FeN".into(),
+        value: "x".into(),
+        span: None,
+    });
+    let refused = rgn::to_string(&record).unwrap_err();
+    assert_eq!(
+        refused,
+        ["a free tag named `FeN`, which RGN reads as the start position"]
+    );
+    let with_start = clean(
+        "[Start \"..../.OX./.XO./.... X\"]\n[Rules \"othello:4x4\"]\n[FEN \"kept\"]\n\n1. a2\n",
+    )
+    .remove(0);
+    assert_eq!(with_start.tag("FEN"), Some("kept"));
+    let text = rgn::to_string(&with_start).unwrap();
+    let back = clean(&text).remove(0);
+    assert_eq!(
+        common::without_spans(&back),
+        common::without_spans(&with_start)
+    );
+}

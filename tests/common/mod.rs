@@ -154,7 +154,12 @@ fn tag_name(rng: &mut Rng) -> String {
         for _ in 0..rng.below(9) {
             name.push(*rng.pick(REST) as char);
         }
-        if !RESERVED_TAGS.iter().any(|r| r.eq_ignore_ascii_case(&name)) {
+        // `FEN` is read as the start position (Edax), so no free tag has that name.
+        if !RESERVED_TAGS
+            .iter()
+            .chain(&["FEN"])
+            .any(|r| r.eq_ignore_ascii_case(&name))
+        {
             return name;
         }
     }

@@ -894,7 +894,7 @@ fn edax_counts(record: &mut Record, score: ResultScore) -> ResultScore {
 }
 
 /// The tag Edax writes a custom start in.
-const FEN_TAG: &str = "FEN";
+pub(super) const FEN_TAG: &str = "FEN";
 
 /// Edax's FEN (rank 8 first, `p` Black, `P` White, digits for empty squares, side `b`/`w`)
 /// as an RGN start line (row 1 first, `X` Black, `O` White), or `None` when it is no FEN.

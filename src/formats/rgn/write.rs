@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 
+use super::parse::FEN_TAG;
 use super::{board, is_reserved_tag, RESULT_TAG, RULES_TAG, START_TAG, TERMINATION_TAG};
 use crate::engine::{Color, Move, Rules};
 use crate::record::{FlipClaim, MoveRecord, Record, ResultScore, Termination};
@@ -26,12 +27,22 @@ pub(super) fn write_game(record: &Record) -> (String, Vec<String>) {
     let mut losses = Vec::new();
     let mut out = String::with_capacity(512);
     let rules = &record.rules;
-    for tag in &record.tags {
+    let last_tag = record.tags.len().saturating_sub(1);
+    for (i, tag) in record.tags.iter().enumerate() {
         if !is_tag_name(&tag.name) {
             losses.push(format!("a tag named `{}`", tag.name));
         } else if is_reserved_tag(&tag.name) {
             losses.push(format!(
                 "a free tag named `{}`, a name RGN reserves",
+                tag.name
+            ));
+        } else if tag.name.eq_ignore_ascii_case(FEN_TAG)
+            && !(tag.name == FEN_TAG && record.start.is_some() && i == last_tag)
+        {
+            // The reader takes `FEN` for the start position, unless a Start tag is given:
+            // it then keeps it, as `FEN`, after the other tags.
+            losses.push(format!(
+                "a free tag named `{}`, which RGN reads as the start position",
                 tag.name
             ));
         } else {
