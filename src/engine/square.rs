@@ -67,6 +67,19 @@ impl Square {
 
     /// Parses a square from ASCII bytes: a letter (`a`..`j`, either case) and a row number.
     pub fn from_ascii(text: &[u8]) -> Result<Square, ParseSquareError> {
+        // Most squares in most files: a letter and one digit.
+        if let &[letter, digit] = text {
+            let col = (letter | 0x20).wrapping_sub(b'a');
+            let row = digit.wrapping_sub(b'1');
+            if col < MAX_SIDE && row < 9 && letter.is_ascii_alphabetic() {
+                return Ok(Square(row * MAX_SIDE + col));
+            }
+        }
+        Square::from_ascii_in_full(text)
+    }
+
+    /// [`Square::from_ascii`] without its shortcut.
+    fn from_ascii_in_full(text: &[u8]) -> Result<Square, ParseSquareError> {
         let bad = || ParseSquareError {
             text: String::from_utf8_lossy(text).into_owned(),
         };
@@ -387,6 +400,18 @@ mod tests {
             let expected = format!("{}{}", (b'a' + sq.col()) as char, sq.row() + 1);
             assert_eq!(sq.name(), expected);
             assert_eq!(expected.parse::<Square>().unwrap(), sq);
+        }
+    }
+
+    #[test]
+    fn the_two_byte_shortcut_agrees_with_the_full_parse() {
+        for pair in 0..=u16::MAX {
+            let text = pair.to_be_bytes();
+            assert_eq!(
+                Square::from_ascii(&text).ok(),
+                Square::from_ascii_in_full(&text).ok(),
+                "{text:?}"
+            );
         }
     }
 

@@ -115,8 +115,18 @@ pub(super) fn record_json(record: &Record) -> serde_json::Result<String> {
         serde_json::to_writer(&mut out, start)?;
     }
     if !record.tags.is_empty() {
-        out.extend_from_slice(b",\"tags\":");
-        serde_json::to_writer(&mut out, &record.tags)?;
+        out.extend_from_slice(b",\"tags\":[");
+        for (i, tag) in record.tags.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(b"{\"name\":");
+            json_string(&mut out, &tag.name);
+            out.extend_from_slice(b",\"value\":");
+            json_string(&mut out, &tag.value);
+            out.push(b'}');
+        }
+        out.push(b']');
     }
     out.extend_from_slice(b",\"moves\":[");
     for (i, m) in record.moves.iter().enumerate() {
@@ -154,6 +164,42 @@ pub(super) fn record_json(record: &Record) -> serde_json::Result<String> {
     out.push(b'}');
     // Serde wrote UTF-8, and so did the lines above.
     String::from_utf8(out).map_err(serde::ser::Error::custom)
+}
+
+/// `text` as a JSON string, escaped as serde_json escapes it: `"`, `\\`, and the control
+/// characters (`\b`, `\t`, `\n`, `\f`, `\r` by name, the others as `\u00xx`); the rest,
+/// DEL and non-ASCII included, as it is.
+fn json_string(out: &mut Vec<u8>, text: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push(b'"');
+    let bytes = text.as_bytes();
+    let mut plain_from = 0;
+    for (k, &b) in bytes.iter().enumerate() {
+        let named = match b {
+            b'"' => b'"',
+            b'\\' => b'\\',
+            0x08 => b'b',
+            b'\t' => b't',
+            b'\n' => b'n',
+            0x0c => b'f',
+            b'\r' => b'r',
+            0x00..=0x1f => b'u',
+            _ => continue,
+        };
+        out.extend_from_slice(&bytes[plain_from..k]);
+        plain_from = k + 1;
+        out.extend_from_slice(&[b'\\', named]);
+        if named == b'u' {
+            out.extend_from_slice(&[
+                b'0',
+                b'0',
+                HEX[usize::from(b >> 4)],
+                HEX[usize::from(b & 15)],
+            ]);
+        }
+    }
+    out.extend_from_slice(&bytes[plain_from..]);
+    out.push(b'"');
 }
 
 /// The numbers JSON cannot hold (NaN and infinities), one phrase each.
@@ -239,5 +285,29 @@ mod tests {
             }
         }
         assert!(records > 200, "only {records} records were written");
+    }
+
+    /// Every ASCII character, alone and between others, and some beyond ASCII: escaped
+    /// as serde_json escapes them.
+    #[test]
+    fn strings_are_escaped_as_serde_escapes_them() {
+        let mut texts: Vec<String> = (0u8..=0x7f)
+            .flat_map(|b| {
+                let c = char::from(b);
+                [c.to_string(), format!("a{c}b{c}"), format!("{c}{c}")]
+            })
+            .collect();
+        texts.extend(
+            ["", "Ünal \"Ö\" 大会", "\u{2028}\u{feff}\u{1f600}", "\\\\\""].map(String::from),
+        );
+        for text in texts {
+            let mut out = Vec::new();
+            json_string(&mut out, &text);
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                serde_json::to_string(&text).unwrap(),
+                "{text:?}"
+            );
+        }
     }
 }

@@ -29,9 +29,36 @@ fn tag_name(i: &str) -> Res<'_, &str> {
     ))(i)
 }
 
-/// `[Name "`: a tag up to its value's opening quote.
+/// `[Name "`: a tag up to its value's opening quote. (By bytes: every tag line of a
+/// file passes here.)
 fn tag_open(i: &str) -> Res<'_, &str> {
-    delimited(pair(char('['), space0), tag_name, pair(space0, char('"')))(i)
+    let bytes = i.as_bytes();
+    let blanks = |from: usize| {
+        from + bytes[from.min(bytes.len())..]
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count()
+    };
+    let fail = || nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::Char));
+    if bytes.first() != Some(&b'[') {
+        return Err(fail());
+    }
+    let name_start = blanks(1);
+    if !bytes.get(name_start).is_some_and(u8::is_ascii_alphabetic) {
+        return Err(fail());
+    }
+    let name_end = name_start
+        + 1
+        + bytes[name_start + 1..]
+            .iter()
+            .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_')
+            .count();
+    let quote = blanks(name_end);
+    if bytes.get(quote) != Some(&b'"') {
+        return Err(fail());
+    }
+    // Every byte up to the quote is ASCII, so these are character boundaries.
+    Ok((&i[quote + 1..], &i[name_start..name_end]))
 }
 
 /// A square, either case: `f5`, `J10`.
@@ -968,4 +995,34 @@ fn word_end_chars(text: &str, pos: usize) -> usize {
         .find(|c: char| c.is_whitespace() || matches!(c, '{' | ';' | '<'))
         .map_or(text.len(), |k| pos + k)
         .max(pos + text[pos..].chars().next().map_or(0, char::len_utf8))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tag_open;
+
+    #[test]
+    fn tag_openings_are_read_by_bytes() {
+        for (line, name, rest) in [
+            ("[Event \"x\"]", "Event", "x\"]"),
+            ("[ \tWthor_2  \t\"\"]", "Wthor_2", "\"]"),
+            ("[B\"é\"]", "B", "é\"]"),
+        ] {
+            assert_eq!(tag_open(line).ok(), Some((rest, name)), "{line}");
+        }
+        for bad in [
+            "",
+            "[",
+            "[ ",
+            "[\"x\"]",
+            "[1a \"x\"]",
+            "[Name x",
+            "[Name",
+            "[Na-me \"x\"]",
+            "[é \"x\"]",
+            " [A \"x\"]",
+        ] {
+            assert!(tag_open(bad).is_err(), "{bad}");
+        }
+    }
 }
