@@ -308,9 +308,17 @@ impl<'t> Parser<'t> {
     }
 
     fn end_of_line(&self, pos: usize) -> usize {
-        self.text[pos..]
-            .find('\n')
-            .map_or(self.text.len(), |k| pos + k)
+        memchr::memchr(b'\n', &self.text.as_bytes()[pos..]).map_or(self.text.len(), |k| pos + k)
+    }
+
+    /// How many lines from `pos` on start with `[`: about how many tags there are.
+    fn tag_lines(&self, mut pos: usize) -> usize {
+        let mut lines = 0;
+        while self.text[pos..].starts_with('[') {
+            lines += 1;
+            pos = self.skip_ws(self.end_of_line(pos));
+        }
+        lines
     }
 
     /// The end of the text on `pos`'s line, trailing whitespace excluded.
@@ -398,6 +406,7 @@ impl<'t> Parser<'t> {
     fn read_tags(&mut self, record: &mut Record) -> ([Option<RawTag>; 5], usize) {
         let mut special: [Option<RawTag>; 5] = [None, None, None, None, None];
         let mut pos = self.skip_ws(0);
+        record.tags.reserve(self.tag_lines(pos));
         while self.text[pos..].starts_with('[') {
             match self.tag_at(pos) {
                 Ok((name, raw, end)) => {
