@@ -32,3 +32,4 @@ pub mod render;
 pub mod repair;
 pub mod scenario;
 pub mod validate;
+pub mod view;

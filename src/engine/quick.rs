@@ -77,7 +77,6 @@ impl QuickMoves {
     }
 
     /// The moves so far.
-    #[cfg(test)]
     pub(crate) fn as_slice(&self) -> &[u8] {
         &self.moves[..self.len]
     }

@@ -14,6 +14,18 @@ pub(crate) type Claim = Option<(u8, u8)>;
 /// Scans a game's `bytes` into `moves`: its rules (`rules` unless a `Rules` tag says
 /// otherwise) and its claim; `None` when the game is not plain enough.
 pub(crate) fn scan(bytes: &[u8], rules: Rules, moves: &mut QuickMoves) -> Option<(Rules, Claim)> {
+    scan_with_tags(bytes, rules, moves, |_, _| {})
+}
+
+/// [`scan`], handing `tag` the name and value of each tag a record keeps as a tag (all but
+/// `Rules` and `Result`), in order. The tags of a game the scan gives up on are handed out
+/// up to where it gave up.
+pub(crate) fn scan_with_tags(
+    bytes: &[u8],
+    rules: Rules,
+    moves: &mut QuickMoves,
+    mut tag_found: impl FnMut(&[u8], &[u8]),
+) -> Option<(Rules, Claim)> {
     moves.clear();
     let mut rules = rules;
     let mut pos = skip_ws(bytes, 0);
@@ -37,6 +49,8 @@ pub(crate) fn scan(bytes: &[u8], rules: Rules, moves: &mut QuickMoves) -> Option
             .any(|special| name.eq_ignore_ascii_case(special))
         {
             return None;
+        } else {
+            tag_found(name, value);
         }
         pos = skip_ws(bytes, end);
     }

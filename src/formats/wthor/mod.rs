@@ -95,7 +95,7 @@ pub use names::{NameKind, NameTable};
 pub use writer::WthorWriter;
 
 pub(crate) use reader::{Entry, Reader};
-pub(crate) use record::FileContext;
+pub(crate) use record::{FileContext, QuickRecord};
 
 /// Tag holding the record's tournament index into `WTHOR.TRN`.
 pub const TOURNAMENT_TAG: &str = crate::record::TagName::WTHOR_TOURNAMENT;

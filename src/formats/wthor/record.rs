@@ -88,6 +88,11 @@ pub(crate) struct FileContext {
 }
 
 impl QuickRecord {
+    /// The record's game number in its file (1-based).
+    pub(crate) fn index(&self) -> usize {
+        self.index
+    }
+
     /// Whether the quick check passes the record: its moves, decoded on the way (every
     /// byte names a square, or the record would not be quick), replayed as standard
     /// Othello with passes left out, and its score.
@@ -196,16 +201,7 @@ impl FileContext {
         mut line: TextLine,
         file_findings: impl FnOnce(&RawRecord, &RecordFields, &mut TextLine, &mut Vec<Diagnostic>),
     ) -> (Option<Record>, TextLine, Vec<Diagnostic>) {
-        let u16_at = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
-        let raw = RawRecord {
-            index,
-            offset,
-            tournament: u16_at(0),
-            black: u16_at(2),
-            white: u16_at(4),
-            score: bytes[6],
-            theoretical: bytes[7],
-        };
+        let raw = RawRecord::of(bytes, index, offset);
         let slots = &bytes[8..];
         let mut diagnostics = Vec::new();
         let fields = self.describe_fields(&raw, &mut line, &mut diagnostics);
@@ -216,6 +212,38 @@ impl FileContext {
         file_findings(&raw, &fields, &mut line, &mut diagnostics);
         let record = (!error).then(|| self.build_record(&raw, fields, moves, &line));
         (record, line, diagnostics)
+    }
+
+    /// What the record of `q` holds, without building it: each tag handed to `tag`, each
+    /// move's square to `square`, in order; returns the rules and the claimed discs
+    /// (Black's, White's). The same tags, moves and result as [`FileContext::read_quick`]'s
+    /// record.
+    pub(crate) fn view_quick(
+        &self,
+        q: &QuickRecord,
+        mut tag: impl FnMut(&str, &str),
+        mut square: impl FnMut(Square),
+    ) -> (Rules, [u8; 2]) {
+        let raw = RawRecord::of(&q.bytes, q.index, q.file_offset);
+        let (tournaments, players) = (self.tournaments.as_deref(), self.players.as_deref());
+        let names = [
+            tournaments.and_then(|t| t.get(raw.tournament)),
+            players.and_then(|t| t.get(raw.black)),
+            players.and_then(|t| t.get(raw.white)),
+        ];
+        self.each_tag(&raw, names, |name, value, _| match value {
+            TagValue::Name(value) | TagValue::Text(value) => tag(name, value),
+        });
+        for &byte in q.bytes[8..].iter().take_while(|&&b| b != 0) {
+            if let Some(Some((sq, _))) = self.move_bytes.get(usize::from(byte)) {
+                square(*sq);
+            }
+        }
+        let total = self.geometry.squares();
+        (
+            Rules::othello(self.geometry.board()),
+            [raw.score, total - raw.score],
+        )
     }
 
     /// The game of a [`QuickRecord`] that did not pass the quick check, read in full: the
@@ -448,59 +476,29 @@ impl FileContext {
         line: &TextLine,
     ) -> Record {
         let (event_span, event) = fields.event;
-        let (black_span, black_name) = fields.black;
-        let (white_span, white_name) = fields.white;
+        let (black_span, black) = fields.black;
+        let (white_span, white) = fields.white;
         let mut tags = Vec::with_capacity(12);
-        let mut tag = |name: &str, value: String, span: Option<Span>| {
+        self.each_tag(raw, [event, black, white], |name, value, field| {
+            let span = match field {
+                TagField::Event => Some(event_span),
+                TagField::Black => Some(black_span),
+                TagField::White => Some(white_span),
+                TagField::Year => fields.year_span,
+                TagField::Theoretical => Some(fields.theoretical_span),
+                TagField::Depth => Some(fields.depth_span),
+                TagField::Header => None,
+            };
             tags.push(Tag {
                 name: name.to_owned(),
-                value,
+                // The names found are moved into their tags rather than copied.
+                value: match value {
+                    TagValue::Name(name) => name,
+                    TagValue::Text(text) => text.to_owned(),
+                },
                 span,
             });
-        };
-        if let Some(event) = event {
-            tag(TagName::EVENT, event, Some(event_span));
-        }
-        if let Some(span) = fields.year_span {
-            tag(TagName::DATE, self.shared.year.clone(), Some(span));
-        }
-        if let Some(name) = black_name {
-            tag(TagName::player(crate::Color::Black), name, Some(black_span));
-        }
-        if let Some(name) = white_name {
-            tag(TagName::player(crate::Color::White), name, Some(white_span));
-        }
-        tag(
-            TagName::THEORETICAL_SCORE,
-            decimal_string(usize::from(raw.theoretical)),
-            Some(fields.theoretical_span),
-        );
-        if let Some(depth) = &self.shared.theoretical_depth {
-            tag(
-                TagName::THEORETICAL_DEPTH,
-                depth.clone(),
-                Some(fields.depth_span),
-            );
-        }
-        let shared = &self.shared;
-        tag(
-            TOURNAMENT_TAG,
-            decimal_string(usize::from(raw.tournament)),
-            Some(event_span),
-        );
-        tag(
-            BLACK_TAG,
-            decimal_string(usize::from(raw.black)),
-            Some(black_span),
-        );
-        tag(
-            WHITE_TAG,
-            decimal_string(usize::from(raw.white)),
-            Some(white_span),
-        );
-        tag(CREATED_TAG, shared.created.clone(), None);
-        tag(BOARD_SIZE_TAG, shared.board_size.clone(), None);
-        tag(DEPTH_TAG, shared.depth.clone(), None);
+        });
         let total = self.geometry.squares();
         let mut result = ClaimedResult::discs(vec![raw.score, total - raw.score]);
         result.span = Some(fields.score_span);
@@ -515,9 +513,130 @@ impl FileContext {
     }
 }
 
+/// Which field of a record a tag is read from (where its span is).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum TagField {
+    Event,
+    Year,
+    Black,
+    White,
+    Theoretical,
+    Depth,
+    /// The file's header, shared by every record.
+    Header,
+}
+
+/// A tag's value: a name from a name table (given as the caller holds it), or text.
+pub(super) enum TagValue<'v, N> {
+    Name(N),
+    Text(&'v str),
+}
+
+impl FileContext {
+    /// The tags of record `raw`, in order, each handed to `tag` with the field it is read
+    /// from; `names` are the tournament's and the players' names found in the name tables
+    /// (`None` without a table).
+    pub(super) fn each_tag<N>(
+        &self,
+        raw: &RawRecord,
+        names: [Option<N>; 3],
+        mut tag: impl FnMut(&'static str, TagValue<'_, N>, TagField),
+    ) {
+        let [event, black, white] = names;
+        let mut digits = [0; 5];
+        if let Some(event) = event {
+            tag(TagName::EVENT, TagValue::Name(event), TagField::Event);
+        }
+        if self.header.game_year != 0 {
+            tag(
+                TagName::DATE,
+                TagValue::Text(&self.shared.year),
+                TagField::Year,
+            );
+        }
+        if let Some(name) = black {
+            tag(
+                TagName::player(crate::Color::Black),
+                TagValue::Name(name),
+                TagField::Black,
+            );
+        }
+        if let Some(name) = white {
+            tag(
+                TagName::player(crate::Color::White),
+                TagValue::Name(name),
+                TagField::White,
+            );
+        }
+        let theoretical = decimal(raw.theoretical.into(), &mut digits);
+        tag(
+            TagName::THEORETICAL_SCORE,
+            TagValue::Text(theoretical),
+            TagField::Theoretical,
+        );
+        if let Some(depth) = &self.shared.theoretical_depth {
+            tag(
+                TagName::THEORETICAL_DEPTH,
+                TagValue::Text(depth),
+                TagField::Depth,
+            );
+        }
+        let tournament = decimal(raw.tournament, &mut digits);
+        tag(TOURNAMENT_TAG, TagValue::Text(tournament), TagField::Event);
+        let black = decimal(raw.black, &mut digits);
+        tag(BLACK_TAG, TagValue::Text(black), TagField::Black);
+        let white = decimal(raw.white, &mut digits);
+        tag(WHITE_TAG, TagValue::Text(white), TagField::White);
+        let shared = &self.shared;
+        tag(
+            CREATED_TAG,
+            TagValue::Text(&shared.created),
+            TagField::Header,
+        );
+        tag(
+            BOARD_SIZE_TAG,
+            TagValue::Text(&shared.board_size),
+            TagField::Header,
+        );
+        tag(DEPTH_TAG, TagValue::Text(&shared.depth), TagField::Header);
+    }
+}
+
+/// `n` in decimal, written into `digits`.
+fn decimal(n: u16, digits: &mut [u8; 5]) -> &str {
+    let mut start = digits.len();
+    let mut n = n;
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    // Only ASCII digits were written.
+    std::str::from_utf8(&digits[start..]).unwrap_or_default()
+}
+
 /// Decimal digits of `n`.
 pub(super) fn digits(n: usize) -> usize {
     n.checked_ilog10().map_or(1, |l| l as usize + 1)
+}
+
+impl RawRecord {
+    /// The fixed fields of the record `bytes` (68 of them), game `index` at byte `offset`.
+    pub(super) fn of(bytes: &[u8], index: usize, offset: usize) -> RawRecord {
+        let u16_at = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
+        RawRecord {
+            index,
+            offset,
+            tournament: u16_at(0),
+            black: u16_at(2),
+            white: u16_at(4),
+            score: bytes[6],
+            theoretical: bytes[7],
+        }
+    }
 }
 
 /// The fixed fields of one record, as read.
