@@ -34,6 +34,7 @@ use reversi_record::convert::Conversion;
 use reversi_record::formats::{Format, ReadOptions, WriteOptions};
 use reversi_record::record::{MoveRecord, Record};
 use reversi_record::validate::{validate_game, with_explicit_passes, Input, Validation};
+use reversi_record::view::GameReader;
 use reversi_record::{Move, Position, Rules};
 
 /// Our own sample, committed beside the benchmarks.
@@ -460,6 +461,36 @@ fn convert_piped(inputs: &[(Format, &'static [u8])], target: Format, jobs: usize
     tally.written
 }
 
+/// Every game of `inputs` through the borrowed view: the moves seen (each game's tags and
+/// moves looked at, as a caller would).
+fn read_viewed(inputs: &[(Format, &'static [u8])]) -> usize {
+    let mut moves = 0;
+    for (_, input) in in_memory(inputs) {
+        let Some(input) = input else { continue };
+        let mut reader = GameReader::new(input);
+        while let Some(Ok(game)) = reader.next_game() {
+            black_box(game.tag("Black"));
+            moves += game.moves().len();
+        }
+    }
+    moves
+}
+
+/// Every game of `inputs` read into an owned record by the format's reader: the moves seen.
+fn read_owned(inputs: &[(Format, &'static [u8])]) -> usize {
+    let mut moves = 0;
+    for &(format, bytes) in inputs {
+        for game in format.read(Box::new(Cursor::new(bytes)), &ReadOptions::default()) {
+            let Some(record) = game.ok().and_then(|g| g.record) else {
+                continue;
+            };
+            black_box(record.tag("Black"));
+            moves += record.moves.len();
+        }
+    }
+    moves
+}
+
 fn leak(bytes: Vec<u8>) -> &'static [u8] {
     Box::leak(bytes.into_boxed_slice())
 }
@@ -591,6 +622,21 @@ fn validate(c: &mut Criterion) {
             b.iter(|| convert_piped(black_box(&text_inputs), Format::Json, jobs))
         });
     }
+    group.finish();
+
+    assert_eq!(read_viewed(&wthor), read_owned(&wthor));
+    assert_eq!(read_viewed(&text_inputs), read_owned(&text_inputs));
+    let mut group = c.benchmark_group("read");
+    group.throughput(Throughput::Elements(games as u64));
+    group.bench_function("wthor-view", |b| b.iter(|| read_viewed(black_box(&wthor))));
+    group.bench_function("wthor-owned", |b| b.iter(|| read_owned(black_box(&wthor))));
+    group.throughput(Throughput::Elements(text_games as u64));
+    group.bench_function("text-view", |b| {
+        b.iter(|| read_viewed(black_box(&text_inputs)))
+    });
+    group.bench_function("text-owned", |b| {
+        b.iter(|| read_owned(black_box(&text_inputs)))
+    });
     group.finish();
 
     let mut group = c.benchmark_group("variants");
