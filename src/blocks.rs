@@ -18,7 +18,7 @@ use crate::engine::Rules;
 use crate::formats::rgn::{GameSpan, Splitter};
 use crate::formats::text::RunawayGuard;
 use crate::formats::wthor::{self, Entry, FileContext};
-use crate::formats::{Format, ParsedGame, ReadOptions};
+use crate::formats::{capped, movestr, Format, ParsedGame, ReadOptions};
 
 /// An opened input to validate or convert: its format (as [`Format::detect`] chose it), its bytes and
 /// what its reader needs.
@@ -184,14 +184,31 @@ fn report_in_order<D>(
 pub(crate) enum Unit<T> {
     /// An input starts; whether it could be opened.
     Start(T, bool),
-    /// Games read in full.
-    Games(Vec<ParsedGame>),
+    /// Games of the other formats, read in full or to be read by the worker.
+    Games(Vec<Pending>),
     /// WTHOR entries, most of them records for the quick check.
     Wthor(Arc<FileContext>, Vec<Entry>),
     /// RGN/PGN games: their bytes back to back, and where each is.
     Text(TextBlock),
     /// Reading failed.
     Failed(io::Error),
+}
+
+/// A game of a format other than WTHOR and RGN/PGN: read in full by the reading thread,
+/// or split off by it to be read by a worker.
+pub(crate) enum Pending {
+    Read(Box<ParsedGame>),
+    MoveString(movestr::PendingLine),
+}
+
+impl Pending {
+    /// The game, read if it was not yet.
+    pub(crate) fn read(self) -> ParsedGame {
+        match self {
+            Pending::Read(game) => *game,
+            Pending::MoveString(line) => capped(line.read()),
+        }
+    }
 }
 
 /// RGN/PGN games split from a file, not yet parsed.
@@ -218,9 +235,27 @@ fn produce<T>(
         let go_on = match input.format {
             Format::Wthor => wthor_blocks(input, &mut emit),
             Format::Rgn | Format::Pgn(_) => text_blocks(input, &mut emit),
+            Format::MoveString => {
+                // Lines are split off here and read by the workers.
+                let consumed = Arc::new(AtomicU64::new(0));
+                let guarded = RunawayGuard::new(input.reader, consumed.clone());
+                let mut lines = movestr::splitter(guarded, &input.options);
+                let entries = std::iter::from_fn(|| {
+                    let entry = lines.next_entry()?;
+                    consumed.store(0, std::sync::atomic::Ordering::Relaxed);
+                    Some(entry.map(|entry| match entry {
+                        movestr::Entry::Game(game) => Pending::Read(game),
+                        movestr::Entry::Line(line) => Pending::MoveString(line),
+                    }))
+                });
+                game_blocks(entries, &mut emit)
+            }
             format => {
                 let games = format.read(input.reader, &input.options);
-                game_blocks(games, &mut emit)
+                game_blocks(
+                    games.map(|game| game.map(|g| Pending::Read(Box::new(g)))),
+                    &mut emit,
+                )
             }
         };
         if !go_on {
@@ -307,7 +342,7 @@ fn text_blocks<T>(input: Input, emit: &mut impl FnMut(Unit<T>) -> bool) -> bool 
 }
 
 fn game_blocks<T>(
-    mut games: crate::formats::Games<'_>,
+    mut games: impl Iterator<Item = io::Result<Pending>>,
     emit: &mut impl FnMut(Unit<T>) -> bool,
 ) -> bool {
     loop {

@@ -42,7 +42,7 @@
 use std::io;
 
 pub use crate::blocks::Input;
-use crate::blocks::{self, Unit};
+use crate::blocks::{self, Pending, Unit};
 use crate::formats::{capped, rgn, ParsedGame, RecordWriter, Rendered, Renderer, WriteError};
 use crate::validate::make_passes_explicit;
 
@@ -268,7 +268,7 @@ fn prepare<T>(unit: Unit<T>, renderer: Option<&Renderer>) -> Done<T> {
     match unit {
         Unit::Start(tag, opened) => return Done::Start(tag, opened),
         Unit::Failed(e) => return Done::Failed(e),
-        Unit::Games(games) => games.into_iter().for_each(ready),
+        Unit::Games(games) => games.into_iter().map(Pending::read).for_each(ready),
         Unit::Wthor(context, entries) => {
             for entry in entries {
                 ready(match entry {

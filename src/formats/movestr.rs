@@ -116,14 +116,19 @@ pub fn sniff(input: &Sniff<'_>) -> bool {
 
 /// Reads move strings, one game a line, or the moves column of a CSV file.
 pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> Games<'a> {
-    Box::new(MoveStringReader {
+    Box::new(splitter(input, options))
+}
+
+/// A reader that splits game lines off without reading them ([`MoveStringReader::next_entry`]).
+pub(crate) fn splitter<R: BufRead>(input: R, options: &ReadOptions) -> MoveStringReader<R> {
+    MoveStringReader {
         lines: LineReader::new(input),
         name: options.name.clone(),
         rules: options.rules.unwrap_or_default(),
         csv: None,
         seen_content: false,
         index: 0,
-    })
+    }
 }
 
 /// A writer of move strings, one game a line.
@@ -404,7 +409,7 @@ impl Csv {
 // ----------------------------------------------------------------------------------------
 // Reader
 
-struct MoveStringReader<R> {
+pub(crate) struct MoveStringReader<R> {
     lines: LineReader<R>,
     name: Arc<str>,
     rules: Rules,
@@ -413,82 +418,128 @@ struct MoveStringReader<R> {
     index: usize,
 }
 
+/// A game line split off but not yet read (the reading is most of the work, and can be
+/// done on another thread): [`PendingLine::read`] gives the game the reader would have.
+pub(crate) struct PendingLine {
+    name: Arc<str>,
+    index: usize,
+    rules: Rules,
+    line: Line,
+}
+
+impl PendingLine {
+    /// The game of the line.
+    pub(crate) fn read(self) -> ParsedGame {
+        let record = game_from_text(self.rules, &self.line.text, self.line.offset);
+        let (record, diagnostics) = match record {
+            Ok(record) => (Some(record), Vec::new()),
+            Err(diagnostics) => (None, diagnostics),
+        };
+        make_game(&self.name, self.index, &self.line, record, diagnostics)
+    }
+}
+
+/// What the reader splits off: a game read in full, or a game line to read.
+pub(crate) enum Entry {
+    Game(Box<ParsedGame>),
+    Line(PendingLine),
+}
+
+impl Entry {
+    /// The game.
+    pub(crate) fn read(self) -> ParsedGame {
+        match self {
+            Entry::Game(game) => *game,
+            Entry::Line(line) => line.read(),
+        }
+    }
+}
+
+/// Game `index` of file `name`, on `line`.
+fn make_game(
+    name: &Arc<str>,
+    index: usize,
+    line: &Line,
+    record: Option<Record>,
+    diags: Vec<Diagnostic>,
+) -> ParsedGame {
+    let record = if line.too_long { None } else { record };
+    let diags: Vec<Diagnostic> = line.problems.iter().cloned().chain(diags).collect();
+    ParsedGame {
+        index,
+        source: Source {
+            name: name.clone(),
+            text: line.text.as_str().into(),
+            offset: line.offset,
+            line: line.number,
+        },
+        record,
+        diagnostics: Collected::from(
+            diags
+                .into_iter()
+                .map(|d| d.in_game(index))
+                .collect::<Vec<_>>(),
+        )
+        .into_vec(),
+    }
+}
+
+/// Reads one game line under `rules`: an optional Edax start prefix, then moves.
+fn game_from_text(rules: Rules, text: &str, base: usize) -> Result<Record, Vec<Diagnostic>> {
+    let board = rules.board();
+    let mut record = Record::new(rules);
+    let mut moves_text = text;
+    let mut moves_base = base;
+    let mut errors = Vec::new();
+    if let Some(semicolon) = text.find(';') {
+        match board_text::parse_board(&text[..semicolon], base, board) {
+            Ok(parsed) if rules.players() == 2 => {
+                record.start = Some(StartPosition {
+                    setup: parsed.setup,
+                    in_hand: None,
+                    span: Some(parsed.span),
+                });
+                if let Some(extra) = parsed.rest_span(&text[..semicolon], base) {
+                    errors.push(
+                        Diagnostic::error(
+                            Code::SyntaxBadMove,
+                            "expected `;` after the side to move",
+                        )
+                        .at(Some(extra), "unexpected text")
+                        .help("an Edax start is `<board> <X|O>;` followed by the moves"),
+                    );
+                }
+            }
+            Ok(parsed) => errors.push(
+                Diagnostic::error(
+                    Code::BoardBadStart,
+                    format!(
+                        "a start position prefix only holds 2 players, but the rules are {rules}"
+                    ),
+                )
+                .at(Some(parsed.span), "start position"),
+            ),
+            Err(e) => errors.push(*e),
+        }
+        moves_text = &text[semicolon + 1..];
+        moves_base = base + semicolon + 1;
+    }
+    match parse_moves(moves_text, moves_base, board) {
+        Ok(moves) => record.moves = moves,
+        Err(e) => errors.extend(e),
+    }
+    record.span = Some(Span::new(base, text.len()));
+    if errors.is_empty() {
+        Ok(record)
+    } else {
+        Err(errors)
+    }
+}
+
 impl<R: BufRead> MoveStringReader<R> {
     fn game(&mut self, line: &Line, record: Option<Record>, diags: Vec<Diagnostic>) -> ParsedGame {
         self.index += 1;
-        let index = self.index;
-        let record = if line.too_long { None } else { record };
-        let diags: Vec<Diagnostic> = line.problems.iter().cloned().chain(diags).collect();
-        ParsedGame {
-            index,
-            source: Source {
-                name: self.name.clone(),
-                text: line.text.as_str().into(),
-                offset: line.offset,
-                line: line.number,
-            },
-            record,
-            diagnostics: Collected::from(
-                diags
-                    .into_iter()
-                    .map(|d| d.in_game(index))
-                    .collect::<Vec<_>>(),
-            )
-            .into_vec(),
-        }
-    }
-
-    /// Reads one game line: an optional Edax start prefix, then moves.
-    fn game_from_text(&self, text: &str, base: usize) -> Result<Record, Vec<Diagnostic>> {
-        let board = self.rules.board();
-        let mut record = Record::new(self.rules);
-        let mut moves_text = text;
-        let mut moves_base = base;
-        let mut errors = Vec::new();
-        if let Some(semicolon) = text.find(';') {
-            match board_text::parse_board(&text[..semicolon], base, board) {
-                Ok(parsed) if self.rules.players() == 2 => {
-                    record.start = Some(StartPosition {
-                        setup: parsed.setup,
-                        in_hand: None,
-                        span: Some(parsed.span),
-                    });
-                    if let Some(extra) = parsed.rest_span(&text[..semicolon], base) {
-                        errors.push(
-                            Diagnostic::error(
-                                Code::SyntaxBadMove,
-                                "expected `;` after the side to move",
-                            )
-                            .at(Some(extra), "unexpected text")
-                            .help("an Edax start is `<board> <X|O>;` followed by the moves"),
-                        );
-                    }
-                }
-                Ok(parsed) => errors.push(
-                    Diagnostic::error(
-                        Code::BoardBadStart,
-                        format!(
-                            "a start position prefix only holds 2 players, but the rules are {}",
-                            self.rules
-                        ),
-                    )
-                    .at(Some(parsed.span), "start position"),
-                ),
-                Err(e) => errors.push(*e),
-            }
-            moves_text = &text[semicolon + 1..];
-            moves_base = base + semicolon + 1;
-        }
-        match parse_moves(moves_text, moves_base, board) {
-            Ok(moves) => record.moves = moves,
-            Err(e) => errors.extend(e),
-        }
-        record.span = Some(Span::new(base, text.len()));
-        if errors.is_empty() {
-            Ok(record)
-        } else {
-            Err(errors)
-        }
+        make_game(&self.name, self.index, line, record, diags)
     }
 
     fn pragma(&mut self, line: &Line, value: &str) -> Option<ParsedGame> {
@@ -584,7 +635,7 @@ impl<R: BufRead> MoveStringReader<R> {
             .help("every row needs a field for each column of the header");
             return Ok(self.game(&line, None, vec![diag]));
         };
-        let result = self.game_from_text(&field.text, field.offset);
+        let result = game_from_text(self.rules, &field.text, field.offset);
         let game = match result {
             Ok(mut record) => {
                 for_each_span(&mut record, |s| *s = field.line_span(*s));
@@ -613,22 +664,26 @@ impl<R: BufRead> MoveStringReader<R> {
     }
 }
 
-impl<R: BufRead> Iterator for MoveStringReader<R> {
-    type Item = io::Result<ParsedGame>;
-
-    fn next(&mut self) -> Option<io::Result<ParsedGame>> {
+impl<R: BufRead> MoveStringReader<R> {
+    /// The next entry: a game line split off, or a game read in full (CSV rows, bad
+    /// pragmas, lines too long).
+    pub(crate) fn next_entry(&mut self) -> Option<io::Result<Entry>> {
         loop {
             let line = match self.lines.next_line()? {
                 Ok(line) => line,
                 Err(e) => return Some(Err(e)),
             };
             if line.too_long {
-                return Some(Ok(self.game(&line, None, Vec::new())));
+                return Some(Ok(Entry::Game(Box::new(self.game(
+                    &line,
+                    None,
+                    Vec::new(),
+                )))));
             }
             let trimmed = line.text.trim();
             if let Some(value) = pragma_rules(trimmed) {
                 match self.pragma(&line, value) {
-                    Some(game) => return Some(Ok(game)),
+                    Some(game) => return Some(Ok(Entry::Game(Box::new(game)))),
                     None => continue,
                 }
             }
@@ -646,14 +701,24 @@ impl<R: BufRead> Iterator for MoveStringReader<R> {
                 }
             }
             if self.csv.is_some() {
-                return Some(self.csv_row(line));
+                return Some(self.csv_row(line).map(|game| Entry::Game(Box::new(game))));
             }
-            let game = match self.game_from_text(&line.text, line.offset) {
-                Ok(record) => self.game(&line, Some(record), Vec::new()),
-                Err(diags) => self.game(&line, None, diags),
-            };
-            return Some(Ok(game));
+            self.index += 1;
+            return Some(Ok(Entry::Line(PendingLine {
+                name: self.name.clone(),
+                index: self.index,
+                rules: self.rules,
+                line,
+            })));
         }
+    }
+}
+
+impl<R: BufRead> Iterator for MoveStringReader<R> {
+    type Item = io::Result<ParsedGame>;
+
+    fn next(&mut self) -> Option<io::Result<ParsedGame>> {
+        Some(self.next_entry()?.map(Entry::read))
     }
 }
 

@@ -26,19 +26,20 @@
 //! How it is fast: WTHOR records and RGN/PGN games are first given to the quick check
 //! (`engine::quick`): their moves replayed straight from the record's bytes on specialized
 //! bitboards (`u64` for standard Othello, `u128` for other two-player rules), without
-//! building a [`Record`](crate::record::Record). Only a
-//! game the quick check does not pass is read and validated in full, so its diagnostics
-//! are exactly the full validator's; a game it passes has none, and is only counted
-//! ([`Event::Clean`]). Other formats are read in full. With more than one job, one thread
-//! reads and splits the inputs into blocks of games, the workers validate the blocks, and
-//! the caller's thread reports them in order; at most two blocks more than the workers
-//! (or the cores) are in flight, so memory stays flat however long the inputs are.
+//! building a [`Record`](crate::record::Record). Only a game the quick check does not pass
+//! is read and validated in full, so its diagnostics are exactly the full validator's; a
+//! game it passes has none, and is only counted ([`Event::Clean`]), as is a game validated
+//! in full that has nothing to report. Other formats are read in full (move strings by the
+//! workers: the reading thread only splits the lines off). With more than one job, one
+//! thread reads and splits the inputs into blocks of games, the workers validate the
+//! blocks, and the caller's thread reports them in order; at most two blocks more than the
+//! workers (or the cores) are in flight, so memory stays flat however long the inputs are.
 
 use std::io;
 
 use super::{validate_game, Summary};
 pub use crate::blocks::Input;
-use crate::blocks::{self, Unit};
+use crate::blocks::{self, Pending, Unit};
 use crate::diagnostic::Diagnostic;
 use crate::engine::quick::QuickMoves;
 use crate::engine::Rules;
@@ -51,9 +52,11 @@ use crate::formats::{capped, ParsedGame};
 pub enum Event<'e, T> {
     /// An input starts: the caller's tag given with it.
     Start(T),
-    /// A game validated in full, with what [`validate_game`] found (possibly nothing).
+    /// A game with something to report: what [`validate_game`] found in it (a game that
+    /// could not be read has at least the reader's error).
     Game(&'e ParsedGame, &'e [Diagnostic]),
-    /// This many more games passed the quick check: valid, with nothing to report.
+    /// This many more games were found valid with nothing to report, by the quick check
+    /// or in full.
     Clean(usize),
     /// Reading the current input failed; the games before the failure were reported.
     ReadFailed(io::Error),
@@ -191,15 +194,23 @@ enum Done<T> {
 fn process<T>(unit: Unit<T>, allow: &[String], moves: &mut QuickMoves) -> Done<T> {
     let mut games = Vec::new();
     let mut clean = 0;
+    let mut found_clean = 0;
+    // A game with nothing to report is counted and freed at once: holding a block of
+    // records to report nothing would only grow the heap (and, freed all together, make
+    // the allocator give the memory back and take it again, block after block).
     let mut full = |game: ParsedGame| {
         let game = capped(game);
         let diagnostics = validate_game(&game, allow);
-        games.push((game, diagnostics));
+        if diagnostics.is_empty() && game.record.is_some() && game.index != 0 {
+            found_clean += 1;
+        } else {
+            games.push((game, diagnostics));
+        }
     };
     match unit {
         Unit::Start(tag, opened) => return Done::Start(tag, opened),
         Unit::Failed(e) => return Done::Failed(e),
-        Unit::Games(block) => block.into_iter().for_each(full),
+        Unit::Games(block) => block.into_iter().map(Pending::read).for_each(full),
         Unit::Wthor(ctx, entries) => {
             for entry in entries {
                 match entry {
@@ -226,7 +237,10 @@ fn process<T>(unit: Unit<T>, allow: &[String], moves: &mut QuickMoves) -> Done<T
             }
         }
     }
-    Done::Games { games, clean }
+    Done::Games {
+        games,
+        clean: clean + found_clean,
+    }
 }
 
 /// Whether an RGN/PGN game's bytes pass the quick check: UTF-8 without NUL bytes (or the
