@@ -18,7 +18,7 @@ use crate::engine::Rules;
 use crate::formats::rgn::{GameSpan, Splitter};
 use crate::formats::text::RunawayGuard;
 use crate::formats::wthor::{self, Entry, FileContext};
-use crate::formats::{capped, movestr, Format, ParsedGame, ReadOptions};
+use crate::formats::{capped, ggf, movestr, Format, ParsedGame, ReadOptions};
 
 /// An opened input to validate or convert: its format (as [`Format::detect`] chose it), its bytes and
 /// what its reader needs.
@@ -199,6 +199,7 @@ pub(crate) enum Unit<T> {
 pub(crate) enum Pending {
     Read(Box<ParsedGame>),
     MoveString(movestr::PendingLine),
+    Ggf(ggf::PendingGame),
 }
 
 impl Pending {
@@ -207,6 +208,7 @@ impl Pending {
         match self {
             Pending::Read(game) => *game,
             Pending::MoveString(line) => capped(line.read()),
+            Pending::Ggf(game) => capped(game.read()),
         }
     }
 }
@@ -249,6 +251,18 @@ fn produce<T>(
                     }))
                 });
                 game_blocks(entries, &mut emit)
+            }
+            Format::Ggf => {
+                // Games are split off and decoded here, parsed by the workers.
+                let consumed = Arc::new(AtomicU64::new(0));
+                let guarded = Box::new(RunawayGuard::new(input.reader, consumed.clone()));
+                let mut games = ggf::reader(guarded, &input.options);
+                let pending = std::iter::from_fn(|| {
+                    let game = games.next_pending()?;
+                    consumed.store(0, std::sync::atomic::Ordering::Relaxed);
+                    Some(game.map(Pending::Ggf))
+                });
+                game_blocks(pending, &mut emit)
             }
             format => {
                 let games = format.read(input.reader, &input.options);

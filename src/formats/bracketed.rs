@@ -224,11 +224,29 @@ impl<'a> Splitter<'a> {
 /// `base`, adding to the diagnostics (after any encoding warning); it returns the record
 /// and whatever else the format learns. Every diagnostic is marked as the game's.
 pub(super) fn parse_piece<E, T: Default>(
-    mut piece: Piece<E>,
+    piece: Piece<E>,
     name: &Arc<str>,
     index: usize,
     parse: impl FnOnce(&str, usize, Option<usize>, &mut Collected) -> (Option<Record>, T),
 ) -> (ParsedGame, T) {
+    decode_piece(piece, name, index).parse(parse)
+}
+
+/// A piece decoded, not yet parsed: [`Decoded::parse`] builds its game.
+pub(super) struct Decoded {
+    pub(super) index: usize,
+    /// The game's source: its text decoded.
+    pub(super) source: Source,
+    /// Where the game starts in the text, if there is a game.
+    pub(super) game_at: Option<usize>,
+    /// What decoding found.
+    problems: Vec<Diagnostic>,
+    /// The game's length when it was too long to keep.
+    too_long: Option<usize>,
+}
+
+/// Decodes `piece`, game `index` of file `name`.
+pub(super) fn decode_piece<E>(mut piece: Piece<E>, name: &Arc<str>, index: usize) -> Decoded {
     let base = piece.offset;
     // The text before the game and the game are decoded apart, so that where the game
     // starts in the decoded text is known (decoding may change lengths).
@@ -245,22 +263,7 @@ pub(super) fn parse_piece<E, T: Default>(
         problems.extend(game_problems);
         at
     });
-    let mut diagnostics = Collected::default();
-    for d in problems {
-        diagnostics.push(d);
-    }
-    let (record, extra) = match piece.too_long {
-        Some(len) => {
-            diagnostics.push(text::too_long("the game starting", piece.line, len));
-            (None, T::default())
-        }
-        None => parse(&text, base, game_at, &mut diagnostics),
-    };
-    let mut diagnostics = diagnostics.into_vec();
-    for d in &mut diagnostics {
-        d.game = Some(index);
-    }
-    let game = ParsedGame {
+    Decoded {
         index,
         source: Source {
             name: name.clone(),
@@ -268,10 +271,42 @@ pub(super) fn parse_piece<E, T: Default>(
             offset: base,
             line: piece.line,
         },
-        record,
-        diagnostics,
-    };
-    (game, extra)
+        game_at,
+        problems,
+        too_long: piece.too_long,
+    }
+}
+
+impl Decoded {
+    /// Builds the game, as [`parse_piece`] says.
+    pub(super) fn parse<T: Default>(
+        self,
+        parse: impl FnOnce(&str, usize, Option<usize>, &mut Collected) -> (Option<Record>, T),
+    ) -> (ParsedGame, T) {
+        let mut diagnostics = Collected::default();
+        for d in self.problems {
+            diagnostics.push(d);
+        }
+        let base = self.source.offset;
+        let (record, extra) = match self.too_long {
+            Some(len) => {
+                diagnostics.push(text::too_long("the game starting", self.source.line, len));
+                (None, T::default())
+            }
+            None => parse(&self.source.text, base, self.game_at, &mut diagnostics),
+        };
+        let mut diagnostics = diagnostics.into_vec();
+        for d in &mut diagnostics {
+            d.game = Some(self.index);
+        }
+        let game = ParsedGame {
+            index: self.index,
+            source: self.source,
+            record,
+            diagnostics,
+        };
+        (game, extra)
+    }
 }
 
 /// The error for `junk`, text at file offset `base` before a game that is not one, of which

@@ -46,6 +46,7 @@ mod ty;
 mod write;
 
 pub use stream::read;
+pub(crate) use stream::{reader, PendingGame};
 pub use write::writer;
 
 /// The tag that keeps a `TY` value the rules alone do not say (synchro, komi, random start,

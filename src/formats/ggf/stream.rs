@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::parse::GameParser;
 use crate::diagnostic::{Collected, Diagnostic};
 use crate::engine::Rules;
-use crate::formats::bracketed::{self, Piece, Splitter};
+use crate::formats::bracketed::{self, Decoded, Piece, Splitter};
 use crate::formats::{Games, ParsedGame, ReadOptions};
 use crate::record::Span;
 
@@ -72,7 +72,13 @@ pub(super) fn next_piece(splitter: &mut Splitter<'_>) -> io::Result<Option<Piece
 /// assert!(game.diagnostics.is_empty() && games.next().is_none());
 /// ```
 pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> Games<'a> {
-    Box::new(Reader {
+    Box::new(reader(input, options))
+}
+
+/// The game stream of `input`, to be read with [`Reader::next_pending`] when the games are
+/// parsed elsewhere.
+pub(crate) fn reader<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> Reader<'a> {
+    Reader {
         splitter: Splitter::new(input, b"(;"),
         name: options.name.clone(),
         index: 0,
@@ -82,7 +88,7 @@ pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> G
         group: None,
         last_end_line: None,
         rules: options.rules,
-    })
+    }
 }
 
 /// Games of one archive line: the count its prefix announces and how many came.
@@ -93,11 +99,11 @@ pub(super) struct Group {
 
 /// The GGF game stream. It holds one game back, so that an archive line with fewer games
 /// than its count prefix says can be reported on its last game.
-pub(super) struct Reader<'a> {
+pub(crate) struct Reader<'a> {
     splitter: Splitter<'a>,
     name: Arc<str>,
     index: usize,
-    held: Option<ParsedGame>,
+    held: Option<PendingGame>,
     /// An input error to report after the held game.
     error: Option<io::Error>,
     /// Set once an input error has been reported.
@@ -116,7 +122,7 @@ impl Reader<'_> {
             return;
         };
         if group.seen < group.count {
-            let src = &held.source;
+            let src = &held.decoded.source;
             let end = src.offset + src.text.trim_end().len();
             let d = Diagnostic::warning(
                 Code::GgfCountMismatch,
@@ -131,16 +137,15 @@ impl Reader<'_> {
                 "the line ends here",
             )
             .help("the number before `(;` counts the games of its line (2 for a synchro pair)")
-            .in_game(held.index);
-            held.diagnostics.push(d);
+            .in_game(held.decoded.index);
+            held.count_findings.push(d);
         }
     }
 }
 
-impl Iterator for Reader<'_> {
-    type Item = io::Result<ParsedGame>;
-
-    fn next(&mut self) -> Option<io::Result<ParsedGame>> {
+impl Reader<'_> {
+    /// The next game, split off and decoded but not yet parsed.
+    pub(crate) fn next_pending(&mut self) -> Option<io::Result<PendingGame>> {
         loop {
             if let Some(e) = self.error.take() {
                 self.done = true;
@@ -170,52 +175,136 @@ impl Iterator for Reader<'_> {
                 }
             };
             self.index += 1;
-            let start_line = piece.line;
-            let has_game = piece.game_at.is_some();
-            let (mut game, (prefix, garbage)) =
-                parse_piece(piece, &self.name, self.index, self.rules);
-            let end_line = game.source.line
-                + game
-                    .source
-                    .text
-                    .trim_end()
-                    .bytes()
-                    .filter(|&b| b == b'\n')
-                    .count();
-            let joins =
-                has_game && prefix.is_none() && !garbage && self.last_end_line == Some(start_line);
-            match self.group.as_mut() {
-                Some(group) if joins => {
-                    group.seen += 1;
-                    if group.seen > group.count {
-                        let at =
-                            game.source.offset + game.source.text.find("(;").unwrap_or_default();
-                        let d = Diagnostic::warning(
-                            Code::GgfCountMismatch,
-                            format!(
-                                "the archive line announces {}; this is game {} of the line",
-                                games(group.count),
-                                group.seen
-                            ),
-                        )
-                        .at(Some(Span::new(at, 2)), "one game too many")
-                        .help("the number before `(;` counts the games of its line (2 for a synchro pair)")
-                        .in_game(self.index);
-                        game.diagnostics.push(d);
-                    }
-                }
-                _ => {
-                    self.close_group();
-                    self.group = prefix
-                        .filter(|_| has_game)
-                        .map(|count| Group { count, seen: 1 });
-                }
-            }
-            self.last_end_line = has_game.then_some(end_line);
+            let mut game = PendingGame::of(piece, &self.name, self.index, self.rules);
+            self.count(&mut game);
             if let Some(out) = self.held.replace(game) {
                 return Some(Ok(out));
             }
         }
+    }
+
+    /// Counts `game` in its archive line, noting on it (or on the line's last game) where
+    /// the line's count prefix does not match.
+    fn count(&mut self, game: &mut PendingGame) {
+        let source = &game.decoded.source;
+        let end_line = source.line
+            + source
+                .text
+                .trim_end()
+                .bytes()
+                .filter(|&b| b == b'\n')
+                .count();
+        let has_game = game.decoded.game_at.is_some();
+        let joins = has_game
+            && game.prefix.is_none()
+            && !game.garbage
+            && self.last_end_line == Some(game.start_line);
+        match self.group.as_mut() {
+            Some(group) if joins => {
+                group.seen += 1;
+                if group.seen > group.count {
+                    let at = source.offset + source.text.find("(;").unwrap_or_default();
+                    let d = Diagnostic::warning(
+                        Code::GgfCountMismatch,
+                        format!(
+                            "the archive line announces {}; this is game {} of the line",
+                            games(group.count),
+                            group.seen
+                        ),
+                    )
+                    .at(Some(Span::new(at, 2)), "one game too many")
+                    .help("the number before `(;` counts the games of its line (2 for a synchro pair)")
+                    .in_game(self.index);
+                    game.count_findings.push(d);
+                }
+            }
+            _ => {
+                self.close_group();
+                self.group = game
+                    .prefix
+                    .filter(|_| has_game)
+                    .map(|count| Group { count, seen: 1 });
+            }
+        }
+        self.last_end_line = has_game.then_some(end_line);
+    }
+}
+
+impl Iterator for Reader<'_> {
+    type Item = io::Result<ParsedGame>;
+
+    fn next(&mut self) -> Option<io::Result<ParsedGame>> {
+        Some(self.next_pending()?.map(PendingGame::read))
+    }
+}
+
+/// A GGF game split off and decoded, not yet parsed (the parsing is most of the work, and
+/// can be done on another thread): [`PendingGame::read`] gives the game the reader would
+/// have.
+pub(crate) struct PendingGame {
+    decoded: Decoded,
+    end: End,
+    dropped: usize,
+    /// The rules of a game without `TY`.
+    rules: Option<Rules>,
+    /// The line the piece starts on.
+    start_line: usize,
+    /// The count prefix before the game, and whether garbage came before it.
+    prefix: Option<usize>,
+    garbage: bool,
+    /// What the archive line's count says of the game, after what the parse finds.
+    count_findings: Vec<Diagnostic>,
+}
+
+impl PendingGame {
+    fn of(piece: Piece<End>, name: &Arc<str>, index: usize, rules: Option<Rules>) -> PendingGame {
+        let (dropped, end, start_line) = (piece.dropped, piece.end, piece.line);
+        let too_long = piece.too_long.is_some();
+        let decoded = bracketed::decode_piece(piece, name, index);
+        let (prefix, garbage) = if too_long {
+            (None, false)
+        } else {
+            let text = &decoded.source.text;
+            let pre = &text[..decoded.game_at.unwrap_or(text.len())];
+            // The garbage is reported by the parse; here only whether there is any.
+            before_game(
+                pre,
+                decoded.source.offset,
+                dropped,
+                &mut Collected::default(),
+            )
+        };
+        PendingGame {
+            decoded,
+            end,
+            dropped,
+            rules,
+            start_line,
+            prefix,
+            garbage,
+            count_findings: Vec::new(),
+        }
+    }
+
+    /// The game.
+    pub(crate) fn read(self) -> ParsedGame {
+        let (dropped, end, default_rules) = (self.dropped, self.end, self.rules);
+        let (mut game, ()) = self.decoded.parse(|text, base, game_at, diagnostics| {
+            let pre = &text[..game_at.unwrap_or(text.len())];
+            before_game(pre, base, dropped, diagnostics);
+            let record = game_at.and_then(|at| {
+                let mut parser = GameParser {
+                    text,
+                    base,
+                    diagnostics,
+                    default_rules,
+                };
+                parser.parse_game(at, end)
+            });
+            (record, ())
+        });
+        game.diagnostics.extend(self.count_findings);
+        game
     }
 }
 
@@ -226,31 +315,6 @@ pub(super) fn games(n: usize) -> String {
     } else {
         format!("{n} games")
     }
-}
-
-/// Parses one piece; also returns the count prefix before the game and whether garbage
-/// came before it.
-pub(super) fn parse_piece(
-    piece: Piece<End>,
-    name: &Arc<str>,
-    index: usize,
-    default_rules: Option<Rules>,
-) -> (ParsedGame, (Option<usize>, bool)) {
-    let (dropped, end) = (piece.dropped, piece.end);
-    bracketed::parse_piece(piece, name, index, |text, base, game_at, diagnostics| {
-        let pre = &text[..game_at.unwrap_or(text.len())];
-        let before = before_game(pre, base, dropped, diagnostics);
-        let record = game_at.and_then(|at| {
-            let mut parser = GameParser {
-                text,
-                base,
-                diagnostics,
-                default_rules,
-            };
-            parser.parse_game(at, end)
-        });
-        (record, before)
-    })
 }
 
 /// Reads the text before a game: a count prefix (returned) and garbage (reported; whether
