@@ -188,6 +188,12 @@ mod tests {
             Some(Move::Place("d10".parse().unwrap()))
         );
         assert_eq!(parse_move_token("passe"), None);
+        for pass in ["pAsS", "pas", "Ps", "P"] {
+            assert_eq!(parse_move_token(pass), Some(Move::Pass), "{pass}");
+        }
+        for not in ["pp", "sp", "-", "---", "pé", "é", "pass ", "a0", "k5"] {
+            assert_eq!(parse_move_token(not), None, "{not}");
+        }
         assert_eq!(parse_move_token(""), None);
     }
 

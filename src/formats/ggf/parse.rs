@@ -80,7 +80,8 @@ impl<'t> GameParser<'t, '_> {
                     continue;
                 }
                 let open = i;
-                match text[open + 1..].find(']') {
+                // Values are short: a byte loop finds the close sooner than a searcher.
+                match bytes[open + 1..].iter().position(|&b| b == b']') {
                     Some(len) => {
                         let close = open + 1 + len;
                         props.push(Prop {
@@ -567,9 +568,12 @@ pub(super) fn disc_symbol(c: char) -> Option<Option<Color>> {
 
 /// A move: a square (any case, `D10`), or a pass (`PA`, `pass` and its prefixes, `ps`, `--`).
 pub(super) fn parse_move_token(token: &str) -> Option<Move> {
-    let lower = token.to_ascii_lowercase();
-    if (!lower.is_empty() && "pass".starts_with(&lower)) || lower == "ps" || lower == "--" {
-        return Some(Move::Pass);
+    // A square first: most tokens are one (and no pass reads as a square).
+    if let Ok(sq) = Square::from_ascii(token.as_bytes()) {
+        return Some(Move::Place(sq));
     }
-    Square::from_ascii(token.as_bytes()).ok().map(Move::Place)
+    let pass_prefix = !token.is_empty()
+        && token.len() <= 4
+        && "pass".as_bytes()[..token.len()].eq_ignore_ascii_case(token.as_bytes());
+    (pass_prefix || token.eq_ignore_ascii_case("ps") || token == "--").then_some(Move::Pass)
 }
