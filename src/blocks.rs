@@ -3,8 +3,9 @@
 //! [`Conversion`](crate::convert::Conversion).
 //!
 //! One thread reads the inputs and splits them into blocks (WTHOR records, RGN/PGN game
-//! texts not yet parsed, or games other readers read in full), the workers do the work
-//! of each block, and the calling thread takes the results in order. At most a couple of
+//! texts, move-string lines and GGF games not yet parsed, or games other readers read in
+//! full), the workers read and work on each block, and the calling thread takes the
+//! results in order. At most a couple of
 //! blocks more than the workers (or the cores) are in flight, so memory stays flat however
 //! long the inputs are.
 

@@ -8,7 +8,7 @@
 //! ```
 //! use reversi_record::formats::{Format, ReadOptions};
 //! use reversi_record::view::{GameReader, Input};
-//! let text = "[Black \"Tamaru\"]\n[Result \"33-31\"]\n1. f5 d6 2. c3\n\n1. f5 f6 {a comment}\n";
+//! let text = "[Black \"Tamaru\"]\n[Result \"33-31\"]\n1. f5 d6 2. c3\n\n[Black \"Murakami\"]\n1. f5 f6 *\n";
 //! let input = Input {
 //!     format: Format::Rgn,
 //!     reader: Box::new(text.as_bytes()),
@@ -23,7 +23,10 @@
 //! }
 //! assert_eq!(
 //!     openings,
-//!     [(Some("Tamaru".to_owned()), "f5 d6 c3".to_owned()), (None, "f5 f6".to_owned())]
+//!     [
+//!         (Some("Tamaru".to_owned()), "f5 d6 c3".to_owned()),
+//!         (Some("Murakami".to_owned()), "f5 f6".to_owned())
+//!     ]
 //! );
 //! # Ok::<(), std::io::Error>(())
 //! ```
