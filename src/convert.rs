@@ -42,8 +42,18 @@
 use std::io;
 
 pub use crate::blocks::Input;
-use crate::blocks::{self, Pending, Unit};
-use crate::formats::{capped, rgn, ParsedGame, RecordWriter, Rendered, Renderer, WriteError};
+use std::ops::Range;
+use std::sync::Arc;
+
+use crate::blocks::{self, TextBlock, Unit};
+use crate::diagnostic::Source;
+use crate::engine::quick::{implicit_passes, QuickMoves, PASS};
+use crate::engine::{Move, Square};
+use crate::formats::rgn::quick::Comments;
+use crate::formats::rgn::GameSpan;
+use crate::formats::{
+    capped, rgn, text, ParsedGame, PlainGame, RecordWriter, Rendered, Renderer, WriteError,
+};
 use crate::validate::make_passes_explicit;
 
 /// A conversion run's settings; [`Conversion::run`] converts.
@@ -190,7 +200,7 @@ impl Conversion {
         match blocks::run(
             self.jobs,
             inputs,
-            |unit, _: &mut ()| prepare(unit, renderer),
+            |unit, scratch: &mut Scratch| prepare(unit, renderer, scratch),
             &mut report,
         ) {
             Ok(()) => Ok(tally),
@@ -245,51 +255,135 @@ enum Step {
 
 /// Reads a block's games and readies each for the writer: passes made explicit, and the
 /// text rendered when the writer has a `renderer`.
-fn prepare<T>(unit: Unit<T>, renderer: Option<&Renderer>) -> Done<T> {
+fn prepare<T>(unit: Unit<T>, renderer: Option<&Renderer>, scratch: &mut Scratch) -> Done<T> {
     let mut prepared = Vec::new();
-    let mut ready = |game: ParsedGame| {
-        let mut game = capped(game);
-        let step = match (&mut game.record, renderer) {
-            (None, _) => Step::Unreadable,
-            (Some(record), None) => {
-                make_passes_explicit(record);
-                Step::Record
-            }
-            (Some(record), Some(renderer)) => {
-                make_passes_explicit(record);
-                let rendered = renderer.render(record);
-                // Freed here, by the thread that built it, rather than by the writer's.
-                game.record = None;
-                Step::Rendered(rendered)
-            }
-        };
-        prepared.push(Prepared { game, step });
-    };
     match unit {
         Unit::Start(tag, opened) => return Done::Start(tag, opened),
         Unit::Failed(e) => return Done::Failed(e),
-        Unit::Games(games) => games.into_iter().map(Pending::read).for_each(ready),
+        Unit::Games(games) => {
+            prepared.extend(games.into_iter().map(|g| ready(g.read(), renderer)));
+        }
         Unit::Wthor(context, entries) => {
             for entry in entries {
-                ready(match entry {
+                let game = match entry {
                     crate::formats::wthor::Entry::Quick(q) => context.read_quick(&q),
                     crate::formats::wthor::Entry::Game(game) => *game,
-                });
+                };
+                prepared.push(ready(game, renderer));
             }
         }
         Unit::Text(block) => {
             for (k, at) in block.games.iter().enumerate() {
-                ready(rgn::read_game(
-                    &block.name,
-                    block.first + k,
-                    block.rules,
-                    &block.bytes[at.range.clone()],
-                    at,
-                ));
+                let bytes = &block.bytes[at.range.clone()];
+                let plain = renderer.and_then(|r| scratch.render_plain(r, &block, k, at));
+                prepared.push(plain.unwrap_or_else(|| {
+                    let game = rgn::read_game(&block.name, block.first + k, block.rules, bytes, at);
+                    ready(game, renderer)
+                }));
             }
         }
     }
     Done::Games(prepared)
+}
+
+/// A game read, readied for the writer: its passes made explicit, and its text rendered
+/// when there is a `renderer`.
+fn ready(game: ParsedGame, renderer: Option<&Renderer>) -> Prepared {
+    let mut game = capped(game);
+    let step = match (&mut game.record, renderer) {
+        (None, _) => Step::Unreadable,
+        (Some(record), None) => {
+            make_passes_explicit(record);
+            Step::Record
+        }
+        (Some(record), Some(renderer)) => {
+            make_passes_explicit(record);
+            let rendered = renderer.render(record);
+            // Freed here, by the thread that built it, rather than by the writer's.
+            game.record = None;
+            Step::Rendered(rendered)
+        }
+    };
+    Prepared { game, step }
+}
+
+/// A worker's buffers for the games it renders without their records, reused from game to
+/// game.
+#[derive(Default)]
+struct Scratch {
+    quick: QuickMoves,
+    tags: Vec<(Range<usize>, Range<usize>)>,
+    moves: Vec<Move>,
+    passes: Vec<usize>,
+}
+
+impl Scratch {
+    /// Game `k` of `block` rendered without its record, when the renderer can and the game
+    /// is plain: the quick scan takes it, without a comment (a record would keep it), in
+    /// standard Othello, where the quick board says where its left-out passes go. The game
+    /// is reported as read, with the text the reader would have given it; `None`: read it.
+    fn render_plain(
+        &mut self,
+        renderer: &Renderer,
+        block: &TextBlock,
+        k: usize,
+        at: &GameSpan,
+    ) -> Option<Prepared> {
+        let bytes = block.bytes.get(at.range.clone())?;
+        if at.too_long.is_some() || bytes.contains(&0) {
+            return None;
+        }
+        let text = std::str::from_utf8(bytes).ok()?;
+        self.tags.clear();
+        let tags = &mut self.tags;
+        let (rules, claim) = rgn::quick::scan_with_tags(
+            bytes,
+            block.rules,
+            &mut self.quick,
+            Comments::GiveUp,
+            |name, value| tags.push((name, value)),
+        )?;
+        self.moves.clear();
+        for &code in self.quick.as_slice() {
+            self.moves.push(match code {
+                PASS => Move::Pass,
+                code => Move::Place(Square::new(code & 15, code >> 4)?),
+            });
+        }
+        self.passes.clear();
+        implicit_passes(&rules, self.moves.iter().copied(), &mut self.passes)?;
+        for &before in self.passes.iter().rev() {
+            self.moves.insert(before, Move::Pass);
+        }
+        let game = PlainGame {
+            rules,
+            text,
+            tags: &self.tags,
+            moves: &self.moves,
+            discs: claim.map(|(black, white)| [black, white]),
+        };
+        let rendered = renderer.render_plain(&game)?;
+        // The game as the reader gives it, its record taken out once rendered.
+        let (source_text, problems) = text::decode(bytes.to_vec(), at.offset, at.line);
+        if !problems.is_empty() {
+            return None;
+        }
+        let game = ParsedGame {
+            index: block.first + k,
+            source: Source {
+                name: block.name.clone(),
+                text: Arc::from(source_text),
+                offset: at.offset,
+                line: at.line,
+            },
+            record: None,
+            diagnostics: Vec::new(),
+        };
+        Some(Prepared {
+            game,
+            step: Step::Rendered(Ok(rendered)),
+        })
+    }
 }
 
 /// Writes a prepared game; an output error is returned, a refusal is an outcome. The text

@@ -321,13 +321,18 @@ impl TextSource {
             return false;
         }
         let mut whole = true;
-        let scanned = rgn::quick::scan_with_tags(bytes, self.rules, &mut self.quick, |n, v| {
-            // Names and values lie between ASCII bytes of UTF-8 text: UTF-8 themselves.
-            match (std::str::from_utf8(n), std::str::from_utf8(v)) {
-                (Ok(name), Ok(value)) => b.push_tag(name, value),
-                _ => whole = false,
-            }
-        });
+        let comments = rgn::quick::Comments::Skipped;
+        let scanned =
+            rgn::quick::scan_with_tags(bytes, self.rules, &mut self.quick, comments, |n, v| {
+                // Names and values lie between ASCII bytes of UTF-8 text: UTF-8 themselves.
+                match (
+                    std::str::from_utf8(&bytes[n]),
+                    std::str::from_utf8(&bytes[v]),
+                ) {
+                    (Ok(name), Ok(value)) => b.push_tag(name, value),
+                    _ => whole = false,
+                }
+            });
         let Some((rules, claim)) = scanned.filter(|_| whole) else {
             return false;
         };

@@ -31,6 +31,7 @@ mod text_writer;
 pub mod transcript;
 pub mod wthor;
 
+pub(crate) use text_writer::PlainGame;
 use text_writer::{text_writer, TextFormat, Written};
 pub use text_writer::{Rendered, Renderer};
 

@@ -3,10 +3,11 @@
 //! force, a document's head and tail) and writes them in order.
 
 use std::io::{self, Write};
+use std::ops::Range;
 use std::sync::Arc;
 
 use super::{capabilities, check_losses, Format, RecordWriter, WriteError, WriteOptions};
-use crate::engine::Rules;
+use crate::engine::{Move, Rules};
 use crate::record::Record;
 
 /// A format written as text, one record at a time, by [`text_writer`].
@@ -28,6 +29,37 @@ pub(super) trait TextFormat: Send + Sync {
     fn end(&self, written: &Written, out: &mut String) -> io::Result<()> {
         let _ = (written, out);
         Ok(())
+    }
+
+    /// The text of a plain game, read without a record: exactly what [`TextFormat::render`]
+    /// gives for the game's record, which it holds whole. `None` where the format renders
+    /// only records (the caller reads the record and renders that).
+    fn render_plain(&self, game: &PlainGame<'_>) -> Option<String> {
+        let _ = game;
+        None
+    }
+}
+
+/// A game as a scan of its text saw it, with nothing more to it (no start position,
+/// comments, claims or board snapshots) and its passes explicit: what a format that can
+/// needs to render it without building its record ([`Renderer::render_plain`]).
+pub(crate) struct PlainGame<'a> {
+    pub(crate) rules: Rules,
+    /// The game's text; `tags` are where each tag's name and value lie in it.
+    pub(crate) text: &'a str,
+    pub(crate) tags: &'a [(Range<usize>, Range<usize>)],
+    pub(crate) moves: &'a [Move],
+    /// The claimed discs, Black's and White's (a normal end).
+    pub(crate) discs: Option<[u8; 2]>,
+}
+
+impl PlainGame<'_> {
+    /// The tags' names and values, in order.
+    pub(crate) fn tags(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
+        self.tags.iter().map(|(name, value)| {
+            let part = |r: &Range<usize>| self.text.get(r.clone()).unwrap_or_default();
+            (part(name), part(value))
+        })
     }
 }
 
@@ -105,6 +137,20 @@ impl Renderer {
             text,
             losses: check_losses(losses, &self.options)?,
             rules: record.rules,
+        })
+    }
+
+    /// The text of a plain game without its record, when the format can give it (and no
+    /// meaning check stands first): the same text [`Renderer::render`] gives for the game's
+    /// record. `None`: render the record.
+    pub(crate) fn render_plain(&self, game: &PlainGame<'_>) -> Option<Rendered> {
+        if self.checked.is_some() {
+            return None;
+        }
+        Some(Rendered {
+            text: self.format.render_plain(game)?,
+            losses: Vec::new(),
+            rules: game.rules,
         })
     }
 

@@ -3,8 +3,10 @@
 use std::io::{self, Write};
 
 use crate::engine::{Move, Rules};
-use crate::formats::{text_writer, RecordWriter, TextFormat, WriteError, WriteOptions, Written};
-use crate::record::{Record, ResultScore};
+use crate::formats::{
+    text_writer, PlainGame, RecordWriter, TextFormat, WriteError, WriteOptions, Written,
+};
+use crate::record::{ClaimedResult, Record, ResultScore};
 
 /// A writer of the document form, or of JSON Lines when `options.dialect` is `"lines"`.
 pub fn writer<'a>(
@@ -72,6 +74,11 @@ impl TextFormat for JsonGames {
         Ok((text, losses))
     }
 
+    fn render_plain(&self, game: &PlainGame<'_>) -> Option<String> {
+        self.shape.as_ref().ok()?;
+        plain_json(game).ok()
+    }
+
     fn frame(&self, written: &Written, _rules: &Rules, text: &str, out: &mut String) {
         match self.shape {
             Ok(Shape::Lines) => {
@@ -114,20 +121,7 @@ pub(super) fn record_json(record: &Record) -> serde_json::Result<String> {
         out.extend_from_slice(b",\"start\":");
         serde_json::to_writer(&mut out, start)?;
     }
-    if !record.tags.is_empty() {
-        out.extend_from_slice(b",\"tags\":[");
-        for (i, tag) in record.tags.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            out.extend_from_slice(b"{\"name\":");
-            json_string(&mut out, &tag.name);
-            out.extend_from_slice(b",\"value\":");
-            json_string(&mut out, &tag.value);
-            out.push(b'}');
-        }
-        out.push(b']');
-    }
+    push_tags(&mut out, record.tags.iter().map(|t| (&*t.name, &*t.value)));
     out.extend_from_slice(b",\"moves\":[");
     for (i, m) in record.moves.iter().enumerate() {
         if i > 0 {
@@ -138,14 +132,10 @@ pub(super) fn record_json(record: &Record) -> serde_json::Result<String> {
             && m.eval.is_none()
             && m.time.is_none()
             && m.comment.is_none();
-        match m.mv {
-            Move::Place(sq) if plain => {
-                out.extend_from_slice(b"{\"move\":\"");
-                out.extend_from_slice(sq.name().as_bytes());
-                out.extend_from_slice(b"\"}");
-            }
-            Move::Pass if plain => out.extend_from_slice(b"{\"move\":\"pass\"}"),
-            _ => serde_json::to_writer(&mut out, m)?,
+        if plain {
+            push_plain_move(&mut out, m.mv);
+        } else {
+            serde_json::to_writer(&mut out, m)?;
         }
     }
     out.push(b']');
@@ -164,6 +154,61 @@ pub(super) fn record_json(record: &Record) -> serde_json::Result<String> {
     out.push(b'}');
     // Serde wrote UTF-8, and so did the lines above.
     String::from_utf8(out).map_err(serde::ser::Error::custom)
+}
+
+/// A plain game as JSON, read without its record: exactly what [`record_json`] writes for
+/// the game's record (rules, tags, moves carrying only their squares, a normal result).
+fn plain_json(game: &PlainGame<'_>) -> serde_json::Result<String> {
+    let mut out = Vec::with_capacity(96 + 16 * game.moves.len() + 48 * game.tags.len());
+    out.extend_from_slice(b"{\"rules\":");
+    serde_json::to_writer(&mut out, &game.rules)?;
+    push_tags(&mut out, game.tags());
+    out.extend_from_slice(b",\"moves\":[");
+    for (i, &mv) in game.moves.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        push_plain_move(&mut out, mv);
+    }
+    out.push(b']');
+    if let Some([black, white]) = game.discs {
+        out.extend_from_slice(b",\"result\":");
+        serde_json::to_writer(&mut out, &ClaimedResult::discs(vec![black, white]))?;
+    }
+    out.push(b'}');
+    String::from_utf8(out).map_err(serde::ser::Error::custom)
+}
+
+/// The `"tags"` member, unless there are none.
+fn push_tags<'t>(out: &mut Vec<u8>, tags: impl Iterator<Item = (&'t str, &'t str)>) {
+    let mut tags = tags.peekable();
+    if tags.peek().is_none() {
+        return;
+    }
+    out.extend_from_slice(b",\"tags\":[");
+    for (i, (name, value)) in tags.enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(b"{\"name\":");
+        json_string(out, name);
+        out.extend_from_slice(b",\"value\":");
+        json_string(out, value);
+        out.push(b'}');
+    }
+    out.push(b']');
+}
+
+/// A move that carries nothing but its square (or a pass), as serde writes it.
+fn push_plain_move(out: &mut Vec<u8>, mv: Move) {
+    match mv {
+        Move::Place(sq) => {
+            out.extend_from_slice(b"{\"move\":\"");
+            out.extend_from_slice(sq.name().as_bytes());
+            out.extend_from_slice(b"\"}");
+        }
+        Move::Pass => out.extend_from_slice(b"{\"move\":\"pass\"}"),
+    }
 }
 
 /// `text` as a JSON string, escaped as serde_json escapes it: `"`, `\\`, and the control

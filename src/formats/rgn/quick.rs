@@ -6,6 +6,8 @@
 //! up, and the game is parsed in full.
 
 use crate::engine::quick::{code, QuickMoves, PASS};
+use std::ops::Range;
+
 use crate::engine::Rules;
 
 /// What a scanned game claims: Black's and White's scores, when it gives a result.
@@ -14,17 +16,27 @@ pub(crate) type Claim = Option<(u8, u8)>;
 /// Scans a game's `bytes` into `moves`: its rules (`rules` unless a `Rules` tag says
 /// otherwise) and its claim; `None` when the game is not plain enough.
 pub(crate) fn scan(bytes: &[u8], rules: Rules, moves: &mut QuickMoves) -> Option<(Rules, Claim)> {
-    scan_with_tags(bytes, rules, moves, |_, _| {})
+    scan_with_tags(bytes, rules, moves, Comments::Skipped, |_, _| {})
 }
 
-/// [`scan`], handing `tag` the name and value of each tag a record keeps as a tag (all but
-/// `Rules` and `Result`), in order. The tags of a game the scan gives up on are handed out
-/// up to where it gave up.
+/// What the scan does with a comment.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Comments {
+    /// Skips a plain one (for a caller that does not keep comments).
+    Skipped,
+    /// Gives up (for a caller that would have to keep it).
+    GiveUp,
+}
+
+/// [`scan`], handing `tag_found` where the name and value of each tag a record keeps as a
+/// tag (all but `Rules` and `Result`) lie in `bytes`, in order. The tags of a game the scan
+/// gives up on are handed out up to where it gave up.
 pub(crate) fn scan_with_tags(
     bytes: &[u8],
     rules: Rules,
     moves: &mut QuickMoves,
-    mut tag_found: impl FnMut(&[u8], &[u8]),
+    comments: Comments,
+    mut tag_found: impl FnMut(Range<usize>, Range<usize>),
 ) -> Option<(Rules, Claim)> {
     moves.clear();
     let mut rules = rules;
@@ -32,7 +44,8 @@ pub(crate) fn scan_with_tags(
     let mut tag_result: Claim = None;
     let mut rules_tag = false;
     while bytes.get(pos) == Some(&b'[') {
-        let (name, value, end) = tag(bytes, pos)?;
+        let (name_at, value_at, end) = tag(bytes, pos)?;
+        let (name, value) = (&bytes[name_at.clone()], &bytes[value_at.clone()]);
         if name.eq_ignore_ascii_case(b"Result") {
             if tag_result.is_some() {
                 return None;
@@ -50,11 +63,11 @@ pub(crate) fn scan_with_tags(
         {
             return None;
         } else {
-            tag_found(name, value);
+            tag_found(name_at, value_at);
         }
         pos = skip_ws(bytes, end);
     }
-    let text_result = movetext(bytes, pos, moves)?;
+    let text_result = movetext(bytes, pos, moves, comments)?;
     match (tag_result, text_result) {
         (Some(t), Some(m)) if t != m => None,
         (t, m) => Some((rules, t.or(m))),
@@ -84,9 +97,9 @@ fn trim(mut value: &[u8]) -> &[u8] {
     value
 }
 
-/// A plain tag `[Name "value"]` at `pos`: its name, value and end. `None` for anything
-/// else: an escape in the value, no closing quote or bracket on the line.
-fn tag(bytes: &[u8], pos: usize) -> Option<(&[u8], &[u8], usize)> {
+/// A plain tag `[Name "value"]` at `pos`: where its name and value are, and its end. `None`
+/// for anything else: an escape in the value, no closing quote or bracket on the line.
+fn tag(bytes: &[u8], pos: usize) -> Option<(Range<usize>, Range<usize>, usize)> {
     let blank = |b: &u8| *b == b' ' || *b == b'\t';
     let mut i = pos + 1;
     while bytes.get(i).is_some_and(blank) {
@@ -102,7 +115,7 @@ fn tag(bytes: &[u8], pos: usize) -> Option<(&[u8], &[u8], usize)> {
     {
         i += 1;
     }
-    let name = &bytes[name_start..i];
+    let name = name_start..i;
     while bytes.get(i).is_some_and(blank) {
         i += 1;
     }
@@ -111,8 +124,11 @@ fn tag(bytes: &[u8], pos: usize) -> Option<(&[u8], &[u8], usize)> {
     }
     let value_start = i + 1;
     let close = value_start + bytes[value_start..].iter().position(|&b| b == b'"')?;
-    let value = &bytes[value_start..close];
-    if value.iter().any(|&b| b == b'\\' || b == b'\n') {
+    let value = value_start..close;
+    if bytes[value.clone()]
+        .iter()
+        .any(|&b| b == b'\\' || b == b'\n')
+    {
         return None;
     }
     i = close + 1;
@@ -155,7 +171,12 @@ fn ends_word(b: Option<&u8>) -> bool {
 
 /// The movetext from `pos`: moves into `moves`, and the result after them, if any. One
 /// pass over the bytes; every token must end where the parser's word would.
-fn movetext(bytes: &[u8], mut pos: usize, moves: &mut QuickMoves) -> Option<Claim> {
+fn movetext(
+    bytes: &[u8],
+    mut pos: usize,
+    moves: &mut QuickMoves,
+    comments: Comments,
+) -> Option<Claim> {
     let mut result: Claim = None;
     while let Some(&b) = bytes.get(pos) {
         match b {
@@ -199,6 +220,7 @@ fn movetext(bytes: &[u8], mut pos: usize, moves: &mut QuickMoves) -> Option<Clai
                     _ => return None,
                 }
             }
+            b'{' | b';' if comments == Comments::GiveUp => return None,
             b'{' => {
                 let close = pos + memchr::memchr(b'}', &bytes[pos..])?;
                 let inside = &bytes[pos + 1..close];
