@@ -41,14 +41,16 @@ impl std::fmt::Debug for Input {
     }
 }
 
-/// Games per block: enough that handing a block over costs little per game, few enough
-/// that a block of games that all fail (each read in full, with its diagnostics) stays
-/// small.
-const BLOCK_GAMES: usize = 256;
+/// Games per block when validating: enough that handing a block over costs little per
+/// game (checking a game takes about a microsecond), few enough that a block of games that
+/// all fail (each read in full, with its diagnostics) stays small.
+pub(crate) const VALIDATION_BLOCK: usize = 256;
+/// Games per block when converting: a game takes several microseconds to read and render,
+/// so handing over a smaller block costs little, and keeps its texts in cache until they
+/// are written.
+pub(crate) const CONVERSION_BLOCK: usize = 64;
 /// Bytes per block of RGN/PGN games (a block ends after the game that crosses this).
 const TEXT_BLOCK: usize = 128 * 1024;
-/// Games per block of games read in full, by the other formats' readers.
-const GAMES_BLOCK: usize = 256;
 /// Blocks in flight beyond one per worker: enough to keep every worker busy while the
 /// reporting catches up, few enough to keep memory flat when every game fails (each is
 /// then read in full and holds its diagnostics until it is reported).
@@ -62,6 +64,7 @@ const SPARE_BLOCKS: usize = 2;
 /// system allocator does without taking another thread's lock.
 pub(crate) fn run<T, I, S, D, W>(
     jobs: usize,
+    block: usize,
     inputs: I,
     work: W,
     report: &mut dyn FnMut(&mut D) -> io::Result<()>,
@@ -76,7 +79,7 @@ where
     if jobs <= 1 {
         let mut scratch = S::default();
         let mut outcome = Ok(());
-        produce(inputs, |unit| {
+        produce(inputs, block, |unit| {
             outcome = report(&mut work(unit, &mut scratch));
             outcome.is_ok()
         });
@@ -99,7 +102,7 @@ where
         std::thread::scope(|scope| {
             scope.spawn(move || {
                 let mut seq = 0;
-                produce(inputs, |unit| {
+                produce(inputs, block, |unit| {
                     let sent = token_rx.recv().is_ok() && unit_tx.send((seq, unit)).is_ok();
                     seq += 1;
                     sent
@@ -228,6 +231,7 @@ pub(crate) struct TextBlock {
 /// Reads every input into blocks, handing each to `emit` until it says stop.
 fn produce<T>(
     inputs: impl Iterator<Item = (T, Option<Input>)>,
+    block: usize,
     mut emit: impl FnMut(Unit<T>) -> bool,
 ) {
     for (tag, input) in inputs {
@@ -236,8 +240,8 @@ fn produce<T>(
         }
         let Some(input) = input else { continue };
         let go_on = match input.format {
-            Format::Wthor => wthor_blocks(input, &mut emit),
-            Format::Rgn | Format::Pgn(_) => text_blocks(input, &mut emit),
+            Format::Wthor => wthor_blocks(input, block, &mut emit),
+            Format::Rgn | Format::Pgn(_) => text_blocks(input, block, &mut emit),
             Format::MoveString => {
                 // Lines are split off here and read by the workers.
                 let consumed = Arc::new(AtomicU64::new(0));
@@ -251,7 +255,7 @@ fn produce<T>(
                         movestr::Entry::Line(line) => Pending::MoveString(line),
                     }))
                 });
-                game_blocks(entries, &mut emit)
+                game_blocks(entries, block, &mut emit)
             }
             Format::Ggf => {
                 // Games are split off and decoded here, parsed by the workers.
@@ -263,12 +267,13 @@ fn produce<T>(
                     consumed.store(0, std::sync::atomic::Ordering::Relaxed);
                     Some(game.map(Pending::Ggf))
                 });
-                game_blocks(pending, &mut emit)
+                game_blocks(pending, block, &mut emit)
             }
             format => {
                 let games = format.read(input.reader, &input.options);
                 game_blocks(
                     games.map(|game| game.map(|g| Pending::Read(Box::new(g)))),
+                    block,
                     &mut emit,
                 )
             }
@@ -279,12 +284,12 @@ fn produce<T>(
     }
 }
 
-fn wthor_blocks<T>(input: Input, emit: &mut impl FnMut(Unit<T>) -> bool) -> bool {
+fn wthor_blocks<T>(input: Input, block: usize, emit: &mut impl FnMut(Unit<T>) -> bool) -> bool {
     let mut reader = wthor::Reader::quick(input.reader, &input.options);
     loop {
-        let mut entries = Vec::with_capacity(BLOCK_GAMES);
+        let mut entries = Vec::with_capacity(block);
         let mut failed = None;
-        while entries.len() < BLOCK_GAMES {
+        while entries.len() < block {
             match reader.next_entry() {
                 Some(Ok(entry)) => entries.push(entry),
                 Some(Err(e)) => {
@@ -294,7 +299,7 @@ fn wthor_blocks<T>(input: Input, emit: &mut impl FnMut(Unit<T>) -> bool) -> bool
                 None => break,
             }
         }
-        let full = entries.len() == BLOCK_GAMES;
+        let full = entries.len() == block;
         if !entries.is_empty() && !emit(Unit::Wthor(reader.context().clone(), entries)) {
             return false;
         }
@@ -307,7 +312,7 @@ fn wthor_blocks<T>(input: Input, emit: &mut impl FnMut(Unit<T>) -> bool) -> bool
     }
 }
 
-fn text_blocks<T>(input: Input, emit: &mut impl FnMut(Unit<T>) -> bool) -> bool {
+fn text_blocks<T>(input: Input, games: usize, emit: &mut impl FnMut(Unit<T>) -> bool) -> bool {
     let consumed = Arc::new(AtomicU64::new(0));
     let guarded = RunawayGuard::new(input.reader, consumed.clone());
     let mut splitter = Splitter::new(guarded);
@@ -327,7 +332,7 @@ fn text_blocks<T>(input: Input, emit: &mut impl FnMut(Unit<T>) -> bool) -> bool 
         };
         let mut failed = None;
         let mut ended = false;
-        while block.bytes.len() < TEXT_BLOCK && block.games.len() < BLOCK_GAMES {
+        while block.bytes.len() < TEXT_BLOCK && block.games.len() < games {
             match splitter.next_game(&mut block.bytes) {
                 Ok(Some(game)) => {
                     consumed.store(0, std::sync::atomic::Ordering::Relaxed);
@@ -358,10 +363,11 @@ fn text_blocks<T>(input: Input, emit: &mut impl FnMut(Unit<T>) -> bool) -> bool 
 
 fn game_blocks<T>(
     mut games: impl Iterator<Item = io::Result<Pending>>,
+    size: usize,
     emit: &mut impl FnMut(Unit<T>) -> bool,
 ) -> bool {
     loop {
-        let mut block = Vec::with_capacity(GAMES_BLOCK);
+        let mut block = Vec::with_capacity(size);
         let mut failed = None;
         for game in games.by_ref() {
             match game {
@@ -371,11 +377,11 @@ fn game_blocks<T>(
                     break;
                 }
             }
-            if block.len() == GAMES_BLOCK {
+            if block.len() == size {
                 break;
             }
         }
-        let full = block.len() == GAMES_BLOCK;
+        let full = block.len() == size;
         if !block.is_empty() && !emit(Unit::Games(block)) {
             return false;
         }

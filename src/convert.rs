@@ -199,6 +199,7 @@ impl Conversion {
         let renderer = renderer.as_ref();
         match blocks::run(
             self.jobs,
+            blocks::CONVERSION_BLOCK,
             inputs,
             |unit, scratch: &mut Scratch| prepare(unit, renderer, scratch),
             &mut report,

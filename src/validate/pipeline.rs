@@ -166,6 +166,7 @@ impl Validation {
         let allow = &self.allow;
         let outcome = blocks::run(
             self.jobs,
+            blocks::VALIDATION_BLOCK,
             inputs,
             |unit, moves: &mut QuickMoves| process(unit, allow, moves),
             &mut report,
