@@ -572,9 +572,44 @@ pub(crate) fn format_number(x: f64, decimals: usize, sign: bool) -> String {
     }
 }
 
+/// Room for any `usize` in decimal.
+pub(crate) type DecimalDigits = [u8; 20];
+
+/// `n` in decimal, written into the end of `digits` (no formatting machinery: writers and
+/// readers call this for every number of every game).
+pub(crate) fn decimal(n: usize, digits: &mut DecimalDigits) -> &str {
+    let mut start = digits.len();
+    let mut n = n;
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    // Only ASCII digits were written.
+    std::str::from_utf8(&digits[start..]).unwrap_or_default()
+}
+
+/// Appends `n` in decimal to `out`.
+pub(crate) fn push_decimal(out: &mut String, n: usize) {
+    out.push_str(decimal(n, &mut [0; 20]));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_are_written_in_decimal() {
+        for n in [0, 7, 10, 99, 100, 65_535, 1 << 40, usize::MAX] {
+            assert_eq!(decimal(n, &mut [0; 20]), n.to_string());
+            let mut out = String::from("x");
+            push_decimal(&mut out, n);
+            assert_eq!(out, format!("x{n}"));
+        }
+    }
 
     #[test]
     fn numbers_keep_their_value() {

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use super::parse::FEN_TAG;
 use super::{board, is_reserved_tag, RESULT_TAG, RULES_TAG, START_TAG, TERMINATION_TAG};
 use crate::engine::{Color, Move, Rules};
+use crate::formats::text::push_decimal;
 use crate::record::{FlipClaim, MoveRecord, Record, ResultScore, Termination};
 
 /// Movetext lines are wrapped before this column.
@@ -136,7 +137,7 @@ pub(crate) fn score_text(score: &ResultScore) -> Option<String> {
                 if i > 0 {
                     text.push('-');
                 }
-                push_number(&mut text, usize::from(n));
+                push_decimal(&mut text, usize::from(n));
             }
             text
         }
@@ -176,7 +177,7 @@ fn escape_comment(text: &str) -> String {
 fn push_flips(out: &mut String, claim: &FlipClaim) {
     out.push('(');
     if let Some(n) = claim.count {
-        push_number(out, usize::from(n));
+        push_decimal(out, usize::from(n));
         if claim.squares.is_some() {
             out.push(':');
         }
@@ -194,24 +195,6 @@ fn push_flips(out: &mut String, claim: &FlipClaim) {
         None => {}
     }
     out.push(')');
-}
-
-/// Appends `n` in decimal.
-fn push_number(out: &mut String, n: usize) {
-    let mut digits = [0u8; 20];
-    let mut k = digits.len();
-    let mut n = n;
-    loop {
-        k -= 1;
-        digits[k] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &d in &digits[k..] {
-        out.push(char::from(d));
-    }
 }
 
 /// Appends a move: colour prefix, square or `--`, flip claim.
@@ -358,7 +341,7 @@ fn movetext(record: &Record, losses: &mut Vec<String>) -> String {
     for (i, m) in record.moves.iter().enumerate() {
         word.clear();
         if i % players == 0 {
-            push_number(&mut word, i / players + 1);
+            push_decimal(&mut word, i / players + 1);
             word.push_str(". ");
         }
         push_move(&mut word, m);

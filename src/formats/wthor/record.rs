@@ -10,6 +10,7 @@ use super::{
 use crate::codes::Code;
 use crate::diagnostic::{Diagnostic, Source};
 use crate::engine::{Move, Rules, Square};
+use crate::formats::text::{decimal, push_decimal};
 use crate::formats::ParsedGame;
 use crate::record::{ClaimedResult, MoveRecord, Record, Span, Tag, TagName};
 
@@ -54,14 +55,6 @@ impl TextLine {
     pub(super) fn span(&self) -> Span {
         Span::new(self.base, self.text.len())
     }
-}
-
-/// Appends `n` in decimal to `out`.
-pub(super) fn push_decimal(out: &mut String, n: usize) {
-    if n >= 10 {
-        push_decimal(out, n / 10);
-    }
-    out.push(char::from(b'0' + (n % 10) as u8));
 }
 
 /// `n` in decimal, as a string of exactly its length.
@@ -543,7 +536,7 @@ impl FileContext {
         mut tag: impl FnMut(&'static str, TagValue<'_, N>, TagField),
     ) {
         let [event, black, white] = names;
-        let mut digits = [0; 5];
+        let mut digits = [0; 20];
         if let Some(event) = event {
             tag(TagName::EVENT, TagValue::Name(event), TagField::Event);
         }
@@ -581,11 +574,11 @@ impl FileContext {
                 TagField::Depth,
             );
         }
-        let tournament = decimal(raw.tournament, &mut digits);
+        let tournament = decimal(raw.tournament.into(), &mut digits);
         tag(TOURNAMENT_TAG, TagValue::Text(tournament), TagField::Event);
-        let black = decimal(raw.black, &mut digits);
+        let black = decimal(raw.black.into(), &mut digits);
         tag(BLACK_TAG, TagValue::Text(black), TagField::Black);
-        let white = decimal(raw.white, &mut digits);
+        let white = decimal(raw.white.into(), &mut digits);
         tag(WHITE_TAG, TagValue::Text(white), TagField::White);
         let shared = &self.shared;
         tag(
@@ -600,22 +593,6 @@ impl FileContext {
         );
         tag(DEPTH_TAG, TagValue::Text(&shared.depth), TagField::Header);
     }
-}
-
-/// `n` in decimal, written into `digits`.
-fn decimal(n: u16, digits: &mut [u8; 5]) -> &str {
-    let mut start = digits.len();
-    let mut n = n;
-    loop {
-        start -= 1;
-        digits[start] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    // Only ASCII digits were written.
-    std::str::from_utf8(&digits[start..]).unwrap_or_default()
 }
 
 /// Decimal digits of `n`.
