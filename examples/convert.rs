@@ -4,12 +4,11 @@
 //! `cargo run --example convert -- [--lossy] FORMAT FILE...`, for example
 //! `cargo run --example convert -- --lossy moves fixtures/cli/mixed.rgn`.
 
-use std::fs::File;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
 use reversi_record::convert::{Conversion, Event, Input, Outcome};
-use reversi_record::formats::{Format, ReadOptions, WriteOptions};
+use reversi_record::formats::{Format, WriteOptions};
 
 /// Reads every game of `paths` and writes the ones that could be read to `out` as
 /// `target`, on every core with the library's conversion pipeline; returns the games
@@ -27,19 +26,7 @@ fn convert(
     let mut writer = target.writer(out, &options);
     let mut inputs = Vec::new();
     for path in paths {
-        let file = File::open(path)?;
-        let len = file.metadata().ok().map(|m| m.len());
-        let detected = Format::detect(Box::new(file), path, len, None).map_err(io::Error::other)?;
-        let input = Input {
-            format: detected.format,
-            reader: detected.input,
-            options: ReadOptions {
-                name: path.as_str().into(),
-                path: Some(path.into()),
-                ..ReadOptions::default()
-            },
-        };
-        inputs.push((path.clone(), Some(input)));
+        inputs.push((path.clone(), Some(Input::open(path)?)));
     }
     let mut skipped = Vec::new();
     let mut current = String::new();

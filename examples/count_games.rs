@@ -2,30 +2,23 @@
 //!
 //! `cargo run --example count_games -- FILE...`
 
-use std::fs::File;
 use std::io;
 use std::process::ExitCode;
 
-use reversi_record::formats::{Format, ReadOptions};
+use reversi_record::formats::Format;
+use reversi_record::validate::Input;
 
 /// The games in `path` and the format they were read as. Entries that report a problem of
 /// the file itself (index 0) are no games.
 fn count_games(path: &str) -> io::Result<(Format, usize)> {
-    let file = File::open(path)?;
-    let len = file.metadata().ok().map(|m| m.len());
-    let detected = Format::detect(Box::new(file), path, len, None).map_err(io::Error::other)?;
-    let options = ReadOptions {
-        name: path.into(),
-        path: Some(path.into()),
-        ..ReadOptions::default()
-    };
+    let input = Input::open(path)?;
     let mut games = 0;
-    for game in detected.format.read(detected.input, &options) {
+    for game in input.format.read(input.reader, &input.options) {
         if game?.index != 0 {
             games += 1;
         }
     }
-    Ok((detected.format, games))
+    Ok((input.format, games))
 }
 
 fn main() -> ExitCode {

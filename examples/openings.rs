@@ -6,11 +6,9 @@
 //! `cargo run --release --example openings -- [--moves N] [--player NAME] FILE...`
 
 use std::collections::HashMap;
-use std::fs::File;
 use std::io;
 use std::process::ExitCode;
 
-use reversi_record::formats::{Format, ReadOptions};
 use reversi_record::view::{GameReader, Input};
 use reversi_record::Move;
 
@@ -26,18 +24,7 @@ impl Openings {
     /// Counts the games of `path` that `player` played (any game without a player given),
     /// by their first `moves` moves; returns the games counted.
     fn count_file(&mut self, path: &str, moves: usize, player: Option<&str>) -> io::Result<usize> {
-        let file = File::open(path)?;
-        let len = file.metadata().ok().map(|m| m.len());
-        let detected = Format::detect(Box::new(file), path, len, None).map_err(io::Error::other)?;
-        let mut reader = GameReader::new(Input {
-            format: detected.format,
-            reader: detected.input,
-            options: ReadOptions {
-                name: path.into(),
-                path: Some(path.into()),
-                ..ReadOptions::default()
-            },
-        });
+        let mut reader = GameReader::new(Input::open(path)?);
         let mut counted = 0;
         while let Some(game) = reader.next_game() {
             let game = game?;
@@ -113,6 +100,8 @@ fn main() -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use reversi_record::formats::{Format, ReadOptions};
+    use std::fs::File;
 
     /// The openings of each game read in full by the format's reader, counted.
     fn read_in_full(path: &str, moves: usize) -> HashMap<String, usize> {

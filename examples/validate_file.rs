@@ -4,29 +4,11 @@
 //!
 //! `cargo run --example validate_file -- [--json] FILE...`
 
-use std::fs::File;
 use std::io;
 use std::process::ExitCode;
 
 use reversi_record::diagnostic::Renderer;
-use reversi_record::formats::{Format, ReadOptions};
 use reversi_record::validate::{Event, Input, Summary, Validation};
-
-/// Opens `path` for the pipeline, its format detected.
-fn open(path: &str) -> io::Result<Input> {
-    let file = File::open(path)?;
-    let len = file.metadata().ok().map(|m| m.len());
-    let detected = Format::detect(Box::new(file), path, len, None).map_err(io::Error::other)?;
-    Ok(Input {
-        format: detected.format,
-        reader: detected.input,
-        options: ReadOptions {
-            name: path.into(),
-            path: Some(path.into()),
-            ..ReadOptions::default()
-        },
-    })
-}
 
 /// Validates `paths` with the library's pipeline (every core, findings in input order),
 /// printing each finding through `print`; returns the counts.
@@ -37,7 +19,7 @@ fn validate_files(
 ) -> io::Result<Summary> {
     let inputs = paths
         .iter()
-        .map(|path| open(path).map_err(|e| io::Error::new(e.kind(), format!("{path}: {e}"))))
+        .map(|path| Input::open(path).map_err(|e| io::Error::new(e.kind(), format!("{path}: {e}"))))
         .collect::<io::Result<Vec<_>>>()?;
     let mut renderer = Renderer::plain();
     let summary = Validation::new().run(inputs.into_iter().map(|i| ((), Some(i))), |event| {

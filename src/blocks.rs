@@ -32,6 +32,38 @@ pub struct Input {
     pub options: ReadOptions,
 }
 
+impl Input {
+    /// Opens the file at `path`, its format detected ([`Format::detect`]: content first,
+    /// then the extension) and its path given to the reader (WTHOR finds its name files
+    /// beside it).
+    ///
+    /// ```
+    /// use reversi_record::formats::Format;
+    /// use reversi_record::validate::Input;
+    /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/cli/mixed.rgn");
+    /// let input = Input::open(path).unwrap();
+    /// assert_eq!(input.format, Format::Rgn);
+    /// assert!(Input::open("no/such/file.rgn").is_err());
+    /// ```
+    pub fn open(path: impl AsRef<std::path::Path>) -> io::Result<Input> {
+        let path = path.as_ref();
+        let name = path.to_string_lossy();
+        let file = std::fs::File::open(path)?;
+        let len = file.metadata().ok().map(|m| m.len());
+        let detected =
+            Format::detect(Box::new(file), &name, len, None).map_err(io::Error::other)?;
+        Ok(Input {
+            format: detected.format,
+            reader: detected.input,
+            options: ReadOptions {
+                name: Arc::from(&*name),
+                path: Some(path.to_path_buf()),
+                ..ReadOptions::default()
+            },
+        })
+    }
+}
+
 impl std::fmt::Debug for Input {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Input")
