@@ -55,7 +55,7 @@ use crate::engine::{Move, Rules, Square};
 use crate::formats::rgn::{self, GameSpan, Splitter};
 use crate::formats::text::RunawayGuard;
 use crate::formats::wthor::{self, Entry, FileContext, QuickRecord};
-use crate::formats::{Format, Games, ParsedGame};
+use crate::formats::{capped, Format, Games, ParsedGame};
 use crate::record::{ClaimedResult, Record, ResultScore, StartPosition, Tag, Termination};
 
 /// Reads one input's games as [`GameView`]s, reusing its buffers from game to game.
@@ -258,7 +258,7 @@ impl GameReader {
                         view_wthor(&context, &q, b);
                         b.game = Some(Held::Plain(Plain::Wthor(context, q)));
                     }
-                    Entry::Game(game) => b.game = Some(Held::Parsed(game)),
+                    Entry::Game(game) => b.game = Some(Held::Parsed(Box::new(capped(*game)))),
                 }
                 Ok(())
             }),
@@ -308,7 +308,7 @@ impl TextSource {
         } else {
             b.clear();
             let game = rgn::read_game(&self.name, index, self.rules, bytes, &span);
-            b.game = Some(Held::Parsed(Box::new(game)));
+            b.game = Some(Held::Parsed(Box::new(capped(game))));
         }
         b.text = text;
         Some(Ok(()))
@@ -471,13 +471,13 @@ impl<'a> GameView<'a> {
     pub fn to_parsed_game(&self) -> ParsedGame {
         match self.origin {
             Origin::Parsed(game) => game.clone(),
-            Origin::Wthor(context, q) => context.read_quick(q),
+            Origin::Wthor(context, q) => capped(context.read_quick(q)),
             Origin::Text {
                 name,
                 rules,
                 bytes,
                 span,
-            } => rgn::read_game(name, self.index, rules, bytes, span),
+            } => capped(rgn::read_game(name, self.index, rules, bytes, span)),
         }
     }
 }

@@ -223,3 +223,24 @@ fn plain_games_allocate_nothing() {
         );
     }
 }
+
+/// Found by fuzzing (`fuzz/fuzz_targets/view.rs`): a game with more diagnostics than a game
+/// keeps (here, one per bad byte and stray character) is viewed with the list the reader
+/// gives, capped the same way.
+#[test]
+fn a_game_with_many_findings_is_viewed_with_the_readers_capped_list() {
+    let mut bytes = b"r".to_vec();
+    bytes.extend([0x0b; 44]);
+    bytes.extend([0xff; 4]);
+    bytes.extend([0x0b; 14]);
+    bytes.extend(b": !");
+    let game = Format::Rgn
+        .read(Box::new(Cursor::new(bytes.clone())), &options("fuzz", None))
+        .next()
+        .expect("one game")
+        .expect("in memory");
+    let mut reader = GameReader::new(input(Format::Rgn, &bytes, "fuzz", None));
+    let view = reader.next_game().expect("one game").expect("in memory");
+    check_view(&view, &game, "the fuzz finding");
+    assert!(reader.next_game().is_none());
+}

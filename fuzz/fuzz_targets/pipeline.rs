@@ -1,5 +1,6 @@
 //! Arbitrary bytes validated twice, through the pipeline's quick check and through the
-//! plain path, as RGN (first byte even) or WTHOR (odd): the same findings either way.
+//! plain path, as RGN, WTHOR, GGF or move strings (the first byte chooses): the same
+//! findings either way.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -9,6 +10,6 @@ fuzz_target!(|data: &[u8]| {
     let Some((&first, rest)) = data.split_first() else {
         return;
     };
-    let format = if first % 2 == 0 { Format::Rgn } else { Format::Wthor };
+    let format = [Format::Rgn, Format::Wthor, Format::Ggf, Format::MoveString][usize::from(first % 4)];
     fuzz_checks::pipeline_agrees(format, rest);
 });

@@ -166,3 +166,39 @@ pub fn pipeline_agrees(format: Format, data: &[u8]) {
     assert_eq!(piped, plain, "the pipeline and the plain path disagree");
     assert_eq!(piped_summary, summary);
 }
+
+/// Reads `data` through `format` twice, by the format's reader and through the borrowed
+/// view (`reversi_record::view`): the same games in the same order, each view holding what
+/// the reader's record holds, and `to_parsed_game` giving the reader's game.
+pub fn view_agrees(format: Format, data: &[u8]) {
+    use reversi_record::view::{GameReader, Input};
+    let mut reader = GameReader::new(Input {
+        format,
+        reader: Box::new(Cursor::new(data.to_vec())),
+        options: options(),
+    });
+    for game in format.read(Box::new(Cursor::new(data.to_vec())), &options()) {
+        let view = reader.next_game().expect("the view ends with the reader");
+        let (Ok(game), Ok(view)) = (game, view) else {
+            // Both stop at the same read error.
+            return;
+        };
+        assert_eq!(view.index(), game.index);
+        let debug = |d: &[Diagnostic]| d.iter().map(|d| format!("{d:?}")).collect::<Vec<_>>();
+        assert_eq!(debug(view.diagnostics()), debug(&game.diagnostics));
+        if let Some(record) = &game.record {
+            assert_eq!(view.rules(), record.rules);
+            let tags: Vec<_> = view.tags().iter().map(|t| (&t.name, &t.value)).collect();
+            let expected: Vec<_> = record.tags.iter().map(|t| (&t.name, &t.value)).collect();
+            assert_eq!(tags, expected);
+            let moves: Vec<_> = record.moves.iter().map(|m| m.mv).collect();
+            assert_eq!(view.moves(), &moves[..]);
+            let result = view.result().map(|r| (&r.score, r.termination));
+            assert_eq!(result, record.result.as_ref().map(|r| (&r.score, r.termination)));
+        }
+        let parsed = view.to_parsed_game();
+        assert_eq!(parsed.record, game.record);
+        assert_eq!(parsed.source.text, game.source.text);
+    }
+    assert!(reader.next_game().is_none(), "the view has more games than the reader");
+}

@@ -1,0 +1,14 @@
+//! Arbitrary bytes read through the borrowed view and through the format's reader, as RGN,
+//! WTHOR, GGF or move strings (the first byte chooses): the same games either way.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use reversi_record::formats::Format;
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&first, rest)) = data.split_first() else {
+        return;
+    };
+    let format = [Format::Rgn, Format::Wthor, Format::Ggf, Format::MoveString][usize::from(first % 4)];
+    fuzz_checks::view_agrees(format, rest);
+});
