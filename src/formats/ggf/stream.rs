@@ -123,7 +123,10 @@ impl Reader<'_> {
         };
         if group.seen < group.count {
             let src = &held.decoded.source;
-            let end = src.offset + src.text.trim_end().len();
+            // The game's last two characters (`;)` when it is closed), whole.
+            let text = src.text.trim_end();
+            let last_two = text.char_indices().rev().nth(1).map_or(0, |(k, _)| k);
+            let end_span = Span::new(src.offset + last_two, text.len() - last_two);
             let d = Diagnostic::warning(
                 Code::GgfCountMismatch,
                 format!(
@@ -132,10 +135,7 @@ impl Reader<'_> {
                     group.seen
                 ),
             )
-            .at(
-                Some(Span::new(end.saturating_sub(2), 2.min(end))),
-                "the line ends here",
-            )
+            .at(Some(end_span), "the line ends here")
             .help("the number before `(;` counts the games of its line (2 for a synchro pair)")
             .in_game(held.decoded.index);
             held.count_findings.push(d);
