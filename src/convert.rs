@@ -48,9 +48,10 @@ use std::sync::Arc;
 use crate::blocks::{self, TextBlock, Unit};
 use crate::diagnostic::Source;
 use crate::engine::quick::{implicit_passes, QuickMoves, PASS};
-use crate::engine::{Move, Square};
+use crate::engine::{Move, Rules, Square};
 use crate::formats::rgn::quick::Comments;
 use crate::formats::rgn::GameSpan;
+use crate::formats::wthor::{Entry, FileContext, QuickRecord};
 use crate::formats::{
     capped, rgn, text, ParsedGame, PlainGame, RecordWriter, Rendered, Renderer, WriteError,
 };
@@ -267,8 +268,15 @@ fn prepare<T>(unit: Unit<T>, renderer: Option<&Renderer>, scratch: &mut Scratch)
         Unit::Wthor(context, entries) => {
             for entry in entries {
                 let game = match entry {
-                    crate::formats::wthor::Entry::Quick(q) => context.read_quick(&q),
-                    crate::formats::wthor::Entry::Game(game) => *game,
+                    Entry::Quick(q) => {
+                        let plain = renderer.and_then(|r| scratch.render_wthor(r, &context, &q));
+                        if let Some(plain) = plain {
+                            prepared.push(plain);
+                            continue;
+                        }
+                        context.read_quick(&q)
+                    }
+                    Entry::Game(game) => *game,
                 };
                 prepared.push(ready(game, renderer));
             }
@@ -313,12 +321,69 @@ fn ready(game: ParsedGame, renderer: Option<&Renderer>) -> Prepared {
 #[derive(Default)]
 struct Scratch {
     quick: QuickMoves,
+    /// The tags' names and values, when they are not in a game's text.
+    text: String,
+    /// A WTHOR game's text-view line, laid out.
+    line: String,
     tags: Vec<(Range<usize>, Range<usize>)>,
     moves: Vec<Move>,
     passes: Vec<usize>,
 }
 
 impl Scratch {
+    /// The quick WTHOR record `q` rendered without its record, when the renderer can: its
+    /// tags and moves as [`FileContext::view_quick`] gives them, its passes placed by the
+    /// quick board. The game is reported as the reader gives it (its text-view line), with
+    /// no record; `None`: read it.
+    fn render_wthor(
+        &mut self,
+        renderer: &Renderer,
+        context: &FileContext,
+        q: &QuickRecord,
+    ) -> Option<Prepared> {
+        let Scratch {
+            text, tags, moves, ..
+        } = self;
+        text.clear();
+        tags.clear();
+        moves.clear();
+        let (rules, discs) = context.view_quick(
+            q,
+            |name, value| {
+                let name_at = text.len()..text.len() + name.len();
+                text.push_str(name);
+                let value_at = text.len()..text.len() + value.len();
+                text.push_str(value);
+                tags.push((name_at, value_at));
+            },
+            |sq| moves.push(Move::Place(sq)),
+        );
+        self.place_passes(rules)?;
+        let game = PlainGame {
+            rules,
+            text: &self.text,
+            tags: &self.tags,
+            moves: &self.moves,
+            discs: Some(discs),
+        };
+        let rendered = renderer.render_plain(&game)?;
+        Some(Prepared {
+            game: context.read_quick_unbuilt(q, &mut self.line)?,
+            step: Step::Rendered(Ok(rendered)),
+        })
+    }
+
+    /// Inserts the passes the moves leave out, as the quick board places them; `None` when
+    /// it cannot tell.
+    fn place_passes(&mut self, rules: Rules) -> Option<()> {
+        self.passes.clear();
+        implicit_passes(&rules, self.moves.iter().copied(), &mut self.passes)?;
+        for &before in self.passes.iter().rev() {
+            self.moves.insert(before, Move::Pass);
+        }
+        Some(())
+    }
+
     /// Game `k` of `block` rendered without its record, when the renderer can and the game
     /// is plain: the quick scan takes it, without a comment (a record would keep it), in
     /// standard Othello, where the quick board says where its left-out passes go. The game
@@ -351,11 +416,7 @@ impl Scratch {
                 code => Move::Place(Square::new(code & 15, code >> 4)?),
             });
         }
-        self.passes.clear();
-        implicit_passes(&rules, self.moves.iter().copied(), &mut self.passes)?;
-        for &before in self.passes.iter().rev() {
-            self.moves.insert(before, Move::Pass);
-        }
+        self.place_passes(rules)?;
         let game = PlainGame {
             rules,
             text,

@@ -30,8 +30,8 @@ use std::sync::Arc;
 
 use super::text;
 use super::{
-    text_writer, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, TextFormat, WriteError,
-    WriteOptions, Written,
+    text_writer, Games, ParsedGame, PlainGame, ReadOptions, RecordWriter, Sniff, TextFormat,
+    WriteError, WriteOptions, Written,
 };
 use crate::diagnostic::{Diagnostic, Source};
 use crate::engine::Rules;
@@ -136,6 +136,10 @@ struct RgnGames;
 impl TextFormat for RgnGames {
     fn render(&self, record: &Record) -> Result<(String, Vec<String>), WriteError> {
         Ok(write::write_game(record))
+    }
+
+    fn render_plain(&self, game: &PlainGame<'_>) -> Option<String> {
+        write::write_plain(game)
     }
 
     fn frame(&self, written: &Written, _rules: &Rules, text: &str, out: &mut String) {

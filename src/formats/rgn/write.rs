@@ -6,7 +6,8 @@ use super::parse::FEN_TAG;
 use super::{board, is_reserved_tag, RESULT_TAG, RULES_TAG, START_TAG, TERMINATION_TAG};
 use crate::engine::{Color, Move, Rules};
 use crate::formats::text::push_decimal;
-use crate::record::{FlipClaim, MoveRecord, Record, ResultScore, Termination};
+use crate::formats::PlainGame;
+use crate::record::{ClaimedResult, FlipClaim, MoveRecord, Record, ResultScore, Termination};
 
 /// Movetext lines are wrapped before this column.
 const WIDTH: usize = 79;
@@ -28,28 +29,14 @@ pub(super) fn write_game(record: &Record) -> (String, Vec<String>) {
     let mut losses = Vec::new();
     let mut out = String::with_capacity(512);
     let rules = &record.rules;
-    let last_tag = record.tags.len().saturating_sub(1);
-    for (i, tag) in record.tags.iter().enumerate() {
-        if !is_tag_name(&tag.name) {
-            losses.push(format!("a tag named `{}`", tag.name));
-        } else if is_reserved_tag(&tag.name) {
-            losses.push(format!(
-                "a free tag named `{}`, a name RGN reserves",
-                tag.name
-            ));
-        } else if tag.name.eq_ignore_ascii_case(FEN_TAG)
-            && !(tag.name == FEN_TAG && record.start.is_some() && i == last_tag)
-        {
-            // The reader takes `FEN` for the start position, unless a Start tag is given:
-            // it then keeps it, as `FEN`, after the other tags.
-            losses.push(format!(
-                "a free tag named `{}`, which RGN reads as the start position",
-                tag.name
-            ));
-        } else {
-            push_tag(&mut out, &tag.name, &tag.value);
-        }
-    }
+    let tags = record.tags.iter().map(|t| (&*t.name, &*t.value));
+    push_free_tags(
+        &mut out,
+        tags,
+        record.tags.len(),
+        record.start.is_some(),
+        &mut losses,
+    );
     let movetext = movetext(record, &mut losses);
     // The Start, Result and Termination tags, written after Rules.
     let mut tail = String::new();
@@ -64,35 +51,108 @@ pub(super) fn write_game(record: &Record) -> (String, Vec<String>) {
         }
     }
     if let Some(result) = &record.result {
-        let implied = if result.score.is_none() {
-            Termination::Unfinished
+        push_result_tags(&mut tail, result, &mut losses);
+    }
+    (assemble(rules, out, &tail, &movetext), losses)
+}
+
+/// The text of a plain game, read without its record: exactly what [`write_game`] gives
+/// for the game's record; `None` when that would leave anything out.
+pub(super) fn write_plain(game: &PlainGame<'_>) -> Option<String> {
+    let mut losses = Vec::new();
+    // Room for the whole text: the tags with their brackets and quotes, the result, and
+    // about four bytes a move with the numbers.
+    let room = game.text.len() + 8 * game.tags.len() + 5 * game.moves.len() + 64;
+    let mut out = String::with_capacity(room);
+    push_free_tags(&mut out, game.tags(), game.tags.len(), false, &mut losses);
+    let mut tail = String::new();
+    if let Some([black, white]) = game.discs {
+        push_result_tags(
+            &mut tail,
+            &ClaimedResult::discs(vec![black, white]),
+            &mut losses,
+        );
+    }
+    if !losses.is_empty() {
+        return None;
+    }
+    let players = usize::from(game.rules.players().max(1));
+    let mut movetext = String::with_capacity(8 * game.moves.len() + 16);
+    let mut lines = Lines {
+        out: &mut movetext,
+        column: 0,
+    };
+    let mut word = String::with_capacity(32);
+    for (i, &mv) in game.moves.iter().enumerate() {
+        word.clear();
+        push_move_number(&mut word, i, players);
+        push_square(&mut word, mv);
+        lines.word(&word);
+    }
+    lines.end();
+    Some(assemble(&game.rules, out, &tail, &movetext))
+}
+
+/// Appends the free tags (`count` of them), leaving out, as losses, those RGN cannot write
+/// as tags; `has_start` says whether the game has a start position (a Start tag).
+fn push_free_tags<'t>(
+    out: &mut String,
+    tags: impl Iterator<Item = (&'t str, &'t str)>,
+    count: usize,
+    has_start: bool,
+    losses: &mut Vec<String>,
+) {
+    let last_tag = count.saturating_sub(1);
+    for (i, (name, value)) in tags.enumerate() {
+        if !is_tag_name(name) {
+            losses.push(format!("a tag named `{name}`"));
+        } else if is_reserved_tag(name) {
+            losses.push(format!("a free tag named `{name}`, a name RGN reserves"));
+        } else if name.eq_ignore_ascii_case(FEN_TAG)
+            && !(name == FEN_TAG && has_start && i == last_tag)
+        {
+            // The reader takes `FEN` for the start position, unless a Start tag is given:
+            // it then keeps it, as `FEN`, after the other tags.
+            losses.push(format!(
+                "a free tag named `{name}`, which RGN reads as the start position"
+            ));
         } else {
-            Termination::Normal
-        };
-        if !result.score.is_none() || result.termination == Termination::Unfinished {
-            match score_text(&result.score) {
-                Some(s) => push_tag(&mut tail, RESULT_TAG, &s),
-                None => losses.push("a result with fewer than two disc counts".into()),
-            }
-        }
-        if result.termination != implied {
-            push_tag(
-                &mut tail,
-                TERMINATION_TAG,
-                &termination_text(result.termination),
-            );
+            push_tag(out, name, value);
         }
     }
+}
+
+/// Appends the Result and Termination tags `result` needs.
+fn push_result_tags(tail: &mut String, result: &ClaimedResult, losses: &mut Vec<String>) {
+    let implied = if result.score.is_none() {
+        Termination::Unfinished
+    } else {
+        Termination::Normal
+    };
+    if !result.score.is_none() || result.termination == Termination::Unfinished {
+        match score_text(&result.score) {
+            Some(s) => push_tag(tail, RESULT_TAG, &s),
+            None => losses.push("a result with fewer than two disc counts".into()),
+        }
+    }
+    if result.termination != implied {
+        push_tag(tail, TERMINATION_TAG, &termination_text(result.termination));
+    }
+}
+
+/// The game's text: the free tags `out` holds, the Rules tag when needed, the `tail` of
+/// Start, Result and Termination tags, then the movetext after a blank line.
+fn assemble(rules: &Rules, mut out: String, tail: &str, movetext: &str) -> String {
     // Every game starts with a tag line: that is what separates games.
     if *rules != Rules::default() || (out.is_empty() && tail.is_empty()) {
         push_tag(&mut out, RULES_TAG, &rules.to_string());
     }
-    out.push_str(&tail);
+    out.push_str(tail);
     if !movetext.is_empty() {
         out.push('\n');
-        out.push_str(&movetext);
+        out.push_str(movetext);
     }
-    (out, losses)
+    out
 }
 
 fn is_tag_name(name: &str) -> bool {
@@ -203,12 +263,25 @@ fn push_move(out: &mut String, m: &MoveRecord) {
         out.push(c.name().as_bytes()[0].to_ascii_uppercase() as char);
         out.push(':');
     }
-    match m.mv {
+    push_square(out, m.mv);
+    if let Some(claim) = &m.flips {
+        push_flips(out, claim);
+    }
+}
+
+/// Appends a move's square, or `--` for a pass.
+fn push_square(out: &mut String, mv: Move) {
+    match mv {
         Move::Place(sq) => out.push_str(sq.name()),
         Move::Pass => out.push_str("--"),
     }
-    if let Some(claim) = &m.flips {
-        push_flips(out, claim);
+}
+
+/// Appends move `i`'s number (`12. `) when it opens a round of `players` moves.
+fn push_move_number(out: &mut String, i: usize, players: usize) {
+    if i % players == 0 {
+        push_decimal(out, i / players + 1);
+        out.push_str(". ");
     }
 }
 
@@ -253,9 +326,9 @@ struct Lines<'a> {
 impl Lines<'_> {
     /// Lays out `word`, which may span lines (a comment with line breaks).
     fn word(&mut self, word: &str) {
-        let (first_line, last_line) = match word.find('\n') {
+        let (first_line, last_line) = match memchr::memchr(b'\n', word.as_bytes()) {
             Some(first) => {
-                let last = word.rfind('\n').unwrap_or(first);
+                let last = memchr::memrchr(b'\n', word.as_bytes()).unwrap_or(first);
                 (&word[..first], Some(&word[last + 1..]))
             }
             None => (word, None),
@@ -340,10 +413,7 @@ fn movetext(record: &Record, losses: &mut Vec<String>) -> String {
     let mut word = String::with_capacity(32);
     for (i, m) in record.moves.iter().enumerate() {
         word.clear();
-        if i % players == 0 {
-            push_decimal(&mut word, i / players + 1);
-            word.push_str(". ");
-        }
+        push_move_number(&mut word, i, players);
         push_move(&mut word, m);
         lines.word(&word);
         word.clear();

@@ -391,6 +391,7 @@ impl<'a> Reader<'a> {
             offset,
             line,
             |raw, fields, line, diagnostics| self.file_findings(raw, fields, line, diagnostics),
+            true,
         );
         self.finish_game(index, line, record, diagnostics)
     }

@@ -185,7 +185,7 @@ impl FileContext {
     /// Decodes one complete record (game `index`, at byte `offset`) into its `line`: the
     /// fields are written ([`FileContext::describe_fields`]), the scores, moves and slots
     /// after the moves checked, `file_findings` added, and the record built when nothing
-    /// was wrong.
+    /// was wrong (and `build` asks for it).
     pub(super) fn record_game(
         &self,
         bytes: &[u8],
@@ -193,17 +193,19 @@ impl FileContext {
         offset: usize,
         mut line: TextLine,
         file_findings: impl FnOnce(&RawRecord, &RecordFields, &mut TextLine, &mut Vec<Diagnostic>),
+        build: bool,
     ) -> (Option<Record>, TextLine, Vec<Diagnostic>) {
         let raw = RawRecord::of(bytes, index, offset);
         let slots = &bytes[8..];
         let mut diagnostics = Vec::new();
         let fields = self.describe_fields(&raw, &mut line, &mut diagnostics);
         let mut error = check_scores(&raw, self.geometry, &fields, &mut diagnostics);
-        let (moves, end, bad_move) = self.decode_moves(&raw, slots, &mut line, &mut diagnostics);
+        let (moves, end, bad_move) =
+            self.decode_moves(&raw, slots, &mut line, &mut diagnostics, build);
         error |= bad_move;
         error |= check_after_end(&raw, slots, end, &fields, &mut line, &mut diagnostics);
         file_findings(&raw, &fields, &mut line, &mut diagnostics);
-        let record = (!error).then(|| self.build_record(&raw, fields, moves, &line));
+        let record = (build && !error).then(|| self.build_record(&raw, fields, moves, &line));
         (record, line, diagnostics)
     }
 
@@ -243,9 +245,42 @@ impl FileContext {
     /// same game [`Reader`] gives for it.
     pub(crate) fn read_quick(&self, q: &QuickRecord) -> ParsedGame {
         let line = TextLine::new(q.text_offset);
-        let (record, line, diagnostics) =
-            self.record_game(&q.bytes, q.index, q.file_offset, line, |_, _, _, _| {});
+        let (record, line, diagnostics) = self.record_game(
+            &q.bytes,
+            q.index,
+            q.file_offset,
+            line,
+            |_, _, _, _| {},
+            true,
+        );
         self.finish_game(q.index, line, record, diagnostics).0
+    }
+
+    /// The game of a [`QuickRecord`] as [`FileContext::read_quick`] gives it, but with no
+    /// record built (for a caller that takes the game's contents from
+    /// [`FileContext::view_quick`]); `None` when the reader has something to report. The
+    /// text-view line is laid out in `buffer`, kept for the next call.
+    pub(crate) fn read_quick_unbuilt(
+        &self,
+        q: &QuickRecord,
+        buffer: &mut String,
+    ) -> Option<ParsedGame> {
+        let line = TextLine::reusing(q.text_offset, std::mem::take(buffer));
+        let (_, line, diagnostics) = self.record_game(
+            &q.bytes,
+            q.index,
+            q.file_offset,
+            line,
+            |_, _, _, _| {},
+            false,
+        );
+        if !diagnostics.is_empty() {
+            *buffer = line.text;
+            return None;
+        }
+        let (game, text) = self.finish_game(q.index, line, None, diagnostics);
+        *buffer = text;
+        Some(game)
     }
 
     /// The game of `line`, and the line's buffer for reuse.
@@ -404,19 +439,21 @@ impl FileContext {
         }
     }
 
-    /// Decodes the move bytes up to the first 0 into the line and moves; returns the moves,
-    /// the slot where they end, and whether a byte named no square (an error).
+    /// Decodes the move bytes up to the first 0 into the line and (when `build`) the moves;
+    /// returns the moves, the slot where they end, and whether a byte named no square (an
+    /// error).
     pub(super) fn decode_moves(
         &self,
         raw: &RawRecord,
         slots: &[u8],
         line: &mut TextLine,
         diagnostics: &mut Vec<Diagnostic>,
+        build: bool,
     ) -> (Vec<MoveRecord>, usize, bool) {
         let geometry = self.geometry;
         let mut error = false;
         let end = slots.iter().position(|&b| b == 0).unwrap_or(slots.len());
-        let mut moves = Vec::with_capacity(end);
+        let mut moves = Vec::with_capacity(if build { end } else { 0 });
         for (i, &byte) in slots[..end].iter().enumerate() {
             line.push(" ");
             match self
@@ -426,7 +463,9 @@ impl FileContext {
             {
                 Some((sq, name)) => {
                     let span = line.push(name);
-                    moves.push(MoveRecord::new(Move::Place(*sq)).at(span));
+                    if build {
+                        moves.push(MoveRecord::new(Move::Place(*sq)).at(span));
+                    }
                 }
                 None => {
                     error = true;
