@@ -4,12 +4,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use reversi_record::formats::Format;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&first, rest)) = data.split_first() else {
         return;
     };
-    let format = [Format::Rgn, Format::Wthor, Format::Ggf, Format::MoveString][usize::from(first % 4)];
-    fuzz_checks::pipeline_agrees(format, rest);
+    fuzz_checks::pipeline_agrees(fuzz_checks::split_format(first), rest);
 });

@@ -202,3 +202,9 @@ pub fn view_agrees(format: Format, data: &[u8]) {
     }
     assert!(reader.next_game().is_none(), "the view has more games than the reader");
 }
+
+/// The format a target reads its input as, chosen by the input's first byte: RGN, WTHOR,
+/// GGF or move strings, the formats the pipeline splits itself.
+pub fn split_format(selector: u8) -> Format {
+    [Format::Rgn, Format::Wthor, Format::Ggf, Format::MoveString][usize::from(selector % 4)]
+}

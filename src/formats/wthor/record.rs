@@ -244,16 +244,20 @@ impl FileContext {
     /// The game of a [`QuickRecord`] that did not pass the quick check, read in full: the
     /// same game [`Reader`] gives for it.
     pub(crate) fn read_quick(&self, q: &QuickRecord) -> ParsedGame {
-        let line = TextLine::new(q.text_offset);
-        let (record, line, diagnostics) = self.record_game(
-            &q.bytes,
-            q.index,
-            q.file_offset,
-            line,
-            |_, _, _, _| {},
-            true,
-        );
+        let (record, line, diagnostics) = self.decode_quick(q, TextLine::new(q.text_offset), true);
         self.finish_game(q.index, line, record, diagnostics).0
+    }
+
+    /// [`FileContext::record_game`] for a quick record (whose file has nothing to say of
+    /// it), into `line`.
+    fn decode_quick(
+        &self,
+        q: &QuickRecord,
+        line: TextLine,
+        build: bool,
+    ) -> (Option<Record>, TextLine, Vec<Diagnostic>) {
+        let no_findings = |_: &RawRecord, _: &RecordFields, _: &mut TextLine, _: &mut Vec<_>| {};
+        self.record_game(&q.bytes, q.index, q.file_offset, line, no_findings, build)
     }
 
     /// The game of a [`QuickRecord`] as [`FileContext::read_quick`] gives it, but with no
@@ -266,14 +270,7 @@ impl FileContext {
         buffer: &mut String,
     ) -> Option<ParsedGame> {
         let line = TextLine::reusing(q.text_offset, std::mem::take(buffer));
-        let (_, line, diagnostics) = self.record_game(
-            &q.bytes,
-            q.index,
-            q.file_offset,
-            line,
-            |_, _, _, _| {},
-            false,
-        );
+        let (_, line, diagnostics) = self.decode_quick(q, line, false);
         if !diagnostics.is_empty() {
             *buffer = line.text;
             return None;
