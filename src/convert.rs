@@ -47,8 +47,8 @@ use std::sync::Arc;
 
 use crate::blocks::{self, TextBlock, Unit};
 use crate::diagnostic::Source;
-use crate::engine::quick::{implicit_passes, QuickMoves, PASS};
-use crate::engine::{Move, Rules, Square};
+use crate::engine::quick::{implicit_passes, move_of, QuickMoves};
+use crate::engine::{Move, Rules};
 use crate::formats::rgn::quick::Comments;
 use crate::formats::rgn::GameSpan;
 use crate::formats::wthor::{Entry, FileContext, QuickRecord};
@@ -396,10 +396,10 @@ impl Scratch {
         at: &GameSpan,
     ) -> Option<Prepared> {
         let bytes = block.bytes.get(at.range.clone())?;
-        if at.too_long.is_some() || bytes.contains(&0) {
+        if at.too_long.is_some() {
             return None;
         }
-        let text = std::str::from_utf8(bytes).ok()?;
+        let text = rgn::quick::plain_text(bytes)?;
         self.tags.clear();
         let tags = &mut self.tags;
         let (rules, claim) = rgn::quick::scan_with_tags(
@@ -411,10 +411,7 @@ impl Scratch {
         )?;
         self.moves.clear();
         for &code in self.quick.as_slice() {
-            self.moves.push(match code {
-                PASS => Move::Pass,
-                code => Move::Place(Square::new(code & 15, code >> 4)?),
-            });
+            self.moves.push(move_of(code)?);
         }
         self.place_passes(rules)?;
         let game = PlainGame {
@@ -424,12 +421,12 @@ impl Scratch {
             moves: &self.moves,
             discs: claim.map(|(black, white)| [black, white]),
         };
-        let rendered = renderer.render_plain(&game)?;
         // The game as the reader gives it, its record taken out once rendered.
         let (source_text, problems) = text::decode(bytes.to_vec(), at.offset, at.line);
         if !problems.is_empty() {
             return None;
         }
+        let rendered = renderer.render_plain(&game)?;
         let game = ParsedGame {
             index: block.first + k,
             source: Source {

@@ -50,8 +50,8 @@ use std::sync::Arc;
 
 pub use crate::blocks::Input;
 use crate::diagnostic::Diagnostic;
-use crate::engine::quick::{QuickMoves, PASS};
-use crate::engine::{Move, Rules, Square};
+use crate::engine::quick::{move_of, QuickMoves};
+use crate::engine::{Move, Rules};
 use crate::formats::rgn::{self, GameSpan, Splitter};
 use crate::formats::text::RunawayGuard;
 use crate::formats::wthor::{self, Entry, FileContext, QuickRecord};
@@ -317,19 +317,16 @@ impl TextSource {
     /// Views a plain game's `bytes` into `b`; `false` when the game is not plain (the
     /// reader would have something to say about its text, or the scan gives up).
     fn scan(&mut self, bytes: &[u8], b: &mut Buffers) -> bool {
-        if bytes.contains(&0) || std::str::from_utf8(bytes).is_err() {
+        let Some(text) = rgn::quick::plain_text(bytes) else {
             return false;
-        }
+        };
         let mut whole = true;
         let comments = rgn::quick::Comments::Skipped;
         let scanned =
             rgn::quick::scan_with_tags(bytes, self.rules, &mut self.quick, comments, |n, v| {
-                // Names and values lie between ASCII bytes of UTF-8 text: UTF-8 themselves.
-                match (
-                    std::str::from_utf8(&bytes[n]),
-                    std::str::from_utf8(&bytes[v]),
-                ) {
-                    (Ok(name), Ok(value)) => b.push_tag(name, value),
+                // Names and values lie between ASCII bytes: character boundaries.
+                match (text.get(n), text.get(v)) {
+                    (Some(name), Some(value)) => b.push_tag(name, value),
                     _ => whole = false,
                 }
             });
@@ -338,13 +335,10 @@ impl TextSource {
         };
         b.rules = rules;
         for &code in self.quick.as_slice() {
-            b.moves.push(match code {
-                PASS => Move::Pass,
-                code => match Square::new(code & 15, code >> 4) {
-                    Some(sq) => Move::Place(sq),
-                    None => return false,
-                },
-            });
+            let Some(mv) = move_of(code) else {
+                return false;
+            };
+            b.moves.push(mv);
         }
         if let Some((black, white)) = claim {
             b.set_discs([black, white]);

@@ -30,6 +30,15 @@ pub(crate) const fn code(col: u8, row: u8) -> u8 {
     row << 4 | col
 }
 
+/// The move of a [`code`] or [`PASS`]; `None` for a code that names no square.
+#[inline]
+pub(crate) fn move_of(code: u8) -> Option<Move> {
+    match code {
+        PASS => Some(Move::Pass),
+        _ => Square::new(code & 15, code >> 4).map(Move::Place),
+    }
+}
+
 /// Most moves a game the quick check takes may have (passes included); longer lists go to
 /// the full validator.
 pub(crate) const MAX_MOVES: usize = 128;
@@ -178,12 +187,8 @@ fn replay_engine(
         return false;
     };
     for &code in moves {
-        let mv = match code {
-            PASS => Move::Pass,
-            _ => match Square::new(code & 15, code >> 4) {
-                Some(sq) => Move::Place(sq),
-                None => return false,
-            },
+        let Some(mv) = move_of(code) else {
+            return false;
         };
         if pos.play(mv).is_err() {
             let may_pass = mv != Move::Pass && !explicit_passes && pos.must_pass();

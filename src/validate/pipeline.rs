@@ -248,7 +248,7 @@ fn process<T>(unit: Unit<T>, allow: &[String], moves: &mut QuickMoves) -> Done<T
 /// reader would warn), plain enough to scan, and clean; `rules` are for a game without a
 /// `Rules` tag.
 fn quick_text(bytes: &[u8], rules: Rules, moves: &mut QuickMoves) -> bool {
-    if bytes.contains(&0) || std::str::from_utf8(bytes).is_err() {
+    if rgn::quick::plain_text(bytes).is_none() {
         return false;
     }
     match rgn::quick::scan(bytes, rules, moves) {

@@ -13,6 +13,15 @@ use crate::engine::Rules;
 /// What a scanned game claims: Black's and White's scores, when it gives a result.
 pub(crate) type Claim = Option<(u8, u8)>;
 
+/// A game's `bytes` as text when the reader has nothing to say of the text itself (UTF-8,
+/// no NUL byte): the first condition for a game to be plain.
+pub(crate) fn plain_text(bytes: &[u8]) -> Option<&str> {
+    if memchr::memchr(0, bytes).is_some() {
+        return None;
+    }
+    std::str::from_utf8(bytes).ok()
+}
+
 /// Scans a game's `bytes` into `moves`: its rules (`rules` unless a `Rules` tag says
 /// otherwise) and its claim; `None` when the game is not plain enough.
 pub(crate) fn scan(bytes: &[u8], rules: Rules, moves: &mut QuickMoves) -> Option<(Rules, Claim)> {
