@@ -6,6 +6,8 @@
 //! comments, evals, times, flip and position claims, results and custom start positions.
 #![allow(dead_code)]
 
+pub mod child;
+
 use proptest::prelude::*;
 use reversi_record::engine::Preset;
 use reversi_record::record::{
