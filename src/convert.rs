@@ -46,21 +46,62 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use crate::blocks::{self, TextBlock, Unit};
-use crate::diagnostic::Source;
-use crate::engine::quick::{implicit_passes, move_of, QuickMoves};
+use crate::diagnostic::{Diagnostic, Source};
+use crate::engine::quick::{move_of, standard_end, QuickMoves};
 use crate::engine::{Move, Rules};
 use crate::formats::rgn::quick::Comments;
 use crate::formats::rgn::GameSpan;
 use crate::formats::wthor::{Entry, FileContext, QuickRecord};
 use crate::formats::{
-    capped, rgn, text, ParsedGame, PlainGame, RecordWriter, Rendered, Renderer, WriteError,
+    capped, rgn, text, Format, ParsedGame, PlainGame, ReadOptions, RecordWriter, Rendered,
+    Renderer, WriteError, WriteOptions,
 };
-use crate::validate::make_passes_explicit;
+use crate::record::Record;
+use crate::validate::{make_passes_explicit, settle_result, validate_game, validate_record};
+
+mod fingerprint;
+mod split;
+
+pub use fingerprint::{Fingerprint, Mismatch};
+pub use split::{OutputTemplate, TemplateError};
 
 /// A conversion run's settings; [`Conversion::run`] converts.
 #[derive(Clone, Debug)]
 pub struct Conversion {
     jobs: usize,
+    target: Option<Arc<Target>>,
+    split: Option<Arc<OutputTemplate>>,
+}
+
+/// Where a split conversion ([`Conversion::run_split`]) writes: one writer per file name,
+/// all of one format, each opened when a game first needs it.
+pub trait Outputs {
+    /// The writers' renderer ([`RecordWriter::renderer`]), `None` for a format whose
+    /// writer takes records.
+    fn renderer(&self) -> Option<Renderer>;
+    /// The writer of the file `name` (what the template gave for a game).
+    fn writer(&mut self, name: &str) -> io::Result<&mut dyn RecordWriter>;
+}
+
+/// One writer for every game.
+struct Single<'w>(&'w mut dyn RecordWriter);
+
+impl Outputs for Single<'_> {
+    fn renderer(&self) -> Option<Renderer> {
+        self.0.renderer()
+    }
+
+    fn writer(&mut self, _name: &str) -> io::Result<&mut dyn RecordWriter> {
+        Ok(&mut *self.0)
+    }
+}
+
+/// The target of a conversion, for reading a game with errors back as it would be written.
+#[derive(Debug)]
+struct Target {
+    format: Format,
+    write: WriteOptions,
+    read: ReadOptions,
 }
 
 impl Default for Conversion {
@@ -74,9 +115,10 @@ impl Default for Conversion {
 pub enum Event<'e, T> {
     /// An input starts: the caller's tag given with it.
     Start(T),
-    /// A game read (with the reader's diagnostics), and what became of it. For a text
+    /// A game read, with everything found in it (the reader's diagnostics, then the
+    /// replay's, as [`validate_game`] gives them), and what became of it. For a text
     /// target its `record` is `None` once rendered (freed by the worker that rendered it);
-    /// for WTHOR it is the record written, passes made explicit.
+    /// for WTHOR it is the record written, passes made explicit and its result settled.
     Game(&'e ParsedGame, &'e Outcome),
     /// Reading the current input failed; the games before the failure were reported.
     ReadFailed(io::Error),
@@ -85,8 +127,8 @@ pub enum Event<'e, T> {
 /// What became of one game.
 #[derive(Debug)]
 pub enum Outcome {
-    /// Written; what the target dropped of it (when writing lossily).
-    Written(Vec<String>),
+    /// Written ([`Written`] says how).
+    Written(Written),
     /// Refused by the target, which says why ([`WriteError::refusal`]).
     Refused(WriteError),
     /// Not converted: it could not be read (its diagnostics say why).
@@ -94,6 +136,20 @@ pub enum Outcome {
     /// Not a game: an entry (index 0) that reports a problem of the input itself, such as
     /// a JSON envelope; its diagnostics say what.
     FileProblem,
+}
+
+/// How a game was written.
+#[derive(Debug)]
+pub struct Written {
+    /// What the target dropped of it (when writing lossily).
+    pub losses: Vec<String>,
+    /// Whether its result was derived from the final board ([`settle_result`]): the
+    /// record gave none, or only a margin or the winner.
+    pub derived_result: bool,
+    /// What it must read back as ([`Conversion::verify`]).
+    pub fingerprint: Fingerprint,
+    /// The file it went to, in a split conversion ([`Conversion::run_split`]).
+    pub file: Option<String>,
 }
 
 /// The counts of a conversion run.
@@ -109,8 +165,12 @@ pub struct Tally {
     pub refused: usize,
     /// Games that could not be read.
     pub unreadable: usize,
-    /// Games whose reader reported an error (written or not).
+    /// Games with an error, the reader's or the replay's (written or not).
     pub with_errors: usize,
+    /// Games written that have an error (written as read, with the same findings).
+    pub written_with_errors: usize,
+    /// Games written with a result derived from their final board.
+    pub derived_results: usize,
     /// Problems of an input itself, not of a game ([`Outcome::FileProblem`]).
     pub file_problems: usize,
 }
@@ -152,7 +212,33 @@ impl Conversion {
     pub fn new() -> Conversion {
         Conversion {
             jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            target: None,
+            split: None,
         }
+    }
+
+    /// Says what the writer writes (`format`, with `write` options) and how its output is
+    /// read (`read`: the rules for games that do not state them), so that a game with
+    /// errors is written only when it reads back with the same errors, and is refused
+    /// ([`WriteError::HidesErrors`]) when the format cannot hold what makes it wrong (the
+    /// colours of a GGF game in WTHOR, a refused pass, a wrong result in move strings).
+    /// Without it, a game with errors is written as read, unchecked.
+    pub fn target(
+        mut self,
+        format: Format,
+        write: &WriteOptions,
+        read: &ReadOptions,
+    ) -> Conversion {
+        let mut write = write.clone();
+        // Only what the format makes of the moves and the result counts; names and
+        // other losses do not.
+        write.lossy = true;
+        self.target = Some(Arc::new(Target {
+            format,
+            write,
+            read: read.clone(),
+        }));
+        self
     }
 
     /// Converts with `jobs` worker threads; 1 does everything on the calling thread.
@@ -170,6 +256,43 @@ impl Conversion {
         &self,
         inputs: I,
         writer: &mut dyn RecordWriter,
+        sink: F,
+    ) -> Result<Tally, Stopped>
+    where
+        T: Send,
+        I: Iterator<Item = (T, Option<Input>)> + Send,
+        F: FnMut(Event<'_, T>) -> io::Result<()>,
+    {
+        self.run_into(inputs, &mut Single(writer), sink)
+    }
+
+    /// Names each game's file with `template` for [`Conversion::run_split`].
+    pub fn split(mut self, template: OutputTemplate) -> Conversion {
+        self.split = Some(Arc::new(template));
+        self
+    }
+
+    /// [`Conversion::run`] into several files: each game goes to the writer of the file
+    /// the template of [`Conversion::split`] names for it ([`Written::file`]); without a
+    /// template, all go to the file `""`. The caller finishes the writers.
+    pub fn run_split<T, I, F>(
+        &self,
+        inputs: I,
+        outputs: &mut dyn Outputs,
+        sink: F,
+    ) -> Result<Tally, Stopped>
+    where
+        T: Send,
+        I: Iterator<Item = (T, Option<Input>)> + Send,
+        F: FnMut(Event<'_, T>) -> io::Result<()>,
+    {
+        self.run_into(inputs, outputs, sink)
+    }
+
+    fn run_into<T, I, F>(
+        &self,
+        inputs: I,
+        outputs: &mut dyn Outputs,
         mut sink: F,
     ) -> Result<Tally, Stopped>
     where
@@ -177,14 +300,15 @@ impl Conversion {
         I: Iterator<Item = (T, Option<Input>)> + Send,
         F: FnMut(Event<'_, T>) -> io::Result<()>,
     {
-        let renderer = writer.renderer();
+        let renderer = outputs.renderer();
         let mut tally = Tally::default();
         let mut report = |done: &mut Done<T>| -> io::Result<()> {
             if let Done::Games(games) = done {
-                for Prepared { game, step } in games.iter_mut() {
-                    let outcome = write(writer, game, step)?;
-                    tally.count(game, &outcome);
-                    sink(Event::Game(game, &outcome))?;
+                for prepared in games.iter_mut() {
+                    let writer = outputs.writer(prepared.file.as_deref().unwrap_or(""))?;
+                    let outcome = write(writer, prepared)?;
+                    tally.count(&prepared.game, &outcome);
+                    sink(Event::Game(&prepared.game, &outcome))?;
                 }
                 return Ok(());
             }
@@ -197,17 +321,103 @@ impl Conversion {
                 Done::Games(_) | Done::Reported => Ok(()),
             }
         };
-        let renderer = renderer.as_ref();
+        let work = Work {
+            renderer: renderer.as_ref(),
+            target: self.target.as_deref(),
+            split: self.split.as_deref(),
+            fingerprint_only: false,
+        };
         match blocks::run(
             self.jobs,
             blocks::CONVERSION_BLOCK,
             inputs,
-            |unit, scratch: &mut Scratch| prepare(unit, renderer, scratch),
+            |unit, scratch: &mut Scratch| prepare(unit, work, scratch),
             &mut report,
         ) {
             Ok(()) => Ok(tally),
             Err(error) => Err(Stopped { error, tally }),
         }
+    }
+
+    /// Reads `output` (what a run wrote, in the target's format) back and compares it game
+    /// by game with `written`, the [`Written::fingerprint`]s of the games written, in
+    /// order: `Ok(None)` when every game reads back as it was written, else the first
+    /// that does not. An error reading `output` or `written` is returned.
+    ///
+    /// ```
+    /// use reversi_record::convert::{Conversion, Event, Outcome};
+    /// use reversi_record::formats::{Format, ReadOptions, WriteOptions};
+    /// use reversi_record::validate::Input;
+    /// let input = |text: &'static [u8], format| Input { format, reader: Box::new(text), options: ReadOptions::default() };
+    /// let (mut out, mut written) = (Vec::new(), Vec::new());
+    /// {
+    ///     let mut writer = Format::Rgn.writer(Box::new(&mut out), &WriteOptions::default());
+    ///     Conversion::new().run([((), Some(input(b"f5d6c3\nf5f6\n", Format::MoveString)))].into_iter(), &mut *writer, |e| {
+    ///         if let Event::Game(_, Outcome::Written(w)) = e { written.push(w.fingerprint) }
+    ///         Ok(())
+    ///     }).unwrap();
+    ///     writer.finish().unwrap();
+    /// }
+    /// let back = |text: Vec<u8>| Input { format: Format::Rgn, reader: Box::new(std::io::Cursor::new(text)), options: ReadOptions::default() };
+    /// let check = Conversion::new();
+    /// assert_eq!(check.verify(back(out.clone()), written.iter().copied().map(Ok)).unwrap(), None);
+    /// let changed = String::from_utf8(out).unwrap().replace("f6", "d6");
+    /// let mismatch = check.verify(back(changed.into_bytes()), written.into_iter().map(Ok)).unwrap().unwrap();
+    /// assert_eq!((mismatch.game, mismatch.what), (2, vec!["moves"]));
+    /// ```
+    pub fn verify(
+        &self,
+        output: Input,
+        mut written: impl Iterator<Item = io::Result<Fingerprint>>,
+    ) -> io::Result<Option<Mismatch>> {
+        let work = Work {
+            renderer: None,
+            target: None,
+            split: None,
+            fingerprint_only: true,
+        };
+        let mut game = 0;
+        let mut mismatch = None;
+        let mut compare = |done: &mut Done<()>| -> io::Result<()> {
+            match done {
+                Done::Games(games) => {
+                    for prepared in games.iter() {
+                        game += 1;
+                        let found = match prepared.step {
+                            Step::Unreadable => Fingerprint::of_unreadable(),
+                            _ => prepared.fingerprint,
+                        };
+                        let what = match written.next().transpose()? {
+                            None => vec!["extra"],
+                            Some(expected) => expected.differences(&found),
+                        };
+                        if !what.is_empty() {
+                            mismatch = Some(Mismatch { game, what });
+                            // Stops the reading: the first difference is enough.
+                            return Err(io::Error::other("mismatch"));
+                        }
+                    }
+                    Ok(())
+                }
+                Done::Failed(e) => Err(io::Error::new(e.kind(), e.to_string())),
+                Done::Start(..) | Done::Reported => Ok(()),
+            }
+        };
+        let run = blocks::run(
+            self.jobs,
+            blocks::CONVERSION_BLOCK,
+            [((), Some(output))].into_iter(),
+            |unit, scratch: &mut Scratch| prepare(unit, work, scratch),
+            &mut compare,
+        );
+        if mismatch.is_some() {
+            return Ok(mismatch);
+        }
+        run?;
+        Ok(written.next().transpose()?.map(|_| Mismatch {
+            game: game + 1,
+            what: vec!["missing"],
+        }))
     }
 }
 
@@ -218,11 +428,14 @@ impl Tally {
             return;
         }
         self.games += 1;
-        if game.diagnostics.iter().any(|d| d.is_error()) {
-            self.with_errors += 1;
-        }
+        let with_errors = game.diagnostics.iter().any(|d| d.is_error());
+        self.with_errors += usize::from(with_errors);
         match outcome {
-            Outcome::Written(_) => self.written += 1,
+            Outcome::Written(written) => {
+                self.written += 1;
+                self.written_with_errors += usize::from(with_errors);
+                self.derived_results += usize::from(written.derived_result);
+            }
             Outcome::Refused(_) => self.refused += 1,
             Outcome::Unreadable => self.unreadable += 1,
             Outcome::FileProblem => {}
@@ -243,6 +456,30 @@ enum Done<T> {
 struct Prepared {
     game: ParsedGame,
     step: Step,
+    derived_result: bool,
+    fingerprint: Fingerprint,
+    /// Its file, in a split conversion.
+    file: Option<String>,
+}
+
+/// What a worker works with.
+#[derive(Clone, Copy)]
+struct Work<'w> {
+    /// The writer's renderer, for a text target.
+    renderer: Option<&'w Renderer>,
+    /// The target, to read games with errors back.
+    target: Option<&'w Target>,
+    /// Names each game's file, in a split conversion.
+    split: Option<&'w OutputTemplate>,
+    /// Games are only fingerprinted, never written (reading an output back).
+    fingerprint_only: bool,
+}
+
+impl Work<'_> {
+    /// Whether games may be readied without their records.
+    fn plain(&self) -> bool {
+        self.renderer.is_some() || self.fingerprint_only
+    }
 }
 
 /// What is left for the writer to do with a game.
@@ -255,22 +492,25 @@ enum Step {
     Unreadable,
 }
 
-/// Reads a block's games and readies each for the writer: passes made explicit, and the
-/// text rendered when the writer has a `renderer`.
-fn prepare<T>(unit: Unit<T>, renderer: Option<&Renderer>, scratch: &mut Scratch) -> Done<T> {
+/// Reads a block's games and readies each for the writer: replayed, passes made
+/// explicit and result settled when it has no error, and the text rendered when the
+/// writer has a renderer.
+fn prepare<T>(unit: Unit<T>, work: Work<'_>, scratch: &mut Scratch) -> Done<T> {
     let mut prepared = Vec::new();
     match unit {
         Unit::Start(tag, opened) => return Done::Start(tag, opened),
         Unit::Failed(e) => return Done::Failed(e),
         Unit::Games(games) => {
-            prepared.extend(games.into_iter().map(|g| ready(g.read(), renderer)));
+            prepared.extend(games.into_iter().map(|g| ready(g.read(), work)));
         }
         Unit::Wthor(context, entries) => {
             for entry in entries {
                 let game = match entry {
                     Entry::Quick(q) => {
-                        let plain = renderer.and_then(|r| scratch.render_wthor(r, &context, &q));
-                        if let Some(plain) = plain {
+                        let plain = work
+                            .plain()
+                            .then(|| scratch.render_wthor(work, &context, &q));
+                        if let Some(plain) = plain.flatten() {
                             prepared.push(plain);
                             continue;
                         }
@@ -278,16 +518,19 @@ fn prepare<T>(unit: Unit<T>, renderer: Option<&Renderer>, scratch: &mut Scratch)
                     }
                     Entry::Game(game) => *game,
                 };
-                prepared.push(ready(game, renderer));
+                prepared.push(ready(game, work));
             }
         }
         Unit::Text(block) => {
             for (k, at) in block.games.iter().enumerate() {
                 let bytes = &block.bytes[at.range.clone()];
-                let plain = renderer.and_then(|r| scratch.render_plain(r, &block, k, at));
+                let plain = work
+                    .plain()
+                    .then(|| scratch.render_plain(work, &block, k, at));
+                let plain = plain.flatten();
                 prepared.push(plain.unwrap_or_else(|| {
                     let game = rgn::read_game(&block.name, block.first + k, block.rules, bytes, at);
-                    ready(game, renderer)
+                    ready(game, work)
                 }));
             }
         }
@@ -295,25 +538,95 @@ fn prepare<T>(unit: Unit<T>, renderer: Option<&Renderer>, scratch: &mut Scratch)
     Done::Games(prepared)
 }
 
-/// A game read, readied for the writer: its passes made explicit, and its text rendered
-/// when there is a `renderer`.
-fn ready(game: ParsedGame, renderer: Option<&Renderer>) -> Prepared {
-    let mut game = capped(game);
-    let step = match (&mut game.record, renderer) {
-        (None, _) => Step::Unreadable,
-        (Some(record), None) => {
-            make_passes_explicit(record);
-            Step::Record
+/// A game read, readied for the writer. Everything found in it is added to its
+/// diagnostics. A game without an error gets its passes made explicit and its result
+/// settled ([`settle_result`]); a game with an error is written as read, when it reads
+/// back with the same errors. Its text is rendered when there is a renderer.
+fn ready(game: ParsedGame, work: Work<'_>) -> Prepared {
+    let mut game = game;
+    let Some(record) = game.record.as_mut() else {
+        let fingerprint = Fingerprint::of_unreadable();
+        return Prepared {
+            game: capped(game),
+            step: Step::Unreadable,
+            derived_result: false,
+            fingerprint,
+            file: None,
+        };
+    };
+    let report = validate_record(record, game.index);
+    game.diagnostics.extend(report.diagnostics);
+    let has_errors = game.diagnostics.iter().any(Diagnostic::is_error);
+    let mut derived_result = false;
+    let mut refusal = None;
+    if has_errors {
+        if let Some(target) = work.target {
+            refusal = hidden_errors(record, &game.diagnostics, target);
         }
-        (Some(record), Some(renderer)) => {
-            make_passes_explicit(record);
-            let rendered = renderer.render(record);
+    } else {
+        make_passes_explicit(record);
+        derived_result = settle_result(record, report.outcome.as_ref());
+    }
+    let fingerprint = Fingerprint::of_record(record, &game.diagnostics);
+    let file = work.split.map(|t| t.file_name(|name| record.tag(name)));
+    let mut game = capped(game);
+    let step = match (refusal, work.renderer) {
+        (Some(why), _) => Step::Rendered(Err(why)),
+        (None, None) => Step::Record,
+        (None, Some(renderer)) => {
+            let rendered = game.record.as_ref().map(|r| renderer.render(r));
             // Freed here, by the thread that built it, rather than by the writer's.
             game.record = None;
-            Step::Rendered(rendered)
+            rendered.map_or(Step::Unreadable, Step::Rendered)
         }
     };
-    Prepared { game, step }
+    Prepared {
+        game,
+        step,
+        derived_result,
+        fingerprint,
+        file,
+    }
+}
+
+/// Why a game with errors (`found` among its diagnostics) cannot be written to `target`:
+/// written alone and read back, it has other errors, or other placements. `None`: it
+/// reads back the same, or the target refuses it for another reason anyway.
+fn hidden_errors(record: &Record, found: &[Diagnostic], target: &Target) -> Option<WriteError> {
+    let codes = |diagnostics: &[Diagnostic]| -> Vec<String> {
+        diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.code.name().to_owned())
+            .collect()
+    };
+    let found = codes(found);
+    let (bytes, _) = target
+        .format
+        .write_bytes(std::slice::from_ref(record), &target.write)
+        .ok()?;
+    let read = target.format.read_bytes(bytes, &target.read).ok();
+    let written = match read.as_deref() {
+        Some([again]) => {
+            let same_moves = again.record.as_ref().is_some_and(|r| {
+                let placed = |r: &Record| {
+                    r.moves
+                        .iter()
+                        .filter(|m| m.mv != Move::Pass)
+                        .map(|m| m.mv)
+                        .collect::<Vec<_>>()
+                };
+                placed(r) == placed(record)
+            });
+            let written = codes(&validate_game(again, &[] as &[&str]));
+            if same_moves && written == found {
+                return None;
+            }
+            written
+        }
+        _ => vec!["a game that does not read back".to_owned()],
+    };
+    Some(WriteError::HidesErrors { found, written })
 }
 
 /// A worker's buffers for the games it renders without their records, reused from game to
@@ -331,16 +644,21 @@ struct Scratch {
 }
 
 impl Scratch {
-    /// The quick WTHOR record `q` rendered without its record, when the renderer can: its
-    /// tags and moves as [`FileContext::view_quick`] gives them, its passes placed by the
-    /// quick board. The game is reported as the reader gives it (its text-view line), with
-    /// no record; `None`: read it.
+    /// The quick WTHOR record `q`, when the quick check passes it, readied without its
+    /// record: rendered when there is a renderer that can (its tags and moves as
+    /// [`FileContext::view_quick`] gives them, its passes placed by the quick board). The
+    /// game is reported as the reader gives it (its text-view line), with no record;
+    /// `None`: read it.
     fn render_wthor(
         &mut self,
-        renderer: &Renderer,
+        work: Work<'_>,
         context: &FileContext,
         q: &QuickRecord,
     ) -> Option<Prepared> {
+        let (renderer, split) = (work.renderer, work.split);
+        if !q.is_clean() {
+            return None;
+        }
         let Scratch {
             text, tags, moves, ..
         } = self;
@@ -358,7 +676,9 @@ impl Scratch {
             },
             |sq| moves.push(Move::Place(sq)),
         );
-        self.place_passes(rules)?;
+        if self.place_passes(rules)? != Some(discs) {
+            return None;
+        }
         let game = PlainGame {
             rules,
             text: &self.text,
@@ -366,35 +686,47 @@ impl Scratch {
             moves: &self.moves,
             discs: Some(discs),
         };
-        let rendered = renderer.render_plain(&game)?;
+        let step = match renderer {
+            None => Step::Record,
+            Some(renderer) => Step::Rendered(Ok(renderer.render_plain(&game)?)),
+        };
+        let file = split.map(|t| t.file_name(|name| game.tag(name)));
         Some(Prepared {
             game: context.read_quick_unbuilt(q, &mut self.line)?,
-            step: Step::Rendered(Ok(rendered)),
+            step,
+            derived_result: false,
+            fingerprint: Fingerprint::of_plain(rules, &self.moves, discs),
+            file,
         })
     }
 
-    /// Inserts the passes the moves leave out, as the quick board places them; `None` when
-    /// it cannot tell.
-    fn place_passes(&mut self, rules: Rules) -> Option<()> {
+    /// Inserts the passes the moves leave out, as the quick board places them, and says
+    /// how the game ends: `Some(score)` when it is over; `None` when the quick board
+    /// cannot tell.
+    fn place_passes(&mut self, rules: Rules) -> Option<Option<[u8; 2]>> {
         self.passes.clear();
-        implicit_passes(&rules, self.moves.iter().copied(), &mut self.passes)?;
+        let end = standard_end(&rules, &self.moves, &mut self.passes)?;
         for &before in self.passes.iter().rev() {
             self.moves.insert(before, Move::Pass);
         }
-        Some(())
+        Some(end)
     }
 
-    /// Game `k` of `block` rendered without its record, when the renderer can and the game
-    /// is plain: the quick scan takes it, without a comment (a record would keep it), in
-    /// standard Othello, where the quick board says where its left-out passes go. The game
-    /// is reported as read, with the text the reader would have given it; `None`: read it.
+    /// Game `k` of `block` readied without its record, when the game is plain and has
+    /// nothing to report: the quick scan takes it, without a comment (a record would keep
+    /// it), in standard Othello, where the quick board says where its left-out passes go;
+    /// it is over, and its result, when it claims one, is the board's (when it claims none,
+    /// the board's is written, [`settle_result`]). Rendered when there is a renderer that
+    /// can. The game is reported as read, with the text the reader would have given it;
+    /// `None`: read it.
     fn render_plain(
         &mut self,
-        renderer: &Renderer,
+        work: Work<'_>,
         block: &TextBlock,
         k: usize,
         at: &GameSpan,
     ) -> Option<Prepared> {
+        let (renderer, split) = (work.renderer, work.split);
         let bytes = block.bytes.get(at.range.clone())?;
         if at.too_long.is_some() {
             return None;
@@ -413,20 +745,29 @@ impl Scratch {
         for &code in self.quick.as_slice() {
             self.moves.push(move_of(code)?);
         }
-        self.place_passes(rules)?;
+        let discs = self.place_passes(rules)??;
+        let claim = claim.map(|(black, white)| [black, white]);
+        if claim.is_some_and(|c| c != discs) {
+            return None;
+        }
+        let fingerprint = Fingerprint::of_plain(rules, &self.moves, discs);
         let game = PlainGame {
             rules,
             text,
             tags: &self.tags,
             moves: &self.moves,
-            discs: claim.map(|(black, white)| [black, white]),
+            discs: Some(discs),
         };
+        let step = match renderer {
+            None => Step::Record,
+            Some(renderer) => Step::Rendered(Ok(renderer.render_plain(&game)?)),
+        };
+        let file = split.map(|t| t.file_name(|name| game.tag(name)));
         // The game as the reader gives it, its record taken out once rendered.
         let (source_text, problems) = text::decode(bytes.to_vec(), at.offset, at.line);
         if !problems.is_empty() {
             return None;
         }
-        let rendered = renderer.render_plain(&game)?;
         let game = ParsedGame {
             index: block.first + k,
             source: Source {
@@ -440,14 +781,24 @@ impl Scratch {
         };
         Some(Prepared {
             game,
-            step: Step::Rendered(Ok(rendered)),
+            step,
+            derived_result: claim.is_none(),
+            fingerprint,
+            file,
         })
     }
 }
 
 /// Writes a prepared game; an output error is returned, a refusal is an outcome. The text
 /// stays in `step`, to be freed by the worker that rendered it.
-fn write(writer: &mut dyn RecordWriter, game: &ParsedGame, step: &mut Step) -> io::Result<Outcome> {
+fn write(writer: &mut dyn RecordWriter, prepared: &mut Prepared) -> io::Result<Outcome> {
+    let Prepared {
+        game,
+        step,
+        derived_result,
+        fingerprint,
+        file,
+    } = prepared;
     let written = match step {
         Step::Unreadable if game.index == 0 => return Ok(Outcome::FileProblem),
         Step::Unreadable => return Ok(Outcome::Unreadable),
@@ -462,7 +813,17 @@ fn write(writer: &mut dyn RecordWriter, game: &ParsedGame, step: &mut Step) -> i
         },
     };
     match written {
-        Ok(losses) => Ok(Outcome::Written(losses)),
+        Ok(losses) => Ok(Outcome::Written(Written {
+            // What a lossy target dropped of the result is not read back.
+            fingerprint: if losses.is_empty() {
+                *fingerprint
+            } else {
+                fingerprint.without_result()
+            },
+            losses,
+            derived_result: *derived_result,
+            file: file.take(),
+        })),
         Err(WriteError::Io(e)) => Err(e),
         Err(why) => Ok(Outcome::Refused(why)),
     }

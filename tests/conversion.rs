@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use reversi_record::convert::{Conversion, Event, Outcome, Tally};
 use reversi_record::formats::{Format, ParsedGame, PgnDialect, ReadOptions, WriteOptions};
-use reversi_record::validate::{with_explicit_passes, Input};
+use reversi_record::validate::{settle_result, validate_record, with_explicit_passes, Input};
 
 /// One game as a run reported it, comparable.
 #[derive(Debug, PartialEq)]
@@ -63,6 +63,16 @@ fn write_options(target: Format, dialect: Option<&str>, lossy: bool, dir: &Path)
 }
 
 /// The name files a WTHOR writer left in `dir`.
+/// The game's diagnostics capped as a reader caps them: the first 50, and one line for
+/// the rest.
+fn capped(mut game: ParsedGame) -> ParsedGame {
+    if game.diagnostics.len() > reversi_record::diagnostic::MAX_PER_GAME + 1 {
+        let all = std::mem::take(&mut game.diagnostics);
+        game.diagnostics = reversi_record::diagnostic::Collected::from(all).into_vec();
+    }
+    game
+}
+
 fn name_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
@@ -96,10 +106,23 @@ fn plain(
         let mut writer = target.writer(Box::new(&mut output), &options_out);
         let target_name = target.to_string();
         for game in format.read(Box::new(Cursor::new(bytes.to_vec())), options) {
-            let game = game.expect("in-memory reads do not fail");
+            let mut game = game.expect("in-memory reads do not fail");
+            // Everything found in the game; a game without an error gets its passes
+            // made explicit and its result settled, one with an error is written as read.
+            if let Some(record) = &game.record {
+                let found = validate_record(record, game.index).diagnostics;
+                game.diagnostics.extend(found);
+            }
+            let clean = !game.diagnostics.iter().any(|d| d.is_error());
+            let mut game = capped(game);
+            if let Some(record) = game.record.as_mut().filter(|_| clean) {
+                *record = with_explicit_passes(record).into_owned();
+                let outcome = validate_record(record, 0).outcome;
+                settle_result(record, outcome.as_ref());
+            }
             let outcome = match &game.record {
                 None => "unreadable".to_owned(),
-                Some(record) => match writer.write(&with_explicit_passes(record)) {
+                Some(record) => match writer.write(record) {
                     Ok(losses) => describe(Ok(losses)),
                     Err(reversi_record::formats::WriteError::Io(_)) => {
                         stopped = true;
@@ -152,7 +175,7 @@ fn piped(
                 if let Event::Game(game, outcome) = event {
                     let outcome = match outcome {
                         Outcome::Unreadable | Outcome::FileProblem => "unreadable".to_owned(),
-                        Outcome::Written(losses) => describe(Ok(losses.clone())),
+                        Outcome::Written(written) => describe(Ok(written.losses.clone())),
                         Outcome::Refused(why) => {
                             describe(Err(why.refusal(&target_name, lossy).unwrap()))
                         }

@@ -1,14 +1,15 @@
 //! `reversi convert`: any readable format to any writable one, streaming.
 
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use std::sync::Arc;
 
-use reversi_record::convert::{Conversion, Event, Outcome, Stopped, Tally};
+use reversi_record::convert::{Conversion, Event, Fingerprint, Outcome, Stopped, Tally};
 use reversi_record::diagnostic::Renderer;
 use reversi_record::formats::capabilities::LossSummary;
-use reversi_record::formats::{Format, RecordWriter, WriteOptions};
+use reversi_record::formats::{Format, ReadOptions, RecordWriter, WriteOptions};
+use reversi_record::validate::Input;
 use reversi_record::Rules;
 
 use super::input::{self, InputOptions};
@@ -81,12 +82,30 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         names: args.names.clone(),
     };
     let jobs = super::capped_jobs(args.jobs, args.quiet);
+    let read_back = ReadOptions {
+        name: Arc::from(output.name()),
+        rules: args.rules,
+        ..ReadOptions::default()
+    };
+    let conversion = Conversion::new()
+        .jobs(jobs)
+        .target(target, &write_options, &read_back);
+    // What is written to a file is read back before it is put in place; standard output
+    // cannot be, nor can OBF, which keeps each game's final position only.
+    let staged = output.staged().map(Path::to_path_buf);
+    let spool = match &staged {
+        Some(path) if target != Format::Obf => {
+            let dir = path.parent().unwrap_or(Path::new("."));
+            Some(Spool::new(dir).map_err(|e| output.write_failed(e))?)
+        }
+        _ => None,
+    };
     // A run that could not read an input, or refused every game it read, leaves the
     // output as it was, and the name files a WTHOR writer would extend too.
-    let mut report = Report::new(&args, target_name.clone());
+    let mut report = Report::new(&args, target_name.clone(), spool);
     let (tally, outcome) = {
         let mut writer = target.writer(Box::new(output.writer()), &write_options);
-        match convert_inputs(&args, &options, jobs, &mut *writer, &mut report) {
+        match convert_inputs(&args, &options, &conversion, &mut *writer, &mut report) {
             Ok(tally) if report.failed(&tally) => (tally, Ok(())),
             Ok(tally) => (tally, writer.finish()),
             Err(stopped) => (stopped.tally, Err(stopped.error)),
@@ -103,12 +122,20 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
             stderr_line(format_args!("note: {abandoned}"));
         }
     } else {
+        output.flush().map_err(|e| output.write_failed(e))?;
+        if let (Some(path), Some(spool)) = (&staged, report.written.take()) {
+            read_back_check(&conversion, target, path, &read_back, spool, &output)?;
+        }
         output.commit()?;
     }
     let not_converted = tally.refused + tally.unreadable;
-    if !args.quiet || not_converted > 0 {
+    if !args.quiet || not_converted + tally.written_with_errors > 0 {
+        let with_errors = match tally.written_with_errors {
+            0 => String::new(),
+            n => format!(", {n} of them with errors (written as read)"),
+        };
         stderr_line(format_args!(
-            "converted {} {} to {target_name}; {not_converted} not converted",
+            "converted {} {} to {target_name}{with_errors}; {not_converted} not converted",
             tally.written,
             if tally.written == 1 { "game" } else { "games" },
         ));
@@ -116,28 +143,82 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
     Ok(report.status(&tally))
 }
 
-/// What a conversion reported on standard error, and what it saw.
+/// Reads the staged output at `path` back and compares it game by game with what was
+/// written; a difference is an error naming the game, and the target is left alone.
+fn read_back_check(
+    conversion: &Conversion,
+    target: Format,
+    path: &Path,
+    options: &ReadOptions,
+    spool: Spool,
+    output: &Output,
+) -> io::Result<()> {
+    let failed = |what: String| {
+        let kept = output
+            .abandoned()
+            .map(|a| format!("; {a}"))
+            .unwrap_or_default();
+        io::Error::other(format!("{}: {what}{kept}", output.name()))
+    };
+    let file = std::fs::File::open(path)
+        .map_err(|e| failed(format!("cannot read the written file back: {e}")))?;
+    let input = Input {
+        format: target,
+        reader: Box::new(io::BufReader::with_capacity(256 * 1024, file)),
+        options: options.clone(),
+    };
+    let written = spool
+        .read()
+        .map_err(|e| failed(format!("cannot read the written games back: {e}")))?;
+    match conversion.verify(input, written) {
+        Ok(None) => Ok(()),
+        Ok(Some(mismatch)) => Err(failed(format!(
+            "the written file does not read back as written: {mismatch} (a bug in the {target} writer or reader; please report it)"
+        ))),
+        Err(e) => Err(failed(format!("cannot read the written file back: {e}"))),
+    }
+}
+
+/// What a conversion reported on standard error, and what it saw. Per input, errors are
+/// shown in full; warnings, refusals, unreadable games, derived results and losses are
+/// gathered by kind and listed once when the input ends, each with its count and first
+/// games. `-q` keeps errors, refusals and the summary.
 struct Report {
     target_name: String,
     lossy: bool,
+    quiet: bool,
     renderer: Renderer,
     /// The input being converted.
     name: Arc<str>,
-    /// What was dropped from its games.
-    dropped: LossSummary,
+    /// The input's games gathered by kind.
+    input: InputReport,
     /// An input could not be opened or read.
     failed_input: bool,
+    /// Where the fingerprints of the games written are kept for the read-back check.
+    written: Option<Spool>,
+}
+
+/// What one input's games gave, by kind.
+#[derive(Default)]
+struct InputReport {
+    warnings: LossSummary,
+    refused: LossSummary,
+    unreadable: LossSummary,
+    derived: LossSummary,
+    dropped: LossSummary,
 }
 
 impl Report {
-    fn new(args: &Args, target_name: String) -> Report {
+    fn new(args: &Args, target_name: String, written: Option<Spool>) -> Report {
         Report {
             target_name,
             lossy: args.lossy,
+            quiet: args.quiet,
             renderer: Renderer::terminal(),
             name: Arc::from("-"),
-            dropped: LossSummary::default(),
+            input: InputReport::default(),
             failed_input: false,
+            written,
         }
     }
 
@@ -158,36 +239,115 @@ impl Report {
         self.failed_input || (tally.written == 0 && tally.refused + tally.unreadable > 0)
     }
 
-    /// Reports one game: the reader's findings, then a refusal if it was not converted.
-    fn game(&mut self, game: &reversi_record::formats::ParsedGame, outcome: &Outcome) {
+    /// Reports one game: its errors in full; the rest is gathered for the input's end.
+    fn game(
+        &mut self,
+        game: &reversi_record::formats::ParsedGame,
+        outcome: &Outcome,
+    ) -> io::Result<()> {
         for d in &game.diagnostics {
-            stderr_line(self.renderer.render(d, &game.source));
+            if d.is_error() {
+                stderr_line(self.renderer.render(d, &game.source));
+            } else if game.index == 0 {
+                // A problem of the input itself.
+                stderr_line(self.renderer.render(d, &game.source));
+            } else {
+                let warning = format!("{}: {}", d.code.name(), d.message);
+                self.input.warnings.add(game.index, &[warning]);
+            }
         }
-        let name = &self.name;
+        let input = &mut self.input;
         match outcome {
-            Outcome::Written(losses) => self.dropped.add(game.index, losses),
+            Outcome::Written(written) => {
+                input.dropped.add(game.index, &written.losses);
+                if written.derived_result {
+                    let what = "result derived from the final board".to_owned();
+                    input.derived.add(game.index, &[what]);
+                }
+                if let Some(spool) = &mut self.written {
+                    spool.push(written.fingerprint)?;
+                }
+            }
             Outcome::Refused(why) => {
                 let why = why
                     .refusal(&self.target_name, self.lossy)
                     .unwrap_or_default();
-                stderr_line(format_args!("error: {name}: game {}: {why}", game.index));
+                input.refused.add(game.index, &[why]);
             }
             // Its diagnostics, above, say what is wrong with the input.
             Outcome::FileProblem => {}
             Outcome::Unreadable => {
-                stderr_line(format_args!(
-                    "error: {name}: game {} could not be read and is not converted",
-                    game.index
-                ));
+                let what = "could not be read; not converted".to_owned();
+                input.unreadable.add(game.index, &[what]);
             }
         }
+        Ok(())
     }
 
-    /// Lists what was dropped from the games of the input that ends.
+    /// Lists what the games of the input that ends gave, by kind.
     fn end_input(&mut self) {
-        for line in std::mem::take(&mut self.dropped).lines() {
-            stderr_line(format_args!("warning: {}: dropped {line}", self.name));
+        let input = std::mem::take(&mut self.input);
+        let name = &self.name;
+        for line in input.refused.lines() {
+            stderr_line(format_args!("error: {name}: {line}"));
         }
+        for line in input.unreadable.lines() {
+            stderr_line(format_args!("error: {name}: {line}"));
+        }
+        if self.quiet {
+            return;
+        }
+        for line in input.warnings.lines() {
+            stderr_line(format_args!("warning: {name}: {line}"));
+        }
+        for line in input.dropped.lines() {
+            stderr_line(format_args!("warning: {name}: dropped {line}"));
+        }
+        for line in input.derived.lines() {
+            stderr_line(format_args!("note: {name}: {line}"));
+        }
+    }
+}
+
+/// The fingerprints of the games written, kept in an unnamed temporary file so that memory
+/// stays flat however many games are written, for [`Conversion::verify`].
+struct Spool {
+    file: io::BufWriter<std::fs::File>,
+}
+
+impl Spool {
+    /// A spool in `dir` (the output's folder: staged beside it, like the output).
+    fn new(dir: &std::path::Path) -> io::Result<Spool> {
+        let file = tempfile::tempfile_in(dir).map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!("cannot create a temporary file in {}: {e}", dir.display()),
+            )
+        })?;
+        Ok(Spool {
+            file: io::BufWriter::new(file),
+        })
+    }
+
+    fn push(&mut self, fingerprint: Fingerprint) -> io::Result<()> {
+        use std::io::Write;
+        self.file.write_all(&fingerprint.to_bytes())
+    }
+
+    /// The fingerprints pushed, in order.
+    fn read(self) -> io::Result<impl Iterator<Item = io::Result<Fingerprint>>> {
+        use std::io::{Read, Seek};
+        let mut file = self.file.into_inner().map_err(|e| e.into_error())?;
+        file.rewind()?;
+        let mut file = io::BufReader::new(file);
+        Ok(std::iter::from_fn(move || {
+            let mut bytes = [0; 16];
+            match file.read_exact(&mut bytes) {
+                Ok(()) => Some(Ok(Fingerprint::from_bytes(bytes))),
+                Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => None,
+                Err(e) => Some(Err(e)),
+            }
+        }))
     }
 }
 
@@ -204,7 +364,7 @@ fn is_name_file(path: &str) -> bool {
 fn convert_inputs(
     args: &Args,
     options: &InputOptions,
-    jobs: usize,
+    conversion: &Conversion,
     writer: &mut dyn RecordWriter,
     report: &mut Report,
 ) -> Result<Tally, Stopped> {
@@ -218,7 +378,7 @@ fn convert_inputs(
             ),
             Err(e) => (Err(e), None),
         });
-    let run = Conversion::new().jobs(jobs).run(inputs, writer, |event| {
+    let run = conversion.run(inputs, writer, |event| {
         match event {
             Event::Start(opened) => {
                 report.end_input();
@@ -235,7 +395,7 @@ fn convert_inputs(
                     }
                 }
             }
-            Event::Game(game, outcome) => report.game(game, outcome),
+            Event::Game(game, outcome) => return report.game(game, outcome),
             Event::ReadFailed(e) => {
                 stderr_line(format_args!("error: {}: reading failed: {e}", report.name));
                 report.failed_input = true;

@@ -156,6 +156,20 @@ impl Output {
         )
     }
 
+    /// Where a file output is staged until [`Output::commit`] puts it in place; `None`
+    /// for standard output.
+    pub(crate) fn staged(&self) -> Option<&Path> {
+        match self {
+            Output::Stdout(_) => None,
+            Output::File { temp, .. } => Some(temp.get_ref().path()),
+        }
+    }
+
+    /// Flushes what was written so far, so that the staged file can be read back.
+    pub(crate) fn flush(&mut self) -> io::Result<()> {
+        self.writer().flush()
+    }
+
     /// The bytes go here.
     pub(crate) fn writer(&mut self) -> &mut (dyn Write + Send) {
         match self {

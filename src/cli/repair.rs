@@ -402,6 +402,10 @@ impl<'a> Sink<'a> {
                     last = what;
                     break;
                 }
+                Err(hidden @ WriteError::HidesErrors { .. }) => {
+                    last = vec![hidden.to_string()];
+                    break;
+                }
                 Err(WriteError::Io(e)) => return Err(e),
             }
         }

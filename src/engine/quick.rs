@@ -164,6 +164,30 @@ pub(crate) fn implicit_passes(
     Some(())
 }
 
+/// How a standard Othello game from the usual start ends on the quick board, with the
+/// passes its moves leave out pushed to `passes_before` (the indexes of the moves they go
+/// before): `Some(Some(score))` when it is over (Black's and White's WOF scores),
+/// `Some(None)` when a player can still move, `None` when the quick board cannot tell
+/// (other rules, a move that is illegal even after a pass). A game that writes a pass
+/// writes them all, as the validator reads it: none is inferred.
+pub(crate) fn standard_end(
+    rules: &Rules,
+    moves: &[Move],
+    passes_before: &mut Vec<usize>,
+) -> Option<Option<[u8; 2]>> {
+    if *rules != Rules::default() {
+        return None;
+    }
+    let explicit = moves.contains(&Move::Pass);
+    let codes = moves.iter().map(|m| match m {
+        Move::Pass => PASS,
+        Move::Place(sq) => code(sq.col(), sq.row()),
+    });
+    let board = standard();
+    let (own, opp, black_to_move) = board.walk(codes, explicit, |i| passes_before.push(i))?;
+    Some(board.final_score(own, opp, black_to_move))
+}
+
 /// The rules' usual start (as a record without a start position has it), if possible.
 fn start(rules: &Rules) -> Option<Position> {
     let (discs, neutral) = rules.start_discs();
@@ -390,13 +414,20 @@ impl<B: RayBits> Board<B> {
         let Some((own, opp, black_to_move)) = self.walk(moves, explicit_passes, |_| {}) else {
             return false;
         };
-        if (own | opp) != self.playable && (self.can_move(own, opp) || self.can_move(opp, own)) {
-            // Unfinished: the validator warns.
-            return false;
+        // Unfinished (`None`): the validator warns.
+        match (self.final_score(own, opp, black_to_move), claim) {
+            (None, _) => false,
+            (Some(_), None) => true,
+            (Some(score), Some((black, white))) => score == [black, white],
         }
-        let Some((claimed_black, claimed_white)) = claim else {
-            return true;
-        };
+    }
+
+    /// Black's and White's scores when no player can move (`None` while one can), from
+    /// the discs of the player to move and of the other.
+    fn final_score(&self, own: B, opp: B, black_to_move: bool) -> Option<[u8; 2]> {
+        if (own | opp) != self.playable && (self.can_move(own, opp) || self.can_move(opp, own)) {
+            return None;
+        }
         let (black, white) = if black_to_move {
             (own, opp)
         } else {
@@ -405,7 +436,7 @@ impl<B: RayBits> Board<B> {
         let (black, white) = (black.count() as u8, white.count() as u8);
         let empty = self.playable.count() as u8 - black - white;
         let outcome = Outcome::new(&self.rules, [black, white, 0, 0], 0, empty);
-        outcome.score[..2] == [claimed_black, claimed_white]
+        Some([outcome.score[0], outcome.score[1]])
     }
 }
 

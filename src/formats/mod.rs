@@ -90,6 +90,16 @@ pub enum WriteError {
     /// the result mean (rules, board, start, players, scoring): refused even when writing
     /// lossily (see [`capabilities`]).
     ChangesMeaning(Vec<String>),
+    /// The game has errors that the format cannot hold: written, it would read back with
+    /// other findings (`written`: the codes it would read with, none for a valid game)
+    /// than the errors it has (`found`). Refused even when writing lossily: a conversion
+    /// never turns a wrong game into another game, or into a right one.
+    HidesErrors {
+        /// The codes of the game's errors, as read.
+        found: Vec<String>,
+        /// The codes of the errors it would read back with.
+        written: Vec<String>,
+    },
 }
 
 impl fmt::Display for WriteError {
@@ -98,6 +108,9 @@ impl fmt::Display for WriteError {
             WriteError::Io(e) => write!(f, "{e}"),
             WriteError::CannotHold(what) | WriteError::ChangesMeaning(what) => {
                 write!(f, "the target format cannot hold {}", what.join("; "))
+            }
+            WriteError::HidesErrors { .. } => {
+                write!(f, "the target format cannot hold {}", self.hidden_errors())
             }
         }
     }
@@ -124,11 +137,44 @@ impl WriteError {
             ),
             WriteError::CannotHold(what) if !lossy => (what, "--lossy converts it without them"),
             WriteError::CannotHold(what) => (what, "the target has no room for it"),
+            WriteError::HidesErrors { .. } => {
+                return Some(format!(
+                    "{target} cannot hold {}; not converted (not even with --lossy: a conversion never turns a wrong game into another; `reversi repair` fixes the record)",
+                    self.hidden_errors()
+                ))
+            }
         };
         Some(format!(
             "{target} cannot hold {}; not converted ({hint})",
             what.join("; ")
         ))
+    }
+
+    /// What a [`WriteError::HidesErrors`] says: the errors found, and what the written
+    /// game would read as.
+    ///
+    /// ```
+    /// use reversi_record::formats::WriteError;
+    /// let e = WriteError::HidesErrors { found: vec!["wrong-color".into()], written: vec![] };
+    /// assert_eq!(
+    ///     e.refusal("wthor", true).unwrap(),
+    ///     "wthor cannot hold what makes this game wrong (wrong-color): written, it would read as a valid game; \
+    ///      not converted (not even with --lossy: a conversion never turns a wrong game into another; `reversi repair` fixes the record)"
+    /// );
+    /// ```
+    fn hidden_errors(&self) -> String {
+        let WriteError::HidesErrors { found, written } = self else {
+            return String::new();
+        };
+        let as_read = if written.is_empty() {
+            "a valid game".to_owned()
+        } else {
+            format!("a game with {}", written.join(", "))
+        };
+        format!(
+            "what makes this game wrong ({}): written, it would read as {as_read}",
+            found.join(", ")
+        )
     }
 }
 

@@ -54,6 +54,11 @@ pub(crate) struct PlainGame<'a> {
 }
 
 impl PlainGame<'_> {
+    /// The value of the first tag named `name`.
+    pub(crate) fn tag(&self, name: &str) -> Option<&str> {
+        self.tags().find(|(n, _)| *n == name).map(|(_, v)| v)
+    }
+
     /// The tags' names and values, in order.
     pub(crate) fn tags(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
         self.tags.iter().map(|(name, value)| {

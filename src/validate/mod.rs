@@ -449,6 +449,57 @@ fn play(pos: &mut Position, m: &MoveRecord) -> Result<SquareSet, IllegalMove> {
     }
 }
 
+/// Gives a finished game the one result its final board determines, when the record has
+/// none, only `*`, or a form without disc counts (a margin without komi, a winner) that
+/// agrees with the board: the disc counts of `outcome` (what [`validate_record`] replayed
+/// to) in turn order, under the rules' scoring. Returns whether it wrote them. A result
+/// that disagrees with the board, a margin under komi, or an ending other than play to the
+/// end (a resignation, a loss on time, an agreed score) is left as it is.
+///
+/// ```
+/// use reversi_record::formats::{Format, ReadOptions};
+/// use reversi_record::record::ResultScore;
+/// use reversi_record::validate::{settle_result, validate_record};
+/// let text = "f5f6e6f4c3e7f3f2g5d6e8c6f7h5c5c7d7g6b5b6e3c8d8g8g4f8h4c4d3b4a3h3h6h7g2g3a5e2e1d1g1d2f1c2b3a6a4a2b2c1a7b7b1h2a1b8a8g7";
+/// let mut game = Format::MoveString.read_bytes(text, &ReadOptions::default()).unwrap().remove(0);
+/// let record = game.record.as_mut().unwrap();
+/// let report = validate_record(record, 1);
+/// assert!(settle_result(record, report.outcome.as_ref()));
+/// assert!(matches!(&record.result.as_ref().unwrap().score, ResultScore::Discs(d) if d.len() == 2));
+/// ```
+pub fn settle_result(record: &mut Record, outcome: Option<&Outcome>) -> bool {
+    let Some(outcome) = outcome else {
+        return false;
+    };
+    let players = record.rules.players() as usize;
+    let under_komi = record
+        .tag(crate::record::TagName::KOMI)
+        .and_then(|k| k.trim().parse::<f64>().ok())
+        .is_some_and(|k| k != 0.0);
+    let settled = match &record.result {
+        None => true,
+        Some(claim) => {
+            let open = match claim.termination {
+                Termination::Normal => true,
+                Termination::Unfinished => claim.score.is_none(),
+                _ => false,
+            };
+            open && match &claim.score {
+                ResultScore::Discs(_) => false,
+                ResultScore::Margin(_) if under_komi => false,
+                _ => result_mismatch(record, claim, outcome).is_none(),
+            }
+        }
+    };
+    if settled {
+        let span = record.result.as_ref().and_then(|c| c.span);
+        let mut result = ClaimedResult::discs(outcome.score[..players].to_vec());
+        result.span = span;
+        record.result = Some(result);
+    }
+    settled
+}
+
 /// Compares a claimed result with the real outcome: `(message, help)` when they disagree.
 pub(crate) fn result_mismatch(
     record: &Record,
