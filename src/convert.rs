@@ -146,8 +146,9 @@ pub struct Written {
     /// Whether its result was derived from the final board ([`settle_result`]): the
     /// record gave none, or only a margin or the winner.
     pub derived_result: bool,
-    /// What it must read back as ([`Conversion::verify`]).
-    pub fingerprint: Fingerprint,
+    /// What it must read back as ([`Conversion::verify`]); `None` when nothing of it is
+    /// in the output (an empty game, which a lossy move-string target drops).
+    pub fingerprint: Option<Fingerprint>,
     /// The file it went to, in a split conversion ([`Conversion::run_split`]).
     pub file: Option<String>,
 }
@@ -353,7 +354,7 @@ impl Conversion {
     /// {
     ///     let mut writer = Format::Rgn.writer(Box::new(&mut out), &WriteOptions::default());
     ///     Conversion::new().run([((), Some(input(b"f5d6c3\nf5f6\n", Format::MoveString)))].into_iter(), &mut *writer, |e| {
-    ///         if let Event::Game(_, Outcome::Written(w)) = e { written.push(w.fingerprint) }
+    ///         if let Event::Game(_, Outcome::Written(w)) = e { written.extend(w.fingerprint) }
     ///         Ok(())
     ///     }).unwrap();
     ///     writer.finish().unwrap();
@@ -799,6 +800,7 @@ fn write(writer: &mut dyn RecordWriter, prepared: &mut Prepared) -> io::Result<O
         fingerprint,
         file,
     } = prepared;
+    let in_output = !matches!(step, Step::Rendered(Ok(rendered)) if rendered.is_empty());
     let written = match step {
         Step::Unreadable if game.index == 0 => return Ok(Outcome::FileProblem),
         Step::Unreadable => return Ok(Outcome::Unreadable),
@@ -815,11 +817,13 @@ fn write(writer: &mut dyn RecordWriter, prepared: &mut Prepared) -> io::Result<O
     match written {
         Ok(losses) => Ok(Outcome::Written(Written {
             // What a lossy target dropped of the result is not read back.
-            fingerprint: if losses.is_empty() {
-                *fingerprint
-            } else {
-                fingerprint.without_result()
-            },
+            fingerprint: in_output.then(|| {
+                if losses.is_empty() {
+                    *fingerprint
+                } else {
+                    fingerprint.without_result()
+                }
+            }),
             losses,
             derived_result: *derived_result,
             file: file.take(),

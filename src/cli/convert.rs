@@ -264,8 +264,8 @@ impl Report {
                     let what = "result derived from the final board".to_owned();
                     input.derived.add(game.index, &[what]);
                 }
-                if let Some(spool) = &mut self.written {
-                    spool.push(written.fingerprint)?;
+                if let (Some(spool), Some(fingerprint)) = (&mut self.written, written.fingerprint) {
+                    spool.push(fingerprint)?;
                 }
             }
             Outcome::Refused(why) => {
