@@ -286,7 +286,7 @@ fn validate_reads_every_score_spelling_and_warns_of_unreadable_ones() {
     let (code, out) = transcript(&["validate", "fixtures/results/csv-spellings.csv"]);
     assert_eq!(code, 1, "W+36 contradicts the board");
     assert_eq!(out.matches("result-unreadable").count(), 2, "{out}");
-    assert!(out.contains("14 games: 11 valid, 3 invalid"), "{out}");
+    assert!(out.contains("14 games: 13 valid, 1 invalid; 1 error, 3 warnings"), "{out}");
     insta::assert_snapshot!(out);
 }
 

@@ -17,8 +17,12 @@
 //!   list of moves, the file is read as CSV: that line is the header and every later line a row (fields may be quoted, with
 //!   `""` for a quote, and may then span lines). The move strings are in the column named
 //!   `moves`, `game`, `transcript`, `movelist`, `sequence`, `record`, `line` or `opening`
-//!   (any case), or else in the first column whose field reads as moves. Every other
-//!   non-empty field becomes a tag named after its column.
+//!   (any case), or else in the first column whose field reads as moves. The first column
+//!   named `Result`, `Score`, `Final`, `Outcome`, `Final score` or `Final result` (any
+//!   case) holds the game's claimed result, in the spellings people write (`36-28`,
+//!   `36 - 28`, `+8`, `B+8`, `W`, `*`, ...: [`score::parse_result`]); a score that cannot
+//!   be read is a `result-unreadable` warning and stays a tag. Every other non-empty field
+//!   becomes a tag named after its column.
 //!
 //! A token that is not a move gives `syntax-bad-move` (pointing at it) and no record for
 //! that line only. A pragma whose rules cannot be read is reported as an entry of its own
@@ -30,7 +34,10 @@
 //! # Writing
 //!
 //! One game a line, lower case, no spaces (`f5d6c3`), each pass the record writes as `--`
-//! in its place. A start position is written as an Edax prefix (two players only). When a
+//! in its place; in the dialect `nopass` (`--to moves:nopass`, [`DIALECTS`]) passes are
+//! left out, as most move-string consumers want them, and replay infers them back. A pass
+//! replay would not infer (a pass while the player has a move, a pass after a move that
+//! does not replay) cannot be left out: such a game is refused, lossy or not. A start position is written as an Edax prefix (two players only). When a
 //! record's rules differ from those of the lines before (standard 8x8 at the top of the
 //! file), a `%% rules:` pragma line comes first, so one file can hold games of any variant.
 //! A move string cannot hold tags, results, comments, evaluations, times, flip or colour

@@ -29,7 +29,10 @@
 //!   board has as many rows as the grid, else from the number of rows (6, 8 or 10: Othello
 //!   on 6x6, 8x8 or 10x10).
 //! * Lines `Name: value` before a grid are header lines: each becomes a tag (`Black: Tastet`
-//!   → tag `Black`), except `Rules:`, which sets the rules. Grids are separated by blank
+//!   → tag `Black`), except `Rules:`, which sets the rules, and the first `Result:` (or
+//!   `Score:`, `Final:`, `Outcome:`), which is the claimed result in the spellings people
+//!   write (`Result: 36-28`, `36 - 28`, `B+8`, `W`, `*`: [`score::parse_result`]); one
+//!   that cannot be read is a `result-unreadable` warning and stays a tag. Grids are separated by blank
 //!   lines, by header lines or by a new line of column letters. Lines starting with `#` or
 //!   `%` are comments.
 //! * Start position: when all four centre squares hold disc letters, they give the start
@@ -38,6 +41,11 @@
 //!   legal with the centre diagonals reversed (e3, f4, c5 or d6 on 8x8) means the *inverted
 //!   start*: the record's start position is the standard one with the four centre discs'
 //!   colours swapped.
+//!
+//! The file is read grid by grid from its lines, so memory holds one grid whatever the
+//! size of the file; a grid of more than 1 MiB is skipped with `syntax-too-long`. A line
+//! that is not UTF-8 (read as Windows-1252) or holds a NUL byte is reported once per grid,
+//! on the grid it is in or, between grids, on the grid before.
 //!
 //! Every problem of a grid is reported, each on its numbers: `transcript-missing-number`,
 //! `transcript-duplicate-number` (a label on each copy), `transcript-number-out-of-range`,
@@ -48,13 +56,14 @@
 //! # Writing
 //!
 //! Each record as header lines (a `Rules:` line unless the rules are plain Othello, then
-//! one line per tag), the grid with column letters and row numbers, and a blank line.
+//! one line per tag, then a `Result:` line in one spelling the reader reads back), the grid with column letters and row numbers, and a blank line.
 //! Passes get no number. The start squares show their discs (`X`, `O`, `R`, `G`, `N`), so
 //! an inverted start is written as its centre letters; blocked squares and the squares off
 //! the board (the octagon's corners) show as `#`; with
 //! the free opening the centre squares are empty at the start and carry moves 1 to 4; 3-4
 //! player games need nothing more, since colours come from replay. A
-//! grid cannot hold results, comments, per-move claims, position snapshots, a start that
+//! grid cannot hold a result no one spelling says (an agreed score, a margin with a
+//! resignation), tags named as results (`Score`), comments, per-move claims, position snapshots, a start that
 //! is more than a recolouring of the start squares, two moves on one square, or tags whose
 //! names are not words or whose values span lines: these are refused unless writing lossily.
 
