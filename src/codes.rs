@@ -245,6 +245,8 @@ codes! {
         "A scenario move without `!` is refused by the engine; the message gives the reason. Mark it `!` if the refusal is expected, or fix the move.";
     ScenarioUnexpectedLegal = "scenario-unexpected-legal",
         "A scenario move marked `!` (expected to be refused) is played by the engine. Remove the `!` or fix the move.";
+    ResultUnreadable = "result-unreadable",
+        "A result written where people write results (a CSV column named `Result`, `Score`, `Final` or `Outcome`; a transcript's `Result:` header line) cannot be read, so the game is read without a claimed result and the text is kept as a tag of that name (a warning). Write disc counts in turn order (`36-28`, `36 - 28`, `36:28`, `20-22-22`), Black's margin (`+8`, `-8`) or the winner's (`B+8`, `W+8`), the winner (`1-0`, `0-1`, `B`, `W`, `draw`), `B+R` or `W+T` for a resignation or a loss on time, `*` when unfinished, or leave it empty.";
 }
 
 impl Code {

@@ -236,13 +236,11 @@ fn writer_refuses_what_a_grid_cannot_hold() {
     let WriteError::CannotHold(what) = write_all(&[record.clone()], false).unwrap_err() else {
         panic!("expected a refusal")
     };
-    assert_eq!(
-        what,
-        ["the result", "an evaluation on move 2", "tags (Date:Time)"]
-    );
+    // The result is held, as a `Result:` header line.
+    assert_eq!(what, ["an evaluation on move 2", "tags (Date:Time)"]);
     let (text, lost) = write_all(&[record], true).unwrap();
-    assert_eq!(lost.len(), 3);
-    assert!(text.starts_with("Black: ok\n"));
+    assert_eq!(lost.len(), 2);
+    assert!(text.starts_with("Black: ok\nResult: 33-31\n"));
 }
 
 fn random_game(rules: Rules, start: Option<reversi_record::Setup>, choices: &[usize]) -> Record {

@@ -23,7 +23,7 @@ pub(crate) struct Args {
     /// Input files; `-` reads standard input.
     #[arg(required = true)]
     inputs: Vec<String>,
-    /// Target format, `FORMAT[:DIALECT]`: `rgn`, `json`, `json:lines`, `wthor`, `ggf`, `pgn`, `pgn:thor`, `pgn:playok`, `pgn:edax`, `sgf`, `moves`, `transcript`, `obf`.
+    /// Target format, `FORMAT[:DIALECT]`: `rgn`, `json`, `json:lines`, `wthor`, `ggf`, `pgn`, `pgn:thor`, `pgn:playok`, `pgn:edax`, `sgf`, `moves`, `moves:nopass` (passes left out), `transcript`, `obf`.
     #[arg(long, value_parser = parse_target)]
     to: (Format, Option<String>),
     /// Output file; `-` (the default) writes standard output.
@@ -428,6 +428,14 @@ fn parse_target(s: &str) -> Result<(Format, Option<String>), String> {
                 Err(format!(
                     "expected `json` or `json:lines`, but found `{s}` instead"
                 ))
+            }
+        }
+        Some((moves, dialect)) if moves.parse() == Ok(Format::MoveString) => {
+            match reversi_record::formats::movestr::dialect(dialect) {
+                Some(d) => Ok((Format::MoveString, Some(d.into()))),
+                None => Err(format!(
+                    "expected `moves` or `moves:nopass`, but found `{s}` instead"
+                )),
             }
         }
         _ => s

@@ -180,7 +180,7 @@ impl Capabilities {
             Format::Transcript => Capabilities {
                 starts: Starts::Recoloured,
                 passes: false,
-                results: "none",
+                results: "what one `Result:` line spells: disc counts, margins, winners, `B+R`",
                 names: "header lines",
                 claims: "none",
                 ..EVERYTHING

@@ -17,8 +17,12 @@
 //!   list of moves, the file is read as CSV: that line is the header and every later line a row (fields may be quoted, with
 //!   `""` for a quote, and may then span lines). The move strings are in the column named
 //!   `moves`, `game`, `transcript`, `movelist`, `sequence`, `record`, `line` or `opening`
-//!   (any case), or else in the first column whose field reads as moves. Every other
-//!   non-empty field becomes a tag named after its column.
+//!   (any case), or else in the first column whose field reads as moves. The first column
+//!   named `Result`, `Score`, `Final`, `Outcome`, `Final score` or `Final result` (any
+//!   case) holds the game's claimed result, in the spellings people write (`36-28`,
+//!   `36 - 28`, `+8`, `B+8`, `W`, `*`, ...: [`score::parse_result`]); a score that cannot
+//!   be read is a `result-unreadable` warning and stays a tag. Every other non-empty field
+//!   becomes a tag named after its column.
 //!
 //! A token that is not a move gives `syntax-bad-move` (pointing at it) and no record for
 //! that line only. A pragma whose rules cannot be read is reported as an entry of its own
@@ -30,7 +34,10 @@
 //! # Writing
 //!
 //! One game a line, lower case, no spaces (`f5d6c3`), each pass the record writes as `--`
-//! in its place. A start position is written as an Edax prefix (two players only). When a
+//! in its place; in the dialect `nopass` (`--to moves:nopass`, [`DIALECTS`]) passes are
+//! left out, as most move-string consumers want them, and replay infers them back. A pass
+//! replay would not infer (a pass while the player has a move, a pass after a move that
+//! does not replay) cannot be left out: such a game is refused, lossy or not. A start position is written as an Edax prefix (two players only). When a
 //! record's rules differ from those of the lines before (standard 8x8 at the top of the
 //! file), a `%% rules:` pragma line comes first, so one file can hold games of any variant.
 //! A move string cannot hold tags, results, comments, evaluations, times, flip or colour
@@ -49,7 +56,7 @@ use super::{
 };
 use crate::diagnostic::{Collected, Diagnostic, Source};
 use crate::engine::{BoardShape, Color, Move, Rules, Square};
-use crate::record::{MoveRecord, Record, Span, StartPosition, Tag};
+use crate::record::{score, MoveRecord, Record, Span, StartPosition, Tag};
 
 /// Header names (lower case) of a CSV column holding move strings.
 const MOVE_COLUMNS: [&str; 10] = [
@@ -131,14 +138,53 @@ pub(crate) fn splitter<R: BufRead>(input: R, options: &ReadOptions) -> MoveStrin
     }
 }
 
-/// A writer of move strings, one game a line.
+/// The dialects of the move-string writer, as `--to moves:DIALECT` names them: `passes`
+/// (the default: each pass written as `--`) and `nopass` (passes left out, as most
+/// move-string consumers want them; replay infers them back).
+pub const DIALECTS: [&str; 2] = ["passes", "nopass"];
+
+/// The dialect `name` means (`nopass`, also `no-pass`, `nopasses`; `passes`), if any.
+///
+/// ```
+/// use reversi_record::formats::movestr::dialect;
+/// assert_eq!(dialect("NoPass"), Some("nopass"));
+/// assert_eq!(dialect("passes"), Some("passes"));
+/// assert_eq!(dialect("lines"), None);
+/// ```
+pub fn dialect(name: &str) -> Option<&'static str> {
+    match name.trim().to_ascii_lowercase().as_str() {
+        "passes" | "pass" => Some("passes"),
+        "nopass" | "no-pass" | "nopasses" | "no-passes" => Some("nopass"),
+        _ => None,
+    }
+}
+
+/// A writer of move strings, one game a line; without passes when `options.dialect` is
+/// `nopass` ([`DIALECTS`]).
+///
+/// ```
+/// use reversi_record::formats::{Format, ReadOptions, WriteOptions};
+/// let games = Format::MoveString.read_bytes("f5d6c3d3c4f4c5b3c2e6\n", &ReadOptions::default()).unwrap();
+/// let record = games[0].record.clone().unwrap();
+/// let options = WriteOptions { dialect: Some("nopass".into()), ..WriteOptions::default() };
+/// let (text, _) = Format::MoveString.write_bytes(&[record], &options).unwrap();
+/// assert_eq!(text, b"f5d6c3d3c4f4c5b3c2e6\n");
+/// ```
 pub fn writer<'a>(
     out: Box<dyn Write + Send + 'a>,
     options: &WriteOptions,
 ) -> Box<dyn RecordWriter + 'a> {
+    let passes = match options.dialect.as_deref() {
+        None => Ok(true),
+        Some(name) => match dialect(name) {
+            Some("nopass") => Ok(false),
+            Some(_) => Ok(true),
+            None => Err(name.to_owned()),
+        },
+    };
     super::capabilities::checked(
         super::Format::MoveString,
-        text_writer(out, options, MoveStrings),
+        text_writer(out, options, MoveStrings { passes }),
     )
 }
 
@@ -272,6 +318,12 @@ struct Field {
 }
 
 impl Field {
+    /// The span of the field's text without the spaces around it, on its line.
+    fn trimmed_span(&self) -> Span {
+        let lead = self.text.len() - self.text.trim_start().len();
+        self.line_span(Span::new(self.offset + lead, self.text.trim().len()))
+    }
+
     /// The span on the line of `span`, a span into this field's text at `self.offset`.
     fn line_span(&self, span: Span) -> Span {
         let at = |local: usize| self.positions.get(local).copied();
@@ -376,6 +428,8 @@ struct Csv {
     delimiter: u8,
     names: Vec<String>,
     moves_column: Option<usize>,
+    /// The column holding each game's result (`Result`, `Score`, ...), if one is named so.
+    result_column: Option<usize>,
 }
 
 impl Csv {
@@ -391,10 +445,12 @@ impl Csv {
         let moves_column = names
             .iter()
             .position(|n| MOVE_COLUMNS.contains(&n.to_ascii_lowercase().as_str()));
+        let result_column = names.iter().position(|n| score::is_result_field(n));
         Csv {
             delimiter,
             names,
             moves_column,
+            result_column,
         }
     }
 
@@ -639,16 +695,33 @@ impl<R: BufRead> MoveStringReader<R> {
         let game = match result {
             Ok(mut record) => {
                 for_each_span(&mut record, |s| *s = field.line_span(*s));
+                let result_column = self.csv.as_ref().and_then(|c| c.result_column);
+                let mut warnings = Vec::new();
                 for (i, f) in fields.iter().enumerate() {
-                    if i != column && !f.text.trim().is_empty() {
-                        let name = self.csv.as_ref().map_or_else(String::new, |c| c.name(i));
-                        let mut tag = Tag::new(name, f.text.trim());
-                        tag.span = Some(f.span);
-                        record.tags.push(tag);
+                    if i == column || f.text.trim().is_empty() {
+                        continue;
                     }
+                    let name = self.csv.as_ref().map_or_else(String::new, |c| c.name(i));
+                    if Some(i) == result_column {
+                        match score::parse_result(&f.text) {
+                            Ok(read) => {
+                                record.result = read.map(|r| r.claimed(Some(f.trimmed_span())));
+                                continue;
+                            }
+                            Err(e) => warnings.push(text::unreadable_result(
+                                &format!("the `{name}` column"),
+                                &name,
+                                &e,
+                                f.trimmed_span(),
+                            )),
+                        }
+                    }
+                    let mut tag = Tag::new(name, f.text.trim());
+                    tag.span = Some(f.span);
+                    record.tags.push(tag);
                 }
                 record.span = Some(Span::new(line.offset, line.text.len()));
-                self.game(&line, Some(record), Vec::new())
+                self.game(&line, Some(record), warnings)
             }
             Err(mut diags) => {
                 for d in &mut diags {
@@ -726,10 +799,28 @@ impl<R: BufRead> Iterator for MoveStringReader<R> {
 // Writer
 
 /// Move strings, one game a line, under a `%% rules:` pragma when the rules change.
-struct MoveStrings;
+struct MoveStrings {
+    /// Whether passes are written (`--`), or the dialect asked for that is not one.
+    passes: Result<bool, String>,
+}
 
 impl TextFormat for MoveStrings {
     fn render(&self, record: &Record) -> Result<(String, Vec<String>), WriteError> {
+        let passes = self.passes.clone().map_err(|d| {
+            WriteError::Io(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "expected a move-string dialect ({}), but found `{d}` instead",
+                    DIALECTS.join(", ")
+                ),
+            ))
+        })?;
+        if !passes {
+            let kept = passes_replay_cannot_infer(record);
+            if !kept.is_empty() {
+                return Err(WriteError::ChangesMeaning(vec![kept_passes_phrase(&kept)]));
+            }
+        }
         let mut losses = Vec::new();
         if !record.tags.is_empty() {
             losses.push(tags_phrase(&record.tags));
@@ -758,7 +849,9 @@ impl TextFormat for MoveStrings {
             line.push_str(&prefix);
         }
         for m in &record.moves {
-            line.push_str(&m.mv.to_string());
+            if passes || m.mv != Move::Pass {
+                line.push_str(&m.mv.to_string());
+            }
         }
         line.push('\n');
         Ok((line, losses))
@@ -769,6 +862,42 @@ impl TextFormat for MoveStrings {
             out.push_str(&format!("%% rules: {rules}\n"));
         }
         out.push_str(line);
+    }
+}
+
+/// The written passes (1-based move numbers) that replay would not put back if they were
+/// left out: a pass while the player has a move, or any pass from the first move that does
+/// not replay on. Leaving those out would change the game.
+fn passes_replay_cannot_infer(record: &Record) -> Vec<usize> {
+    let mut position = record.start_position().ok();
+    let mut kept = Vec::new();
+    for (i, m) in record.moves.iter().enumerate() {
+        let played = position.as_mut().is_some_and(|p| {
+            // A pass the record leaves out, replay infers: so does this one.
+            if m.mv != Move::Pass && p.legal_moves().is_empty() && !p.is_over() {
+                let _ = p.play(Move::Pass);
+            }
+            p.play(m.mv).is_ok()
+        });
+        if !played {
+            position = None;
+            if m.mv == Move::Pass {
+                kept.push(i + 1);
+            }
+        }
+    }
+    kept
+}
+
+/// `a pass replay cannot infer (move 12)`, `passes replay cannot infer (moves 12, 30)`.
+fn kept_passes_phrase(moves: &[usize]) -> String {
+    let list: Vec<String> = moves.iter().map(usize::to_string).collect();
+    match moves {
+        [one] => format!("a pass that replay cannot infer (move {one}), so it cannot be left out"),
+        _ => format!(
+            "passes that replay cannot infer (moves {}), so they cannot be left out",
+            list.join(", ")
+        ),
     }
 }
 

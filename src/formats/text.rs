@@ -176,17 +176,7 @@ pub(crate) fn decode(bytes: Vec<u8>, base: usize, line: usize) -> (String, Vec<D
     let mut problems = Vec::new();
     if let Some((at, number, count)) = first_marked(&text, CP1252_MARK) {
         problems.push(
-            Diagnostic::warning(
-                Code::SyntaxBadEncoding,
-                if count == 1 {
-                    format!("line {} is not valid UTF-8; it was read as Windows-1252", line + number + 1)
-                } else {
-                    format!(
-                        "{count} lines, the first line {}, are not valid UTF-8; they were read as Windows-1252",
-                        line + number + 1
-                    )
-                },
-            )
+            Diagnostic::warning(Code::SyntaxBadEncoding, bad_encoding_message(line + number, count))
             .at(Some(Span::new(base + at, 0)), "from here")
             .help("save the file as UTF-8 to be sure of its characters"),
         );
@@ -203,6 +193,22 @@ pub(crate) fn decode(bytes: Vec<u8>, base: usize, line: usize) -> (String, Vec<D
         );
     }
     (text, problems)
+}
+
+/// What `syntax-bad-encoding` says of `count` lines that are not UTF-8, the first on
+/// 0-based line `first`.
+pub(crate) fn bad_encoding_message(first: usize, count: usize) -> String {
+    if count == 1 {
+        format!(
+            "line {} is not valid UTF-8; it was read as Windows-1252",
+            first + 1
+        )
+    } else {
+        format!(
+            "{count} lines, the first line {}, are not valid UTF-8; they were read as Windows-1252",
+            first + 1
+        )
+    }
 }
 
 /// A private-use character put before each line decoded as CP1252, so that the lines can
@@ -595,6 +601,29 @@ pub(crate) fn decimal(n: usize, digits: &mut DecimalDigits) -> &str {
 /// Appends `n` in decimal to `out`.
 pub(crate) fn push_decimal(out: &mut String, n: usize) {
     out.push_str(decimal(n, &mut [0; 20]));
+}
+
+// ----------------------------------------------------------------------------------------
+// Results written as free text (CSV columns, transcript headers)
+
+/// The warning for a result that cannot be read where `place` (`the \`Score\` column`)
+/// writes it at `span`: the game is read without a result and the text kept as the tag
+/// `tag`.
+pub(crate) fn unreadable_result(
+    place: &str,
+    tag: &str,
+    e: &crate::record::score::UnreadableResult,
+    span: Span,
+) -> Diagnostic {
+    Diagnostic::warning(
+        Code::ResultUnreadable,
+        format!("{place} holds no result the reader knows: {e}"),
+    )
+    .at(Some(span), "not a result")
+    .help(format!(
+        "write {}; the game is read without a result, and the text is kept as the tag `{tag}`",
+        crate::record::score::SPELLINGS
+    ))
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::{Color, Move, Position, Rules, Setup, SetupError, SquareSet};
 
+pub mod score;
 mod span;
 mod tags;
 

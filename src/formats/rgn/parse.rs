@@ -15,6 +15,7 @@ use super::board;
 use super::{RESULT_TAG, RULES_TAG, START_TAG, TERMINATION_TAG};
 use crate::diagnostic::{Collected, Diagnostic};
 use crate::engine::{Color, Move, Rules, Square, SquareSet};
+use crate::record::score::parse_result;
 use crate::record::{
     ClaimedResult, FlipClaim, MoveRecord, PositionClaim, Record, ResultScore, Span, StartPosition,
     Tag, Termination,
@@ -153,43 +154,6 @@ pub(super) fn looks_like_tag(line: &str) -> bool {
 pub(super) fn looks_like_numbered_moves(line: &str) -> bool {
     move_number_len(line)
         .is_some_and(|len| square(line[len..].trim_start_matches([' ', '\t'])).is_ok())
-}
-
-/// Reads a result value: `41-23`, `20-22-22`, `*`, `1-0`, `0-1`, `1/2-1/2`, `draw`,
-/// `red wins`, or a signed margin such as `+18` or `-2.5`.
-pub(crate) fn parse_score(text: &str) -> Result<ResultScore, String> {
-    let t = text.trim();
-    let lower = t.to_ascii_lowercase();
-    match lower.as_str() {
-        "*" => return Ok(ResultScore::None),
-        "1-0" => return Ok(ResultScore::Winner(Some(Color::Black))),
-        "0-1" => return Ok(ResultScore::Winner(Some(Color::White))),
-        "1/2-1/2" | "½-½" | "draw" => return Ok(ResultScore::Winner(None)),
-        _ => {}
-    }
-    if let Some(name) = lower.strip_suffix(" wins") {
-        if let Some(c) = Color::from_name(name.trim()) {
-            return Ok(ResultScore::Winner(Some(c)));
-        }
-    }
-    if t.starts_with(['+', '-']) {
-        if let Ok(m) = t.parse::<f64>() {
-            return Ok(ResultScore::Margin(m));
-        }
-    }
-    if all_consuming(result_token)(t).is_ok() && t.contains('-') {
-        let mut counts = Vec::new();
-        for part in t.split('-') {
-            match part.parse::<u8>() {
-                Ok(n) => counts.push(n),
-                Err(_) => return Err(format!("disc count {part} is more than 255")),
-            }
-        }
-        return Ok(ResultScore::Discs(counts));
-    }
-    Err(format!(
-        "expected a result such as `41-23`, `20-22-22`, `*`, `1-0`, `0-1`, `1/2-1/2` or `+18`, but found `{t}` instead"
-    ))
 }
 
 /// Reads a termination value (see the spec for the list).
@@ -344,12 +308,19 @@ impl<'t> Parser<'t> {
         if let Some(t) = start_tag {
             self.read_start(t, &mut record);
         }
-        let tag_score = result_tag.and_then(|t| match parse_score(&t.value) {
-            Ok(s) => Some((s, t.value_span)),
+        // A Result tag is read as people write results (`record::score`); a spelling that
+        // says how the game ended (`W+R`) gives the termination a Termination tag does not.
+        let mut result_termination = None;
+        let tag_score = result_tag.and_then(|t| match parse_result(&t.value) {
+            Ok(Some(read)) => {
+                result_termination = read.termination.map(|x| (x, t.value_span));
+                Some((read.score, t.value_span))
+            }
+            Ok(None) => None,
             Err(e) => {
                 self.error_at_span(
                     Code::SyntaxBadResult,
-                    e,
+                    e.to_string(),
                     t.value_span,
                     "bad result",
                     RESULT_HELP,
@@ -392,7 +363,7 @@ impl<'t> Parser<'t> {
         let score = tag_score
             .or(movetext_score)
             .map(|(score, span)| (edax_counts(&mut record, score), span));
-        record.result = claimed_result(score, termination);
+        record.result = claimed_result(score, termination.or(result_termination));
         let failed = self.diags.has_error();
         (
             if failed { None } else { Some(record) },
@@ -686,8 +657,9 @@ impl<'t> Parser<'t> {
             return;
         }
         if all_consuming(result_token)(w).is_ok() {
-            match parse_score(w) {
-                Ok(score) => {
+            match parse_result(w) {
+                Ok(read) => {
+                    let score = read.map_or(ResultScore::None, |r| r.score);
                     if result.is_some() {
                         self.error(
                             Code::SyntaxDuplicateResult,
@@ -701,7 +673,7 @@ impl<'t> Parser<'t> {
                 }
                 Err(e) => self.error(
                     Code::SyntaxBadResult,
-                    e,
+                    e.to_string(),
                     (start, end),
                     "bad result",
                     RESULT_HELP,

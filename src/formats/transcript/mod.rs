@@ -29,7 +29,10 @@
 //!   board has as many rows as the grid, else from the number of rows (6, 8 or 10: Othello
 //!   on 6x6, 8x8 or 10x10).
 //! * Lines `Name: value` before a grid are header lines: each becomes a tag (`Black: Tastet`
-//!   → tag `Black`), except `Rules:`, which sets the rules. Grids are separated by blank
+//!   → tag `Black`), except `Rules:`, which sets the rules, and the first `Result:` (or
+//!   `Score:`, `Final:`, `Outcome:`), which is the claimed result in the spellings people
+//!   write (`Result: 36-28`, `36 - 28`, `B+8`, `W`, `*`: [`score::parse_result`]); one
+//!   that cannot be read is a `result-unreadable` warning and stays a tag. Grids are separated by blank
 //!   lines, by header lines or by a new line of column letters. Lines starting with `#` or
 //!   `%` are comments.
 //! * Start position: when all four centre squares hold disc letters, they give the start
@@ -38,6 +41,11 @@
 //!   legal with the centre diagonals reversed (e3, f4, c5 or d6 on 8x8) means the *inverted
 //!   start*: the record's start position is the standard one with the four centre discs'
 //!   colours swapped.
+//!
+//! The file is read grid by grid from its lines, so memory holds one grid whatever the
+//! size of the file; a grid of more than 1 MiB is skipped with `syntax-too-long`. A line
+//! that is not UTF-8 (read as Windows-1252) or holds a NUL byte is reported once per grid,
+//! on the grid it is in or, between grids, on the grid before.
 //!
 //! Every problem of a grid is reported, each on its numbers: `transcript-missing-number`,
 //! `transcript-duplicate-number` (a label on each copy), `transcript-number-out-of-range`,
@@ -48,13 +56,14 @@
 //! # Writing
 //!
 //! Each record as header lines (a `Rules:` line unless the rules are plain Othello, then
-//! one line per tag), the grid with column letters and row numbers, and a blank line.
+//! one line per tag, then a `Result:` line in one spelling the reader reads back), the grid with column letters and row numbers, and a blank line.
 //! Passes get no number. The start squares show their discs (`X`, `O`, `R`, `G`, `N`), so
 //! an inverted start is written as its centre letters; blocked squares and the squares off
 //! the board (the octagon's corners) show as `#`; with
 //! the free opening the centre squares are empty at the start and carry moves 1 to 4; 3-4
 //! player games need nothing more, since colours come from replay. A
-//! grid cannot hold results, comments, per-move claims, position snapshots, a start that
+//! grid cannot hold a result no one spelling says (an agreed score, a margin with a
+//! resignation), tags named as results (`Score`), comments, per-move claims, position snapshots, a start that
 //! is more than a recolouring of the start squares, two moves on one square, or tags whose
 //! names are not words or whose values span lines: these are refused unless writing lossily.
 
@@ -63,14 +72,15 @@ mod write;
 pub use write::writer;
 
 use crate::codes::Code;
-use std::collections::BTreeMap;
-use std::io::BufRead;
+use std::collections::{BTreeMap, VecDeque};
+use std::io::{self, BufRead};
 use std::sync::Arc;
 
-use super::{read_text, Games, ParsedGame, ReadOptions, Sniff};
+use super::text::{self, Line, LineReader, MAX_GAME_BYTES};
+use super::{Games, ParsedGame, ReadOptions, Sniff};
 use crate::diagnostic::{Diagnostic, Source};
 use crate::engine::{BoardShape, Color, Move, Opening, Position, Rules, Setup, Square, SquareSet};
-use crate::record::{MoveRecord, Record, Span, StartPosition, Tag};
+use crate::record::{score, ClaimedResult, MoveRecord, Record, Span, StartPosition, Tag};
 
 /// Whether the input looks like a transcript grid: six or more consecutive lines of 4 to 12
 /// cells each (move numbers, `.` and disc letters), with some move numbers among them.
@@ -111,37 +121,211 @@ pub fn sniff(input: &Sniff<'_>) -> bool {
     whole(run, width, numbers)
 }
 
-/// Reads transcript grids.
+/// Reads transcript grids, one at a time: a grid is read when the line after it shows it
+/// is complete, so memory holds one grid (at most [`MAX_GAME_BYTES`] of text; a longer
+/// one is skipped with `syntax-too-long`) whatever the size of the file.
 pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> Games<'a> {
-    let (text, problems) = match read_text(input) {
-        Ok(read) => read,
-        Err(e) => return Box::new(std::iter::once(Err(e))),
-    };
-    let mut games = parse_file(&text, options);
-    // What decoding found belongs to the game it was found in.
-    for problem in problems.into_iter().rev() {
-        let at = problem.span.map_or(0, |s| s.offset);
-        let which = games
-            .iter()
-            .rposition(|g| g.source.offset <= at)
-            .unwrap_or(0);
-        if let Some(game) = games.get_mut(which) {
-            let index = game.index;
-            let mut problem = problem.in_game(index);
-            // A problem outside every grid (a header line before the first) keeps its
-            // message, which names the line, but cannot point into the game's text.
-            let inside = |s: crate::record::Span| {
-                s.offset >= game.source.offset
-                    && s.end() <= game.source.offset + game.source.text.len()
-            };
-            if !problem.span.is_some_and(inside) {
-                problem.span = None;
-                problem.label = None;
+    Box::new(Grids {
+        lines: LineReader::new(input),
+        options: options.clone(),
+        block: Block::default(),
+        ready: None,
+        out: VecDeque::new(),
+        index: 0,
+        done: false,
+    })
+}
+
+/// The grids of an input, read line by line.
+struct Grids<R> {
+    lines: LineReader<R>,
+    options: ReadOptions,
+    /// The block being gathered.
+    block: Block,
+    /// The last game built, held until the next one is (or the input ends): decoding
+    /// problems on the lines after a grid belong to it.
+    ready: Option<(ParsedGame, LineProblems)>,
+    /// Games ready to hand out.
+    out: VecDeque<ParsedGame>,
+    index: usize,
+    done: bool,
+}
+
+impl<R: BufRead> Iterator for Grids<R> {
+    type Item = io::Result<ParsedGame>;
+
+    fn next(&mut self) -> Option<io::Result<ParsedGame>> {
+        loop {
+            if let Some(game) = self.out.pop_front() {
+                return Some(Ok(game));
             }
-            game.diagnostics.insert(0, problem);
+            if self.done {
+                return None;
+            }
+            match self.lines.next_line() {
+                Some(Ok(line)) => self.line(line),
+                Some(Err(e)) => {
+                    self.done = true;
+                    return Some(Err(e));
+                }
+                None => {
+                    self.done = true;
+                    self.finish();
+                    if let Some((game, problems)) = self.ready.take() {
+                        self.out.push_back(problems.attach(game));
+                    }
+                }
+            }
         }
     }
-    Box::new(games.into_iter().map(Ok))
+}
+
+impl<R: BufRead> Grids<R> {
+    /// Takes one line: it may end the block (a game), start one or add to it.
+    fn line(&mut self, line: Line) {
+        let end = line.offset + line.text.len();
+        let kind = if line.too_long {
+            None
+        } else {
+            Some(classify(&line.text, line.offset))
+        };
+        let rows = self.block.rows > 0;
+        match &kind {
+            Some(LineKind::Blank) if rows => self.finish(),
+            Some(LineKind::Header { .. } | LineKind::Columns) if rows => self.finish(),
+            _ => {}
+        }
+        match kind {
+            None => {
+                self.block.touch(&line, end);
+                self.block.rows += 1;
+                let reason = line.problems.iter().find(|d| d.code == Code::SyntaxTooLong);
+                self.block.overflow(reason.cloned());
+            }
+            Some(LineKind::Blank | LineKind::Skip) => self.block.keep(&line),
+            Some(LineKind::Header { name, value }) => {
+                self.block.touch(&line, end);
+                let at = line.text.len() - line.text.trim_start().len();
+                let colon = line.text.find(':').map_or(0, |c| c + 1);
+                let value_at = colon + (line.text[colon..].len() - line.text[colon..].trim_start().len());
+                let value_span = Span::new(line.offset + value_at, value.len());
+                let header = HeaderLine {
+                    name,
+                    value,
+                    span: Span::new(line.offset + at, line.text.trim().len()),
+                    value_span,
+                };
+                self.block.headers += 1;
+                if !self.block.overflowed() {
+                    self.block.header_lines.push(header);
+                }
+            }
+            Some(LineKind::Columns) => self.block.touch(&line, end),
+            Some(LineKind::Row(tokens)) => {
+                self.block.touch(&line, end);
+                let at = line.text.len() - line.text.trim_start().len();
+                self.block.rows += 1;
+                if !self.block.overflowed() {
+                    self.block.row_lines.push(RowLine {
+                        tokens,
+                        span: Span::new(line.offset + at, line.text.trim().len()),
+                    });
+                }
+            }
+        }
+        // What decoding found belongs to the game the line is in, or to the one before.
+        for problem in line.problems {
+            if problem.code == Code::SyntaxTooLong {
+                continue;
+            }
+            match (&self.block.start, &mut self.ready) {
+                (None, Some((_, problems))) => problems.add(problem, line.number),
+                _ => self.block.problems.add(problem, line.number),
+            }
+        }
+    }
+
+    /// Ends the block: a game when it holds rows or headers.
+    fn finish(&mut self) {
+        let mut done = std::mem::take(&mut self.block);
+        let problems = std::mem::take(&mut done.problems);
+        if done.start.is_none() || (done.rows == 0 && done.headers == 0) {
+            // Not a game: its lines' problems go to the game before (or the first).
+            match &mut self.ready {
+                Some((_, before)) => before.merge(problems),
+                None => self.block.problems = problems,
+            }
+            return;
+        }
+        self.index += 1;
+        let game = build_game(done, self.index, &self.options);
+        if let Some((before, before_problems)) = self.ready.take() {
+            self.out.push_back(before_problems.attach(before));
+        }
+        self.ready = Some((game, problems));
+    }
+}
+
+/// The decoding problems of the lines a game answers for, one per kind as the decoder of a
+/// whole text gives them: the first bad encoding (counting the lines), the first NUL byte.
+#[derive(Default)]
+struct LineProblems {
+    /// The first bad-encoding warning, its 0-based line, and how many lines had one.
+    encoding: Option<(Diagnostic, usize, usize)>,
+    nul: Option<Diagnostic>,
+}
+
+impl LineProblems {
+    fn add(&mut self, problem: Diagnostic, line: usize) {
+        match problem.code {
+            Code::SyntaxBadEncoding => match &mut self.encoding {
+                Some((_, _, count)) => *count += 1,
+                None => self.encoding = Some((problem, line, 1)),
+            },
+            Code::SyntaxNulByte if self.nul.is_none() => self.nul = Some(problem),
+            _ => {}
+        }
+    }
+
+    fn merge(&mut self, other: LineProblems) {
+        if let Some((problem, line, count)) = other.encoding {
+            match &mut self.encoding {
+                Some((_, _, mine)) => *mine += count,
+                None => self.encoding = Some((problem, line, count)),
+            }
+        }
+        if self.nul.is_none() {
+            self.nul = other.nul;
+        }
+    }
+
+    /// `game` with the problems first. A problem outside the game's text (a line before
+    /// the first grid) keeps its message, which names the line, but points nowhere.
+    fn attach(self, mut game: ParsedGame) -> ParsedGame {
+        let encoding = self.encoding.map(|(mut problem, line, count)| {
+            problem.message = text::bad_encoding_message(line, count);
+            problem
+        });
+        let start = game.source.offset;
+        let end = start + game.source.text.len();
+        let problems: Vec<Diagnostic> = encoding
+            .into_iter()
+            .chain(self.nul)
+            .map(|problem| {
+                let mut problem = problem.in_game(game.index);
+                if !problem
+                    .span
+                    .is_some_and(|s| s.offset >= start && s.end() <= end)
+                {
+                    problem.span = None;
+                    problem.label = None;
+                }
+                problem
+            })
+            .collect();
+        game.diagnostics.splice(0..0, problems);
+        game
+    }
 }
 
 // ----------------------------------------------------------------------------------------
@@ -245,6 +429,8 @@ struct HeaderLine {
     name: String,
     value: String,
     span: Span,
+    /// Where the value is.
+    value_span: Span,
 }
 
 struct RowLine {
@@ -252,76 +438,66 @@ struct RowLine {
     span: Span,
 }
 
+/// The lines of one grid with its headers, gathered until the grid ends.
 #[derive(Default)]
 struct Block {
-    headers: Vec<HeaderLine>,
-    rows: Vec<RowLine>,
+    header_lines: Vec<HeaderLine>,
+    row_lines: Vec<RowLine>,
+    /// How many header lines and rows the block has (kept when it overflows).
+    headers: usize,
+    rows: usize,
     /// Byte offset and 0-based line number of the block's first line.
     start: Option<(usize, usize)>,
     /// Byte offset just past the block's last line.
     end: usize,
+    /// The text from the block's first line on, line terminators included.
+    text: String,
+    /// Why the block is not kept: longer than [`MAX_GAME_BYTES`] (`syntax-too-long`).
+    too_long: Option<Diagnostic>,
+    /// Decoding problems of its lines.
+    problems: LineProblems,
 }
 
 impl Block {
-    fn touch(&mut self, offset: usize, number: usize, end: usize) {
-        self.start.get_or_insert((offset, number));
+    /// Adds `line`, which belongs to the block and ends at `end`.
+    fn touch(&mut self, line: &Line, end: usize) {
+        self.start.get_or_insert((line.offset, line.number));
         self.end = end;
+        self.keep(line);
     }
-}
 
-fn parse_file(text: &str, options: &ReadOptions) -> Vec<ParsedGame> {
-    let mut games = Vec::new();
-    let mut block = Block::default();
-    // A byte-order mark is not part of the first line.
-    let mut offset = if text.starts_with('\u{feff}') { 3 } else { 0 };
-    let finish = |block: &mut Block, games: &mut Vec<ParsedGame>| {
-        let done = std::mem::take(block);
-        if done.start.is_some() && (!done.rows.is_empty() || !done.headers.is_empty()) {
-            let index = games.len() + 1;
-            games.push(build_game(done, text, index, options));
+    /// Keeps the text of `line` when the block has started (a blank line or a comment
+    /// inside it), as long as the block fits [`MAX_GAME_BYTES`].
+    fn keep(&mut self, line: &Line) {
+        let Some((start, number)) = self.start else {
+            return;
+        };
+        if self.overflowed() {
+            return;
         }
-    };
-    for (number, raw) in text[offset..].split_inclusive('\n').enumerate() {
-        let line = raw.trim_end_matches(['\n', '\r']);
-        let end = offset + line.len();
-        match classify(line, offset) {
-            LineKind::Blank => {
-                if !block.rows.is_empty() {
-                    finish(&mut block, &mut games);
-                }
-            }
-            LineKind::Skip => {}
-            LineKind::Header { name, value } => {
-                if !block.rows.is_empty() {
-                    finish(&mut block, &mut games);
-                }
-                block.touch(offset, number, end);
-                let at = line.len() - line.trim_start().len();
-                block.headers.push(HeaderLine {
-                    name,
-                    value,
-                    span: Span::new(offset + at, line.trim().len()),
-                });
-            }
-            LineKind::Columns => {
-                if !block.rows.is_empty() {
-                    finish(&mut block, &mut games);
-                }
-                block.touch(offset, number, end);
-            }
-            LineKind::Row(tokens) => {
-                block.touch(offset, number, end);
-                let at = line.len() - line.trim_start().len();
-                block.rows.push(RowLine {
-                    tokens,
-                    span: Span::new(offset + at, line.trim().len()),
-                });
-            }
+        if self.text.len() + line.text.len() + line.terminator.len() > MAX_GAME_BYTES {
+            let len = line.offset + line.text.len() - start;
+            self.overflow(Some(text::too_long("the grid", number, len)));
+            return;
         }
-        offset += raw.len();
+        self.text.push_str(&line.text);
+        self.text.push_str(line.terminator);
     }
-    finish(&mut block, &mut games);
-    games
+
+    fn overflowed(&self) -> bool {
+        self.too_long.is_some()
+    }
+
+    /// Drops what the block holds, for `reason` (the first one stays).
+    fn overflow(&mut self, reason: Option<Diagnostic>) {
+        if self.too_long.is_none() {
+            let (_, number) = self.start.unwrap_or_default();
+            self.too_long = Some(reason.unwrap_or_else(|| text::too_long("the grid", number, MAX_GAME_BYTES + 1)));
+        }
+        self.text = String::new();
+        self.header_lines = Vec::new();
+        self.row_lines = Vec::new();
+    }
 }
 
 // ----------------------------------------------------------------------------------------
@@ -334,18 +510,32 @@ enum Cell {
     Disc(Option<Color>),
 }
 
-fn build_game(block: Block, text: &str, index: usize, options: &ReadOptions) -> ParsedGame {
+fn build_game(mut block: Block, index: usize, options: &ReadOptions) -> ParsedGame {
     let (offset, line) = block.start.unwrap_or((0, 0));
+    if let Some(too_long) = block.too_long.take() {
+        return ParsedGame {
+            index,
+            source: Source {
+                name: options.name.clone(),
+                text: Arc::from(""),
+                offset,
+                line,
+            },
+            record: None,
+            diagnostics: vec![too_long.in_game(index)],
+        };
+    }
     let source = Source {
         name: options.name.clone(),
-        text: Arc::from(text.get(offset..block.end).unwrap_or_default()),
+        text: Arc::from(block.text.get(..block.end - offset).unwrap_or_default()),
         offset,
         line,
     };
     let span = Span::new(offset, block.end - offset);
+    let in_game = |diags: Vec<Diagnostic>| diags.into_iter().map(|d| d.in_game(index)).collect();
     let (record, diagnostics) = match grid_record(&block, span, options) {
-        Ok(record) => (Some(record), Vec::new()),
-        Err(diags) => (None, diags.into_iter().map(|d| d.in_game(index)).collect()),
+        Ok((record, warnings)) => (Some(record), in_game(warnings)),
+        Err(diags) => (None, in_game(diags)),
     };
     ParsedGame {
         index,
@@ -362,13 +552,14 @@ fn grid_record(
     block: &Block,
     span: Span,
     options: &ReadOptions,
-) -> Result<Record, Vec<Diagnostic>> {
-    let (tags, stated_rules) = read_headers(block)?;
+) -> Result<(Record, Vec<Diagnostic>), Vec<Diagnostic>> {
+    let headers = read_headers(block)?;
+    let stated_rules = headers.rules;
     let rules = grid_rules(block, span, stated_rules.map(|(r, _)| r), options)?;
     let layout = Layout::of(rules);
     let mut grid = Grid::default();
     let labels = row_labels(block);
-    for (r, row) in block.rows.iter().enumerate() {
+    for (r, row) in block.row_lines.iter().enumerate() {
         grid.read_row(&layout, labels, r, row);
     }
     grid.check_numbers();
@@ -378,12 +569,14 @@ fn grid_record(
         mut errors,
     } = grid;
     if !errors.is_empty() {
+        errors.extend(headers.warnings);
         errors.sort_by_key(|d| d.span.map_or(0, |s| s.offset));
         return Err(errors);
     }
     let mut record = Record::new(rules);
     record.rules_span = stated_rules.map(|(_, s)| s);
-    record.tags = tags;
+    record.tags = headers.tags;
+    record.result = headers.result;
     record.span = Some(span);
     record.moves = numbers
         .values()
@@ -391,17 +584,46 @@ fn grid_record(
         .map(|&(sq, span)| MoveRecord::new(Move::Place(sq)).at(span))
         .collect();
     record.start = start_position(&rules, &letters, record.moves.first().map(|m| m.mv));
-    Ok(record)
+    Ok((record, headers.warnings))
 }
 
 /// The rules a `Rules:` header states, and where.
 type StatedRules = Option<(Rules, Span)>;
 
-/// The block's header lines as tags, and the rules a `Rules:` header states.
-fn read_headers(block: &Block) -> Result<(Vec<Tag>, StatedRules), Vec<Diagnostic>> {
+/// What a grid's header lines say.
+struct Headers {
+    tags: Vec<Tag>,
+    rules: StatedRules,
+    /// The result a `Result:` header (or `Score:`, ...) claims.
+    result: Option<ClaimedResult>,
+    /// A result header that cannot be read (kept as a tag).
+    warnings: Vec<Diagnostic>,
+}
+
+/// The block's header lines: the rules a `Rules:` header states, the result the first
+/// result header (`Result:`, `Score:`, ...) claims, and every other header as a tag.
+fn read_headers(block: &Block) -> Result<Headers, Vec<Diagnostic>> {
     let mut tags = Vec::new();
     let mut stated_rules = None;
-    for h in &block.headers {
+    let mut result = None;
+    let mut result_read = false;
+    let mut warnings = Vec::new();
+    for h in &block.header_lines {
+        if score::is_result_field(&h.name) && !result_read {
+            result_read = true;
+            match score::parse_result(&h.value) {
+                Ok(read) => {
+                    result = read.map(|r| r.claimed(Some(h.value_span)));
+                    continue;
+                }
+                Err(e) => warnings.push(text::unreadable_result(
+                    &format!("the `{}` header", h.name),
+                    &h.name,
+                    &e,
+                    h.value_span,
+                )),
+            }
+        }
         if h.name.eq_ignore_ascii_case("rules") {
             match h.value.parse::<Rules>() {
                 Ok(rules) => stated_rules = Some((rules, h.span)),
@@ -420,7 +642,12 @@ fn read_headers(block: &Block) -> Result<(Vec<Tag>, StatedRules), Vec<Diagnostic
             tags.push(tag);
         }
     }
-    Ok((tags, stated_rules))
+    Ok(Headers {
+        tags,
+        rules: stated_rules,
+        result,
+        warnings,
+    })
 }
 
 /// The grid's rules: as stated, else `--rules` when its board fits the rows, else Othello
@@ -431,7 +658,7 @@ fn grid_rules(
     stated: Option<Rules>,
     options: &ReadOptions,
 ) -> Result<Rules, Vec<Diagnostic>> {
-    if block.rows.is_empty() {
+    if block.row_lines.is_empty() {
         return Err(vec![Diagnostic::error(
             Code::TranscriptMissingGrid,
             "header lines with no grid after them",
@@ -439,7 +666,7 @@ fn grid_rules(
         .at(Some(span), "these headers")
         .help("a grid of move numbers follows its header lines")]);
     }
-    let n = block.rows.len();
+    let n = block.row_lines.len();
     let rules = match (stated, options.rules) {
         (Some(rules), _) => rules,
         (None, Some(rules)) if usize::from(rules.board().side()) == n => rules,
@@ -476,10 +703,10 @@ fn grid_rules(
 /// Whether the rows carry their row numbers on the left and on the right: when most rows
 /// have them there.
 fn row_labels(block: &Block) -> (bool, bool) {
-    let n = block.rows.len();
+    let n = block.row_lines.len();
     let labelled = |pick: fn(&[Token]) -> Option<&Token>| {
         let count = block
-            .rows
+            .row_lines
             .iter()
             .enumerate()
             .filter(|(r, row)| pick(&row.tokens).is_some_and(|t| t.text == (r + 1).to_string()))

@@ -1,5 +1,5 @@
 //! Writing transcript grids: the move numbers on their squares, the start discs, and the
-//! header lines for what a grid can say.
+//! header lines for what a grid can say (its tags, and the result as a `Result:` line).
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -8,7 +8,7 @@ use super::is_header_name;
 use crate::engine::{BoardShape, Color, Move, Rules, Setup, Square};
 use crate::formats::capabilities::{tags_phrase, Claim, ClaimLosses};
 use crate::formats::{text_writer, RecordWriter, TextFormat, WriteError, WriteOptions};
-use crate::record::{Record, Tag};
+use crate::record::{score, Record, Tag};
 
 /// A writer of transcript grids.
 pub fn writer<'a>(
@@ -28,13 +28,26 @@ impl TextFormat for Transcript {
     /// The grid of `record`: its losses and start, the move numbers on their squares, then
     /// the headers and the grid's text.
     fn render(&self, record: &Record) -> Result<(String, Vec<String>), WriteError> {
-        let mut losses = ClaimLosses::of(record, &Claim::ALL).into_vec();
+        // Every claim but the result, which a `Result:` header holds.
+        let mut losses = ClaimLosses::of(record, &Claim::ALL[1..]).into_vec();
+        let result = record.result.as_ref().and_then(|claim| {
+            let text = score::result_text(claim);
+            if text.is_none() {
+                losses.push(
+                    "the result (a `Result:` header holds a score, or how the game ended, not both)"
+                        .into(),
+                );
+            }
+            text
+        });
         let bad_tags: Vec<Tag> = record
             .tags
             .iter()
             .filter(|t| {
                 !is_header_name(&t.name)
                     || t.name.eq_ignore_ascii_case("rules")
+                    // Read back as the result.
+                    || score::is_result_field(&t.name)
                     || t.value.contains(['\n', '\r'])
                     // Read back trimmed: spaces around a value cannot be held.
                     || t.value.trim() != t.value
@@ -61,6 +74,9 @@ impl TextFormat for Transcript {
         }
         for tag in record.tags.iter().filter(|t| !bad_tags.contains(t)) {
             text.push_str(&format!("{}: {}\n", tag.name, tag.value));
+        }
+        if let Some(result) = result {
+            text.push_str(&format!("Result: {result}\n"));
         }
         write_grid(&mut text, &rules, &setup, &grid);
         Ok((text, losses))
