@@ -240,16 +240,17 @@ fn run_files(
     let inputs: Vec<&Path> = args.files.iter().map(PathBuf::as_path).collect();
     // Headers (`==> NAME <==`) when there are several scenarios: several files, or one file
     // of several blocks.
-    let mut first = None;
+    // A single file is read once (a FIFO cannot be read twice), its result kept.
+    let mut first: Option<io::Result<String>> = None;
     let several = match args.files.as_slice() {
-        [one] => match read_input(one) {
-            Ok(text) => {
-                let several = is_markdown(one) && markdown::examples(&text).len() > 1;
-                first = Some(text);
-                several
-            }
-            Err(_) => false,
-        },
+        [one] => {
+            let read = read_input(one);
+            let several = read
+                .as_ref()
+                .is_ok_and(|text| is_markdown(one) && markdown::examples(text).len() > 1);
+            first = Some(read);
+            several
+        }
         _ => true,
     };
     let mut sink = if format == Format::Json && !args.check && !args.bless {
@@ -258,7 +259,7 @@ fn run_files(
         Sink::Plain(out)
     };
     for path in &args.files {
-        let text = match first.take().map_or_else(|| read_input(path), Ok) {
+        let text = match first.take().unwrap_or_else(|| read_input(path)) {
             Ok(text) => text,
             Err(e) => {
                 stderr_line(format_args!("error: {e}"));
