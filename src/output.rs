@@ -100,7 +100,8 @@ struct Live {
 static LIVE: Mutex<Vec<Live>> = Mutex::new(Vec::new());
 
 fn live() -> MutexGuard<'static, Vec<Live>> {
-    LIVE.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    LIVE.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 fn unregister(temp: &Path) {
@@ -232,7 +233,7 @@ fn duplicate(fd: i32, target: &Path) -> io::Result<File> {
     use std::os::fd::{AsFd, BorrowedFd};
     // Only a descriptor that is open is borrowed: /proc/self/fd lists exactly those.
     let open = fs::symlink_metadata(format!("/proc/self/fd/{fd}")).is_ok()
-        || (fd <= 2 && fd >= 0 && std_stream_is_open(fd));
+        || ((0..=2).contains(&fd) && std_stream_is_open(fd));
     if !open {
         return Err(io::Error::new(
             io::ErrorKind::NotFound,
@@ -405,7 +406,8 @@ impl AtomicFile {
         #[cfg(unix)]
         {
             use std::os::unix::fs::MetadataExt;
-            let _ = std::os::unix::fs::fchown(&self.file, Some(existing.uid()), Some(existing.gid()));
+            let _ =
+                std::os::unix::fs::fchown(&self.file, Some(existing.uid()), Some(existing.gid()));
         }
         let _ = self.file.set_permissions(existing.permissions());
     }
@@ -664,8 +666,7 @@ mod tests {
     use super::*;
 
     fn scratch(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("output-unit-{}-{name}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("output-unit-{}-{name}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
         dir
@@ -688,7 +689,10 @@ mod tests {
         let mut out = AtomicFile::create(&target).unwrap();
         out.write_all(b"half").unwrap();
         assert_eq!(names(&dir).len(), 2, "a temporary beside the target");
-        assert_eq!(out.abandoned().unwrap().to_string(), format!("{} is left as it was", target.display()));
+        assert_eq!(
+            out.abandoned().unwrap().to_string(),
+            format!("{} is left as it was", target.display())
+        );
         drop(out);
         assert_eq!(names(&dir), ["out.rgn"]);
         assert_eq!(fs::read_to_string(&target).unwrap(), "precious");
@@ -740,9 +744,16 @@ mod tests {
         let mut out = AtomicFile::create(&link).unwrap();
         assert!(!out.is_direct());
         out.write_all(b"new").unwrap();
-        assert_eq!(names(&real_dir).len(), 2, "staged beside the file the link names");
+        assert_eq!(
+            names(&real_dir).len(),
+            2,
+            "staged beside the file the link names"
+        );
         out.commit().unwrap();
-        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
         assert_eq!(fs::read_to_string(&real).unwrap(), "new");
         assert_eq!(names(&real_dir), ["games.rgn"]);
     }
@@ -756,7 +767,10 @@ mod tests {
         let mut out = AtomicFile::create(&link).unwrap();
         out.write_all(b"made").unwrap();
         out.commit().unwrap();
-        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
         assert_eq!(fs::read_to_string(dir.join("made.rgn")).unwrap(), "made");
     }
 
@@ -769,7 +783,10 @@ mod tests {
         assert!(out.abandoned().is_none());
         out.write_all(b"nothing").unwrap();
         out.commit().unwrap();
-        assert!(fs::metadata("/dev/null").unwrap().file_type().is_char_device());
+        assert!(fs::metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device());
     }
 
     #[cfg(unix)]
@@ -795,7 +812,10 @@ mod tests {
     fn a_missing_folder_names_it() {
         let dir = scratch("missing");
         let e = AtomicFile::create(dir.join("no/such/out.rgn")).unwrap_err();
-        assert!(e.to_string().contains("cannot create a temporary file in"), "{e}");
+        assert!(
+            e.to_string().contains("cannot create a temporary file in"),
+            "{e}"
+        );
     }
 
     #[cfg(unix)]

@@ -122,7 +122,9 @@ impl Writer {
     /// `reversi.1` in `dir/pages`, whatever `name`).
     fn target(self, dir: &Path, name: &str) -> PathBuf {
         match self {
-            Writer::Bless => dir.join(name.strip_suffix(".txt").unwrap_or(name).to_owned() + ".txt"),
+            Writer::Bless => {
+                dir.join(name.strip_suffix(".txt").unwrap_or(name).to_owned() + ".txt")
+            }
             Writer::ManDir => {
                 let pages = dir.join("pages");
                 fs::create_dir_all(&pages).unwrap();
@@ -283,11 +285,16 @@ fn dev_null_stays_a_device() {
         assert_ok(w, &r, "/dev/null");
         device("after the run");
         assert!(
-            !left_in(Path::new("/dev")).iter().any(|n| n.ends_with(".tmp")),
+            !left_in(Path::new("/dev"))
+                .iter()
+                .any(|n| n.ends_with(".tmp")),
             "{w:?}: no temporary in /dev"
         );
         if !w.takes_output() {
-            assert!(fs::symlink_metadata(&target).unwrap().file_type().is_symlink());
+            assert!(fs::symlink_metadata(&target)
+                .unwrap()
+                .file_type()
+                .is_symlink());
         }
     }
 }
@@ -305,7 +312,10 @@ fn a_symlink_to_a_file_stays_a_link_and_the_file_is_replaced() {
         let r = run_os(&w.args(&dir, &target));
         assert_ok(w, &r, "symlink");
         assert!(
-            fs::symlink_metadata(&target).unwrap().file_type().is_symlink(),
+            fs::symlink_metadata(&target)
+                .unwrap()
+                .file_type()
+                .is_symlink(),
             "{w:?}: the link stays a link"
         );
         assert_marked(w, &fs::read(&real).unwrap(), "the file the link names");
@@ -329,7 +339,10 @@ fn a_symlink_to_proc_self_fd_1_and_dev_stdout_write_standard_output() {
             assert_ok(w, &r, through);
             assert_marked(w, &r.stdout, through);
             if target.starts_with(&dir) {
-                assert!(fs::symlink_metadata(&target).unwrap().file_type().is_symlink());
+                assert!(fs::symlink_metadata(&target)
+                    .unwrap()
+                    .file_type()
+                    .is_symlink());
             }
         }
     }
@@ -344,7 +357,7 @@ fn a_name_of_250_bytes_is_written() {
         let r = run_os(&w.args(&dir, &target));
         assert_ok(w, &r, "250-byte name");
         assert_marked(w, &fs::read(&target).unwrap(), "250-byte name");
-        assert_eq!(left_in(&dir), [name.clone()], "{w:?}: no temporary");
+        assert_eq!(left_in(&dir), [name.as_str()], "{w:?}: no temporary");
     }
 }
 
@@ -388,19 +401,41 @@ fn repair_and_show_refuse_to_write_the_name_files_the_input_is_read_with() {
     )
     .unwrap();
     let wtb = dir.join("t.wtb");
-    let made = run(&["convert", "-q", "--lossy", "--to", "wthor", "-o", path_str(&wtb), path_str(&rgn)]);
+    let made = run(&[
+        "convert",
+        "-q",
+        "--lossy",
+        "--to",
+        "wthor",
+        "-o",
+        path_str(&wtb),
+        path_str(&rgn),
+    ]);
     assert_eq!(made.code, Some(0), "{}", made.stderr);
     let jou = dir.join("WTHOR.JOU");
     let before = fs::read(&jou).unwrap();
     for args in [
-        vec!["repair", "-q", "--to", "rgn", "-o", path_str(&jou), path_str(&wtb)],
+        vec![
+            "repair",
+            "-q",
+            "--to",
+            "rgn",
+            "-o",
+            path_str(&jou),
+            path_str(&wtb),
+        ],
         vec!["show", "-o", path_str(&jou), path_str(&wtb)],
     ] {
         let r = run(&args);
         r.sane(args[0]);
         assert_eq!(r.code, Some(2), "{}: {}", args[0], r.stderr);
         assert!(r.stderr.contains("would destroy the input"), "{}", r.stderr);
-        assert_eq!(fs::read(&jou).unwrap(), before, "{}: the name file is kept", args[0]);
+        assert_eq!(
+            fs::read(&jou).unwrap(),
+            before,
+            "{}: the name file is kept",
+            args[0]
+        );
     }
 }
 
@@ -411,7 +446,15 @@ fn a_repair_that_writes_no_game_leaves_the_output_alone() {
     fs::write(&empty, "").unwrap();
     let out = dir.join("out.rgn");
     fs::write(&out, "precious").unwrap();
-    let r = run(&["repair", "-q", "--from", "rgn", "-o", path_str(&out), path_str(&empty)]);
+    let r = run(&[
+        "repair",
+        "-q",
+        "--from",
+        "rgn",
+        "-o",
+        path_str(&out),
+        path_str(&empty),
+    ]);
     r.sane("repair of nothing");
     assert_eq!(fs::read_to_string(&out).unwrap(), "precious");
     assert!(r.stderr.contains("is left as it was"), "{}", r.stderr);
@@ -456,7 +499,17 @@ fn blessing_never_writes_over_another_scenario_input() {
 /// temporary file is beside the output.
 fn convert_waiting(dir: &Path, output: &Path) -> (std::process::Child, std::process::ChildStdin) {
     let mut child = Command::new(bin())
-        .args(["convert", "-q", "--from", "moves", "--to", "rgn", "-o", path_str(output), "-"])
+        .args([
+            "convert",
+            "-q",
+            "--from",
+            "moves",
+            "--to",
+            "rgn",
+            "-o",
+            path_str(output),
+            "-",
+        ])
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -493,9 +546,17 @@ fn every_ending_signal_removes_the_temporary_and_exits_128_plus_the_signal() {
         let status = child.wait().unwrap();
         drop(stdin);
         let mut stderr = String::new();
-        child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut stderr)
+            .unwrap();
         assert_eq!(status.code(), Some(128 + signal), "{name}: {stderr}");
-        assert!(stderr.contains(&format!("interrupted by {name}")), "{stderr}");
+        assert!(
+            stderr.contains(&format!("interrupted by {name}")),
+            "{stderr}"
+        );
         assert!(stderr.contains("out.rgn is left as it was"), "{stderr}");
         assert_eq!(files_in(&dir), ["out.rgn"], "{name}");
         assert_eq!(fs::read_to_string(&output).unwrap(), "precious");
@@ -571,7 +632,12 @@ fn a_closed_standard_output_ends_every_command_quietly_with_its_status() {
         // The reader goes away before anything is written.
         drop(child.stdout.take());
         let mut stderr = String::new();
-        child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut stderr)
+            .unwrap();
         let status = child.wait().unwrap();
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
         assert_eq!(status.code(), normal.code, "{args:?}: {stderr}");
@@ -583,7 +649,10 @@ fn a_closed_standard_output_ends_every_command_quietly_with_its_status() {
 fn a_full_standard_output_names_it_and_exits_2() {
     let dir = scratch("full");
     for args in printing_commands(&dir) {
-        let full = fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let full = fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
         let out = Command::new(bin())
             .args(&args)
             .stdin(Stdio::null())
@@ -608,7 +677,12 @@ fn completions_piped_into_head_do_not_panic() {
             .spawn()
             .unwrap();
         let mut first = [0u8; 1];
-        child.stdout.as_mut().unwrap().read_exact(&mut first).unwrap();
+        child
+            .stdout
+            .as_mut()
+            .unwrap()
+            .read_exact(&mut first)
+            .unwrap();
         drop(child.stdout.take());
         let out = child.wait_with_output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -628,7 +702,11 @@ fn an_unknown_allow_code_is_a_usage_error_with_the_nearest_name() {
     let r = run(&["validate", "--allow", "unfinshed", path_str(&input)]);
     r.sane("--allow typo");
     assert_eq!(r.code, Some(2), "{}", r.stderr);
-    assert!(r.stderr.contains("did you mean `unfinished`?"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("did you mean `unfinished`?"),
+        "{}",
+        r.stderr
+    );
     let r = run(&["validate", "-q", "--allow", "UNFINISHED", path_str(&input)]);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
 }
@@ -649,7 +727,15 @@ fn file_names_that_are_not_utf8_work_in_every_command() {
     fs::write(&scenario, SCENARIO).unwrap();
     let runs: Vec<Vec<OsString>> = vec![
         vec![os("validate"), os("-q"), os(&input)],
-        vec![os("convert"), os("-q"), os("--to"), os("rgn"), os("-o"), os(&output), os(&input)],
+        vec![
+            os("convert"),
+            os("-q"),
+            os("--to"),
+            os("rgn"),
+            os("-o"),
+            os(&output),
+            os(&input),
+        ],
         vec![os("repair"), os("-q"), os("-o"), os(&output), os(&input)],
         vec![os("scenario"), os("--bless"), os(&scenario)],
         vec![os("show"), os("-o"), os(&output), os(&input)],
@@ -661,7 +747,9 @@ fn file_names_that_are_not_utf8_work_in_every_command() {
         assert_eq!(r.code, Some(0), "{args:?}: {}", r.stderr);
         assert!(!r.stderr.contains("invalid UTF-8"), "{}", r.stderr);
     }
-    assert!(fs::read_to_string(&output).unwrap().contains("black to move"));
+    assert!(fs::read_to_string(&output)
+        .unwrap()
+        .contains("black to move"));
     let expected = PathBuf::from(OsString::from_vec(
         [dir.as_os_str().as_bytes(), b"/r\xe8gle.txt"].concat(),
     ));
@@ -676,7 +764,11 @@ fn jobs_are_capped_with_a_note_in_repair() {
     let r = run(&["repair", "--jobs", "10000", path_str(&input)]);
     r.sane("repair --jobs 10000");
     assert_eq!(r.code, Some(0), "{}", r.stderr);
-    assert!(r.stderr.contains("--jobs 10000 is more than"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("--jobs 10000 is more than"),
+        "{}",
+        r.stderr
+    );
     assert!(r.elapsed < Duration::from_secs(20), "{:?}", r.elapsed);
 }
 
@@ -735,7 +827,12 @@ fn two_conversions_into_one_folder_both_keep_their_names() {
             .collect();
         for child in children {
             let out = child.wait_with_output().unwrap();
-            assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
         }
         for tag in ["alpha", "beta"] {
             let players = players_of(&out.join(format!("{tag}{round}.wtb")));
@@ -760,7 +857,13 @@ fn two_conversions_into_one_folder_both_keep_their_names() {
 fn repair_of_2_mb_of_openings_stays_small() {
     let dir = scratch("repair-memory");
     let input = dir.join("openings.txt");
-    let openings = ["f5d6c3d3c4", "f5f6e6f4e3", "f5d6c5f4e3", "f5f4e3f6d3", "c4c3d3c5b4"];
+    let openings = [
+        "f5d6c3d3c4",
+        "f5f6e6f4e3",
+        "f5d6c5f4e3",
+        "f5f4e3f6d3",
+        "c4c3d3c5b4",
+    ];
     let mut text = String::new();
     let mut i = 0;
     while text.len() < 2_000_000 {
@@ -770,12 +873,28 @@ fn repair_of_2_mb_of_openings_stays_small() {
     }
     fs::write(&input, text).unwrap();
     let output = dir.join("out.txt");
-    let r = run(&["repair", "-q", "--from", "moves", "-o", path_str(&output), path_str(&input)]);
+    let r = run(&[
+        "repair",
+        "-q",
+        "--from",
+        "moves",
+        "-o",
+        path_str(&output),
+        path_str(&input),
+    ]);
     r.sane("repair of 2 MB");
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     assert!(r.stdout().contains(&format!("{i} games")), "{}", r.stdout());
     let json = run(&[
-        "repair", "-q", "--format", "json", "--from", "moves", "-o", path_str(&output), path_str(&input),
+        "repair",
+        "-q",
+        "--format",
+        "json",
+        "--from",
+        "moves",
+        "-o",
+        path_str(&output),
+        path_str(&input),
     ]);
     json.sane("repair --format json of 2 MB");
     let report: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
@@ -798,7 +917,11 @@ fn an_oversized_or_endless_scenario_is_refused_fast() {
             r.sane(path);
             assert_eq!(r.code, Some(2), "{path}: {}", r.stderr);
             assert!(r.stderr.contains("larger than 4 MiB"), "{}", r.stderr);
-            assert!(r.elapsed < Duration::from_secs(10), "{path}: {:?}", r.elapsed);
+            assert!(
+                r.elapsed < Duration::from_secs(10),
+                "{path}: {:?}",
+                r.elapsed
+            );
         }
     }
 }
@@ -809,7 +932,11 @@ fn the_largest_scenarios_allowed_stay_small() {
     // The most moves a scenario may have, every position shown.
     let moves = scenario_moves(10_000);
     let long = dir.join("long.scenario");
-    fs::write(&long, format!("rules: othello\nshow: every\nmoves: {moves}\n")).unwrap();
+    fs::write(
+        &long,
+        format!("rules: othello\nshow: every\nmoves: {moves}\n"),
+    )
+    .unwrap();
     // Just under 4 MiB of small scenarios in Markdown.
     let md = dir.join("many.md");
     let block = "```scenario\nrules: othello:4x4\nmoves: b1 !b1\n```\n\n";
@@ -823,7 +950,11 @@ fn the_largest_scenarios_allowed_stay_small() {
         }
     }
     let over = dir.join("over.scenario");
-    fs::write(&over, format!("rules: othello\nmoves: {} !a1\n", scenario_moves(10_000))).unwrap();
+    fs::write(
+        &over,
+        format!("rules: othello\nmoves: {} !a1\n", scenario_moves(10_000)),
+    )
+    .unwrap();
     let r = run(&["scenario", path_str(&over)]);
     r.sane("too many moves");
     assert_eq!(r.code, Some(1), "{}", r.stderr);

@@ -139,10 +139,7 @@ pub(crate) fn stdout_failed(e: io::Error) -> io::Error {
     if is_closed_pipe(&e) || e.to_string().starts_with("standard output") {
         return e;
     }
-    io::Error::new(
-        e.kind(),
-        format!("standard output: writing failed: {e}"),
-    )
+    io::Error::new(e.kind(), format!("standard output: writing failed: {e}"))
 }
 
 /// Ends a command whose work wrote to standard output: a closed standard output ends it

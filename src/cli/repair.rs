@@ -175,7 +175,9 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         (Ok(()), None) => String::new(),
     };
     // A run that could not read an input, or wrote no game, leaves the output as it was.
-    if progress.status == exit::USAGE || (progress.summary.written == 0 && output.abandoned().is_some()) {
+    if progress.status == exit::USAGE
+        || (progress.summary.written == 0 && output.abandoned().is_some())
+    {
         note_abandoned(&output);
     } else {
         output.commit()?;
@@ -280,7 +282,11 @@ impl Work<'_> {
                         report_game(self.report, self.handler, name, game, repair, note)
                     }
                     _ => {
-                        let comma = if self.progress.json_games == 0 { "" } else { "," };
+                        let comma = if self.progress.json_games == 0 {
+                            ""
+                        } else {
+                            ","
+                        };
                         self.progress.json_games += 1;
                         let value = game_json(name, game, repair, note.as_deref());
                         write!(self.report, "{comma}{value}")

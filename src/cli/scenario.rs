@@ -187,12 +187,11 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
     let result = result.and_then(|()| out.flush());
     let State {
         mut code,
-        tally:
-            Tally {
-                agree,
-                differ,
-                broken,
-            },
+        tally: Tally {
+            agree,
+            differ,
+            broken,
+        },
         total,
     } = state;
     if differ + broken > 0 && code == exit::OK {

@@ -188,11 +188,12 @@ impl Scenario {
             if trimmed.is_empty() || trimmed.starts_with('#') {
                 continue;
             }
-            let (key, value) = trimmed
-                .split_once(':')
-                .ok_or_else(|| {
-                    syntax(n, format!("expected `key: value`, found `{}`", shorten(line)))
-                })?;
+            let (key, value) = trimmed.split_once(':').ok_or_else(|| {
+                syntax(
+                    n,
+                    format!("expected `key: value`, found `{}`", shorten(line)),
+                )
+            })?;
             let value = value.trim();
             match key.trim() {
                 "rules" => sc.rules = Some((value.to_owned(), n)),
@@ -269,12 +270,7 @@ impl Scenario {
                     }
                     sc.start = StartGiven::Diagram { rows, line: n };
                 }
-                other => {
-                    return Err(syntax(
-                        n,
-                        format!("unknown directive `{}`", shorten(other)),
-                    ))
-                }
+                other => return Err(syntax(n, format!("unknown directive `{}`", shorten(other)))),
             }
         }
         if sc.quiet > sc.moves.len() {

@@ -502,7 +502,9 @@ struct NameRemap([Vec<u16>; 2]);
 
 impl NameRemap {
     fn is_identity(&self) -> bool {
-        self.0.iter().all(|m| m.iter().enumerate().all(|(i, &j)| i == usize::from(j)))
+        self.0
+            .iter()
+            .all(|m| m.iter().enumerate().all(|(i, &j)| i == usize::from(j)))
     }
 
     /// The index `index` of table `slot` now has.
@@ -528,9 +530,7 @@ fn merge_names_locked(files: &mut [NameFile; 2]) -> io::Result<(Option<File>, Na
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let lock = File::open(&dir)
-        .map_err(|e| io::Error::new(e.kind(), format!("{}: cannot lock: {e}", dir.display())))?;
-    lock.lock()
+    let lock = lock_dir(&dir)
         .map_err(|e| io::Error::new(e.kind(), format!("{}: cannot lock: {e}", dir.display())))?;
     for file in files.iter_mut() {
         let kind = file.table.kind();
@@ -575,6 +575,30 @@ fn merge_names_locked(files: &mut [NameFile; 2]) -> io::Result<(Option<File>, Na
     Ok((Some(lock), remap))
 }
 
+/// Takes an exclusive advisory lock (`flock`) on the directory `dir`, held until the file
+/// returned is dropped. (`File::lock` does the same from Rust 1.89, above this crate's
+/// minimum version.)
+#[cfg(unix)]
+fn lock_dir(dir: &std::path::Path) -> io::Result<File> {
+    use std::os::fd::AsRawFd;
+    let file = File::open(dir)?;
+    loop {
+        // SAFETY: `flock` on a descriptor this function owns.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } == 0 {
+            return Ok(file);
+        }
+        let e = io::Error::last_os_error();
+        if e.kind() != io::ErrorKind::Interrupted {
+            return Err(e);
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn lock_dir(dir: &std::path::Path) -> io::Result<File> {
+    File::open(dir)
+}
+
 /// Copies the records of `body` to `out`, re-mapping their tournament, Black and White
 /// indexes (bytes 0-1, 2-3 and 4-5, little-endian) by `remap`; `record_len` is the size of
 /// a record (68 or 104).
@@ -596,7 +620,11 @@ fn copy_remapped(
             Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(()),
             Err(e) => return Err(e),
         }
-        for (at, table) in [(0, slot(NameKind::Tournament)), (2, slot(NameKind::Player)), (4, slot(NameKind::Player))] {
+        for (at, table) in [
+            (0, slot(NameKind::Tournament)),
+            (2, slot(NameKind::Player)),
+            (4, slot(NameKind::Player)),
+        ] {
             let index = u16::from_le_bytes([record[at], record[at + 1]]);
             record[at..at + 2].copy_from_slice(&remap.map(table, index).to_le_bytes());
         }
