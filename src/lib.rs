@@ -27,6 +27,7 @@ pub mod codes;
 pub mod convert;
 pub mod diagnostic;
 pub mod formats;
+pub mod output;
 pub mod record;
 pub mod render;
 pub mod repair;

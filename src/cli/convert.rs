@@ -22,13 +22,13 @@ use super::{exit, stderr_line};
 pub(crate) struct Args {
     /// Input files; `-` reads standard input.
     #[arg(required = true)]
-    inputs: Vec<String>,
+    inputs: Vec<PathBuf>,
     /// Target format, `FORMAT[:DIALECT]`: `rgn`, `json`, `json:lines`, `wthor`, `ggf`, `pgn`, `pgn:thor`, `pgn:playok`, `pgn:edax`, `sgf`, `moves`, `moves:nopass` (passes left out), `transcript`, `obf`.
     #[arg(long, value_parser = parse_target)]
     to: (Format, Option<String>),
     /// Output file; `-` (the default) writes standard output.
     #[arg(short, long, default_value = "-")]
-    output: String,
+    output: PathBuf,
     /// Read as this format instead of detecting it.
     #[arg(long, value_parser = input::parse_format)]
     from: Option<Format>,
@@ -61,7 +61,7 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
             io::ErrorKind::InvalidInput,
             format!(
                 "{}: a WTHOR game file cannot have the name of a WTHOR name file, which is written beside it",
-                args.output
+                args.output.display()
             ),
         ));
     }
@@ -352,11 +352,8 @@ impl Spool {
 }
 
 /// Whether `path` names a WTHOR name file.
-fn is_name_file(path: &str) -> bool {
-    std::path::Path::new(path)
-        .file_name()
-        .map(|n| n.to_string_lossy())
-        .is_some_and(|n| n.eq_ignore_ascii_case("WTHOR.JOU") || n.eq_ignore_ascii_case("WTHOR.TRN"))
+fn is_name_file(path: &std::path::Path) -> bool {
+    reversi_record::output::is_wthor_name_file(path)
 }
 
 /// Converts every game of every input through `writer` with the library's pipeline,
@@ -408,11 +405,11 @@ fn convert_inputs(
 }
 
 /// The directory of the output file (WTHOR name files go beside it), `None` for stdout.
-fn output_dir(output: &str) -> Option<PathBuf> {
-    if output == "-" {
+fn output_dir(output: &std::path::Path) -> Option<PathBuf> {
+    if output == std::path::Path::new("-") {
         return None;
     }
-    match std::path::Path::new(output).parent() {
+    match output.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => Some(dir.to_path_buf()),
         _ => Some(PathBuf::from(".")),
     }

@@ -4,7 +4,7 @@ use std::io::{self, Write};
 
 use reversi_record::codes::{Code, CODES};
 
-use super::exit;
+use super::{exit, output};
 
 /// Explain a diagnostic code, or list them all.
 #[derive(Debug, clap::Args)]
@@ -13,8 +13,14 @@ pub(crate) struct Args {
     code: Option<String>,
 }
 
+/// Prints the explanation (or the list); a closed standard output ends it quietly.
 pub(crate) fn run(args: Args) -> io::Result<u8> {
-    let mut out = io::stdout().lock();
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let (result, status) = print(&mut out, args);
+    output::finish_stdout(result.and_then(|()| out.flush()), status)
+}
+
+fn print(out: &mut impl Write, args: Args) -> (io::Result<()>, u8) {
     let Some(code) = args.code else {
         let width = CODES
             .iter()
@@ -29,21 +35,21 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
                 .split(". ")
                 .next()
                 .unwrap_or(text);
-            writeln!(out, "{name:<width$} {}", first.trim_end_matches('.'))?;
+            if let Err(e) = writeln!(out, "{name:<width$} {}", first.trim_end_matches('.')) {
+                return (Err(e), exit::OK);
+            }
         }
-        return Ok(exit::OK);
+        return (Ok(()), exit::OK);
     };
     match Code::from_name(&code) {
-        Some(code) => {
-            writeln!(out, "{}\n\n{}", code.name(), code.explanation())?;
-            Ok(exit::OK)
-        }
+        Some(code) => (
+            writeln!(out, "{}\n\n{}", code.name(), code.explanation()),
+            exit::OK,
+        ),
         None => {
-            writeln!(
-                io::stderr(),
-                "error: unknown code `{code}`; `reversi explain` lists them"
-            )?;
-            Ok(exit::USAGE)
+            let hint = super::parse_code(&code).err().unwrap_or_default();
+            super::stderr_line(format_args!("error: {hint}"));
+            (Ok(()), exit::USAGE)
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use std::fs::File;
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use reversi_record::formats::text::Utf16;
@@ -78,16 +78,20 @@ pub(crate) struct InputOptions {
     pub(crate) names: Option<PathBuf>,
 }
 
-/// Opens `path` (`-` for standard input).
-pub(crate) fn open(path: &str, options: &InputOptions) -> io::Result<Input> {
+/// Opens `path` (`-` for standard input). The name need not be UTF-8: it is shown with
+/// the bytes that are not replaced (`Path::display`).
+pub(crate) fn open(path: impl AsRef<Path>, options: &InputOptions) -> io::Result<Input> {
+    let file_path = path.as_ref();
+    let shown = file_path.display().to_string();
+    let path = shown.as_str();
     let (reader, len, file_path): (Box<dyn io::Read + Send>, Option<u64>, Option<PathBuf>) =
-        if path == "-" {
+        if file_path == Path::new("-") {
             (Box::new(io::stdin()), None, None)
         } else {
-            let file = File::open(path)
+            let file = File::open(file_path)
                 .map_err(|e| io::Error::new(e.kind(), format!("{path}: cannot open: {e}")))?;
             let len = file.metadata().ok().map(|m| m.len());
-            (Box::new(file), len, Some(PathBuf::from(path)))
+            (Box::new(file), len, Some(file_path.to_path_buf()))
         };
     let detected = Format::detect(reader, path, len, options.from).map_err(|e| match e {
         DetectError::Read(e) => io::Error::new(e.kind(), format!("{path}: reading failed: {e}")),

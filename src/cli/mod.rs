@@ -14,6 +14,7 @@ mod perft;
 mod repair;
 mod scenario;
 mod show;
+mod signals;
 mod validate;
 
 /// Read, write, validate and convert Reversi/Othello game records of every variant.
@@ -79,7 +80,7 @@ pub(crate) mod exit {
 
 pub(crate) fn main() -> ExitCode {
     let cli = Cli::parse();
-    output::install_signal_handler();
+    signals::install();
     let result = match cli.command {
         Command::Validate(args) => validate::run(args),
         Command::Convert(args) => convert::run(args),
@@ -93,6 +94,8 @@ pub(crate) fn main() -> ExitCode {
     };
     match result {
         Ok(code) => ExitCode::from(code),
+        // A closed standard output the command did not end on itself: nothing to say.
+        Err(e) if output::is_closed_pipe(&e) => ExitCode::from(exit::USAGE),
         Err(e) => {
             stderr_line(format_args!("error: {e}"));
             ExitCode::from(exit::USAGE)
@@ -110,6 +113,47 @@ pub(crate) fn stderr_line(text: impl std::fmt::Display) {
 pub(crate) fn parse_rules(s: &str) -> Result<reversi_record::Rules, String> {
     s.parse()
         .map_err(|e: reversi_record::RulesError| e.to_string())
+}
+
+/// Parses a diagnostic code for clap (`--allow`): a name of `reversi explain`'s list, any
+/// case; an unknown one is refused, with the nearest name when one is close.
+pub(crate) fn parse_code(s: &str) -> Result<String, String> {
+    use reversi_record::codes::{Code, CODES};
+    if let Some(code) = Code::from_name(s) {
+        return Ok(code.name().to_string());
+    }
+    let wanted = s.trim().to_ascii_lowercase();
+    let nearest = CODES
+        .iter()
+        .map(|(_, name, _)| (edit_distance(&wanted, name), *name))
+        .min();
+    let hint = match nearest {
+        Some((d, name)) if d <= 2.max(wanted.len() / 3) => format!("; did you mean `{name}`?"),
+        _ => String::new(),
+    };
+    Err(format!(
+        "unknown code `{s}`{hint} (`reversi explain` lists the codes)"
+    ))
+}
+
+/// The Levenshtein distance of two short ASCII-ish strings, by characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = if ca == *cb {
+                diagonal
+            } else {
+                1 + diagonal.min(above).min(row[j])
+            };
+            diagonal = above;
+        }
+    }
+    row[b.len()]
 }
 
 /// At most this many worker threads per core: more only costs memory and start-up time.
@@ -141,5 +185,26 @@ fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
         one
     } else {
         many
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_code_typo_is_refused_with_the_nearest_name() {
+        assert_eq!(parse_code("Unfinished").unwrap(), "unfinished");
+        let e = parse_code("unfinshed").unwrap_err();
+        assert!(e.contains("did you mean `unfinished`?"), "{e}");
+        let e = parse_code("zzzzzzzzzzzzzzzzzzzz").unwrap_err();
+        assert!(!e.contains("did you mean"), "{e}");
+    }
+
+    #[test]
+    fn edit_distances() {
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "ab"), 2);
+        assert_eq!(edit_distance("same", "same"), 0);
     }
 }

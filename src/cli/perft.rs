@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use reversi_record::{Finished, Position, Rules};
 
-use super::exit;
+use super::{exit, output};
 
 /// Count the leaves of the game tree from the start position.
 #[derive(Debug, clap::Args)]
@@ -22,8 +22,8 @@ pub(crate) struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = PerftFormat::Human)]
     format: PerftFormat,
-    /// Threads to search on (default, or 0: every core; at most 256). The count does not
-    /// depend on it.
+    /// Threads to search on (default, or 0: every core; at most 4 per core, with a note).
+    /// The count does not depend on it.
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
 }
@@ -44,14 +44,16 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
     } else {
         Finished::Ignored
     };
-    let leaves = Position::new(args.rules).perft_jobs(args.depth, finished, args.jobs.unwrap_or(0));
+    let jobs = super::capped_jobs(args.jobs, false);
+    let leaves = Position::new(args.rules).perft_jobs(args.depth, finished, jobs);
     let seconds = start.elapsed().as_secs_f64();
     let mut out = io::stdout().lock();
-    match args.format {
+    let printed = match args.format {
         PerftFormat::Human => {
-            writeln!(out, "perft({}) {}: {leaves}", args.depth, args.rules)?;
+            let line = writeln!(out, "perft({}) {}: {leaves}", args.depth, args.rules);
             let rate = leaves as f64 / seconds.max(1e-9) / 1e6;
-            writeln!(io::stderr(), "{seconds:.3} s, {rate:.1} M leaves/s")?;
+            super::stderr_line(format_args!("{seconds:.3} s, {rate:.1} M leaves/s"));
+            line
         }
         PerftFormat::Json => {
             let value = serde_json::json!({
@@ -59,8 +61,8 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
                 "depth": args.depth,
                 "leaves": leaves,
             });
-            writeln!(out, "{value}")?;
+            writeln!(out, "{value}")
         }
-    }
-    Ok(exit::OK)
+    };
+    output::finish_stdout(printed.and_then(|()| out.flush()), exit::OK)
 }

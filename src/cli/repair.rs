@@ -4,17 +4,16 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use rayon::prelude::*;
 use reversi_record::diagnostic::{Diagnostic, Report, Source};
 use reversi_record::formats::{
     Format, ParsedGame, PgnDialect, ReadOptions, RecordWriter, WriteError, WriteOptions,
 };
-use reversi_record::repair::{repair_game, Repair, RepairOptions, Status};
+use reversi_record::repair::{repair_batch, Repair, RepairOptions, Status};
 use reversi_record::Rules;
 use serde_json::json;
 
 use super::input::{self, InputOptions};
-use super::output::Output;
+use super::output::{self, Output};
 use super::{exit, OutputFormat};
 
 /// Repair records: for a game that does not replay, find the smallest set of edits (swapped,
@@ -25,14 +24,15 @@ use super::{exit, OutputFormat};
 pub(crate) struct Args {
     /// Input files; `-` reads standard input.
     #[arg(required = true)]
-    inputs: Vec<String>,
+    inputs: Vec<PathBuf>,
     /// Output format, `FORMAT[:DIALECT]` (default: the first input's format).
     #[arg(long, value_parser = input::parse_format)]
     to: Option<Format>,
-    /// Output file, replaced only when the run succeeds (never an input); `-` (the default)
-    /// writes standard output, and the report then goes to standard error.
+    /// Output file, replaced only when the run succeeds and writes a game (never an input
+    /// or its WTHOR name files); `-` (the default) writes standard output, and the report
+    /// then goes to standard error.
     #[arg(short, long, default_value = "-")]
-    output: String,
+    output: PathBuf,
     /// Write what the output format can hold and drop the rest (as `convert --lossy`), instead
     /// of leaving a game out.
     #[arg(long)]
@@ -50,7 +50,7 @@ pub(crate) struct Args {
     /// Report format.
     #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
     format: OutputFormat,
-    /// Worker threads (default: every core).
+    /// Worker threads (default: every core; at most 4 per core, with a note).
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
     /// No notes; only the findings and the summary.
@@ -70,16 +70,44 @@ struct Summary {
 }
 
 /// What a run has found so far: its exit status, the counts, and (for `--format json`)
-/// each game's report.
+/// how many games' reports are written.
 struct Progress {
     status: u8,
     summary: Summary,
-    games_json: Vec<serde_json::Value>,
+    json_games: usize,
 }
 
-/// Opens the output and the report, then repairs the games of each input in turn and
-/// writes them with one writer (made with the first input, whose format is the default
-/// target); the output is replaced only when every input could be read.
+/// The games are read, repaired and written this many at a time: memory holds one batch,
+/// whatever the size of the input.
+const BATCH: usize = 256;
+
+/// Why the work stopped before the end.
+enum Stop {
+    /// Writing the games failed (a closed pipe included).
+    Output(io::Error),
+    /// Writing the report failed.
+    Report(io::Error),
+}
+
+/// Standard error for the report: a write that fails there loses the line, not the run.
+struct Lenient<W: Write>(W);
+
+impl<W: Write> Write for Lenient<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let _ = self.0.write_all(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let _ = self.0.flush();
+        Ok(())
+    }
+}
+
+/// Opens the output and the report, then repairs the games of each input in turn, a batch
+/// at a time, and writes them with one writer (made with the first input, whose format is
+/// the default target); the output is replaced only when every input could be read and a
+/// game was written. A closed standard output ends the run quietly with its status.
 pub(crate) fn run(args: Args) -> io::Result<u8> {
     if args.format == OutputFormat::Jsonl {
         return Err(io::Error::new(
@@ -87,124 +115,188 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
             "--format for repair is human or json",
         ));
     }
+    let jobs = super::capped_jobs(args.jobs, args.quiet);
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.jobs.unwrap_or(0))
+        .num_threads(jobs)
         .build()
         .map_err(|e| io::Error::other(e.to_string()))?;
-    let guarded: Vec<PathBuf> = args.inputs.iter().map(PathBuf::from).collect();
+    let mut guarded: Vec<PathBuf> = args.inputs.clone();
+    guarded.extend(output::name_files(&args.inputs, None));
     let guarded: Vec<&Path> = guarded.iter().map(PathBuf::as_path).collect();
     let mut output = Output::create(&args.output, &guarded)?;
     let output_name = output.name();
-    let mut report: Box<dyn Write> = if args.output == "-" {
-        Box::new(io::stderr().lock())
+    let mut report: Box<dyn Write> = if output::is_stdout(args.output.as_os_str()) {
+        Box::new(Lenient(io::stderr().lock()))
     } else {
         Box::new(io::BufWriter::new(io::stdout().lock()))
     };
     let mut progress = Progress {
         status: exit::OK,
         summary: Summary::default(),
-        games_json: Vec::new(),
+        json_games: 0,
     };
     let handler = miette::GraphicalReportHandler::new();
     // The writer opens with the first input, whose format is the default target.
     let mut sink: Option<Sink<'_>> = None;
-    let mut out = Some(output.writer());
-    for path in &args.inputs {
-        let Some((format, read, games)) = read_input(&args, path, &mut progress)? else {
-            continue;
+    let worked = if args.format == OutputFormat::Json {
+        write!(report, "{{\"games\": [").map_err(Stop::Report)
+    } else {
+        Ok(())
+    }
+    .and_then(|()| {
+        let mut out = Some(output.writer());
+        let mut work = Work {
+            args: &args,
+            pool: &pool,
+            report: &mut report,
+            handler: &handler,
+            progress: &mut progress,
+        };
+        for path in &args.inputs {
+            work.input(path, &mut sink, &mut out)?;
+        }
+        Ok(())
+    });
+    // Finishing consumes the writer, which ends its borrow of the output.
+    let finished = sink.map(|mut sink| (sink.format.to_string(), sink.writer.finish()));
+    let target = match (worked, finished) {
+        (Err(Stop::Output(e)) | Err(Stop::Report(e)), _) if output::is_closed_pipe(&e) => {
+            note_abandoned(&output);
+            return Ok(progress.status);
+        }
+        (Err(Stop::Output(e)), _) | (Ok(()), Some((_, Err(e)))) => {
+            return Err(output.write_failed(e))
+        }
+        (Err(Stop::Report(e)), _) => {
+            note_abandoned(&output);
+            return Err(output::stdout_failed(e));
+        }
+        (Ok(()), Some((name, Ok(())))) => name,
+        (Ok(()), None) => String::new(),
+    };
+    // A run that could not read an input, or wrote no game, leaves the output as it was.
+    if progress.status == exit::USAGE
+        || (progress.summary.written == 0 && output.abandoned().is_some())
+    {
+        note_abandoned(&output);
+    } else {
+        output.commit()?;
+    }
+    let printed = progress
+        .print(&mut report, args.format, &target, &output_name)
+        .and_then(|()| report.flush());
+    output::finish_stdout(printed, progress.status)
+}
+
+/// Says on standard error what becomes of a file output that is not committed.
+fn note_abandoned(output: &Output) {
+    if let Some(abandoned) = output.abandoned() {
+        super::stderr_line(format_args!("note: {abandoned}"));
+    }
+}
+
+/// The run's shared parts, for each input.
+struct Work<'r> {
+    args: &'r Args,
+    pool: &'r rayon::ThreadPool,
+    report: &'r mut Box<dyn Write>,
+    handler: &'r miette::GraphicalReportHandler,
+    progress: &'r mut Progress,
+}
+
+impl Work<'_> {
+    /// Opens `path` and repairs its games a batch at a time, writing each batch (and its
+    /// report) before reading the next. An input that cannot be opened, or a game that
+    /// cannot be read (which ends the file there), sets the status.
+    fn input<'o>(
+        &mut self,
+        path: &Path,
+        sink: &mut Option<Sink<'o>>,
+        out: &mut Option<&'o mut (dyn Write + Send)>,
+    ) -> Result<(), Stop> {
+        let args = self.args;
+        let options = InputOptions {
+            from: args.from,
+            rules: args.rules,
+            names: None,
+        };
+        let input = match input::open(path, &options) {
+            Ok(i) => i,
+            Err(e) => {
+                super::stderr_line(format_args!("error: {e}"));
+                self.progress.status = exit::USAGE;
+                return Ok(());
+            }
+        };
+        self.progress.summary.files += 1;
+        if !args.quiet && args.format == OutputFormat::Human {
+            super::stderr_line(format_args!("note: {}", input.note()));
+        }
+        let read = ReadOptions {
+            name: input.name.clone(),
+            path: (path != Path::new("-")).then(|| path.to_path_buf()),
+            rules: args.rules,
+            names_dir: None,
+        };
+        let format = input.format;
+        let sink = match (sink.as_mut(), out.take()) {
+            (Some(s), _) => s,
+            (None, Some(o)) => sink.insert(Sink::open(args, format, o)),
+            (None, None) => {
+                return Err(Stop::Output(io::Error::other(
+                    "the output was taken without opening the writer",
+                )))
+            }
         };
         let repair_options = RepairOptions {
             max_edits: usize::from(args.max_edits),
         };
-        let repairs: Vec<Repair> = pool.install(|| {
-            games
-                .par_iter()
-                .map(|g| repair_game(g, format, &read, &repair_options))
-                .collect()
-        });
-        let sink = match (&mut sink, out.take()) {
-            (Some(s), _) => s,
-            (None, Some(o)) => sink.insert(Sink::open(&args, format, o)),
-            (None, None) => unreachable!("the output is taken only to open the sink"),
-        };
-        for (game, repair) in games.iter().zip(&repairs) {
-            let (written, note) = sink.write(repair)?;
-            let name = &read.name;
-            progress.count(repair, written);
-            match args.format {
-                OutputFormat::Human => {
-                    report_game(&mut report, &handler, name, game, repair, note)?;
+        let mut games = input.games();
+        let mut ended = false;
+        while !ended {
+            let mut batch: Vec<ParsedGame> = Vec::with_capacity(BATCH);
+            while batch.len() < BATCH {
+                match games.next() {
+                    Some(Ok(g)) => batch.push(g),
+                    Some(Err(e)) => {
+                        super::stderr_line(format_args!("error: {}: {e}", read.name));
+                        self.progress.status = exit::USAGE;
+                        ended = true;
+                        break;
+                    }
+                    None => {
+                        ended = true;
+                        break;
+                    }
                 }
-                _ => progress
-                    .games_json
-                    .push(game_json(name, game, repair, note.as_deref())),
+            }
+            let repairs = self
+                .pool
+                .install(|| repair_batch(&batch, format, &read, &repair_options));
+            for (game, repair) in batch.iter().zip(&repairs) {
+                let (written, note) = sink.write(repair).map_err(Stop::Output)?;
+                self.progress.count(repair, written);
+                let name = &read.name;
+                let reported = match args.format {
+                    OutputFormat::Human => {
+                        report_game(self.report, self.handler, name, game, repair, note)
+                    }
+                    _ => {
+                        let comma = if self.progress.json_games == 0 {
+                            ""
+                        } else {
+                            ","
+                        };
+                        self.progress.json_games += 1;
+                        let value = game_json(name, game, repair, note.as_deref());
+                        write!(self.report, "{comma}{value}")
+                    }
+                };
+                reported.map_err(Stop::Report)?;
             }
         }
+        Ok(())
     }
-    // Finishing consumes the writer, which ends its borrow of the output.
-    let finished = sink.map(|mut sink| (sink.format.to_string(), sink.writer.finish()));
-    let target = match finished {
-        Some((name, Ok(()))) => name,
-        Some((_, Err(e))) => return Err(output.write_failed(e)),
-        None => String::new(),
-    };
-    // A run that could not read an input leaves the output as it was.
-    if progress.status == exit::USAGE {
-        if let Some(abandoned) = output.abandoned() {
-            writeln!(io::stderr(), "note: {abandoned}")?;
-        }
-    } else {
-        output.commit()?;
-    }
-    progress.print(&mut report, args.format, &target, &output_name)?;
-    report.flush()?;
-    Ok(progress.status)
-}
-
-/// Opens `path` and reads its games: its format, the options it was read with, and the
-/// games; `None` (the status set) when it cannot be opened. A game that cannot be read
-/// ends the file there, with the status set.
-fn read_input(
-    args: &Args,
-    path: &str,
-    progress: &mut Progress,
-) -> io::Result<Option<(Format, ReadOptions, Vec<ParsedGame>)>> {
-    let options = InputOptions {
-        from: args.from,
-        rules: args.rules,
-        names: None,
-    };
-    let input = match input::open(path, &options) {
-        Ok(i) => i,
-        Err(e) => {
-            writeln!(io::stderr(), "error: {e}")?;
-            progress.status = exit::USAGE;
-            return Ok(None);
-        }
-    };
-    progress.summary.files += 1;
-    if !args.quiet && args.format == OutputFormat::Human {
-        writeln!(io::stderr(), "note: {}", input.note())?;
-    }
-    let read = ReadOptions {
-        name: input.name.clone(),
-        path: (path != "-").then(|| path.into()),
-        rules: args.rules,
-        names_dir: None,
-    };
-    let format = input.format;
-    let mut games: Vec<ParsedGame> = Vec::new();
-    for item in input.games() {
-        match item {
-            Ok(g) => games.push(g),
-            Err(e) => {
-                writeln!(io::stderr(), "error: {}: {e}", read.name)?;
-                progress.status = exit::USAGE;
-                break;
-            }
-        }
-    }
-    Ok(Some((format, read, games)))
 }
 
 /// Prints the report of one game of the file `name`: its repair (or, when unrepairable,
@@ -250,7 +342,7 @@ impl Progress {
         }
     }
 
-    /// The summary line (human) or the whole JSON report, games included, written as
+    /// The summary line (human), or the end of the JSON report (its summary), written as
     /// `target` to `output_name`.
     fn print(
         &self,
@@ -276,20 +368,18 @@ impl Progress {
                 output_name,
             ),
             _ => {
-                let all = json!({
-                    "summary": {
-                        "files": s.files,
-                        "games": s.games,
-                        "valid": s.valid,
-                        "repaired": s.repaired,
-                        "ambiguous": s.ambiguous,
-                        "unrepairable": s.unrepairable,
-                        "written": s.written,
-                        "format": target,
-                    },
-                    "games": self.games_json,
+                let summary = json!({
+                    "files": s.files,
+                    "games": s.games,
+                    "valid": s.valid,
+                    "repaired": s.repaired,
+                    "ambiguous": s.ambiguous,
+                    "unrepairable": s.unrepairable,
+                    "written": s.written,
+                    "format": target,
                 });
-                writeln!(report, "{all}")
+                // The games' reports were written as they came.
+                writeln!(report, "], \"summary\": {summary}}}")
             }
         }
     }

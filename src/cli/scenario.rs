@@ -5,9 +5,9 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use reversi_record::scenario::check::{self, Format};
-use reversi_record::scenario::{self, markdown, suite, JsonReport, ScenarioError};
+use reversi_record::scenario::{self, markdown, suite, ScenarioError};
 
-use super::{exit, output};
+use super::{exit, output, stderr_line};
 
 /// Transcript formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -67,7 +67,9 @@ fn is_markdown(path: &Path) -> bool {
     )
 }
 
-fn cases_of(path: &Path, text: &str, format: Format) -> Vec<Case> {
+/// The scenarios of a file; with `read_expected`, each with its expected transcript (an
+/// expected file that cannot be read is reported and counts as missing).
+fn cases_of(path: &Path, text: &str, format: Format, read_expected: bool) -> Vec<Case> {
     let shown = path.display().to_string();
     if is_markdown(path) {
         return markdown::examples(text)
@@ -91,11 +93,19 @@ fn cases_of(path: &Path, text: &str, format: Format) -> Vec<Case> {
             .collect();
     }
     let expected_path = check::expected_path(path, format);
+    let expected = match read_expected.then(|| scenario::read_file(&expected_path)) {
+        Some(Ok(text)) => Some(text),
+        Some(Err(e)) if e.kind() != io::ErrorKind::NotFound => {
+            stderr_line(format_args!("error: {e}"));
+            None
+        }
+        _ => None,
+    };
     vec![Case {
         name: shown,
         first_line: 0,
         scenario: text.to_owned(),
-        expected: std::fs::read_to_string(&expected_path).ok(),
+        expected,
         target: Target::File(expected_path),
     }]
 }
@@ -110,12 +120,11 @@ fn report_error(case: &Case, e: &ScenarioError) {
         }
         (None, _) => case.name.clone(),
     };
-    let _ = writeln!(
-        io::stderr(),
+    stderr_line(format_args!(
         "error[{}]: {at}: {}",
         e.kind.code(),
         e.message
-    );
+    ));
 }
 
 fn write_suite(dir: &Path) -> io::Result<u8> {
@@ -132,7 +141,7 @@ fn write_suite(dir: &Path) -> io::Result<u8> {
             std::fs::create_dir_all(parent)
                 .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", parent.display())))?;
         }
-        output::write_whole(&path.to_string_lossy(), &[], file.contents.as_bytes())?;
+        output::write_whole(&path, &[], file.contents.as_bytes())?;
     }
     let scenarios = files
         .iter()
@@ -155,8 +164,15 @@ fn count(n: usize) -> String {
     }
 }
 
+/// Reads a scenario or Markdown file (at most `scenario::MAX_FILE_BYTES`).
+fn read_input(path: &Path) -> io::Result<String> {
+    scenario::read_file(path)
+}
+
 /// Runs, checks (`--check`) or blesses (`--bless`) the scenarios of the files, or writes
-/// the example suite (`--suite`).
+/// the example suite (`--suite`). The files are read one at a time and each transcript is
+/// written as it is made, so memory holds one file and one transcript. A closed standard
+/// output ends the run quietly, with the status of what ran.
 pub(crate) fn run(args: Args) -> io::Result<u8> {
     if let Some(dir) = &args.suite {
         return write_suite(dir);
@@ -166,85 +182,129 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         ScenarioFormat::Json => Format::Json,
     };
     let mut out = BufWriter::new(io::stdout().lock());
-    let mut code = exit::OK;
-    let mut inputs = Vec::new();
-    for path in &args.files {
-        match std::fs::read_to_string(path) {
-            Ok(text) => inputs.push((path, text)),
-            Err(e) => {
-                writeln!(io::stderr(), "error: {}: {e}", path.display())?;
-                code = exit::USAGE;
-            }
+    let mut state = State::default();
+    let result = run_files(&args, format, &mut out, &mut state);
+    let result = result.and_then(|()| out.flush());
+    let State {
+        mut code,
+        tally: Tally {
+            agree,
+            differ,
+            broken,
+        },
+        total,
+    } = state;
+    if differ + broken > 0 && code == exit::OK {
+        code = exit::INVALID;
+    }
+    if result.is_ok() {
+        if args.check {
+            stderr_line(format_args!(
+                "{}: {agree} agree, {differ} differ, {broken} cannot run",
+                count(total)
+            ));
+        } else if args.bless {
+            stderr_line(format_args!(
+                "{}: {} expected transcripts written, {broken} cannot run",
+                count(total),
+                total - broken
+            ));
         }
     }
-    let all: Vec<(&PathBuf, &str, Vec<Case>)> = inputs
-        .iter()
-        .map(|(path, text)| (*path, text.as_str(), cases_of(path, text, format)))
-        .collect();
-    let total: usize = all.iter().map(|(_, _, cases)| cases.len()).sum();
-    let mut tally = Tally::default();
-    let mut report = JsonReport {
-        scenarios: Vec::new(),
+    output::finish_stdout(result, code)
+}
+
+/// Where transcripts go: standard output as they come, or a JSON report of them all.
+enum Sink<'a, W: Write> {
+    Plain(&'a mut W),
+    Report(check::JsonReportWriter<&'a mut W>),
+}
+
+/// What a run has seen so far.
+#[derive(Default)]
+struct State {
+    code: u8,
+    tally: Tally,
+    total: usize,
+}
+
+/// The files' scenarios, one file at a time; stops at the first error writing standard
+/// output or a blessed file.
+fn run_files(
+    args: &Args,
+    format: Format,
+    out: &mut impl Write,
+    state: &mut State,
+) -> io::Result<()> {
+    let inputs: Vec<&Path> = args.files.iter().map(PathBuf::as_path).collect();
+    // Headers (`==> NAME <==`) when there are several scenarios: several files, or one file
+    // of several blocks.
+    // A single file is read once (a FIFO cannot be read twice), its result kept.
+    let mut first: Option<io::Result<String>> = None;
+    let several = match args.files.as_slice() {
+        [one] => {
+            let read = read_input(one);
+            let several = read
+                .as_ref()
+                .is_ok_and(|text| is_markdown(one) && markdown::examples(text).len() > 1);
+            first = Some(read);
+            several
+        }
+        _ => true,
     };
-    for (path, text, cases) in &all {
+    let mut sink = if format == Format::Json && !args.check && !args.bless {
+        Sink::Report(check::JsonReportWriter::new(out))
+    } else {
+        Sink::Plain(out)
+    };
+    for path in &args.files {
+        let text = match first.take().unwrap_or_else(|| read_input(path)) {
+            Ok(text) => text,
+            Err(e) => {
+                stderr_line(format_args!("error: {e}"));
+                state.code = exit::USAGE;
+                continue;
+            }
+        };
+        let cases = cases_of(path, &text, format, args.check);
+        state.total += cases.len();
         let mut edits = Vec::new();
-        for case in cases {
+        for case in &cases {
             let transcript = match scenario::run(&case.scenario) {
                 Ok(t) => t,
                 Err(e) => {
                     report_error(case, &e);
-                    tally.broken += 1;
+                    state.tally.broken += 1;
                     continue;
                 }
             };
+            let out = match &mut sink {
+                Sink::Report(report) => {
+                    report.scenario(&transcript.to_json(&case.name))?;
+                    continue;
+                }
+                Sink::Plain(out) => &mut **out,
+            };
             let rendered = check::render(&transcript, &case.name, format);
             if args.bless {
-                bless_case(case, rendered, &mut edits, &mut tally)?;
+                bless_case(case, rendered, &inputs, &mut edits, &mut state.tally)?;
             } else if args.check {
-                check_case(&mut out, case, format, &rendered, &mut tally)?;
+                check_case(out, case, format, &rendered, &mut state.tally)?;
             } else {
-                match format {
-                    Format::Text => {
-                        if total > 1 {
-                            writeln!(out, "==> {} <==", case.name)?;
-                        }
-                        write!(out, "{rendered}")?;
-                    }
-                    Format::Json => report.scenarios.push(transcript.to_json(&case.name)),
+                if several {
+                    writeln!(out, "==> {} <==", case.name)?;
                 }
+                write!(out, "{rendered}")?;
             }
         }
         if args.bless && is_markdown(path) && !edits.is_empty() {
-            bless_markdown(path, text, edits, format)?;
+            bless_markdown(path, &text, edits, format)?;
         }
     }
-    if !args.check && !args.bless && format == Format::Json {
-        write!(out, "{}", check::json_text(&report))?;
+    if let Sink::Report(report) = sink {
+        report.finish()?;
     }
-    out.flush()?;
-    let Tally {
-        agree,
-        differ,
-        broken,
-    } = tally;
-    if args.check {
-        writeln!(
-            io::stderr(),
-            "{}: {agree} agree, {differ} differ, {broken} cannot run",
-            count(total)
-        )?;
-    } else if args.bless {
-        writeln!(
-            io::stderr(),
-            "{}: {} expected transcripts written, {broken} cannot run",
-            count(total),
-            total - broken
-        )?;
-    }
-    if differ + broken > 0 && code == exit::OK {
-        code = exit::INVALID;
-    }
-    Ok(code)
+    Ok(())
 }
 
 /// How the scenarios of a `--check` or `--bless` run came out.
@@ -257,14 +317,16 @@ struct Tally {
 
 /// Writes a case's transcript as its expected one: into its file, or as an edit of its
 /// Markdown block (made by [`bless_markdown`]).
+/// A file is never written over one of the scenario `inputs`.
 fn bless_case(
     case: &Case,
     rendered: String,
+    inputs: &[&Path],
     edits: &mut Vec<(std::ops::Range<usize>, String)>,
     tally: &mut Tally,
 ) -> io::Result<()> {
     match &case.target {
-        Target::File(p) => output::write_whole(&p.to_string_lossy(), &[], rendered.as_bytes())?,
+        Target::File(p) => output::write_whole(p, inputs, rendered.as_bytes())?,
         Target::Block(range) => edits.push((range.clone(), rendered)),
         Target::Missing(why) => {
             writeln!(io::stderr(), "error: {}: {why}", case.name)?;
@@ -327,5 +389,5 @@ fn bless_markdown(
     }
     let updated = markdown::replace_blocks(text, edits);
     // The file is rewritten in place, atomically: a failed write leaves it whole.
-    output::write_whole(&path.to_string_lossy(), &[], updated.as_bytes())
+    output::write_whole(path, &[], updated.as_bytes())
 }

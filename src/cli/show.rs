@@ -1,6 +1,7 @@
 //! `reversi show`: the position after a move of a game, as text or as an SVG picture.
 
 use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::ValueEnum;
@@ -19,7 +20,7 @@ use super::{exit, output};
 pub(crate) struct Args {
     /// The record; `-` (the default) reads standard input.
     #[arg(default_value = "-")]
-    input: String,
+    input: PathBuf,
     /// Which game of the file (1 is the first).
     #[arg(long, short = 'g', default_value_t = 1, value_name = "N")]
     game: usize,
@@ -36,7 +37,7 @@ pub(crate) struct Args {
     rules: Option<Rules>,
     /// Directory of the WTHOR name files (WTHOR.JOU, WTHOR.TRN); default: beside the game file.
     #[arg(long, value_name = "DIR")]
-    names: Option<std::path::PathBuf>,
+    names: Option<PathBuf>,
     /// Output format; default: `svg` when the output file ends in `.svg`, else `text`.
     #[arg(long, value_enum)]
     format: Option<ShowFormat>,
@@ -44,9 +45,10 @@ pub(crate) struct Args {
     /// placement on the square it filled.
     #[arg(long)]
     numbers: bool,
-    /// Output file; `-` (the default) writes standard output.
+    /// Output file, replaced only when complete (never the input or its WTHOR name
+    /// files); `-` (the default) writes standard output.
     #[arg(short, long, default_value = "-")]
-    output: String,
+    output: PathBuf,
 }
 
 /// What `show` draws.
@@ -115,8 +117,7 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         )?;
         status = exit::INVALID;
     }
-    write_picture(&args, &replay.diagram)?;
-    Ok(status)
+    output::finish_stdout(write_picture(&args, &replay.diagram), status)
 }
 
 /// Opens the input and reads it up to game `--game`; returns the input's name and the game.
@@ -156,13 +157,15 @@ fn find_game(args: &Args) -> io::Result<(Arc<str>, ParsedGame)> {
 /// Draws the diagram as text or SVG (by `--format`, else the output's extension) into the
 /// output, `-` for stdout.
 fn write_picture(args: &Args, diagram: &Diagram) -> io::Result<()> {
-    let format = args
-        .format
-        .unwrap_or(if args.output.to_ascii_lowercase().ends_with(".svg") {
-            ShowFormat::Svg
-        } else {
-            ShowFormat::Text
-        });
+    let svg_named = args
+        .output
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
+    let format = args.format.unwrap_or(if svg_named {
+        ShowFormat::Svg
+    } else {
+        ShowFormat::Text
+    });
     let style = Style {
         numbers: args.numbers,
     };
@@ -170,11 +173,10 @@ fn write_picture(args: &Args, diagram: &Diagram) -> io::Result<()> {
         ShowFormat::Text => diagram.text(&style),
         ShowFormat::Svg => diagram.svg(&style),
     };
-    output::write_whole(
-        &args.output,
-        &[std::path::Path::new(&args.input)],
-        picture.as_bytes(),
-    )
+    let mut inputs = vec![args.input.clone()];
+    inputs.extend(output::name_files(&[&args.input], args.names.as_deref()));
+    let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+    output::write_whole(&args.output, &inputs, picture.as_bytes())
 }
 
 /// Prints `d` as `reversi validate` does on a terminal, plainly otherwise.

@@ -15,7 +15,7 @@ use super::{exit, stderr_line, OutputFormat};
 pub(crate) struct Args {
     /// Files to validate; `-` (the default) reads standard input.
     #[arg(default_value = "-")]
-    files: Vec<String>,
+    files: Vec<std::path::PathBuf>,
     /// Rules for records that do not state them (move strings, transcripts, RGN and PGN
     /// without a `Rules` tag); a record that states its rules keeps them.
     #[arg(long, value_parser = super::parse_rules)]
@@ -34,7 +34,7 @@ pub(crate) struct Args {
     jobs: Option<usize>,
     /// Neither show nor count diagnostics with this code (repeatable), e.g. `--allow unfinished`
     /// for an opening book.
-    #[arg(long, value_name = "CODE")]
+    #[arg(long, value_name = "CODE", value_parser = super::parse_code)]
     allow: Vec<String>,
     /// No progress bar, no notes; only the findings and the summary.
     #[arg(long, short = 'q')]

@@ -728,3 +728,35 @@ fn phrase(best: &[Candidate], what: &str) -> String {
         }
     }
 }
+
+/// Repairs a batch of games as [`repair_game`] does, in parallel on the current rayon
+/// pool, the repairs in the games' order. A caller that reads games in batches of a bounded
+/// size and writes each batch before reading the next holds one batch at a time, whatever
+/// the size of the input.
+///
+/// ```
+/// use reversi_record::formats::{Format, ReadOptions};
+/// use reversi_record::repair::{repair_batch, RepairOptions, Status};
+///
+/// let text = "f5 d6 c3 d3 c4\nf5 d6 c3 d3 c4 f4\n";
+/// let read = ReadOptions::default();
+/// let games: Vec<_> = Format::MoveString
+///     .read(std::io::Cursor::new(text), &read)
+///     .collect::<Result<_, _>>()?;
+/// let repairs = repair_batch(&games, Format::MoveString, &read, &RepairOptions::default());
+/// assert_eq!(repairs.len(), 2);
+/// assert!(repairs.iter().all(|r| r.status == Status::Valid));
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn repair_batch(
+    games: &[ParsedGame],
+    format: Format,
+    read: &ReadOptions,
+    options: &RepairOptions,
+) -> Vec<Repair> {
+    use rayon::prelude::*;
+    games
+        .par_iter()
+        .map(|g| repair_game(g, format, read, options))
+        .collect()
+}

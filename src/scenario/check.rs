@@ -35,15 +35,28 @@ impl Format {
 }
 
 /// Where the expected transcript of a scenario file is kept: beside it, with the extension
-/// of the format (`pass.scenario` → `pass.txt` or `pass.json`).
+/// of the format in place of `.scenario` (`pass.scenario` → `pass.txt` or `pass.json`). A
+/// scenario named otherwise gets the extension added (`pass.txt` → `pass.txt.txt`), so the
+/// expected file is never the scenario itself.
 ///
 /// ```
 /// use std::path::Path;
 /// use reversi_record::scenario::check::{expected_path, Format};
 /// assert_eq!(expected_path(Path::new("s/pass.scenario"), Format::Json), Path::new("s/pass.json"));
+/// assert_eq!(expected_path(Path::new("s/pass.txt"), Format::Text), Path::new("s/pass.txt.txt"));
+/// assert_eq!(expected_path(Path::new("s/pass"), Format::Text), Path::new("s/pass.txt"));
 /// ```
 pub fn expected_path(scenario: &Path, format: Format) -> PathBuf {
-    scenario.with_extension(format.extension())
+    match scenario.extension() {
+        None => scenario.with_extension(format.extension()),
+        Some(e) if e == "scenario" => scenario.with_extension(format.extension()),
+        Some(_) => {
+            let mut name = scenario.as_os_str().to_owned();
+            name.push(".");
+            name.push(format.extension());
+            PathBuf::from(name)
+        }
+    }
 }
 
 /// The transcript in `format`, as `reversi scenario` prints it for one scenario and as the
@@ -64,6 +77,60 @@ pub fn json_text<T: serde::Serialize>(value: &T) -> String {
     write_value(&mut text, &value, 0);
     text.push('\n');
     text
+}
+
+/// A report of scenarios (`{"scenarios": [...]}`, as [`json_text`] writes a
+/// [`JsonReport`](super::JsonReport)) written one scenario at a time, so a long report is
+/// never held whole. The bytes are those of `json_text` on the whole report.
+///
+/// ```
+/// use reversi_record::scenario::{self, check, JsonReport};
+/// let t = scenario::run("rules: othello:4x4\nmoves: b1").unwrap();
+/// let mut out = Vec::new();
+/// let mut report = check::JsonReportWriter::new(&mut out);
+/// report.scenario(&t.to_json("a.scenario"))?;
+/// report.finish()?;
+/// let whole = check::json_text(&JsonReport { scenarios: vec![t.to_json("a.scenario")] });
+/// assert_eq!(String::from_utf8(out).unwrap(), whole);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct JsonReportWriter<W: std::io::Write> {
+    out: W,
+    written: usize,
+}
+
+impl<W: std::io::Write> JsonReportWriter<W> {
+    /// A report to `out`; nothing is written until the first scenario or [`finish`].
+    ///
+    /// [`finish`]: JsonReportWriter::finish
+    pub fn new(out: W) -> JsonReportWriter<W> {
+        JsonReportWriter { out, written: 0 }
+    }
+
+    /// Writes one scenario of the report.
+    pub fn scenario(&mut self, scenario: &super::JsonScenario) -> std::io::Result<()> {
+        let value = serde_json::to_value(scenario).unwrap_or(Value::Null);
+        let mut text = String::from(if self.written == 0 {
+            "{\n  \"scenarios\": [\n    "
+        } else {
+            ",\n    "
+        });
+        write_value(&mut text, &value, 2);
+        self.written += 1;
+        self.out.write_all(text.as_bytes())
+    }
+
+    /// Ends the report and gives the output back.
+    pub fn finish(mut self) -> std::io::Result<W> {
+        let end: &[u8] = if self.written == 0 {
+            b"{\"scenarios\": []}\n"
+        } else {
+            b"\n  ]\n}\n"
+        };
+        self.out.write_all(end)?;
+        Ok(self.out)
+    }
 }
 
 /// The longest array and object written on one line.

@@ -69,6 +69,9 @@ fn fenced_at(md: &str, at: usize) -> Option<(String, Range<usize>, usize)> {
 pub fn examples(md: &str) -> Vec<Example> {
     let mut found = Vec::new();
     let mut at = 0;
+    // Lines are counted as the search goes (counting from the start for each block would
+    // make a file of many blocks quadratic).
+    let (mut counted_to, mut newlines) = (0, 0);
     while at < md.len() {
         let line_end = md[at..].find('\n').map_or(md.len(), |i| at + i + 1);
         if md[at..line_end].trim_end() != "```scenario" {
@@ -78,7 +81,9 @@ pub fn examples(md: &str) -> Vec<Example> {
         let Some((_, body, end)) = fenced_at(md, at) else {
             break;
         };
-        let line = md[..at].matches('\n').count() + 1;
+        newlines += md[counted_to..at].matches('\n').count();
+        counted_to = at;
+        let line = newlines + 1;
         let mut example = Example {
             scenario: md[body].to_owned(),
             line,

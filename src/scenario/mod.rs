@@ -35,7 +35,10 @@ pub mod suite;
 mod text;
 
 pub use json::{JsonMove, JsonOutcome, JsonParse, JsonPosition, JsonReport, JsonScenario};
-pub use parse::{read_diagram, ErrorKind, Scenario, ScenarioError, ScenarioMove, StartGiven};
+pub use parse::{
+    read_diagram, ErrorKind, Scenario, ScenarioError, ScenarioMove, StartGiven, MAX_MOVES,
+    MAX_PARSES,
+};
 pub use run::{ParsedRules, Step, Transcript};
 
 /// Parses and runs a scenario: the shortest way from text to a [`Transcript`].
@@ -46,4 +49,54 @@ pub use run::{ParsedRules, Step, Transcript};
 /// ```
 pub fn run(text: &str) -> Result<Transcript, ScenarioError> {
     Scenario::parse(text)?.run()
+}
+
+/// The largest scenario or Markdown file [`read_file`] reads: scenarios are a few lines,
+/// and the rules' whole specification is well under it.
+pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Reads a scenario, Markdown or expected-transcript file of at most [`MAX_FILE_BYTES`];
+/// a larger one (or an endless one, `/dev/zero`) is refused after reading one byte past
+/// the bound, and a file that is not UTF-8 is refused. The errors name the file.
+///
+/// ```
+/// let dir = std::env::temp_dir().join(format!("scenario-read-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let path = dir.join("pass.scenario");
+/// std::fs::write(&path, "rules: othello:4x4\n")?;
+/// assert_eq!(reversi_record::scenario::read_file(&path)?, "rules: othello:4x4\n");
+/// let e = reversi_record::scenario::read_file("/dev/zero").unwrap_err();
+/// assert!(e.to_string().contains("larger than 4 MiB"), "{e}");
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn read_file(path: impl AsRef<std::path::Path>) -> std::io::Result<String> {
+    use std::io::{Error, ErrorKind, Read};
+    let path = path.as_ref();
+    let named = |e: Error| Error::new(e.kind(), format!("{}: {e}", path.display()));
+    let file = std::fs::File::open(path).map_err(named)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(named)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(Error::new(
+            ErrorKind::InvalidData,
+            format!(
+                "{}: larger than {} MiB, the most a scenario file may hold",
+                path.display(),
+                MAX_FILE_BYTES / (1024 * 1024)
+            ),
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        Error::new(
+            ErrorKind::InvalidData,
+            format!(
+                "{}: not UTF-8 (byte {} is not valid)",
+                path.display(),
+                e.utf8_error().valid_up_to()
+            ),
+        )
+    })
 }

@@ -140,6 +140,24 @@ fn syntax(line: usize, message: String) -> ScenarioError {
     ScenarioError::new(Some(line), ErrorKind::Syntax, message)
 }
 
+/// The most moves a scenario may list: far more than any game has (a refused move does not
+/// advance it), and few enough that a transcript stays small.
+pub const MAX_MOVES: usize = 10_000;
+
+/// The most `parse:` lines a scenario may have.
+pub const MAX_PARSES: usize = 10_000;
+
+/// The most row lines a `board:` diagram may have (the largest board has 10).
+const MAX_ROWS: usize = 64;
+
+/// `text` cut to 60 characters for a message, with `...` when cut.
+fn shorten(text: &str) -> String {
+    match text.char_indices().nth(60) {
+        Some((at, _)) => format!("{}...", &text[..at]),
+        None => text.to_owned(),
+    }
+}
+
 /// Reads one move token: a square, `--` or `pass`, optionally marked `!`.
 fn read_move(token: &str, line: usize) -> Result<ScenarioMove, ScenarioError> {
     let (refused, word) = match token.strip_prefix('!') {
@@ -151,14 +169,15 @@ fn read_move(token: &str, line: usize) -> Result<ScenarioMove, ScenarioError> {
     } else {
         Move::Place(
             word.parse::<Square>()
-                .map_err(|e| syntax(line, format!("move `{word}`: {e}")))?,
+                .map_err(|e| syntax(line, format!("move `{}`: {e}", shorten(word))))?,
         )
     };
     Ok(ScenarioMove { mv, refused, line })
 }
 
 impl Scenario {
-    /// Reads a scenario. Checks the syntax only; [`Scenario::run`] checks the rest.
+    /// Reads a scenario. Checks the syntax only; [`Scenario::run`] checks the rest. At most
+    /// [`MAX_MOVES`] moves and [`MAX_PARSES`] `parse:` lines are read.
     pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
         let mut sc = Scenario::default();
         let mut lines = text.lines().enumerate().peekable();
@@ -169,9 +188,12 @@ impl Scenario {
             if trimmed.is_empty() || trimmed.starts_with('#') {
                 continue;
             }
-            let (key, value) = trimmed
-                .split_once(':')
-                .ok_or_else(|| syntax(n, format!("expected `key: value`, found `{line}`")))?;
+            let (key, value) = trimmed.split_once(':').ok_or_else(|| {
+                syntax(
+                    n,
+                    format!("expected `key: value`, found `{}`", shorten(line)),
+                )
+            })?;
             let value = value.trim();
             match key.trim() {
                 "rules" => sc.rules = Some((value.to_owned(), n)),
@@ -202,10 +224,24 @@ impl Scenario {
                 }
                 "moves" => {
                     for token in value.split_whitespace() {
+                        if sc.moves.len() == MAX_MOVES {
+                            return Err(syntax(
+                                n,
+                                format!("more than {MAX_MOVES} moves; a scenario holds at most {MAX_MOVES}"),
+                            ));
+                        }
                         sc.moves.push(read_move(token, n)?);
                     }
                 }
-                "parse" => sc.parses.push(value.to_owned()),
+                "parse" => {
+                    if sc.parses.len() == MAX_PARSES {
+                        return Err(syntax(
+                            n,
+                            format!("more than {MAX_PARSES} `parse:` lines; a scenario holds at most {MAX_PARSES}"),
+                        ));
+                    }
+                    sc.parses.push(value.to_owned());
+                }
                 "start" => {
                     sc.start = StartGiven::Line {
                         text: value.to_owned(),
@@ -222,13 +258,19 @@ impl Scenario {
                             break;
                         }
                         if is_row {
+                            if rows.len() == MAX_ROWS {
+                                return Err(syntax(
+                                    n,
+                                    format!("board: more than {MAX_ROWS} rows (the largest board has 10)"),
+                                ));
+                            }
                             rows.push(next.to_string());
                         }
                         lines.next();
                     }
                     sc.start = StartGiven::Diagram { rows, line: n };
                 }
-                other => return Err(syntax(n, format!("unknown directive `{other}`"))),
+                other => return Err(syntax(n, format!("unknown directive `{}`", shorten(other)))),
             }
         }
         if sc.quiet > sc.moves.len() {

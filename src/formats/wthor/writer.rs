@@ -448,11 +448,21 @@ impl RecordWriter for WthorWriter<'_> {
             h
         });
         header.n1 = self.count;
+        // Held until the name files are written: another writer into the same folder
+        // merges its names after ours, not over them.
+        let (_names_lock, remap) = match &mut self.names {
+            Some(Ok(files)) => merge_names_locked(files)?,
+            _ => (None, NameRemap::default()),
+        };
         self.out.write_all(&header.to_bytes())?;
         if let Some(body) = self.body.take() {
             let mut file = body.into_inner().map_err(io::IntoInnerError::into_error)?;
             file.rewind()?;
-            io::copy(&mut file, &mut self.out)?;
+            let record_len = match header.geometry() {
+                Some(g) => g.record_len(),
+                None => (file.metadata()?.len() / u64::from(self.count.max(1))) as usize,
+            };
+            copy_remapped(&mut file, &mut self.out, record_len, &remap)?;
         }
         self.out.flush()?;
         if let Some(Ok(files)) = &self.names {
@@ -469,8 +479,10 @@ impl RecordWriter for WthorWriter<'_> {
     }
 }
 
-/// Writes a name file atomically: a temporary file in its directory, renamed over it once
-/// complete. A file that was there is extended, not rewritten.
+/// Writes a name file atomically through [`AtomicFile`](crate::output::AtomicFile): a
+/// short-named temporary beside it (the file a symbolic link names, for a link), renamed
+/// over it once complete; a new file gets the umask's permissions, a file that was there
+/// keeps its mode. A file that was there is extended, not rewritten.
 fn write_names(file: &NameFile) -> io::Result<()> {
     let bytes = match &file.original {
         Some((original, kept)) => file.table.extended_bytes(original, *kept),
@@ -478,37 +490,146 @@ fn write_names(file: &NameFile) -> io::Result<()> {
     }
     .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
     let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", file.path.display()));
-    let dir = match file.path.parent() {
+    let mut out = crate::output::AtomicFile::create(&file.path)?;
+    out.write_all(&bytes).map_err(named)?;
+    out.commit()
+}
+
+/// For each name table, the new index of each index of the table as this writer had it
+/// (empty: unchanged).
+#[derive(Debug, Default)]
+struct NameRemap([Vec<u16>; 2]);
+
+impl NameRemap {
+    fn is_identity(&self) -> bool {
+        self.0
+            .iter()
+            .all(|m| m.iter().enumerate().all(|(i, &j)| i == usize::from(j)))
+    }
+
+    /// The index `index` of table `slot` now has.
+    fn map(&self, slot: usize, index: u16) -> u16 {
+        self.0[slot]
+            .get(usize::from(index))
+            .copied()
+            .unwrap_or(index)
+    }
+}
+
+/// Locks the names directory (an advisory `flock` on the directory itself, so no lock file
+/// is left behind) and merges the name files as they are now with the names this writer
+/// added: a name another writer added meanwhile keeps its index, ours are found or appended
+/// after it. Returns the lock, to hold until the files are written, and how this writer's
+/// indexes moved (its games are re-mapped as they are copied out).
+fn merge_names_locked(files: &mut [NameFile; 2]) -> io::Result<(Option<File>, NameRemap)> {
+    let mut remap = NameRemap::default();
+    if !files.iter().any(|f| f.changed) {
+        return Ok((None, remap));
+    }
+    let dir = match files[0].path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let mut temp = tempfile::NamedTempFile::new_in(&dir).map_err(named)?;
-    temp.write_all(&bytes).map_err(named)?;
-    temp.as_file().sync_all().map_err(named)?;
-    // A temporary file is private; the name files get the permissions of the files they
-    // replace, or those of an ordinary new file.
-    let permissions = match fs::metadata(&file.path) {
-        Ok(m) => Some(m.permissions()),
-        Err(_) => new_file_permissions(),
-    };
-    if let Some(permissions) = permissions {
-        let _ = fs::set_permissions(temp.path(), permissions);
+    let lock = lock_dir(&dir)
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: cannot lock: {e}", dir.display())))?;
+    for file in files.iter_mut() {
+        let kind = file.table.kind();
+        let now = NameFile::load(&dir, kind)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
+        let unchanged = match (&now.original, &file.original) {
+            (None, None) => true,
+            (Some((a, _)), Some((b, _))) => a == b,
+            _ => false,
+        };
+        if unchanged {
+            continue;
+        }
+        let mut merged = now;
+        let mut map = Vec::with_capacity(file.table.len());
+        for i in 0..file.table.len() {
+            let index = u16::try_from(i).unwrap_or(u16::MAX);
+            let name = file.table.get(index).unwrap_or_default();
+            let same = merged.table.get(index) == Some(name);
+            let at = if same {
+                index
+            } else if let Some(found) = merged.table.find(name) {
+                found
+            } else {
+                if merged.table.len() > usize::from(u16::MAX) {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        format!(
+                            "{}: full at 65,536 names after another writer's",
+                            merged.path.display()
+                        ),
+                    ));
+                }
+                merged.changed = true;
+                merged.table.push(name.to_string())
+            };
+            map.push(at);
+        }
+        remap.0[slot(kind)] = map;
+        *file = merged;
     }
-    temp.persist(&file.path).map_err(|e| named(e.error))?;
-    Ok(())
+    Ok((Some(lock), remap))
 }
 
-/// Read and write for the owner, read for the others (what a new file gets under the usual
-/// umask).
+/// Takes an exclusive advisory lock (`flock`) on the directory `dir`, held until the file
+/// returned is dropped. (`File::lock` does the same from Rust 1.89, above this crate's
+/// minimum version.)
 #[cfg(unix)]
-fn new_file_permissions() -> Option<fs::Permissions> {
-    use std::os::unix::fs::PermissionsExt;
-    Some(fs::Permissions::from_mode(0o644))
+fn lock_dir(dir: &std::path::Path) -> io::Result<File> {
+    use std::os::fd::AsRawFd;
+    let file = File::open(dir)?;
+    loop {
+        // SAFETY: `flock` on a descriptor this function owns.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } == 0 {
+            return Ok(file);
+        }
+        let e = io::Error::last_os_error();
+        if e.kind() != io::ErrorKind::Interrupted {
+            return Err(e);
+        }
+    }
 }
 
 #[cfg(not(unix))]
-fn new_file_permissions() -> Option<fs::Permissions> {
-    None
+fn lock_dir(dir: &std::path::Path) -> io::Result<File> {
+    File::open(dir)
+}
+
+/// Copies the records of `body` to `out`, re-mapping their tournament, Black and White
+/// indexes (bytes 0-1, 2-3 and 4-5, little-endian) by `remap`; `record_len` is the size of
+/// a record (68 or 104).
+fn copy_remapped(
+    body: &mut File,
+    out: &mut dyn Write,
+    record_len: usize,
+    remap: &NameRemap,
+) -> io::Result<()> {
+    if remap.is_identity() || record_len < 6 {
+        io::copy(body, out)?;
+        return Ok(());
+    }
+    let mut reader = io::BufReader::new(body);
+    let mut record = vec![0u8; record_len];
+    loop {
+        match io::Read::read_exact(&mut reader, &mut record) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(()),
+            Err(e) => return Err(e),
+        }
+        for (at, table) in [
+            (0, slot(NameKind::Tournament)),
+            (2, slot(NameKind::Player)),
+            (4, slot(NameKind::Player)),
+        ] {
+            let index = u16::from_le_bytes([record[at], record[at + 1]]);
+            record[at..at + 2].copy_from_slice(&remap.map(table, index).to_le_bytes());
+        }
+        out.write_all(&record)?;
+    }
 }
 
 /// The move bytes of `record`; moves off the board or more placements than slots change
