@@ -191,6 +191,7 @@ fn read_input(
         path: (path != "-").then(|| path.into()),
         rules: args.rules,
         names_dir: None,
+        name_files: None,
     };
     let format = input.format;
     let mut games: Vec<ParsedGame> = Vec::new();
@@ -359,6 +360,7 @@ impl<'a> Sink<'a> {
             lossy: args.lossy,
             dialect,
             names_dir: None,
+            ..WriteOptions::default()
         };
         Sink {
             format,
