@@ -851,6 +851,7 @@ mod tests {
         r.moves
             .push(MoveRecord::new(Move::Place("f5".parse().unwrap())));
         r.result = Some(ClaimedResult::discs(vec![64, 0]));
+        r.tags.push(Tag::new("Date", "2026"));
         r.tags.push(Tag::new("Black", "Self"));
         r.tags.push(Tag::new("White", "Self"));
         assert_eq!(writer.write(&r).unwrap(), Vec::<String>::new());
