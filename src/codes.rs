@@ -246,9 +246,9 @@ codes! {
     ScenarioUnexpectedLegal = "scenario-unexpected-legal",
         "A scenario move marked `!` (expected to be refused) is played by the engine. Remove the `!` or fix the move.";
     SgfUnknownCharset = "sgf-unknown-charset",
-        "The root node's CA property names a charset the reader does not know (a warning); the game is read as UTF-8, lines that are not UTF-8 as Windows-1252, as without a CA. Known are UTF-8 (and US-ASCII), ISO-8859-1 (Latin-1, SGF's default) and Windows-1252. Convert the file to UTF-8 and write `CA[UTF-8]`.";
+        "The root node's CA property names a charset the reader does not know (a warning). The game is read as without a CA: UTF-8, lines that are not UTF-8 as Windows-1252. Known are UTF-8 (and US-ASCII), ISO-8859-1 (Latin-1, SGF's default) and Windows-1252. Convert the file to UTF-8 and write `CA[UTF-8]`.";
     SgfCharsetMismatch = "sgf-charset-mismatch",
-        "The root node's CA property declares an 8-bit charset (ISO-8859-1 or Windows-1252), but the game's text is UTF-8, as some writers (this toolkit's before it wrote `CA[UTF-8]`) copied a CA through (a warning). It is read as UTF-8, which is what the bytes are; write `CA[UTF-8]` to silence it.";
+        "The root node's CA property declares ISO-8859-1 or Windows-1252, but the game's text is UTF-8 (a warning). Some writers (this toolkit's, before it wrote `CA[UTF-8]`) copied a source's CA through. The text is read as UTF-8, which is what the bytes are; write `CA[UTF-8]` to silence it.";
 }
 
 impl Code {

@@ -119,7 +119,11 @@ pub(super) fn to_utf8(game: Vec<u8>, charset: Charset) -> Option<Vec<u8>> {
     }
     Some(match charset {
         Charset::Windows1252 => decode_cp1252(&game).into_bytes(),
-        _ => game.iter().map(|&b| char::from(b)).collect::<String>().into_bytes(),
+        _ => game
+            .iter()
+            .map(|&b| char::from(b))
+            .collect::<String>()
+            .into_bytes(),
     })
 }
 
@@ -144,8 +148,15 @@ mod tests {
             Some("ISO-8859-1")
         );
         assert_eq!(declared(b"( ; charSet[UTF-8];B[f5])").as_deref(), None);
-        assert_eq!(declared(b"(;CharAct[latin1];B[f5])").as_deref(), Some("latin1"));
-        assert_eq!(declared(b"(;FF[4];CA[UTF-8])"), None, "not in the root node");
+        assert_eq!(
+            declared(b"(;CharAct[latin1];B[f5])").as_deref(),
+            Some("latin1")
+        );
+        assert_eq!(
+            declared(b"(;FF[4];CA[UTF-8])"),
+            None,
+            "not in the root node"
+        );
         assert_eq!(declared(b"(;CA[UTF-8"), None);
     }
 

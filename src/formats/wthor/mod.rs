@@ -26,9 +26,10 @@
 //!
 //! The `Wthor*` tags are what the [`writer`] needs to give back the file byte for byte.
 //!
-//! Names come from `WTHOR.JOU`/`WTHOR.TRN` in [`ReadOptions::names_dir`], else beside the
-//! game file ([`ReadOptions::path`]'s directory, any case of the names), decoded as
-//! Windows-1252 ([`decode_cp1252`]). An index beyond a table keeps its index tag and gets a
+//! Names come from the two files of [`ReadOptions::name_files`], else from
+//! `WTHOR.JOU`/`WTHOR.TRN` in [`ReadOptions::names_dir`], else beside the game file
+//! ([`ReadOptions::path`]'s directory, any case of the names), decoded as Windows-1252
+//! ([`decode_cp1252`]). An index beyond a table keeps its index tag and gets a
 //! `wthor-unknown-player` / `wthor-unknown-tournament` warning.
 //!
 //! # The text view
@@ -68,15 +69,40 @@
 //!
 //! # Writing
 //!
-//! [`writer`] writes the 68- or 104-byte records (all records of a file share one board) to
-//! an anonymous temporary file as they come, so memory stays flat, and writes the header and
-//! copies the records on [`RecordWriter::finish`]. Name indexes come from the `Wthor*` index
-//! tags, else from looking the names up in (and adding them to) the name tables of
-//! [`WriteOptions::names_dir`] (the CLI's default: the output's directory). Name files there
-//! are extended, never rewritten: their records are copied byte for byte, new names appended,
-//! through a temporary file renamed over the old one. What WTHOR cannot hold is refused by
-//! the [capability table](super::capabilities) (other rules, boards, starts) or, for
-//! information around the game, listed as a `--lossy` loss (names too long are cut).
+//! [`writer`] writes the 68- or 104-byte records (all records of a file share one board),
+//! staging them as they come in an anonymous file beside the output
+//! ([`WriteOptions::staging_dir`]), so memory stays flat, and writes the header and copies
+//! the records on [`RecordWriter::finish`]; a staging failure names the directory and the
+//! cause.
+//!
+//! * **The year.** The header holds one year for all the games: [`WriteOptions::year`]
+//!   (`--year`), else the first game's `Date`. A game without a year, or of another year,
+//!   is refused, even lossily (it would be misdated), with the way out in the message:
+//!   `--year YYYY`, or an output template per year; with a year given, a game of another
+//!   year is a `--lossy` loss.
+//! * **Names.** With name files ([`WriteOptions::names_dir`], by default in the CLI the
+//!   output's directory, or the two files of [`WriteOptions::name_files`]; see [`Names`]
+//!   for `--names`), each `Event`/`Black`/`White` is looked up: its `WthorTournament`/
+//!   `WthorBlack`/`WthorWhite` index is kept when the table gives it that name, else the
+//!   name wins, found elsewhere or added, so an edit made in another format survives.
+//!   Without name files the index tags are written as they are. Into a directory without
+//!   name files, the names are numbered anew in the files written there. Name files are written
+//!   whenever the games name someone, also into an empty directory (created when missing:
+//!   [`prepare_names`]); files already there are extended, never rewritten: their records
+//!   are copied byte for byte, new names appended, through a temporary file renamed over
+//!   the old one.
+//! * **Name encoding.** New names are written in the characters ISO-8859-1 and
+//!   Windows-1252 readers read alike ([`name_bytes`]: the `wthor` crate and thor2pgn
+//!   decode Latin-1, Windows tools Windows-1252, and they differ on 0x80-0x9F); a name
+//!   with another character (`Š`, `œ`, `€`) is refused, or written with
+//!   [`name_fallback`]'s replacements as a `--lossy` loss. Names too long are cut, a loss.
+//! * **Scores.** Black's count from the result (a margin converts); without one, a loss,
+//!   the board's count after replaying the moves, recorded passes played as passes.
+//! * **Derived tags.** `TheoreticalDepth` wins over a `WthorDepth` byte that says
+//!   otherwise (the header's P3 follows the value).
+//!
+//! What WTHOR cannot hold is refused by the [capability table](super::capabilities) (other
+//! rules, boards, starts) or, for information around the game, listed as a `--lossy` loss.
 
 use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
