@@ -247,6 +247,10 @@ codes! {
         "A scenario move marked `!` (expected to be refused) is played by the engine. Remove the `!` or fix the move.";
     ResultUnreadable = "result-unreadable",
         "A result written where people write results (a CSV column named `Result`, `Score`, `Final` or `Outcome`; a transcript's `Result:` header line) cannot be read, so the game is read without a claimed result and the text is kept as a tag of that name (a warning). Write disc counts in turn order (`36-28`, `36 - 28`, `36:28`, `20-22-22`), Black's margin (`+8`, `-8`) or the winner's (`B+8`, `W+8`), the winner (`1-0`, `0-1`, `B`, `W`, `draw`), `B+R` or `W+T` for a resignation or a loss on time, `*` when unfinished, or leave it empty.";
+    SgfUnknownCharset = "sgf-unknown-charset",
+        "The root node's CA property names a charset the reader does not know (a warning). The game is read as without a CA: UTF-8, lines that are not UTF-8 as Windows-1252. Known are UTF-8 (and US-ASCII), ISO-8859-1 (Latin-1, SGF's default) and Windows-1252. Convert the file to UTF-8 and write `CA[UTF-8]`.";
+    SgfCharsetMismatch = "sgf-charset-mismatch",
+        "The root node's CA property declares ISO-8859-1 or Windows-1252, but the game's text is UTF-8 (a warning). Some writers (this toolkit's, before it wrote `CA[UTF-8]`) copied a source's CA through. The text is read as UTF-8, which is what the bytes are; write `CA[UTF-8]` to silence it.";
 }
 
 impl Code {

@@ -59,6 +59,7 @@ fn write_options(target: Format, dialect: Option<&str>, lossy: bool, dir: &Path)
         lossy,
         dialect: dialect.map(str::to_owned),
         names_dir: (target == Format::Wthor).then(|| dir.to_path_buf()),
+        ..WriteOptions::default()
     }
 }
 

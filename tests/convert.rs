@@ -67,6 +67,7 @@ fn read(
         path: path.map(Path::to_path_buf),
         rules: None,
         names_dir: names.map(Path::to_path_buf),
+        name_files: None,
     };
     format
         .read(Box::new(Cursor::new(bytes.to_vec())), &options)

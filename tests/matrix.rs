@@ -50,6 +50,7 @@ fn read(format: Format, bytes: &[u8], names: Option<&Path>) -> Vec<ParsedGame> {
         path: None,
         rules: None,
         names_dir: names.map(Path::to_path_buf),
+        name_files: None,
     };
     format
         .read(Box::new(Cursor::new(bytes.to_vec())), &options)
@@ -108,6 +109,7 @@ fn check_dialect(
         lossy: true,
         dialect: dialect.map(str::to_owned),
         names_dir: Some(names.clone()),
+        ..WriteOptions::default()
     };
     let mut out = Vec::new();
     let written = {

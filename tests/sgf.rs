@@ -134,7 +134,7 @@ fn writes_the_edax_layout() {
     assert!(lost.is_empty());
     assert_eq!(
         text,
-        "(;FF[4]GM[2]SZ[8]\nPB[Edax]\nAB[e4][d5]AW[d4][e5]PL[B]\nRE[B+16]\n;B[f5];W[d6]C[a [note\\] \\\\ here];B[c3]\n)\n"
+        "(;FF[4]GM[2]SZ[8]CA[UTF-8]PB[Edax]AB[e4][d5]AW[d4][e5]PL[B]RE[B+16]\n;B[f5];W[d6]C[a [note\\] \\\\ here];B[c3]\n)\n"
     );
 }
 

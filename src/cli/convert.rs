@@ -8,7 +8,7 @@ use std::sync::Arc;
 use reversi_record::convert::{Conversion, Event, Fingerprint, Outcome, Stopped, Tally};
 use reversi_record::diagnostic::Renderer;
 use reversi_record::formats::capabilities::LossSummary;
-use reversi_record::formats::{Format, ReadOptions, RecordWriter, WriteOptions};
+use reversi_record::formats::{wthor, Format, ReadOptions, RecordWriter, WriteOptions};
 use reversi_record::validate::Input;
 use reversi_record::Rules;
 
@@ -36,10 +36,16 @@ pub(crate) struct Args {
     /// without a `Rules` tag); a record that states its rules keeps them.
     #[arg(long, value_parser = super::parse_rules)]
     rules: Option<Rules>,
-    /// Directory of WTHOR name files, for reading and for writing (default: beside the
-    /// input when reading, beside the output when writing).
-    #[arg(long, value_name = "DIR")]
+    /// Where WTHOR's name files are, for reading and for writing: a directory holding
+    /// `WTHOR.JOU` and `WTHOR.TRN` (created when missing), or the two files by any names,
+    /// players first: `--names players.jou,tournaments.trn` (default: beside the input
+    /// when reading, beside the output when writing).
+    #[arg(long, value_name = "DIR|PLAYERS,TOURNAMENTS")]
     names: Option<PathBuf>,
+    /// The year every game of a WTHOR output is filed under (its header holds one year);
+    /// without it, the games' own year, which must be the same in every game.
+    #[arg(long, value_name = "YYYY")]
+    year: Option<u16>,
     /// Convert what the target can hold and list what was dropped, instead of refusing.
     #[arg(long)]
     lossy: bool,
@@ -54,8 +60,16 @@ pub(crate) struct Args {
 
 pub(crate) fn run(args: Args) -> io::Result<u8> {
     let (target, dialect) = args.to.clone();
+    let names = args.names.as_deref().map(wthor::Names::parse).transpose();
+    let names = names.map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+    let name_files = names.as_ref().and_then(wthor::Names::files).cloned();
     let mut guarded: Vec<PathBuf> = args.inputs.iter().map(PathBuf::from).collect();
     guarded.extend(output::name_files(&args.inputs, args.names.as_deref()));
+    guarded.extend(
+        name_files
+            .iter()
+            .flat_map(|f| [f.players.clone(), f.tournaments.clone()]),
+    );
     if target == Format::Wthor && is_name_file(&args.output) {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -67,11 +81,21 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
     }
     let guarded: Vec<&std::path::Path> = guarded.iter().map(PathBuf::as_path).collect();
     let mut output = Output::create(&args.output, &guarded)?;
+    let names_dir = match &names {
+        Some(names) => names.dir().map(PathBuf::from),
+        None => output_dir(&args.output),
+    };
     let write_options = WriteOptions {
         lossy: args.lossy,
         dialect,
-        names_dir: args.names.clone().or_else(|| output_dir(&args.output)),
+        names_dir,
+        name_files,
+        year: args.year,
+        staging_dir: output_dir(&args.output),
     };
+    if target == Format::Wthor {
+        wthor::prepare_names(&write_options)?;
+    }
     let target_name = match &write_options.dialect {
         Some(d) if target == Format::Json => format!("{target}:{d}"),
         _ => target.to_string(),

@@ -102,11 +102,19 @@ pub(crate) fn open(path: impl AsRef<Path>, options: &InputOptions) -> io::Result
     })?;
     let format = detected.format;
     let name: Arc<str> = Arc::from(path);
+    // `--names`: a directory, or the two name files.
+    let names = options
+        .names
+        .as_deref()
+        .map(wthor::Names::parse)
+        .transpose();
+    let names = names.map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
     let read_options = ReadOptions {
         name: name.clone(),
         path: file_path,
         rules: options.rules,
-        names_dir: options.names.clone(),
+        names_dir: names.as_ref().and_then(wthor::Names::dir).map(Into::into),
+        name_files: names.as_ref().and_then(wthor::Names::files).cloned(),
     };
     let names_note = (format == Format::Wthor)
         .then(|| wthor::missing_names_note(&read_options))

@@ -237,6 +237,7 @@ impl Work<'_> {
             path: (path != Path::new("-")).then(|| path.to_path_buf()),
             rules: args.rules,
             names_dir: None,
+            name_files: None,
         };
         let format = input.format;
         let sink = match (sink.as_mut(), out.take()) {
@@ -449,6 +450,7 @@ impl<'a> Sink<'a> {
             lossy: args.lossy,
             dialect,
             names_dir: None,
+            ..WriteOptions::default()
         };
         Sink {
             format,

@@ -64,6 +64,9 @@ pub struct ReadOptions {
     pub rules: Option<Rules>,
     /// Directory of WTHOR name files (`--names DIR`).
     pub names_dir: Option<PathBuf>,
+    /// WTHOR's two name files by any names, instead of those of `names_dir`
+    /// (`--names PLAYERS,TOURNAMENTS`).
+    pub name_files: Option<wthor::NameFiles>,
 }
 
 /// What a writer needs to know.
@@ -75,6 +78,16 @@ pub struct WriteOptions {
     pub dialect: Option<String>,
     /// Directory for companion files (WTHOR `WTHOR.JOU`/`WTHOR.TRN`).
     pub names_dir: Option<PathBuf>,
+    /// WTHOR's two name files by any names, instead of `WTHOR.JOU`/`WTHOR.TRN` in
+    /// `names_dir` (`--names PLAYERS,TOURNAMENTS`).
+    pub name_files: Option<wthor::NameFiles>,
+    /// The year of every game of a WTHOR file (`--year`); without it, the games' own year,
+    /// which must be one.
+    pub year: Option<u16>,
+    /// Where a writer stages what it writes before the output is complete (WTHOR's
+    /// records): the output's directory; without it, the names directory, else the
+    /// system's temporary directory.
+    pub staging_dir: Option<PathBuf>,
 }
 
 /// Why a record could not be written.

@@ -62,6 +62,7 @@ pub(super) fn repair(game: &ParsedGame, read: &ReadOptions, max_edits: usize) ->
         path: None,
         rules: read.rules,
         names_dir: None,
+        name_files: None,
     };
     let mut explorer = Explorer {
         options: &options,

@@ -10,6 +10,7 @@
 //! | SGF | record |
 //! |---|---|
 //! | `FF`, `GM` | checked (`GM[2]` is Othello), not kept |
+//! | `CA` | the charset the game's text is decoded from: UTF-8, ISO-8859-1 (Latin-1) or Windows-1252, in any spelling; not kept. Another is read as without a `CA` (UTF-8, a line that is not as Windows-1252) with an `sgf-unknown-charset` warning; an 8-bit charset declared for text that is valid UTF-8 beyond ASCII is read as UTF-8 with an `sgf-charset-mismatch` warning |
 //! | `SZ` | [`Rules`](crate::engine::Rules) board: 4, 6, 8, 10 |
 //! | `PC`, `DT`, `EV`, `RO` | tags `Site`, `Date`, `Event`, `Round` |
 //! | `PB`, `PW`, `BR`, `WR` | tags `Black`, `White`, `BlackElo`, `WhiteElo` |
@@ -20,11 +21,15 @@
 //! | other root properties | tags named by the ID, in order |
 //!
 //! The writer follows Edax's layout with valid SGF: the start as `AB`/`AW`/`PL`, one move per
-//! node in letter + row form, `PA` passes, `RE` from the claimed result.
+//! node in letter + row form, `PA` passes, `RE` from the claimed result. It writes UTF-8 and
+//! says so with `CA[UTF-8]` in every root node (SGF readers such as sgfmill assume
+//! ISO-8859-1 without it), and writes each root node on one line: some old parsers take a
+//! line break between properties into the next identifier.
 
 use super::Sniff;
 use crate::record::TagName;
 
+mod charset;
 mod parse;
 mod stream;
 mod write;
@@ -45,8 +50,8 @@ const TAG_IDS: [(&str, &str); 8] = [
 ];
 
 /// Properties with a meaning of their own.
-const STRUCTURAL_IDS: [&str; 11] = [
-    "FF", "GM", "SZ", "AB", "AW", "AE", "PL", "B", "W", "C", "RE",
+const STRUCTURAL_IDS: [&str; 12] = [
+    "FF", "GM", "SZ", "CA", "AB", "AW", "AE", "PL", "B", "W", "C", "RE",
 ];
 
 /// Whether the input looks like an Othello SGF file.

@@ -1,5 +1,6 @@
 //! Parsing one SGF game tree's main line into a record.
 
+use super::charset::Charset;
 use super::TAG_IDS;
 use crate::codes::Code;
 use crate::diagnostic::{Collected, Diagnostic};
@@ -32,6 +33,8 @@ pub(super) struct TreeParser<'t, 'd> {
     pub(super) diagnostics: &'d mut Collected,
     /// A value ran to the end of the text (already reported).
     pub(super) broken: bool,
+    /// The root's CA declares an 8-bit charset, but the text was UTF-8 and read so.
+    pub(super) mislabelled: bool,
 }
 
 impl TreeParser<'_, '_> {
@@ -437,6 +440,9 @@ impl TreeParser<'_, '_> {
             // Setup properties are all read above; repeats of the others were
             // reported and only the first counts.
             (0, "FF" | "GM" | "SZ" | "AB" | "AW" | "AE" | "PL") => {}
+            // The charset the text was decoded from: the file's, not the game's.
+            (0, "CA") if first => self.check_charset(prop),
+            (0, "CA") => {}
             (0, "RE") if first => record.result = self.parse_result(prop),
             (0, "RE") => {}
             (0, id) => {
@@ -471,6 +477,30 @@ impl TreeParser<'_, '_> {
                 self.push(d);
             }
         }
+    }
+
+    /// Reports a `CA` the reader did not honour: an unknown charset, or an 8-bit one
+    /// declared for UTF-8 text.
+    fn check_charset(&mut self, prop: &Prop) {
+        let (value, span) = prop.first();
+        let d = if self.mislabelled {
+            Diagnostic::warning(
+                Code::SgfCharsetMismatch,
+                format!("the game declares CA[{value}], but its text is UTF-8"),
+            )
+            .at(Some(span), "declared here")
+            .help("it was read as UTF-8; write CA[UTF-8]")
+        } else if Charset::named(value) == Charset::Unknown {
+            Diagnostic::warning(
+                Code::SgfUnknownCharset,
+                format!("the charset `{value}` is not known"),
+            )
+            .at(Some(span), "not read as this charset")
+            .help("the text was read as UTF-8 (lines that are not, as Windows-1252); known charsets are UTF-8, ISO-8859-1 and Windows-1252")
+        } else {
+            return;
+        };
+        self.push(d);
     }
 
     /// Reads the root's `AB`, `AW`, `AE`, `PL`.

@@ -4,6 +4,7 @@ use crate::codes::Code;
 use std::io::{self, BufRead};
 use std::sync::Arc;
 
+use super::charset;
 use super::parse::TreeParser;
 use crate::formats::bracketed::{self, Piece, Splitter};
 use crate::formats::{Games, ParsedGame, ReadOptions};
@@ -76,8 +77,23 @@ pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> G
     }))
 }
 
-pub(super) fn parse_piece(piece: Piece<bool>, name: &Arc<str>, index: usize) -> ParsedGame {
+pub(super) fn parse_piece(mut piece: Piece<bool>, name: &Arc<str>, index: usize) -> ParsedGame {
     let (dropped, closed) = (piece.dropped, piece.end);
+    // The game's text in the charset its root's CA declares, as UTF-8 for the decoder.
+    let mut mislabelled = false;
+    if let Some(at) = piece.game_at.filter(|&at| at < piece.bytes.len()) {
+        if let Some(ca) = charset::declared(&piece.bytes[at..]) {
+            let game = piece.bytes.split_off(at);
+            let charset = charset::Charset::named(&ca);
+            match charset::to_utf8(game.clone(), charset) {
+                Some(utf8) => piece.bytes.extend(utf8),
+                None => {
+                    mislabelled = true;
+                    piece.bytes.extend(game);
+                }
+            }
+        }
+    }
     let (game, ()) =
         bracketed::parse_piece(piece, name, index, |text, base, tree_at, diagnostics| {
             let junk = text[..tree_at.unwrap_or(text.len())].trim_end();
@@ -97,6 +113,7 @@ pub(super) fn parse_piece(piece: Piece<bool>, name: &Arc<str>, index: usize) -> 
                     base,
                     diagnostics,
                     broken: false,
+                    mislabelled,
                 };
                 parser.parse(at, closed)
             });

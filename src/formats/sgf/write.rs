@@ -1,4 +1,5 @@
-//! Writing SGF: one game tree a line.
+//! Writing SGF: a game tree's root node on one line, its moves ten a line, in UTF-8 as
+//! its `CA[UTF-8]` says.
 
 use std::io::Write;
 
@@ -62,13 +63,19 @@ pub(super) fn to_sgf(record: &Record) -> (String, Vec<String>) {
     .into_vec();
     let rules = &record.rules;
 
-    let mut out = format!("(;FF[4]GM[2]SZ[{}]\n", size_token(rules.board()));
+    // The root node on one line (old parsers such as sgflib's first versions take a line
+    // break before a property into its identifier), the text declared as UTF-8.
+    let mut out = format!("(;FF[4]GM[2]SZ[{}]CA[UTF-8]", size_token(rules.board()));
     // Tags in the record's order: named ones under their IDs, upper-case names as
     // properties of their own (all values of one name together).
     let mut header = String::new();
     let mut done: Vec<&str> = Vec::new();
     for tag in &record.tags {
         let name = tag.name.as_str();
+        if name == "CA" {
+            // A source's charset: this file's is the one declared above.
+            continue;
+        }
         let id = match TAG_IDS.iter().find(|(_, n)| n.eq_ignore_ascii_case(name)) {
             Some((id, _)) => *id,
             None => {
@@ -99,10 +106,7 @@ pub(super) fn to_sgf(record: &Record) -> (String, Vec<String>) {
             header.push_str(&format!("[{}]", escape(&t.value)));
         }
     }
-    if !header.is_empty() {
-        out.push_str(&header);
-        out.push('\n');
-    }
+    out.push_str(&header);
     let setup = record.start_setup();
     for (id, set) in [("AB", setup.discs[0]), ("AW", setup.discs[1])] {
         if !set.is_empty() {
@@ -113,16 +117,17 @@ pub(super) fn to_sgf(record: &Record) -> (String, Vec<String>) {
         }
     }
     out.push_str(if setup.turn == Color::White {
-        "PL[W]\n"
+        "PL[W]"
     } else {
-        "PL[B]\n"
+        "PL[B]"
     });
     if let Some(re) = result_text(record, &mut losses) {
-        out.push_str(&format!("RE[{re}]\n"));
+        out.push_str(&format!("RE[{re}]"));
     }
     if let Some(comment) = &record.comment {
-        out.push_str(&format!("C[{}]\n", escape(comment)));
+        out.push_str(&format!("C[{}]", escape(comment)));
     }
+    out.push('\n');
     let mut on_line = 0;
     for (color, m) in colored_moves(record) {
         let letter = if color == Color::White { 'W' } else { 'B' };

@@ -26,9 +26,10 @@
 //!
 //! The `Wthor*` tags are what the [`writer`] needs to give back the file byte for byte.
 //!
-//! Names come from `WTHOR.JOU`/`WTHOR.TRN` in [`ReadOptions::names_dir`], else beside the
-//! game file ([`ReadOptions::path`]'s directory, any case of the names), decoded as
-//! Windows-1252 ([`decode_cp1252`]). An index beyond a table keeps its index tag and gets a
+//! Names come from the two files of [`ReadOptions::name_files`], else from
+//! `WTHOR.JOU`/`WTHOR.TRN` in [`ReadOptions::names_dir`], else beside the game file
+//! ([`ReadOptions::path`]'s directory, any case of the names), decoded as Windows-1252
+//! ([`decode_cp1252`]). An index beyond a table keeps its index tag and gets a
 //! `wthor-unknown-player` / `wthor-unknown-tournament` warning.
 //!
 //! # The text view
@@ -68,29 +69,57 @@
 //!
 //! # Writing
 //!
-//! [`writer`] writes the 68- or 104-byte records (all records of a file share one board) to
-//! an anonymous temporary file as they come, so memory stays flat, and writes the header and
-//! copies the records on [`RecordWriter::finish`]. Name indexes come from the `Wthor*` index
-//! tags, else from looking the names up in (and adding them to) the name tables of
-//! [`WriteOptions::names_dir`] (the CLI's default: the output's directory). Name files there
-//! are extended, never rewritten: their records are copied byte for byte, new names appended,
-//! through a temporary file renamed over the old one. What WTHOR cannot hold is refused by
-//! the [capability table](super::capabilities) (other rules, boards, starts) or, for
-//! information around the game, listed as a `--lossy` loss (names too long are cut).
+//! [`writer`] writes the 68- or 104-byte records (all records of a file share one board),
+//! staging them as they come in an anonymous file beside the output
+//! ([`WriteOptions::staging_dir`]), so memory stays flat, and writes the header and copies
+//! the records on [`RecordWriter::finish`]; a staging failure names the directory and the
+//! cause.
+//!
+//! * **The year.** The header holds one year for all the games: [`WriteOptions::year`]
+//!   (`--year`), else the first game's `Date`. A game without a year, or of another year,
+//!   is refused, even lossily (it would be misdated), with the way out in the message:
+//!   `--year YYYY`, or an output template per year; with a year given, a game of another
+//!   year is a `--lossy` loss.
+//! * **Names.** With name files ([`WriteOptions::names_dir`], by default in the CLI the
+//!   output's directory, or the two files of [`WriteOptions::name_files`]; see [`Names`]
+//!   for `--names`), each `Event`/`Black`/`White` is looked up: its `WthorTournament`/
+//!   `WthorBlack`/`WthorWhite` index is kept when the table gives it that name, else the
+//!   name wins, found elsewhere or added, so an edit made in another format survives.
+//!   Without name files the index tags are written as they are. Into a directory without
+//!   name files, the names are numbered anew in the files written there. Name files are written
+//!   whenever the games name someone, also into an empty directory (created when missing:
+//!   [`prepare_names`]); files already there are extended, never rewritten: their records
+//!   are copied byte for byte, new names appended, through a temporary file renamed over
+//!   the old one.
+//! * **Name encoding.** New names are written in the characters ISO-8859-1 and
+//!   Windows-1252 readers read alike ([`name_bytes`]: the `wthor` crate and thor2pgn
+//!   decode Latin-1, Windows tools Windows-1252, and they differ on 0x80-0x9F); a name
+//!   with another character (`Š`, `œ`, `€`) is refused, or written with
+//!   [`name_fallback`]'s replacements as a `--lossy` loss. Names too long are cut, a loss.
+//! * **Scores.** Black's count from the result (a margin converts); without one, a loss,
+//!   the board's count after replaying the moves, recorded passes played as passes.
+//! * **Derived tags.** `TheoreticalDepth` wins over a `WthorDepth` byte that says
+//!   otherwise (the header's P3 follows the value).
+//!
+//! What WTHOR cannot hold is refused by the [capability table](super::capabilities) (other
+//! rules, boards, starts) or, for information around the game, listed as a `--lossy` loss.
 
-use std::io::{BufRead, Write};
+use std::io::{self, BufRead, Write};
+use std::path::{Path, PathBuf};
 
 use super::{Games, ReadOptions, RecordWriter, Sniff, WriteOptions};
 use crate::engine::{BoardShape, Square};
 #[cfg(doc)]
 use crate::record::Record;
 
+mod charset;
 mod names;
 mod reader;
 mod record;
 mod writer;
 
 pub use super::text::{decode_cp1252, encode_cp1252};
+pub use charset::{name_bytes, name_fallback};
 pub use names::{NameKind, NameTable};
 pub use writer::WthorWriter;
 
@@ -393,6 +422,159 @@ pub fn sniff(input: &Sniff<'_>) -> bool {
     }
 }
 
+/// WTHOR's two name files by any names: the players (20-byte records, `WTHOR.JOU`) and
+/// the tournaments (26-byte records, `WTHOR.TRN`).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct NameFiles {
+    /// The players' file.
+    pub players: PathBuf,
+    /// The tournaments' file.
+    pub tournaments: PathBuf,
+}
+
+impl NameFiles {
+    /// The file of `kind`.
+    pub fn path(&self, kind: NameKind) -> &Path {
+        match kind {
+            NameKind::Player => &self.players,
+            NameKind::Tournament => &self.tournaments,
+        }
+    }
+}
+
+/// Where `--names` says the name files are: a directory holding `WTHOR.JOU` and
+/// `WTHOR.TRN` (in any case; created when written to and missing), or the two files by
+/// any names, `PLAYERS,TOURNAMENTS`.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Names {
+    /// A directory.
+    Dir(PathBuf),
+    /// The two files.
+    Files(NameFiles),
+}
+
+impl Names {
+    /// Reads `--names`' value: a directory that exists is a directory; else a value with
+    /// one comma names the players' file, then the tournaments' file; else it is a
+    /// directory (to be created). A file that exists must not have the other kind's
+    /// records (told apart by their size and the header's count): a swapped pair is refused.
+    ///
+    /// ```
+    /// use reversi_record::formats::wthor::{NameFiles, Names};
+    /// let names = Names::parse("players.jou,tournaments.trn").unwrap();
+    /// assert_eq!(names, Names::Files(NameFiles {
+    ///     players: "players.jou".into(),
+    ///     tournaments: "tournaments.trn".into(),
+    /// }));
+    /// assert_eq!(Names::parse("names").unwrap(), Names::Dir("names".into()));
+    /// assert!(Names::parse("a,b,c").is_err());
+    /// ```
+    pub fn parse(value: impl AsRef<Path>) -> Result<Names, String> {
+        let value = value.as_ref();
+        let text = value.to_string_lossy();
+        if value.is_dir() || !text.contains(',') {
+            return Ok(Names::Dir(value.to_path_buf()));
+        }
+        let parts: Vec<&str> = text.split(',').collect();
+        let [players, tournaments] = parts[..] else {
+            return Err(format!(
+                "--names {text}: give a directory, or the two name files as PLAYERS,TOURNAMENTS (one comma)"
+            ));
+        };
+        if players.is_empty() || tournaments.is_empty() {
+            return Err(format!(
+                "--names {text}: give both name files, PLAYERS,TOURNAMENTS"
+            ));
+        }
+        let files = NameFiles {
+            players: players.into(),
+            tournaments: tournaments.into(),
+        };
+        for kind in [NameKind::Player, NameKind::Tournament] {
+            let path = files.path(kind);
+            let other = match kind {
+                NameKind::Player => NameKind::Tournament,
+                NameKind::Tournament => NameKind::Player,
+            };
+            if let Ok(bytes) = std::fs::read(path) {
+                if holds_records_of(&bytes, other) && !holds_records_of(&bytes, kind) {
+                    return Err(format!(
+                        "--names {text}: {} holds {}-byte {} records, not {}-byte {} ones; give the players' file first, then the tournaments'",
+                        path.display(),
+                        other.record_len(),
+                        other.noun(),
+                        kind.record_len(),
+                        kind.noun()
+                    ));
+                }
+            }
+        }
+        Ok(Names::Files(files))
+    }
+
+    /// The directory, if the names are given as one.
+    pub fn dir(&self) -> Option<&Path> {
+        match self {
+            Names::Dir(dir) => Some(dir),
+            Names::Files(_) => None,
+        }
+    }
+
+    /// The two files, if the names are given as files.
+    pub fn files(&self) -> Option<&NameFiles> {
+        match self {
+            Names::Dir(_) => None,
+            Names::Files(files) => Some(files),
+        }
+    }
+}
+
+/// Whether `bytes` are a name file of `kind`: a header whose N2 counts exactly the
+/// records after it.
+fn holds_records_of(bytes: &[u8], kind: NameKind) -> bool {
+    let Some(head) = bytes
+        .get(..Header::LEN)
+        .and_then(|h| <&[u8; Header::LEN]>::try_from(h).ok())
+    else {
+        return false;
+    };
+    let n2 = usize::from(Header::parse(head).n2);
+    Header::LEN + n2 * kind.record_len() == bytes.len()
+}
+
+/// Makes the place of the name files a writer with `options` writes: the names directory
+/// (or each name file's directory) is created when missing. The CLI calls it before any
+/// work, so that a directory that cannot be created is an error at once; the writer does
+/// the same when it is made.
+///
+/// ```
+/// use reversi_record::formats::{wthor, WriteOptions};
+/// let dir = std::env::temp_dir().join(format!("wthor-prepare-doc-{}", std::process::id()));
+/// let options = WriteOptions { names_dir: Some(dir.join("names")), ..WriteOptions::default() };
+/// wthor::prepare_names(&options).unwrap();
+/// assert!(dir.join("names").is_dir());
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn prepare_names(options: &WriteOptions) -> io::Result<()> {
+    let dirs: Vec<&Path> = match (&options.name_files, &options.names_dir) {
+        (Some(files), _) => [&files.players, &files.tournaments]
+            .into_iter()
+            .filter_map(|p| p.parent())
+            .collect(),
+        (None, Some(dir)) => vec![dir.as_path()],
+        (None, None) => Vec::new(),
+    };
+    for dir in dirs.into_iter().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!("cannot create the names directory {}: {e}", dir.display()),
+            )
+        })?;
+    }
+    Ok(())
+}
+
 /// When a WTHOR file would be read without one of its name files, a note saying where the
 /// reader looked (`None` when both are there, or when there is no directory to look in).
 /// A names directory given explicitly reports what is missing as a `wthor-names-unreadable`
@@ -405,12 +587,12 @@ pub fn sniff(input: &Sniff<'_>) -> bool {
 /// assert!(note.starts_with("no WTHOR.JOU or WTHOR.TRN in /nowhere"));
 /// ```
 pub fn missing_names_note(options: &ReadOptions) -> Option<String> {
-    if options.names_dir.is_some() {
+    if options.names_dir.is_some() || options.name_files.is_some() {
         return None;
     }
     let dir = options.path.as_ref()?.parent()?;
     let dir = if dir.as_os_str().is_empty() {
-        std::path::Path::new(".")
+        Path::new(".")
     } else {
         dir
     };

@@ -212,23 +212,29 @@ impl<'a> Reader<'a> {
     pub(super) fn new(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> Reader<'a> {
         let mut name_warnings = Vec::new();
         let mut load = |kind: NameKind| {
-            let (dir, explicit) = match (&options.names_dir, &options.path) {
-                (Some(dir), _) => (dir.clone(), true),
-                (None, Some(path)) => (path.parent()?.to_path_buf(), false),
-                (None, None) => return None,
+            let (place, explicit) = match (&options.name_files, &options.names_dir, &options.path) {
+                (Some(files), ..) => (files.path(kind).to_path_buf(), true),
+                (None, Some(dir), _) => (dir.clone(), true),
+                (None, None, Some(path)) => (path.parent()?.to_path_buf(), false),
+                (None, None, None) => return None,
             };
-            let Some(path) = find_in(&dir, kind) else {
+            let found = match &options.name_files {
+                Some(_) => place.is_file().then(|| place.clone()),
+                None => find_in(&place, kind),
+            };
+            let Some(path) = found else {
                 if explicit {
+                    let missing = match &options.name_files {
+                        Some(_) => format!("no {} file {}", kind.noun(), place.display()),
+                        None => format!("no {} in {}", kind.file_name(), place.display()),
+                    };
                     name_warnings.push(
-                        Diagnostic::warning(
-                            Code::WthorNamesUnreadable,
-                            format!("no {} in {}", kind.file_name(), dir.display()),
-                        )
-                        .help(format!(
-                            "the {} names stay unknown; their indexes are kept",
-                            kind.noun()
-                        ))
-                        .in_game(1),
+                        Diagnostic::warning(Code::WthorNamesUnreadable, missing)
+                            .help(format!(
+                                "the {} names stay unknown; their indexes are kept",
+                                kind.noun()
+                            ))
+                            .in_game(1),
                     );
                 }
                 return None;

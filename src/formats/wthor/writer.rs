@@ -1,18 +1,18 @@
-//! The writer: records buffered as 68- or 104-byte records, the header written on finish.
+//! The writer: records staged as 68- or 104-byte records beside the output, the header
+//! written on finish.
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Seek, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::names::{find_in, NameKind, NameTable};
 use super::{
-    parse_created, today, Geometry, Header, BLACK_TAG, BOARD_SIZE_TAG, CREATED_TAG, DEPTH_TAG,
-    TOURNAMENT_TAG, WHITE_TAG,
+    name_bytes, name_fallback, parse_created, prepare_names, today, Geometry, Header, BLACK_TAG,
+    BOARD_SIZE_TAG, CREATED_TAG, DEPTH_TAG, TOURNAMENT_TAG, WHITE_TAG,
 };
 use crate::engine::{Color, Move};
 use crate::formats::capabilities::with_article;
 use crate::formats::capabilities::{on_moves, tag_phrase, termination_phrase, Claim, ClaimLosses};
-use crate::formats::text::encode_cp1252;
 use crate::formats::{check_losses, RecordWriter, WriteError, WriteOptions};
 use crate::record::{Record, ResultScore, TagName};
 
@@ -25,11 +25,15 @@ struct NameFile {
     original: Option<(Vec<u8>, usize)>,
     /// Names accepted since the table was read.
     changed: bool,
+    /// A game's name was looked up in the table: the games need the file.
+    used: bool,
 }
 
 impl NameFile {
-    fn load(dir: &std::path::Path, kind: NameKind) -> Result<NameFile, String> {
-        match find_in(dir, kind) {
+    /// The name file of `kind`: `existing` read when there is one, else a new table to be
+    /// written to `new`.
+    fn load(kind: NameKind, existing: Option<PathBuf>, new: PathBuf) -> Result<NameFile, String> {
+        match existing {
             Some(path) => fs::read(&path)
                 .map_err(|e| e.to_string())
                 .and_then(|bytes| {
@@ -40,52 +44,103 @@ impl NameFile {
                         path: path.clone(),
                         original: Some((bytes, kept)),
                         changed: false,
+                        used: false,
                     })
                 })
                 .map_err(|e| format!("cannot read {}: {e}", path.display())),
             None => Ok(NameFile {
                 table: NameTable::new(kind),
-                path: dir.join(kind.file_name()),
+                path: new,
                 original: None,
                 changed: false,
+                used: false,
             }),
         }
     }
+
+    /// Whether `finish` writes the file: names were added, or the games use a table that
+    /// has no file yet.
+    fn needed(&self) -> bool {
+        self.changed || (self.used && self.original.is_none())
+    }
+}
+
+/// The name files `options` give (players, tournaments), their directory created when
+/// missing; `None` without a names directory or files.
+fn load_names(options: &WriteOptions) -> Option<Result<[NameFile; 2], String>> {
+    let at = |kind: NameKind| -> (Option<PathBuf>, PathBuf) {
+        match (&options.name_files, &options.names_dir) {
+            (Some(files), _) => {
+                let path = files.path(kind).to_path_buf();
+                (path.is_file().then(|| path.clone()), path)
+            }
+            (None, Some(dir)) => (find_in(dir, kind), dir.join(kind.file_name())),
+            (None, None) => (None, PathBuf::new()),
+        }
+    };
+    if options.name_files.is_none() && options.names_dir.is_none() {
+        return None;
+    }
+    Some(
+        prepare_names(options)
+            .map_err(|e| e.to_string())
+            .and_then(|()| {
+                let (found, new) = at(NameKind::Player);
+                let players = NameFile::load(NameKind::Player, found, new)?;
+                let (found, new) = at(NameKind::Tournament);
+                let tournaments = NameFile::load(NameKind::Tournament, found, new)?;
+                Ok([players, tournaments])
+            }),
+    )
 }
 
 /// Writes a WTHOR game file: `.wtb` for 8x8 games, `.wtd` for 10x10 (every record of a file
 /// shares the board of the first).
 ///
-/// Records are encoded as they come and written to an anonymous temporary file, so memory
-/// stays flat; [`RecordWriter::finish`] writes the header (N1 = the number of records),
-/// copies the records through, and writes the name files when names were added: each to a
-/// temporary file beside it, renamed over it only when complete. A name file already there
-/// is extended (its records copied byte for byte, so names keep their index, new names
-/// appended), never rewritten. The header's creation date, game year, P1 and P3
-/// come from the first record's `WthorCreated`, `Date`, `WthorBoardSize` and `WthorDepth`
-/// (or `TheoreticalDepth`) tags, so a file read and written back is identical; a new file is
-/// dated today, and P3 is 1 (Edax's mark for "no theoretical scores") when no record states
-/// a depth. A record without `TheoreticalScore` stores its actual score there.
+/// Records are encoded as they come and staged in an anonymous file in
+/// [`WriteOptions::staging_dir`] (the CLI gives the output's directory; else the names
+/// directory, else the system's temporary directory), so memory stays flat;
+/// [`RecordWriter::finish`] writes the header (N1 = the number of records), copies the
+/// records through, and writes the name files the games need: each to a temporary file
+/// beside it, renamed over it only when complete. A name file already there is extended
+/// (its records copied byte for byte, so names keep their index, new names appended),
+/// never rewritten; one the games use that is not there yet is written, with its pair.
 ///
-/// Name indexes come from the `WthorTournament`/`WthorBlack`/`WthorWhite` tags; without
-/// them the `Event`/`Black`/`White` names are looked up in the `WTHOR.TRN`/`WTHOR.JOU` of
-/// [`WriteOptions::names_dir`] (read when present) and added when missing; the tables are
-/// written back there by `finish`. A missing name is index 0 (`???`, `Diverses parties`).
+/// The header's game year is [`WriteOptions::year`], else the first game's: a game without
+/// a year, or of another year, is refused (a file holds the games of one year; with a
+/// `year` given, a game of another year is a `--lossy` loss). The creation date, P1 and P3
+/// come from the first record's `WthorCreated`, `WthorBoardSize` and `TheoreticalDepth`
+/// (or `WthorDepth` when it agrees) tags, so a file read and written back is identical; a
+/// new file is dated today, and P3 is 1 (Edax's mark for "no theoretical scores") when no
+/// record states a depth. A record without `TheoreticalScore` stores its actual score
+/// there.
+///
+/// Name indexes: with name files ([`WriteOptions::names_dir`] or
+/// [`WriteOptions::name_files`]), each `Event`/`Black`/`White` name is looked up: its
+/// `WthorTournament`/`WthorBlack`/`WthorWhite` index is kept when the table gives it that
+/// name, else the name wins: found elsewhere in the table or added to it (an edited name is
+/// never undone by a stale index). Without name files, the index tags are written as they
+/// are. A missing name is index 0 (`???`, `Diverses parties`). New names are written in
+/// the characters ISO-8859-1 and Windows-1252 readers read alike ([`name_bytes`]); others
+/// are refused, or replaced by [`name_fallback`] as a `--lossy` loss.
 ///
 /// Always refused (by the [capability table](crate::formats::capabilities)): other boards,
-/// 3-4 players, variant options, a custom start, komi; a board other than the file's, moves
-/// off the board, more placements than squares.
+/// 3-4 players, variant options, a custom start, komi; a board other than the file's, a
+/// year other than the file's, a game without a year, moves off the board, more placements
+/// than squares.
 /// Refused, or dropped and reported when lossy: position and flip claims, comments,
 /// evaluations, times, results that are not a disc count, terminations, tags WTHOR has no
-/// field for, a year other than the file's, names without a names directory, names longer
-/// than 19/25 bytes (cut to fit) or without a Windows-1252 encoding.
+/// field for, names without a names directory, names longer than 19/25 bytes (cut to fit)
+/// or with characters a name file cannot hold.
 pub struct WthorWriter<'a> {
     out: Box<dyn Write + Send + 'a>,
     options: WriteOptions,
-    /// The name files of `names_dir`, or why they could not be read.
+    /// The name files, or why they could not be read.
     names: Option<Result<[NameFile; 2], String>>,
     header: Option<Header>,
-    /// The records written so far, in an anonymous temporary file.
+    /// Where the records are staged (`None`: the system's temporary directory).
+    staging_dir: Option<PathBuf>,
+    /// The records written so far, in an anonymous file in `staging_dir`.
     body: Option<BufWriter<File>>,
     count: u32,
     finished: bool,
@@ -105,11 +160,13 @@ struct Encoded {
     geometry: Geometry,
     bytes: Vec<u8>,
     year: u16,
-    depth_raw: Option<u8>,
-    depth: Option<u8>,
+    /// The header's P3 this record asks for.
+    p3: Option<u8>,
     created: Option<(u32, u8, u8)>,
     board_size: Option<u8>,
     new_names: [Vec<String>; 2],
+    /// Which tables (players, tournaments) the record's names were looked up in.
+    used: [bool; 2],
 }
 
 const fn slot(kind: NameKind) -> usize {
@@ -119,31 +176,57 @@ const fn slot(kind: NameKind) -> usize {
     }
 }
 
+/// The names of one record resolved to indexes, and what that adds to the tables.
+#[derive(Default)]
+struct Resolved {
+    /// Tournament, Black and White indexes.
+    indexes: [u16; 3],
+    /// Names to add (players, tournaments).
+    new_names: [Vec<String>; 2],
+    /// Tables the names were looked up in (players, tournaments).
+    used: [bool; 2],
+}
+
 impl<'a> WthorWriter<'a> {
-    /// A writer to `out`, with name files in `options.names_dir` when given.
+    /// A writer to `out`, with the name files of `options` (their directory created when
+    /// missing) and its records staged in `options.staging_dir`.
     pub fn new(out: Box<dyn Write + Send + 'a>, options: &WriteOptions) -> WthorWriter<'a> {
-        let names = options.names_dir.as_ref().map(|dir| {
-            Ok([
-                NameFile::load(dir, NameKind::Player)?,
-                NameFile::load(dir, NameKind::Tournament)?,
-            ])
-        });
+        let staging_dir = options
+            .staging_dir
+            .clone()
+            .or_else(|| options.names_dir.clone())
+            .or_else(|| {
+                let files = options.name_files.as_ref()?;
+                files.players.parent().map(Path::to_path_buf)
+            })
+            .map(|dir| {
+                if dir.as_os_str().is_empty() {
+                    PathBuf::from(".")
+                } else {
+                    dir
+                }
+            });
         WthorWriter {
             out,
             options: options.clone(),
-            names,
+            names: load_names(options),
             header: None,
+            staging_dir,
             body: None,
             count: 0,
             finished: false,
         }
     }
 
-    /// The index of `name` in the `kind` table, adding it to `pending` when new.
+    /// The index of `name` in the `kind` table: `preferred` (the record's index tag) when
+    /// the table gives it that name, else the name found in the table, else the name added
+    /// to `pending` (in the characters a name file holds, cut to fit, listing what that
+    /// loses).
     fn name_index(
         &self,
         kind: NameKind,
         name: &str,
+        preferred: Option<u16>,
         pending: &mut Vec<String>,
         losses: &mut Vec<String>,
     ) -> u16 {
@@ -156,37 +239,24 @@ impl<'a> WthorWriter<'a> {
             return 0;
         };
         let table = &files[slot(kind)].table;
-        let mut stored: String = name.to_string();
-        if let Err(c) = encode_cp1252(name) {
-            losses.push(format!(
-                "the character {c:?} in the {noun} name \"{name}\" (Windows-1252 has no byte for it)"
-            ));
-            stored = name
-                .chars()
-                .map(|c| {
-                    if encode_cp1252(&c.to_string()).is_ok() {
-                        c
-                    } else {
-                        '?'
-                    }
-                })
-                .collect();
+        let agrees = |stored: &str| preferred.filter(|&i| table.get(i) == Some(stored));
+        if let Some(i) = agrees(name).or_else(|| table.find(name)) {
+            return i;
         }
-        let max = kind.max_name_len();
-        if stored.chars().count() > max {
-            stored = stored.chars().take(max).collect();
-            losses.push(format!(
-                "the end of the {noun} name \"{name}\" (cut to \"{stored}\": WTHOR holds {max} bytes)",
-            ));
-        }
-        if let Some(i) = table.find(&stored) {
+        let stored = stored_name(kind, name, losses);
+        if let Some(i) = agrees(&stored).or_else(|| table.find(&stored)) {
             return i;
         }
         let position = pending.iter().position(|n| *n == stored);
         let at = table.len() + position.unwrap_or(pending.len());
         let Ok(index) = u16::try_from(at) else {
+            let stale = preferred
+                .and_then(|i| Some((i, table.get(i)?)))
+                .map_or(String::new(), |(i, old)| {
+                    format!(", whose index {i} is \"{old}\" there")
+                });
             losses.push(format!(
-                "the {noun} name \"{name}\" ({} is full at 65,536 names)",
+                "the {noun} name \"{name}\"{stale} ({} is full at 65,536 names)",
                 kind.file_name()
             ));
             return 0;
@@ -208,11 +278,13 @@ impl<'a> WthorWriter<'a> {
         let total = geometry.squares();
         let score = self.score(record, geometry, total, losses);
         let tags = read_tags(record, geometry, losses);
-        self.header_losses(&tags, losses);
-        let (resolved, new_names) = self.resolve_names(&tags, losses);
+        let year = self.year_of(&tags, losses)?;
+        let p3 = tags.p3();
+        self.depth_losses(&tags, losses);
+        let resolved = self.resolve_names(&tags, losses);
 
         let mut bytes = Vec::with_capacity(geometry.record_len());
-        for index in resolved {
+        for index in resolved.indexes {
             bytes.extend_from_slice(&index.to_le_bytes());
         }
         bytes.push(score);
@@ -222,12 +294,12 @@ impl<'a> WthorWriter<'a> {
         Ok(Encoded {
             geometry,
             bytes,
-            year: tags.year,
-            depth_raw: tags.depth_raw,
-            depth: tags.depth,
+            year,
+            p3,
             created: tags.created,
             board_size: tags.board_size,
-            new_names,
+            new_names: resolved.new_names,
+            used: resolved.used,
         })
     }
 
@@ -253,21 +325,43 @@ impl<'a> WthorWriter<'a> {
         Ok(geometry)
     }
 
-    /// What the tags say that this file's header says otherwise: the year and the
-    /// theoretical depth.
-    fn header_losses(&self, tags: &TagFields<'_>, losses: &mut Vec<String>) {
+    /// The year the record is filed under: [`WriteOptions::year`] (a game of another year
+    /// is a loss), else the game's own, which must be the file's (the first game's).
+    fn year_of(&self, tags: &TagFields<'_>, losses: &mut Vec<String>) -> Result<u16, WriteError> {
+        const SPLIT: &str = "-o 'WTH_{year}.wtb' writes a file per year";
+        match (self.options.year, tags.year) {
+            (Some(file), Some(game)) if game != file => {
+                losses.push(format!(
+                    "the year {game} (every game of this file is filed under {file}, as --year says)"
+                ));
+                Ok(file)
+            }
+            (Some(file), _) => Ok(file),
+            (None, None) => Err(WriteError::ChangesMeaning(vec![format!(
+                "a game without a year (a WTHOR file holds the year of its games in its header: --year YYYY gives it{})",
+                match &self.header {
+                    Some(h) => format!("; this file's games are from {}", h.game_year),
+                    None => String::new(),
+                }
+            )])),
+            (None, Some(game)) => match &self.header {
+                Some(h) if h.game_year != game => Err(WriteError::ChangesMeaning(vec![format!(
+                    "a game of {game} in a file of the games of {} (a WTHOR file holds one year: {SPLIT}, --year YYYY files every game under one)",
+                    h.game_year
+                )])),
+                _ => Ok(game),
+            },
+        }
+    }
+
+    /// A theoretical depth other than this file's header says.
+    fn depth_losses(&self, tags: &TagFields<'_>, losses: &mut Vec<String>) {
         let Some(h) = &self.header else {
             return;
         };
-        if tags.year != h.game_year {
-            losses.push(format!(
-                "the year {} (this file's games are from {})",
-                tags.year, h.game_year
-            ));
-        }
-        let differs = match (tags.depth_raw, tags.depth) {
-            (Some(raw), _) => raw != h.p3,
-            (None, Some(d)) => Some(d) != h.theoretical_depth(),
+        let differs = match (tags.depth, tags.depth_raw) {
+            (Some(d), _) => Some(d) != h.theoretical_depth(),
+            (None, Some(raw)) => raw != h.p3,
             (None, None) => false,
         };
         if differs {
@@ -280,30 +374,28 @@ impl<'a> WthorWriter<'a> {
         }
     }
 
-    /// The tournament, Black and White indices: the index tags when given, else the names
-    /// looked up (or added to the new names returned, players then tournaments), else 0.
-    fn resolve_names(
-        &self,
-        tags: &TagFields<'_>,
-        losses: &mut Vec<String>,
-    ) -> ([u16; 3], [Vec<String>; 2]) {
-        let mut new_names: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+    /// The tournament, Black and White indices. With name files, each name is looked up
+    /// (its index tag kept when the table agrees, else the name found or added: the name
+    /// wins over a stale index); without them, the index tags as they are; a name without
+    /// name files is a loss; no name and no index is 0.
+    fn resolve_names(&self, tags: &TagFields<'_>, losses: &mut Vec<String>) -> Resolved {
+        let mut resolved = Resolved::default();
         let kinds = [NameKind::Tournament, NameKind::Player, NameKind::Player];
-        let mut resolved = [0u16; 3];
-        for i in 0..3 {
-            resolved[i] = match (tags.indexes[i], tags.names[i]) {
-                (Some(index), _) => index,
-                (None, Some(name)) => {
-                    let kind = kinds[i];
-                    let mut pending = std::mem::take(&mut new_names[slot(kind)]);
-                    let index = self.name_index(kind, name, &mut pending, losses);
-                    new_names[slot(kind)] = pending;
-                    index
+        let tables = matches!(self.names, Some(Ok(_)));
+        for (i, kind) in kinds.into_iter().enumerate() {
+            resolved.indexes[i] = match (tags.indexes[i], tags.names[i]) {
+                (index, Some(name)) if tables || index.is_none() => {
+                    let mut pending = std::mem::take(&mut resolved.new_names[slot(kind)]);
+                    let found = self.name_index(kind, name, index, &mut pending, losses);
+                    resolved.new_names[slot(kind)] = pending;
+                    resolved.used[slot(kind)] = tables;
+                    found
                 }
-                (None, None) => 0,
+                (Some(index), _) => index,
+                (None, _) => 0,
             };
         }
-        (resolved, new_names)
+        resolved
     }
 
     /// Black's stored score; when the record gives none (a loss), the board's WOF count
@@ -357,7 +449,47 @@ impl<'a> WthorWriter<'a> {
         }
     }
 
+    /// Where the records are staged, for messages.
+    fn staging_place(&self) -> String {
+        match &self.staging_dir {
+            Some(dir) => dir.display().to_string(),
+            None => format!("the temporary directory {}", std::env::temp_dir().display()),
+        }
+    }
+
+    /// An error of the staged records, naming where they are and the cause.
+    fn staging_error(&self, doing: &str, e: &io::Error) -> io::Error {
+        io::Error::new(
+            e.kind(),
+            format!(
+                "cannot {doing} the WTHOR records staged in {}: {e}",
+                self.staging_place()
+            ),
+        )
+    }
+
     fn accept(&mut self, e: Encoded) -> io::Result<()> {
+        if self.body.is_none() {
+            let file = match &self.staging_dir {
+                Some(dir) => tempfile::tempfile_in(dir),
+                None => tempfile::tempfile(),
+            };
+            let file = file.map_err(|err| {
+                io::Error::new(
+                    err.kind(),
+                    format!(
+                        "cannot stage the WTHOR records in {}: {err}",
+                        self.staging_place()
+                    ),
+                )
+            })?;
+            self.body = Some(BufWriter::new(file));
+        }
+        if let Some(body) = &mut self.body {
+            if let Err(err) = body.write_all(&e.bytes) {
+                return Err(self.staging_error("write", &err));
+            }
+        }
         if self.header.is_none() {
             let mut header = Header {
                 game_year: e.year,
@@ -365,41 +497,77 @@ impl<'a> WthorWriter<'a> {
                     Geometry::Eight => 8,
                     Geometry::Ten => 10,
                 }),
-                p3: e.depth_raw.or(e.depth).unwrap_or(1),
+                p3: e.p3.unwrap_or(1),
                 ..Header::default()
             };
             header.set_created(e.created.unwrap_or_else(today));
             self.header = Some(header);
         }
         if let Some(Ok(files)) = &mut self.names {
-            for (file, new) in files.iter_mut().zip(e.new_names) {
+            for ((file, new), used) in files.iter_mut().zip(e.new_names).zip(e.used) {
+                file.used |= used;
                 for name in new {
                     file.table.push(name);
                     file.changed = true;
                 }
             }
         }
-        let body = match &mut self.body {
-            Some(body) => body,
-            None => self
-                .body
-                .insert(BufWriter::new(tempfile::tempfile().map_err(|e| {
-                    io::Error::new(e.kind(), format!("cannot create a temporary file: {e}"))
-                })?)),
-        };
-        body.write_all(&e.bytes)?;
         self.count += 1;
         Ok(())
     }
+
+    /// Copies the staged records to the output.
+    fn copy_body(&mut self, geometry: Option<Geometry>, remap: &NameRemap) -> io::Result<()> {
+        let Some(body) = self.body.take() else {
+            return Ok(());
+        };
+        let mut file = match body.into_inner() {
+            Ok(file) => file,
+            Err(e) => return Err(self.staging_error("write", e.error())),
+        };
+        if let Err(e) = file.rewind() {
+            return Err(self.staging_error("read", &e));
+        }
+        let record_len = match geometry {
+            Some(g) => g.record_len(),
+            None => match file.metadata() {
+                Ok(m) => (m.len() / u64::from(self.count.max(1))) as usize,
+                Err(e) => return Err(self.staging_error("read", &e)),
+            },
+        };
+        copy_remapped(&mut file, &mut self.out, record_len, remap)
+    }
 }
 
-/// Black's WOF score after replaying the moves as far as they are legal, passes inferred.
+/// `name` as a name file of `kind` stores it: in the characters both ISO-8859-1 and
+/// Windows-1252 readers read alike (others replaced, a loss) and cut to fit (a loss).
+fn stored_name(kind: NameKind, name: &str, losses: &mut Vec<String>) -> String {
+    let noun = kind.noun();
+    let mut stored = name.to_string();
+    if let Err(c) = name_bytes(name) {
+        stored = name_fallback(name);
+        losses.push(format!(
+            "the character {c:?} in the {noun} name \"{name}\" (WTHOR name files hold ISO-8859-1 letters; written \"{stored}\")"
+        ));
+    }
+    let max = kind.max_name_len();
+    if stored.chars().count() > max {
+        stored = stored.chars().take(max).collect();
+        losses.push(format!(
+            "the end of the {noun} name \"{name}\" (cut to \"{stored}\": WTHOR holds {max} bytes)",
+        ));
+    }
+    stored
+}
+
+/// Black's WOF score after replaying the record's moves as far as they are legal: a pass
+/// written in the record is played as a pass, one it leaves out is inferred.
 fn replayed_score(record: &Record) -> u8 {
     let Ok(mut position) = record.start_position() else {
         return 0;
     };
     for m in &record.moves {
-        if position.must_pass() {
+        if m.mv != Move::Pass && position.must_pass() {
             let _ = position.play(Move::Pass);
         }
         if position.play(m.mv).is_err() {
@@ -442,6 +610,7 @@ impl RecordWriter for WthorWriter<'_> {
         let mut header = self.header.unwrap_or_else(|| {
             let mut h = Header {
                 p1: 8,
+                game_year: self.options.year.unwrap_or(0),
                 ..Header::default()
             };
             h.set_created(today());
@@ -455,22 +624,15 @@ impl RecordWriter for WthorWriter<'_> {
             _ => (None, NameRemap::default()),
         };
         self.out.write_all(&header.to_bytes())?;
-        if let Some(body) = self.body.take() {
-            let mut file = body.into_inner().map_err(io::IntoInnerError::into_error)?;
-            file.rewind()?;
-            let record_len = match header.geometry() {
-                Some(g) => g.record_len(),
-                None => (file.metadata()?.len() / u64::from(self.count.max(1))) as usize,
-            };
-            copy_remapped(&mut file, &mut self.out, record_len, &remap)?;
-        }
+        let geometry = header.geometry();
+        self.copy_body(geometry, &remap)?;
         self.out.flush()?;
         if let Some(Ok(files)) = &self.names {
             // A pair is written together: a reader finding one file looks for the other.
-            let any = files.iter().any(|f| f.changed);
+            let any = files.iter().any(NameFile::needed);
             for file in files
                 .iter()
-                .filter(|f| f.changed || (any && f.original.is_none()))
+                .filter(|f| f.needed() || (any && f.original.is_none()))
             {
                 write_names(file)?;
             }
@@ -534,7 +696,8 @@ fn merge_names_locked(files: &mut [NameFile; 2]) -> io::Result<(Option<File>, Na
         .map_err(|e| io::Error::new(e.kind(), format!("{}: cannot lock: {e}", dir.display())))?;
     for file in files.iter_mut() {
         let kind = file.table.kind();
-        let now = NameFile::load(&dir, kind)
+        let existing = file.path.is_file().then(|| file.path.clone());
+        let now = NameFile::load(kind, existing, file.path.clone())
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
         let unchanged = match (&now.original, &file.original) {
             (None, None) => true,
@@ -671,8 +834,8 @@ fn encode_moves(record: &Record, geometry: Geometry) -> Result<Vec<u8>, WriteErr
 /// What a record's tags give a WTHOR record.
 #[derive(Default)]
 struct TagFields<'r> {
-    /// The year of `Date` (0 without one).
-    year: u16,
+    /// The year of `Date`.
+    year: Option<u16>,
     theoretical: Option<u8>,
     /// The header's raw depth field (`WthorDepth`).
     depth_raw: Option<u8>,
@@ -684,6 +847,28 @@ struct TagFields<'r> {
     indexes: [Option<u16>; 3],
     /// Tournament, Black and White names.
     names: [Option<&'r str>; 3],
+}
+
+impl TagFields<'_> {
+    /// The header's P3 the tags ask for: `TheoreticalDepth`, or `WthorDepth` when it says
+    /// the same (the value wins over the raw byte, which may be stale after an edit).
+    fn p3(&self) -> Option<u8> {
+        match (self.depth_raw, self.depth) {
+            (Some(raw), Some(depth)) => {
+                let mut header = Header {
+                    p3: raw,
+                    ..Header::default()
+                };
+                header.set_created(self.created.unwrap_or_else(today));
+                Some(if header.theoretical_depth() == Some(depth) {
+                    raw
+                } else {
+                    depth
+                })
+            }
+            (raw, depth) => raw.or(depth),
+        }
+    }
 }
 
 /// Reads the tags WTHOR holds, listing the others and values it cannot hold as losses.
@@ -719,7 +904,7 @@ fn read_tags<'r>(
             f.indexes[2] = number("white player index", losses);
         } else if is(TagName::DATE) {
             let digits = value.get(..4).and_then(|y| y.parse::<u16>().ok());
-            f.year = digits.unwrap_or(0);
+            f.year = digits;
             let rest = value.get(4..).unwrap_or("");
             if digits.is_none() && value.chars().any(|c| c.is_ascii_digit())
                 || rest.chars().any(|c| c.is_ascii_digit())
@@ -783,6 +968,7 @@ mod tests {
         r.moves
             .push(MoveRecord::new(Move::Place("f5".parse().unwrap())));
         r.result = Some(ClaimedResult::discs(vec![64, 0]));
+        r.tags.push(Tag::new("Date", "2026"));
         r.tags.push(Tag::new("Black", "Self"));
         r.tags.push(Tag::new("White", "Self"));
         assert_eq!(writer.write(&r).unwrap(), Vec::<String>::new());
