@@ -245,6 +245,10 @@ codes! {
         "A scenario move without `!` is refused by the engine; the message gives the reason. Mark it `!` if the refusal is expected, or fix the move.";
     ScenarioUnexpectedLegal = "scenario-unexpected-legal",
         "A scenario move marked `!` (expected to be refused) is played by the engine. Remove the `!` or fix the move.";
+    SyntaxGameTooLarge = "syntax-game-too-large",
+        "A game holds more moves (1,000) or tags (1,000) than any real game: no game of any variant has more than about 400 moves. It is damage or not a game record; the game is not read (its moves and tags are not held, so memory stays bounded) and reading goes on with the next one.";
+    SyntaxControlCharacter = "syntax-control-character",
+        "A text value of the record (a tag, a name, a comment) holds a control character: a NUL, an escape (`\\u001b` in JSON, a raw ESC byte), a bell, a carriage return on its own, DEL or a C1 control. Terminal escape sequences hidden in a record could retitle or clear a terminal, so the reader replaces each with U+FFFD (a warning); writers never write one, and reports show them as `\\x1b`. Remove them from the source file.";
 }
 
 impl Code {

@@ -157,9 +157,15 @@ pub(super) fn parse_moves(
 ) -> Result<Vec<MoveRecord>, Vec<Diagnostic>> {
     let bytes = text.as_bytes();
     let mut moves = Vec::new();
-    let mut errors = Vec::new();
+    // Capped as they come: a line of a million bad tokens holds fifty.
+    let mut errors = Collected::default();
     let mut i = 0;
     while i < bytes.len() {
+        if moves.len() == text::MAX_MOVES {
+            let at = Span::new(base + i, 0);
+            errors.push(text::too_large("moves", text::MAX_MOVES, Some(at)));
+            break;
+        }
         let b = bytes[i];
         if b.is_ascii_whitespace() || b == b',' {
             i += 1;
@@ -219,7 +225,7 @@ pub(super) fn parse_moves(
     if errors.is_empty() {
         Ok(moves)
     } else {
-        Err(errors)
+        Err(errors.into_vec())
     }
 }
 

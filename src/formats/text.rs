@@ -83,6 +83,35 @@ impl<R: BufRead> BufRead for RunawayGuard<R> {
     }
 }
 
+/// The most moves a game read from a record may hold. No game of any variant has more
+/// than about 400 (100 squares, and with 4 players up to 3 passes before each placement), so
+/// a record with more is damage; it is reported with [`too_large`] and has no record, and
+/// its moves are not held: a game's memory stays a small multiple of its bytes.
+pub const MAX_MOVES: usize = 1_000;
+
+/// The most tags (GGF and SGF properties, JSON tags, CSV columns) a game read from a record
+/// may hold; real games have a few dozen. A game with more is reported with [`too_large`]
+/// and has no record.
+pub const MAX_TAGS: usize = 1_000;
+
+/// The `syntax-game-too-large` error: the game holds more `what` (`moves`, `tags`) than
+/// `limit`; `at` is the first one over it. The game is not read.
+///
+/// ```
+/// use reversi_record::formats::text::{too_large, MAX_MOVES};
+/// let d = too_large("moves", MAX_MOVES, None);
+/// assert_eq!(d.code.name(), "syntax-game-too-large");
+/// assert!(d.message.contains("more than 1000 moves"));
+/// ```
+pub fn too_large(what: &str, limit: usize, at: Option<Span>) -> Diagnostic {
+    Diagnostic::error(
+        Code::SyntaxGameTooLarge,
+        format!("the game holds more than {limit} {what}, more than any real game; the game is not read"),
+    )
+    .at(at, format!("{what} beyond the first {limit} start here"))
+    .help("this is damage or not a game record: no game of any variant has over 400 moves, nor a record a thousand tags")
+}
+
 /// What [`read_line_capped`] found.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum LineRead {
@@ -729,4 +758,109 @@ mod tests {
             assert_eq!(out, text);
         }
     }
+}
+
+// ----------------------------------------------------------------------------------------
+// Control characters
+
+pub use crate::diagnostic::is_control;
+
+/// Whether `text` holds a control character ([`is_control`]).
+pub fn has_control(text: &str) -> bool {
+    // Every control is ASCII or starts with the byte 0xC2: check bytes first.
+    text.bytes()
+        .any(|b| b < 0x20 && b != b'\t' && b != b'\n' || b == 0x7f || b == 0xc2)
+        && text.chars().any(is_control)
+}
+
+/// `text` with each control character ([`is_control`]) replaced by U+FFFD, a carriage
+/// return before a line feed left out (a line break stays one), and the first control
+/// replaced (`None` when there was none to replace).
+///
+/// ```
+/// use reversi_record::formats::text::replace_controls;
+/// let mut name = String::from("\u{1b}]0;pwned\u{7}");
+/// assert_eq!(replace_controls(&mut name), Some('\u{1b}'));
+/// assert_eq!(name, "\u{fffd}]0;pwned\u{fffd}");
+/// let mut comment = String::from("two\r\nlines");
+/// assert_eq!(replace_controls(&mut comment), None);
+/// assert_eq!(comment, "two\nlines");
+/// ```
+pub fn replace_controls(text: &mut String) -> Option<char> {
+    if !has_control(text) {
+        return None;
+    }
+    let mut first = None;
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\r' && chars.peek() == Some(&'\n') {
+            continue;
+        }
+        if is_control(c) {
+            first.get_or_insert(c);
+            out.push('\u{FFFD}');
+        } else {
+            out.push(c);
+        }
+    }
+    *text = out;
+    first
+}
+
+/// `c` as `U+001B`.
+pub(crate) fn code_point(c: char) -> String {
+    format!("U+{:04X}", u32::from(c))
+}
+
+/// Replaces the control characters of `record`'s text (tag names and values, the game
+/// comment, move comments) by U+FFFD ([`replace_controls`]), and returns one
+/// `syntax-control-character` warning for each value that held any, pointing at it when
+/// it has a span. Readers hand out their games through this (in [`capped`](super::capped)),
+/// so no record read from a file carries a control character.
+pub(crate) fn clean_record(record: &mut crate::record::Record) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    let mut report = |what: String, c: char, span: Option<Span>| {
+        found.push(
+            Diagnostic::warning(
+                Code::SyntaxControlCharacter,
+                format!(
+                    "{what} holds the control character {}; it is read as U+FFFD",
+                    code_point(c)
+                ),
+            )
+            .at(span, "a control character in here")
+            .help("record text holds no control characters (a NUL, an escape sequence): the file is damaged or crafted; they never reach an output"),
+        );
+    };
+    let record_span = record.span;
+    for tag in &mut record.tags {
+        if let Some(c) = replace_controls(&mut tag.name) {
+            report("a tag name".into(), c, tag.span.or(record_span));
+        }
+        if let Some(c) = replace_controls(&mut tag.value) {
+            report(
+                format!("the value of tag {}", tag.name),
+                c,
+                tag.span.or(record_span),
+            );
+        }
+    }
+    if let Some(comment) = &mut record.comment {
+        if let Some(c) = replace_controls(comment) {
+            report("the game comment".into(), c, record_span);
+        }
+    }
+    for (k, m) in record.moves.iter_mut().enumerate() {
+        if let Some(comment) = &mut m.comment {
+            if let Some(c) = replace_controls(comment) {
+                report(
+                    format!("the comment on move {}", k + 1),
+                    c,
+                    m.span.or(record_span),
+                );
+            }
+        }
+    }
+    found
 }

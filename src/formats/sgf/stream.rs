@@ -97,6 +97,7 @@ pub(super) fn parse_piece(piece: Piece<bool>, name: &Arc<str>, index: usize) -> 
                     base,
                     diagnostics,
                     broken: false,
+                    items: 0,
                 };
                 parser.parse(at, closed)
             });

@@ -208,6 +208,16 @@ pub(crate) enum Entry {
     Quick(QuickRecord),
 }
 
+impl Entry {
+    /// About what the entry holds, in bytes: the record, or the game's text-view line.
+    pub(crate) fn bytes(&self) -> usize {
+        match self {
+            Entry::Game(game) => game.source.text.len() + std::mem::size_of::<ParsedGame>(),
+            Entry::Quick(q) => q.bytes.len(),
+        }
+    }
+}
+
 impl<'a> Reader<'a> {
     pub(super) fn new(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> Reader<'a> {
         let mut name_warnings = Vec::new();
