@@ -765,17 +765,34 @@ mod tests {
 
 pub use crate::diagnostic::is_control;
 
-/// Whether `text` holds a control character ([`is_control`]).
+/// Whether `text` holds a control character ([`is_control`]) other than a carriage return
+/// before a line feed (a line break, which formats allow where they allow line feeds).
+///
+/// ```
+/// use reversi_record::formats::text::has_control;
+/// assert!(has_control("a\u{1b}[2J") && has_control("a\rb") && has_control("\u{9b}"));
+/// assert!(!has_control("two\r\nlines\tand tabs, é"));
+/// ```
 pub fn has_control(text: &str) -> bool {
-    // Every control is ASCII or starts with the byte 0xC2: check bytes first.
-    text.bytes()
-        .any(|b| b < 0x20 && b != b'\t' && b != b'\n' || b == 0x7f || b == 0xc2)
-        && text.chars().any(is_control)
+    first_control(text).is_some()
 }
 
-/// `text` with each control character ([`is_control`]) replaced by U+FFFD, a carriage
-/// return before a line feed left out (a line break stays one), and the first control
-/// replaced (`None` when there was none to replace).
+/// The first control character of `text`, as [`has_control`] counts them.
+pub(crate) fn first_control(text: &str) -> Option<char> {
+    let bytes = text.as_bytes();
+    // Every control is ASCII or starts with the byte 0xC2: a quick pass over the bytes
+    // first, which most texts end.
+    let suspect = |b: u8| b < 0x20 && b != b'\t' && b != b'\n' || b == 0x7f || b == 0xc2;
+    if !bytes.iter().any(|&b| suspect(b)) {
+        return None;
+    }
+    text.char_indices()
+        .find(|&(at, c)| is_control(c) && !(c == '\r' && bytes.get(at + 1) == Some(&b'\n')))
+        .map(|(_, c)| c)
+}
+
+/// `text` with each control character ([`has_control`]) replaced by U+FFFD; returns the
+/// first one replaced (`None` when there was none).
 ///
 /// ```
 /// use reversi_record::formats::text::replace_controls;
@@ -784,28 +801,21 @@ pub fn has_control(text: &str) -> bool {
 /// assert_eq!(name, "\u{fffd}]0;pwned\u{fffd}");
 /// let mut comment = String::from("two\r\nlines");
 /// assert_eq!(replace_controls(&mut comment), None);
-/// assert_eq!(comment, "two\nlines");
+/// assert_eq!(comment, "two\r\nlines");
 /// ```
 pub fn replace_controls(text: &mut String) -> Option<char> {
-    if !has_control(text) {
-        return None;
-    }
-    let mut first = None;
+    let first = first_control(text)?;
+    let bytes = text.as_bytes();
     let mut out = String::with_capacity(text.len() + 8);
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\r' && chars.peek() == Some(&'\n') {
-            continue;
-        }
-        if is_control(c) {
-            first.get_or_insert(c);
+    for (at, c) in text.char_indices() {
+        if is_control(c) && !(c == '\r' && bytes.get(at + 1) == Some(&b'\n')) {
             out.push('\u{FFFD}');
         } else {
             out.push(c);
         }
     }
     *text = out;
-    first
+    Some(first)
 }
 
 /// `c` as `U+001B`.
@@ -863,4 +873,42 @@ pub(crate) fn clean_record(record: &mut crate::record::Record) -> Vec<Diagnostic
         }
     }
     found
+}
+
+/// Where `record`'s text (tag names and values, comments) first holds a control character
+/// ([`is_control`]), in words (`U+001B in tag Black`); `None` when it holds none. Every
+/// text writer refuses such a record through its [`Renderer`](super::Renderer) (with
+/// `--lossy`, writes it with the characters replaced by U+FFFD); a writer of another kind
+/// checks with this.
+///
+/// ```
+/// use reversi_record::formats::text::control_in;
+/// use reversi_record::record::Record;
+/// let mut record = Record::default();
+/// assert_eq!(control_in(&record), None);
+/// record.set_tag("Black", "\u{1b}]0;pwned\u{7}");
+/// assert_eq!(control_in(&record).unwrap(), "a control character (U+001B in tag Black)");
+/// ```
+pub fn control_in(record: &crate::record::Record) -> Option<String> {
+    let first = first_control;
+    let found = |c: char, place: String| {
+        Some(format!("a control character ({} in {place})", code_point(c)))
+    };
+    for tag in &record.tags {
+        if let Some(c) = first(&tag.name) {
+            return found(c, "a tag name".into());
+        }
+        if let Some(c) = first(&tag.value) {
+            return found(c, format!("tag {}", tag.name));
+        }
+    }
+    if let Some(c) = record.comment.as_deref().and_then(first) {
+        return found(c, "the game comment".into());
+    }
+    for (k, m) in record.moves.iter().enumerate() {
+        if let Some(c) = m.comment.as_deref().and_then(first) {
+            return found(c, format!("the comment on move {}", k + 1));
+        }
+    }
+    None
 }
