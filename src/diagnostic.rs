@@ -430,10 +430,12 @@ pub struct Report<'a, S = Source> {
 impl<S> fmt::Display for Report<'_, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let d = self.diagnostic;
+        // Control characters from a record are shown escaped ([`escape_controls`]).
+        let message = escape_controls(&d.message);
         match (d.game, d.move_number) {
-            (Some(g), Some(m)) => write!(f, "game {g}, move {m}: {}", d.message),
-            (Some(g), None) => write!(f, "game {g}: {}", d.message),
-            _ => f.write_str(&d.message),
+            (Some(g), Some(m)) => write!(f, "game {g}, move {m}: {message}"),
+            (Some(g), None) => write!(f, "game {g}: {message}"),
+            _ => f.write_str(&message),
         }
     }
 }
@@ -455,12 +457,13 @@ impl<S: SourceCode + fmt::Debug> miette::Diagnostic for Report<'_, S> {
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         let d = self.diagnostic;
-        match (&d.help, &d.board) {
-            (Some(h), Some(b)) => Some(Box::new(format!("{h}\n{b}"))),
-            (Some(h), None) => Some(Box::new(h)),
-            (None, Some(b)) => Some(Box::new(b)),
-            (None, None) => None,
-        }
+        let help = match (&d.help, &d.board) {
+            (Some(h), Some(b)) => format!("{h}\n{b}"),
+            (Some(h), None) => h.clone(),
+            (None, Some(b)) => b.clone(),
+            (None, None) => return None,
+        };
+        Some(Box::new(escape_controls(&help).into_owned()))
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
@@ -469,13 +472,14 @@ impl<S: SourceCode + fmt::Debug> miette::Diagnostic for Report<'_, S> {
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         let d = self.diagnostic;
+        let text = |t: &str| escape_controls(t).into_owned();
         let primary = d
             .span
-            .map(|s| LabeledSpan::new_primary_with_span(d.label.clone(), s));
+            .map(|s| LabeledSpan::new_primary_with_span(d.label.as_deref().map(text), s));
         let related = d
             .related
             .iter()
-            .map(|l| LabeledSpan::new_with_span(Some(l.text.clone()), l.span));
+            .map(|l| LabeledSpan::new_with_span(Some(text(&l.text)), l.span));
         let all: Vec<_> = primary.into_iter().chain(related).collect();
         if all.is_empty() || d.span.is_none() {
             return None;

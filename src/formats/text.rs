@@ -6,7 +6,10 @@
 //!
 //! Diagnostics made here: `syntax-too-long` (a line or game over [`MAX_GAME_BYTES`]: the
 //! game is skipped), `syntax-bad-encoding` (a line that is not UTF-8, read as CP1252; a
-//! warning) and `syntax-nul-byte` (a NUL byte, read as U+FFFD; an error).
+//! warning), `syntax-nul-byte` (a NUL byte, read as U+FFFD; an error),
+//! `syntax-game-too-large` (a game of more than [`MAX_MOVES`] moves or [`MAX_TAGS`] tags:
+//! not read; [`too_large`]) and `syntax-control-character` (a control character in a
+//! record's text, read as U+FFFD; a warning; [`replace_controls`]).
 
 use crate::codes::Code;
 use std::io::{self, BufRead, Read};

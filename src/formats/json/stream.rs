@@ -18,7 +18,9 @@ use crate::record::{Record, Span};
 
 /// Reads games from a document or from JSON Lines, game by game.
 pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> Games<'a> {
-    Box::new(JsonGames {
+    // Through `capped`, as `Format::read` does: the JSON escapes are where control
+    // characters most easily come from (`\u0000`), and they are replaced and reported.
+    let games = JsonGames {
         scanner: Scanner {
             input,
             cap: Some(MAX_GAME_BYTES),
@@ -32,7 +34,8 @@ pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> G
         version: Version::Assumed,
         failed: false,
         rules: options.rules,
-    })
+    };
+    Box::new(games.map(|game| game.map(crate::formats::capped)))
 }
 
 /// Which schema version the games being read were written under.
