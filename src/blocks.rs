@@ -8,6 +8,19 @@
 //! results in order. At most a couple of
 //! blocks more than the workers (or the cores) are in flight, so memory stays flat however
 //! long the inputs are.
+//!
+//! A block is bounded by its bytes as well as by its games: it closes at its game count or
+//! before the game that would take it past [`BLOCK_BYTES`] of game text (RGN/PGN blocks:
+//! after the game that crosses [`TEXT_BLOCK`]), whichever comes first; a game over the
+//! budget is a block of its own. With games of up to [`MAX_GAME_BYTES`] and at most
+//! `min(jobs, cores) + SPARE_BLOCKS` blocks handed out plus the one being read, what the
+//! blocks hold stays a few megabytes whatever the games are like (1 MiB games are 16 to a
+//! megabyte-sized block no more), and each worker adds the one game it works on, which
+//! the readers keep to a small multiple of its bytes ([`MAX_MOVES`], [`MAX_TAGS`]).
+//!
+//! [`MAX_GAME_BYTES`]: crate::formats::text::MAX_GAME_BYTES
+//! [`MAX_MOVES`]: crate::formats::text::MAX_MOVES
+//! [`MAX_TAGS`]: crate::formats::text::MAX_TAGS
 
 use std::collections::BTreeMap;
 use std::io::{self, BufRead};
@@ -83,6 +96,11 @@ pub(crate) const VALIDATION_BLOCK: usize = 256;
 pub(crate) const CONVERSION_BLOCK: usize = 64;
 /// Bytes per block of RGN/PGN games (a block ends after the game that crosses this).
 const TEXT_BLOCK: usize = 128 * 1024;
+/// Bytes of game text per block of the other formats: a block closes before the game that
+/// would take it past this, so a block holds at most this or one game. Real games take
+/// a few hundred bytes, so only games near the 1 MiB limit meet it: sixteen such games
+/// once made a block of 16 MiB, and a few blocks in flight hundreds of megabytes.
+pub(crate) const BLOCK_BYTES: usize = 1 << 20;
 /// Blocks in flight beyond one per worker: enough to keep every worker busy while the
 /// reporting catches up, few enough to keep memory flat when every game fails (each is
 /// then read in full and holds its diagnostics until it is reported).
@@ -281,10 +299,11 @@ fn produce<T>(
                 let mut lines = movestr::splitter(guarded, &input.options);
                 let entries = std::iter::from_fn(|| {
                     let entry = lines.next_entry()?;
-                    consumed.store(0, std::sync::atomic::Ordering::Relaxed);
+                    // The bytes read for the entry: what its line holds.
+                    let bytes = consumed.swap(0, std::sync::atomic::Ordering::Relaxed);
                     Some(entry.map(|entry| match entry {
-                        movestr::Entry::Game(game) => Pending::Read(game),
-                        movestr::Entry::Line(line) => Pending::MoveString(line),
+                        movestr::Entry::Game(game) => (Pending::Read(game), bytes as usize),
+                        movestr::Entry::Line(line) => (Pending::MoveString(line), bytes as usize),
                     }))
                 });
                 game_blocks(entries, block, &mut emit)
@@ -297,14 +316,22 @@ fn produce<T>(
                 let pending = std::iter::from_fn(|| {
                     let game = games.next_pending()?;
                     consumed.store(0, std::sync::atomic::Ordering::Relaxed);
-                    Some(game.map(Pending::Ggf))
+                    Some(game.map(|game| {
+                        let bytes = game.len();
+                        (Pending::Ggf(game), bytes)
+                    }))
                 });
                 game_blocks(pending, block, &mut emit)
             }
             format => {
                 let games = format.read(input.reader, &input.options);
                 game_blocks(
-                    games.map(|game| game.map(|g| Pending::Read(Box::new(g)))),
+                    games.map(|game| {
+                        game.map(|g| {
+                            let bytes = g.source.text.len();
+                            (Pending::Read(Box::new(g)), bytes)
+                        })
+                    }),
                     block,
                     &mut emit,
                 )
@@ -320,10 +347,16 @@ fn wthor_blocks<T>(input: Input, block: usize, emit: &mut impl FnMut(Unit<T>) ->
     let mut reader = wthor::Reader::quick(input.reader, &input.options);
     loop {
         let mut entries = Vec::with_capacity(block);
+        let mut bytes = 0;
         let mut failed = None;
-        while entries.len() < block {
+        // Records are small (68 or 104 bytes; a game read in full, its line of the text
+        // view and its findings, a few hundred): the byte budget is for form's sake.
+        while entries.len() < block && bytes < BLOCK_BYTES {
             match reader.next_entry() {
-                Some(Ok(entry)) => entries.push(entry),
+                Some(Ok(entry)) => {
+                    bytes += entry.bytes();
+                    entries.push(entry);
+                }
                 Some(Err(e)) => {
                     failed = Some(e);
                     break;
@@ -331,7 +364,7 @@ fn wthor_blocks<T>(input: Input, block: usize, emit: &mut impl FnMut(Unit<T>) ->
                 None => break,
             }
         }
-        let full = entries.len() == block;
+        let full = entries.len() == block || bytes >= BLOCK_BYTES;
         if !entries.is_empty() && !emit(Unit::Wthor(reader.context().clone(), entries)) {
             return false;
         }
@@ -393,35 +426,109 @@ fn text_blocks<T>(input: Input, games: usize, emit: &mut impl FnMut(Unit<T>) -> 
     }
 }
 
+/// Blocks of `size` games, or fewer when the next game would take a block past
+/// [`BLOCK_BYTES`]; `games` gives each game with its bytes.
 fn game_blocks<T>(
-    mut games: impl Iterator<Item = io::Result<Pending>>,
+    mut games: impl Iterator<Item = io::Result<(Pending, usize)>>,
     size: usize,
     emit: &mut impl FnMut(Unit<T>) -> bool,
 ) -> bool {
+    let mut carried = None;
     loop {
-        let mut block = Vec::with_capacity(size);
-        let mut failed = None;
-        for game in games.by_ref() {
-            match game {
-                Ok(game) => block.push(game),
-                Err(e) => {
-                    failed = Some(e);
-                    break;
-                }
-            }
-            if block.len() == size {
-                break;
-            }
-        }
-        let full = block.len() == size;
+        let (block, failed, ended) = next_game_block(&mut games, size, &mut carried);
         if !block.is_empty() && !emit(Unit::Games(block)) {
             return false;
         }
         if let Some(e) = failed {
             return emit(Unit::Failed(e));
         }
-        if !full {
+        if ended {
             return true;
         }
+    }
+}
+
+/// The next block of [`game_blocks`], starting with the game `carried` over from the one
+/// before (and leaving there the game that would take this one past the budget); whether
+/// reading failed, and whether the games ended.
+fn next_game_block(
+    games: &mut impl Iterator<Item = io::Result<(Pending, usize)>>,
+    size: usize,
+    carried: &mut Option<(Pending, usize)>,
+) -> (Vec<Pending>, Option<io::Error>, bool) {
+    let mut block = Vec::with_capacity(size.min(64));
+    let mut bytes = 0;
+    if let Some((game, n)) = carried.take() {
+        block.push(game);
+        bytes = n;
+    }
+    while block.len() < size {
+        match games.next() {
+            None => return (block, None, true),
+            Some(Err(e)) => return (block, Some(e), false),
+            Some(Ok((game, n))) => {
+                if !block.is_empty() && bytes + n > BLOCK_BYTES {
+                    *carried = Some((game, n));
+                    break;
+                }
+                block.push(game);
+                bytes += n;
+            }
+        }
+    }
+    (block, None, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::Source;
+
+    /// A game read in full whose text is `len` bytes.
+    fn game(len: usize) -> io::Result<(Pending, usize)> {
+        let game = ParsedGame {
+            index: 1,
+            source: Source::whole("x", "x".repeat(len)),
+            record: None,
+            diagnostics: Vec::new(),
+        };
+        Ok((Pending::Read(Box::new(game)), len))
+    }
+
+    /// The games of each block `game_blocks` makes of games of these sizes.
+    fn blocks_of(sizes: &[usize], per_block: usize) -> Vec<Vec<usize>> {
+        let mut blocks = Vec::new();
+        let games = sizes.iter().map(|&n| game(n));
+        let whole = game_blocks(games, per_block, &mut |unit: Unit<()>| {
+            if let Unit::Games(block) = unit {
+                blocks.push(
+                    block
+                        .into_iter()
+                        .map(|p| p.read().source.text.len())
+                        .collect(),
+                );
+            }
+            true
+        });
+        assert!(whole);
+        blocks
+    }
+
+    #[test]
+    fn blocks_close_at_their_game_count_or_their_byte_budget() {
+        const K: usize = 1024;
+        // Small games: the count closes the blocks.
+        assert_eq!(blocks_of(&[100; 5], 2), [vec![100, 100], vec![100, 100], vec![100]]);
+        // Games near the 1 MiB limit: two of 400 KiB fit, a third would not.
+        assert_eq!(
+            blocks_of(&[400 * K; 5], 256),
+            [vec![400 * K; 2], vec![400 * K; 2], vec![400 * K]]
+        );
+        // A game over the budget is a block of its own, and the games around it go on.
+        assert_eq!(
+            blocks_of(&[10, 2 * BLOCK_BYTES, 10, 10], 256),
+            [vec![10], vec![2 * BLOCK_BYTES], vec![10, 10]]
+        );
+        assert!(blocks_of(&[], 256).is_empty());
     }
 }

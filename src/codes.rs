@@ -251,6 +251,10 @@ codes! {
         "The root node's CA property names a charset the reader does not know (a warning). The game is read as without a CA: UTF-8, lines that are not UTF-8 as Windows-1252. Known are UTF-8 (and US-ASCII), ISO-8859-1 (Latin-1, SGF's default) and Windows-1252. Convert the file to UTF-8 and write `CA[UTF-8]`.";
     SgfCharsetMismatch = "sgf-charset-mismatch",
         "The root node's CA property declares ISO-8859-1 or Windows-1252, but the game's text is UTF-8 (a warning). Some writers (this toolkit's, before it wrote `CA[UTF-8]`) copied a source's CA through. The text is read as UTF-8, which is what the bytes are; write `CA[UTF-8]` to silence it.";
+    SyntaxGameTooLarge = "syntax-game-too-large",
+        "A game holds more moves (1,000) or tags (1,000) than any real game: no game of any variant has more than about 400 moves. It is damage or not a game record; the game is not read (its moves and tags are not held, so memory stays bounded) and reading goes on with the next one.";
+    SyntaxControlCharacter = "syntax-control-character",
+        "A text value of the record (a tag, a name, a comment) holds a control character: a NUL, an escape (`\\u001b` in JSON, a raw ESC byte), a bell, a carriage return on its own, DEL or a C1 control. Terminal escape sequences hidden in a record could retitle or clear a terminal, so the reader replaces each with U+FFFD (a warning); writers never write one, and reports show them as `\\x1b`. Remove them from the source file.";
 }
 
 impl Code {

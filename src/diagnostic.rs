@@ -257,8 +257,15 @@ pub struct Collected {
 }
 
 impl Collected {
-    /// Keeps `d`, or counts it when [`MAX_PER_GAME`] are kept already.
+    /// Keeps `d`, or counts it when [`MAX_PER_GAME`] are kept already. A
+    /// `syntax-too-many-errors` summary of a list collected before adds the problems it
+    /// counts, so a list capped twice counts the same.
     pub fn push(&mut self, d: Diagnostic) {
+        if let Some(n) = summarised(&d) {
+            self.left_out += n;
+            self.left_out_error |= d.is_error();
+            return;
+        }
         if self.list.len() < MAX_PER_GAME {
             self.list.push(d);
         } else {
@@ -298,6 +305,18 @@ impl Collected {
         }
         self.list
     }
+}
+
+/// How many problems `d` sums up, when it is the summary [`Collected::into_vec`] makes.
+fn summarised(d: &Diagnostic) -> Option<usize> {
+    if d.code != Code::SyntaxTooManyErrors {
+        return None;
+    }
+    let (count, rest) = d.message.split_once(' ')?;
+    if !rest.starts_with("more problem") {
+        return None;
+    }
+    count.parse().ok()
 }
 
 impl std::ops::Deref for Collected {
@@ -411,10 +430,12 @@ pub struct Report<'a, S = Source> {
 impl<S> fmt::Display for Report<'_, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let d = self.diagnostic;
+        // Control characters from a record are shown escaped ([`escape_controls`]).
+        let message = escape_controls(&d.message);
         match (d.game, d.move_number) {
-            (Some(g), Some(m)) => write!(f, "game {g}, move {m}: {}", d.message),
-            (Some(g), None) => write!(f, "game {g}: {}", d.message),
-            _ => f.write_str(&d.message),
+            (Some(g), Some(m)) => write!(f, "game {g}, move {m}: {message}"),
+            (Some(g), None) => write!(f, "game {g}: {message}"),
+            _ => f.write_str(&message),
         }
     }
 }
@@ -436,12 +457,13 @@ impl<S: SourceCode + fmt::Debug> miette::Diagnostic for Report<'_, S> {
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         let d = self.diagnostic;
-        match (&d.help, &d.board) {
-            (Some(h), Some(b)) => Some(Box::new(format!("{h}\n{b}"))),
-            (Some(h), None) => Some(Box::new(h)),
-            (None, Some(b)) => Some(Box::new(b)),
-            (None, None) => None,
-        }
+        let help = match (&d.help, &d.board) {
+            (Some(h), Some(b)) => format!("{h}\n{b}"),
+            (Some(h), None) => h.clone(),
+            (None, Some(b)) => b.clone(),
+            (None, None) => return None,
+        };
+        Some(Box::new(escape_controls(&help).into_owned()))
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
@@ -450,13 +472,14 @@ impl<S: SourceCode + fmt::Debug> miette::Diagnostic for Report<'_, S> {
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         let d = self.diagnostic;
+        let text = |t: &str| escape_controls(t).into_owned();
         let primary = d
             .span
-            .map(|s| LabeledSpan::new_primary_with_span(d.label.clone(), s));
+            .map(|s| LabeledSpan::new_primary_with_span(d.label.as_deref().map(text), s));
         let related = d
             .related
             .iter()
-            .map(|l| LabeledSpan::new_with_span(Some(l.text.clone()), l.span));
+            .map(|l| LabeledSpan::new_with_span(Some(text(&l.text)), l.span));
         let all: Vec<_> = primary.into_iter().chain(related).collect();
         if all.is_empty() || d.span.is_none() {
             return None;
@@ -555,27 +578,48 @@ impl Renderer {
         }
     }
 
-    /// Renders `diagnostic` over `source`.
+    /// Renders `diagnostic` over `source`. Control characters in its texts and in the
+    /// source drawn (a terminal escape sequence hidden in a record) are shown as `\x1b`
+    /// ([`escape_controls`]), never written raw.
+    ///
+    /// ```
+    /// use reversi_record::codes::Code;
+    /// use reversi_record::diagnostic::{Diagnostic, Renderer, Source};
+    /// use reversi_record::record::Span;
+    /// let source = Source::whole("a.rgn", "[Black \"\u{1b}]0;pwned\u{7}\"]\n");
+    /// let d = Diagnostic::warning(Code::SyntaxControlCharacter, "a name holds \u{1b}")
+    ///     .at(Some(Span::new(0, 23)), "here");
+    /// let text = Renderer::plain().render(&d, &source);
+    /// assert!(text.contains(r"\x1b]0;pwned\x07") && !text.contains('\u{1b}'));
+    /// ```
     pub fn render(&mut self, diagnostic: &Diagnostic, source: &Source) -> String {
+        let escaped = escape_diagnostic(diagnostic);
+        let diagnostic = escaped.as_ref().unwrap_or(diagnostic);
         let mut out = String::new();
         let rendered = match self.window(diagnostic, source) {
             None => self
                 .handler
                 .render_report(&mut out, &Report { diagnostic, source }),
-            Some(Window::Lines(window)) => self.handler.render_report(
-                &mut out,
-                &Report {
-                    diagnostic,
-                    source: &window,
-                },
-            ),
-            Some(Window::Clipped(clipped, window)) => self.handler.render_report(
-                &mut out,
-                &Report {
-                    diagnostic: &clipped,
-                    source: &window,
-                },
-            ),
+            Some(Window::Lines(mut window)) => {
+                let moved = window.escape(diagnostic);
+                self.handler.render_report(
+                    &mut out,
+                    &Report {
+                        diagnostic: moved.as_ref().unwrap_or(diagnostic),
+                        source: &window,
+                    },
+                )
+            }
+            Some(Window::Clipped(clipped, mut window)) => {
+                let moved = window.escape(&clipped);
+                self.handler.render_report(
+                    &mut out,
+                    &Report {
+                        diagnostic: moved.as_ref().unwrap_or(&clipped),
+                        source: &window,
+                    },
+                )
+            }
         };
         if rendered.is_err() {
             out = format!("{}: {}\n", diagnostic.code, diagnostic.message);
@@ -680,6 +724,42 @@ struct Excerpt {
     line: usize,
     column: usize,
     lines_before: usize,
+}
+
+impl Excerpt {
+    /// Shows the control characters of the excerpt as `\x1b` ([`escape_controls`]), and
+    /// returns `d` with its spans moved to where their text now is, when any was escaped.
+    fn escape(&mut self, d: &Diagnostic) -> Option<Diagnostic> {
+        let escaped = match escape_controls(&self.text) {
+            std::borrow::Cow::Borrowed(_) => return None,
+            std::borrow::Cow::Owned(text) => text,
+        };
+        // (local offset in the old text, bytes added up to and including it)
+        let mut grown = Vec::new();
+        let mut added = 0;
+        for (at, c) in escaped_at(&self.text) {
+            added += escaped_len(c) - c.len_utf8();
+            grown.push((at, added));
+        }
+        let base = self.offset;
+        let moved = |offset: usize| {
+            let local = offset.saturating_sub(base);
+            let before = grown.partition_point(|&(at, _)| at < local);
+            let shift = before.checked_sub(1).map_or(0, |k| grown[k].1);
+            offset + shift
+        };
+        let span = |s: Span| {
+            let start = moved(s.offset);
+            Span::new(start, moved(s.offset + s.len) - start)
+        };
+        let mut d = d.clone();
+        d.span = d.span.map(span);
+        for label in &mut d.related {
+            label.span = span(label.span);
+        }
+        self.text = escaped;
+        Some(d)
+    }
 }
 
 impl SourceCode for Excerpt {
@@ -808,6 +888,94 @@ fn ceil_boundary(text: &str, mut at: usize) -> usize {
         at += 1;
     }
     at
+}
+
+/// Whether `c` is a control character that record text must not carry out of a reader or
+/// into an output or a report: the C0 controls but tab and line feed (a carriage return
+/// too: it rewrites a terminal's line), DEL, and the C1 controls (U+0080 to U+009F, which
+/// some terminals obey as escape sequences).
+///
+/// ```
+/// use reversi_record::diagnostic::is_control;
+/// assert!(is_control('\u{1b}') && is_control('\0') && is_control('\u{9b}') && is_control('\r'));
+/// assert!(!is_control('\n') && !is_control('\t') && !is_control('é'));
+/// ```
+pub fn is_control(c: char) -> bool {
+    matches!(c, '\0'..='\u{8}' | '\u{b}'..='\u{1f}' | '\u{7f}'..='\u{9f}')
+}
+
+/// Where `text` holds a character a report shows escaped: a control character
+/// ([`is_control`]) other than a carriage return before a line feed, which the line break
+/// takes care of.
+fn escaped_at(text: &str) -> impl Iterator<Item = (usize, char)> + '_ {
+    let bytes = text.as_bytes();
+    text.char_indices()
+        .filter(move |&(at, c)| is_control(c) && !(c == '\r' && bytes.get(at + 1) == Some(&b'\n')))
+}
+
+/// The length of `c` escaped: `\x1b` (4) or `\u{9b}` (6).
+fn escaped_len(c: char) -> usize {
+    if u32::from(c) < 0x80 {
+        4
+    } else {
+        6
+    }
+}
+
+/// `text` with its control characters (a NUL, an escape, a bell, DEL, the C1 controls;
+/// not tab and line feed) written as `\x1b`-style text (`\u{9b}` for the C1 controls),
+/// so that no record text can drive the terminal a report is shown on. Every line the
+/// command line prints with text from a record goes through this.
+///
+/// ```
+/// use reversi_record::diagnostic::escape_controls;
+/// assert_eq!(escape_controls("\u{1b}]0;pwned\u{7}"), r"\x1b]0;pwned\x07");
+/// assert_eq!(escape_controls("A\0B\u{9b}2J"), r"A\x00B\u{9b}2J");
+/// assert_eq!(escape_controls("two\nlines\tand tabs"), "two\nlines\tand tabs");
+/// ```
+pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    let mut found = escaped_at(text).peekable();
+    if found.peek().is_none() {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut from = 0;
+    for (at, c) in found {
+        out.push_str(&text[from..at]);
+        let code = u32::from(c);
+        if code < 0x80 {
+            out.push_str(&format!("\\x{code:02x}"));
+        } else {
+            out.push_str(&format!("\\u{{{code:x}}}"));
+        }
+        from = at + c.len_utf8();
+    }
+    out.push_str(&text[from..]);
+    std::borrow::Cow::Owned(out)
+}
+
+/// `d` with its texts (message, label, help, related labels, board) escaped, when any
+/// holds a control character.
+fn escape_diagnostic(d: &Diagnostic) -> Option<Diagnostic> {
+    let needs = |t: &str| t.chars().any(is_control);
+    let any = needs(&d.message)
+        || d.label.as_deref().is_some_and(needs)
+        || d.help.as_deref().is_some_and(needs)
+        || d.board.as_deref().is_some_and(needs)
+        || d.related.iter().any(|l| needs(&l.text));
+    if !any {
+        return None;
+    }
+    let esc = |t: &str| escape_controls(t).into_owned();
+    let mut d = d.clone();
+    d.message = esc(&d.message);
+    d.label = d.label.as_deref().map(esc);
+    d.help = d.help.as_deref().map(esc);
+    d.board = d.board.as_deref().map(esc);
+    for label in &mut d.related {
+        label.text = esc(&label.text);
+    }
+    Some(d)
 }
 
 /// Renders `diagnostic` as plain text (no colour, unicode frames, 80 columns): the form

@@ -486,8 +486,15 @@ impl std::error::Error for DetectError {}
 
 /// `game` with at most [`MAX_PER_GAME`](crate::diagnostic::MAX_PER_GAME) diagnostics, and
 /// one more counting the rest. Readers that collect with `Collected` are capped already;
-/// the others are capped here.
+/// the others are capped here. Its record's text has no control characters: they are
+/// replaced and reported here ([`text::clean_record`]), for every reader at once.
 pub(crate) fn capped(mut game: ParsedGame) -> ParsedGame {
+    if let Some(record) = &mut game.record {
+        let index = game.index;
+        let found = text::clean_record(record);
+        game.diagnostics
+            .extend(found.into_iter().map(|d| d.in_game(index)));
+    }
     if game.diagnostics.len() > crate::diagnostic::MAX_PER_GAME + 1 {
         let all = std::mem::take(&mut game.diagnostics);
         game.diagnostics = crate::diagnostic::Collected::from(all).into_vec();

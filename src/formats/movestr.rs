@@ -58,6 +58,9 @@ use crate::diagnostic::{Collected, Diagnostic, Source};
 use crate::engine::{BoardShape, Color, Move, Rules, Square};
 use crate::record::{score, MoveRecord, Record, Span, StartPosition, Tag};
 
+/// The most fields a CSV row may have: the moves and a tag for each other field.
+const MAX_CSV_FIELDS: usize = text::MAX_TAGS + 1;
+
 /// Header names (lower case) of a CSV column holding move strings.
 const MOVE_COLUMNS: [&str; 10] = [
     "moves",
@@ -203,9 +206,15 @@ pub(super) fn parse_moves(
 ) -> Result<Vec<MoveRecord>, Vec<Diagnostic>> {
     let bytes = text.as_bytes();
     let mut moves = Vec::new();
-    let mut errors = Vec::new();
+    // Capped as they come: a line of a million bad tokens holds fifty.
+    let mut errors = Collected::default();
     let mut i = 0;
     while i < bytes.len() {
+        if moves.len() == text::MAX_MOVES {
+            let at = Span::new(base + i, 0);
+            errors.push(text::too_large("moves", text::MAX_MOVES, Some(at)));
+            break;
+        }
         let b = bytes[i];
         if b.is_ascii_whitespace() || b == b',' {
             i += 1;
@@ -265,7 +274,7 @@ pub(super) fn parse_moves(
     if errors.is_empty() {
         Ok(moves)
     } else {
-        Err(errors)
+        Err(errors.into_vec())
     }
 }
 
@@ -417,7 +426,9 @@ fn split_csv(text: &str, base: usize, delimiter: u8) -> CsvLine {
             span: Span::new(base + start, i - start),
             positions,
         });
-        if i >= bytes.len() {
+        // A row of more fields than a game holds tags is refused by `csv_row`: not split
+        // further, so that it costs no more than that.
+        if i >= bytes.len() || fields.len() > MAX_CSV_FIELDS {
             return CsvLine::Complete(fields);
         }
         i += 1; // the delimiter
@@ -653,6 +664,10 @@ impl<R: BufRead> MoveStringReader<R> {
                 .help("close the field with `\"`; write a quote inside a field as `\"\"`");
             return Ok(self.game(&line, None, vec![diag]));
         };
+        if let Some(extra) = fields.get(MAX_CSV_FIELDS) {
+            let d = text::too_large("fields", MAX_CSV_FIELDS, Some(extra.span));
+            return Ok(self.game(&line, None, vec![d]));
+        }
         let chosen = match self.csv.as_ref().and_then(|c| c.moves_column) {
             Some(c) => Some(c),
             None => fields.iter().position(

@@ -144,7 +144,7 @@ fn parse_position(text: &str, base: usize) -> Result<Record, Vec<Diagnostic>> {
     };
     let values = parse_entries(entries, base + rest_at + 1)?;
     if !values.is_empty() {
-        let mut tag = Tag::new(EVALUATIONS_TAG, values.join(" "));
+        let mut tag = Tag::new(EVALUATIONS_TAG, values);
         tag.span = Some(Span::new(base + rest_at, rest.len()));
         record.tags.push(tag);
     }
@@ -155,10 +155,12 @@ fn first_char(text: &str) -> &str {
     text.char_indices().nth(1).map_or(text, |(i, _)| &text[..i])
 }
 
-/// Reads `MOVE:score;` entries (after the first `;`) into normalised `MOVE:+score` values.
-fn parse_entries(text: &str, base: usize) -> Result<Vec<String>, Vec<Diagnostic>> {
-    let mut values = Vec::new();
-    let mut errors = Vec::new();
+/// Reads `MOVE:score;` entries (after the first `;`) into normalised `MOVE:+score` values,
+/// joined by spaces. (Joined as they come, and their errors capped as they come, so a line
+/// of a million entries holds no more than its bytes.)
+fn parse_entries(text: &str, base: usize) -> Result<String, Vec<Diagnostic>> {
+    let mut values = String::new();
+    let mut errors = Collected::default();
     let mut at = 0;
     for piece in text.split(';') {
         let entry = piece.trim();
@@ -168,7 +170,12 @@ fn parse_entries(text: &str, base: usize) -> Result<Vec<String>, Vec<Diagnostic>
             continue;
         }
         match normalise_entry(entry) {
-            Some(value) => values.push(value),
+            Some(value) => {
+                if !values.is_empty() {
+                    values.push(' ');
+                }
+                values.push_str(&value);
+            }
             None => errors.push(
                 Diagnostic::error(
                     Code::ObfBadEntry,
@@ -182,7 +189,7 @@ fn parse_entries(text: &str, base: usize) -> Result<Vec<String>, Vec<Diagnostic>
     if errors.is_empty() {
         Ok(values)
     } else {
-        Err(errors)
+        Err(errors.into_vec())
     }
 }
 

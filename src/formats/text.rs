@@ -6,7 +6,10 @@
 //!
 //! Diagnostics made here: `syntax-too-long` (a line or game over [`MAX_GAME_BYTES`]: the
 //! game is skipped), `syntax-bad-encoding` (a line that is not UTF-8, read as CP1252; a
-//! warning) and `syntax-nul-byte` (a NUL byte, read as U+FFFD; an error).
+//! warning), `syntax-nul-byte` (a NUL byte, read as U+FFFD; an error),
+//! `syntax-game-too-large` (a game of more than [`MAX_MOVES`] moves or [`MAX_TAGS`] tags:
+//! not read; [`too_large`]) and `syntax-control-character` (a control character in a
+//! record's text, read as U+FFFD; a warning; [`replace_controls`]).
 
 use crate::codes::Code;
 use std::io::{self, BufRead, Read};
@@ -81,6 +84,35 @@ impl<R: BufRead> BufRead for RunawayGuard<R> {
         self.count(amount);
         self.input.consume(amount);
     }
+}
+
+/// The most moves a game read from a record may hold. No game of any variant has more
+/// than about 400 (100 squares, and with 4 players up to 3 passes before each placement), so
+/// a record with more is damage; it is reported with [`too_large`] and has no record, and
+/// its moves are not held: a game's memory stays a small multiple of its bytes.
+pub const MAX_MOVES: usize = 1_000;
+
+/// The most tags (GGF and SGF properties, JSON tags, CSV columns) a game read from a record
+/// may hold; real games have a few dozen. A game with more is reported with [`too_large`]
+/// and has no record.
+pub const MAX_TAGS: usize = 1_000;
+
+/// The `syntax-game-too-large` error: the game holds more `what` (`moves`, `tags`) than
+/// `limit`; `at` is the first one over it. The game is not read.
+///
+/// ```
+/// use reversi_record::formats::text::{too_large, MAX_MOVES};
+/// let d = too_large("moves", MAX_MOVES, None);
+/// assert_eq!(d.code.name(), "syntax-game-too-large");
+/// assert!(d.message.contains("more than 1000 moves"));
+/// ```
+pub fn too_large(what: &str, limit: usize, at: Option<Span>) -> Diagnostic {
+    Diagnostic::error(
+        Code::SyntaxGameTooLarge,
+        format!("the game holds more than {limit} {what}, more than any real game; the game is not read"),
+    )
+    .at(at, format!("{what} beyond the first {limit} start here"))
+    .help("this is damage or not a game record: no game of any variant has over 400 moves, nor a record a thousand tags")
 }
 
 /// What [`read_line_capped`] found.
@@ -758,4 +790,157 @@ mod tests {
             assert_eq!(out, text);
         }
     }
+}
+
+// ----------------------------------------------------------------------------------------
+// Control characters
+
+pub use crate::diagnostic::is_control;
+
+/// Whether `text` holds a control character ([`is_control`]) other than a carriage return
+/// before a line feed (a line break, which formats allow where they allow line feeds).
+///
+/// ```
+/// use reversi_record::formats::text::has_control;
+/// assert!(has_control("a\u{1b}[2J") && has_control("a\rb") && has_control("\u{9b}"));
+/// assert!(!has_control("two\r\nlines\tand tabs, é"));
+/// ```
+pub fn has_control(text: &str) -> bool {
+    first_control(text).is_some()
+}
+
+/// The first control character of `text`, as [`has_control`] counts them.
+pub(crate) fn first_control(text: &str) -> Option<char> {
+    let bytes = text.as_bytes();
+    // Every control is ASCII or starts with the byte 0xC2: a quick pass over the bytes
+    // first, which most texts end.
+    let suspect = |b: u8| b < 0x20 && b != b'\t' && b != b'\n' || b == 0x7f || b == 0xc2;
+    if !bytes.iter().any(|&b| suspect(b)) {
+        return None;
+    }
+    text.char_indices()
+        .find(|&(at, c)| is_control(c) && !(c == '\r' && bytes.get(at + 1) == Some(&b'\n')))
+        .map(|(_, c)| c)
+}
+
+/// `text` with each control character ([`has_control`]) replaced by U+FFFD; returns the
+/// first one replaced (`None` when there was none).
+///
+/// ```
+/// use reversi_record::formats::text::replace_controls;
+/// let mut name = String::from("\u{1b}]0;pwned\u{7}");
+/// assert_eq!(replace_controls(&mut name), Some('\u{1b}'));
+/// assert_eq!(name, "\u{fffd}]0;pwned\u{fffd}");
+/// let mut comment = String::from("two\r\nlines");
+/// assert_eq!(replace_controls(&mut comment), None);
+/// assert_eq!(comment, "two\r\nlines");
+/// ```
+pub fn replace_controls(text: &mut String) -> Option<char> {
+    let first = first_control(text)?;
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len() + 8);
+    for (at, c) in text.char_indices() {
+        if is_control(c) && !(c == '\r' && bytes.get(at + 1) == Some(&b'\n')) {
+            out.push('\u{FFFD}');
+        } else {
+            out.push(c);
+        }
+    }
+    *text = out;
+    Some(first)
+}
+
+/// `c` as `U+001B`.
+pub(crate) fn code_point(c: char) -> String {
+    format!("U+{:04X}", u32::from(c))
+}
+
+/// Replaces the control characters of `record`'s text (tag names and values, the game
+/// comment, move comments) by U+FFFD ([`replace_controls`]), and returns one
+/// `syntax-control-character` warning for each value that held any, pointing at it when
+/// it has a span. Readers hand out their games through this (in [`capped`](super::capped)),
+/// so no record read from a file carries a control character.
+pub(crate) fn clean_record(record: &mut crate::record::Record) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    let mut report = |what: String, c: char, span: Option<Span>| {
+        found.push(
+            Diagnostic::warning(
+                Code::SyntaxControlCharacter,
+                format!(
+                    "{what} holds the control character {}; it is read as U+FFFD",
+                    code_point(c)
+                ),
+            )
+            .at(span, "a control character in here")
+            .help("record text holds no control characters (a NUL, an escape sequence): the file is damaged or crafted; they never reach an output"),
+        );
+    };
+    let record_span = record.span;
+    for tag in &mut record.tags {
+        if let Some(c) = replace_controls(&mut tag.name) {
+            report("a tag name".into(), c, tag.span.or(record_span));
+        }
+        if let Some(c) = replace_controls(&mut tag.value) {
+            report(
+                format!("the value of tag {}", tag.name),
+                c,
+                tag.span.or(record_span),
+            );
+        }
+    }
+    if let Some(comment) = &mut record.comment {
+        if let Some(c) = replace_controls(comment) {
+            report("the game comment".into(), c, record_span);
+        }
+    }
+    for (k, m) in record.moves.iter_mut().enumerate() {
+        if let Some(comment) = &mut m.comment {
+            if let Some(c) = replace_controls(comment) {
+                report(
+                    format!("the comment on move {}", k + 1),
+                    c,
+                    m.span.or(record_span),
+                );
+            }
+        }
+    }
+    found
+}
+
+/// Where `record`'s text (tag names and values, comments) first holds a control character
+/// ([`is_control`]), in words (`U+001B in tag Black`); `None` when it holds none. Every
+/// text writer refuses such a record through its [`Renderer`](super::Renderer) (with
+/// `--lossy`, writes it with the characters replaced by U+FFFD); a writer of another kind
+/// checks with this.
+///
+/// ```
+/// use reversi_record::formats::text::control_in;
+/// use reversi_record::record::Record;
+/// let mut record = Record::default();
+/// assert_eq!(control_in(&record), None);
+/// record.set_tag("Black", "\u{1b}]0;pwned\u{7}");
+/// assert_eq!(control_in(&record).unwrap(), "a control character (U+001B in tag Black)");
+/// ```
+pub fn control_in(record: &crate::record::Record) -> Option<String> {
+    let first = first_control;
+    let found = |c: char, place: String| {
+        Some(format!("a control character ({} in {place})", code_point(c)))
+    };
+    for tag in &record.tags {
+        if let Some(c) = first(&tag.name) {
+            return found(c, "a tag name".into());
+        }
+        if let Some(c) = first(&tag.value) {
+            return found(c, format!("tag {}", tag.name));
+        }
+    }
+    if let Some(c) = record.comment.as_deref().and_then(first) {
+        return found(c, "the game comment".into());
+    }
+    for (k, m) in record.moves.iter().enumerate() {
+        if let Some(c) = m.comment.as_deref().and_then(first) {
+            return found(c, format!("the comment on move {}", k + 1));
+        }
+    }
+    None
 }

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::{capabilities, check_losses, Format, RecordWriter, WriteError, WriteOptions};
+use super::{capabilities, check_losses, text, Format, RecordWriter, WriteError, WriteOptions};
 use crate::engine::{Move, Rules};
 use crate::record::Record;
 
@@ -135,6 +135,12 @@ impl std::fmt::Debug for Renderer {
 
 impl Renderer {
     /// `record` as its writer would write it, or why the writer refuses it.
+    ///
+    /// Every text writer renders here, so this is where the one rule on control
+    /// characters stands for all of them: a record whose text holds one
+    /// ([`text::control_in`]; a record read from a file never does, its reader replaced
+    /// them) is refused, or, written lossily, written with each replaced by U+FFFD and
+    /// that listed as dropped. No output holds a raw control character.
     pub fn render(&self, record: &Record) -> Result<Rendered, WriteError> {
         if let Some(format) = self.checked {
             let why = capabilities::meaning_losses(format, record);
@@ -142,7 +148,20 @@ impl Renderer {
                 return Err(WriteError::ChangesMeaning(why));
             }
         }
-        let (text, losses) = self.format.render(record)?;
+        let cleaned;
+        let mut record = record;
+        let control = text::control_in(record);
+        if let Some(what) = &control {
+            if !self.options.lossy {
+                return Err(WriteError::CannotHold(vec![what.clone()]));
+            }
+            let mut copy = record.clone();
+            text::clean_record(&mut copy);
+            cleaned = copy;
+            record = &cleaned;
+        }
+        let (text, mut losses) = self.format.render(record)?;
+        losses.extend(control);
         Ok(Rendered {
             text,
             losses: check_losses(losses, &self.options)?,
@@ -154,7 +173,10 @@ impl Renderer {
     /// meaning check stands first): the same text [`Renderer::render`] gives for the game's
     /// record. `None`: render the record.
     pub(crate) fn render_plain(&self, game: &PlainGame<'_>) -> Option<Rendered> {
-        if self.checked.is_some() {
+        let controls = game
+            .tags()
+            .any(|(name, value)| text::has_control(name) || text::has_control(value));
+        if self.checked.is_some() || controls {
             return None;
         }
         Some(Rendered {
@@ -306,6 +328,25 @@ mod tests {
         });
         record.comment = comment.map(Into::into);
         record
+    }
+
+    #[test]
+    fn control_characters_are_refused_or_replaced_for_every_text_writer() {
+        let records = [named("\u{1b}]0;pwned\u{7}", None)];
+        for rendered in [false, true] {
+            let (text, outcomes) = write_all(&records, false, rendered);
+            assert_eq!(text, "(0 games)\n");
+            assert_eq!(
+                outcomes,
+                ["refused: the target format cannot hold a control character (U+001B in tag Black)"]
+            );
+            let (text, outcomes) = write_all(&records, true, rendered);
+            assert_eq!(text, "1. \u{fffd}]0;pwned\u{fffd}\n(1 games)\n");
+            assert_eq!(
+                outcomes,
+                ["ok [\"a control character (U+001B in tag Black)\"]"]
+            );
+        }
     }
 
     #[test]

@@ -7,7 +7,8 @@ use crate::codes::Code;
 use crate::diagnostic::{Collected, Diagnostic};
 use crate::engine::{BoardShape, Color, Move, Preset, Rules, Setup, Square, SquareSet};
 use crate::formats::bracketed;
-use crate::formats::text::parse_number;
+use crate::formats::text::{parse_number, too_large, MAX_MOVES, MAX_TAGS};
+use std::collections::HashSet;
 use crate::record::{
     ClaimedResult, MoveRecord, Record, ResultScore, Span, StartPosition, Tag, Termination,
 };
@@ -29,7 +30,14 @@ pub(super) struct GameParser<'t, 'd> {
     pub(super) diagnostics: &'d mut Collected,
     /// The rules of a game without `TY` (`--rules`), when they fit its `BO` board.
     pub(super) default_rules: Option<Rules>,
+    /// Set when the game holds more properties, moves or tags than any real game
+    /// (`syntax-game-too-large`, reported once): the game is not read.
+    pub(super) too_large: bool,
 }
+
+/// The most properties a game may hold: every move, every tag and each property of a
+/// meaning of its own ([`STRUCTURAL_IDS`](super::STRUCTURAL_IDS)).
+const MAX_PROPERTIES: usize = MAX_MOVES + MAX_TAGS + super::STRUCTURAL_IDS.len();
 
 impl<'t> GameParser<'t, '_> {
     fn span(&self, start: usize, end: usize) -> Span {
@@ -38,6 +46,14 @@ impl<'t> GameParser<'t, '_> {
 
     fn push(&mut self, d: Diagnostic) {
         self.diagnostics.push(d);
+    }
+
+    /// Reports the game too large, once.
+    fn too_large(&mut self, what: &str, limit: usize, at: Span) {
+        if !self.too_large {
+            self.too_large = true;
+            self.push(too_large(what, limit, Some(at)));
+        }
     }
 
     /// Splits the game into properties, reporting syntax errors.
@@ -84,6 +100,10 @@ impl<'t> GameParser<'t, '_> {
                 match bytes[open + 1..].iter().position(|&b| b == b']') {
                     Some(len) => {
                         let close = open + 1 + len;
+                        if props.len() == MAX_PROPERTIES {
+                            self.too_large("properties", MAX_PROPERTIES, self.span(start, close + 1));
+                            return props;
+                        }
                         props.push(Prop {
                             id,
                             value: &text[open + 1..close],
@@ -129,6 +149,9 @@ impl<'t> GameParser<'t, '_> {
     /// property in order.
     pub(super) fn parse_game(&mut self, at: usize, end: End) -> Option<Record> {
         let props = self.properties(at, end);
+        if self.too_large {
+            return None;
+        }
         let mut record = Record {
             span: Some(self.span(at, self.text.len())),
             ..Record::default()
@@ -138,9 +161,10 @@ impl<'t> GameParser<'t, '_> {
         }
         self.read_rules(&props, &mut record)?;
 
-        let mut seen: Vec<&str> = Vec::new();
+        // A set, not a list: a game of many distinct properties costs their number.
+        let mut seen: HashSet<&str> = HashSet::new();
         for prop in &props {
-            let first = matches!(prop.id, "B" | "W") || !seen.contains(&prop.id);
+            let first = matches!(prop.id, "B" | "W") || !seen.contains(prop.id);
             if !first {
                 let d = Diagnostic::warning(
                     Code::GgfDuplicateProperty,
@@ -150,11 +174,11 @@ impl<'t> GameParser<'t, '_> {
                 .help("a GGF game gives each property once; the repeats are kept as tags");
                 self.push(d);
             } else if !matches!(prop.id, "B" | "W") {
-                seen.push(prop.id);
+                seen.insert(prop.id);
             }
             self.read_property(prop, first, &mut record);
         }
-        Some(record)
+        (!self.too_large).then_some(record)
     }
 
     /// Checks `GM`: a game other than Othello is refused (`false`).
@@ -272,7 +296,11 @@ impl<'t> GameParser<'t, '_> {
                     Color::White
                 };
                 if let Some(m) = self.parse_move(prop, color) {
-                    record.moves.push(m);
+                    if record.moves.len() == MAX_MOVES {
+                        self.too_large("moves", MAX_MOVES, prop.span);
+                    } else {
+                        record.moves.push(m);
+                    }
                 }
             }
             "BO" if first => record.start = self.parse_board(prop, &record.rules),
@@ -285,6 +313,10 @@ impl<'t> GameParser<'t, '_> {
                     .map_or(id, |(_, name)| name);
                 if matches!(id, "KB" | "KW") {
                     self.check_komi_bid(prop);
+                }
+                if record.tags.len() == MAX_TAGS {
+                    self.too_large("tags", MAX_TAGS, prop.span);
+                    return;
                 }
                 record.tags.push(Tag {
                     name: name.into(),

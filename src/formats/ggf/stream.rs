@@ -286,6 +286,11 @@ impl PendingGame {
         }
     }
 
+    /// The bytes of the game's text.
+    pub(crate) fn len(&self) -> usize {
+        self.decoded.source.text.len()
+    }
+
     /// The game.
     pub(crate) fn read(self) -> ParsedGame {
         let (dropped, end, default_rules) = (self.dropped, self.end, self.rules);
@@ -298,6 +303,7 @@ impl PendingGame {
                     base,
                     diagnostics,
                     default_rules,
+                    too_large: false,
                 };
                 parser.parse_game(at, end)
             });

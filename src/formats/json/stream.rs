@@ -12,13 +12,15 @@ use super::errors::{serde_diagnostic, text_span};
 use super::scan::{End, Scanner, FIRST_OBJECT_CAP};
 use super::{FORMAT_NAME, VERSION};
 use crate::diagnostic::{Diagnostic, Source};
-use crate::formats::text::MAX_GAME_BYTES;
+use crate::formats::text::{too_large, MAX_GAME_BYTES, MAX_MOVES, MAX_TAGS};
 use crate::formats::{Games, ParsedGame, ReadOptions};
 use crate::record::{Record, Span};
 
 /// Reads games from a document or from JSON Lines, game by game.
 pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> Games<'a> {
-    Box::new(JsonGames {
+    // Through `capped`, as `Format::read` does: the JSON escapes are where control
+    // characters most easily come from (`\u0000`), and they are replaced and reported.
+    let games = JsonGames {
         scanner: Scanner {
             input,
             cap: Some(MAX_GAME_BYTES),
@@ -32,7 +34,8 @@ pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> G
         version: Version::Assumed,
         failed: false,
         rules: options.rules,
-    })
+    };
+    Box::new(games.map(|game| game.map(crate::formats::capped)))
 }
 
 /// Which schema version the games being read were written under.
@@ -422,6 +425,8 @@ impl JsonGames<'_> {
                 .at(whole, format!("a version {v} game"))
                 .help("this reader knows version 1 only: use a newer reversi-record, or rewrite the file as version 1"),
             );
+        } else if let Some(d) = Self::too_large_game(&source.text, chunk.offset) {
+            diagnostics.push(d);
         } else {
             match serde_json::from_str::<Record>(&source.text) {
                 Ok(mut r) => {
@@ -451,7 +456,25 @@ impl JsonGames<'_> {
         });
     }
 
-    /// Reads one element of the document's `games` array, or its closing `]`.
+    /// The `syntax-game-too-large` error of a game's JSON `text` (at file offset `offset`)
+/// that holds more moves or tags than a game may ([`MAX_MOVES`], [`MAX_TAGS`]), counted
+/// as its `"move"` and `"name"` keys before serde would build them all: a game's memory
+/// stays a small multiple of its bytes. (A quote inside a JSON string is escaped, so the
+/// keys are all the counting finds, but for string values spelled the same.)
+fn too_large_game(text: &str, offset: usize) -> Option<Diagnostic> {
+    // The smallest move, `{"move":"a1"},`, takes 14 bytes: a shorter game has fewer.
+    if text.len() < MAX_MOVES.min(MAX_TAGS) * 14 {
+        return None;
+    }
+    for (key, what, limit) in [("\"move\"", "moves", MAX_MOVES), ("\"name\"", "tags", MAX_TAGS)] {
+        if let Some(at) = memchr::memmem::find_iter(text.as_bytes(), key).nth(limit) {
+            return Some(too_large(what, limit, Some(Span::new(offset + at, key.len()))));
+        }
+    }
+    None
+}
+
+/// Reads one element of the document's `games` array, or its closing `]`.
     fn game_element(&mut self) -> io::Result<()> {
         let mut skipped = Vec::new();
         self.scanner.skip_ws(&mut skipped)?;

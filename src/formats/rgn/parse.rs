@@ -16,6 +16,7 @@ use super::{RESULT_TAG, RULES_TAG, START_TAG, TERMINATION_TAG};
 use crate::diagnostic::{Collected, Diagnostic};
 use crate::engine::{Color, Move, Rules, Square, SquareSet};
 use crate::record::score::parse_result;
+use crate::formats::text::{too_large, MAX_MOVES, MAX_TAGS};
 use crate::record::{
     ClaimedResult, FlipClaim, MoveRecord, PositionClaim, Record, ResultScore, Span, StartPosition,
     Tag, Termination,
@@ -235,6 +236,9 @@ pub(super) struct Parser<'t> {
     diags: Collected,
     /// Movetext words read as moves so far, bad ones included: diagnostics' move numbers.
     move_words: usize,
+    /// Set when the game holds more moves or tags than any real game
+    /// (`syntax-game-too-large`): nothing more of it is read.
+    too_large: bool,
     /// The rules of a game without a `Rules` tag.
     pub(super) default_rules: Rules,
 }
@@ -247,6 +251,7 @@ impl<'t> Parser<'t> {
             game,
             diags: Collected::default(),
             move_words: 0,
+            too_large: false,
             default_rules: Rules::default(),
         }
     }
@@ -345,7 +350,7 @@ impl<'t> Parser<'t> {
         // room for them all at once instead of growing the list move by move.
         record
             .moves
-            .reserve(self.text.len().saturating_sub(pos) / 4);
+            .reserve((self.text.len().saturating_sub(pos) / 4).min(MAX_MOVES));
         let movetext_score = self.movetext(pos, &mut record);
         if let (Some((t, tspan)), Some((m, mspan))) = (&tag_score, &movetext_score) {
             if t != m {
@@ -377,7 +382,7 @@ impl<'t> Parser<'t> {
     fn read_tags(&mut self, record: &mut Record) -> ([Option<RawTag>; 5], usize) {
         let mut special: [Option<RawTag>; 5] = [None, None, None, None, None];
         let mut pos = self.skip_ws(0);
-        record.tags.reserve(self.tag_lines(pos));
+        record.tags.reserve(self.tag_lines(pos).min(MAX_TAGS));
         while self.text[pos..].starts_with('[') {
             match self.tag_at(pos) {
                 Ok((name, raw, end)) => {
@@ -393,6 +398,9 @@ impl<'t> Parser<'t> {
                             "keep one of the two tags",
                         ),
                         Some(k) => special[k] = Some(raw),
+                        None if record.tags.len() == MAX_TAGS => self.stop(
+                            too_large("tags", MAX_TAGS, Some(raw.span)),
+                        ),
                         None => record.tags.push(Tag {
                             name: name.to_owned(),
                             value: raw.value,
@@ -543,7 +551,7 @@ impl<'t> Parser<'t> {
         let mut result: Option<(ResultScore, Span)> = None;
         loop {
             pos = self.skip_ws(pos);
-            if pos >= bytes.len() {
+            if pos >= bytes.len() || self.too_large {
                 break;
             }
             match bytes[pos] {
@@ -651,9 +659,8 @@ impl<'t> Parser<'t> {
             if result.is_some() {
                 self.move_after_result(start, end);
             }
-            record
-                .moves
-                .push(MoveRecord::new(Move::Place(sq)).at(self.span(start, end)));
+            let m = MoveRecord::new(Move::Place(sq)).at(self.span(start, end));
+            self.push_move(record, m);
             return;
         }
         if all_consuming(result_token)(w).is_ok() {
@@ -712,7 +719,25 @@ impl<'t> Parser<'t> {
             self.bad_move(start, end);
             return;
         }
-        record.moves.push(record_move);
+        self.push_move(record, record_move);
+    }
+
+    /// Adds `m` to the moves, or, when the game holds [`MAX_MOVES`] already, reports the
+    /// game too large and stops reading it.
+    fn push_move(&mut self, record: &mut Record, m: MoveRecord) {
+        if record.moves.len() == MAX_MOVES {
+            self.stop(too_large("moves", MAX_MOVES, m.span));
+        } else {
+            record.moves.push(m);
+        }
+    }
+
+    /// Reports `d`, the game's being too large, once; nothing more of the game is read.
+    fn stop(&mut self, d: Diagnostic) {
+        if !self.too_large {
+            self.too_large = true;
+            self.diags.push(d.in_game(self.game));
+        }
     }
 
     fn move_after_result(&mut self, start: usize, end: usize) {
@@ -800,10 +825,7 @@ impl<'t> Parser<'t> {
                 last.time = time;
             }
             if let Some(c) = comment {
-                last.comment = Some(match last.comment.take() {
-                    Some(old) => format!("{old} {c}"),
-                    None => c,
-                });
+                append_comment(&mut last.comment, c);
             }
         }
     }
@@ -935,10 +957,19 @@ fn attach_comment(record: &mut Record, comment: String) {
         Some(m) => &mut m.comment,
         None => &mut record.comment,
     };
-    *slot = Some(match slot.take() {
-        Some(old) => format!("{old} {comment}"),
-        None => comment,
-    });
+    append_comment(slot, comment);
+}
+
+/// Adds `comment` to what `slot` holds, after a space: in place, so that many comments in
+/// a row cost their length, not its square.
+fn append_comment(slot: &mut Option<String>, comment: String) {
+    match slot {
+        Some(old) => {
+            old.push(' ');
+            old.push_str(&comment);
+        }
+        None => *slot = Some(comment),
+    }
 }
 
 /// The index of the `}` closing a comment whose inside starts at `from` (`\` escapes).

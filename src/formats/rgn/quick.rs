@@ -19,7 +19,10 @@ pub(crate) fn plain_text(bytes: &[u8]) -> Option<&str> {
     if memchr::memchr(0, bytes).is_some() {
         return None;
     }
-    std::str::from_utf8(bytes).ok()
+    // A control character is reported and replaced by the full reader.
+    std::str::from_utf8(bytes)
+        .ok()
+        .filter(|text| !crate::formats::text::has_control(text))
 }
 
 /// Scans a game's `bytes` into `moves`: its rules (`rules` unless a `Rules` tag says

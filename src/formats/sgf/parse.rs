@@ -6,7 +6,8 @@ use crate::codes::Code;
 use crate::diagnostic::{Collected, Diagnostic};
 use crate::engine::{BoardShape, Color, Move, Rules, Setup, Square, SquareSet};
 use crate::formats::bracketed;
-use crate::formats::text::parse_number;
+use crate::formats::text::{parse_number, too_large, MAX_MOVES};
+use std::collections::HashSet;
 use crate::record::{
     ClaimedResult, MoveRecord, Record, ResultScore, Span, StartPosition, Tag, Termination,
 };
@@ -31,11 +32,18 @@ pub(super) struct TreeParser<'t, 'd> {
     pub(super) text: &'t str,
     pub(super) base: usize,
     pub(super) diagnostics: &'d mut Collected,
-    /// A value ran to the end of the text (already reported).
+    /// A value ran to the end of the text, or the tree is too large (already reported).
     pub(super) broken: bool,
     /// The root's CA declares an 8-bit charset, but the text was UTF-8 and read so.
     pub(super) mislabelled: bool,
+    /// Nodes and values read: past [`MAX_ITEMS`] the tree is too large and not read.
+    pub(super) items: usize,
 }
+
+/// The most nodes and property values a game tree may hold (`syntax-game-too-large`): a
+/// few for each of the most moves a game has, so that a tree's memory stays a small
+/// multiple of its bytes.
+const MAX_ITEMS: usize = 4 * MAX_MOVES;
 
 impl TreeParser<'_, '_> {
     fn span(&self, start: usize, end: usize) -> Span {
@@ -44,6 +52,17 @@ impl TreeParser<'_, '_> {
 
     fn push(&mut self, d: Diagnostic) {
         self.diagnostics.push(d);
+    }
+
+    /// Counts one more node or value at `at`; `false` (reported once) past [`MAX_ITEMS`].
+    fn count_item(&mut self, at: usize) -> bool {
+        self.items += 1;
+        if self.items == MAX_ITEMS + 1 {
+            let d = too_large("nodes and values", MAX_ITEMS, Some(self.span(at, at + 1)));
+            self.push(d);
+            self.broken = true;
+        }
+        self.items <= MAX_ITEMS
     }
 
     fn skip_ws(&self, mut i: usize) -> usize {
@@ -148,6 +167,9 @@ impl TreeParser<'_, '_> {
                 if bytes.get(j) != Some(&b'[') {
                     break;
                 }
+                if !self.count_item(j) {
+                    return (props, bytes.len());
+                }
                 match self.value(j, &id) {
                     Some((value, span, next)) => {
                         values.push((value, span));
@@ -207,6 +229,7 @@ impl TreeParser<'_, '_> {
                 return nodes;
             }
             match bytes[i] {
+                b';' if !self.count_item(i) => return nodes,
                 b';' => {
                     let (props, next) = self.node(i + 1);
                     if main {
@@ -306,6 +329,9 @@ impl TreeParser<'_, '_> {
     /// from the root, its setup, then every node's properties in order.
     pub(super) fn parse(&mut self, at: usize, closed: bool) -> Option<Record> {
         let nodes = self.main_line(at, closed);
+        if self.items > MAX_ITEMS {
+            return None;
+        }
         let Some(root) = nodes.first() else {
             let d = Diagnostic::error(Code::SgfEmptyGame, "the game tree has no nodes")
                 .at(Some(self.span(at, self.text.len())), "empty")
@@ -333,11 +359,11 @@ impl TreeParser<'_, '_> {
             record.start = self.setup(&setup_props, &record.rules);
         }
 
-        let mut seen: Vec<&str> = Vec::new();
+        let mut seen: HashSet<&str> = HashSet::new();
         for (n, node) in nodes.iter().enumerate() {
             let mut comments: Vec<&str> = Vec::new();
             for prop in node {
-                let first = n > 0 || !seen.contains(&prop.id.as_str());
+                let first = n > 0 || !seen.contains(prop.id.as_str());
                 if n == 0 {
                     if !first && !matches!(prop.id.as_str(), "B" | "W") {
                         let d = Diagnostic::warning(
@@ -348,7 +374,7 @@ impl TreeParser<'_, '_> {
                         .help("give each property once per node; all setup squares are read, otherwise the first value counts");
                         self.push(d);
                     }
-                    seen.push(&prop.id);
+                    seen.insert(&prop.id);
                 }
                 self.read_property(n, prop, first, &mut record, &mut comments);
             }

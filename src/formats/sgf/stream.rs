@@ -114,6 +114,7 @@ pub(super) fn parse_piece(mut piece: Piece<bool>, name: &Arc<str>, index: usize)
                     diagnostics,
                     broken: false,
                     mislabelled,
+                    items: 0,
                 };
                 parser.parse(at, closed)
             });

@@ -6,7 +6,13 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::Header;
-use crate::formats::text::{decode_cp1252, encode_cp1252};
+use crate::formats::text::{decode_cp1252, encode_cp1252, replace_controls};
+
+/// The largest name file read: a real `WTHOR.JOU` takes 78 KB, and the most names an index
+/// reaches (65,536) take 1.3 MiB in `WTHOR.JOU` and 1.7 MiB in `WTHOR.TRN`. A larger file
+/// (a 200 MB file named `WTHOR.JOU`) is no name file: it is refused, unread, with a clear
+/// error (the games are read with their players shown by number), rather than held whole.
+pub(crate) const MAX_NAME_FILE_BYTES: u64 = 8 << 20;
 
 /// Which name file: players or tournaments.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -72,6 +78,8 @@ pub struct NameTable {
     kind: NameKind,
     header: Header,
     names: Vec<String>,
+    /// How many names held control characters, read as U+FFFD.
+    controls: usize,
 }
 
 impl NameTable {
@@ -81,6 +89,7 @@ impl NameTable {
             kind,
             header: Header::names(0),
             names: vec![kind.placeholder().to_string()],
+            controls: 0,
         }
     }
 
@@ -138,23 +147,47 @@ impl NameTable {
                 header.n1, header.p2
             ));
         }
+        let mut controls = 0;
         let names = bytes[Header::LEN..]
             .chunks_exact(kind.record_len())
             .map(|record| {
                 let end = record.iter().position(|&b| b == 0).unwrap_or(record.len());
-                decode_cp1252(&record[..end])
+                let mut name = decode_cp1252(&record[..end]);
+                controls += usize::from(replace_controls(&mut name).is_some());
+                name
             })
             .collect();
         Ok(NameTable {
             kind,
             header,
             names,
+            controls,
         })
     }
 
-    /// Reads `path`.
+    /// How many names held control characters (a name file's bytes below 0x20), read with
+    /// each replaced by U+FFFD so that no output or report carries one.
+    pub fn names_with_controls(&self) -> usize {
+        self.controls
+    }
+
+    /// Reads `path`; a file over [`MAX_NAME_FILE_BYTES`] is refused (`InvalidData`) without
+    /// being read.
     pub fn read(kind: NameKind, path: &Path) -> io::Result<NameTable> {
-        let bytes = fs::read(path)?;
+        use std::io::Read;
+        let mut bytes = Vec::new();
+        fs::File::open(path)?
+            .take(MAX_NAME_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)?;
+        if bytes.len() as u64 > MAX_NAME_FILE_BYTES {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "it is over {} MiB, more than any name file holds (65,536 names take under 2 MiB); it is not read",
+                    MAX_NAME_FILE_BYTES >> 20
+                ),
+            ));
+        }
         NameTable::parse(kind, &bytes).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
     }
 
@@ -171,6 +204,9 @@ impl NameTable {
         static READ: Mutex<Vec<(Key, Arc<NameTable>)>> = Mutex::new(Vec::new());
         const KEPT: usize = 4;
         let meta = fs::metadata(path)?;
+        if meta.len() > MAX_NAME_FILE_BYTES {
+            return NameTable::read(kind, path).map(Arc::new);
+        }
         let key: Key = (path.to_path_buf(), meta.len(), meta.modified().ok());
         if let Ok(read) = READ.lock() {
             if let Some((_, table)) = read.iter().find(|(k, t)| *k == key && t.kind == kind) {

@@ -154,7 +154,9 @@ fn check_header(h: &Header) -> (Vec<HeaderProblem>, bool) {
             "P3 is the number of empties at which the theoretical scores were computed (0 means 22)",
         ));
     }
-    if h.year_in_century > 99 || h.month > 12 || h.day > 31 {
+    // Real files are dated (formats.md): a zero month or day is no date either, and the
+    // mark of a header of zero bytes.
+    if h.year_in_century > 99 || !(1..=12).contains(&h.month) || !(1..=31).contains(&h.day) {
         problems.push(problem(
             Field::Created,
             format!("the header's creation date {} is no date", h.created()),
@@ -197,7 +199,18 @@ pub(crate) struct Reader<'a> {
     record_bytes: Vec<u8>,
     /// The text view's line under construction, reused from record to record.
     line_buffer: String,
+    /// All-zero records read in a row and not yet handed out: they are games only if a
+    /// record that is not all zero follows.
+    zero_run: usize,
+    /// Why the reading stopped, handed out after the games before it.
+    failed: Option<io::Error>,
 }
+
+/// All-zero records in a row after which the reader stops with an error: a real record
+/// always names a move or a player, and a file that goes on with zeros (a zero-filled
+/// file, a disk image, 64 MB of `/dev/zero` named `.wtb`) would otherwise be read as a
+/// million empty games. 64 records are 4 KiB of zeros.
+pub(crate) const MAX_ZERO_RECORDS: usize = 64;
 
 /// One entry of the reader: a game read in full, or (when asked for) an 8x8 record whose
 /// fields and move bytes are all well formed, left for the quick check.
@@ -206,6 +219,16 @@ pub(crate) enum Entry {
     Game(Box<ParsedGame>),
     /// A record not yet read in full.
     Quick(QuickRecord),
+}
+
+impl Entry {
+    /// About what the entry holds, in bytes: the record, or the game's text-view line.
+    pub(crate) fn bytes(&self) -> usize {
+        match self {
+            Entry::Game(game) => game.source.text.len() + std::mem::size_of::<ParsedGame>(),
+            Entry::Quick(q) => q.bytes.len(),
+        }
+    }
 }
 
 impl<'a> Reader<'a> {
@@ -240,7 +263,24 @@ impl<'a> Reader<'a> {
                 return None;
             };
             match NameTable::read_shared(kind, &path) {
-                Ok(table) => Some(table),
+                Ok(table) => {
+                    let controls = table.names_with_controls();
+                    if controls > 0 {
+                        name_warnings.push(
+                            Diagnostic::warning(
+                                Code::SyntaxControlCharacter,
+                                format!(
+                                    "{controls} {} of {} hold control characters; they are read as U+FFFD",
+                                    if controls == 1 { "name" } else { "names" },
+                                    path.display()
+                                ),
+                            )
+                            .help("a name is text: control characters in it are damage or crafted, and never reach an output")
+                            .in_game(1),
+                        );
+                    }
+                    Some(table)
+                }
                 Err(e) => {
                     name_warnings.push(
                         Diagnostic::warning(
@@ -282,6 +322,8 @@ impl<'a> Reader<'a> {
             ready: VecDeque::new(),
             record_bytes: Vec::new(),
             line_buffer: String::new(),
+            zero_run: 0,
+            failed: None,
         }
     }
 
@@ -608,7 +650,7 @@ impl Reader<'_> {
                 return Some(Ok(entry));
             }
             match self.stage {
-                Stage::Done => return None,
+                Stage::Done => return self.failed.take().map(Err),
                 Stage::Start => match self.start() {
                     Err(e) => {
                         self.stage = Stage::Done;
@@ -630,14 +672,23 @@ impl Reader<'_> {
                             return Some(Err(e));
                         }
                     };
+                    if got == buf.len() && buf.iter().all(|&b| b == 0) {
+                        self.record_bytes = buf;
+                        self.zero_run += 1;
+                        if self.zero_run == MAX_ZERO_RECORDS {
+                            self.stop_at_zeros();
+                        }
+                        continue;
+                    }
+                    self.flush_zero_run();
                     if got == buf.len() {
-                        let entry = match self.quick.then(|| self.quick_record(&buf)).flatten() {
-                            Some(q) => Entry::Quick(q),
-                            None => Entry::Game(Box::new(self.record_game(&buf))),
-                        };
+                        let entry = self.entry(&buf);
                         self.record_bytes = buf;
                         if let Some(previous) = self.pending.replace(entry) {
-                            return Some(Ok(previous));
+                            if self.ready.is_empty() {
+                                return Some(Ok(previous));
+                            }
+                            self.ready.push_back(previous);
                         }
                     } else {
                         self.stage = Stage::Done;
@@ -647,6 +698,46 @@ impl Reader<'_> {
                 }
             }
         }
+    }
+}
+
+impl Reader<'_> {
+    /// The entry of the complete record `bytes`: a quick record when the quick check may
+    /// take it, else the game read in full.
+    fn entry(&mut self, bytes: &[u8]) -> Entry {
+        match self.quick.then(|| self.quick_record(bytes)).flatten() {
+            Some(q) => Entry::Quick(q),
+            None => Entry::Game(Box::new(self.record_game(bytes))),
+        }
+    }
+
+    /// Hands out the all-zero records held back, now that a record that is not all zero
+    /// (or the end) follows them: they were games after all.
+    fn flush_zero_run(&mut self) {
+        let zeros = vec![0u8; self.ctx.geometry.record_len()];
+        for _ in 0..std::mem::take(&mut self.zero_run) {
+            let entry = self.entry(&zeros);
+            if let Some(previous) = self.pending.replace(entry) {
+                self.ready.push_back(previous);
+            }
+        }
+    }
+
+    /// Stops the reading at a run of [`MAX_ZERO_RECORDS`] all-zero records, with an error
+    /// after the games before it.
+    fn stop_at_zeros(&mut self) {
+        let record_len = self.ctx.geometry.record_len();
+        let from = self.file_offset;
+        self.stage = Stage::Done;
+        self.ready.extend(self.pending.take());
+        self.failed = Some(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "from byte {from} on, the file holds only zero bytes ({MAX_ZERO_RECORDS} records of {record_len} zero bytes in a row, after game {}): \
+                 this is not WTHOR game data (a file filled with zeros, or damaged); the rest is not read",
+                self.complete
+            ),
+        ));
     }
 }
 
