@@ -299,11 +299,11 @@ impl AtomicFile {
     /// use std::io::Write;
     /// use reversi_record::output::AtomicFile;
     ///
-    /// // Not a regular file: written directly, and /dev/null stays a device.
-    /// let mut null = AtomicFile::create("/dev/null")?;
-    /// assert!(null.is_direct());
-    /// null.write_all(b"gone")?;
-    /// null.commit()?;
+    /// // Not a regular file: written directly, and the device stays a device.
+    /// let mut zero = AtomicFile::create("/dev/zero")?;
+    /// assert!(zero.is_direct());
+    /// zero.write_all(b"gone")?;
+    /// zero.commit()?;
     /// # Ok::<(), std::io::Error>(())
     /// ```
     pub fn create(target: impl AsRef<Path>) -> io::Result<AtomicFile> {
@@ -787,12 +787,14 @@ mod tests {
     #[test]
     fn a_device_is_written_directly() {
         use std::os::unix::fs::FileTypeExt;
-        let mut out = AtomicFile::create("/dev/null").unwrap();
+        // /dev/zero rather than /dev/null: a tool of before this layer, run as root
+        // elsewhere on the machine, may have replaced /dev/null with a file.
+        let mut out = AtomicFile::create("/dev/zero").unwrap();
         assert!(out.is_direct());
         assert!(out.abandoned().is_none());
         out.write_all(b"nothing").unwrap();
         out.commit().unwrap();
-        assert!(fs::metadata("/dev/null")
+        assert!(fs::metadata("/dev/zero")
             .unwrap()
             .file_type()
             .is_char_device());

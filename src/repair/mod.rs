@@ -741,7 +741,7 @@ fn phrase(best: &[Candidate], what: &str) -> String {
 /// let text = "f5 d6 c3 d3 c4\nf5 d6 c3 d3 c4 f4\n";
 /// let read = ReadOptions::default();
 /// let games: Vec<_> = Format::MoveString
-///     .read(std::io::Cursor::new(text), &read)
+///     .read(Box::new(std::io::Cursor::new(text)), &read)
 ///     .collect::<Result<_, _>>()?;
 /// let repairs = repair_batch(&games, Format::MoveString, &read, &RepairOptions::default());
 /// assert_eq!(repairs.len(), 2);
