@@ -518,7 +518,10 @@ mod tests {
     fn blocks_close_at_their_game_count_or_their_byte_budget() {
         const K: usize = 1024;
         // Small games: the count closes the blocks.
-        assert_eq!(blocks_of(&[100; 5], 2), [vec![100, 100], vec![100, 100], vec![100]]);
+        assert_eq!(
+            blocks_of(&[100; 5], 2),
+            [vec![100, 100], vec![100, 100], vec![100]]
+        );
         // Games near the 1 MiB limit: two of 400 KiB fit, a third would not.
         assert_eq!(
             blocks_of(&[400 * K; 5], 256),

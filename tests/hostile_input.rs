@@ -230,7 +230,11 @@ fn many_items() -> Vec<(&'static str, &'static str, String, Option<&'static str>
 fn every_reader_is_linear_in_properties_comments_and_tags() {
     let dir = scratch("linear");
     for (what, format, text, code) in many_items() {
-        assert!(text.len() < 1 << 20, "{format} {what}: {} bytes", text.len());
+        assert!(
+            text.len() < 1 << 20,
+            "{format} {what}: {} bytes",
+            text.len()
+        );
         let path = dir.join(format!("{what}.{format}"));
         fs::write(&path, &text).unwrap();
         for args in [
@@ -272,7 +276,11 @@ fn a_wtb_of_zero_bytes_stops_with_an_error_after_a_bound() {
             "{args:?}: {}",
             r.stderr
         );
-        assert!(r.stdout.len() < 10_000, "{args:?}: {} bytes", r.stdout.len());
+        assert!(
+            r.stdout.len() < 10_000,
+            "{args:?}: {} bytes",
+            r.stdout.len()
+        );
         assert!(r.elapsed < LINEAR_BOUND, "{args:?}: {:?}", r.elapsed);
     }
 }
@@ -386,8 +394,16 @@ fn control_characters_from_a_record_never_reach_an_output_raw() {
             let r = sane_run(&["validate", "--format", format], &input);
             let what = format!("{name} validate --format {format}");
             assert_eq!(raw_controls(&r.stdout), Vec::<String>::new(), "{what}");
-            assert_eq!(raw_controls(r.stderr.as_bytes()), Vec::<String>::new(), "{what}");
-            assert!(r.stdout().contains("syntax-control-character"), "{what}: {}", r.stdout());
+            assert_eq!(
+                raw_controls(r.stderr.as_bytes()),
+                Vec::<String>::new(),
+                "{what}"
+            );
+            assert!(
+                r.stdout().contains("syntax-control-character"),
+                "{what}: {}",
+                r.stdout()
+            );
         }
         if name.ends_with(".rgn") {
             // The source drawn under a finding shows the raw bytes escaped.
@@ -395,27 +411,37 @@ fn control_characters_from_a_record_never_reach_an_output_raw() {
             assert!(human.contains(r"\x1b]0;pwned\x07"), "{name}: {human}");
         }
         for target in [
-            "rgn", "json", "ggf", "pgn", "pgn:edax", "pgn:thor", "pgn:playok", "sgf", "moves",
-            "transcript", "obf",
+            "rgn",
+            "json",
+            "ggf",
+            "pgn",
+            "pgn:edax",
+            "pgn:thor",
+            "pgn:playok",
+            "sgf",
+            "moves",
+            "transcript",
+            "obf",
         ] {
             let out = dir.join(format!("out-{target}"));
-            let args = [
-                "convert",
-                "--lossy",
-                "--to",
-                target,
-                "-o",
-                path_str(&out),
-            ];
+            let args = ["convert", "--lossy", "--to", target, "-o", path_str(&out)];
             let r = sane_run(&args, &input);
             let what = format!("{name} to {target}");
             assert!(matches!(r.code, Some(0 | 1)), "{what}: {}", r.stderr);
-            assert_eq!(raw_controls(r.stderr.as_bytes()), Vec::<String>::new(), "{what}");
+            assert_eq!(
+                raw_controls(r.stderr.as_bytes()),
+                Vec::<String>::new(),
+                "{what}"
+            );
             let written = fs::read(&out).unwrap_or_default();
             assert_eq!(raw_controls(&written), Vec::<String>::new(), "{what}");
             // And to standard output.
             let r = sane_run(&["convert", "--lossy", "--to", target], &input);
-            assert_eq!(raw_controls(&r.stdout), Vec::<String>::new(), "{what} on stdout");
+            assert_eq!(
+                raw_controls(&r.stdout),
+                Vec::<String>::new(),
+                "{what} on stdout"
+            );
             let _ = fs::remove_file(&out);
         }
     }
@@ -428,7 +454,14 @@ fn a_record_read_with_control_characters_converts_with_them_replaced() {
     let r = sane_run(&["convert", "--to", "rgn"], input);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     let out = r.stdout();
-    assert!(out.contains("[Black \"\u{fffd}]0;pwned\u{fffd}\"]"), "{out}");
+    assert!(
+        out.contains("[Black \"\u{fffd}]0;pwned\u{fffd}\"]"),
+        "{out}"
+    );
     assert!(out.contains("{a NUL \u{fffd} here}"), "{out}");
-    assert!(r.stderr.contains("syntax-control-character"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("syntax-control-character"),
+        "{}",
+        r.stderr
+    );
 }

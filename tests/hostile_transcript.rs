@@ -50,7 +50,13 @@ fn validate_streams_a_big_transcript_file_of_many_grids() {
     let r = run(&["validate", "-q", "--from", "transcript", path_str(&path)]);
     r.sane("validate many grids");
     let out = r.stdout();
-    assert_eq!(r.code, Some(0), "{}\n{}", r.stderr, &out[out.len().saturating_sub(2000)..]);
+    assert_eq!(
+        r.code,
+        Some(0),
+        "{}\n{}",
+        r.stderr,
+        &out[out.len().saturating_sub(2000)..]
+    );
     assert!(
         out.contains(&format!("{games} games: {games} valid, 0 invalid")),
         "{}",
@@ -98,7 +104,10 @@ fn an_endless_grid_is_skipped_with_a_diagnostic_in_flat_memory() {
     assert_eq!(r.code, Some(1), "{}", r.stderr);
     let out = r.stdout();
     assert_eq!(out.matches("syntax-too-long").count(), 1, "{out}");
-    assert!(out.contains("the grid on line 1 is longer than 1 MiB"), "{out}");
+    assert!(
+        out.contains("the grid on line 1 is longer than 1 MiB"),
+        "{out}"
+    );
     let rgn = dir.join("endless.rgn");
     let c = run(&[
         "convert",

@@ -61,7 +61,10 @@ fn result_of(game: &ParsedGame) -> Option<ClaimedResult> {
         .expect("a record")
         .result
         .as_ref()
-        .map(|r| ClaimedResult { span: None, ..r.clone() })
+        .map(|r| ClaimedResult {
+            span: None,
+            ..r.clone()
+        })
 }
 
 fn discs(counts: &[u8]) -> Option<ClaimedResult> {
@@ -119,7 +122,14 @@ fn a_csv_score_column_in_every_spelling_is_the_claimed_result() {
         assert_eq!(record.tag("Round"), Some(game.index.to_string().as_str()));
     }
     // The claimed result points at the score as written.
-    let span = games[1].record.as_ref().unwrap().result.as_ref().unwrap().span;
+    let span = games[1]
+        .record
+        .as_ref()
+        .unwrap()
+        .result
+        .as_ref()
+        .unwrap()
+        .span;
     let span = span.expect("a span");
     let text = &games[1].source.text[span.offset - games[1].source.offset..][..span.len];
     assert_eq!(text, "50 - 14");
@@ -139,7 +149,12 @@ fn three_and_four_player_counts_are_read_in_turn_order() {
     );
     let codes: Vec<Vec<Code>> = games
         .iter()
-        .map(|g| validate_game(g, &[] as &[&str]).iter().map(|d| d.code).collect())
+        .map(|g| {
+            validate_game(g, &[] as &[&str])
+                .iter()
+                .map(|d| d.code)
+                .collect()
+        })
         .collect();
     assert_eq!(codes, [vec![], vec![Code::WrongResult], vec![]]);
 }
@@ -180,7 +195,10 @@ fn pgn_result_variants_and_ggf_re_are_claimed_results() {
     }
     // PlayOK's score alone after the movetext, without a Result tag.
     let games = Format::Rgn
-        .read_bytes("[Event \"x\"]\n\n1. f5 d6 2. c3 40-24\n", &ReadOptions::default())
+        .read_bytes(
+            "[Event \"x\"]\n\n1. f5 d6 2. c3 40-24\n",
+            &ReadOptions::default(),
+        )
         .unwrap();
     assert_eq!(result_of(&games[0]), discs(&[40, 24]));
     // An SGF-style `W+R` in a Result tag gives the winner and who resigned.
@@ -286,14 +304,24 @@ fn validate_reads_every_score_spelling_and_warns_of_unreadable_ones() {
     let (code, out) = transcript(&["validate", "fixtures/results/csv-spellings.csv"]);
     assert_eq!(code, 1, "W+36 contradicts the board");
     assert_eq!(out.matches("result-unreadable").count(), 2, "{out}");
-    assert!(out.contains("14 games: 13 valid, 1 invalid; 1 error, 3 warnings"), "{out}");
+    assert!(
+        out.contains("14 games: 13 valid, 1 invalid; 1 error, 3 warnings"),
+        "{out}"
+    );
     insta::assert_snapshot!(out);
 }
 
 /// The edits of the one game a repair report (JSON) gives.
 fn repair_edits(rel: &str) -> (String, Vec<serde_json::Value>) {
     let (code, stdout, stderr) = reversi(&[
-        "repair", rel, "--to", "rgn", "--format", "json", "-o", "/dev/null",
+        "repair",
+        rel,
+        "--to",
+        "rgn",
+        "--format",
+        "json",
+        "-o",
+        "/dev/null",
     ]);
     assert_eq!(code, 0, "{stderr}");
     let report: serde_json::Value = serde_json::from_str(&stdout).expect("a JSON report");
@@ -311,7 +339,10 @@ fn repair_uses_a_csv_score_to_choose_the_swap() {
     let (status, edits) = repair_edits("fixtures/results/csv-swapped-moves.csv");
     assert_eq!(status, "repaired");
     assert_eq!(edits.len(), 1);
-    assert_eq!((edits[0]["move"].as_u64(), edits[0]["other"].as_u64()), (Some(49), Some(51)));
+    assert_eq!(
+        (edits[0]["move"].as_u64(), edits[0]["other"].as_u64()),
+        (Some(49), Some(51))
+    );
     let (_, blind) = repair_edits("fixtures/results/csv-swapped-moves-no-score.csv");
     assert_ne!(blind, edits, "the score changes the choice");
     let (code, out) = transcript(&[
@@ -329,7 +360,10 @@ fn repair_uses_a_csv_score_to_choose_the_swap() {
 fn repair_uses_a_transcript_result_header() {
     let (status, edits) = repair_edits("fixtures/results/transcript-exchanged-numbers.transcript");
     assert_eq!(status, "repaired");
-    assert_eq!((edits[0]["move"].as_u64(), edits[0]["other"].as_u64()), (Some(49), Some(51)));
+    assert_eq!(
+        (edits[0]["move"].as_u64(), edits[0]["other"].as_u64()),
+        (Some(49), Some(51))
+    );
     let (_, blind) =
         repair_edits("fixtures/results/transcript-exchanged-numbers-no-result.transcript");
     assert_ne!(blind, edits, "the written result changes the choice");
@@ -423,9 +457,8 @@ fn moves_nopass_leaves_passes_out_and_reads_back_the_same_game() {
     assert!(validate_game(&games[0], &["unfinished"]).is_empty());
     let back = games[0].record.as_ref().unwrap();
     assert!(back.moves.iter().all(|m| m.mv != Move::Pass));
-    let moves = |r: &Record| -> Vec<Move> {
-        with_explicit_passes(r).moves.iter().map(|m| m.mv).collect()
-    };
+    let moves =
+        |r: &Record| -> Vec<Move> { with_explicit_passes(r).moves.iter().map(|m| m.mv).collect() };
     assert_eq!(moves(back), moves(&record), "passes inferred back");
     // The default dialect still writes them.
     let (with, _) = Format::MoveString
@@ -438,7 +471,10 @@ fn moves_nopass_leaves_passes_out_and_reads_back_the_same_game() {
 fn moves_nopass_refuses_a_pass_replay_would_not_put_back() {
     // Black passes while it has moves: left out, White's move would become Black's.
     let games = Format::Rgn
-        .read_bytes("[Event \"x\"]\n\n1. f5 d6 2. -- c3\n", &ReadOptions::default())
+        .read_bytes(
+            "[Event \"x\"]\n\n1. f5 d6 2. -- c3\n",
+            &ReadOptions::default(),
+        )
         .unwrap();
     let record = games[0].record.clone().unwrap();
     let options = WriteOptions {
@@ -446,7 +482,13 @@ fn moves_nopass_refuses_a_pass_replay_would_not_put_back() {
         lossy: true,
         ..WriteOptions::default()
     };
-    match Format::MoveString.write_bytes(&[Record { tags: Vec::new(), ..record }], &options) {
+    match Format::MoveString.write_bytes(
+        &[Record {
+            tags: Vec::new(),
+            ..record
+        }],
+        &options,
+    ) {
         Err(WriteError::ChangesMeaning(what)) => {
             assert_eq!(
                 what,

@@ -208,7 +208,10 @@ pub(crate) fn decode(bytes: Vec<u8>, base: usize, line: usize) -> (String, Vec<D
     let mut problems = Vec::new();
     if let Some((at, number, count)) = first_marked(&text, CP1252_MARK) {
         problems.push(
-            Diagnostic::warning(Code::SyntaxBadEncoding, bad_encoding_message(line + number, count))
+            Diagnostic::warning(
+                Code::SyntaxBadEncoding,
+                bad_encoding_message(line + number, count),
+            )
             .at(Some(Span::new(base + at, 0)), "from here")
             .help("save the file as UTF-8 to be sure of its characters"),
         );
@@ -924,7 +927,10 @@ pub(crate) fn clean_record(record: &mut crate::record::Record) -> Vec<Diagnostic
 pub fn control_in(record: &crate::record::Record) -> Option<String> {
     let first = first_control;
     let found = |c: char, place: String| {
-        Some(format!("a control character ({} in {place})", code_point(c)))
+        Some(format!(
+            "a control character ({} in {place})",
+            code_point(c)
+        ))
     };
     for tag in &record.tags {
         if let Some(c) = first(&tag.name) {

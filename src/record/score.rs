@@ -397,7 +397,16 @@ mod tests {
     fn winners_only() {
         let black = ResultScore::Winner(Some(Color::Black));
         let white = ResultScore::Winner(Some(Color::White));
-        for text in ["1-0", "1 - 0", "B", "b", "Black", "BLACK", "black wins", "B won"] {
+        for text in [
+            "1-0",
+            "1 - 0",
+            "B",
+            "b",
+            "Black",
+            "BLACK",
+            "black wins",
+            "B won",
+        ] {
             assert_eq!(score(text), black, "{text}");
         }
         for text in ["0-1", "W", "White", "white wins"] {
@@ -451,7 +460,10 @@ mod tests {
 
     #[test]
     fn unfinished_and_nothing() {
-        assert_eq!(read("*"), (ResultScore::None, Some(Termination::Unfinished)));
+        assert_eq!(
+            read("*"),
+            (ResultScore::None, Some(Termination::Unfinished))
+        );
         for text in ["", "  ", "?", "-"] {
             assert_eq!(parse_result(text), Ok(None), "{text:?}");
         }

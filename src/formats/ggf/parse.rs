@@ -8,10 +8,10 @@ use crate::diagnostic::{Collected, Diagnostic};
 use crate::engine::{BoardShape, Color, Move, Preset, Rules, Setup, Square, SquareSet};
 use crate::formats::bracketed;
 use crate::formats::text::{parse_number, too_large, MAX_MOVES, MAX_TAGS};
-use std::collections::HashSet;
 use crate::record::{
     ClaimedResult, MoveRecord, Record, ResultScore, Span, StartPosition, Tag, Termination,
 };
+use std::collections::HashSet;
 
 /// One `ID[value]` property.
 #[derive(Clone, Copy, Debug)]
@@ -101,7 +101,11 @@ impl<'t> GameParser<'t, '_> {
                     Some(len) => {
                         let close = open + 1 + len;
                         if props.len() == MAX_PROPERTIES {
-                            self.too_large("properties", MAX_PROPERTIES, self.span(start, close + 1));
+                            self.too_large(
+                                "properties",
+                                MAX_PROPERTIES,
+                                self.span(start, close + 1),
+                            );
                             return props;
                         }
                         props.push(Prop {

@@ -457,24 +457,31 @@ impl JsonGames<'_> {
     }
 
     /// The `syntax-game-too-large` error of a game's JSON `text` (at file offset `offset`)
-/// that holds more moves or tags than a game may ([`MAX_MOVES`], [`MAX_TAGS`]), counted
-/// as its `"move"` and `"name"` keys before serde would build them all: a game's memory
-/// stays a small multiple of its bytes. (A quote inside a JSON string is escaped, so the
-/// keys are all the counting finds, but for string values spelled the same.)
-fn too_large_game(text: &str, offset: usize) -> Option<Diagnostic> {
-    // The smallest move, `{"move":"a1"},`, takes 14 bytes: a shorter game has fewer.
-    if text.len() < MAX_MOVES.min(MAX_TAGS) * 14 {
-        return None;
-    }
-    for (key, what, limit) in [("\"move\"", "moves", MAX_MOVES), ("\"name\"", "tags", MAX_TAGS)] {
-        if let Some(at) = memchr::memmem::find_iter(text.as_bytes(), key).nth(limit) {
-            return Some(too_large(what, limit, Some(Span::new(offset + at, key.len()))));
+    /// that holds more moves or tags than a game may ([`MAX_MOVES`], [`MAX_TAGS`]), counted
+    /// as its `"move"` and `"name"` keys before serde would build them all: a game's memory
+    /// stays a small multiple of its bytes. (A quote inside a JSON string is escaped, so the
+    /// keys are all the counting finds, but for string values spelled the same.)
+    fn too_large_game(text: &str, offset: usize) -> Option<Diagnostic> {
+        // The smallest move, `{"move":"a1"},`, takes 14 bytes: a shorter game has fewer.
+        if text.len() < MAX_MOVES.min(MAX_TAGS) * 14 {
+            return None;
         }
+        for (key, what, limit) in [
+            ("\"move\"", "moves", MAX_MOVES),
+            ("\"name\"", "tags", MAX_TAGS),
+        ] {
+            if let Some(at) = memchr::memmem::find_iter(text.as_bytes(), key).nth(limit) {
+                return Some(too_large(
+                    what,
+                    limit,
+                    Some(Span::new(offset + at, key.len())),
+                ));
+            }
+        }
+        None
     }
-    None
-}
 
-/// Reads one element of the document's `games` array, or its closing `]`.
+    /// Reads one element of the document's `games` array, or its closing `]`.
     fn game_element(&mut self) -> io::Result<()> {
         let mut skipped = Vec::new();
         self.scanner.skip_ws(&mut skipped)?;

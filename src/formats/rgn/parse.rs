@@ -15,8 +15,8 @@ use super::board;
 use super::{RESULT_TAG, RULES_TAG, START_TAG, TERMINATION_TAG};
 use crate::diagnostic::{Collected, Diagnostic};
 use crate::engine::{Color, Move, Rules, Square, SquareSet};
-use crate::record::score::parse_result;
 use crate::formats::text::{too_large, MAX_MOVES, MAX_TAGS};
+use crate::record::score::parse_result;
 use crate::record::{
     ClaimedResult, FlipClaim, MoveRecord, PositionClaim, Record, ResultScore, Span, StartPosition,
     Tag, Termination,
@@ -398,9 +398,9 @@ impl<'t> Parser<'t> {
                             "keep one of the two tags",
                         ),
                         Some(k) => special[k] = Some(raw),
-                        None if record.tags.len() == MAX_TAGS => self.stop(
-                            too_large("tags", MAX_TAGS, Some(raw.span)),
-                        ),
+                        None if record.tags.len() == MAX_TAGS => {
+                            self.stop(too_large("tags", MAX_TAGS, Some(raw.span)))
+                        }
                         None => record.tags.push(Tag {
                             name: name.to_owned(),
                             value: raw.value,

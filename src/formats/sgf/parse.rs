@@ -7,10 +7,10 @@ use crate::diagnostic::{Collected, Diagnostic};
 use crate::engine::{BoardShape, Color, Move, Rules, Setup, Square, SquareSet};
 use crate::formats::bracketed;
 use crate::formats::text::{parse_number, too_large, MAX_MOVES};
-use std::collections::HashSet;
 use crate::record::{
     ClaimedResult, MoveRecord, Record, ResultScore, Span, StartPosition, Tag, Termination,
 };
+use std::collections::HashSet;
 
 /// One property with its values (escapes resolved).
 #[derive(Clone, Debug)]

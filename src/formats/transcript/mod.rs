@@ -207,7 +207,8 @@ impl<R: BufRead> Grids<R> {
                 self.block.touch(&line, end);
                 let at = line.text.len() - line.text.trim_start().len();
                 let colon = line.text.find(':').map_or(0, |c| c + 1);
-                let value_at = colon + (line.text[colon..].len() - line.text[colon..].trim_start().len());
+                let value_at =
+                    colon + (line.text[colon..].len() - line.text[colon..].trim_start().len());
                 let value_span = Span::new(line.offset + value_at, value.len());
                 let header = HeaderLine {
                     name,
@@ -492,7 +493,9 @@ impl Block {
     fn overflow(&mut self, reason: Option<Diagnostic>) {
         if self.too_long.is_none() {
             let (_, number) = self.start.unwrap_or_default();
-            self.too_long = Some(reason.unwrap_or_else(|| text::too_long("the grid", number, MAX_GAME_BYTES + 1)));
+            self.too_long = Some(
+                reason.unwrap_or_else(|| text::too_long("the grid", number, MAX_GAME_BYTES + 1)),
+            );
         }
         self.text = String::new();
         self.header_lines = Vec::new();
