@@ -47,6 +47,7 @@ fn every_game_with_an_error_reads_back_with_the_same_errors_or_is_refused() {
                 lossy: true,
                 dialect: dialect.map(str::to_owned),
                 names_dir: Some(dir.path().to_path_buf()),
+                ..WriteOptions::default()
             };
             let read = ReadOptions::default();
             let input = Input {
