@@ -34,7 +34,7 @@
 //!
 //! How it is fast: the reading thread only splits the inputs into blocks of games (WTHOR
 //! records, RGN/PGN game texts); the workers read each game into a record, insert the
-//! passes it leaves implicit ([`with_explicit_passes`]) and, for a text target, render it
+//! passes it leaves implicit ([`insert_inferred_passes`]) and, for a text target, render it
 //! with the writer's [`Renderer`](crate::formats::Renderer); the calling thread writes
 //! the texts (or, for WTHOR, the records) in input order and reports each game. Memory
 //! stays flat: a few blocks are in flight at a time.
@@ -57,7 +57,7 @@ use crate::formats::{
     Renderer, WriteError, WriteOptions,
 };
 use crate::record::Record;
-use crate::validate::{make_passes_explicit, settle_result, validate_game, validate_record};
+use crate::validate::{insert_inferred_passes, settle_result, validate_game, validate_record};
 
 mod fingerprint;
 mod split;
@@ -264,7 +264,7 @@ impl Conversion {
         I: Iterator<Item = (T, Option<Input>)> + Send,
         F: FnMut(Event<'_, T>) -> io::Result<()>,
     {
-        self.run_into(inputs, &mut Single(writer), sink)
+        self.run_split(inputs, &mut Single(writer), sink)
     }
 
     /// Names each game's file with `template` for [`Conversion::run_split`].
@@ -277,20 +277,6 @@ impl Conversion {
     /// the template of [`Conversion::split`] names for it ([`Written::file`]); without a
     /// template, all go to the file `""`. The caller finishes the writers.
     pub fn run_split<T, I, F>(
-        &self,
-        inputs: I,
-        outputs: &mut dyn Outputs,
-        sink: F,
-    ) -> Result<Tally, Stopped>
-    where
-        T: Send,
-        I: Iterator<Item = (T, Option<Input>)> + Send,
-        F: FnMut(Event<'_, T>) -> io::Result<()>,
-    {
-        self.run_into(inputs, outputs, sink)
-    }
-
-    fn run_into<T, I, F>(
         &self,
         inputs: I,
         outputs: &mut dyn Outputs,
@@ -544,33 +530,38 @@ fn prepare<T>(unit: Unit<T>, work: Work<'_>, scratch: &mut Scratch) -> Done<T> {
 /// settled ([`settle_result`]); a game with an error is written as read, when it reads
 /// back with the same errors. Its text is rendered when there is a renderer.
 fn ready(game: ParsedGame, work: Work<'_>) -> Prepared {
-    let mut game = game;
+    // Cleaned and capped as every reader's game is, then replayed: the diagnostics are
+    // those `validate` gives.
+    let mut game = capped(game);
     let Some(record) = game.record.as_mut() else {
-        let fingerprint = Fingerprint::of_unreadable();
         return Prepared {
-            game: capped(game),
+            game,
             step: Step::Unreadable,
             derived_result: false,
-            fingerprint,
+            fingerprint: Fingerprint::of_unreadable(),
             file: None,
         };
     };
     let report = validate_record(record, game.index);
-    game.diagnostics.extend(report.diagnostics);
-    let has_errors = game.diagnostics.iter().any(Diagnostic::is_error);
+    let has_errors = game
+        .diagnostics
+        .iter()
+        .chain(&report.diagnostics)
+        .any(Diagnostic::is_error);
     let mut derived_result = false;
     let mut refusal = None;
+    if !has_errors {
+        insert_inferred_passes(record, &report);
+        derived_result = settle_result(record, report.outcome.as_ref());
+    }
+    game.diagnostics.extend(report.diagnostics);
     if has_errors {
         if let Some(target) = work.target {
             refusal = hidden_errors(record, &game.diagnostics, target);
         }
-    } else {
-        make_passes_explicit(record);
-        derived_result = settle_result(record, report.outcome.as_ref());
     }
     let fingerprint = Fingerprint::of_record(record, &game.diagnostics);
     let file = work.split.map(|t| t.file_name(|name| record.tag(name)));
-    let mut game = capped(game);
     let step = match (refusal, work.renderer) {
         (Some(why), _) => Step::Rendered(Err(why)),
         (None, None) => Step::Record,

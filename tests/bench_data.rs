@@ -87,8 +87,13 @@ fn the_committed_sample_is_what_the_generator_makes() {
             r
         })
         .collect();
+    // The games are undated: the file is filed under the sample's year.
+    let filed = WriteOptions {
+        year: Some(2026),
+        ..WriteOptions::default()
+    };
     let (wtb, dropped) = Format::Wthor
-        .write_bytes(&dated, &WriteOptions::default())
+        .write_bytes(&dated, &filed)
         .expect("WTHOR holds the sample");
     assert!(dropped.is_empty(), "{dropped:?}");
     let (rgn, dropped) = Format::Rgn

@@ -64,16 +64,6 @@ fn write_options(target: Format, dialect: Option<&str>, lossy: bool, dir: &Path)
 }
 
 /// The name files a WTHOR writer left in `dir`.
-/// The game's diagnostics capped as a reader caps them: the first 50, and one line for
-/// the rest.
-fn capped(mut game: ParsedGame) -> ParsedGame {
-    if game.diagnostics.len() > reversi_record::diagnostic::MAX_PER_GAME + 1 {
-        let all = std::mem::take(&mut game.diagnostics);
-        game.diagnostics = reversi_record::diagnostic::Collected::from(all).into_vec();
-    }
-    game
-}
-
 fn name_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
@@ -115,7 +105,6 @@ fn plain(
                 game.diagnostics.extend(found);
             }
             let clean = !game.diagnostics.iter().any(|d| d.is_error());
-            let mut game = capped(game);
             if let Some(record) = game.record.as_mut().filter(|_| clean) {
                 *record = with_explicit_passes(record).into_owned();
                 let outcome = validate_record(record, 0).outcome;

@@ -23,6 +23,8 @@ fn write_wthor(input: &Path, wtb: &Path) {
     let made = run(&[
         "convert",
         "--lossy",
+        "--year",
+        "2026",
         "--to",
         "wthor",
         "-o",
@@ -235,6 +237,8 @@ fn memory_stays_flat_on_inputs_of_several_megabytes() {
             "convert",
             "-q",
             "--lossy",
+            "--year",
+            "2026",
             "--to",
             target,
             "-o",

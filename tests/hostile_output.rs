@@ -25,40 +25,10 @@ use std::time::{Duration, Instant};
 const RGN_GAME: &str = "[Event \"x\"]\n\n1. f5 d6 2. c3 d3 3. c4 f4 *\n\n";
 const SCENARIO: &str = "rules: othello:4x4\nmoves: b1 !b1\n";
 
-/// Runs `cmd` (its stdout and stderr piped) as `run_with` does, measuring its memory.
+/// Runs `cmd` with colours off, measuring its memory.
 fn measured(mut cmd: Command) -> Run {
-    cmd.env("NO_COLOR", "1")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let start = Instant::now();
-    let mut child = cmd.spawn().expect("reversi starts");
-    let mut out = child.stdout.take().unwrap();
-    let mut err = child.stderr.take().unwrap();
-    let stdout = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        out.read_to_end(&mut buf).unwrap();
-        buf
-    });
-    let stderr = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        err.read_to_end(&mut buf).unwrap();
-        buf
-    });
-    let pid = child.id();
-    let done = Arc::new(AtomicBool::new(false));
-    let peak = {
-        let done = done.clone();
-        std::thread::spawn(move || peak_memory_kb(pid, &done))
-    };
-    let code = child.wait().expect("reversi ends").code();
-    done.store(true, Ordering::SeqCst);
-    Run {
-        code,
-        max_rss_kb: peak.join().unwrap(),
-        stdout: stdout.join().unwrap(),
-        stderr: String::from_utf8_lossy(&stderr.join().unwrap()).into_owned(),
-        elapsed: start.elapsed(),
-    }
+    cmd.env("NO_COLOR", "1");
+    common::child::measured(cmd)
 }
 
 /// Runs the binary with `args` (any bytes), standard input closed.
@@ -405,6 +375,8 @@ fn repair_and_show_refuse_to_write_the_name_files_the_input_is_read_with() {
         "convert",
         "-q",
         "--lossy",
+        "--year",
+        "2026",
         "--to",
         "wthor",
         "-o",
@@ -816,7 +788,9 @@ fn two_conversions_into_one_folder_both_keep_their_names() {
             .iter()
             .map(|tag| {
                 Command::new(bin())
-                    .args(["convert", "-q", "--lossy", "--to", "wthor", "-o"])
+                    .args([
+                        "convert", "-q", "--lossy", "--year", "2026", "--to", "wthor", "-o",
+                    ])
                     .arg(out.join(format!("{tag}{round}.wtb")))
                     .arg(dir.join(format!("{tag}.rgn")))
                     .stdout(Stdio::null())

@@ -297,7 +297,8 @@ impl Rng {
             "[",
             "é",
             "日本",
-            "\u{0}",
+            // A tab: escaped by JSON; other control characters never reach a writer.
+            "\t",
             "😀",
             "?",
             "-",

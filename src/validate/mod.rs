@@ -38,6 +38,9 @@ pub struct GameReport {
     pub position: Option<Position>,
     /// The outcome, when the game was replayed to its end.
     pub outcome: Option<Outcome>,
+    /// The indexes of the moves before which replay inferred a pass the record leaves out
+    /// (what [`make_passes_explicit`] writes for a game without errors).
+    pub inferred_passes: Vec<usize>,
 }
 
 impl GameReport {
@@ -53,6 +56,7 @@ pub fn validate_record(record: &Record, game: usize) -> GameReport {
         record,
         game,
         diagnostics: Vec::new(),
+        inferred_passes: Vec::new(),
     };
     let (position, plies, outcome) = v.run();
     GameReport {
@@ -60,6 +64,7 @@ pub fn validate_record(record: &Record, game: usize) -> GameReport {
         plies,
         position,
         outcome,
+        inferred_passes: v.inferred_passes,
     }
 }
 
@@ -67,6 +72,7 @@ struct Validator<'r> {
     record: &'r Record,
     game: usize,
     diagnostics: Vec<Diagnostic>,
+    inferred_passes: Vec<usize>,
 }
 
 impl Validator<'_> {
@@ -130,6 +136,7 @@ impl Validator<'_> {
                             .with_board(pos.to_string()),
                         );
                     }
+                    self.inferred_passes.push(i);
                     pos.play(Move::Pass)
                         .expect("must_pass means a pass is legal");
                     mover = pos.turn();
@@ -663,6 +670,26 @@ pub fn make_passes_explicit(record: &mut Record) -> bool {
     let passes_before = implicit_passes(record);
     insert_passes(record, &passes_before);
     !passes_before.is_empty()
+}
+
+/// Writes out the passes that the replay behind `report` inferred (a game without errors:
+/// [`make_passes_explicit`] without a second replay); returns whether it wrote any.
+///
+/// ```
+/// use reversi_record::record::{MoveRecord, Record};
+/// use reversi_record::{validate, Move};
+/// let mut record = Record::new("othello:4x4".parse().unwrap());
+/// for sq in ["a2", "a1", "c4", "d2", "d1", "d4", "d3", "a3", "b1", "c1", "b4", "a4"] {
+///     record.moves.push(MoveRecord::new(Move::Place(sq.parse().unwrap())));
+/// }
+/// let report = validate::validate_record(&record, 1);
+/// assert_eq!(report.inferred_passes, [10]);
+/// assert!(validate::insert_inferred_passes(&mut record, &report));
+/// assert_eq!(record.moves[10].mv, Move::Pass);
+/// ```
+pub fn insert_inferred_passes(record: &mut Record, report: &GameReport) -> bool {
+    insert_passes(record, &report.inferred_passes);
+    !report.inferred_passes.is_empty()
 }
 
 /// The indexes of the moves before which replay infers a pass the record leaves out; none

@@ -48,17 +48,20 @@ pub fn bin() -> PathBuf {
     assert_cmd::cargo::cargo_bin("reversi")
 }
 
-/// Runs the binary with `args`, standard input from `stdin`, and measures it with `wait4`.
+/// Runs the binary with `args`, standard input from `stdin` (in `dir` when given), and
+/// measures it.
 pub fn run_with(args: &[&str], stdin: Stdio, dir: Option<&Path>) -> Run {
     let mut cmd = Command::new(bin());
-    cmd.args(args)
-        .env("NO_COLOR", "1")
-        .stdin(stdin)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    cmd.args(args).env("NO_COLOR", "1").stdin(stdin);
     if let Some(dir) = dir {
         cmd.current_dir(dir);
     }
+    measured(cmd)
+}
+
+/// Runs `cmd` (its standard output and error piped), measuring its peak memory and time.
+pub fn measured(mut cmd: Command) -> Run {
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     let start = Instant::now();
     let mut child = cmd.spawn().expect("reversi starts");
     let mut out = child.stdout.take().unwrap();

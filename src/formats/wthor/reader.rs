@@ -714,6 +714,9 @@ impl Reader<'_> {
     /// Hands out the all-zero records held back, now that a record that is not all zero
     /// (or the end) follows them: they were games after all.
     fn flush_zero_run(&mut self) {
+        if self.zero_run == 0 {
+            return;
+        }
         let zeros = vec![0u8; self.ctx.geometry.record_len()];
         for _ in 0..std::mem::take(&mut self.zero_run) {
             let entry = self.entry(&zeros);
