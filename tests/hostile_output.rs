@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::child::{bin, files_in, path_str, peak_memory_kb, run, run_with, scratch, Run};
+use common::child::{bin, files_in, path_str, run, run_with, scratch, Run};
 
 use std::ffi::{OsStr, OsString};
 use std::fs;

@@ -661,140 +661,6 @@ pub(crate) fn unreadable_result(
     ))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn numbers_are_written_in_decimal() {
-        for n in [0, 7, 10, 99, 100, 65_535, 1 << 40, usize::MAX] {
-            assert_eq!(decimal(n, &mut [0; 20]), n.to_string());
-            let mut out = String::from("x");
-            push_decimal(&mut out, n);
-            assert_eq!(out, format!("x{n}"));
-        }
-    }
-
-    #[test]
-    fn numbers_keep_their_value() {
-        assert_eq!(format_number(2.0, 2, false), "2.00");
-        assert_eq!(format_number(-22.87, 3, true), "-22.870");
-        assert_eq!(format_number(0.001234, 2, false), "0.001234");
-        assert_eq!(parse_number("inf"), None);
-        assert_eq!(parse_number("+18.000"), Some(18.0));
-    }
-
-    #[test]
-    fn long_lines_are_consumed_not_kept() {
-        let input = format!("ab\n{}\ncd", "x".repeat(100));
-        let mut reader = input.as_bytes();
-        let mut buf = Vec::new();
-        assert_eq!(
-            read_line_capped(&mut reader, &mut buf, 10).unwrap(),
-            LineRead::Line(3)
-        );
-        buf.clear();
-        assert_eq!(
-            read_line_capped(&mut reader, &mut buf, 10).unwrap(),
-            LineRead::TooLong(101)
-        );
-        assert!(buf.is_empty());
-        assert_eq!(
-            read_line_capped(&mut reader, &mut buf, 10).unwrap(),
-            LineRead::Line(2)
-        );
-        assert_eq!(buf, b"cd");
-        assert_eq!(
-            read_line_capped(&mut reader, &mut buf, 10).unwrap(),
-            LineRead::End
-        );
-    }
-
-    #[test]
-    fn lines_that_are_not_utf8_are_read_as_cp1252_and_reported() {
-        let bytes = b"[Black \"Ren\xe9\"]\n[White \"Jos\xe9 \x80\"]\nf5 d6\n".to_vec();
-        let (text, problems) = decode(bytes, 100, 4);
-        assert_eq!(text, "[Black \"René\"]\n[White \"José €\"]\nf5 d6\n");
-        assert_eq!(problems.len(), 1);
-        assert_eq!(problems[0].code, Code::SyntaxBadEncoding);
-        assert_eq!(
-            problems[0].message,
-            "2 lines, the first line 5, are not valid UTF-8; they were read as Windows-1252"
-        );
-        assert_eq!(problems[0].span, Some(Span::new(100, 0)));
-    }
-
-    #[test]
-    fn utf8_lines_beside_bad_ones_stay_utf8() {
-        let bytes = "é\n".bytes().chain(*b"\xe9\n").collect();
-        let (text, problems) = decode(bytes, 0, 0);
-        assert_eq!(text, "é\né\n");
-        assert_eq!(
-            problems[0].message,
-            "line 2 is not valid UTF-8; it was read as Windows-1252"
-        );
-        assert_eq!(problems[0].span, Some(Span::new(3, 0)));
-    }
-
-    #[test]
-    fn spans_stay_on_the_decoded_text_when_nul_bytes_and_cp1252_lines_mix() {
-        // Found by fuzzing: NUL bytes before a CP1252 line moved the encoding span.
-        let (text, problems) = decode(b"a\0\0b\n\xe9t\xe9\n".to_vec(), 0, 0);
-        assert_eq!(text, "a\u{FFFD}\u{FFFD}b\nété\n");
-        for p in &problems {
-            let span = p.span.unwrap();
-            assert!(text.get(span.offset..span.end()).is_some(), "{p:?}");
-        }
-        assert_eq!(problems[0].span, Some(Span::new(9, 0)));
-        assert_eq!(&text[9..], "été\n");
-        assert_eq!(problems[1].span, Some(Span::new(1, 3)));
-    }
-
-    #[test]
-    fn nul_bytes_are_an_error_and_never_kept() {
-        let (text, problems) = decode(b"f5\0d6".to_vec(), 10, 0);
-        assert_eq!(text, "f5\u{FFFD}d6");
-        assert_eq!(problems[0].code, Code::SyntaxNulByte);
-        assert!(problems[0].is_error());
-        assert_eq!(problems[0].span, Some(Span::new(12, 3)));
-    }
-
-    #[test]
-    fn utf16_both_orders_and_split_reads() {
-        let text = "[Black \"Zoë\"] 𝄞\nf5";
-        for order in [Utf16::Le, Utf16::Be] {
-            let mut bytes = match order {
-                Utf16::Le => vec![0xFF, 0xFE],
-                Utf16::Be => vec![0xFE, 0xFF],
-            };
-            for unit in text.encode_utf16() {
-                bytes.extend(match order {
-                    Utf16::Le => unit.to_le_bytes(),
-                    Utf16::Be => unit.to_be_bytes(),
-                });
-            }
-            assert_eq!(utf16_bom(&bytes), Some(order));
-            // One byte at a time: pairs and surrogates split across reads.
-            struct OneByte<'a>(&'a [u8]);
-            impl Read for OneByte<'_> {
-                fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-                    let Some((&first, rest)) = self.0.split_first() else {
-                        return Ok(0);
-                    };
-                    out[0] = first;
-                    self.0 = rest;
-                    Ok(1)
-                }
-            }
-            let mut out = String::new();
-            Utf16Reader::new(OneByte(&bytes), order)
-                .read_to_string(&mut out)
-                .unwrap();
-            assert_eq!(out, text);
-        }
-    }
-}
-
 // ----------------------------------------------------------------------------------------
 // Control characters
 
@@ -949,4 +815,138 @@ pub fn control_in(record: &crate::record::Record) -> Option<String> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_written_in_decimal() {
+        for n in [0, 7, 10, 99, 100, 65_535, 1 << 40, usize::MAX] {
+            assert_eq!(decimal(n, &mut [0; 20]), n.to_string());
+            let mut out = String::from("x");
+            push_decimal(&mut out, n);
+            assert_eq!(out, format!("x{n}"));
+        }
+    }
+
+    #[test]
+    fn numbers_keep_their_value() {
+        assert_eq!(format_number(2.0, 2, false), "2.00");
+        assert_eq!(format_number(-22.87, 3, true), "-22.870");
+        assert_eq!(format_number(0.001234, 2, false), "0.001234");
+        assert_eq!(parse_number("inf"), None);
+        assert_eq!(parse_number("+18.000"), Some(18.0));
+    }
+
+    #[test]
+    fn long_lines_are_consumed_not_kept() {
+        let input = format!("ab\n{}\ncd", "x".repeat(100));
+        let mut reader = input.as_bytes();
+        let mut buf = Vec::new();
+        assert_eq!(
+            read_line_capped(&mut reader, &mut buf, 10).unwrap(),
+            LineRead::Line(3)
+        );
+        buf.clear();
+        assert_eq!(
+            read_line_capped(&mut reader, &mut buf, 10).unwrap(),
+            LineRead::TooLong(101)
+        );
+        assert!(buf.is_empty());
+        assert_eq!(
+            read_line_capped(&mut reader, &mut buf, 10).unwrap(),
+            LineRead::Line(2)
+        );
+        assert_eq!(buf, b"cd");
+        assert_eq!(
+            read_line_capped(&mut reader, &mut buf, 10).unwrap(),
+            LineRead::End
+        );
+    }
+
+    #[test]
+    fn lines_that_are_not_utf8_are_read_as_cp1252_and_reported() {
+        let bytes = b"[Black \"Ren\xe9\"]\n[White \"Jos\xe9 \x80\"]\nf5 d6\n".to_vec();
+        let (text, problems) = decode(bytes, 100, 4);
+        assert_eq!(text, "[Black \"René\"]\n[White \"José €\"]\nf5 d6\n");
+        assert_eq!(problems.len(), 1);
+        assert_eq!(problems[0].code, Code::SyntaxBadEncoding);
+        assert_eq!(
+            problems[0].message,
+            "2 lines, the first line 5, are not valid UTF-8; they were read as Windows-1252"
+        );
+        assert_eq!(problems[0].span, Some(Span::new(100, 0)));
+    }
+
+    #[test]
+    fn utf8_lines_beside_bad_ones_stay_utf8() {
+        let bytes = "é\n".bytes().chain(*b"\xe9\n").collect();
+        let (text, problems) = decode(bytes, 0, 0);
+        assert_eq!(text, "é\né\n");
+        assert_eq!(
+            problems[0].message,
+            "line 2 is not valid UTF-8; it was read as Windows-1252"
+        );
+        assert_eq!(problems[0].span, Some(Span::new(3, 0)));
+    }
+
+    #[test]
+    fn spans_stay_on_the_decoded_text_when_nul_bytes_and_cp1252_lines_mix() {
+        // Found by fuzzing: NUL bytes before a CP1252 line moved the encoding span.
+        let (text, problems) = decode(b"a\0\0b\n\xe9t\xe9\n".to_vec(), 0, 0);
+        assert_eq!(text, "a\u{FFFD}\u{FFFD}b\nété\n");
+        for p in &problems {
+            let span = p.span.unwrap();
+            assert!(text.get(span.offset..span.end()).is_some(), "{p:?}");
+        }
+        assert_eq!(problems[0].span, Some(Span::new(9, 0)));
+        assert_eq!(&text[9..], "été\n");
+        assert_eq!(problems[1].span, Some(Span::new(1, 3)));
+    }
+
+    #[test]
+    fn nul_bytes_are_an_error_and_never_kept() {
+        let (text, problems) = decode(b"f5\0d6".to_vec(), 10, 0);
+        assert_eq!(text, "f5\u{FFFD}d6");
+        assert_eq!(problems[0].code, Code::SyntaxNulByte);
+        assert!(problems[0].is_error());
+        assert_eq!(problems[0].span, Some(Span::new(12, 3)));
+    }
+
+    #[test]
+    fn utf16_both_orders_and_split_reads() {
+        let text = "[Black \"Zoë\"] 𝄞\nf5";
+        for order in [Utf16::Le, Utf16::Be] {
+            let mut bytes = match order {
+                Utf16::Le => vec![0xFF, 0xFE],
+                Utf16::Be => vec![0xFE, 0xFF],
+            };
+            for unit in text.encode_utf16() {
+                bytes.extend(match order {
+                    Utf16::Le => unit.to_le_bytes(),
+                    Utf16::Be => unit.to_be_bytes(),
+                });
+            }
+            assert_eq!(utf16_bom(&bytes), Some(order));
+            // One byte at a time: pairs and surrogates split across reads.
+            struct OneByte<'a>(&'a [u8]);
+            impl Read for OneByte<'_> {
+                fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+                    let Some((&first, rest)) = self.0.split_first() else {
+                        return Ok(0);
+                    };
+                    out[0] = first;
+                    self.0 = rest;
+                    Ok(1)
+                }
+            }
+            let mut out = String::new();
+            Utf16Reader::new(OneByte(&bytes), order)
+                .read_to_string(&mut out)
+                .unwrap();
+            assert_eq!(out, text);
+        }
+    }
 }
