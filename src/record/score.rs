@@ -216,26 +216,62 @@ pub fn result_text(claim: &ClaimedResult) -> Option<String> {
     })
 }
 
-/// The text of a score with a normal end.
+/// The text of a score with a normal end; `None` where no text reads back as it (no
+/// score, fewer than two counts, a margin that is not a number).
 fn score_only(score: &ResultScore) -> Option<String> {
+    match score {
+        ResultScore::None => None,
+        ResultScore::Margin(m) if !m.is_finite() => None,
+        score => score_text(score),
+    }
+}
+
+/// The text RGN's `Result` tag writes for `score` (`*` for none; `01-00` for the counts
+/// 1 and 0, which `1-0`, a winner, would misread); `None` for fewer than two counts.
+///
+/// ```
+/// use reversi_record::record::score::{parse_result, score_text};
+/// use reversi_record::record::ResultScore;
+/// for score in [ResultScore::Discs(vec![36, 28]), ResultScore::Discs(vec![1, 0]), ResultScore::Margin(-8.0)] {
+///     let text = score_text(&score).unwrap();
+///     assert_eq!(parse_result(&text).unwrap().unwrap().score, score, "{text}");
+/// }
+/// assert_eq!(score_text(&ResultScore::None).unwrap(), "*");
+/// ```
+pub fn score_text(score: &ResultScore) -> Option<String> {
     Some(match score {
-        ResultScore::None => return None,
+        ResultScore::None => "*".into(),
         ResultScore::Discs(counts) if counts.len() < 2 => return None,
-        ResultScore::Discs(counts) if counts[..] == [1, 0] || counts[..] == [0, 1] => {
-            format!("{:02}-{:02}", counts[0], counts[1])
+        ResultScore::Discs(counts) => {
+            // `1-0` and `0-1` mean a winner; two digits keep these counts counts.
+            let pad = counts[..] == [1, 0] || counts[..] == [0, 1];
+            let mut text = String::with_capacity(3 * counts.len());
+            for (i, &n) in counts.iter().enumerate() {
+                if i > 0 {
+                    text.push('-');
+                }
+                push_count(&mut text, n, pad);
+            }
+            text
         }
-        ResultScore::Discs(counts) => counts
-            .iter()
-            .map(u8::to_string)
-            .collect::<Vec<_>>()
-            .join("-"),
-        ResultScore::Margin(m) if m.is_finite() => format!("{m:+}"),
-        ResultScore::Margin(_) => return None,
+        ResultScore::Margin(m) => format!("{m:+}"),
         ResultScore::Winner(Some(Color::Black)) => "1-0".into(),
         ResultScore::Winner(Some(Color::White)) => "0-1".into(),
         ResultScore::Winner(Some(c)) => format!("{c} wins"),
         ResultScore::Winner(None) => "1/2-1/2".into(),
     })
+}
+
+/// Appends a disc count in decimal (two digits at least when `pad`), without formatting
+/// machinery: the RGN writer calls this for every game.
+fn push_count(text: &mut String, n: u8, pad: bool) {
+    if n >= 100 {
+        text.push(char::from(b'0' + n / 100));
+    }
+    if n >= 10 || pad {
+        text.push(char::from(b'0' + n / 10 % 10));
+    }
+    text.push(char::from(b'0' + n % 10));
 }
 
 fn winner(color: Option<Color>) -> WrittenResult {

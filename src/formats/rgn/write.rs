@@ -4,10 +4,11 @@ use std::fmt::Write as _;
 
 use super::parse::FEN_TAG;
 use super::{board, is_reserved_tag, RESULT_TAG, RULES_TAG, START_TAG, TERMINATION_TAG};
-use crate::engine::{Color, Move, Rules};
+use crate::engine::{Move, Rules};
 use crate::formats::text::push_decimal;
 use crate::formats::PlainGame;
-use crate::record::{ClaimedResult, FlipClaim, MoveRecord, Record, ResultScore, Termination};
+use crate::record::score::score_text;
+use crate::record::{ClaimedResult, FlipClaim, MoveRecord, Record, Termination};
 
 /// Movetext lines are wrapped before this column.
 const WIDTH: usize = 79;
@@ -178,35 +179,6 @@ fn push_tag(out: &mut String, name: &str, value: &str) {
         out.push_str(value);
     }
     out.push_str("\"]\n");
-}
-
-/// The Result tag's value.
-pub(crate) fn score_text(score: &ResultScore) -> Option<String> {
-    Some(match score {
-        ResultScore::None => "*".into(),
-        ResultScore::Discs(counts) if counts.len() < 2 => return None,
-        // `1-0` and `0-1` mean a winner; two digits keep these counts counts.
-        ResultScore::Discs(counts) if counts[..] == [1, 0] || counts[..] == [0, 1] => counts
-            .iter()
-            .map(|n| format!("{n:02}"))
-            .collect::<Vec<_>>()
-            .join("-"),
-        ResultScore::Discs(counts) => {
-            let mut text = String::with_capacity(3 * counts.len());
-            for (i, &n) in counts.iter().enumerate() {
-                if i > 0 {
-                    text.push('-');
-                }
-                push_decimal(&mut text, usize::from(n));
-            }
-            text
-        }
-        ResultScore::Margin(m) => format!("{m:+}"),
-        ResultScore::Winner(Some(Color::Black)) => "1-0".into(),
-        ResultScore::Winner(Some(Color::White)) => "0-1".into(),
-        ResultScore::Winner(Some(c)) => format!("{c} wins"),
-        ResultScore::Winner(None) => "1/2-1/2".into(),
-    })
 }
 
 /// The Termination tag's value.
