@@ -17,9 +17,9 @@
 //! Every temporary file alive is listed in a registry that a signal handler (running in a
 //! thread of its own, not in the async-signal context) can empty with
 //! [`remove_temporaries`]. [`refuse_inputs`] refuses a target that is the same file as an
-//! input (same device and inode: hard links, symbolic links and `/dev/stdin` are caught),
-//! and [`wthor_name_files`] lists the WTHOR name files a reader may read, which are inputs
-//! too.
+//! input (same device and inode: hard links, symbolic links and `/dev/stdin` are caught;
+//! the WTHOR name files a reader may read are inputs too:
+//! [`name_files_beside`](crate::formats::wthor::name_files_beside)).
 //!
 //! ```
 //! use std::io::Write;
@@ -39,7 +39,6 @@
 //! ```
 
 use std::collections::hash_map::RandomState;
-use std::collections::BTreeSet;
 use std::fmt;
 use std::fs::{self, File, Metadata, OpenOptions};
 use std::hash::{BuildHasher, Hasher};
@@ -614,60 +613,6 @@ pub fn refuse_inputs_on_stdout(inputs: &[&Path]) -> io::Result<()> {
             ),
         )),
     }
-}
-
-/// Whether `path` names a WTHOR name file (`WTHOR.JOU` or `WTHOR.TRN`, any case).
-///
-/// ```
-/// use std::path::Path;
-/// assert!(reversi_record::output::is_wthor_name_file(Path::new("db/wthor.jou")));
-/// assert!(!reversi_record::output::is_wthor_name_file(Path::new("db/WTH_2001.wtb")));
-/// ```
-pub fn is_wthor_name_file(path: &Path) -> bool {
-    path.file_name()
-        .map(|n| n.to_string_lossy())
-        .is_some_and(|n| n.eq_ignore_ascii_case("WTHOR.JOU") || n.eq_ignore_ascii_case("WTHOR.TRN"))
-}
-
-/// The WTHOR name files a reader of `inputs` may read: `WTHOR.JOU` and `WTHOR.TRN` (any
-/// case) beside each input and in `names_dir`. They are inputs too: an output must not
-/// replace them.
-///
-/// ```
-/// use std::path::Path;
-/// let dir = std::env::temp_dir().join(format!("names-doc-{}", std::process::id()));
-/// std::fs::create_dir_all(&dir)?;
-/// std::fs::write(dir.join("WTHOR.JOU"), "")?;
-/// let files = reversi_record::output::wthor_name_files(&[dir.join("a.wtb")], None);
-/// assert_eq!(files, [dir.join("WTHOR.JOU")]);
-/// # std::fs::remove_dir_all(&dir)?;
-/// # Ok::<(), std::io::Error>(())
-/// ```
-pub fn wthor_name_files(inputs: &[impl AsRef<Path>], names_dir: Option<&Path>) -> Vec<PathBuf> {
-    let dirs = inputs
-        .iter()
-        .map(AsRef::as_ref)
-        .filter(|i| *i != Path::new("-"))
-        .map(|i| {
-            i.parent()
-                .filter(|p| !p.as_os_str().is_empty())
-                .unwrap_or(Path::new("."))
-                .to_path_buf()
-        })
-        .chain(names_dir.map(Path::to_path_buf))
-        .collect::<BTreeSet<_>>();
-    let mut files = Vec::new();
-    for dir in dirs {
-        if let Ok(entries) = fs::read_dir(&dir) {
-            for entry in entries.flatten() {
-                if is_wthor_name_file(Path::new(&entry.file_name())) {
-                    files.push(entry.path());
-                }
-            }
-        }
-    }
-    files.sort();
-    files
 }
 
 #[cfg(test)]

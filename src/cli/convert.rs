@@ -70,7 +70,7 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
             .iter()
             .flat_map(|f| [f.players.clone(), f.tournaments.clone()]),
     );
-    if target == Format::Wthor && is_name_file(&args.output) {
+    if target == Format::Wthor && wthor::is_name_file(&args.output) {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
             format!(
@@ -373,11 +373,6 @@ impl Spool {
             }
         }))
     }
-}
-
-/// Whether `path` names a WTHOR name file.
-fn is_name_file(path: &std::path::Path) -> bool {
-    reversi_record::output::is_wthor_name_file(path)
 }
 
 /// Converts every game of every input through `writer` with the library's pipeline,

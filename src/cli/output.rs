@@ -169,5 +169,5 @@ pub(crate) fn finish_stdout(result: io::Result<()>, status: u8) -> io::Result<u8
 /// The WTHOR name files a reader of `inputs` may read: `WTHOR.JOU` and `WTHOR.TRN` beside
 /// each input and in `names_dir`. They are inputs too: an output must not replace them.
 pub(crate) fn name_files(inputs: &[impl AsRef<Path>], names_dir: Option<&Path>) -> Vec<PathBuf> {
-    lib::wthor_name_files(inputs, names_dir)
+    reversi_record::formats::wthor::name_files_beside(inputs, names_dir)
 }

@@ -1,6 +1,7 @@
 //! The name files `WTHOR.JOU` (players, 20-byte records) and `WTHOR.TRN` (tournaments,
 //! 26-byte records), and the Windows-1252 encoding their names use.
 
+use std::collections::BTreeSet;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -287,6 +288,64 @@ impl NameTable {
         out.resize(out.len() + self.kind.record_len() - bytes.len(), 0);
         Ok(())
     }
+}
+
+/// Whether `path` names a WTHOR name file (`WTHOR.JOU` or `WTHOR.TRN`, any case).
+///
+/// ```
+/// use std::path::Path;
+/// assert!(reversi_record::formats::wthor::is_name_file(Path::new("db/wthor.jou")));
+/// assert!(!reversi_record::formats::wthor::is_name_file(Path::new("db/WTH_2001.wtb")));
+/// ```
+pub fn is_name_file(path: &Path) -> bool {
+    path.file_name()
+        .map(|n| n.to_string_lossy())
+        .is_some_and(|n| {
+            [NameKind::Player, NameKind::Tournament]
+                .iter()
+                .any(|k| n.eq_ignore_ascii_case(k.file_name()))
+        })
+}
+
+/// The WTHOR name files a reader of `inputs` may read: `WTHOR.JOU` and `WTHOR.TRN` (any
+/// case) beside each input and in `names_dir`. They are inputs too: an output must not
+/// replace them.
+///
+/// ```
+/// use std::path::Path;
+/// let dir = std::env::temp_dir().join(format!("names-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// std::fs::write(dir.join("WTHOR.JOU"), "")?;
+/// let files = reversi_record::formats::wthor::name_files_beside(&[dir.join("a.wtb")], None);
+/// assert_eq!(files, [dir.join("WTHOR.JOU")]);
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn name_files_beside(inputs: &[impl AsRef<Path>], names_dir: Option<&Path>) -> Vec<PathBuf> {
+    let dirs = inputs
+        .iter()
+        .map(AsRef::as_ref)
+        .filter(|i| *i != Path::new("-"))
+        .map(|i| {
+            i.parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new("."))
+                .to_path_buf()
+        })
+        .chain(names_dir.map(Path::to_path_buf))
+        .collect::<BTreeSet<_>>();
+    let mut files = Vec::new();
+    for dir in dirs {
+        if let Ok(entries) = fs::read_dir(&dir) {
+            for entry in entries.flatten() {
+                if is_name_file(Path::new(&entry.file_name())) {
+                    files.push(entry.path());
+                }
+            }
+        }
+    }
+    files.sort();
+    files
 }
 
 /// The file named `kind.file_name()` in `dir`, in any case (`wthor.jou`, `WThor.Jou`).
