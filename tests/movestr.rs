@@ -286,8 +286,11 @@ proptest! {
 
     #[test]
     fn arbitrary_lines_never_panic(text in "[a-jA-Jp-s0-9 ,;\"%#@:\\-\n\t\r\u{feff}é€XOo.*]{0,200}") {
+        // A game that could not be read says why with an error; one that was read has
+        // at most warnings from its reader (a control character replaced, an encoding).
         for game in read_all(&text, None) {
-            prop_assert_eq!(game.record.is_none(), !game.diagnostics.is_empty());
+            let errors = game.diagnostics.iter().any(|d| d.is_error());
+            prop_assert_eq!(game.record.is_none(), errors, "{:?}", game.diagnostics);
         }
     }
 }
