@@ -737,7 +737,7 @@ impl Excerpt {
         // (local offset in the old text, bytes added up to and including it)
         let mut grown = Vec::new();
         let mut added = 0;
-        for (at, c) in escaped_at(&self.text) {
+        for (at, c) in controls_in(&self.text) {
             added += escaped_len(c) - c.len_utf8();
             grown.push((at, added));
         }
@@ -904,10 +904,10 @@ pub fn is_control(c: char) -> bool {
     matches!(c, '\0'..='\u{8}' | '\u{b}'..='\u{1f}' | '\u{7f}'..='\u{9f}')
 }
 
-/// Where `text` holds a character a report shows escaped: a control character
-/// ([`is_control`]) other than a carriage return before a line feed, which the line break
-/// takes care of.
-fn escaped_at(text: &str) -> impl Iterator<Item = (usize, char)> + '_ {
+/// Where `text` holds a control character ([`is_control`]) other than a carriage return
+/// before a line feed (a line break, which formats allow where they allow line feeds):
+/// what a reader replaces, a writer refuses and a report shows escaped.
+pub(crate) fn controls_in(text: &str) -> impl Iterator<Item = (usize, char)> + '_ {
     let bytes = text.as_bytes();
     text.char_indices()
         .filter(move |&(at, c)| is_control(c) && !(c == '\r' && bytes.get(at + 1) == Some(&b'\n')))
@@ -934,7 +934,7 @@ fn escaped_len(c: char) -> usize {
 /// assert_eq!(escape_controls("two\nlines\tand tabs"), "two\nlines\tand tabs");
 /// ```
 pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
-    let mut found = escaped_at(text).peekable();
+    let mut found = controls_in(text).peekable();
     if found.peek().is_none() {
         return std::borrow::Cow::Borrowed(text);
     }

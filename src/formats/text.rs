@@ -664,6 +664,7 @@ pub(crate) fn unreadable_result(
 // ----------------------------------------------------------------------------------------
 // Control characters
 
+use crate::diagnostic::controls_in;
 pub use crate::diagnostic::is_control;
 
 /// Whether `text` holds a control character ([`is_control`]) other than a carriage return
@@ -687,9 +688,7 @@ pub(crate) fn first_control(text: &str) -> Option<char> {
     if !bytes.iter().any(|&b| suspect(b)) {
         return None;
     }
-    text.char_indices()
-        .find(|&(at, c)| is_control(c) && !(c == '\r' && bytes.get(at + 1) == Some(&b'\n')))
-        .map(|(_, c)| c)
+    controls_in(text).next().map(|(_, c)| c)
 }
 
 /// `text` with each control character ([`has_control`]) replaced by U+FFFD; returns the
@@ -706,15 +705,14 @@ pub(crate) fn first_control(text: &str) -> Option<char> {
 /// ```
 pub fn replace_controls(text: &mut String) -> Option<char> {
     let first = first_control(text)?;
-    let bytes = text.as_bytes();
     let mut out = String::with_capacity(text.len() + 8);
-    for (at, c) in text.char_indices() {
-        if is_control(c) && !(c == '\r' && bytes.get(at + 1) == Some(&b'\n')) {
-            out.push('\u{FFFD}');
-        } else {
-            out.push(c);
-        }
+    let mut from = 0;
+    for (at, c) in controls_in(text) {
+        out.push_str(&text[from..at]);
+        out.push('\u{FFFD}');
+        from = at + c.len_utf8();
     }
+    out.push_str(&text[from..]);
     *text = out;
     Some(first)
 }
