@@ -139,6 +139,9 @@ where
         // More blocks than cores can work on at once only hold memory.
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let in_flight = jobs.min(cores) + SPARE_BLOCKS;
+        // A worker more than there are blocks in flight would only wait, holding the
+        // results handed back to it to drop.
+        let jobs = jobs.min(in_flight);
         let (unit_tx, unit_rx) = sync_channel::<(usize, Unit<T>)>(jobs);
         // Shared by the workers only: when the last one stops (the reporting failed), the
         // receiver goes, and the reading thread's next send fails instead of blocking.
