@@ -146,9 +146,8 @@ pub struct Written {
     /// Whether its result was derived from the final board ([`settle_result`]): the
     /// record gave none, or only a margin or the winner.
     pub derived_result: bool,
-    /// What it must read back as ([`Conversion::verify`]); `None` when nothing of it is
-    /// in the output (an empty game, which a lossy move-string target drops).
-    pub fingerprint: Option<Fingerprint>,
+    /// What it must read back as ([`Conversion::verify`]).
+    pub fingerprint: Fingerprint,
     /// The file it went to, in a split conversion ([`Conversion::run_split`]).
     pub file: Option<String>,
 }
@@ -292,8 +291,7 @@ impl Conversion {
         let mut report = |done: &mut Done<T>| -> io::Result<()> {
             if let Done::Games(games) = done {
                 for prepared in games.iter_mut() {
-                    let writer = outputs.writer(prepared.file.as_deref().unwrap_or(""))?;
-                    let outcome = write(writer, prepared)?;
+                    let outcome = write(outputs, prepared)?;
                     tally.count(&prepared.game, &outcome);
                     sink(Event::Game(&prepared.game, &outcome))?;
                 }
@@ -340,7 +338,7 @@ impl Conversion {
     /// {
     ///     let mut writer = Format::Rgn.writer(Box::new(&mut out), &WriteOptions::default());
     ///     Conversion::new().run([((), Some(input(b"f5d6c3\nf5f6\n", Format::MoveString)))].into_iter(), &mut *writer, |e| {
-    ///         if let Event::Game(_, Outcome::Written(w)) = e { written.extend(w.fingerprint) }
+    ///         if let Event::Game(_, Outcome::Written(w)) = e { written.push(w.fingerprint) }
     ///         Ok(())
     ///     }).unwrap();
     ///     writer.finish().unwrap();
@@ -783,7 +781,7 @@ impl Scratch {
 
 /// Writes a prepared game; an output error is returned, a refusal is an outcome. The text
 /// stays in `step`, to be freed by the worker that rendered it.
-fn write(writer: &mut dyn RecordWriter, prepared: &mut Prepared) -> io::Result<Outcome> {
+fn write(outputs: &mut dyn Outputs, prepared: &mut Prepared) -> io::Result<Outcome> {
     let Prepared {
         game,
         step,
@@ -791,30 +789,30 @@ fn write(writer: &mut dyn RecordWriter, prepared: &mut Prepared) -> io::Result<O
         fingerprint,
         file,
     } = prepared;
-    let in_output = !matches!(step, Step::Rendered(Ok(rendered)) if rendered.is_empty());
     let written = match step {
         Step::Unreadable if game.index == 0 => return Ok(Outcome::FileProblem),
         Step::Unreadable => return Ok(Outcome::Unreadable),
-        Step::Rendered(Ok(rendered)) => writer.write_rendered(rendered),
         Step::Rendered(Err(_)) => match std::mem::replace(step, Step::Unreadable) {
             Step::Rendered(Err(why)) => Err(why),
             _ => return Ok(Outcome::Unreadable),
         },
+        // Only a game to write opens its file.
+        Step::Rendered(Ok(rendered)) => outputs
+            .writer(file.as_deref().unwrap_or(""))?
+            .write_rendered(rendered),
         Step::Record => match &game.record {
-            Some(record) => writer.write(record),
+            Some(record) => outputs.writer(file.as_deref().unwrap_or(""))?.write(record),
             None => return Ok(Outcome::Unreadable),
         },
     };
     match written {
         Ok(losses) => Ok(Outcome::Written(Written {
             // What a lossy target dropped of the result is not read back.
-            fingerprint: in_output.then(|| {
-                if losses.is_empty() {
-                    *fingerprint
-                } else {
-                    fingerprint.without_result()
-                }
-            }),
+            fingerprint: if losses.is_empty() {
+                *fingerprint
+            } else {
+                fingerprint.without_result()
+            },
             losses,
             derived_result: *derived_result,
             file: file.take(),

@@ -535,6 +535,165 @@ fn convert_to_wthor_with_output_file_and_names() {
     insta::assert_snapshot!(stderr);
 }
 
+/// The demo evening: four games, of four events, three of them dated.
+const DEMO: &str = "fixtures/demo/club-night.rgn";
+
+#[test]
+fn convert_splits_the_games_into_the_files_a_template_names() {
+    let dir = scratch("split");
+    let dir_s = dir.to_str().unwrap();
+    let template = format!("{dir_s}/{{event}}/round-{{round}}.rgn");
+    let r = run(&["convert", "--to", "rgn", "-o", &template, DEMO]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.is_empty());
+    // One file per event, in a folder of its own; a game without a round gets `unknown`.
+    let whole = run(&["convert", "-q", "--to", "rgn", DEMO]).stdout;
+    let games: Vec<String> = whole
+        .split("\n\n[")
+        .map(|g| format!("[{}", g.trim_start_matches('[')))
+        .collect();
+    assert_eq!(games.len(), 4);
+    for event in ["8x8", "multi3", "resign", "claims"] {
+        let file = dir.join(event).join("round-unknown.rgn");
+        let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{event}: {e}"));
+        let game = games
+            .iter()
+            .find(|g| g.contains(&format!("[Event \"{event}\"]")))
+            .unwrap();
+        assert_eq!(text.trim_end(), game.trim_end(), "{event}");
+        assert_eq!(run(&["validate", "-q", file.to_str().unwrap()]).code, 0);
+    }
+    insta::assert_snapshot!(r.stderr.replace(dir_s, "[DIR]"), @r"
+    note: reading fixtures/demo/club-night.rgn as rgn (detected from its content)
+    warning: fixtures/demo/club-night.rgn: unfinished: the record ends before the game is over, after 31 moves (the record says a player resigned); its claimed result cannot be checked against the board (game 3)
+    warning: fixtures/demo/club-night.rgn: unfinished: the record ends before the game is over, after 12 moves (the record says so) (game 4)
+    note: wrote [DIR]/8x8/round-unknown.rgn (1 game)
+    note: wrote [DIR]/multi3/round-unknown.rgn (1 game)
+    note: wrote [DIR]/resign/round-unknown.rgn (1 game)
+    note: wrote [DIR]/claims/round-unknown.rgn (1 game)
+    converted 4 games to rgn into 4 files; 0 not converted
+    ");
+
+    // A template that cannot be read is a usage error before anything is written.
+    let broken = format!("{dir_s}/new/{{year");
+    let r = run(&["convert", "--to", "rgn", "-o", &broken, DEMO]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("a `{` without its `}`"), "{}", r.stderr);
+    assert!(!dir.join("new").exists());
+
+    // A run that refuses every game creates no file.
+    let r = run(&[
+        "convert",
+        "--to",
+        "moves",
+        "-o",
+        &format!("{dir_s}/m-{{year}}.txt"),
+        DEMO,
+    ]);
+    assert_eq!(r.code, 1);
+    assert!(!dir.join("m-2026.txt").exists() && !dir.join("m-unknown.txt").exists());
+    let r = run(&[
+        "convert",
+        "--lossy",
+        "--to",
+        "moves",
+        "-o",
+        &format!("{dir_s}/m-{{year}}.txt"),
+        DEMO,
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("into 2 files"), "{}", r.stderr);
+    let dated = std::fs::read_to_string(dir.join("m-2026.txt")).unwrap();
+    assert_eq!(dated.lines().count(), 3, "{dated}");
+    // Game 2 has no date: its file, with the rules its line needs.
+    let undated = std::fs::read_to_string(dir.join("m-unknown.txt")).unwrap();
+    assert!(undated.starts_with("%% rules: multi3\n"), "{undated}");
+    assert_eq!(undated.lines().count(), 2, "{undated}");
+}
+
+#[test]
+fn convert_reports_every_game_as_json_when_asked() {
+    let dir = scratch("json-report");
+    let out = dir.join("out.rgn");
+    let out_s = out.to_str().unwrap();
+    let r = run(&[
+        "convert",
+        "--to",
+        "rgn",
+        "--format",
+        "jsonl",
+        "-o",
+        out_s,
+        "fixtures/demo/mistakes.rgn",
+    ]);
+    assert_eq!(r.code, 1, "three games have errors: {}", r.stderr);
+    assert!(r.stdout.is_empty());
+    let events: Vec<Value> = r
+        .stderr
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    // The input, its four games, the summary: nothing else on standard error.
+    assert_eq!(events.len(), 6, "{}", r.stderr);
+    assert!(events[0]["input"]["note"]
+        .as_str()
+        .unwrap()
+        .contains("as rgn"));
+    let games: Vec<&Value> = events.iter().filter_map(|e| e.get("game")).collect();
+    assert_eq!(games.len(), 4);
+    for (i, game) in games.iter().enumerate() {
+        assert_eq!(game["index"], i + 1);
+        assert_eq!(game["outcome"], "written");
+        assert_eq!(game["file"], "fixtures/demo/mistakes.rgn");
+    }
+    let codes = |g: &Value| -> Vec<String> {
+        g["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["code"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(codes(games[0]), ["wrong-result"]);
+    assert_eq!(codes(games[3]), ["wrong-flips", "unfinished"]);
+    assert_eq!(games[3]["diagnostics"][0]["line"], 41);
+    let summary = &events[5]["summary"];
+    assert_eq!(summary["games"], 4);
+    assert_eq!(summary["written_with_errors"], 3);
+    assert_eq!(summary["outputs"][0]["file"], out_s);
+    assert_eq!(summary["outputs"][0]["games"], 4);
+
+    // One document: the same events, refusals with their reason, nothing put in place.
+    let wtb = dir.join("out.wtb");
+    let r = run(&[
+        "convert",
+        "--to",
+        "wthor",
+        "--year",
+        "2026",
+        "--format",
+        "json",
+        "-o",
+        wtb.to_str().unwrap(),
+        "fixtures/demo/mistakes.rgn",
+    ]);
+    assert_eq!(r.code, 1);
+    let doc: Value =
+        serde_json::from_str(&r.stderr).unwrap_or_else(|e| panic!("{e}: {}", r.stderr));
+    let events = doc["events"].as_array().unwrap();
+    assert_eq!(events.len(), 5);
+    assert!(events[1..]
+        .iter()
+        .all(|e| e["game"]["outcome"] == "refused"));
+    assert!(events[2]["game"]["refusal"]
+        .as_str()
+        .unwrap()
+        .contains("3 players"));
+    assert_eq!(doc["summary"]["refused"], 4);
+    assert_eq!(doc["summary"]["outputs"], serde_json::json!([]));
+    assert!(!wtb.exists());
+}
+
 #[test]
 fn convert_output_dash_is_standard_output() {
     let dash = run(&["convert", "--to", "sgf", "-o", "-", SAMPLE]);

@@ -332,7 +332,11 @@ fn round_trip(target: Format, record: &Record, names: &Path) -> Result<bool, Str
     };
     let first = match write(target, std::slice::from_ref(record), &options) {
         Ok((bytes, _)) => bytes,
-        Err(WriteError::CannotHold(_) | WriteError::ChangesMeaning(_)) => return Ok(false),
+        Err(
+            WriteError::CannotHold(_)
+            | WriteError::ChangesMeaning(_)
+            | WriteError::NeedsSetting { .. },
+        ) => return Ok(false),
         Err(e) => return Err(format!("{target}: {e}")),
     };
     let games = read(target, &first, None, Some(names));

@@ -224,7 +224,11 @@ fn game(year: Option<&str>) -> Record {
 
 fn refusal(records: &[Record], options: &WriteOptions) -> (String, String) {
     match Format::Wthor.write_bytes(records, options) {
-        Err(e @ (WriteError::CannotHold(_) | WriteError::ChangesMeaning(_))) => (
+        Err(
+            e @ (WriteError::CannotHold(_)
+            | WriteError::ChangesMeaning(_)
+            | WriteError::NeedsSetting { .. }),
+        ) => (
             e.refusal("wthor", options.lossy).unwrap(),
             e.refusal("wthor", true).unwrap(),
         ),
@@ -258,7 +262,7 @@ fn the_header_year_is_the_games_year() {
 #[test]
 fn a_game_without_a_year_is_refused_unless_the_year_is_given() {
     let (plain, lossy_too) = refusal(&[game(None)], &WriteOptions::default());
-    insta::assert_snapshot!(plain, @"wthor cannot hold a game without a year (a WTHOR file holds the year of its games in its header: --year YYYY gives it); not converted (not even with --lossy: it would change what the game means)");
+    insta::assert_snapshot!(plain, @"wthor cannot hold a game without a year (a WTHOR file holds the year of its games in its header); not converted (--year YYYY files every game under one year)");
     assert_eq!(refusal(&[game(None)], &lossy()).0, lossy_too);
     // After a dated game, the refusal says the file's year.
     let (plain, _) = refusal(&[game(Some("2004")), game(None)], &WriteOptions::default());
@@ -280,7 +284,7 @@ fn a_game_without_a_year_is_refused_unless_the_year_is_given() {
 fn a_second_year_is_refused_naming_both() {
     let games = [game(Some("2004")), game(Some("2005"))];
     let (plain, lossy_too) = refusal(&games, &WriteOptions::default());
-    insta::assert_snapshot!(plain, @"wthor cannot hold a game of 2005 in a file of the games of 2004 (a WTHOR file holds one year: -o 'WTH_{year}.wtb' writes a file per year, --year YYYY files every game under one); not converted (not even with --lossy: it would change what the game means)");
+    insta::assert_snapshot!(plain, @"wthor cannot hold a game of 2005 in a file of the games of 2004 (a WTHOR file holds one year); not converted (-o 'WTH_{year}.wtb' writes a file per year; --year YYYY files every game under one)");
     assert_eq!(refusal(&games, &lossy()).0, lossy_too, "lossy or not");
 
     // Years of a multi-year collection: 1977 then 1990, as one RGN file.
@@ -327,7 +331,10 @@ fn the_cli_takes_the_year_and_refuses_a_missing_one() {
     let out = dir.join("out.wtb");
     let (code, stderr) = reversi(&["convert", s(&rgn), "--to", "wthor", "-o", s(&out)], &[]);
     assert_eq!(code, 1, "{stderr}");
-    assert!(stderr.contains("--year YYYY gives it"), "{stderr}");
+    assert!(
+        stderr.contains("--year YYYY files every game under one year"),
+        "{stderr}"
+    );
     assert!(!out.exists());
     let (code, stderr) = reversi(
         &[
@@ -344,6 +351,87 @@ fn the_cli_takes_the_year_and_refuses_a_missing_one() {
     );
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(header_year(&std::fs::read(&out).unwrap()), 2026);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_year_split_through_one_pgn_gives_back_every_year_byte_for_byte() {
+    let dir = scratch("year-split");
+    // Every year into one PGN file, as a keeper's collection.
+    let pgn = dir.join("all.pgn");
+    let mut args = vec!["convert"];
+    let years: Vec<PathBuf> = YEARS.iter().map(|y| data(y)).collect();
+    args.extend(years.iter().map(|p| s(p)));
+    args.extend(["--to", "pgn", "-q", "-o", s(&pgn)]);
+    let (code, stderr) = reversi(&args, &[]);
+    assert_eq!(code, 0, "{stderr}");
+
+    // Split by year into the archive's folder, whose name files give the players' numbers.
+    let archive = dir.join("archive");
+    std::fs::create_dir_all(&archive).unwrap();
+    for names in ["WTHOR.JOU", "WTHOR.TRN"] {
+        std::fs::copy(data(names), archive.join(names)).unwrap();
+    }
+    let template = archive.join("WTH_{year}.wtb");
+    let (code, stderr) = reversi(
+        &["convert", s(&pgn), "--to", "wthor", "-o", s(&template)],
+        &[],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("to wthor into 5 files"), "{stderr}");
+    for year in YEARS {
+        let written = std::fs::read(archive.join(year)).unwrap();
+        assert!(
+            written == std::fs::read(data(year)).unwrap(),
+            "{year} differs"
+        );
+    }
+    for names in ["WTHOR.JOU", "WTHOR.TRN"] {
+        let written = std::fs::read(archive.join(names)).unwrap();
+        assert!(
+            written == std::fs::read(data(names)).unwrap(),
+            "{names} changed"
+        );
+    }
+
+    // Into a new folder: one pair of name files for the five files (each writer merges its
+    // names with those the others wrote), and every game keeps its players and event.
+    let fresh = dir.join("fresh");
+    let template = fresh.join("WTH_{year}.wtb");
+    let (code, stderr) = reversi(
+        &[
+            "convert",
+            s(&pgn),
+            "--to",
+            "wthor",
+            "-q",
+            "-o",
+            s(&template),
+        ],
+        &[],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let mut listed: Vec<String> = std::fs::read_dir(&fresh)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    listed.sort();
+    let mut expected: Vec<String> = YEARS.iter().map(|y| y.to_string()).collect();
+    expected.extend(["WTHOR.JOU".into(), "WTHOR.TRN".into()]);
+    expected.sort();
+    assert_eq!(listed, expected, "no temporaries left, no other files");
+    for year in YEARS {
+        let original = read_wthor(&data(year), None);
+        let written = read_wthor(&fresh.join(year), None);
+        assert_eq!(original.len(), written.len(), "{year}");
+        for (a, b) in original.iter().zip(&written) {
+            for tag in ["Event", "Black", "White", "Date"] {
+                assert_eq!(a.tag(tag), b.tag(tag), "{year}: {tag}");
+            }
+            assert_eq!(a.moves, b.moves, "{year}");
+            assert_eq!(a.result, b.result, "{year}");
+        }
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

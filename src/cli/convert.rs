@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 
 use std::sync::Arc;
 
-use reversi_record::convert::{Conversion, Event, Fingerprint, Outcome, Stopped, Tally};
+use reversi_record::convert::{
+    Conversion, Event, Fingerprint, Outcome, OutputTemplate, Outputs, Stopped, Tally, TemplateError,
+};
 use reversi_record::diagnostic::Renderer;
 use reversi_record::formats::capabilities::LossSummary;
 use reversi_record::formats::{wthor, Format, ReadOptions, RecordWriter, WriteOptions};
@@ -13,8 +15,8 @@ use reversi_record::validate::Input;
 use reversi_record::Rules;
 
 use super::input::{self, InputOptions};
-use super::output::{self, Output};
-use super::{exit, stderr_line};
+use super::output::{self, Output, SharedOutput};
+use super::{exit, stderr_line, OutputFormat};
 
 /// Convert records to another format. What the target cannot hold is refused, naming the
 /// game and what would be lost, unless `--lossy` is given.
@@ -26,7 +28,9 @@ pub(crate) struct Args {
     /// Target format, `FORMAT[:DIALECT]`: `rgn`, `json`, `json:lines`, `wthor`, `ggf`, `pgn`, `pgn:thor`, `pgn:playok`, `pgn:edax`, `sgf`, `moves`, `moves:nopass` (passes left out), `transcript`, `obf`.
     #[arg(long, value_parser = parse_target)]
     to: (Format, Option<String>),
-    /// Output file; `-` (the default) writes standard output.
+    /// Output file; `-` (the default) writes standard output. A name with fields writes a
+    /// file for each value the games give: `WTH_{year}.wtb`, `{event}/round-{round}.rgn`,
+    /// any tag as `{TagName}` (`unknown` when a game has none; folders are created).
     #[arg(short, long, default_value = "-")]
     output: PathBuf,
     /// Read as this format instead of detecting it.
@@ -52,6 +56,11 @@ pub(crate) struct Args {
     /// No notes on standard error; refusals and losses are still reported.
     #[arg(long, short = 'q')]
     quiet: bool,
+    /// How the report on standard error is written: `human` (errors in full, the rest
+    /// gathered per file and kind), or `json`/`jsonl` with every game's outcome, findings
+    /// and losses, and a summary (one document, or one object per line).
+    #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
+    format: OutputFormat,
     /// Worker threads reading and rendering the games (default: one per core); the
     /// output is the same with any number.
     #[arg(long, short = 'j')]
@@ -63,6 +72,7 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
     let names = args.names.as_deref().map(wthor::Names::parse).transpose();
     let names = names.map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
     let name_files = names.as_ref().and_then(wthor::Names::files).cloned();
+    let template = template_of(&args.output)?;
     let mut guarded: Vec<PathBuf> = args.inputs.iter().map(PathBuf::from).collect();
     guarded.extend(output::name_files(&args.inputs, args.names.as_deref()));
     guarded.extend(
@@ -70,33 +80,26 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
             .iter()
             .flat_map(|f| [f.players.clone(), f.tournaments.clone()]),
     );
-    if target == Format::Wthor && wthor::is_name_file(&args.output) {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!(
-                "{}: a WTHOR game file cannot have the name of a WTHOR name file, which is written beside it",
-                args.output.display()
-            ),
-        ));
-    }
-    let guarded: Vec<&std::path::Path> = guarded.iter().map(PathBuf::as_path).collect();
-    let mut output = Output::create(&args.output, &guarded)?;
-    let names_dir = match &names {
-        Some(names) => names.dir().map(PathBuf::from),
-        None => output_dir(&args.output),
-    };
+    let guarded: Vec<&Path> = guarded.iter().map(PathBuf::as_path).collect();
     let write_options = WriteOptions {
         lossy: args.lossy,
         dialect,
-        names_dir,
+        names_dir: None,
         name_files,
         year: args.year,
-        staging_dir: output_dir(&args.output),
+        staging_dir: None,
     };
-    if target == Format::Wthor {
-        wthor::prepare_names(&write_options)?;
-    }
-    let target_name = match &write_options.dialect {
+    let names_dir = names
+        .as_ref()
+        .and_then(wthor::Names::dir)
+        .map(PathBuf::from);
+    let mut files = Files::new(target, write_options, names_dir, &guarded);
+    let read_back = match &template {
+        // A single output is opened before any input is read.
+        None => ReadBack::of(target, files.open_single(&args.output)?),
+        Some(_) => ReadBack::of(target, true),
+    };
+    let target_name = match &files.options.dialect {
         Some(d) if target == Format::Json => format!("{target}:{d}"),
         _ => target.to_string(),
     };
@@ -106,65 +109,273 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         names: args.names.clone(),
     };
     let jobs = super::capped_jobs(args.jobs, args.quiet);
-    let read_back = ReadOptions {
-        name: Arc::from(output.name()),
+    let read_options = ReadOptions {
         rules: args.rules,
         ..ReadOptions::default()
     };
-    let conversion = Conversion::new()
+    let mut conversion = Conversion::new()
         .jobs(jobs)
-        .target(target, &write_options, &read_back);
-    // What is written to a file is read back before it is put in place; standard output
-    // cannot be, nor can OBF, which keeps each game's final position only.
-    let staged = output.staged().map(Path::to_path_buf);
-    let spool = match &staged {
-        Some(path) if target != Format::Obf => {
-            let dir = path.parent().unwrap_or(Path::new("."));
-            Some(Spool::new(dir).map_err(|e| output.write_failed(e))?)
-        }
-        _ => None,
-    };
-    // A run that could not read an input, or refused every game it read, leaves the
+        .target(target, &files.options, &read_options);
+    if let Some(template) = template.clone() {
+        conversion = conversion.split(template);
+    }
+    // A run that could not read an input, or refused every game it read, leaves every
     // output as it was, and the name files a WTHOR writer would extend too.
-    let mut report = Report::new(&args, target_name.clone(), spool);
-    let (tally, outcome) = {
-        let mut writer = target.writer(Box::new(output.writer()), &write_options);
-        match convert_inputs(&args, &options, &conversion, &mut *writer, &mut report) {
-            Ok(tally) if report.failed(&tally) => (tally, Ok(())),
-            Ok(tally) => (tally, writer.finish()),
-            Err(stopped) => (stopped.tally, Err(stopped.error)),
-        }
-    };
-    match outcome {
-        Ok(()) => {}
+    let mut report = Report::new(&args, target_name.clone(), read_back, template.is_some());
+    let (tally, finished) =
+        match convert_inputs(&args, &options, &conversion, &mut files, &mut report) {
+            Ok(tally) if report.failed(&tally) => (tally, Ok(None)),
+            Ok(tally) => (tally, files.finish().map(Some)),
+            Err(stopped) => (stopped.tally, Err(files.failed(stopped.error))),
+        };
+    let finished = match finished {
+        Ok(finished) => finished,
         // A closed standard output ends the work quietly; the status says what was found.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(report.status(&tally)),
-        Err(e) => return Err(output.write_failed(e)),
-    }
-    if report.failed(&tally) {
-        if let Some(abandoned) = output.abandoned() {
-            stderr_line(format_args!("note: {abandoned}"));
+        Err(e) => return Err(e),
+    };
+    match finished {
+        None => {
+            for abandoned in files.abandoned() {
+                report.abandoned(abandoned);
+            }
         }
-    } else {
-        output.flush().map_err(|e| output.write_failed(e))?;
-        if let (Some(path), Some(spool)) = (&staged, report.written.take()) {
-            read_back_check(&conversion, target, path, &read_back, spool, &output)?;
+        Some(finished) => {
+            // Every file is read back before any is put in place.
+            let mut kept = Vec::new();
+            for mut file in finished {
+                let games = report.written_to(&file.name);
+                if template.is_some() && games == 0 {
+                    // Opened for games the writer then refused: not created.
+                    continue;
+                }
+                file.output
+                    .flush()
+                    .map_err(|e| file.output.write_failed(e))?;
+                let spool = report.take_spool(&file.name);
+                if let (Some(path), Some(spool)) = (file.output.staged(), spool) {
+                    let options = ReadOptions {
+                        name: Arc::from(file.output.name()),
+                        ..read_options.clone()
+                    };
+                    read_back_check(&conversion, target, path, &options, spool, &file.output)?;
+                }
+                kept.push((file, games));
+            }
+            for (file, games) in kept {
+                let name = file.output.name();
+                file.output.commit()?;
+                report.wrote(name, games);
+            }
         }
-        output.commit()?;
     }
-    let not_converted = tally.refused + tally.unreadable;
-    if !args.quiet || not_converted + tally.written_with_errors > 0 {
-        let with_errors = match tally.written_with_errors {
-            0 => String::new(),
-            n => format!(", {n} of them with errors (written as read)"),
-        };
-        stderr_line(format_args!(
-            "converted {} {} to {target_name}{with_errors}; {not_converted} not converted",
-            tally.written,
-            if tally.written == 1 { "game" } else { "games" },
-        ));
-    }
+    report.summary(&tally)?;
     Ok(report.status(&tally))
+}
+
+/// The template `-o` gives (it holds a `{`), or `None` for one output.
+fn template_of(output: &Path) -> io::Result<Option<OutputTemplate>> {
+    let text = output.to_string_lossy();
+    if !OutputTemplate::is_template(&text) {
+        return Ok(None);
+    }
+    let template = text
+        .parse()
+        .map_err(|e: TemplateError| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
+    Ok(Some(template))
+}
+
+/// The most files an output template may give in one run (each holds a few open files
+/// until the end): a template that gives more is most likely not what was meant.
+const MOST_FILES: usize = 512;
+
+/// Where a conversion writes: one output, or one per file name the `-o` template gives a
+/// game (each opened when its first game is written), each with its writer.
+struct Files<'a> {
+    target: Format,
+    /// The options every writer shares (its names and staging folders are its own).
+    options: WriteOptions,
+    /// The names folder `--names` gives; else each output's own folder.
+    names_dir: Option<PathBuf>,
+    /// The inputs, which no output may replace.
+    guarded: &'a [&'a Path],
+    renderer: Option<reversi_record::formats::Renderer>,
+    open: Vec<OpenFile>,
+    by_name: std::collections::HashMap<String, usize>,
+    /// The output the last game went to, which an error of the run names.
+    current: Option<usize>,
+}
+
+/// An output being written, with its writer.
+struct OpenFile {
+    /// What the template gave (`""` for a single output).
+    name: String,
+    output: SharedOutput,
+    writer: Box<dyn RecordWriter>,
+}
+
+/// An output whose writer finished: to be read back and committed.
+struct Finished {
+    name: String,
+    output: Output,
+}
+
+impl<'a> Files<'a> {
+    fn new(
+        target: Format,
+        options: WriteOptions,
+        names_dir: Option<PathBuf>,
+        guarded: &'a [&'a Path],
+    ) -> Files<'a> {
+        Files {
+            target,
+            renderer: target.renderer(&options),
+            options,
+            names_dir,
+            guarded,
+            open: Vec::new(),
+            by_name: std::collections::HashMap::new(),
+            current: None,
+        }
+    }
+
+    /// Opens the one output `path` (`-`: standard output); returns whether it is staged
+    /// (a file put in place at the end, which can be read back first).
+    fn open_single(&mut self, path: &Path) -> io::Result<bool> {
+        self.current = Some(self.open("", path)?);
+        Ok(self.open[0].output.is_staged())
+    }
+
+    /// Opens the output at `path` for the games the template names `name`.
+    fn open(&mut self, name: &str, path: &Path) -> io::Result<usize> {
+        if self.target == Format::Wthor && wthor::is_name_file(path) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "{}: a WTHOR game file cannot have the name of a WTHOR name file, which is written beside it",
+                    path.display()
+                ),
+            ));
+        }
+        if self.open.len() == MOST_FILES {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "{}: the output template gives more than {MOST_FILES} files; nothing was written (a template with fewer fields, such as `{{year}}` or `{{event}}`, gives fewer)",
+                    path.display()
+                ),
+            ));
+        }
+        let dir = output_dir(path);
+        if let Some(dir) = dir.as_deref().filter(|_| !name.is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| {
+                io::Error::new(e.kind(), format!("cannot create {}: {e}", dir.display()))
+            })?;
+        }
+        let output = Output::create(path, self.guarded)?;
+        let options = WriteOptions {
+            names_dir: self.names_dir.clone().or_else(|| dir.clone()),
+            staging_dir: dir,
+            ..self.options.clone()
+        };
+        if self.target == Format::Wthor {
+            wthor::prepare_names(&options)?;
+        }
+        let output = SharedOutput::new(output);
+        let writer = self.target.writer(Box::new(output.handle()), &options);
+        self.open.push(OpenFile {
+            name: name.to_owned(),
+            output,
+            writer,
+        });
+        self.by_name.insert(name.to_owned(), self.open.len() - 1);
+        Ok(self.open.len() - 1)
+    }
+
+    /// The error that stopped a run, naming the output the last game went to (a closed
+    /// standard output stays a plain broken pipe).
+    fn failed(&self, e: io::Error) -> io::Error {
+        if output::is_closed_pipe(&e) {
+            return e;
+        }
+        match self.current.and_then(|at| self.open.get(at)) {
+            Some(file) => file.output.failed(e),
+            None => e,
+        }
+    }
+
+    /// Finishes every writer, in the order the outputs were opened. An error names the
+    /// output; the outputs not yet finished are abandoned with the rest.
+    fn finish(&mut self) -> io::Result<Vec<Finished>> {
+        let mut finished = Vec::with_capacity(self.open.len());
+        for OpenFile {
+            name,
+            output,
+            mut writer,
+        } in std::mem::take(&mut self.open)
+        {
+            let result = writer.finish();
+            drop(writer);
+            let output = output.into_output()?;
+            match result {
+                Ok(()) => finished.push(Finished { name, output }),
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Err(e),
+                Err(e) => return Err(output.write_failed(e)),
+            }
+        }
+        Ok(finished)
+    }
+
+    /// What becomes of each output, abandoned (notes for the ones that existed or were
+    /// staged).
+    fn abandoned(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.open)
+            .into_iter()
+            .filter_map(|file| {
+                drop(file.writer);
+                file.output.into_output().ok()?.abandoned()
+            })
+            .collect()
+    }
+}
+
+impl Outputs for Files<'_> {
+    fn renderer(&self) -> Option<reversi_record::formats::Renderer> {
+        self.renderer.clone()
+    }
+
+    fn writer(&mut self, name: &str) -> io::Result<&mut dyn RecordWriter> {
+        let at = match self.by_name.get(name) {
+            Some(&at) => at,
+            None => {
+                // An output that cannot be opened names itself.
+                self.current = None;
+                self.open(name, Path::new(name))?
+            }
+        };
+        self.current = Some(at);
+        Ok(&mut *self.open[at].writer)
+    }
+}
+
+/// Whether (and where) the games written are read back before their output is put in
+/// place.
+enum ReadBack {
+    /// Not read back: standard output, a FIFO or device, or OBF, which keeps each game's
+    /// final position only.
+    Off,
+    /// Each output is read back; the fingerprints are spooled beside it.
+    On,
+}
+
+impl ReadBack {
+    fn of(target: Format, staged: bool) -> ReadBack {
+        if staged && target != Format::Obf {
+            ReadBack::On
+        } else {
+            ReadBack::Off
+        }
+    }
 }
 
 /// Reads the staged output at `path` back and compares it game by game with what was
@@ -211,6 +422,14 @@ struct Report {
     target_name: String,
     lossy: bool,
     quiet: bool,
+    /// The report as JSON, instead of lines for people.
+    json: Option<JsonReport>,
+    /// The outputs put in place, and their games.
+    wrote: Vec<(String, usize)>,
+    /// What became of the outputs of a run that failed.
+    abandoned: Vec<String>,
+    /// The output is split by a template.
+    split: bool,
     renderer: Renderer,
     /// The input being converted.
     name: Arc<str>,
@@ -218,8 +437,20 @@ struct Report {
     input: InputReport,
     /// An input could not be opened or read.
     failed_input: bool,
-    /// Where the fingerprints of the games written are kept for the read-back check.
-    written: Option<Spool>,
+    /// Whether the games written are read back.
+    read_back: ReadBack,
+    /// The output `-o` names (a template, or the one output).
+    output: PathBuf,
+    /// Each output's games, by the name the template gave (`""` for a single output).
+    files: std::collections::HashMap<String, FileReport>,
+}
+
+/// The games written to one output.
+#[derive(Default)]
+struct FileReport {
+    written: usize,
+    /// Where their fingerprints are kept for the read-back check.
+    spool: Option<Spool>,
 }
 
 /// What one input's games gave, by kind.
@@ -233,17 +464,59 @@ struct InputReport {
 }
 
 impl Report {
-    fn new(args: &Args, target_name: String, written: Option<Spool>) -> Report {
+    fn new(args: &Args, target_name: String, read_back: ReadBack, split: bool) -> Report {
         Report {
             target_name,
             lossy: args.lossy,
             quiet: args.quiet,
+            json: JsonReport::new(args.format),
+            wrote: Vec::new(),
+            abandoned: Vec::new(),
+            split,
             renderer: Renderer::terminal(),
             name: Arc::from("-"),
             input: InputReport::default(),
             failed_input: false,
-            written,
+            read_back,
+            output: args.output.clone(),
+            files: std::collections::HashMap::new(),
         }
+    }
+
+    /// How many games were written to the output the template named `name`.
+    fn written_to(&self, name: &str) -> usize {
+        self.files.get(name).map_or(0, |f| f.written)
+    }
+
+    /// The fingerprints of the games written to the output `name`, to read it back with.
+    fn take_spool(&mut self, name: &str) -> Option<Spool> {
+        self.files.get_mut(name)?.spool.take()
+    }
+
+    /// Counts a game written to the output `name`, and spools its fingerprint.
+    fn written(&mut self, name: &str, fingerprint: Fingerprint) -> io::Result<()> {
+        if !self.files.contains_key(name) {
+            self.files.insert(name.to_owned(), FileReport::default());
+        }
+        let Some(file) = self.files.get_mut(name) else {
+            return Ok(());
+        };
+        file.written += 1;
+        if let ReadBack::On = self.read_back {
+            if file.spool.is_none() {
+                let path = if name.is_empty() {
+                    self.output.as_path()
+                } else {
+                    Path::new(name)
+                };
+                let dir = output_dir(path).unwrap_or_else(|| PathBuf::from("."));
+                file.spool = Some(Spool::new(&dir)?);
+            }
+            if let Some(spool) = &mut file.spool {
+                spool.push(fingerprint)?;
+            }
+        }
+        Ok(())
     }
 
     /// The exit status: an input could not be read; or a game had an error or was not
@@ -269,6 +542,9 @@ impl Report {
         game: &reversi_record::formats::ParsedGame,
         outcome: &Outcome,
     ) -> io::Result<()> {
+        if self.json.is_some() {
+            return self.game_json(game, outcome);
+        }
         for d in &game.diagnostics {
             if d.is_error() {
                 stderr_line(self.renderer.render(d, &game.source));
@@ -288,9 +564,7 @@ impl Report {
                     let what = "result derived from the final board".to_owned();
                     input.derived.add(game.index, &[what]);
                 }
-                if let (Some(spool), Some(fingerprint)) = (&mut self.written, written.fingerprint) {
-                    spool.push(fingerprint)?;
-                }
+                self.written(written.file.as_deref().unwrap_or(""), written.fingerprint)?;
             }
             Outcome::Refused(why) => {
                 let why = why
@@ -308,8 +582,159 @@ impl Report {
         Ok(())
     }
 
+    /// Reports one game as a JSON object: where it is, what became of it (and of its
+    /// result), what was dropped and everything found in it.
+    fn game_json(
+        &mut self,
+        game: &reversi_record::formats::ParsedGame,
+        outcome: &Outcome,
+    ) -> io::Result<()> {
+        let diagnostics: Vec<_> = game
+            .diagnostics
+            .iter()
+            .map(|d| self.renderer.locate(d, &game.source))
+            .collect();
+        let mut value = serde_json::json!({
+            "file": &*self.name,
+            "index": game.index,
+            "diagnostics": diagnostics,
+        });
+        let fields = match outcome {
+            Outcome::Written(written) => {
+                self.written(written.file.as_deref().unwrap_or(""), written.fingerprint)?;
+                serde_json::json!({
+                    "outcome": "written",
+                    "output": written.file,
+                    "result_derived": written.derived_result,
+                    "dropped": written.losses,
+                })
+            }
+            Outcome::Refused(why) => serde_json::json!({
+                "outcome": "refused",
+                "refusal": why.refusal(&self.target_name, self.lossy),
+            }),
+            Outcome::Unreadable => serde_json::json!({ "outcome": "unreadable" }),
+            Outcome::FileProblem => serde_json::json!({ "outcome": "file-problem" }),
+        };
+        if let (Some(value), serde_json::Value::Object(fields)) = (value.as_object_mut(), fields) {
+            value.extend(fields);
+        }
+        self.event("game", value)
+    }
+
+    /// Writes one event of the JSON report.
+    fn event(&mut self, kind: &str, value: serde_json::Value) -> io::Result<()> {
+        match &mut self.json {
+            Some(json) => json.event(kind, value),
+            None => Ok(()),
+        }
+    }
+
+    /// An input opened (its name, and the note saying how it is read), or not.
+    fn input_started(&mut self, opened: Result<(Arc<str>, String), io::Error>) -> io::Result<()> {
+        self.end_input();
+        match opened {
+            Ok((name, note)) => {
+                self.name = name;
+                if self.json.is_some() {
+                    let value = serde_json::json!({ "file": &*self.name, "note": note });
+                    return self.event("input", value);
+                }
+                if !self.quiet {
+                    stderr_line(format_args!("note: {note}"));
+                }
+            }
+            Err(e) => {
+                self.failed_input = true;
+                if self.json.is_some() {
+                    return self.event("input", serde_json::json!({ "error": e.to_string() }));
+                }
+                stderr_line(format_args!("error: {e}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Reading the current input failed.
+    fn read_failed(&mut self, e: io::Error) -> io::Result<()> {
+        self.failed_input = true;
+        if self.json.is_some() {
+            let value = serde_json::json!({ "file": &*self.name, "error": e.to_string() });
+            return self.event("read_failed", value);
+        }
+        stderr_line(format_args!("error: {}: reading failed: {e}", self.name));
+        Ok(())
+    }
+
+    /// What became of an output of a run that failed (in JSON, in the summary).
+    fn abandoned(&mut self, note: String) {
+        if self.json.is_none() {
+            stderr_line(format_args!("note: {note}"));
+        }
+        self.abandoned.push(note);
+    }
+
+    /// An output put in place with `games` games (noted for a split conversion's files).
+    fn wrote(&mut self, name: String, games: usize) {
+        if self.json.is_none() && !self.quiet && self.split {
+            let s = if games == 1 { "" } else { "s" };
+            stderr_line(format_args!("note: wrote {name} ({games} game{s})"));
+        }
+        self.wrote.push((name, games));
+    }
+
+    /// The last line of the report: the counts, and for a split conversion the files.
+    fn summary(&mut self, tally: &Tally) -> io::Result<()> {
+        let not_converted = tally.refused + tally.unreadable;
+        if let Some(json) = &mut self.json {
+            let outputs: Vec<_> = self
+                .wrote
+                .iter()
+                .map(|(file, games)| serde_json::json!({ "file": file, "games": games }))
+                .collect();
+            let summary = serde_json::json!({
+                "target": self.target_name,
+                "files": tally.files,
+                "games": tally.games,
+                "written": tally.written,
+                "written_with_errors": tally.written_with_errors,
+                "with_errors": tally.with_errors,
+                "refused": tally.refused,
+                "unreadable": tally.unreadable,
+                "not_converted": not_converted,
+                "results_derived": tally.derived_results,
+                "file_problems": tally.file_problems,
+                "outputs": outputs,
+                "abandoned": self.abandoned,
+            });
+            return json.end(summary);
+        }
+        if self.quiet && not_converted + tally.written_with_errors == 0 {
+            return Ok(());
+        }
+        let with_errors = match tally.written_with_errors {
+            0 => String::new(),
+            n => format!(", {n} of them with errors (written as read)"),
+        };
+        let into = match (self.split, self.wrote.len()) {
+            (true, 1) => " into 1 file".to_owned(),
+            (true, n) => format!(" into {n} files"),
+            (false, _) => String::new(),
+        };
+        stderr_line(format_args!(
+            "converted {} {} to {}{into}{with_errors}; {not_converted} not converted",
+            tally.written,
+            if tally.written == 1 { "game" } else { "games" },
+            self.target_name,
+        ));
+        Ok(())
+    }
+
     /// Lists what the games of the input that ends gave, by kind.
     fn end_input(&mut self) {
+        if self.json.is_some() {
+            return;
+        }
         let input = std::mem::take(&mut self.input);
         let name = &self.name;
         for line in input.refused.lines() {
@@ -330,6 +755,60 @@ impl Report {
         for line in input.derived.lines() {
             stderr_line(format_args!("note: {name}: {line}"));
         }
+    }
+}
+
+/// The report as JSON on standard error, written as the games come: one document
+/// `{"events": [{"input": ...}, {"game": ...}, ...], "summary": {...}}`, or JSON Lines, an
+/// event per line and the summary last.
+struct JsonReport {
+    out: io::BufWriter<io::Stderr>,
+    /// One document (else JSON Lines).
+    document: bool,
+    events: usize,
+}
+
+impl JsonReport {
+    fn new(format: OutputFormat) -> Option<JsonReport> {
+        let document = match format {
+            OutputFormat::Human => return None,
+            OutputFormat::Json => true,
+            OutputFormat::Jsonl => false,
+        };
+        Some(JsonReport {
+            out: io::BufWriter::new(io::stderr()),
+            document,
+            events: 0,
+        })
+    }
+
+    fn event(&mut self, kind: &str, value: serde_json::Value) -> io::Result<()> {
+        use std::io::Write;
+        let event = serde_json::json!({ kind: value });
+        if !self.document {
+            writeln!(self.out, "{event}")?;
+        } else if self.events == 0 {
+            write!(self.out, "{{\"events\":[{event}")?;
+        } else {
+            write!(self.out, ",{event}")?;
+        }
+        self.events += 1;
+        Ok(())
+    }
+
+    fn end(&mut self, summary: serde_json::Value) -> io::Result<()> {
+        use std::io::Write;
+        let summary = serde_json::json!({ "summary": summary });
+        match (self.document, self.events) {
+            (false, _) => writeln!(self.out, "{summary}")?,
+            (true, 0) => writeln!(
+                self.out,
+                "{{\"events\":[],\"summary\":{}}}",
+                summary["summary"]
+            )?,
+            (true, _) => writeln!(self.out, "],\"summary\":{}}}", summary["summary"])?,
+        }
+        self.out.flush()
     }
 }
 
@@ -381,7 +860,7 @@ fn convert_inputs(
     args: &Args,
     options: &InputOptions,
     conversion: &Conversion,
-    writer: &mut dyn RecordWriter,
+    files: &mut Files<'_>,
     report: &mut Report,
 ) -> Result<Tally, Stopped> {
     let inputs = args
@@ -394,30 +873,10 @@ fn convert_inputs(
             ),
             Err(e) => (Err(e), None),
         });
-    let run = conversion.run(inputs, writer, |event| {
-        match event {
-            Event::Start(opened) => {
-                report.end_input();
-                match opened {
-                    Ok((name, note)) => {
-                        report.name = name;
-                        if !args.quiet {
-                            stderr_line(format_args!("note: {note}"));
-                        }
-                    }
-                    Err(e) => {
-                        stderr_line(format_args!("error: {e}"));
-                        report.failed_input = true;
-                    }
-                }
-            }
-            Event::Game(game, outcome) => return report.game(game, outcome),
-            Event::ReadFailed(e) => {
-                stderr_line(format_args!("error: {}: reading failed: {e}", report.name));
-                report.failed_input = true;
-            }
-        }
-        Ok(())
+    let run = conversion.run_split(inputs, files, |event| match event {
+        Event::Start(opened) => report.input_started(opened),
+        Event::Game(game, outcome) => report.game(game, outcome),
+        Event::ReadFailed(e) => report.read_failed(e),
     });
     report.end_input();
     run

@@ -171,3 +171,59 @@ pub(crate) fn finish_stdout(result: io::Result<()>, status: u8) -> io::Result<u8
 pub(crate) fn name_files(inputs: &[impl AsRef<Path>], names_dir: Option<&Path>) -> Vec<PathBuf> {
     reversi_record::formats::wthor::name_files_beside(inputs, names_dir)
 }
+
+/// An [`Output`] that a writer owns a handle of (a format's writer owns what it writes
+/// to), given back whole once every handle is dropped, to be committed.
+pub(crate) struct SharedOutput(std::sync::Arc<std::sync::Mutex<Output>>);
+
+impl SharedOutput {
+    pub(crate) fn new(output: Output) -> SharedOutput {
+        SharedOutput(std::sync::Arc::new(std::sync::Mutex::new(output)))
+    }
+
+    /// A handle that writes to the output.
+    pub(crate) fn handle(&self) -> SharedOutput {
+        SharedOutput(std::sync::Arc::clone(&self.0))
+    }
+
+    /// The output, once no other handle is left.
+    pub(crate) fn into_output(self) -> io::Result<Output> {
+        std::sync::Arc::try_unwrap(self.0)
+            .map_err(|_| io::Error::other("an output is still being written"))?
+            .into_inner()
+            .map_err(|_| io::Error::other("an output's writer failed"))
+    }
+
+    fn lock(&self) -> io::Result<std::sync::MutexGuard<'_, Output>> {
+        self.0
+            .lock()
+            .map_err(|_| io::Error::other("an output's writer failed"))
+    }
+
+    /// What [`Output::write_failed`] says of `e`.
+    pub(crate) fn failed(&self, e: io::Error) -> io::Error {
+        match self.lock() {
+            Ok(output) => output.write_failed(e),
+            Err(_) => e,
+        }
+    }
+
+    /// Whether the output is staged ([`Output::staged`]).
+    pub(crate) fn is_staged(&self) -> bool {
+        self.lock().is_ok_and(|o| o.staged().is_some())
+    }
+}
+
+impl Write for SharedOutput {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.lock()?.writer().write(buf)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.lock()?.writer().write_all(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.lock()?.writer().flush()
+    }
+}

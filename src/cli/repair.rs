@@ -494,7 +494,9 @@ impl<'a> Sink<'a> {
                     last = what;
                     break;
                 }
-                Err(hidden @ WriteError::HidesErrors { .. }) => {
+                Err(
+                    hidden @ (WriteError::HidesErrors { .. } | WriteError::NeedsSetting { .. }),
+                ) => {
                     last = vec![hidden.to_string()];
                     break;
                 }

@@ -10,7 +10,7 @@ use crate::record::TagName;
 /// `{date}`, `{event}`, `{round}`, `{site}`, `{black}`, `{white}`, or any tag by name
 /// (`{Board}`). A game without the tag gets `unknown`; characters that cannot be in a
 /// file name (`/`, `\`, NUL and other control characters) become `_`, and a value that
-/// would name a folder of its own (`.`, `..`) is `_` too.
+/// would name a folder of its own (`.`, `..`) is `_` too; a value is cut to 96 bytes.
 ///
 /// ```
 /// use reversi_record::convert::OutputTemplate;
@@ -20,6 +20,8 @@ use crate::record::TagName;
 /// assert_eq!(template.file_name(|_| None), "WTH_unknown.wtb");
 /// let by_event: OutputTemplate = "{event}/{round}.rgn".parse().unwrap();
 /// assert_eq!(by_event.file_name(|n| Some(if n == "Event" { "A/B" } else { "3" })), "A_B/3.rgn");
+/// let long = "x".repeat(300);
+/// assert_eq!(by_event.file_name(|_| Some(long.as_str())).len(), 96 + 1 + 96 + 4);
 /// assert!("games.rgn".parse::<OutputTemplate>().is_err());
 /// assert!("{year".parse::<OutputTemplate>().is_err());
 /// ```
@@ -84,13 +86,20 @@ fn year_of(date: &str) -> Option<&str> {
     (digits == 4).then(|| &date[..4])
 }
 
-/// Appends a field's value as a safe piece of a file name.
+/// The longest a field's value is in a file name, in bytes: file names have at most 255.
+const FIELD_BYTES: usize = 96;
+
+/// Appends a field's value as a safe piece of a file name, cut to [`FIELD_BYTES`].
 fn push_field(out: &mut String, value: &str) {
     if value == "." || value == ".." {
         out.push('_');
         return;
     }
-    out.extend(value.chars().map(|c| match c {
+    let mut end = value.len().min(FIELD_BYTES);
+    while !value.is_char_boundary(end) {
+        end -= 1;
+    }
+    out.extend(value[..end].chars().map(|c| match c {
         '/' | '\\' => '_',
         c if c.is_control() => '_',
         c => c,

@@ -103,6 +103,15 @@ pub enum WriteError {
     /// the result mean (rules, board, start, players, scoring): refused even when writing
     /// lossily (see [`capabilities`]).
     ChangesMeaning(Vec<String>),
+    /// The format cannot hold the game as the run is set up (`what`), and `how` says which
+    /// setting would hold it: refused, `--lossy` or not (WTHOR: a game without a year,
+    /// which `--year` files; a game of another year than the file's).
+    NeedsSetting {
+        /// What stands in the way.
+        what: String,
+        /// The setting that would let the game be written.
+        how: String,
+    },
     /// The game has errors that the format cannot hold: written, it would read back with
     /// other findings (`written`: the codes it would read with, none for a valid game)
     /// than the errors it has (`found`). Refused even when writing lossily: a conversion
@@ -124,6 +133,9 @@ impl fmt::Display for WriteError {
             }
             WriteError::HidesErrors { .. } => {
                 write!(f, "the target format cannot hold {}", self.hidden_errors())
+            }
+            WriteError::NeedsSetting { what, how } => {
+                write!(f, "the target format cannot hold {what} ({how})")
             }
         }
     }
@@ -150,6 +162,9 @@ impl WriteError {
             ),
             WriteError::CannotHold(what) if !lossy => (what, "--lossy converts it without them"),
             WriteError::CannotHold(what) => (what, "the target has no room for it"),
+            WriteError::NeedsSetting { what, how } => {
+                return Some(format!("{target} cannot hold {what}; not converted ({how})"))
+            }
             WriteError::HidesErrors { .. } => {
                 return Some(format!(
                     "{target} cannot hold {}; not converted (not even with --lossy: a conversion never turns a wrong game into another; `reversi repair` fixes the record)",
@@ -413,6 +428,23 @@ impl Format {
             Format::MoveString => movestr::writer(out, options),
             Format::Transcript => transcript::writer(out, options),
             Format::Obf => obf::writer(out, options),
+        }
+    }
+
+    /// The renderer of this format's writers ([`RecordWriter::renderer`]) with `options`,
+    /// without a writer: what a conversion into several files renders with before it opens
+    /// any. `None` for WTHOR, whose writer takes records.
+    ///
+    /// ```
+    /// use reversi_record::formats::{Format, WriteOptions};
+    /// let options = WriteOptions::default();
+    /// assert!(Format::Rgn.renderer(&options).is_some());
+    /// assert!(Format::Wthor.renderer(&options).is_none());
+    /// ```
+    pub fn renderer(self, options: &WriteOptions) -> Option<Renderer> {
+        match self {
+            Format::Wthor => None,
+            _ => self.writer(Box::new(io::sink()), options).renderer(),
         }
     }
 }

@@ -41,7 +41,8 @@
 //! record's rules differ from those of the lines before (standard 8x8 at the top of the
 //! file), a `%% rules:` pragma line comes first, so one file can hold games of any variant.
 //! A move string cannot hold tags, results, comments, evaluations, times, flip or colour
-//! claims, position snapshots, or an empty game: these are refused unless writing lossily.
+//! claims or position snapshots: these are refused unless writing lossily. A game without
+//! moves is refused even then (nothing of it would be in the output).
 
 use crate::codes::Code;
 use std::io::{self, BufRead, Write};
@@ -854,10 +855,10 @@ impl TextFormat for MoveStrings {
             None => None,
         };
         if record.moves.is_empty() && start.is_none() {
-            losses.push("an empty game (a move string needs at least one move)".into());
-        }
-        if record.moves.is_empty() && start.is_none() {
-            return Ok((String::new(), losses));
+            // Nothing of it would be in the output: even lossily, it is not converted.
+            return Err(WriteError::ChangesMeaning(vec![
+                "an empty game (a move-string line needs at least one move)".into(),
+            ]));
         }
         let mut line = String::new();
         if let Some(prefix) = start {

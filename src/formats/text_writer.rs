@@ -90,11 +90,6 @@ impl Rendered {
     pub fn losses(&self) -> &[String] {
         &self.losses
     }
-
-    /// Whether nothing of the record is written (an empty game dropped lossily).
-    pub fn is_empty(&self) -> bool {
-        self.text.is_empty()
-    }
 }
 
 /// The half of a text writer that renders records, on any thread: cloned for each worker,

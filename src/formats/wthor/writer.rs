@@ -337,18 +337,24 @@ impl<'a> WthorWriter<'a> {
                 Ok(file)
             }
             (Some(file), _) => Ok(file),
-            (None, None) => Err(WriteError::ChangesMeaning(vec![format!(
-                "a game without a year (a WTHOR file holds the year of its games in its header: --year YYYY gives it{})",
-                match &self.header {
-                    Some(h) => format!("; this file's games are from {}", h.game_year),
-                    None => String::new(),
-                }
-            )])),
+            (None, None) => Err(WriteError::NeedsSetting {
+                what: format!(
+                    "a game without a year (a WTHOR file holds the year of its games in its header{})",
+                    match &self.header {
+                        Some(h) => format!("; this file's games are from {}", h.game_year),
+                        None => String::new(),
+                    }
+                ),
+                how: "--year YYYY files every game under one year".into(),
+            }),
             (None, Some(game)) => match &self.header {
-                Some(h) if h.game_year != game => Err(WriteError::ChangesMeaning(vec![format!(
-                    "a game of {game} in a file of the games of {} (a WTHOR file holds one year: {SPLIT}, --year YYYY files every game under one)",
-                    h.game_year
-                )])),
+                Some(h) if h.game_year != game => Err(WriteError::NeedsSetting {
+                    what: format!(
+                        "a game of {game} in a file of the games of {} (a WTHOR file holds one year)",
+                        h.game_year
+                    ),
+                    how: format!("{SPLIT}; --year YYYY files every game under one"),
+                }),
                 _ => Ok(game),
             },
         }
