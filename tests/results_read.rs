@@ -392,6 +392,38 @@ fn convert_writes_a_csv_result_column_as_the_rgn_result() {
 }
 
 #[test]
+fn a_ggf_margin_of_a_finished_game_becomes_its_disc_counts_in_pgn() {
+    // Two finished WTHOR games as GGF writes them: `RE[+18.000]`, a margin.
+    for dialect in ["pgn:thor", "pgn:playok", "pgn:edax"] {
+        let (code, out) = transcript(&[
+            "convert",
+            "--lossy",
+            "fixtures/results/ggf-margins.ggf",
+            "--to",
+            dialect,
+        ]);
+        assert_eq!(code, 0, "{out}");
+        assert!(!out.contains("\"*\""), "{dialect}: {out}");
+        assert!(
+            out.contains("41-23") && out.contains("33-31"),
+            "{dialect}: {out}"
+        );
+        assert!(
+            out.contains("result derived from the final board (2 games: 1, 2)"),
+            "{out}"
+        );
+    }
+    let (_, out) = transcript(&[
+        "convert",
+        "-q",
+        "fixtures/results/ggf-margins.ggf",
+        "--to",
+        "rgn",
+    ]);
+    insta::assert_snapshot!(out);
+}
+
+#[test]
 fn a_transcript_keeps_its_result_through_a_conversion() {
     let games = read_file(
         Format::Transcript,
