@@ -38,7 +38,8 @@ pub(crate) fn completions(args: CompletionsArgs) -> io::Result<u8> {
     let mut cmd = Cli::command();
     let mut script = Vec::new();
     clap_complete::generate(args.shell, &mut cmd, "reversi", &mut script);
-    output::finish_stdout(output::write_whole(&args.output, &[], &script), exit::OK)
+    let written = output::write_whole(&args.output, &[], &script);
+    output::finish_whole(&args.output, written, exit::OK)
 }
 
 pub(crate) fn man(args: ManArgs) -> io::Result<u8> {
@@ -46,7 +47,8 @@ pub(crate) fn man(args: ManArgs) -> io::Result<u8> {
     let Some(dir) = args.dir else {
         let mut page = Vec::new();
         clap_mangen::Man::new(cmd).render(&mut page)?;
-        return output::finish_stdout(output::write_whole(&args.output, &[], &page), exit::OK);
+        let written = output::write_whole(&args.output, &[], &page);
+        return output::finish_whole(&args.output, written, exit::OK);
     };
     std::fs::create_dir_all(&dir)
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;

@@ -156,6 +156,20 @@ pub(crate) fn stdout_failed(e: io::Error) -> io::Error {
     io::Error::new(e.kind(), format!("standard output: writing failed: {e}"))
 }
 
+/// Ends a command whose work wrote its whole output to `target` with [`write_whole`]: a
+/// closed pipe ends it quietly with `status`; other errors name standard output, or are
+/// returned as they are for a file (they name it already).
+pub(crate) fn finish_whole(
+    target: impl AsRef<OsStr>,
+    result: io::Result<()>,
+    status: u8,
+) -> io::Result<u8> {
+    match result {
+        Err(e) if !is_stdout(target.as_ref()) && !is_closed_pipe(&e) => Err(e),
+        result => finish_stdout(result, status),
+    }
+}
+
 /// Ends a command whose work wrote to standard output: a closed standard output ends it
 /// quietly with `status` (what it found so far), other errors name standard output.
 pub(crate) fn finish_stdout(result: io::Result<()>, status: u8) -> io::Result<u8> {

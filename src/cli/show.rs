@@ -117,7 +117,7 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         )?;
         status = exit::INVALID;
     }
-    output::finish_stdout(write_picture(&args, &replay.diagram), status)
+    output::finish_whole(&args.output, write_picture(&args, &replay.diagram), status)
 }
 
 /// Opens the input and reads it up to game `--game`; returns the input's name and the game.
