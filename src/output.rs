@@ -290,6 +290,45 @@ fn temporary_name() -> String {
 /// How many temporary names are tried before giving up.
 const TEMPORARY_ATTEMPTS: usize = 64;
 
+/// A temporary file in `dir` that has no name: created under a short temporary name and
+/// removed from the folder at once (on Unix), so nothing is left behind whatever ends the
+/// process. For data staged beside an output:
+/// WTHOR's records before their header, the fingerprints a conversion reads back.
+///
+/// ```
+/// use std::io::{Read, Seek, Write};
+/// let dir = std::env::temp_dir();
+/// let mut file = reversi_record::output::unnamed_in(&dir)?;
+/// file.write_all(b"staged")?;
+/// file.rewind()?;
+/// let mut back = String::new();
+/// file.read_to_string(&mut back)?;
+/// assert_eq!(back, "staged");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn unnamed_in(dir: &Path) -> io::Result<File> {
+    let mut last = None;
+    for _ in 0..TEMPORARY_ATTEMPTS {
+        let path = dir.join(temporary_name());
+        match OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
+            Ok(file) => {
+                // Unix lets an open file lose its name; elsewhere it keeps it.
+                #[cfg(unix)]
+                fs::remove_file(&path)?;
+                return Ok(file);
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| io::Error::from(io::ErrorKind::AlreadyExists)))
+}
+
 impl AtomicFile {
     /// Opens `target` for writing (see the [module](self) for what each kind of target
     /// gets). Nothing is in place until [`commit`](AtomicFile::commit).

@@ -821,7 +821,7 @@ struct Spool {
 impl Spool {
     /// A spool in `dir` (the output's folder: staged beside it, like the output).
     fn new(dir: &std::path::Path) -> io::Result<Spool> {
-        let file = tempfile::tempfile_in(dir).map_err(|e| {
+        let file = reversi_record::output::unnamed_in(dir).map_err(|e| {
             io::Error::new(
                 e.kind(),
                 format!("cannot create a temporary file in {}: {e}", dir.display()),

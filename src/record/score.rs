@@ -237,6 +237,7 @@ fn score_only(score: &ResultScore) -> Option<String> {
 ///     assert_eq!(parse_result(&text).unwrap().unwrap().score, score, "{text}");
 /// }
 /// assert_eq!(score_text(&ResultScore::None).unwrap(), "*");
+/// assert_eq!(score_text(&ResultScore::Margin(-0.0)).unwrap(), "+0");
 /// ```
 pub fn score_text(score: &ResultScore) -> Option<String> {
     Some(match score {
@@ -254,7 +255,8 @@ pub fn score_text(score: &ResultScore) -> Option<String> {
             }
             text
         }
-        ResultScore::Margin(m) => format!("{m:+}"),
+        // `+ 0.0` writes a margin of -0 as `+0`, as the parser reads `-0`.
+        ResultScore::Margin(m) => format!("{:+}", m + 0.0),
         ResultScore::Winner(Some(Color::Black)) => "1-0".into(),
         ResultScore::Winner(Some(Color::White)) => "0-1".into(),
         ResultScore::Winner(Some(c)) => format!("{c} wins"),

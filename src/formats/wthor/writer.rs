@@ -477,8 +477,8 @@ impl<'a> WthorWriter<'a> {
     fn accept(&mut self, e: Encoded) -> io::Result<()> {
         if self.body.is_none() {
             let file = match &self.staging_dir {
-                Some(dir) => tempfile::tempfile_in(dir),
-                None => tempfile::tempfile(),
+                Some(dir) => crate::output::unnamed_in(dir),
+                None => crate::output::unnamed_in(&std::env::temp_dir()),
             };
             let file = file.map_err(|err| {
                 io::Error::new(
