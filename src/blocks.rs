@@ -205,6 +205,35 @@ where
     }
 }
 
+/// A run of a pipeline stopped by its output or its sink: the error, and the counts of
+/// what was reported before it (a validation's summary, a conversion's tally). Converts
+/// into the `io::Error`.
+#[derive(Debug)]
+pub struct Stopped<C> {
+    /// What the output or the sink returned.
+    pub error: io::Error,
+    /// The counts so far.
+    pub counts: C,
+}
+
+impl<C: std::fmt::Display> std::fmt::Display for Stopped<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "stopped after {}: {}", self.counts, self.error)
+    }
+}
+
+impl<C: std::fmt::Debug + std::fmt::Display> std::error::Error for Stopped<C> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+impl<C> From<Stopped<C>> for io::Error {
+    fn from(stopped: Stopped<C>) -> io::Error {
+        stopped.error
+    }
+}
+
 /// A block's result, from the worker that made it.
 struct Done<D> {
     seq: usize,

@@ -175,35 +175,16 @@ pub struct Tally {
     pub file_problems: usize,
 }
 
-/// A run stopped by the writer's output or by the sink: the error, and the counts of the
-/// games reported before it. Converts into the `io::Error`.
-#[derive(Debug)]
-pub struct Stopped {
-    /// What the output or the sink returned.
-    pub error: io::Error,
-    /// The counts so far.
-    pub tally: Tally,
-}
+/// A run stopped by the writer's output or by the sink: the error, and the [`Tally`] of
+/// the games reported before it.
+pub type Stopped = crate::blocks::Stopped<Tally>;
 
-impl std::fmt::Display for Stopped {
+impl std::fmt::Display for Tally {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "conversion stopped after {} games: {}",
-            self.tally.games, self.error
-        )
-    }
-}
-
-impl std::error::Error for Stopped {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.error)
-    }
-}
-
-impl From<Stopped> for io::Error {
-    fn from(stopped: Stopped) -> io::Error {
-        stopped.error
+        match self.games {
+            1 => f.write_str("1 game"),
+            n => write!(f, "{n} games"),
+        }
     }
 }
 
@@ -320,7 +301,10 @@ impl Conversion {
             &mut report,
         ) {
             Ok(()) => Ok(tally),
-            Err(error) => Err(Stopped { error, tally }),
+            Err(error) => Err(Stopped {
+                error,
+                counts: tally,
+            }),
         }
     }
 

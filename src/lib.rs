@@ -26,6 +26,7 @@ mod blocks;
 pub mod codes;
 pub mod convert;
 pub mod diagnostic;
+mod edits;
 pub mod formats;
 pub mod output;
 pub mod record;

@@ -6,11 +6,14 @@
 //! are redacted.
 
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 
 use assert_cmd::Command;
 use serde_json::Value;
+
+mod common;
+use common::scratch;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -88,14 +91,6 @@ fn redact(text: &str) -> String {
         out.push('\n');
     }
     out
-}
-
-/// A scratch directory for this test, emptied first.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("reversi-cli-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a scratch directory");
-    dir
 }
 
 // ---------------------------------------------------------------------------------------

@@ -180,7 +180,7 @@ fn piped(
                 writer.finish().unwrap();
                 (false, tally)
             }
-            Err(stopped) => (true, stopped.tally),
+            Err(stopped) => (true, stopped.counts),
         }
     };
     let run = Run {

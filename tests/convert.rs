@@ -4,6 +4,7 @@
 //! format → model → format.
 
 mod common;
+use common::scratch;
 
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
@@ -27,17 +28,6 @@ fn data(rel: &str) -> Option<PathBuf> {
         eprintln!("skipped: {} is missing", path.display());
         None
     }
-}
-
-/// A scratch directory for this test, emptied first.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "reversi-convert-test-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a scratch directory");
-    dir
 }
 
 /// The format `bytes` are detected as, content first, then the file name.

@@ -2,10 +2,13 @@
 //! WTHOR.TRN beside the output, names too long for their fields are cut (a named `--lossy`
 //! loss, summed up once per file), existing name files are extended, never rewritten.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use assert_cmd::cargo::CommandCargoExt;
+
+mod common;
+use common::scratch;
 
 const MOVES: &str = "1. c4 e3 2. f2 e2 3. f3 c3 4. c5 g4 5. e1 d1 6. f5 e6 7. g2 g1 8. h5 c6 9. b4
 h1 10. f4 f1 11. e7 a5 12. g6 b3 13. b7 h4 14. c2 e8 15. f7 b2 16. a4 d7 17. g5
@@ -32,14 +35,6 @@ fn reversi(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("reversi-names-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a scratch directory");
-    dir
 }
 
 fn s(p: &Path) -> &str {

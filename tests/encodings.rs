@@ -2,25 +2,21 @@
 //! Japanese) in every text format that holds names, WTHOR's name files in the characters
 //! ISO-8859-1 and Windows-1252 readers share, and SGF's `CA` read and written.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use reversi_record::formats::wthor::{name_bytes, NameKind, NameTable};
 use reversi_record::formats::{Format, PgnDialect, ReadOptions, WriteError, WriteOptions};
 use reversi_record::record::{ClaimedResult, MoveRecord, Record, Tag};
 use reversi_record::{Move, Rules};
 
+mod common;
+use common::scratch;
+
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures");
 
 const BLACK: &str = "Šimon Œuvre";
 const WHITE: &str = "村上 健";
 const EVENT: &str = "Coupe € 2026 – Zoë";
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("encodings-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a scratch directory");
-    dir
-}
 
 /// A short game with a claimed disc count, an event, a year and two players whose names
 /// go beyond Latin-1.

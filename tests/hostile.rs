@@ -10,7 +10,8 @@
 
 mod common;
 
-use common::child::{bin, files_in, path_str, run, run_with, scratch};
+use common::child::{bin, files_in, path_str, run, run_with};
+use common::scratch;
 
 use std::fs;
 use std::io::Write;

@@ -10,7 +10,8 @@
 
 mod common;
 
-use common::child::{path_str, run, scratch, Run};
+use common::child::{path_str, run, Run};
+use common::scratch;
 
 use std::fs;
 use std::path::Path;

@@ -9,7 +9,8 @@
 
 mod common;
 
-use common::child::{bin, files_in, path_str, run, run_with, scratch, Run};
+use common::child::{bin, files_in, path_str, run, run_with, Run};
+use common::scratch;
 
 use std::ffi::{OsStr, OsString};
 use std::fs;

@@ -7,7 +7,8 @@
 
 mod common;
 
-use common::child::{path_str, run, scratch};
+use common::child::{path_str, run};
+use common::scratch;
 
 use std::fs;
 use std::path::Path;

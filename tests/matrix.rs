@@ -14,6 +14,7 @@ use reversi_record::validate::{validate_record, with_explicit_passes};
 use reversi_record::Move;
 
 mod common;
+use common::scratch;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -56,14 +57,6 @@ fn read(format: Format, bytes: &[u8], names: Option<&Path>) -> Vec<ParsedGame> {
         .read(Box::new(Cursor::new(bytes.to_vec())), &options)
         .collect::<Result<Vec<_>, _>>()
         .expect("reading from memory does not fail")
-}
-
-/// A scratch directory for WTHOR name files, emptied first.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("reversi-matrix-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a scratch directory");
-    dir
 }
 
 /// The moves with every pass explicit.

@@ -514,7 +514,7 @@ fn a_failing_sink_stops_the_run() {
         let stopped = outcome.unwrap_err();
         assert_eq!(stopped.error.kind(), std::io::ErrorKind::BrokenPipe);
         // The counts come back with the error: at least the 9 games reported before it.
-        assert!(stopped.summary.games >= 9, "{}", stopped.summary);
+        assert!(stopped.counts.games >= 9, "{}", stopped.counts);
         assert_eq!(
             calls, 10,
             "{jobs} jobs: nothing is reported after the error"

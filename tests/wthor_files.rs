@@ -13,6 +13,9 @@ use reversi_record::record::{ClaimedResult, MoveRecord, Record, ResultScore, Tag
 use reversi_record::validate::{make_passes_explicit, validate_game};
 use reversi_record::{Move, Position, Rules};
 
+mod common;
+use common::scratch;
+
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/wthor");
 
 /// The real files, every year we have.
@@ -26,14 +29,6 @@ const YEARS: [&str; 5] = [
 
 fn data(name: &str) -> PathBuf {
     Path::new(DATA).join(name)
-}
-
-/// A scratch directory for this test, emptied first.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("wthor-files-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a scratch directory");
-    dir
 }
 
 /// The records of a WTHOR file, names from `names` (or beside the file).

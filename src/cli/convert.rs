@@ -126,7 +126,7 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         match convert_inputs(&args, &options, &conversion, &mut files, &mut report) {
             Ok(tally) if report.failed(&tally) => (tally, Ok(None)),
             Ok(tally) => (tally, files.finish().map(Some)),
-            Err(stopped) => (stopped.tally, Err(files.failed(stopped.error))),
+            Err(stopped) => (stopped.counts, Err(files.failed(stopped.error))),
         };
     let finished = match finished {
         Ok(finished) => finished,

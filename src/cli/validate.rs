@@ -207,7 +207,7 @@ fn validate_files(
             Ok(())
         });
     outcome.map_err(|stopped| match stopped.error.kind() {
-        io::ErrorKind::BrokenPipe => Stopped::Pipe(stopped.summary.is_clean()),
+        io::ErrorKind::BrokenPipe => Stopped::Pipe(stopped.counts.is_clean()),
         _ => Stopped::Io(stopped.error),
     })
 }

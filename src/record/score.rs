@@ -29,8 +29,8 @@
 
 use std::fmt;
 
-use super::{ClaimedResult, ResultScore, Span, Termination};
-use crate::engine::Color;
+use super::{ClaimedResult, Record, ResultScore, Span, Termination};
+use crate::engine::{Color, Outcome};
 
 /// A result as written: the score, and how the game ended when the spelling says it.
 #[derive(Clone, PartialEq, Debug)]
@@ -382,6 +382,104 @@ fn disc_counts(t: &str) -> Option<Result<Vec<u8>, String>> {
         }
     }
     Some(Ok(counts))
+}
+
+/// Compares a claimed result with the real outcome: `(message, help)` when they disagree.
+pub(crate) fn result_mismatch(
+    record: &Record,
+    claim: &ClaimedResult,
+    outcome: &Outcome,
+) -> Option<(String, String)> {
+    let players = record.rules.players() as usize;
+    let real = &outcome.score[..players];
+    match &claim.score {
+        ResultScore::None => None,
+        ResultScore::Discs(counts) => {
+            if counts.as_slice() == real {
+                return None;
+            }
+            let real_text = join_counts(real);
+            let raw = &outcome.discs[..players];
+            let help = if counts.as_slice() == raw {
+                format!(
+                    "{} is the raw disc count; under {} scoring the result is {real_text}",
+                    join_counts(raw),
+                    record.rules.scoring().name()
+                )
+            } else {
+                format!("the final board gives {real_text}")
+            };
+            Some((
+                format!(
+                    "the record claims {}, but the game ends {real_text}",
+                    join_counts(counts)
+                ),
+                help,
+            ))
+        }
+        ResultScore::Margin(m) if players != 2 => Some((
+            format!(
+                "the record claims a margin of {m:+}, but a margin (Black's discs minus White's) means nothing with {players} players; the game ends {}",
+                join_counts(real)
+            ),
+            format!(
+                "give every player's disc count, such as `{}`",
+                join_counts(real)
+            ),
+        )),
+        ResultScore::Margin(m) => {
+            let komi: f64 = record
+                .tag(super::TagName::KOMI)
+                .and_then(|k| k.trim().parse().ok())
+                .unwrap_or(0.0);
+            let expected = f64::from(outcome.margin()) - komi;
+            if (m - expected).abs() < 0.011 {
+                return None;
+            }
+            let real_text = join_counts(real);
+            Some((
+                format!("the record claims a margin of {m:+}, but the game ends {real_text} ({expected:+})"),
+                format!(
+                    "a margin is Black's score minus White's{} ({} scoring), whoever wins{}",
+                    if komi != 0.0 { format!(", minus the komi {komi}") } else { String::new() },
+                    record.rules.scoring().name(),
+                    if record.rules.is_anti() { ", in anti games too" } else { "" }
+                ),
+            ))
+        }
+        ResultScore::Winner(w) => {
+            if *w == outcome.winner {
+                return None;
+            }
+            let real_text = join_counts(real);
+            let name = |w: Option<crate::engine::Color>| {
+                w.map_or_else(
+                    || match players {
+                        2 => "a draw".to_string(),
+                        _ => "a draw for the whole table".to_string(),
+                    },
+                    |c| format!("a win for {c}"),
+                )
+            };
+            Some((
+                format!(
+                    "the record claims {}, but the game ends {real_text}, {}",
+                    name(*w),
+                    name(outcome.winner)
+                ),
+                "check the result, or the moves before it".into(),
+            ))
+        }
+    }
+}
+
+/// Counts written `36-28`, `29-23-12`.
+pub(crate) fn join_counts(counts: &[u8]) -> String {
+    counts
+        .iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join("-")
 }
 
 #[cfg(test)]

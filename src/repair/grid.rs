@@ -5,10 +5,10 @@
 use crate::codes::Code;
 use std::collections::{BTreeSet, HashMap};
 
-use super::plausibility as cost;
-use super::search::{Kinds, Op, Search};
-use super::{decide, describe, rebuild, Candidate, Edit, EditKind, Repair};
+use super::{decide, Edit, EditKind, Repair};
 use crate::diagnostic::Diagnostic;
+use crate::edits::plausibility as cost;
+use crate::edits::{describe, rebuild, Candidate, Kinds, Op, Search};
 use crate::engine::Move;
 use crate::formats::{Format, ParsedGame, ReadOptions};
 use crate::record::{Record, Span};

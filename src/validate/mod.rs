@@ -17,6 +17,7 @@ use std::borrow::Cow;
 
 use crate::diagnostic::Diagnostic;
 use crate::engine::{IllegalMove, Move, Outcome, Position, SquareSet};
+use crate::record::score::{join_counts, result_mismatch};
 use crate::record::{ClaimedResult, MoveRecord, Record, ResultScore, Termination};
 
 mod game;
@@ -336,7 +337,7 @@ impl Validator<'_> {
         } else {
             format!("legal moves for {}: {legal}", before.turn())
         };
-        if let Some(fix) = suggest::single_change(self.record, number - 1) {
+        if let Some(fix) = suggest::single_change(self.record) {
             help = format!("{fix}; {help}");
         }
         let label = match m.mv {
@@ -507,95 +508,6 @@ pub fn settle_result(record: &mut Record, outcome: Option<&Outcome>) -> bool {
     settled
 }
 
-/// Compares a claimed result with the real outcome: `(message, help)` when they disagree.
-pub(crate) fn result_mismatch(
-    record: &Record,
-    claim: &ClaimedResult,
-    outcome: &Outcome,
-) -> Option<(String, String)> {
-    let players = record.rules.players() as usize;
-    let real = &outcome.score[..players];
-    match &claim.score {
-        ResultScore::None => None,
-        ResultScore::Discs(counts) => {
-            if counts.as_slice() == real {
-                return None;
-            }
-            let real_text = join_counts(real);
-            let raw = &outcome.discs[..players];
-            let help = if counts.as_slice() == raw {
-                format!(
-                    "{} is the raw disc count; under {} scoring the result is {real_text}",
-                    join_counts(raw),
-                    record.rules.scoring().name()
-                )
-            } else {
-                format!("the final board gives {real_text}")
-            };
-            Some((
-                format!(
-                    "the record claims {}, but the game ends {real_text}",
-                    join_counts(counts)
-                ),
-                help,
-            ))
-        }
-        ResultScore::Margin(m) if players != 2 => Some((
-            format!(
-                "the record claims a margin of {m:+}, but a margin (Black's discs minus White's) means nothing with {players} players; the game ends {}",
-                join_counts(real)
-            ),
-            format!(
-                "give every player's disc count, such as `{}`",
-                join_counts(real)
-            ),
-        )),
-        ResultScore::Margin(m) => {
-            let komi: f64 = record
-                .tag(crate::record::TagName::KOMI)
-                .and_then(|k| k.trim().parse().ok())
-                .unwrap_or(0.0);
-            let expected = f64::from(outcome.margin()) - komi;
-            if (m - expected).abs() < 0.011 {
-                return None;
-            }
-            let real_text = join_counts(real);
-            Some((
-                format!("the record claims a margin of {m:+}, but the game ends {real_text} ({expected:+})"),
-                format!(
-                    "a margin is Black's score minus White's{} ({} scoring), whoever wins{}",
-                    if komi != 0.0 { format!(", minus the komi {komi}") } else { String::new() },
-                    record.rules.scoring().name(),
-                    if record.rules.is_anti() { ", in anti games too" } else { "" }
-                ),
-            ))
-        }
-        ResultScore::Winner(w) => {
-            if *w == outcome.winner {
-                return None;
-            }
-            let real_text = join_counts(real);
-            let name = |w: Option<crate::engine::Color>| {
-                w.map_or_else(
-                    || match players {
-                        2 => "a draw".to_string(),
-                        _ => "a draw for the whole table".to_string(),
-                    },
-                    |c| format!("a win for {c}"),
-                )
-            };
-            Some((
-                format!(
-                    "the record claims {}, but the game ends {real_text}, {}",
-                    name(*w),
-                    name(outcome.winner)
-                ),
-                "check the result, or the moves before it".into(),
-            ))
-        }
-    }
-}
-
 /// `1 move`, `2 moves`.
 fn plural(n: usize, noun: &str) -> String {
     if n == 1 {
@@ -603,27 +515,6 @@ fn plural(n: usize, noun: &str) -> String {
     } else {
         format!("{n} {noun}s")
     }
-}
-
-fn join_counts(counts: &[u8]) -> String {
-    counts
-        .iter()
-        .map(|c| c.to_string())
-        .collect::<Vec<_>>()
-        .join("-")
-}
-
-/// Replays `moves` from the record's start, inferring passes: the position reached, or
-/// `None` if the setup or any move is illegal.
-pub(crate) fn replay(record: &Record, moves: &[Move]) -> Option<Position> {
-    let mut pos = record.start_position().ok()?;
-    for &mv in moves {
-        if mv != Move::Pass && pos.must_pass() {
-            pos.play(Move::Pass).ok()?;
-        }
-        pos.play(mv).ok()?;
-    }
-    Some(pos)
 }
 
 /// The record with every pass that replay infers written out, so formats that write passes

@@ -62,37 +62,9 @@ pub enum Event<'e, T> {
     ReadFailed(io::Error),
 }
 
-/// A run that its sink stopped: the sink's error, and the counts of everything reported
-/// before it (a game is counted before it is reported). Converts into the `io::Error`.
-#[derive(Debug)]
-pub struct Stopped {
-    /// What the sink returned.
-    pub error: io::Error,
-    /// The counts so far.
-    pub summary: Summary,
-}
-
-impl std::fmt::Display for Stopped {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "validation stopped after {}: {}",
-            self.summary, self.error
-        )
-    }
-}
-
-impl std::error::Error for Stopped {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.error)
-    }
-}
-
-impl From<Stopped> for io::Error {
-    fn from(stopped: Stopped) -> io::Error {
-        stopped.error
-    }
-}
+/// A run that its sink stopped: the sink's error, and the [`Summary`] of everything
+/// reported before it (a game is counted before it is reported).
+pub type Stopped = crate::blocks::Stopped<Summary>;
 
 /// A validation run's settings; [`Validation::run`] validates.
 #[derive(Clone, Debug)]
@@ -173,7 +145,10 @@ impl Validation {
         );
         match outcome {
             Ok(()) => Ok(summary),
-            Err(error) => Err(Stopped { error, summary }),
+            Err(error) => Err(Stopped {
+                error,
+                counts: summary,
+            }),
         }
     }
 }

@@ -1,16 +1,15 @@
-//! Single-change suggestions for an illegal move: the repair search ([`crate::repair`])
-//! with one edit, so `validate` and `repair` never disagree. A change must make every move
+//! Single-change suggestions for an illegal move: the edit search ([`crate::edits`]) that
+//! `repair` uses, with one edit, so `validate` and `repair` never disagree. A change must make every move
 //! legal and, when the record claims a result, agree with it; a change that makes the
 //! moves legal but not the result is offered as such.
 
 use crate::record::Record;
 
-/// A suggestion for the illegal move at index `bad` (0-based among written moves), if one
-/// change makes every move of the record legal. The search starts from the first move
-/// that fails, which is `bad`.
-pub(super) fn single_change(record: &Record, bad: usize) -> Option<String> {
-    debug_assert!(bad < record.moves.len());
-    crate::repair::suggestion(record)
+/// A suggestion for the first illegal move of `record`, if one change makes every move
+/// legal (and the result as claimed, when it claims one) and the record valid.
+pub(super) fn single_change(record: &Record) -> Option<String> {
+    let valid = |r: &Record| super::validate_record(r, 0).errors() == 0;
+    crate::edits::suggestion(record, &valid)
 }
 
 #[cfg(test)]
@@ -36,7 +35,7 @@ mod tests {
         // f5 d6 c3 d3 c4 with d6 and c3 swapped: c3 is illegal for White at move 2.
         let r = record("othello", "f5 c3 d6 d3 c4");
         assert_eq!(
-            single_change(&r, 1).as_deref(),
+            single_change(&r).as_deref(),
             Some("swapping moves 2 (c3) and 3 (d6) makes the game legal")
         );
     }
@@ -46,7 +45,7 @@ mod tests {
         // After f5 White may play d6, f4 or f6; Black's c3 then needs f4 or d6.
         let r = record("othello", "f5 -- c3");
         assert_eq!(
-            single_change(&r, 1).as_deref(),
+            single_change(&r).as_deref(),
             Some("any of f4, d6 instead of the pass at move 2 makes the game legal")
         );
     }
@@ -57,6 +56,6 @@ mod tests {
         let mut r = record("classic", "e5 e4 d5 d4 f3 f6 d3 c3 f5 d2 c2 e3 b3 b2 c5 a3 d1 e1 c1 f4 g3 h3 f1 d6 g2 g1 f7 g4 h5 g7 f2 g6 a4 f8 d7 b1 e6 c8 g8 e7 h6 b4 b5 a5 h4 g5 h7 h8 a1 a2 c4 c6 e2 -- d8 e8 a6 c7 h1 h2 b7 a7 a8 b6 b8");
         let last = r.moves.len() - 1;
         r.moves[last].color = Some(Color::Black);
-        assert_eq!(single_change(&r, last), None);
+        assert_eq!(single_change(&r), None);
     }
 }

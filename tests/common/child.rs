@@ -121,14 +121,6 @@ pub fn peak_memory_kb(pid: u32, done: &std::sync::atomic::AtomicBool) -> i64 {
     peak
 }
 
-/// A scratch directory for one test, emptied first.
-pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("reversi-hostile-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// The files of `dir`, sorted: what a run left behind.
 pub fn files_in(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = fs::read_dir(dir)

@@ -8,6 +8,14 @@
 
 pub mod child;
 
+/// A scratch directory for one test of this test binary (its process), emptied first.
+pub fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("reversi-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
+
 use proptest::prelude::*;
 use reversi_record::engine::Preset;
 use reversi_record::record::{

@@ -1,6 +1,5 @@
 //! Parsing one GGF game's properties into a record.
 
-use super::stream::End;
 use super::ty::{canonical_type, GgfType, TyBoard};
 use super::{TAG_IDS, TYPE_TAG};
 use crate::codes::Code;
@@ -12,6 +11,18 @@ use crate::record::{
     ClaimedResult, MoveRecord, Record, ResultScore, Span, StartPosition, Tag, Termination,
 };
 use std::collections::HashSet;
+
+/// How a game's text ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub(super) enum End {
+    /// At `;)`.
+    Closed,
+    /// At the end of the input.
+    #[default]
+    Eof,
+    /// At the `(;` of the next game.
+    NextGame,
+}
 
 /// One `ID[value]` property.
 #[derive(Clone, Copy, Debug)]

@@ -5,24 +5,12 @@ use crate::codes::Code;
 use std::io::{self, BufRead};
 use std::sync::Arc;
 
-use super::parse::GameParser;
+use super::parse::{End, GameParser};
 use crate::diagnostic::{Collected, Diagnostic};
 use crate::engine::Rules;
 use crate::formats::bracketed::{self, Decoded, Piece, Splitter};
 use crate::formats::{Games, ParsedGame, ReadOptions};
 use crate::record::Span;
-
-/// How a game's text ended.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub(super) enum End {
-    /// At `;)`.
-    Closed,
-    /// At the end of the input.
-    #[default]
-    Eof,
-    /// At the `(;` of the next game.
-    NextGame,
-}
 
 /// Reads the next piece: GGF games end at `;)` (values, in brackets, have no escapes); a
 /// `(;` before that starts the next game.

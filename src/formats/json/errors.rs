@@ -3,7 +3,7 @@
 use crate::codes::Code;
 use serde_json::error::Category;
 
-use super::stream::Chunk;
+use super::scan::Chunk;
 use crate::diagnostic::Diagnostic;
 use crate::record::Span;
 

@@ -5,6 +5,13 @@ use std::io::{self, BufRead};
 
 use crate::formats::text::{read_line_capped, LineRead, MAX_GAME_BYTES};
 
+/// Text read from the input with where it starts.
+pub(super) struct Chunk {
+    pub(super) bytes: Vec<u8>,
+    pub(super) offset: usize,
+    pub(super) line: usize,
+}
+
 /// How much of the first object the reader takes before it must have seen a `games` array
 /// or the object's end: a bound on memory when a damaged first line runs on.
 pub(super) const FIRST_OBJECT_CAP: usize = 1 << 20;

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde_json::error::Category;
 
 use super::errors::{serde_diagnostic, text_span};
-use super::scan::{End, Scanner, FIRST_OBJECT_CAP};
+use super::scan::{Chunk, End, Scanner, FIRST_OBJECT_CAP};
 use super::{FORMAT_NAME, VERSION};
 use crate::diagnostic::{Diagnostic, Source};
 use crate::formats::text::{too_large, MAX_GAME_BYTES, MAX_MOVES, MAX_TAGS};
@@ -73,13 +73,6 @@ pub(super) struct JsonGames<'a> {
     rules: Option<crate::engine::Rules>,
     version: Version,
     failed: bool,
-}
-
-/// Text read from the input with where it starts.
-pub(super) struct Chunk {
-    pub(super) bytes: Vec<u8>,
-    pub(super) offset: usize,
-    pub(super) line: usize,
 }
 
 /// One field of an envelope (document or header line): its key and raw value, as offsets

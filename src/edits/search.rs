@@ -216,7 +216,7 @@ impl<'r> Search<'r> {
             }
             None => End::Good,
             Some(outcome) => {
-                if crate::validate::result_mismatch(self.record, claim, &outcome).is_none() {
+                if crate::record::score::result_mismatch(self.record, claim, &outcome).is_none() {
                     End::Good
                 } else {
                     End::WrongResult

@@ -1,0 +1,260 @@
+//! Every layer points down: the module graph of the library, read from the paths its code
+//! names (`crate::…`, `super::…`; doc comments and test modules left out), has no circle,
+//! between top-level modules (engine, record, formats, validate, repair, …) or between the
+//! modules inside one. The command line (`src/cli`, `src/main.rs`) sits above them all and is
+//! left out.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+const SRC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
+
+/// The library's source files and the module each one is (`crate::formats::rgn`).
+fn modules() -> BTreeMap<String, PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("src is readable").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(Path::new(SRC), &mut files);
+    files
+        .into_iter()
+        .filter_map(|path| {
+            let relative = path.strip_prefix(SRC).ok()?.with_extension("");
+            let mut parts: Vec<String> = relative
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            if parts.first().is_some_and(|p| p == "cli" || p == "main") {
+                return None;
+            }
+            if parts.last().is_some_and(|p| p == "mod" || p == "lib") {
+                parts.pop();
+            }
+            let name = std::iter::once("crate".to_owned())
+                .chain(parts)
+                .collect::<Vec<_>>();
+            Some((name.join("::"), path))
+        })
+        .collect()
+}
+
+/// The code of a file without its doc and line comments and without its test module.
+fn code(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).expect("a source file");
+    let text = match text.find("#[cfg(test)]\nmod tests") {
+        Some(at) => &text[..at],
+        None => &text[..],
+    };
+    text.lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The paths `code` names that start with `crate::` or `super::`, as segments.
+fn paths(code: &str) -> Vec<Vec<String>> {
+    let bytes = code.as_bytes();
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < code.len() {
+        let rest = &code[at..];
+        let Some(found) = ["crate::", "super::"]
+            .iter()
+            .filter_map(|p| rest.find(p))
+            .min()
+        else {
+            break;
+        };
+        let start = at + found;
+        let before_ok = start == 0
+            || !(bytes[start - 1].is_ascii_alphanumeric()
+                || bytes[start - 1] == b'_'
+                || bytes[start - 1] == b':');
+        let mut end = start;
+        while end < code.len()
+            && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_' || bytes[end] == b':')
+        {
+            end += 1;
+        }
+        if before_ok {
+            let path: Vec<String> = code[start..end]
+                .split("::")
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+                .collect();
+            out.push(path);
+        }
+        at = end.max(start + 1);
+    }
+    out
+}
+
+/// The module graph: who names whom (a module naming its own parent or child is inside
+/// it, not a layer apart).
+fn graph() -> BTreeMap<String, BTreeSet<String>> {
+    let modules = modules();
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (name, path) in &modules {
+        let own: Vec<&str> = name.split("::").collect();
+        for mut segments in paths(&code(path)) {
+            if segments[0] == "super" {
+                // `super` is the parent module (of a folder's mod.rs and of a file alike).
+                let mut base: Vec<String> = own.iter().map(|s| s.to_string()).collect();
+                let mut ups = 0;
+                while segments.first().is_some_and(|s| s == "super") {
+                    segments.remove(0);
+                    ups += 1;
+                }
+                for _ in 0..ups {
+                    base.pop();
+                }
+                base.extend(segments);
+                segments = base;
+            }
+            let target = (1..=segments.len())
+                .rev()
+                .map(|n| segments[..n].join("::"))
+                .find(|candidate| modules.contains_key(candidate));
+            if let Some(target) = target {
+                let inside = target == *name
+                    || name.starts_with(&format!("{target}::"))
+                    || target.starts_with(&format!("{name}::"));
+                if !inside {
+                    edges.entry(name.clone()).or_default().insert(target);
+                }
+            }
+        }
+    }
+    edges
+}
+
+/// The module at `depth` levels below `crate` that holds `module`.
+fn level(module: &str, depth: usize) -> String {
+    module
+        .split("::")
+        .take(depth + 1)
+        .collect::<Vec<_>>()
+        .join("::")
+}
+
+/// The circles (strongly connected parts of more than one module) of `edges`.
+fn circles(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    struct Tarjan<'g> {
+        edges: &'g BTreeMap<String, BTreeSet<String>>,
+        index: BTreeMap<&'g str, usize>,
+        low: BTreeMap<&'g str, usize>,
+        stack: Vec<&'g str>,
+        found: Vec<Vec<String>>,
+    }
+    impl<'g> Tarjan<'g> {
+        fn visit(&mut self, v: &'g str) {
+            let n = self.index.len();
+            self.index.insert(v, n);
+            self.low.insert(v, n);
+            self.stack.push(v);
+            for w in self.edges.get(v).into_iter().flatten() {
+                if !self.index.contains_key(w.as_str()) {
+                    self.visit(w);
+                    let low = self.low[v].min(self.low[w.as_str()]);
+                    self.low.insert(v, low);
+                } else if self.stack.contains(&w.as_str()) {
+                    let low = self.low[v].min(self.index[w.as_str()]);
+                    self.low.insert(v, low);
+                }
+            }
+            if self.low[v] == self.index[v] {
+                let mut part = Vec::new();
+                while let Some(w) = self.stack.pop() {
+                    part.push(w.to_owned());
+                    if w == v {
+                        break;
+                    }
+                }
+                if part.len() > 1 {
+                    part.sort();
+                    self.found.push(part);
+                }
+            }
+        }
+    }
+    let mut tarjan = Tarjan {
+        edges,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        found: Vec::new(),
+    };
+    for v in edges.keys() {
+        if !tarjan.index.contains_key(v.as_str()) {
+            tarjan.visit(v);
+        }
+    }
+    tarjan.found
+}
+
+#[test]
+fn no_module_imports_one_that_imports_it_back() {
+    let edges = graph();
+    assert!(
+        edges.len() > 20,
+        "the graph was read: {} modules name others",
+        edges.len()
+    );
+    for depth in 1..=4 {
+        let mut collapsed: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for (from, targets) in &edges {
+            for to in targets {
+                let (a, b) = (level(from, depth), level(to, depth));
+                let nested =
+                    a == b || b.starts_with(&format!("{a}::")) || a.starts_with(&format!("{b}::"));
+                if !nested {
+                    collapsed.entry(a).or_default().insert(b);
+                }
+            }
+        }
+        let found = circles(&collapsed);
+        assert!(
+            found.is_empty(),
+            "import circles at depth {depth}: {found:?}"
+        );
+    }
+}
+
+#[test]
+fn the_reader_sees_an_upward_import() {
+    // The check itself: `validate` naming `repair` while `repair` names `validate` is found.
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    edges
+        .entry("crate::validate".into())
+        .or_default()
+        .insert("crate::repair".into());
+    edges
+        .entry("crate::repair".into())
+        .or_default()
+        .insert("crate::validate".into());
+    edges
+        .entry("crate::repair".into())
+        .or_default()
+        .insert("crate::engine".into());
+    assert_eq!(
+        circles(&edges),
+        [vec![
+            "crate::repair".to_owned(),
+            "crate::validate".to_owned()
+        ]]
+    );
+    assert_eq!(
+        paths("use crate::formats::rgn; let x = super::super::Foo; notcrate::x"),
+        [
+            vec!["crate", "formats", "rgn"],
+            vec!["super", "super", "Foo"]
+        ]
+    );
+}
