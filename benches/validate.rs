@@ -30,11 +30,12 @@ use std::io::Cursor;
 use std::path::{Path, PathBuf};
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use reversi_record::convert::Conversion;
 use reversi_record::formats::{Format, ReadOptions, WriteOptions};
+use reversi_record::pipeline::conversion::Conversion;
+use reversi_record::pipeline::view::GameReader;
+use reversi_record::pipeline::{Input, Validation};
 use reversi_record::record::{MoveRecord, Record};
-use reversi_record::validate::{validate_game, with_explicit_passes, Input, Validation};
-use reversi_record::view::GameReader;
+use reversi_record::validate::{validate_game, with_explicit_passes};
 use reversi_record::{Move, Position, Rules};
 
 /// Our own sample, committed beside the benchmarks.

@@ -6,7 +6,7 @@ use std::io;
 use std::process::ExitCode;
 
 use reversi_record::formats::Format;
-use reversi_record::validate::Input;
+use reversi_record::pipeline::Input;
 
 /// The games in `path` and the format they were read as. Entries that report a problem of
 /// the file itself (index 0) are no games.

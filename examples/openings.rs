@@ -1,5 +1,5 @@
 //! The most played openings of record files of any format: the first moves of every game,
-//! counted, through the borrowed view of games (`reversi_record::view`), which builds no
+//! counted, through the borrowed view of games (`reversi_record::pipeline::view`), which builds no
 //! record for a plain game. With `--player NAME`, only the games NAME played (as Black or
 //! White).
 //!
@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::io;
 use std::process::ExitCode;
 
-use reversi_record::view::{GameReader, Input};
+use reversi_record::pipeline::view::{GameReader, Input};
 use reversi_record::Move;
 
 /// Opening counts: the first moves of a game, as text, and how many games began so.

@@ -8,7 +8,8 @@ use std::io;
 use std::process::ExitCode;
 
 use reversi_record::diagnostic::Renderer;
-use reversi_record::validate::{Event, Input, Summary, Validation};
+use reversi_record::pipeline::validation::{Event, Input, Validation};
+use reversi_record::validate::Summary;
 
 /// Validates `paths` with the library's pipeline (every core, findings in input order),
 /// printing each finding through `print`; returns the counts.

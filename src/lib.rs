@@ -22,16 +22,14 @@ pub use engine::{
     BoardShape, Cell, Color, Finished, IllegalMove, Move, Outcome, Position, Rules, RulesError,
     Setup, Square, SquareSet,
 };
-mod blocks;
 pub mod codes;
-pub mod convert;
 pub mod diagnostic;
 mod edits;
 pub mod formats;
 pub mod output;
+pub mod pipeline;
 pub mod record;
 pub mod render;
 pub mod repair;
 pub mod scenario;
 pub mod validate;
-pub mod view;

@@ -10,9 +10,10 @@ use std::io::Cursor;
 use std::path::Path;
 use std::sync::Arc;
 
-use reversi_record::convert::{Conversion, Event, Outcome, Tally};
 use reversi_record::formats::{Format, ParsedGame, PgnDialect, ReadOptions, WriteOptions};
-use reversi_record::validate::{settle_result, validate_record, with_explicit_passes, Input};
+use reversi_record::pipeline::conversion::{Conversion, Event, Outcome, Tally};
+use reversi_record::pipeline::Input;
+use reversi_record::validate::{settle_result, validate_record, with_explicit_passes};
 
 /// One game as a run reported it, comparable.
 #[derive(Debug, PartialEq)]

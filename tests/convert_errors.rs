@@ -7,9 +7,10 @@ mod common;
 use std::io::Cursor;
 use std::process::Command;
 
-use reversi_record::convert::{Conversion, Event, Outcome};
 use reversi_record::formats::{Format, PgnDialect, ReadOptions, WriteError, WriteOptions};
-use reversi_record::validate::{validate_game, Input};
+use reversi_record::pipeline::conversion::{Conversion, Event, Outcome};
+use reversi_record::pipeline::Input;
+use reversi_record::validate::validate_game;
 
 /// Every writable target, with its dialect.
 fn targets() -> Vec<(Format, Option<&'static str>)> {

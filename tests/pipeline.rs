@@ -13,7 +13,8 @@ use std::sync::Arc;
 
 use common::Rng;
 use reversi_record::formats::{Format, ReadOptions};
-use reversi_record::validate::{validate_game, Event, Input, Summary, Validation};
+use reversi_record::pipeline::validation::{Event, Input, Validation};
+use reversi_record::validate::{validate_game, Summary};
 
 /// One game's report, comparable: its index, where its source is, and its diagnostics as
 /// JSON.

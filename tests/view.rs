@@ -1,4 +1,4 @@
-//! The borrowed view of games (`reversi_record::view`) against the format's reader: for
+//! The borrowed view of games (`reversi_record::pipeline::view`) against the format's reader: for
 //! every fixture and every real record in `../shared/data`, the same games in the same
 //! order, each view holding exactly the rules, start, tags, moves and result of the
 //! reader's record, the same diagnostics, and `to_parsed_game` giving the reader's game
@@ -15,8 +15,8 @@ use std::sync::Arc;
 
 use common::RecordFile;
 use reversi_record::formats::{Format, ParsedGame, ReadOptions};
+use reversi_record::pipeline::view::{GameReader, GameView, Input};
 use reversi_record::record::StartPosition;
-use reversi_record::view::{GameReader, GameView, Input};
 use reversi_record::Move;
 
 /// Counts each thread's allocations, to show that a plain game makes none.

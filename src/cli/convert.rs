@@ -5,13 +5,13 @@ use std::path::{Path, PathBuf};
 
 use std::sync::Arc;
 
-use reversi_record::convert::{
-    Conversion, Event, Fingerprint, Outcome, OutputTemplate, Outputs, Stopped, Tally, TemplateError,
-};
 use reversi_record::diagnostic::Renderer;
 use reversi_record::formats::capabilities::LossSummary;
 use reversi_record::formats::{wthor, Format, ReadOptions, RecordWriter, WriteOptions};
-use reversi_record::validate::Input;
+use reversi_record::pipeline::conversion::{
+    Conversion, Event, Fingerprint, Outcome, OutputTemplate, Outputs, Stopped, Tally, TemplateError,
+};
+use reversi_record::pipeline::Input;
 use reversi_record::Rules;
 
 use super::input::{self, InputOptions};

@@ -10,7 +10,7 @@ use reversi_record::formats::text::Utf16;
 use reversi_record::formats::{
     wthor, DetectError, Detection, Format, Games, ParseFormatError, ReadOptions,
 };
-use reversi_record::{validate, Rules};
+use reversi_record::Rules;
 
 /// An opened input.
 pub(crate) struct Input {
@@ -35,8 +35,8 @@ impl Input {
     }
 
     /// The input for the validation pipeline.
-    pub(crate) fn into_validation(self) -> validate::Input {
-        validate::Input {
+    pub(crate) fn into_validation(self) -> reversi_record::pipeline::Input {
+        reversi_record::pipeline::Input {
             format: self.format,
             reader: self.reader,
             options: self.read_options,

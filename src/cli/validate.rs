@@ -4,7 +4,8 @@ use std::io::{self, IsTerminal, Write};
 
 use reversi_record::diagnostic::{Diagnostic, Renderer, Source};
 use reversi_record::formats::Format;
-use reversi_record::validate::{Event, Summary, Validation};
+use reversi_record::pipeline::validation::{Event, Validation};
+use reversi_record::validate::Summary;
 use reversi_record::Rules;
 
 use super::input::{self, InputOptions};

@@ -21,12 +21,10 @@ use crate::record::score::{join_counts, result_mismatch};
 use crate::record::{ClaimedResult, MoveRecord, Record, ResultScore, Termination};
 
 mod game;
-mod pipeline;
 mod suggest;
 
 pub use crate::codes::{explain, Code, CODES};
 pub use game::{validate_game, Summary};
-pub use pipeline::{Event, Input, Stopped, Validation};
 
 /// What replaying one game found.
 #[derive(Clone, Debug)]

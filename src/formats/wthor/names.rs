@@ -172,7 +172,7 @@ impl NameTable {
         self.controls
     }
 
-    /// Reads `path`; a file over [`MAX_NAME_FILE_BYTES`] is refused (`InvalidData`) without
+    /// Reads `path`; a file over `MAX_NAME_FILE_BYTES` is refused (`InvalidData`) without
     /// being read.
     pub fn read(kind: NameKind, path: &Path) -> io::Result<NameTable> {
         use std::io::Read;

@@ -13,7 +13,7 @@ use crate::record::TagName;
 /// would name a folder of its own (`.`, `..`) is `_` too; a value is cut to 96 bytes.
 ///
 /// ```
-/// use reversi_record::convert::OutputTemplate;
+/// use reversi_record::pipeline::conversion::OutputTemplate;
 /// let template: OutputTemplate = "WTH_{year}.wtb".parse().unwrap();
 /// let tags = |name: &str| (name == "Date").then_some("2004.06.12");
 /// assert_eq!(template.file_name(tags), "WTH_2004.wtb");

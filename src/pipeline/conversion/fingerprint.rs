@@ -14,7 +14,7 @@ use crate::record::{Record, ResultScore, Termination};
 /// be named. Tags, names and comments are not in it: a lossy target may drop them.
 ///
 /// ```
-/// use reversi_record::convert::Fingerprint;
+/// use reversi_record::pipeline::conversion::Fingerprint;
 /// use reversi_record::formats::{Format, ReadOptions};
 /// let read = |text: &str| Format::MoveString.read_bytes(text, &ReadOptions::default()).unwrap().remove(0);
 /// let (a, b) = (read("f5d6c3"), read("f5d6c4"));

@@ -1,6 +1,6 @@
 //! Inputs read into blocks of games and worked on by several threads, the results taken
-//! in input order: the machinery under [`Validation`](crate::validate::Validation) and
-//! [`Conversion`](crate::convert::Conversion).
+//! in input order: the machinery under [`Validation`](crate::pipeline::Validation) and
+//! [`Conversion`](crate::pipeline::Conversion).
 //!
 //! One thread reads the inputs and splits them into blocks (WTHOR records, RGN/PGN game
 //! texts, move-string lines and GGF games not yet parsed, or games other readers read in
@@ -52,7 +52,7 @@ impl Input {
     ///
     /// ```
     /// use reversi_record::formats::Format;
-    /// use reversi_record::validate::Input;
+    /// use reversi_record::pipeline::Input;
     /// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/cli/mixed.rgn");
     /// let input = Input::open(path).unwrap();
     /// assert_eq!(input.format, Format::Rgn);

@@ -7,7 +7,7 @@
 //!
 //! ```
 //! use reversi_record::formats::{Format, ReadOptions};
-//! use reversi_record::view::{GameReader, Input};
+//! use reversi_record::pipeline::view::{GameReader, Input};
 //! let text = "[Black \"Tamaru\"]\n[Result \"33-31\"]\n1. f5 d6 2. c3\n\n[Black \"Murakami\"]\n1. f5 f6 *\n";
 //! let input = Input {
 //!     format: Format::Rgn,
@@ -48,7 +48,6 @@ use std::io::{self, BufRead};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-pub use crate::blocks::Input;
 use crate::diagnostic::Diagnostic;
 use crate::engine::quick::{move_of, QuickMoves};
 use crate::engine::{Move, Rules};
@@ -56,6 +55,7 @@ use crate::formats::rgn::{self, GameSpan, Splitter};
 use crate::formats::text::RunawayGuard;
 use crate::formats::wthor::{self, Entry, FileContext, QuickRecord};
 use crate::formats::{capped, Format, Games, ParsedGame};
+pub use crate::pipeline::blocks::Input;
 use crate::record::{ClaimedResult, Record, ResultScore, StartPosition, Tag, Termination};
 
 /// Reads one input's games as [`GameView`]s, reusing its buffers from game to game.

@@ -3,7 +3,7 @@
 //!
 //! ```
 //! use reversi_record::formats::{Format, ReadOptions};
-//! use reversi_record::validate::{Event, Input, Validation};
+//! use reversi_record::pipeline::validation::{Event, Input, Validation};
 //! let input = Input {
 //!     format: Format::MoveString,
 //!     reader: Box::new(&b"f5d6c3\nf5d6a1\n"[..]),
@@ -37,15 +37,15 @@
 
 use std::io;
 
-use super::{validate_game, Summary};
-pub use crate::blocks::Input;
-use crate::blocks::{self, Pending, Unit};
 use crate::diagnostic::Diagnostic;
 use crate::engine::quick::QuickMoves;
 use crate::engine::Rules;
 use crate::formats::rgn;
 use crate::formats::wthor::Entry;
 use crate::formats::{capped, ParsedGame};
+pub use crate::pipeline::blocks::Input;
+use crate::pipeline::blocks::{self, Pending, Unit};
+use crate::validate::{validate_game, Summary};
 
 /// What [`Validation::run`] reports, in input order.
 #[derive(Debug)]
@@ -64,7 +64,7 @@ pub enum Event<'e, T> {
 
 /// A run that its sink stopped: the sink's error, and the [`Summary`] of everything
 /// reported before it (a game is counted before it is reported).
-pub type Stopped = crate::blocks::Stopped<Summary>;
+pub type Stopped = crate::pipeline::blocks::Stopped<Summary>;
 
 /// A validation run's settings; [`Validation::run`] validates.
 #[derive(Clone, Debug)]

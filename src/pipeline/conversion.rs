@@ -3,9 +3,9 @@
 //! writer.
 //!
 //! ```
-//! use reversi_record::convert::{Conversion, Event, Outcome};
+//! use reversi_record::pipeline::conversion::{Conversion, Event, Outcome};
 //! use reversi_record::formats::{Format, ReadOptions, WriteOptions};
-//! use reversi_record::validate::Input;
+//! use reversi_record::pipeline::Input;
 //! let input = Input {
 //!     format: Format::MoveString,
 //!     reader: Box::new(&b"f5d6c3\nf5zz\n"[..]),
@@ -35,17 +35,16 @@
 //! How it is fast: the reading thread only splits the inputs into blocks of games (WTHOR
 //! records, RGN/PGN game texts); the workers read each game into a record, insert the
 //! passes it leaves implicit ([`insert_inferred_passes`]) and, for a text target, render it
-//! with the writer's [`Renderer`](crate::formats::Renderer); the calling thread writes
+//! with the writer's [`Renderer`]; the calling thread writes
 //! the texts (or, for WTHOR, the records) in input order and reports each game. Memory
 //! stays flat: a few blocks are in flight at a time.
 
 use std::io;
 
-pub use crate::blocks::Input;
+pub use crate::pipeline::blocks::Input;
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::blocks::{self, TextBlock, Unit};
 use crate::diagnostic::{Diagnostic, Source};
 use crate::engine::quick::{move_of, standard_end, QuickMoves};
 use crate::engine::{Move, Rules};
@@ -56,6 +55,7 @@ use crate::formats::{
     capped, rgn, text, Format, ParsedGame, PlainGame, ReadOptions, RecordWriter, Rendered,
     Renderer, WriteError, WriteOptions,
 };
+use crate::pipeline::blocks::{self, TextBlock, Unit};
 use crate::record::Record;
 use crate::validate::{insert_inferred_passes, settle_result, validate_game, validate_record};
 
@@ -177,7 +177,7 @@ pub struct Tally {
 
 /// A run stopped by the writer's output or by the sink: the error, and the [`Tally`] of
 /// the games reported before it.
-pub type Stopped = crate::blocks::Stopped<Tally>;
+pub type Stopped = crate::pipeline::blocks::Stopped<Tally>;
 
 impl std::fmt::Display for Tally {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -314,9 +314,9 @@ impl Conversion {
     /// that does not. An error reading `output` or `written` is returned.
     ///
     /// ```
-    /// use reversi_record::convert::{Conversion, Event, Outcome};
+    /// use reversi_record::pipeline::conversion::{Conversion, Event, Outcome};
     /// use reversi_record::formats::{Format, ReadOptions, WriteOptions};
-    /// use reversi_record::validate::Input;
+    /// use reversi_record::pipeline::Input;
     /// let input = |text: &'static [u8], format| Input { format, reader: Box::new(text), options: ReadOptions::default() };
     /// let (mut out, mut written) = (Vec::new(), Vec::new());
     /// {
