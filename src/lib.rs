@@ -33,3 +33,14 @@ pub mod render;
 pub mod repair;
 pub mod scenario;
 pub mod validate;
+
+/// The README and the library tour (`docs/library.md`), whose Rust examples run as doc
+/// tests.
+#[cfg(doctest)]
+pub mod docs {
+    #[doc = include_str!("../README.md")]
+    pub struct Readme;
+
+    #[doc = include_str!("../docs/library.md")]
+    pub struct LibraryTour;
+}
