@@ -3,7 +3,43 @@
 //! Read, write, validate and convert game records of Reversi/Othello and its variants.
 //!
 //! The data flows one way: bytes → format reader → [`record`] → replay against the
-//! [`engine`] → report.
+//! [`engine`] → report; writers take a record.
+//!
+//! ```
+//! use reversi_record::formats::{Format, ReadOptions, WriteOptions};
+//! use reversi_record::validate::validate_game;
+//!
+//! // Read: every format has a reader that yields games, one bad game never sinks a file.
+//! let text = b"f5d6c3d3c4\nf5f5\n".to_vec();
+//! let games = Format::MoveString.read_bytes(text, &ReadOptions::default())?;
+//! // Validate: the reader's findings and the replay's, pointing at the exact token.
+//! let found = validate_game(&games[1], &[] as &[&str]);
+//! assert!(found.iter().any(|d| d.code.name() == "illegal-move" && d.is_error()));
+//! // Write: a writer refuses what its format cannot hold, unless writing lossily.
+//! let record = games[0].record.as_ref().unwrap();
+//! let (rgn, _) = Format::Rgn.write_bytes(std::slice::from_ref(record), &WriteOptions::default())?;
+//! assert_eq!(String::from_utf8(rgn)?, "[Rules \"othello\"]\n\n1. f5 d6 2. c3 d3 3. c4\n");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The floors, from the bottom:
+//!
+//! * [`engine`]: rules as data ([`Rules`]), positions on bitboards, outcomes, perft.
+//! * [`record`]: the record model every format reads into; results as people write them.
+//! * [`formats`]: one reader and writer per format behind [`formats::Format`], with what
+//!   each holds ([`formats::capabilities`]); [`codes`] and [`diagnostic`] name and render
+//!   what they find.
+//! * [`validate`]: the replay validator; [`repair`]: the edit search for recorders'
+//!   errors (the search itself sits below both, so they never disagree).
+//! * [`pipeline`]: whole inputs on all cores in input order, in flat memory:
+//!   [`pipeline::Validation`], [`pipeline::Conversion`] (which reads back what it wrote),
+//!   [`pipeline::GameReader`] (games without records).
+//! * [`render`] draws positions as text and SVG; [`scenario`] runs rule scenarios and the
+//!   conformance suite; [`output`] writes files atomically, never over an input.
+//!
+//! The command line, the web desk and the Python package are front ends over these; the
+//! library alone depends on no command-line or terminal crate. The tour with more examples
+//! is `docs/library.md`.
 //!
 //! ```
 //! use reversi_record::{Finished, Move, Position, Rules};
