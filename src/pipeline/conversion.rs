@@ -451,6 +451,20 @@ impl Work<'_> {
     }
 }
 
+/// What the writer does with a plain game (its text rendered, or its record written),
+/// and its file in a split conversion; `None` when the renderer needs the record.
+fn plain_step(
+    game: &PlainGame<'_>,
+    renderer: Option<&Renderer>,
+    split: Option<&OutputTemplate>,
+) -> Option<(Step, Option<String>)> {
+    let step = match renderer {
+        None => Step::Record,
+        Some(renderer) => Step::Rendered(Ok(renderer.render_plain(game)?)),
+    };
+    Some((step, split.map(|t| t.file_name(|name| game.tag(name)))))
+}
+
 /// What is left for the writer to do with a game.
 enum Step {
     /// Write this text (or report why the target refused it).
@@ -660,11 +674,7 @@ impl Scratch {
             moves: &self.moves,
             discs: Some(discs),
         };
-        let step = match renderer {
-            None => Step::Record,
-            Some(renderer) => Step::Rendered(Ok(renderer.render_plain(&game)?)),
-        };
-        let file = split.map(|t| t.file_name(|name| game.tag(name)));
+        let (step, file) = plain_step(&game, renderer, split)?;
         Some(Prepared {
             game: context.read_quick_unbuilt(q, &mut self.line)?,
             step,
@@ -732,11 +742,7 @@ impl Scratch {
             moves: &self.moves,
             discs: Some(discs),
         };
-        let step = match renderer {
-            None => Step::Record,
-            Some(renderer) => Step::Rendered(Ok(renderer.render_plain(&game)?)),
-        };
-        let file = split.map(|t| t.file_name(|name| game.tag(name)));
+        let (step, file) = plain_step(&game, renderer, split)?;
         // The game as the reader gives it, its record taken out once rendered.
         let (source_text, problems) = text::decode(bytes.to_vec(), at.offset, at.line);
         if !problems.is_empty() {
