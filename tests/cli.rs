@@ -690,6 +690,86 @@ fn convert_reports_every_game_as_json_when_asked() {
 }
 
 #[test]
+fn a_folder_stands_for_the_record_files_below_it() {
+    let dir = scratch("folder");
+    let incoming = dir.join("incoming");
+    std::fs::create_dir_all(incoming.join("late")).unwrap();
+    std::fs::copy(DEMO, incoming.join("club-night.rgn")).unwrap();
+    std::fs::copy("fixtures/cli/pass.wtb", incoming.join("pass.wtb")).unwrap();
+    std::fs::copy(
+        "fixtures/ggf/valid/standard.ggf",
+        incoming.join("late/standard.ggf"),
+    )
+    .unwrap();
+    // Prose named like move strings, a hidden file and WTHOR name files are not games.
+    std::fs::write(
+        incoming.join("notes.txt"),
+        "Round 3 started late; board 2 swapped.\n",
+    )
+    .unwrap();
+    std::fs::write(incoming.join(".~lock.club-night.rgn#"), "x").unwrap();
+    for (from, to) in [("wthor.jou", "WTHOR.JOU"), ("Wthor.Trn", "WTHOR.TRN")] {
+        std::fs::copy(
+            Path::new("fixtures/wthor/valid/names").join(from),
+            incoming.join(to),
+        )
+        .unwrap();
+    }
+    let folder = incoming.to_str().unwrap();
+    let shown = |text: &str| text.replace(folder, "[DIR]");
+
+    let r = run(&["validate", folder]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let notes: Vec<String> = r
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("note:"))
+        .map(shown)
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            "note: [DIR]/notes.txt: skipped, its content is not a game record of any format",
+            "note: reading [DIR]/club-night.rgn as rgn (detected from its content)",
+            "note: reading [DIR]/late/standard.ggf as ggf (detected from its content)",
+            "note: reading [DIR]/pass.wtb as wthor (detected from its content)",
+        ]
+    );
+    assert!(
+        r.stdout
+            .ends_with("3 files, 6 games: 6 valid, 0 invalid; 0 errors, 3 warnings\n"),
+        "{}",
+        r.stdout
+    );
+
+    // convert and repair take folders too; -q keeps the skip notes out.
+    let r = run(&["convert", "-q", "--lossy", "--to", "moves", folder]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stdout.lines().filter(|l| !l.starts_with("%%")).count(),
+        6,
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stderr.contains("notes.txt"), "{}", r.stderr);
+    let r = run(&["repair", "-q", folder]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("3 files, 6 games: 6 valid"),
+        "{}",
+        r.stderr
+    );
+
+    // A file named on the command line is read as named, by its extension if need be.
+    let r = run(&[
+        "validate",
+        "-q",
+        incoming.join("notes.txt").to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+}
+
+#[test]
 fn convert_output_dash_is_standard_output() {
     let dash = run(&["convert", "--to", "sgf", "-o", "-", SAMPLE]);
     let default = run(&["convert", "--to", "sgf", SAMPLE]);

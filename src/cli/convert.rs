@@ -22,7 +22,7 @@ use super::{exit, stderr_line, OutputFormat};
 /// game and what would be lost, unless `--lossy` is given.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// Input files; `-` reads standard input.
+    /// Input files; `-` reads standard input. A folder stands for the record files below it (recognised by their content; the others are skipped with a note).
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
     /// Target format, `FORMAT[:DIALECT]`: `rgn`, `json`, `json:lines`, `wthor`, `ggf`, `pgn`, `pgn:thor`, `pgn:playok`, `pgn:edax`, `sgf`, `moves`, `moves:nopass` (passes left out), `transcript`, `obf`.
@@ -67,7 +67,9 @@ pub(crate) struct Args {
     jobs: Option<usize>,
 }
 
-pub(crate) fn run(args: Args) -> io::Result<u8> {
+pub(crate) fn run(mut args: Args) -> io::Result<u8> {
+    // Folders stand for the record files below them.
+    args.inputs = input::expand(&args.inputs, args.quiet)?;
     let (target, dialect) = args.to.clone();
     let names = args.names.as_deref().map(wthor::Names::parse).transpose();
     let names = names.map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;

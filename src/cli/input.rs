@@ -131,6 +131,97 @@ pub(crate) fn open(path: impl AsRef<Path>, options: &InputOptions) -> io::Result
     })
 }
 
+/// The inputs `paths` name, folders walked: a folder stands for the record files below
+/// it, in name order, each of them recognised by its content (a notes file named `.txt` is
+/// not read as move strings); the other files are skipped, each with a note (unless
+/// `quiet`), and so are hidden files and WTHOR name files, which a game file's reader
+/// finds by itself. Files named on the command line are taken as they are.
+pub(crate) fn expand(paths: &[PathBuf], quiet: bool) -> io::Result<Vec<PathBuf>> {
+    let mut out = Vec::with_capacity(paths.len());
+    for path in paths {
+        if path == Path::new("-") || !path.is_dir() {
+            out.push(path.clone());
+            continue;
+        }
+        let mut files = Vec::new();
+        walk(path, &mut files)?;
+        files.sort();
+        for file in files {
+            match found(&file) {
+                Found::Record => out.push(file),
+                Found::Skipped(why) if !quiet => {
+                    super::stderr_line(format_args!("note: {}: skipped, {why}", file.display()))
+                }
+                Found::Skipped(_) | Found::Quiet => {}
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Every file below `dir` (symbolic links to folders are not followed).
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        io::Error::new(
+            e.kind(),
+            format!("{}: cannot read the folder: {e}", dir.display()),
+        )
+    })?;
+    for entry in entries {
+        let entry = entry.map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!("{}: cannot read the folder: {e}", dir.display()),
+            )
+        })?;
+        let path = entry.path();
+        let hidden = entry.file_name().to_string_lossy().starts_with('.');
+        match entry.file_type() {
+            Ok(kind) if kind.is_dir() && !hidden => walk(&path, out)?,
+            Ok(kind) if kind.is_dir() => {}
+            _ => out.push(path),
+        }
+    }
+    Ok(())
+}
+
+/// What becomes of a file found in a folder.
+enum Found {
+    /// A record file: read.
+    Record,
+    /// Left out without a word: a hidden file, or a WTHOR name file (read with the game
+    /// files beside it).
+    Quiet,
+    /// Left out with a note saying why.
+    Skipped(&'static str),
+}
+
+/// What becomes of the file `path`, found in a folder.
+fn found(path: &Path) -> Found {
+    use std::io::Read;
+    let hidden = path
+        .file_name()
+        .is_some_and(|n| n.to_string_lossy().starts_with('.'));
+    if hidden || wthor::is_name_file(path) {
+        return Found::Quiet;
+    }
+    let mut head = Vec::with_capacity(4096);
+    let opened = File::open(path).and_then(|file| {
+        let len = file.metadata().ok().map(|m| m.len());
+        file.take(4096).read_to_end(&mut head)?;
+        Ok(len)
+    });
+    let Ok(len) = opened else {
+        // Read as named, to report its error.
+        return Found::Record;
+    };
+    let sniff = reversi_record::formats::Sniff { head: &head, len };
+    match Format::sniff(&sniff) {
+        Some(_) => Found::Record,
+        None => Found::Skipped("its content is not a game record of any format"),
+    }
+}
+
 /// Parses `FORMAT[:DIALECT]` for clap.
 pub(crate) fn parse_format(s: &str) -> Result<Format, String> {
     s.parse().map_err(|e: ParseFormatError| e.to_string())

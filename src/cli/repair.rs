@@ -22,7 +22,7 @@ use super::{exit, OutputFormat};
 /// the report lists each edit.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// Input files; `-` reads standard input.
+    /// Input files; `-` reads standard input. A folder stands for the record files below it (recognised by their content; the others are skipped with a note)..
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
     /// Output format, `FORMAT[:DIALECT]` (default: the first input's format).
@@ -108,7 +108,9 @@ impl<W: Write> Write for Lenient<W> {
 /// at a time, and writes them with one writer (made with the first input, whose format is
 /// the default target); the output is replaced only when every input could be read and a
 /// game was written. A closed standard output ends the run quietly with its status.
-pub(crate) fn run(args: Args) -> io::Result<u8> {
+pub(crate) fn run(mut args: Args) -> io::Result<u8> {
+    // Folders stand for the record files below them.
+    args.inputs = input::expand(&args.inputs, args.quiet)?;
     if args.format == OutputFormat::Jsonl {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,

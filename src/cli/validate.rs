@@ -14,7 +14,7 @@ use super::{exit, stderr_line, OutputFormat};
 /// Replay every game and report illegal moves, wrong flips, passes, positions and results.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// Files to validate; `-` (the default) reads standard input.
+    /// Files to validate; `-` (the default) reads standard input. A folder stands for the record files below it (recognised by their content; the others are skipped with a note).
     #[arg(default_value = "-")]
     files: Vec<std::path::PathBuf>,
     /// Rules for records that do not state them (move strings, transcripts, RGN and PGN
@@ -81,7 +81,9 @@ fn json_line(value: &impl serde::Serialize) -> io::Result<String> {
     serde_json::to_string(value).map_err(io::Error::other)
 }
 
-pub(crate) fn run(args: Args) -> io::Result<u8> {
+pub(crate) fn run(mut args: Args) -> io::Result<u8> {
+    // Folders stand for the record files below them.
+    args.files = input::expand(&args.files, args.quiet)?;
     let jobs = super::capped_jobs(args.jobs, args.quiet);
     let human = args.format == OutputFormat::Human;
     let progress = (human && !args.quiet && io::stderr().is_terminal()).then(|| {
