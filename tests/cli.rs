@@ -587,6 +587,13 @@ fn convert_splits_the_games_into_the_files_a_template_names() {
     ]);
     assert_eq!(r.code, 1);
     assert!(!dir.join("m-2026.txt").exists() && !dir.join("m-unknown.txt").exists());
+    // Nor a folder: the folders it made for the games it then refused are removed.
+    // (WTHOR refuses them as it writes them, once their file is open.)
+    let nested = format!("{dir_s}/refused/{{event}}/games.wtb");
+    let r = run(&["convert", "--to", "wthor", "-o", &nested, DEMO]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("4 not converted"), "{}", r.stderr);
+    assert!(!dir.join("refused").exists(), "{}", r.stderr);
     let r = run(&[
         "convert",
         "--lossy",

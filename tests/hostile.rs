@@ -4,7 +4,7 @@
 //! asserts no panic, the exit code, the files left behind and, measured by the kernel for
 //! the child, its peak memory.
 //!
-//! The figures for 10 MB to 1 GB inputs are in the README; these cases stay small so that
+//! The figures for 10 MB to 1 GB inputs are in docs/performance.md; these cases stay small so that
 //! CI stays lean.
 #![cfg(unix)]
 

@@ -488,9 +488,9 @@ fn man_pages() {
     }
 }
 
-/// The diagrams the README shows are what the commands it gives make today.
+/// The diagrams the guide shows are what the commands it gives make today.
 #[test]
-fn readme_diagrams_are_up_to_date() {
+fn the_guides_diagrams_are_up_to_date() {
     for (file, args) in [
         (
             "docs/club-night-move30.svg",
@@ -515,8 +515,13 @@ fn readme_diagrams_are_up_to_date() {
             "{file}: regenerate with `reversi {} -o {file}`",
             args.join(" ")
         );
-        let readme = std::fs::read_to_string(format!("{ROOT}/README.md")).unwrap();
-        assert!(readme.contains(file), "README links {file}");
-        assert!(readme.contains(&format!("reversi {} -o {file}", args[..].join(" "))));
+        // The guide shows them (linked beside it, in docs/) with the commands that make them.
+        let guide = std::fs::read_to_string(format!("{ROOT}/docs/guide.md")).unwrap();
+        let beside = file.trim_start_matches("docs/");
+        assert!(
+            guide.contains(&format!("]({beside})")),
+            "the guide links {file}"
+        );
+        assert!(guide.contains(&format!("reversi {} -o {file}", args[..].join(" "))));
     }
 }

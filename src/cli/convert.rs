@@ -206,6 +206,22 @@ struct Files<'a> {
     by_name: std::collections::HashMap<String, usize>,
     /// The output the last game went to, which an error of the run names.
     current: Option<usize>,
+    /// The folders the template's names made.
+    created: Vec<PathBuf>,
+}
+
+impl Drop for Files<'_> {
+    /// A run that put nothing in a folder it made (it failed, or refused that folder's
+    /// games) leaves no empty folder behind.
+    fn drop(&mut self) {
+        self.open.clear();
+        // Deepest first: a folder is empty only once the ones in it are gone.
+        self.created
+            .sort_by_key(|d| std::cmp::Reverse(d.components().count()));
+        for dir in &self.created {
+            let _ = std::fs::remove_dir(dir);
+        }
+    }
 }
 
 /// An output being written, with its writer.
@@ -238,6 +254,7 @@ impl<'a> Files<'a> {
             open: Vec::new(),
             by_name: std::collections::HashMap::new(),
             current: None,
+            created: Vec::new(),
         }
     }
 
@@ -270,9 +287,16 @@ impl<'a> Files<'a> {
         }
         let dir = output_dir(path);
         if let Some(dir) = dir.as_deref().filter(|_| !name.is_empty()) {
+            // The folders made here are removed again if they stay empty.
+            let missing: Vec<PathBuf> = dir
+                .ancestors()
+                .take_while(|d| !d.as_os_str().is_empty() && !d.exists())
+                .map(Path::to_path_buf)
+                .collect();
             std::fs::create_dir_all(dir).map_err(|e| {
                 io::Error::new(e.kind(), format!("cannot create {}: {e}", dir.display()))
             })?;
+            self.created.extend(missing);
         }
         let output = Output::create(path, self.guarded)?;
         let options = WriteOptions {
