@@ -163,7 +163,8 @@ fn validate_unreadable_file_exits_2_naming_it() {
     let r = run(&["validate", "/proc/self/mem"]);
     assert_eq!(r.code, 2);
     assert!(
-        r.stderr.starts_with("error: /proc/self/mem: reading failed: "),
+        r.stderr
+            .starts_with("error: /proc/self/mem: reading failed: "),
         "{}",
         r.stderr
     );
