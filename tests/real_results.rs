@@ -253,8 +253,10 @@ fn every_real_file_reads_back_from_every_target_with_its_results_and_without() {
     let mut failures = Vec::new();
     let mut written_per_target = vec![0; TARGETS.len()];
     let mut derived_without_results = 0;
+    let mut games = 0;
     for file in &files {
         let records = sample(file);
+        games += records.len();
         assert!(!records.is_empty(), "{}: no games", file.name);
         for explicit in [true, false] {
             for results in [true, false] {
@@ -317,7 +319,6 @@ fn every_real_file_reads_back_from_every_target_with_its_results_and_without() {
     let _ = std::fs::remove_dir_all(&names);
     failures.truncate(20);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    let games: usize = files.iter().map(|f| sample(f).len()).sum();
     eprintln!("{} files, {games} games, each in 4 forms:", files.len());
     for ((target, dialect, _), written) in TARGETS.iter().zip(&written_per_target) {
         eprintln!(

@@ -98,8 +98,8 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
     let mut files = Files::new(target, write_options, names_dir, &guarded);
     let read_back = match &template {
         // A single output is opened before any input is read.
-        None => ReadBack::of(target, files.open_single(&args.output)?),
-        Some(_) => ReadBack::of(target, true),
+        None => reads_back(target, files.open_single(&args.output)?),
+        Some(_) => reads_back(target, true),
     };
     let target_name = match &files.options.dialect {
         Some(d) if target == Format::Json => format!("{target}:{d}"),
@@ -384,24 +384,11 @@ impl Outputs for Files<'_> {
     }
 }
 
-/// Whether (and where) the games written are read back before their output is put in
-/// place.
-enum ReadBack {
-    /// Not read back: standard output, a FIFO or device, or OBF, which keeps each game's
-    /// final position only.
-    Off,
-    /// Each output is read back; the fingerprints are spooled beside it.
-    On,
-}
-
-impl ReadBack {
-    fn of(target: Format, staged: bool) -> ReadBack {
-        if staged && target != Format::Obf {
-            ReadBack::On
-        } else {
-            ReadBack::Off
-        }
-    }
+/// Whether the games written are read back before their output is put in place: not
+/// for standard output, a FIFO or a device (nothing is staged), nor for OBF, which keeps
+/// each game's final position only.
+fn reads_back(target: Format, staged: bool) -> bool {
+    staged && target != Format::Obf
 }
 
 /// Reads the staged output at `path` back and compares it game by game with what was
@@ -464,7 +451,7 @@ struct Report {
     /// An input could not be opened or read.
     failed_input: bool,
     /// Whether the games written are read back.
-    read_back: ReadBack,
+    read_back: bool,
     /// The output `-o` names (a template, or the one output).
     output: PathBuf,
     /// Each output's games, by the name the template gave (`""` for a single output).
@@ -490,7 +477,7 @@ struct InputReport {
 }
 
 impl Report {
-    fn new(args: &Args, target_name: String, read_back: ReadBack, split: bool) -> Report {
+    fn new(args: &Args, target_name: String, read_back: bool, split: bool) -> Report {
         Report {
             target_name,
             lossy: args.lossy,
@@ -528,7 +515,7 @@ impl Report {
             return Ok(());
         };
         file.written += 1;
-        if let ReadBack::On = self.read_back {
+        if self.read_back {
             if file.spool.is_none() {
                 let path = if name.is_empty() {
                     self.output.as_path()
@@ -824,15 +811,10 @@ impl JsonReport {
 
     fn end(&mut self, summary: serde_json::Value) -> io::Result<()> {
         use std::io::Write;
-        let summary = serde_json::json!({ "summary": summary });
         match (self.document, self.events) {
-            (false, _) => writeln!(self.out, "{summary}")?,
-            (true, 0) => writeln!(
-                self.out,
-                "{{\"events\":[],\"summary\":{}}}",
-                summary["summary"]
-            )?,
-            (true, _) => writeln!(self.out, "],\"summary\":{}}}", summary["summary"])?,
+            (false, _) => writeln!(self.out, "{}", serde_json::json!({ "summary": summary }))?,
+            (true, 0) => writeln!(self.out, "{{\"events\":[],\"summary\":{summary}}}")?,
+            (true, _) => writeln!(self.out, "],\"summary\":{summary}}}")?,
         }
         self.out.flush()
     }
