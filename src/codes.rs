@@ -23,7 +23,8 @@ macro_rules! codes {
         }
 
         /// Every code with its kebab-case name and its explanation, in a fixed order:
-        /// validator codes first, then repair outcomes, then reader codes by format.
+        /// validator codes first, then repair outcomes, then the checks across games, then reader codes by
+        /// format.
         pub const CODES: &[(Code, &str, &str)] = &[$((Code::$variant, $name, $text),)*];
 
         impl Code {
@@ -71,6 +72,18 @@ codes! {
         "`reversi repair` found several repairs with the same number of edits that fit equally well, so it cannot choose and writes the game unchanged. The alternatives are listed: pick one by hand.";
     Unrepairable = "unrepairable",
         "`reversi repair` found no repair within its edit limit (`--max-edits`) that makes the game legal (and gives the claimed result), or the game cannot be searched. The game is written unchanged and its findings follow; raise the limit or fix it by hand.";
+    DuplicateGame = "duplicate-game",
+        "Two games of the run have the same moves, as written or under a symmetry of the board that keeps the start position (a sheet read from the other side of the board), whatever names, rounds or files they carry: a game entered twice, a game re-entered in another round, a phone entry beside a typed sheet. Both games are named; keep one. Short games can really be played twice (the message says how many moves they have).";
+    PlayerTwiceInRound = "player-twice-in-round",
+        "A player has two games in one round of one event (names compared ignoring case and spacing). Usually one game's round or a name is mistyped. Both games are named. Games of one event are those with the same `Event` tag; when only one event is named, games without an `Event` tag belong to it.";
+    RepeatedPairing = "repeated-pairing",
+        "The same two players meet twice in one event. A Swiss event pairs them once, so a round or a name is probably mistyped; in a double round robin it is expected (use `--allow repeated-pairing`). Both games are named.";
+    MissingGame = "missing-game",
+        "`--pairings` lists a pairing (round, board, black, white) for which no game of the run has that round and those two players. A sheet is missing, or its tags are mistyped.";
+    UnpairedGame = "unpaired-game",
+        "A game of the run matches no pairing of `--pairings`: no pairing of its round has its two players (or it has no `Round` tag). Its round or a name is probably mistyped, or the pairings file is incomplete.";
+    SwappedColours = "swapped-colours",
+        "A game's players match a pairing of `--pairings`, but with the colours the other way round: the pairing's black played White. The sheet's names may be swapped, or the players sat the wrong way; the result per colour is affected.";
     SyntaxTooLong = "syntax-too-long",
         "A line or a game is longer than 1 MiB, more than a reader holds in memory; the game is skipped and reading goes on with the next one. Split the file, or check that it is really a text record and not a binary file read with the wrong format.";
     SyntaxTooManyErrors = "syntax-too-many-errors",

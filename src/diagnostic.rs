@@ -10,7 +10,7 @@ use std::sync::Arc;
 use miette::{LabeledSpan, MietteError, MietteSpanContents, SourceCode, SpanContents};
 use serde::Serialize;
 
-use crate::record::Span;
+use crate::record::{Identity, Span};
 
 /// How serious a finding is.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize)]
@@ -73,6 +73,8 @@ pub struct Diagnostic {
     pub move_number: Option<usize>,
     /// A board diagram of the position at the error.
     pub board: Option<String>,
+    /// Who played the game, and where (its players, round, board), when its tags say.
+    pub identity: Option<Arc<Identity>>,
 }
 
 impl Diagnostic {
@@ -99,6 +101,7 @@ impl Diagnostic {
             ply: None,
             move_number: None,
             board: None,
+            identity: None,
         }
     }
 
@@ -213,6 +216,9 @@ impl Serialize for Located<'_> {
             map.serialize_entry("file", file)?;
         }
         map.serialize_entry("game", &d.game)?;
+        if let Some(identity) = &d.identity {
+            map.serialize_entry("identity", identity.as_ref())?;
+        }
         map.serialize_entry("ply", &d.ply)?;
         map.serialize_entry("move", &d.move_number)?;
         let span = d.span.map(|s| SpanJson {
@@ -432,9 +438,13 @@ impl<S> fmt::Display for Report<'_, S> {
         let d = self.diagnostic;
         // Control characters from a record are shown escaped ([`escape_controls`]).
         let message = escape_controls(&d.message);
+        let who = match d.identity.as_deref().map(Identity::to_string) {
+            Some(who) if !who.is_empty() => format!(" ({})", escape_controls(&who)),
+            _ => String::new(),
+        };
         match (d.game, d.move_number) {
-            (Some(g), Some(m)) => write!(f, "game {g}, move {m}: {message}"),
-            (Some(g), None) => write!(f, "game {g}: {message}"),
+            (Some(g), Some(m)) => write!(f, "game {g}{who}, move {m}: {message}"),
+            (Some(g), None) => write!(f, "game {g}{who}: {message}"),
             _ => f.write_str(&message),
         }
     }

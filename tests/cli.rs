@@ -189,7 +189,18 @@ fn validate_reads_standard_input() {
     insta::assert_snapshot!(dash.transcript());
 }
 
-const SUMMARY_KEYS: [&str; 6] = ["files", "games", "valid", "invalid", "errors", "warnings"];
+/// The summary's keys; `across_games` only when there are findings across games (as in
+/// `mixed.rgn`, whose game 5 is game 1 again).
+const SUMMARY_KEYS: [&str; 7] = [
+    "files",
+    "games",
+    "valid",
+    "invalid",
+    "errors",
+    "warnings",
+    "across_games",
+];
+const FINDING_KEYS: [&str; 5] = ["code", "severity", "message", "help", "games"];
 const DIAGNOSTIC_KEYS: [&str; 11] = [
     "code", "severity", "file", "game", "ply", "move", "span", "line", "column", "message", "help",
 ];
@@ -205,7 +216,13 @@ fn keys(value: &Value) -> Vec<&str> {
 }
 
 fn assert_diagnostic_shape(d: &Value) {
-    assert_eq!(keys(d), DIAGNOSTIC_KEYS, "{d}");
+    // `identity` follows `game` when the game's tags name its players, round or board.
+    let mut expected = DIAGNOSTIC_KEYS.to_vec();
+    if d.get("identity").is_some() {
+        expected.insert(4, "identity");
+        assert!(d["identity"].is_object(), "{d}");
+    }
+    assert_eq!(keys(d), expected, "{d}");
     if !d["span"].is_null() {
         assert_eq!(keys(&d["span"]), ["offset", "length"]);
     }
@@ -218,9 +235,22 @@ fn validate_json_has_the_documented_shape() {
     assert_eq!(r.code, 1);
     assert_eq!(r.stderr, "", "no notes in JSON mode");
     let all: Value = serde_json::from_str(&r.stdout).expect("one JSON document");
-    // Diagnostics stream as they are found; the summary comes last.
-    assert_eq!(keys(&all), ["diagnostics", "summary"]);
+    // Diagnostics stream as they are found; the findings across games follow, the summary
+    // comes last.
+    assert_eq!(keys(&all), ["diagnostics", "findings", "summary"]);
     assert_eq!(keys(&all["summary"]), SUMMARY_KEYS);
+    let findings = all["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 1);
+    assert_eq!(keys(&findings[0]), FINDING_KEYS);
+    assert_eq!(findings[0]["code"], "duplicate-game");
+    let games: Vec<i64> = findings[0]["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["game"].as_i64().unwrap())
+        .collect();
+    assert_eq!(games, [1, 5]);
+    assert_eq!(findings[0]["games"][1]["identity"]["black"], "Ann");
     let diagnostics = all["diagnostics"].as_array().unwrap();
     assert_eq!(diagnostics.len(), 3);
     for d in diagnostics {
@@ -250,6 +280,9 @@ fn validate_jsonl_streams_diagnostics_then_the_summary() {
     let (summary, diagnostics) = lines.split_last().expect("a summary line");
     assert_eq!(keys(summary), ["summary"]);
     assert_eq!(keys(&summary["summary"]), SUMMARY_KEYS);
+    // The finding across games is the last line before the summary.
+    let (finding, diagnostics) = diagnostics.split_last().expect("a finding");
+    assert_eq!(keys(finding), FINDING_KEYS);
     assert_eq!(diagnostics.len(), 3);
     for d in diagnostics {
         assert_diagnostic_shape(d);
@@ -322,6 +355,8 @@ fn validate_allow_hides_and_does_not_count_a_code() {
         "ILLEGAL-MOVE",
         "--allow",
         "unfinished",
+        "--allow",
+        "duplicate-game",
         "fixtures/cli/mixed.rgn",
     ]);
     let all: Value = serde_json::from_str(&mixed.stdout).unwrap();
@@ -745,8 +780,9 @@ fn a_folder_stands_for_the_record_files_below_it() {
         ]
     );
     assert!(
-        r.stdout
-            .ends_with("3 files, 6 games: 6 valid, 0 invalid; 0 errors, 3 warnings\n"),
+        r.stdout.ends_with(
+            "3 files, 6 games: 6 valid, 0 invalid; 0 errors, 4 warnings (1 across games)\n"
+        ),
         "{}",
         r.stdout
     );

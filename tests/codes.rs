@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use reversi_record::codes::{Code, CODES};
+use reversi_record::event::{Event, Pairings};
 use reversi_record::formats::text::MAX_GAME_BYTES;
 use reversi_record::formats::{Format, ReadOptions};
 use reversi_record::repair::{repair_game, RepairOptions};
@@ -68,7 +69,45 @@ fn produced() -> BTreeSet<Code> {
         let repair = path.components().any(|c| c.as_os_str() == "repair");
         codes.extend(read_codes(&path, format, repair));
     }
+    codes.extend(across_games_codes());
     codes.extend(too_long_codes());
+    codes
+}
+
+/// The codes of the checks across games, each fixture directory taken as one event (with
+/// its `pairings.csv`, when it has one).
+fn across_games_codes() -> BTreeSet<Code> {
+    let mut by_dir: std::collections::BTreeMap<PathBuf, Vec<PathBuf>> = Default::default();
+    for path in files(Path::new(FIXTURES)) {
+        if let Some(dir) = path.parent() {
+            by_dir.entry(dir.to_path_buf()).or_default().push(path);
+        }
+    }
+    let mut codes = BTreeSet::new();
+    for (dir, paths) in by_dir {
+        let mut event = Event::default();
+        for path in paths {
+            let Some(format) = format_of(&path) else {
+                continue;
+            };
+            let Ok(text) = std::fs::read(&path) else {
+                continue;
+            };
+            let name = path.to_string_lossy().into_owned();
+            let options = ReadOptions {
+                name: Arc::from(name.as_str()),
+                path: Some(path.clone()),
+                ..ReadOptions::default()
+            };
+            if let Ok(games) = format.read_bytes(text, &options) {
+                event.add_games(&name, &games);
+            }
+        }
+        let pairings = std::fs::read_to_string(dir.join("pairings.csv"))
+            .ok()
+            .map(|text| Pairings::parse(&text).expect("a fixture's pairings read"));
+        codes.extend(event.check(pairings.as_ref()).iter().map(|f| f.code));
+    }
     codes
 }
 

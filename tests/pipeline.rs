@@ -424,6 +424,7 @@ fn events(inputs: Vec<(&'static str, Option<Input>)>, jobs: usize) -> (Vec<Strin
                 Event::Start(name) => format!("start {name}"),
                 Event::Game(game, found) => format!("game {} ({} found)", game.index, found.len()),
                 Event::Clean(n) => format!("clean {n}"),
+                Event::Facts(block) => format!("facts {}", block.len()),
                 Event::ReadFailed(e) => format!("failed: {e}"),
             });
             Ok(())

@@ -2,9 +2,10 @@
 
 use std::io::{self, IsTerminal, Write};
 
-use reversi_record::diagnostic::{Diagnostic, Renderer, Source};
+use reversi_record::diagnostic::{escape_controls, Diagnostic, Renderer, Severity, Source};
+use reversi_record::event::{Event, Finding, Pairings};
 use reversi_record::formats::Format;
-use reversi_record::pipeline::validation::{Event, Validation};
+use reversi_record::pipeline::validation::{Event as Found, Validation};
 use reversi_record::validate::Summary;
 use reversi_record::Rules;
 
@@ -37,6 +38,14 @@ pub(crate) struct Args {
     /// for an opening book.
     #[arg(long, value_name = "CODE", value_parser = super::parse_code)]
     allow: Vec<String>,
+    /// The event's pairings (a CSV of `round,board,black,white`): games missing from the
+    /// inputs, games no pairing has, and games with the colours swapped are reported.
+    #[arg(long, value_name = "FILE")]
+    pairings: Option<std::path::PathBuf>,
+    /// Leave out the checks across games (the same game twice, a player twice in a round,
+    /// a pairing repeated), which keep a few dozen bytes for every game read.
+    #[arg(long, conflicts_with = "pairings")]
+    no_event_checks: bool,
     /// No progress bar, no notes; only the findings and the summary.
     #[arg(long, short = 'q')]
     quiet: bool,
@@ -47,6 +56,8 @@ struct Printer {
     out: io::BufWriter<io::StdoutLock<'static>>,
     /// Diagnostics written so far (the JSON document separates them with commas).
     written: usize,
+    /// Findings across games written so far.
+    findings: usize,
     renderer: Renderer,
     progress: Option<indicatif::ProgressBar>,
 }
@@ -74,6 +85,49 @@ impl Printer {
             }
         }
     }
+
+    /// A finding across games: after the games' diagnostics (in JSON, in its own array).
+    fn finding(&mut self, finding: &Finding) -> io::Result<()> {
+        match self.format {
+            OutputFormat::Human => {
+                let out = &mut self.out;
+                let text = human_finding(finding);
+                match &self.progress {
+                    Some(p) => p.suspend(|| writeln!(out, "{text}")),
+                    None => writeln!(out, "{text}"),
+                }
+            }
+            OutputFormat::Json => {
+                let value = json_line(finding)?;
+                // The findings across games have their own array, after the diagnostics.
+                let comma = if self.findings == 0 {
+                    "],\"findings\":["
+                } else {
+                    ","
+                };
+                self.findings += 1;
+                write!(self.out, "{comma}{value}")
+            }
+            OutputFormat::Jsonl => writeln!(self.out, "{}", json_line(finding)?),
+        }
+    }
+}
+
+/// A finding across games as the terminal shows it, in the shape of a game's diagnostic.
+fn human_finding(finding: &Finding) -> String {
+    let mark = match finding.severity {
+        Severity::Error => 'x',
+        _ => '!',
+    };
+    let mut text = format!(
+        "{}\n\n  {mark} {}\n",
+        finding.code.name(),
+        escape_controls(&finding.message)
+    );
+    if let Some(help) = &finding.help {
+        text.push_str(&format!("  help: {}\n", escape_controls(help)));
+    }
+    text
 }
 
 /// `value` as one line of JSON.
@@ -100,11 +154,29 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
         format: args.format,
         out: io::BufWriter::new(io::stdout().lock()),
         written: 0,
+        findings: 0,
         renderer: Renderer::terminal(),
         progress,
     };
+    let pairings = match &args.pairings {
+        Some(path) => Some(read_pairings(path)?),
+        None => None,
+    };
     let mut failed_inputs = false;
-    let outcome = validate_files(&args, jobs, &mut printer, &mut failed_inputs)
+    let mut event = Event::default();
+    let outcome = validate_files(&args, jobs, &mut printer, &mut failed_inputs, &mut event)
+        .and_then(|mut summary| {
+            if event.games().len() > 1 || pairings.is_some() {
+                print_findings(
+                    &mut printer,
+                    &args.allow,
+                    &event,
+                    pairings.as_ref(),
+                    &mut summary,
+                )?;
+            }
+            Ok(summary)
+        })
         .and_then(|summary| print_summary(&mut printer, &summary).map(|()| summary));
     if let Some(p) = printer.progress.take() {
         p.finish_and_clear();
@@ -145,13 +217,52 @@ enum Opened {
     Failed(io::Error),
 }
 
-/// Validates every file with the library's pipeline, printing findings as they come;
-/// stops at the first error writing standard output.
+/// The pairings file, or an error naming it.
+fn read_pairings(path: &std::path::Path) -> io::Result<Pairings> {
+    let shown = path.display();
+    let text = std::fs::read(path)
+        .map_err(|e| io::Error::new(e.kind(), format!("{shown}: cannot read the pairings: {e}")))?;
+    let text = String::from_utf8_lossy(&text);
+    Pairings::parse(&text).map_err(|e| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("{shown}: {e} (a pairings file has lines `round,board,black,white`)"),
+        )
+    })
+}
+
+/// Prints the findings across games that `--allow` leaves, counting them.
+fn print_findings(
+    printer: &mut Printer,
+    allow: &[String],
+    event: &Event,
+    pairings: Option<&Pairings>,
+    summary: &mut Summary,
+) -> Result<(), Stopped> {
+    event.check_each(pairings, |finding| {
+        if allow
+            .iter()
+            .any(|a| a.eq_ignore_ascii_case(finding.code.name()))
+        {
+            return Ok(());
+        }
+        summary.add_across_games(finding.severity);
+        printer.finding(&finding).map_err(|e| match e.kind() {
+            io::ErrorKind::BrokenPipe => Stopped::Pipe(false),
+            _ => Stopped::Io(e),
+        })
+    })
+}
+
+/// Validates every file with the library's pipeline, printing findings as they come and
+/// gathering the games' facts into `event`; stops at the first error writing standard
+/// output.
 fn validate_files(
     args: &Args,
     jobs: usize,
     printer: &mut Printer,
     failed_inputs: &mut bool,
+    event: &mut Event,
 ) -> Result<Summary, Stopped> {
     let human = args.format == OutputFormat::Human;
     let options = InputOptions {
@@ -176,20 +287,23 @@ fn validate_files(
     let outcome = Validation::new()
         .jobs(jobs)
         .allow(args.allow.iter().cloned())
-        .run(inputs, |event| {
-            match event {
-                Event::Start(Opened::Input(input_name, note)) => {
+        .gather(!args.no_event_checks)
+        .run(inputs, |found| {
+            match found {
+                Found::Facts(block) => event.absorb(block),
+                Found::Start(Opened::Input(input_name, note)) => {
+                    event.start_input(input_name.clone());
                     name = input_name;
                     if human && !args.quiet {
                         printer.out.flush()?;
                         stderr_line(format_args!("note: {note}"));
                     }
                 }
-                Event::Start(Opened::Failed(e)) => {
+                Found::Start(Opened::Failed(e)) => {
                     stderr_line(format_args!("error: {e}"));
                     *failed_inputs = true;
                 }
-                Event::Game(game, diagnostics) => {
+                Found::Game(game, diagnostics) => {
                     for d in diagnostics {
                         printer.diagnostic(d, &game.source)?;
                     }
@@ -197,12 +311,12 @@ fn validate_files(
                         p.inc(1);
                     }
                 }
-                Event::Clean(games) => {
+                Found::Clean(games) => {
                     if let Some(p) = &printer.progress {
                         p.inc(games as u64);
                     }
                 }
-                Event::ReadFailed(e) => {
+                Found::ReadFailed(e) => {
                     stderr_line(format_args!("error: {name}: reading failed: {e}"));
                     *failed_inputs = true;
                 }

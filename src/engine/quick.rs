@@ -94,9 +94,19 @@ impl QuickMoves {
     /// usual start with these moves and `claim`, Black's and White's claimed scores
     /// (`None`: no result claimed). A game must end with no player able to move.
     pub(crate) fn is_clean(&mut self, rules: &Rules, claim: Option<(u8, u8)>) -> bool {
+        self.clean_score(rules, claim).is_some()
+    }
+
+    /// [`QuickMoves::is_clean`], giving Black's and White's scores on the final board
+    /// when the game is clean (the first two players' for 3-4 players).
+    pub(crate) fn clean_score(
+        &mut self,
+        rules: &Rules,
+        claim: Option<(u8, u8)>,
+    ) -> Option<[u8; 2]> {
         let (moves, explicit) = (&self.moves[..self.len], self.explicit_passes);
         if *rules == Rules::default() {
-            return standard().replay(moves.iter().copied(), explicit, claim);
+            return standard().replay_score(moves.iter().copied(), explicit, claim);
         }
         if self.board.as_ref().map_or(true, |(r, _)| r != rules) {
             self.board = Some((*rules, Replay::of(rules)));
@@ -104,9 +114,11 @@ impl QuickMoves {
         let moves = &self.moves[..self.len];
         match &self.board {
             Some((_, Replay::Narrow(board))) => {
-                board.replay(moves.iter().copied(), explicit, claim)
+                board.replay_score(moves.iter().copied(), explicit, claim)
             }
-            Some((_, Replay::Wide(board))) => board.replay(moves.iter().copied(), explicit, claim),
+            Some((_, Replay::Wide(board))) => {
+                board.replay_score(moves.iter().copied(), explicit, claim)
+            }
             _ => replay_engine(rules, moves, explicit, claim),
         }
     }
@@ -206,27 +218,22 @@ fn replay_engine(
     moves: &[u8],
     explicit_passes: bool,
     claim: Option<(u8, u8)>,
-) -> bool {
-    let Some(mut pos) = start(rules) else {
-        return false;
-    };
+) -> Option<[u8; 2]> {
+    let mut pos = start(rules)?;
     for &code in moves {
-        let Some(mv) = move_of(code) else {
-            return false;
-        };
+        let mv = move_of(code)?;
         if pos.play(mv).is_err() {
             let may_pass = mv != Move::Pass && !explicit_passes && pos.must_pass();
             if !may_pass || pos.play(Move::Pass).is_err() || pos.play(mv).is_err() {
-                return false;
+                return None;
             }
         }
     }
-    let Some(outcome) = pos.outcome() else {
-        return false;
-    };
+    let outcome = pos.outcome()?;
+    let score = [outcome.score[0], outcome.score[1]];
     match claim {
-        None => true,
-        Some((black, white)) => rules.players() == 2 && outcome.score[..2] == [black, white],
+        None => Some(score),
+        Some((black, white)) => (rules.players() == 2 && score == [black, white]).then_some(score),
     }
 }
 
@@ -411,14 +418,23 @@ impl<B: RayBits> Board<B> {
         explicit_passes: bool,
         claim: Option<(u8, u8)>,
     ) -> bool {
-        let Some((own, opp, black_to_move)) = self.walk(moves, explicit_passes, |_| {}) else {
-            return false;
-        };
+        self.replay_score(moves, explicit_passes, claim).is_some()
+    }
+
+    /// [`Board::replay`], giving Black's and White's final scores when the game is clean.
+    #[inline]
+    pub(crate) fn replay_score(
+        &self,
+        moves: impl IntoIterator<Item = u8>,
+        explicit_passes: bool,
+        claim: Option<(u8, u8)>,
+    ) -> Option<[u8; 2]> {
+        let (own, opp, black_to_move) = self.walk(moves, explicit_passes, |_| {})?;
         // Unfinished (`None`): the validator warns.
-        match (self.final_score(own, opp, black_to_move), claim) {
-            (None, _) => false,
-            (Some(_), None) => true,
-            (Some(score), Some((black, white))) => score == [black, white],
+        let score = self.final_score(own, opp, black_to_move)?;
+        match claim {
+            None => Some(score),
+            Some((black, white)) => (score == [black, white]).then_some(score),
         }
     }
 
@@ -549,11 +565,11 @@ mod tests {
             }
             let engine = replay_engine(&rules, &moves, explicit, claim);
             assert_eq!(
-                board.replay(moves.iter().copied(), explicit, claim),
+                board.replay_score(moves.iter().copied(), explicit, claim),
                 engine,
                 "{name}: {moves:?}"
             );
-            clean += usize::from(engine);
+            clean += usize::from(engine.is_some());
         }
         clean
     }

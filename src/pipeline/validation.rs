@@ -38,14 +38,16 @@
 use std::io;
 
 use crate::diagnostic::Diagnostic;
-use crate::engine::quick::QuickMoves;
+use crate::engine::quick::{QuickMoves, PASS};
 use crate::engine::Rules;
+use crate::event::{Claimed, FactsBlock, MoveKey, Symmetries};
 use crate::formats::rgn;
 use crate::formats::wthor::Entry;
 use crate::formats::{capped, ParsedGame};
 pub use crate::pipeline::blocks::Input;
-use crate::pipeline::blocks::{self, Pending, Unit};
-use crate::validate::{validate_game, Summary};
+use crate::pipeline::blocks::{self, Unit};
+use crate::record::Termination;
+use crate::validate::{validate_game_to_end, Summary};
 
 /// What [`Validation::run`] reports, in input order.
 #[derive(Debug)]
@@ -58,6 +60,9 @@ pub enum Event<'e, T> {
     /// This many more games were found valid with nothing to report, by the quick check
     /// or in full.
     Clean(usize),
+    /// The facts of the games just reported (every game, clean ones included), when the
+    /// run gathers them ([`Validation::gather`]): for [`event::Event::absorb`].
+    Facts(&'e FactsBlock),
     /// Reading the current input failed; the games before the failure were reported.
     ReadFailed(io::Error),
 }
@@ -71,6 +76,7 @@ pub type Stopped = crate::pipeline::blocks::Stopped<Summary>;
 pub struct Validation {
     jobs: usize,
     allow: Vec<String>,
+    gather: bool,
 }
 
 impl Default for Validation {
@@ -85,6 +91,7 @@ impl Validation {
         Validation {
             jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
             allow: Vec::new(),
+            gather: false,
         }
     }
 
@@ -101,6 +108,39 @@ impl Validation {
         self
     }
 
+    /// Also gathers every game's facts (who played it, where, its moves as a key, its
+    /// results), reported as [`Event::Facts`] after the games they describe: what the
+    /// checks across games and the standings work on ([`crate::event`]).
+    ///
+    /// ```
+    /// use reversi_record::event::Event as Games;
+    /// use reversi_record::formats::{Format, ReadOptions};
+    /// use reversi_record::pipeline::validation::{Event, Input, Validation};
+    /// let input = Input {
+    ///     format: Format::MoveString,
+    ///     reader: Box::new(&b"f5d6c3\nf5d6c3\n"[..]),
+    ///     options: ReadOptions::default(),
+    /// };
+    /// let mut games = Games::default();
+    /// Validation::new()
+    ///     .gather(true)
+    ///     .run([("games.txt", Some(input))].into_iter(), |event| {
+    ///         match event {
+    ///             Event::Start(name) => games.start_input(name),
+    ///             Event::Facts(block) => games.absorb(block),
+    ///             _ => {}
+    ///         }
+    ///         Ok(())
+    ///     })
+    ///     .unwrap();
+    /// assert_eq!(games.games().len(), 2);
+    /// assert_eq!(games.check(None)[0].code.name(), "duplicate-game");
+    /// ```
+    pub fn gather(mut self, gather: bool) -> Validation {
+        self.gather = gather;
+        self
+    }
+
     /// Validates every input, each given with the caller's tag (handed back in
     /// [`Event::Start`]) and `None` for an input that could not be opened, calling `sink`
     /// with what was found, in input order, and returns the counts. An error from `sink`
@@ -113,7 +153,12 @@ impl Validation {
     {
         let mut summary = Summary::default();
         let mut report = |done: &mut Done<T>| -> io::Result<()> {
-            if let Done::Games { games, clean } = done {
+            if let Done::Games {
+                games,
+                clean,
+                facts,
+            } = done
+            {
                 for (game, diagnostics) in games.iter() {
                     summary.add_game(game, diagnostics);
                     sink(Event::Game(game, diagnostics))?;
@@ -121,6 +166,9 @@ impl Validation {
                 if *clean > 0 {
                     summary.add_clean(*clean);
                     sink(Event::Clean(*clean))?;
+                }
+                if let Some(facts) = facts {
+                    sink(Event::Facts(facts))?;
                 }
                 return Ok(());
             }
@@ -135,12 +183,12 @@ impl Validation {
                 Done::Games { .. } | Done::Reported => Ok(()),
             }
         };
-        let allow = &self.allow;
+        let (allow, gather) = (&self.allow, self.gather);
         let outcome = blocks::run(
             self.jobs,
             blocks::VALIDATION_BLOCK,
             inputs,
-            |unit, moves: &mut QuickMoves| process(unit, allow, moves),
+            |unit, scratch: &mut Scratch| process(unit, allow, gather, scratch),
             &mut report,
         );
         match outcome {
@@ -159,56 +207,107 @@ enum Done<T> {
     Games {
         games: Vec<(ParsedGame, Vec<Diagnostic>)>,
         clean: usize,
+        facts: Option<FactsBlock>,
     },
     Failed(io::Error),
     /// Reported: what the caller needed was taken out.
     Reported,
 }
 
+/// What a worker keeps from block to block.
+#[derive(Default)]
+struct Scratch {
+    moves: QuickMoves,
+    symmetries: Symmetries,
+    squares: Vec<(u8, u8)>,
+}
+
 /// Validates a block: the quick check first where it applies, the full validator for the
-/// rest.
-fn process<T>(unit: Unit<T>, allow: &[String], moves: &mut QuickMoves) -> Done<T> {
+/// rest; with `gather`, every game's facts too.
+fn process<T>(unit: Unit<T>, allow: &[String], gather: bool, scratch: &mut Scratch) -> Done<T> {
     let mut games = Vec::new();
     let mut clean = 0;
     let mut found_clean = 0;
+    let mut facts = gather.then(FactsBlock::default);
+    let Scratch {
+        moves,
+        symmetries,
+        squares,
+    } = scratch;
     // A game with nothing to report is counted and freed at once: holding a block of
     // records to report nothing would only grow the heap (and, freed all together, make
     // the allocator give the memory back and take it again, block after block).
-    let mut full = |game: ParsedGame| {
-        let game = capped(game);
-        let diagnostics = validate_game(&game, allow);
-        if diagnostics.is_empty() && game.record.is_some() && game.index != 0 {
-            found_clean += 1;
-        } else {
-            games.push((game, diagnostics));
-        }
-    };
+    let mut full =
+        |game: ParsedGame, facts: &mut Option<FactsBlock>, symmetries: &mut Symmetries| {
+            let game = capped(game);
+            let (diagnostics, outcome) = validate_game_to_end(&game, allow);
+            if let Some(facts) = facts {
+                let valid = game.record.is_some() && !diagnostics.iter().any(|d| d.is_error());
+                if game.index != 0 {
+                    facts.push_parsed(&game, outcome.as_ref(), valid, symmetries);
+                }
+            }
+            if diagnostics.is_empty() && game.record.is_some() && game.index != 0 {
+                found_clean += 1;
+            } else {
+                games.push((game, diagnostics));
+            }
+        };
     match unit {
         Unit::Start(tag, opened) => return Done::Start(tag, opened),
         Unit::Failed(e) => return Done::Failed(e),
-        Unit::Games(block) => block.into_iter().map(Pending::read).for_each(full),
+        Unit::Games(block) => {
+            for pending in block {
+                full(pending.read(), &mut facts, symmetries);
+            }
+        }
         Unit::Wthor(ctx, entries) => {
             for entry in entries {
                 match entry {
-                    Entry::Quick(q) if q.is_clean() => clean += 1,
-                    Entry::Quick(q) => full(ctx.read_quick(&q)),
-                    Entry::Game(game) => full(*game),
+                    Entry::Quick(q) if q.is_clean() => {
+                        clean += 1;
+                        if let Some(facts) = &mut facts {
+                            squares.clear();
+                            let (rules, discs) = ctx.view_quick(
+                                &q,
+                                |name, value| facts.tag(name, value),
+                                |sq| squares.push((sq.col(), sq.row())),
+                            );
+                            let mask = symmetries.of(&rules, None);
+                            let key = MoveKey::of_squares(&rules, mask, squares.iter().copied());
+                            let claimed = Claimed::Discs(discs);
+                            facts.finish(
+                                q.index(),
+                                rules,
+                                key,
+                                claimed,
+                                Termination::Normal,
+                                Some(discs),
+                                true,
+                            );
+                        }
+                    }
+                    Entry::Quick(q) => full(ctx.read_quick(&q), &mut facts, symmetries),
+                    Entry::Game(game) => full(*game, &mut facts, symmetries),
                 }
             }
         }
         Unit::Text(block) => {
             for (k, at) in block.games.iter().enumerate() {
                 let bytes = &block.bytes[at.range.clone()];
-                if at.too_long.is_none() && quick_text(bytes, block.rules, moves) {
+                let index = block.first + k;
+                let passed = at.too_long.is_none()
+                    && match &mut facts {
+                        None => quick_text(bytes, block.rules, moves),
+                        Some(facts) => {
+                            quick_text_facts(bytes, block.rules, index, moves, symmetries, facts)
+                        }
+                    };
+                if passed {
                     clean += 1;
                 } else {
-                    full(rgn::read_game(
-                        &block.name,
-                        block.first + k,
-                        block.rules,
-                        bytes,
-                        at,
-                    ));
+                    let game = rgn::read_game(&block.name, index, block.rules, bytes, at);
+                    full(game, &mut facts, symmetries);
                 }
             }
         }
@@ -216,7 +315,50 @@ fn process<T>(unit: Unit<T>, allow: &[String], moves: &mut QuickMoves) -> Done<T
     Done::Games {
         games,
         clean: clean + found_clean,
+        facts,
     }
+}
+
+/// [`quick_text`], gathering the game's facts into `facts` when it passes.
+fn quick_text_facts(
+    bytes: &[u8],
+    rules: Rules,
+    index: usize,
+    moves: &mut QuickMoves,
+    symmetries: &mut Symmetries,
+    facts: &mut FactsBlock,
+) -> bool {
+    let Some(text) = rgn::quick::plain_text(bytes) else {
+        return false;
+    };
+    let comments = rgn::quick::Comments::Skipped;
+    let scanned = rgn::quick::scan_with_tags(bytes, rules, moves, comments, |n, v| {
+        // Names and values lie between ASCII bytes: character boundaries.
+        if let (Some(name), Some(value)) = (text.get(n), text.get(v)) {
+            facts.tag(name, value);
+        }
+    });
+    let Some((rules, claim)) = scanned else {
+        facts.forget();
+        return false;
+    };
+    let Some(score) = moves.clean_score(&rules, claim) else {
+        facts.forget();
+        return false;
+    };
+    let squares = moves
+        .as_slice()
+        .iter()
+        .filter(|&&c| c != PASS)
+        .map(|&c| (c & 0x0F, c >> 4));
+    let key = MoveKey::of_squares(&rules, symmetries.of(&rules, None), squares);
+    let claimed = match claim {
+        Some((black, white)) => Claimed::Discs([black, white]),
+        None => Claimed::Nothing,
+    };
+    let board = (rules.players() == 2).then_some(score);
+    facts.finish(index, rules, key, claimed, Termination::Normal, board, true);
+    true
 }
 
 /// Whether an RGN/PGN game's bytes pass the quick check: UTF-8 without NUL bytes (or the

@@ -12,10 +12,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::{Color, Move, Position, Rules, Setup, SetupError, SquareSet};
 
+mod identity;
 pub mod score;
 mod span;
 mod tags;
 
+pub use identity::{is_unknown_value, BadSelector, GameSelector, Identity, IDENTITY_TAGS};
 pub use span::Span;
 pub use tags::{Tag, TagName};
 

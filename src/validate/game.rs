@@ -5,9 +5,13 @@ use std::fmt;
 
 use serde::Serialize;
 
+use std::sync::Arc;
+
 use super::validate_record;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::engine::Outcome;
 use crate::formats::ParsedGame;
+use crate::record::Identity;
 
 /// Everything wrong with one game as read: the reader's diagnostics, then (when the game
 /// could be read) the replay's, leaving out every code in `allow` (compared ignoring ASCII
@@ -21,17 +25,42 @@ use crate::formats::ParsedGame;
 /// assert_eq!(codes, ["illegal-move"]);
 /// assert!(validate_game(&games[1], &["unfinished"]).is_empty());
 /// ```
+///
+/// Each diagnostic carries the game's [`Identity`] (who played it, the round and board)
+/// when its tags give one.
 pub fn validate_game<S: AsRef<str>>(game: &ParsedGame, allow: &[S]) -> Vec<Diagnostic> {
+    validate_game_to_end(game, allow).0
+}
+
+/// [`validate_game`], and the outcome when the game was replayed to its end.
+pub(crate) fn validate_game_to_end<S: AsRef<str>>(
+    game: &ParsedGame,
+    allow: &[S],
+) -> (Vec<Diagnostic>, Option<Outcome>) {
     let mut all = game.diagnostics.clone();
+    let mut outcome = None;
     if let Some(record) = &game.record {
-        all.extend(validate_record(record, game.index).diagnostics);
+        let report = validate_record(record, game.index);
+        all.extend(report.diagnostics);
+        outcome = report.outcome;
     }
     all.retain(|d| {
         !allow
             .iter()
             .any(|a| a.as_ref().eq_ignore_ascii_case(d.code.name()))
     });
-    all
+    if !all.is_empty() {
+        let identity = game
+            .record
+            .as_ref()
+            .and_then(|r| Identity::of_tags(&r.tags));
+        if let Some(identity) = identity.map(Arc::new) {
+            for d in &mut all {
+                d.identity = Some(identity.clone());
+            }
+        }
+    }
+    (all, outcome)
 }
 
 /// What a validation run found: the counts `reversi validate` ends with.
@@ -64,6 +93,14 @@ pub struct Summary {
     pub errors: usize,
     /// Warnings reported.
     pub warnings: usize,
+    /// Of the errors and warnings, the findings across games (a game entered twice, a
+    /// player twice in a round, ...): [`crate::event`].
+    #[serde(skip_serializing_if = "is_zero")]
+    pub across_games: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Summary {
@@ -97,6 +134,16 @@ impl Summary {
         self.valid += games;
     }
 
+    /// Counts a finding across games of `severity`.
+    pub fn add_across_games(&mut self, severity: Severity) {
+        self.across_games += 1;
+        match severity {
+            Severity::Error => self.errors += 1,
+            Severity::Warning => self.warnings += 1,
+            Severity::Advice => {}
+        }
+    }
+
     /// Whether nothing was found wrong: no error and no invalid game.
     pub fn is_clean(&self) -> bool {
         self.errors == 0 && self.invalid == 0
@@ -117,6 +164,10 @@ impl fmt::Display for Summary {
             self.invalid,
             count(self.errors, "error", "errors"),
             count(self.warnings, "warning", "warnings"),
-        )
+        )?;
+        if self.across_games > 0 {
+            write!(f, " ({} across games)", self.across_games)?;
+        }
+        Ok(())
     }
 }

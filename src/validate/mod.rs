@@ -24,6 +24,7 @@ mod game;
 mod suggest;
 
 pub use crate::codes::{explain, Code, CODES};
+pub(crate) use game::validate_game_to_end;
 pub use game::{validate_game, Summary};
 
 /// What replaying one game found.

@@ -1,0 +1,505 @@
+//! Checks across games: the same game twice (also under the board's symmetries), a player
+//! in two games of one round, the same pairing twice, and the games against the pairings a
+//! director made. Each finding names every game it is about; the work is linear in the
+//! number of games (hash maps over keys, never game against game).
+
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+
+use serde::Serialize;
+
+use super::{Event, EventGame, Field, NameId, Pairing, Pairings};
+use crate::codes::Code;
+use crate::diagnostic::Severity;
+use crate::engine::Rules;
+use crate::record::Identity;
+
+/// Games shorter than this may really have been played twice; a duplicate's message says so.
+const SHORT_GAME: u16 = 20;
+
+/// A game a finding is about: its file, number and identity.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameRef {
+    /// The file it was read from (`-` for standard input).
+    pub file: String,
+    /// Its number in the file, from 1.
+    pub game: usize,
+    /// Who played it, and where, when its tags say.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub identity: Option<Identity>,
+}
+
+impl fmt::Display for GameRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "game {} of {}", self.game, self.file)?;
+        match self.identity.as_ref().map(Identity::to_string) {
+            Some(who) if !who.is_empty() => write!(f, " ({who})"),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// One problem across games.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Finding {
+    /// Its stable code (`duplicate-game`, `player-twice-in-round`, ...).
+    pub code: Code,
+    /// Error or warning.
+    pub severity: Severity,
+    /// What is wrong, naming the games.
+    pub message: String,
+    /// How to fix it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+    /// The games it is about, the earlier first (none for a pairing without a game).
+    pub games: Vec<GameRef>,
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mark = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Advice => "advice",
+        };
+        write!(
+            f,
+            "{mark}[{}]: {}",
+            self.code.name(),
+            crate::diagnostic::escape_controls(&self.message)
+        )?;
+        if let Some(help) = &self.help {
+            write!(f, "\n  help: {}", crate::diagnostic::escape_controls(help))?;
+        }
+        Ok(())
+    }
+}
+
+/// The players' names, compared ignoring case and spacing.
+struct Normal {
+    of: HashMap<NameId, u32>,
+}
+
+impl Normal {
+    fn new(event: &Event) -> Normal {
+        let mut keys: HashMap<String, u32> = HashMap::new();
+        let mut of = HashMap::new();
+        for game in event.games() {
+            for field in [Field::Black, Field::White, Field::Round, Field::Event] {
+                let Some(id) = event.field_id(game, field) else {
+                    continue;
+                };
+                if of.contains_key(&id) {
+                    continue;
+                }
+                let key = normalise(event.name(id), field == Field::Round);
+                let next = keys.len() as u32;
+                of.insert(id, *keys.entry(key).or_insert(next));
+            }
+        }
+        Normal { of }
+    }
+
+    fn get(&self, event: &Event, game: &EventGame, field: Field) -> Option<u32> {
+        event
+            .field_id(game, field)
+            .and_then(|id| self.of.get(&id).copied())
+    }
+}
+
+/// A name lower-cased with its spacing collapsed; a round's number without leading zeros.
+fn normalise(text: &str, round: bool) -> String {
+    let words: Vec<String> = text.split_whitespace().map(str::to_lowercase).collect();
+    let joined = words.join(" ");
+    if round {
+        if let Ok(n) = joined.parse::<u64>() {
+            return n.to_string();
+        }
+    }
+    joined
+}
+
+/// Finds the games that are the same game: for each game, the first earlier game with the
+/// same moves (under the rules and the start's symmetries), if any.
+fn first_copies(event: &Event) -> Vec<Option<usize>> {
+    let games = event.games();
+    let mut seen: HashMap<(u64, u16, Rules), usize> = HashMap::with_capacity(games.len());
+    games
+        .iter()
+        .enumerate()
+        .map(|(k, g)| {
+            if g.moves.placements == 0 {
+                return None;
+            }
+            let key = (g.moves.canonical, g.moves.placements, event.rules(g));
+            match seen.get(&key) {
+                Some(&first) => Some(first),
+                None => {
+                    seen.insert(key, k);
+                    None
+                }
+            }
+        })
+        .collect()
+}
+
+impl Event {
+    /// Every problem across the games: the same game twice, a player twice in one round,
+    /// a pairing repeated, and, with `pairings`, the games missing, extra or with colours
+    /// swapped. In the order of the later game each is about.
+    ///
+    /// Games of one event are those with the same `Event` tag; when the run names only one
+    /// event, games without an `Event` tag belong to it.
+    pub fn check(&self, pairings: Option<&Pairings>) -> Vec<Finding> {
+        let mut findings = Vec::new();
+        let _ = self.check_each(pairings, |f| {
+            findings.push(f);
+            Ok::<(), std::convert::Infallible>(())
+        });
+        findings
+    }
+
+    /// [`Event::check`], handing each finding to `each` as it is made, so that a run with
+    /// many findings holds a few bytes for each until it is reported, never all of them;
+    /// the first error of `each` stops it.
+    pub fn check_each<E>(
+        &self,
+        pairings: Option<&Pairings>,
+        mut each: impl FnMut(Finding) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let found = self.find(pairings);
+        for (_, _, pending) in found {
+            each(self.describe(pending, pairings))?;
+        }
+        Ok(())
+    }
+
+    /// Every finding, as the games it names, in report order.
+    fn find(&self, pairings: Option<&Pairings>) -> Vec<(usize, Code, Pending)> {
+        let games = self.games();
+        let normal = Normal::new(self);
+        let copies = first_copies(self);
+        // A copy of an earlier game is reported as that (its names and round are the copy's
+        // and would only repeat the finding).
+        let is_copy = |k: usize| copies[k].is_some();
+        let mut findings: Vec<(usize, Code, Pending)> = Vec::new();
+        for (k, first) in copies.iter().enumerate() {
+            if let Some(first) = *first {
+                findings.push((k, Code::DuplicateGame, Pending::Duplicate(first, k)));
+            }
+        }
+        // One event, or one per `Event` tag.
+        let events: HashSet<u32> = games
+            .iter()
+            .filter_map(|g| normal.get(self, g, Field::Event))
+            .collect();
+        let group = |g: &EventGame| match events.len() {
+            0 | 1 => None,
+            _ => normal.get(self, g, Field::Event),
+        };
+        let mut reported: HashSet<(usize, usize)> = HashSet::new();
+        // The same two players twice.
+        let mut met: HashMap<(Option<u32>, u32, u32), usize> = HashMap::new();
+        for (k, g) in games.iter().enumerate() {
+            let (Some(b), Some(w)) = (
+                normal.get(self, g, Field::Black),
+                normal.get(self, g, Field::White),
+            ) else {
+                continue;
+            };
+            // Only an event with rounds pairs its players; an archive's players meet often.
+            if is_copy(k) || normal.get(self, g, Field::Round).is_none() {
+                continue;
+            }
+            if b == w {
+                continue;
+            }
+            match met.get(&(group(g), b.min(w), b.max(w))) {
+                Some(&first) => {
+                    reported.insert((first, k));
+                    findings.push((k, Code::RepeatedPairing, Pending::Repeated(first, k)));
+                }
+                None => {
+                    met.insert((group(g), b.min(w), b.max(w)), k);
+                }
+            }
+        }
+        // A player twice in one round.
+        let mut playing: HashMap<(Option<u32>, u32, u32), usize> = HashMap::new();
+        for (k, g) in games.iter().enumerate() {
+            let Some(round) = normal.get(self, g, Field::Round).filter(|_| !is_copy(k)) else {
+                continue;
+            };
+            for field in [Field::Black, Field::White] {
+                let Some(player) = normal.get(self, g, field) else {
+                    continue;
+                };
+                match playing.get(&(group(g), round, player)) {
+                    Some(&first) => {
+                        if reported.insert((first, k)) {
+                            let twice = Pending::Twice(first, k, field);
+                            findings.push((k, Code::PlayerTwiceInRound, twice));
+                        }
+                    }
+                    None => {
+                        playing.insert((group(g), round, player), k);
+                    }
+                }
+            }
+        }
+        if let Some(pairings) = pairings {
+            self.against_pairings(pairings, &normal, &copies, &mut findings);
+        }
+        findings.sort_by_key(|(k, code, _)| (*k, *code));
+        findings
+    }
+
+    /// The finding `pending` stands for.
+    fn describe(&self, pending: Pending, pairings: Option<&Pairings>) -> Finding {
+        let games = self.games();
+        let pairing = |p: usize| pairings.and_then(|all| all.pairings().get(p));
+        match pending {
+            Pending::Duplicate(a, b) => self.duplicate(&games[a], &games[b]),
+            Pending::Repeated(a, b) => self.repeated(&games[a], &games[b]),
+            Pending::Twice(a, b, field) => self.twice_in_round(&games[a], &games[b], field),
+            Pending::Missing(p) => match pairing(p) {
+                Some(pairing) => self.missing(pairing),
+                None => self.missing(&Pairing::default()),
+            },
+            Pending::Swapped(k, p) => match pairing(p) {
+                Some(pairing) => self.swapped(&games[k], pairing),
+                None => self.swapped(&games[k], &Pairing::default()),
+            },
+            Pending::Unpaired(k) => self.unpaired(&games[k]),
+        }
+    }
+
+    fn player(&self, game: &EventGame, field: Field) -> &str {
+        self.field(game, field).unwrap_or("?")
+    }
+
+    fn duplicate(&self, first: &EventGame, later: &EventGame) -> Finding {
+        let (a, b) = (self.game_ref(first), self.game_ref(later));
+        let mut message = format!("{b} is the same game as {a}");
+        if let Some(s) = first.moves.symmetry_to(&later.moves) {
+            if s != super::Symmetry::Identity {
+                message.push_str(&format!(", its moves {}", s.describe()));
+            }
+        }
+        let players = |g: &EventGame| {
+            (
+                self.field(g, Field::Black).map(str::to_lowercase),
+                self.field(g, Field::White).map(str::to_lowercase),
+            )
+        };
+        let (a_names, b_names) = (players(first), players(later));
+        let named = |n: &(Option<String>, Option<String>)| n.0.is_some() || n.1.is_some();
+        if named(&a_names) && named(&b_names) && a_names != b_names {
+            if (a_names.1.clone(), a_names.0.clone()) == b_names {
+                message.push_str(", with Black's and White's names the other way round");
+            } else {
+                message.push_str(", with other players' names");
+            }
+        }
+        if first.moves.placements < SHORT_GAME {
+            message.push_str(&format!(
+                " (a short game of {} moves: two games can really be the same)",
+                first.moves.placements
+            ));
+        }
+        Finding {
+            code: Code::DuplicateGame,
+            severity: Severity::Warning,
+            message,
+            help: Some(
+                "keep one of them: a game entered twice counts twice in the standings".into(),
+            ),
+            games: vec![a, b],
+        }
+    }
+
+    fn repeated(&self, first: &EventGame, later: &EventGame) -> Finding {
+        let (a, b) = (self.game_ref(first), self.game_ref(later));
+        let round = |g| self.field(g, Field::Round).map(|r| normalise(r, true));
+        let same_round = round(first).is_some() && round(first) == round(later);
+        let when = if same_round {
+            format!(
+                " in round {}",
+                self.field(first, Field::Round).unwrap_or("?")
+            )
+        } else {
+            String::new()
+        };
+        Finding {
+            code: Code::RepeatedPairing,
+            severity: if same_round {
+                Severity::Error
+            } else {
+                Severity::Warning
+            },
+            message: format!(
+                "{} and {} meet twice{when}: {a} and {b}",
+                self.player(first, Field::Black),
+                self.player(first, Field::White)
+            ),
+            help: Some(if same_round {
+                "two games of one pairing in one round: one is probably entered twice with a move mistyped, or its round is wrong".into()
+            } else {
+                "a Swiss event pairs two players once: check the rounds and names of both games (in a double round robin, `--allow repeated-pairing`)".into()
+            }),
+            games: vec![a, b],
+        }
+    }
+
+    fn twice_in_round(&self, first: &EventGame, later: &EventGame, field: Field) -> Finding {
+        let (a, b) = (self.game_ref(first), self.game_ref(later));
+        Finding {
+            code: Code::PlayerTwiceInRound,
+            severity: Severity::Error,
+            message: format!(
+                "{} plays two games in round {}: {a} and {b}",
+                self.player(later, field),
+                self.field(later, Field::Round).unwrap_or("?")
+            ),
+            help: Some("one game's round or a player's name is probably mistyped".into()),
+            games: vec![a, b],
+        }
+    }
+
+    fn against_pairings(
+        &self,
+        pairings: &Pairings,
+        normal: &Normal,
+        copies: &[Option<usize>],
+        findings: &mut Vec<(usize, Code, Pending)>,
+    ) {
+        let games = self.games();
+        // The keys of the pairings' names and rounds, in the games' terms.
+        let mut keys: HashMap<String, u32> = HashMap::new();
+        for game in games {
+            for field in [Field::Black, Field::White, Field::Round] {
+                if let (Some(id), Some(key)) =
+                    (self.field_id(game, field), normal.get(self, game, field))
+                {
+                    keys.insert(normalise(self.name(id), field == Field::Round), key);
+                }
+            }
+        }
+        let key = |text: &str, round: bool| keys.get(&normalise(text, round)).copied();
+        // The games by round and players.
+        let mut by_pair: HashMap<(u32, u32, u32), Vec<usize>> = HashMap::new();
+        for (k, g) in games.iter().enumerate() {
+            if let (Some(r), Some(b), Some(w)) = (
+                normal.get(self, g, Field::Round),
+                normal.get(self, g, Field::Black),
+                normal.get(self, g, Field::White),
+            ) {
+                by_pair.entry((r, b.min(w), b.max(w))).or_default().push(k);
+            }
+        }
+        let mut paired = vec![false; games.len()];
+        for (p, pairing) in pairings.pairings().iter().enumerate() {
+            let found = match (
+                key(&pairing.round, true),
+                key(&pairing.black, false),
+                key(&pairing.white, false),
+            ) {
+                (Some(r), Some(b), Some(w)) => by_pair
+                    .get(&(r, b.min(w), b.max(w)))
+                    .map(|ks| (ks.as_slice(), b)),
+                _ => None,
+            };
+            let Some((ks, black)) = found else {
+                findings.push((games.len(), Code::MissingGame, Pending::Missing(p)));
+                continue;
+            };
+            let right = ks
+                .iter()
+                .copied()
+                .find(|&k| normal.get(self, &games[k], Field::Black) == Some(black));
+            match right {
+                Some(_) => {
+                    for &k in ks {
+                        if normal.get(self, &games[k], Field::Black) == Some(black) {
+                            paired[k] = true;
+                        }
+                    }
+                }
+                None => {
+                    for &k in ks {
+                        paired[k] = true;
+                    }
+                    findings.push((ks[0], Code::SwappedColours, Pending::Swapped(ks[0], p)));
+                }
+            }
+        }
+        for k in 0..games.len() {
+            // A copy of a game is reported as a duplicate already.
+            if paired[k] || copies[k].is_some_and(|first| paired[first]) {
+                continue;
+            }
+            findings.push((k, Code::UnpairedGame, Pending::Unpaired(k)));
+        }
+    }
+
+    fn missing(&self, pairing: &Pairing) -> Finding {
+        Finding {
+            code: Code::MissingGame,
+            severity: Severity::Error,
+            message: format!(
+                "no game for the pairing {pairing} (line {} of the pairings)",
+                pairing.line
+            ),
+            help: Some("a sheet is missing, or its round or a name is mistyped".into()),
+            games: Vec::new(),
+        }
+    }
+
+    fn swapped(&self, g: &EventGame, pairing: &Pairing) -> Finding {
+        let at = self.game_ref(g);
+        Finding {
+            code: Code::SwappedColours,
+            severity: Severity::Error,
+            message: format!(
+                "{at} has {} with Black and {} with White: the pairing {pairing} (line {} of the pairings) has them the other way round",
+                self.player(g, Field::Black),
+                self.player(g, Field::White),
+                pairing.line
+            ),
+            help: Some("check the sheet: the names may be written in the wrong order, or the players took the wrong colours".into()),
+            games: vec![at],
+        }
+    }
+
+    fn unpaired(&self, g: &EventGame) -> Finding {
+        let at = self.game_ref(g);
+        let why = match self.field(g, Field::Round) {
+            None => "it has no Round tag".to_owned(),
+            Some(round) => format!(
+                "no pairing of round {round} has {} and {}",
+                self.player(g, Field::Black),
+                self.player(g, Field::White)
+            ),
+        };
+        Finding {
+            code: Code::UnpairedGame,
+            severity: Severity::Error,
+            message: format!("{at} matches no pairing: {why}"),
+            help: Some(
+                "its round or a name is probably mistyped, or the pairings are incomplete".into(),
+            ),
+            games: vec![at],
+        }
+    }
+}
+
+/// A finding not yet written out: the games (indexes into the event) and pairings it names.
+#[derive(Clone, Copy, Debug)]
+enum Pending {
+    Duplicate(usize, usize),
+    Repeated(usize, usize),
+    Twice(usize, usize, Field),
+    Missing(usize),
+    Swapped(usize, usize),
+    Unpaired(usize),
+}

@@ -1,0 +1,389 @@
+//! The level above one game: the games of an event or an archive, each reduced to its
+//! facts (who played it, in which round and on which board, its moves as a key, the result
+//! it claims and the one its board gives), gathered as a validation run reads them, and
+//! what looks across games: the checks ([`checks`]) and the standings ([`standings`]).
+//!
+//! A run gathers facts for every game, the ones the quick check passes without building a
+//! record included ([`Validation::gather`](crate::pipeline::Validation::gather)); names are
+//! kept once however many games carry them, so an archive of millions of games costs a few
+//! dozen bytes a game.
+//!
+//! ```
+//! use reversi_record::event::Event;
+//! use reversi_record::formats::{Format, ReadOptions};
+//! let text = "[Black \"Ann\"]\n[White \"Bob\"]\n[Round \"1\"]\n1. f5 d6 2. c3\n\n\
+//!             [Black \"Ann\"]\n[White \"Cy\"]\n[Round \"1\"]\n1. f5 f6 *\n";
+//! let mut event = Event::default();
+//! event.add_games("sheet.rgn", &Format::Rgn.read_bytes(text, &ReadOptions::default()).unwrap());
+//! let findings = event.check(None);
+//! assert_eq!(findings[0].code.name(), "player-twice-in-round");
+//! assert!(findings[0].message.contains("Ann"));
+//! ```
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::engine::{Color, Outcome, Rules, Setup};
+use crate::formats::ParsedGame;
+use crate::record::IDENTITY_TAGS;
+use crate::record::{is_unknown_value, ClaimedResult, Identity, ResultScore, Termination};
+
+pub mod checks;
+mod keys;
+pub mod pairings;
+
+pub use checks::{Finding, GameRef};
+pub(crate) use keys::Symmetries;
+pub use keys::{MoveKey, Symmetry};
+pub use pairings::{Pairing, Pairings};
+
+/// What a game's record claims as its result, reduced to what standings and checks use.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Claimed {
+    /// No result.
+    Nothing,
+    /// Black's and White's discs.
+    Discs([u8; 2]),
+    /// Black's discs minus White's.
+    Margin(f32),
+    /// Only the winner (`None`: a draw).
+    Winner(Option<Color>),
+    /// A result this level does not use (the counts of 3-4 players).
+    Other,
+}
+
+impl Claimed {
+    /// What `result` claims.
+    pub fn of(result: Option<&ClaimedResult>) -> Claimed {
+        match result.map(|r| &r.score) {
+            None | Some(ResultScore::None) => Claimed::Nothing,
+            Some(ResultScore::Discs(counts)) => match counts.as_slice() {
+                [black, white] => Claimed::Discs([*black, *white]),
+                _ => Claimed::Other,
+            },
+            Some(ResultScore::Margin(m)) => Claimed::Margin(*m as f32),
+            Some(ResultScore::Winner(w)) => Claimed::Winner(*w),
+        }
+    }
+}
+
+/// A game's facts, as an [`Event`] keeps them; its names are in the event
+/// ([`Event::identity`]).
+#[derive(Clone, Copy, Debug)]
+pub struct EventGame {
+    /// The input it was read from ([`Event::input_name`]).
+    pub input: u32,
+    /// Its number in that input, from 1.
+    pub index: u32,
+    who: [NameId; 6],
+    /// The rules it was played under ([`Event::rules`]).
+    rules: u16,
+    /// Its moves, as keys.
+    pub moves: MoveKey,
+    /// The result its record claims.
+    pub claimed: Claimed,
+    /// How its record says it ended.
+    pub termination: Termination,
+    /// Black's and White's scores on the final board, when the game was replayed legally
+    /// to its end (two players only).
+    pub board: Option<[u8; 2]>,
+    /// Whether the game was read and replayed without an error.
+    pub valid: bool,
+}
+
+/// An interned name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NameId(u32);
+
+impl NameId {
+    /// No name.
+    const NONE: NameId = NameId(u32::MAX);
+
+    fn get(self) -> Option<NameId> {
+        (self != NameId::NONE).then_some(self)
+    }
+}
+
+/// Every game's facts, in input order, with the names they use kept once.
+#[derive(Debug, Default)]
+pub struct Event {
+    inputs: Vec<Arc<str>>,
+    names: Vec<Box<str>>,
+    ids: HashMap<Box<str>, NameId>,
+    rules: Vec<Rules>,
+    games: Vec<EventGame>,
+}
+
+/// Which identity field: an index into [`IDENTITY_TAGS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    /// The `Black` tag.
+    Black = 0,
+    /// The `White` tag.
+    White = 1,
+    /// The `Round` tag.
+    Round = 2,
+    /// The `Board` tag.
+    Board = 3,
+    /// The `Event` tag.
+    Event = 4,
+    /// The `Date` tag.
+    Date = 5,
+}
+
+impl Event {
+    /// The games, in input order.
+    pub fn games(&self) -> &[EventGame] {
+        &self.games
+    }
+
+    /// The name of input `input`.
+    pub fn input_name(&self, input: u32) -> &str {
+        self.inputs.get(input as usize).map_or("-", |n| n)
+    }
+
+    /// A game's value for `field`, if it has one.
+    pub fn field(&self, game: &EventGame, field: Field) -> Option<&str> {
+        self.field_id(game, field).map(|id| self.name(id))
+    }
+
+    /// A game's value for `field`, interned.
+    pub fn field_id(&self, game: &EventGame, field: Field) -> Option<NameId> {
+        game.who[field as usize].get()
+    }
+
+    /// The rules a game was played under.
+    pub fn rules(&self, game: &EventGame) -> Rules {
+        self.rules
+            .get(usize::from(game.rules))
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// The text of an interned name.
+    pub fn name(&self, id: NameId) -> &str {
+        self.names.get(id.0 as usize).map_or("", |n| n)
+    }
+
+    /// A game's identity, as messages give it.
+    pub fn identity(&self, game: &EventGame) -> Option<Identity> {
+        let value = |f: Field| self.field(game, f).map(str::to_owned);
+        let identity = Identity {
+            black: value(Field::Black),
+            white: value(Field::White),
+            round: value(Field::Round),
+            board: value(Field::Board),
+            event: value(Field::Event),
+            date: value(Field::Date),
+        };
+        (identity != Identity::default()).then_some(identity)
+    }
+
+    /// Where a game is, for a finding.
+    pub fn game_ref(&self, game: &EventGame) -> GameRef {
+        GameRef {
+            file: self.input_name(game.input).to_owned(),
+            game: game.index as usize,
+            identity: self.identity(game),
+        }
+    }
+
+    /// Starts the games of another input; the games added next are its.
+    pub fn start_input(&mut self, name: impl Into<Arc<str>>) {
+        self.inputs.push(name.into());
+    }
+
+    /// Adds a block of facts gathered by a run, to the input started last.
+    pub fn absorb(&mut self, block: &FactsBlock) {
+        let input = self.inputs.len().saturating_sub(1) as u32;
+        for raw in &block.games {
+            let mut who = [NameId::NONE; 6];
+            for (k, range) in raw.who.iter().enumerate() {
+                if let Some((from, to)) = *range {
+                    let text = block.text.get(from as usize..to as usize).unwrap_or("");
+                    who[k] = self.intern(text);
+                }
+            }
+            let rules = self.rules_id(raw.rules);
+            self.games.push(EventGame {
+                input,
+                index: raw.index,
+                who,
+                rules,
+                moves: raw.moves,
+                claimed: raw.claimed,
+                termination: raw.termination,
+                board: raw.board,
+                valid: raw.valid,
+            });
+        }
+    }
+
+    /// Adds games read in full (validating each to find its final board), as one input.
+    pub fn add_games(&mut self, name: &str, games: &[ParsedGame]) {
+        self.start_input(name);
+        let mut block = FactsBlock::default();
+        let mut symmetries = Symmetries::default();
+        // An entry with index 0 reports a problem of the file itself: no game.
+        for game in games.iter().filter(|g| g.index != 0) {
+            let (diagnostics, outcome) =
+                crate::validate::validate_game_to_end(game, &[] as &[&str]);
+            let valid = !diagnostics.iter().any(|d| d.is_error());
+            block.push_parsed(game, outcome.as_ref(), valid, &mut symmetries);
+        }
+        self.absorb(&block);
+    }
+
+    /// The id of `rules`: the games of an archive share a handful.
+    fn rules_id(&mut self, rules: Rules) -> u16 {
+        if let Some(k) = self.rules.iter().rposition(|r| *r == rules) {
+            return k as u16;
+        }
+        if self.rules.len() > usize::from(u16::MAX) {
+            // More rule sets than any archive has: the last one stands for the rest.
+            return u16::MAX;
+        }
+        self.rules.push(rules);
+        (self.rules.len() - 1) as u16
+    }
+
+    fn intern(&mut self, text: &str) -> NameId {
+        if let Some(id) = self.ids.get(text) {
+            return *id;
+        }
+        let id = NameId(self.names.len() as u32);
+        self.names.push(text.into());
+        self.ids.insert(text.into(), id);
+        id
+    }
+}
+
+/// One game's facts in a [`FactsBlock`]: its names as ranges of the block's text.
+#[derive(Clone, Debug)]
+struct RawFacts {
+    index: u32,
+    who: [Option<(u32, u32)>; 6],
+    rules: Rules,
+    moves: MoveKey,
+    claimed: Claimed,
+    termination: Termination,
+    board: Option<[u8; 2]>,
+    valid: bool,
+}
+
+/// The facts of a block of games, as a worker gathers them: one buffer for all their names,
+/// so that a block costs a few allocations however many games it has.
+#[derive(Clone, Debug, Default)]
+pub struct FactsBlock {
+    text: String,
+    games: Vec<RawFacts>,
+    /// The names of the game being gathered.
+    who: [Option<(u32, u32)>; 6],
+}
+
+impl FactsBlock {
+    /// How many games it holds.
+    pub fn len(&self) -> usize {
+        self.games.len()
+    }
+
+    /// Whether it holds no game.
+    pub fn is_empty(&self) -> bool {
+        self.games.is_empty()
+    }
+
+    /// Notes a tag of the game being gathered (before [`FactsBlock::finish`]).
+    pub(crate) fn tag(&mut self, name: &str, value: &str) {
+        let Some(k) = IDENTITY_TAGS
+            .iter()
+            .position(|n| n.eq_ignore_ascii_case(name))
+        else {
+            return;
+        };
+        if self.who[k].is_some() || is_unknown_value(value) {
+            return;
+        }
+        let from = self.text.len() as u32;
+        self.text.push_str(value.trim());
+        self.who[k] = Some((from, self.text.len() as u32));
+    }
+
+    /// Forgets the tags noted for a game that is not gathered after all.
+    pub(crate) fn forget(&mut self) {
+        self.who = Default::default();
+    }
+
+    /// Ends the game being gathered.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn finish(
+        &mut self,
+        index: usize,
+        rules: Rules,
+        moves: MoveKey,
+        claimed: Claimed,
+        termination: Termination,
+        board: Option<[u8; 2]>,
+        valid: bool,
+    ) {
+        let who = std::mem::take(&mut self.who);
+        self.games.push(RawFacts {
+            index: index as u32,
+            who,
+            rules,
+            moves,
+            claimed,
+            termination,
+            board,
+            valid,
+        });
+    }
+
+    /// Gathers a game read in full, with the outcome its replay reached.
+    pub(crate) fn push_parsed(
+        &mut self,
+        game: &ParsedGame,
+        outcome: Option<&Outcome>,
+        valid: bool,
+        symmetries: &mut Symmetries,
+    ) {
+        let Some(record) = &game.record else {
+            self.forget();
+            let key = MoveKey::of_squares(&Rules::default(), 1, std::iter::empty());
+            let nothing = (Claimed::Nothing, Termination::Normal);
+            self.finish(
+                game.index,
+                Rules::default(),
+                key,
+                nothing.0,
+                nothing.1,
+                None,
+                false,
+            );
+            return;
+        };
+        for tag in &record.tags {
+            self.tag(&tag.name, &tag.value);
+        }
+        let setup: Option<&Setup> = record.start.as_ref().map(|s| &s.setup);
+        let mask = symmetries.of(&record.rules, setup);
+        let squares = record.moves.iter().filter_map(|m| match m.mv {
+            crate::engine::Move::Place(sq) => Some((sq.col(), sq.row())),
+            crate::engine::Move::Pass => None,
+        });
+        let key = MoveKey::of_squares(&record.rules, mask, squares);
+        let board = outcome
+            .filter(|_| record.rules.players() == 2)
+            .map(|o| [o.score[0], o.score[1]]);
+        let result = record.result.as_ref();
+        let termination = result.map_or(Termination::Normal, |r| r.termination);
+        self.finish(
+            game.index,
+            record.rules,
+            key,
+            Claimed::of(result),
+            termination,
+            board,
+            valid,
+        );
+    }
+}

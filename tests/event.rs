@@ -1,0 +1,264 @@
+//! The level above one game: the facts a validation run gathers for every game (the quick
+//! path's included) are the ones the full reader gives, and the checks across games name
+//! every planted problem of an event, and find the duplicates of a real archive, mirrored
+//! ones included.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use reversi_record::codes::Code;
+use reversi_record::event::{Event, Pairings};
+use reversi_record::formats::{Format, ReadOptions};
+use reversi_record::pipeline::validation::{Event as Found, Input, Validation};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+fn options(path: &Path) -> ReadOptions {
+    ReadOptions {
+        name: Arc::from(path.to_string_lossy().as_ref()),
+        path: Some(path.to_path_buf()),
+        ..ReadOptions::default()
+    }
+}
+
+/// The facts of `paths` as a validation run with `jobs` workers gathers them.
+fn gathered(paths: &[PathBuf], jobs: usize) -> Event {
+    let inputs = paths.iter().map(|path| {
+        let input = Input::open(path).expect("a record");
+        (path.to_string_lossy().into_owned(), Some(input))
+    });
+    let mut event = Event::default();
+    Validation::new()
+        .jobs(jobs)
+        .gather(true)
+        .run(inputs, |found| {
+            match found {
+                Found::Start(name) => event.start_input(name),
+                Found::Facts(block) => event.absorb(block),
+                _ => {}
+            }
+            Ok(())
+        })
+        .expect("the run ends");
+    event
+}
+
+/// The facts of `paths` read in full, game by game.
+fn read_in_full(paths: &[PathBuf]) -> Event {
+    let mut event = Event::default();
+    for path in paths {
+        let input = Input::open(path).expect("a record");
+        let games: Vec<_> = input
+            .format
+            .read(input.reader, &input.options)
+            .map_while(Result::ok)
+            .collect();
+        event.add_games(&path.to_string_lossy(), &games);
+    }
+    event
+}
+
+/// Every fact of every game, as text to compare.
+fn facts(event: &Event) -> Vec<String> {
+    event
+        .games()
+        .iter()
+        .map(|g| {
+            format!(
+                "{}#{} {:?} {:?} {:?} {:?} {:?} {:?} {}",
+                event.input_name(g.input),
+                g.index,
+                event.identity(g),
+                event.rules(g),
+                g.moves,
+                g.claimed,
+                g.termination,
+                g.board,
+                g.valid
+            )
+        })
+        .collect()
+}
+
+fn real(name: &str) -> PathBuf {
+    Path::new(ROOT).join("../shared/data").join(name)
+}
+
+#[test]
+fn a_run_gathers_the_facts_the_full_reader_gives() {
+    let mut paths: Vec<PathBuf> = ["wthor/WTH_1990.wtb", "pgn/WTHOR-2004.r.pgn"]
+        .iter()
+        .map(|n| real(n))
+        .filter(|p| p.exists())
+        .collect();
+    for dir in ["checks", "cli", "rgn/valid", "validate", "ggf"] {
+        let dir = Path::new(ROOT).join("fixtures").join(dir);
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .expect("a fixture folder")
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.is_file() && Input::open(p).is_ok())
+            .collect();
+        files.sort();
+        paths.extend(files);
+    }
+    let full = facts(&read_in_full(&paths));
+    assert!(full.len() > 3000, "{} games", full.len());
+    for jobs in [1, 2] {
+        let quick = facts(&gathered(&paths, jobs));
+        assert_eq!(quick.len(), full.len(), "jobs {jobs}");
+        for (a, b) in quick.iter().zip(&full) {
+            assert_eq!(a, b, "jobs {jobs}");
+        }
+    }
+}
+
+#[test]
+fn every_planted_problem_of_the_checks_fixture_is_named_with_its_games() {
+    let dir = Path::new(ROOT).join("fixtures/checks");
+    let paths: Vec<PathBuf> = [
+        "phone-round-1.rgn",
+        "round-1.rgn",
+        "round-2.rgn",
+        "round-3.rgn",
+    ]
+    .iter()
+    .map(|n| dir.join(n))
+    .collect();
+    let pairings =
+        Pairings::parse(&std::fs::read_to_string(dir.join("pairings.csv")).expect("the pairings"))
+            .expect("pairings that read");
+    let event = gathered(&paths, 2);
+    let named: Vec<(Code, Vec<String>)> = event
+        .check(Some(&pairings))
+        .into_iter()
+        .map(|f| {
+            let games = f
+                .games
+                .iter()
+                .map(|g| {
+                    let file = Path::new(&g.file).file_name().unwrap().to_string_lossy();
+                    format!("{file}#{}", g.game)
+                })
+                .collect();
+            (f.code, games)
+        })
+        .collect();
+    let expected = |code, games: &[&str]| (code, games.iter().map(|g| g.to_string()).collect());
+    assert_eq!(
+        named,
+        [
+            // The phone entry is read first (the files in name order).
+            expected(
+                Code::DuplicateGame,
+                &["phone-round-1.rgn#1", "round-1.rgn#2"]
+            ),
+            expected(Code::SwappedColours, &["round-2.rgn#2"]),
+            expected(Code::DuplicateGame, &["round-1.rgn#1", "round-2.rgn#3"]),
+            expected(
+                Code::PlayerTwiceInRound,
+                &["round-2.rgn#2", "round-2.rgn#4"]
+            ),
+            expected(Code::UnpairedGame, &["round-2.rgn#4"]),
+            expected(Code::RepeatedPairing, &["round-1.rgn#1", "round-3.rgn#1"]),
+            expected(Code::UnpairedGame, &["round-3.rgn#1"]),
+            expected(Code::MissingGame, &[]),
+        ]
+    );
+    let messages: Vec<String> = event
+        .check(Some(&pairings))
+        .into_iter()
+        .map(|f| f.message)
+        .collect();
+    assert!(messages[0].contains("reflected on the a1-h8 diagonal"));
+    assert!(messages[2].contains("with other players' names"));
+    assert!(messages[3].starts_with("Ann plays two games in round 2"));
+    assert!(messages[7].contains("round 3, board 1: Cy (black) vs Ann (white)"));
+    // Without the pairings, only what the games say themselves.
+    let codes: Vec<Code> = event.check(None).iter().map(|f| f.code).collect();
+    assert_eq!(
+        codes,
+        [
+            Code::DuplicateGame,
+            Code::DuplicateGame,
+            Code::PlayerTwiceInRound,
+            Code::RepeatedPairing
+        ]
+    );
+}
+
+/// A symmetry of the board as a map of `(col, row)`.
+type Turn = fn(u8, u8) -> (u8, u8);
+
+/// WTHOR 1990 with some of its games written again: as they are, mirrored under each of
+/// the three symmetries of the start, and one game with a move changed (no duplicate).
+#[test]
+fn duplicates_of_a_real_archive_are_found_as_written_and_mirrored() {
+    let path = real("wthor/WTH_1990.wtb");
+    if !path.exists() {
+        eprintln!("skipped: {} is not there", path.display());
+        return;
+    }
+    let bytes = std::fs::read(&path).unwrap();
+    let games = Format::Wthor
+        .read_bytes(bytes, &options(&path))
+        .expect("the archive reads");
+    let mut archive = Event::default();
+    archive.add_games("1990", &games);
+    let known = archive.check(None).len();
+    // Copies, in move strings: (col, row) through each symmetry of the standard start.
+    let line = |k: usize, turn: Turn| -> String {
+        let record = games[k].record.as_ref().unwrap();
+        record
+            .moves
+            .iter()
+            .filter_map(|m| match m.mv {
+                reversi_record::engine::Move::Place(sq) => {
+                    let (c, r) = turn(sq.col(), sq.row());
+                    Some(format!("{}{}", (b'a' + c) as char, r + 1))
+                }
+                reversi_record::engine::Move::Pass => None,
+            })
+            .collect()
+    };
+    let turns: [Turn; 4] = [
+        |c, r| (c, r),
+        |c, r| (7 - c, 7 - r),
+        |c, r| (r, c),
+        |c, r| (7 - r, 7 - c),
+    ];
+    let mut text = String::new();
+    for (k, turn) in turns.iter().enumerate() {
+        text.push_str(&line(10 + k, *turn));
+        text.push('\n');
+    }
+    let copies = Format::MoveString
+        .read_bytes(text, &ReadOptions::default())
+        .unwrap();
+    archive.add_games("copies.txt", &copies);
+    let findings = archive.check(None);
+    assert_eq!(findings.len(), known + 4, "{findings:#?}");
+    for (k, finding) in findings[known..].iter().enumerate() {
+        assert_eq!(finding.code, Code::DuplicateGame);
+        assert_eq!(finding.games[1].file, "copies.txt");
+        assert_eq!(finding.games[1].game, k + 1);
+        // Each names the archive's game it copies (the first of its kind there).
+        assert_eq!(finding.games[0].file, "1990");
+        let original = finding.games[0].game;
+        assert_eq!(
+            MoveKeyOf::of(&games[original - 1]),
+            MoveKeyOf::of(&games[10 + k]),
+        );
+    }
+}
+
+/// The canonical key of a game read in full.
+struct MoveKeyOf;
+
+impl MoveKeyOf {
+    fn of(game: &reversi_record::formats::ParsedGame) -> u64 {
+        let record = game.record.as_ref().unwrap();
+        let moves: Vec<_> = record.moves.iter().map(|m| m.mv).collect();
+        reversi_record::event::MoveKey::of_moves(&record.rules, None, &moves).canonical
+    }
+}
