@@ -49,8 +49,8 @@ mod grid;
 use crate::edits::result::{result_fix, ResultFix};
 use crate::edits::search::BUDGET;
 use crate::edits::{best_checked, candidate, describe, rebuild, replay, Candidate, Found};
-use crate::edits::{Kinds, Search};
 pub use crate::edits::{Edit, EditKind, ResultFault};
+use crate::edits::{Kinds, Search};
 
 /// How far the search goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -274,7 +274,11 @@ impl Repair {
             return Err(PickError::NotAmbiguous(self.status));
         }
         let count = self.candidates.len();
-        let Some(c) = n.checked_sub(1).and_then(|i| self.candidates.get(i)).cloned() else {
+        let Some(c) = n
+            .checked_sub(1)
+            .and_then(|i| self.candidates.get(i))
+            .cloned()
+        else {
             return Err(PickError::OutOfRange { pick: n, count });
         };
         self.candidates.clear();
@@ -571,7 +575,11 @@ impl Pending<'_> {
 }
 
 /// The pending move list as a checked candidate, if the record it gives validates.
-fn check(record: &Record, pending: Pending<'_>, valid: crate::edits::Valid<'_>) -> Option<Candidate> {
+fn check(
+    record: &Record,
+    pending: Pending<'_>,
+    valid: crate::edits::Valid<'_>,
+) -> Option<Candidate> {
     let Some(fix) = pending.result else {
         return candidate(record, pending.found, valid);
     };
