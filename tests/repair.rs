@@ -1145,3 +1145,205 @@ fn a_move_error_and_a_reversed_result_are_both_found() {
     assert_eq!(cases, 30);
     assert!(restored >= 24, "{restored} of {cases}");
 }
+
+/// A legal game with its score reversed: without `--fix-result` the finding names the
+/// board's result and the kind, the game is written unchanged and the exit code is 1; with
+/// it, the board's result is written with a `Repair` tag and reads back valid.
+#[test]
+fn cli_reports_a_wrong_result_and_fixes_it_on_request() {
+    let out = scratch("wrong-result.rgn");
+    let run = reversi()
+        .args(["repair", "fixtures/repair/wrong-result-reversed.rgn", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    let report = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        report.contains("the result is wrong: the board gives 41-23, not 23-41 (reversed)"),
+        "{report}"
+    );
+    assert!(
+        report.contains("0 unrepairable, 1 with a wrong result; 1 written"),
+        "{report}"
+    );
+    let (_, _, games) = read_file(&out);
+    let record = games[0].record.as_ref().unwrap();
+    assert_eq!(record.tag("Repair"), None);
+    assert_eq!(
+        record.result.as_ref().unwrap().score,
+        ResultScore::Discs(vec![23, 41])
+    );
+
+    let run = reversi()
+        .args([
+            "repair",
+            "--fix-result",
+            "fixtures/repair/wrong-result-reversed.rgn",
+            "-o",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0));
+    let (_, _, games) = read_file(&out);
+    let record = games[0].record.as_ref().unwrap();
+    assert_eq!(validate_record(record, 1).errors(), 0);
+    assert_eq!(
+        record.tag("Repair"),
+        Some("the result is wrong: the board gives 41-23, not 23-41 (reversed)")
+    );
+    assert_eq!(
+        record.result.as_ref().unwrap().score,
+        ResultScore::Discs(vec![41, 23])
+    );
+    let original = read_file(Path::new(&format!(
+        "{ROOT}/fixtures/repair/wrong-result-reversed.rgn"
+    )))
+    .2;
+    let moves = |r: &Record| r.moves.iter().map(|m| m.mv).collect::<Vec<_>>();
+    assert_eq!(
+        moves(record),
+        moves(original[0].record.as_ref().unwrap()),
+        "no move is edited"
+    );
+
+    let run = reversi()
+        .args([
+            "repair",
+            "fixtures/repair/wrong-result-and-swap.rgn",
+            "fixtures/repair/wrong-result-digit-typo.rgn",
+            "--format",
+            "json",
+            "-o",
+        ])
+        .arg(scratch("wrong-result-json.rgn"))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!(v["summary"]["wrong_result"], 2);
+    let games = v["games"].as_array().unwrap();
+    assert_eq!(games[0]["status"], "wrong-result");
+    assert_eq!(games[0]["edits"][0]["kind"], "swap");
+    assert_eq!(
+        games[0]["edits"][1],
+        serde_json::json!({"kind": "result", "written": "23-41", "now": "41-23", "fault": "reversed"})
+    );
+    assert_eq!(games[1]["edits"][0]["fault"], "digit-typo");
+}
+
+/// `--pick GAME:N` takes alternative N of an ambiguous game (`N` alone: the input's only
+/// game): different picks write different games, each with its `Repair` tag naming the
+/// alternative; a pick out of range, for a game that is not ambiguous, for a game the
+/// input does not hold, or with several inputs is a usage error that writes nothing.
+#[test]
+fn cli_pick_takes_an_alternative_and_refuses_a_wrong_pick() {
+    let ambiguous = "fixtures/repair/ambiguous-unfinished.rgn";
+    let picked = |pick: &str| {
+        let out = scratch(&format!("pick-{}.rgn", pick.replace(':', "-")));
+        let run = reversi()
+            .args(["repair", ambiguous, "--pick", pick, "-o"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(0), "{run:?}");
+        let report = String::from_utf8_lossy(&run.stdout).into_owned();
+        (std::fs::read_to_string(&out).unwrap(), report)
+    };
+    let (first, report) = picked("1");
+    assert!(
+        report.contains(
+            "repaired with 1 edit (alternative 1 of 6, picked): c2 instead of a1 at move 5"
+        ),
+        "{report}"
+    );
+    let (second, report) = picked("1:2");
+    assert!(report.contains("alternative 2 of 6, picked"), "{report}");
+    assert_ne!(first, second);
+    assert!(
+        second.contains("[Repair \"e3 instead of a1 at move 5 (alternative 2 of 6, picked)\"]"),
+        "{second}"
+    );
+    let fails = |args: &[&str], expected: &str| {
+        let out = scratch("pick-refused.rgn");
+        let _ = std::fs::remove_file(&out);
+        let run = reversi()
+            .arg("repair")
+            .args(args)
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(2), "{args:?}: {run:?}");
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert!(err.contains(expected), "{args:?}: {err}");
+        assert!(!out.exists(), "{args:?}: nothing is written");
+    };
+    fails(
+        &[ambiguous, "--pick", "7"],
+        "--pick 7: game 1: there is no alternative 7: the game has 6 (pick 1 to 6)",
+    );
+    fails(
+        &[ambiguous, "--pick", "2:1"],
+        "--pick 2:1: the input holds 1 game",
+    );
+    fails(
+        &["fixtures/repair/swap-adjacent.rgn", "--pick", "1"],
+        "the game is repaired, not ambiguous",
+    );
+    fails(
+        &[
+            ambiguous,
+            "fixtures/repair/swap-adjacent.rgn",
+            "--pick",
+            "1:1",
+        ],
+        "--pick names a game by its number in the input, so it needs one input file",
+    );
+    fails(&[ambiguous, "--pick", "1:0"], "an alternative number");
+}
+
+/// Three swaps need `--max-edits 3`, a search the default work limit stops: the report
+/// says what was searched and which flag raises the limit; `--work-limit` lets it finish.
+#[test]
+fn cli_work_limit_lets_a_three_edit_search_finish() {
+    let game = "fixtures/repair/unrepairable-three-swaps.rgn";
+    let run = reversi()
+        .args(["repair", "--max-edits", "3", game, "-o"])
+        .arg(scratch("three-swaps.rgn"))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    let report = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        report.contains("the search stopped at its work limit of 400000 replays"),
+        "{report}"
+    );
+    assert!(report.contains("`--work-limit` raises it"), "{report}");
+    let out = scratch("three-swaps-finished.rgn");
+    let run = reversi()
+        .args([
+            "repair",
+            "--max-edits",
+            "3",
+            "--work-limit",
+            "3000000",
+            game,
+            "-o",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    let report = String::from_utf8_lossy(&run.stdout);
+    assert!(report.contains("repaired with 3 edits"), "{report}");
+    let (_, _, games) = read_file(&out);
+    let record = games[0].record.as_ref().unwrap();
+    assert_eq!(validate_record(record, 1).errors(), 0);
+    let run = reversi()
+        .args(["repair", "--work-limit", "0", game])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+}
