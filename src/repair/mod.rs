@@ -219,16 +219,23 @@ impl Repair {
     /// ```
     /// use reversi_record::record::{ClaimedResult, MoveRecord, Record};
     /// use reversi_record::repair::{repair_record, RepairOptions, ResultFault, Status};
-    /// use reversi_record::{Move, Rules};
-    /// // A legal game black wins 13-0; the record claims 0-13.
+    /// use reversi_record::{Move, Position, Rules};
+    /// // A game played to the end (the first legal move each turn), its score reversed.
+    /// let mut pos = Position::new(Rules::default());
     /// let mut record = Record::new(Rules::default());
-    /// for sq in ["f5", "d6", "c5", "f4", "e3", "f6", "d3", "f3", "g5"] {
-    ///     record.moves.push(MoveRecord::new(Move::Place(sq.parse().unwrap())));
+    /// while !pos.is_over() {
+    ///     let mv = match pos.legal_moves().iter().next() {
+    ///         Some(sq) => Move::Place(sq),
+    ///         None => Move::Pass,
+    ///     };
+    ///     pos.play(mv).unwrap();
+    ///     if mv != Move::Pass {
+    ///         record.moves.push(MoveRecord::new(mv));
+    ///     }
     /// }
-    /// record.result = Some(ClaimedResult::discs(vec![0, 13]));
-    /// # let mut pos = record.start_position().unwrap();
-    /// # for m in &record.moves { pos.play(m.mv).unwrap(); }
-    /// # record.result = Some(ClaimedResult::discs(vec![0, pos.outcome().unwrap().score[0]]));
+    /// let score = pos.outcome().unwrap().score;
+    /// assert_ne!(score[0], score[1]);
+    /// record.result = Some(ClaimedResult::discs(vec![score[1], score[0]]));
     /// let found = repair_record(&record, &RepairOptions::default());
     /// assert_eq!(found.status, Status::WrongResult);
     /// assert_eq!(found.edits[0].fault, Some(ResultFault::Reversed));
