@@ -55,7 +55,7 @@ use crate::edits::{Kinds, Search};
 /// How far the search goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RepairOptions {
-    /// The most edits a repair may make (default 2).
+    /// The most move edits a repair may make (default 2); a result edit comes on top.
     pub max_edits: usize,
 }
 
