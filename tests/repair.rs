@@ -17,7 +17,9 @@ use rayon::prelude::*;
 use reversi_record::diagnostic::render_plain;
 use reversi_record::formats::{Format, ParsedGame, ReadOptions, WriteOptions};
 use reversi_record::record::{Record, ResultScore};
-use reversi_record::repair::{repair_game, repair_record, RepairOptions, Status};
+use reversi_record::repair::{
+    repair_game, repair_record, EditKind, RepairOptions, ResultFault, Status,
+};
 use reversi_record::validate::validate_record;
 use reversi_record::{Move, Square};
 
@@ -167,12 +169,29 @@ struct Tally {
     other_repair: usize,
     ambiguous: usize,
     unrepairable: usize,
+    /// Corruptions that left every move legal (only the final count changed): the result
+    /// is reported wrong and no move is edited, as issue 22 asks. Not in `cases`.
+    legal_as_written: usize,
 }
 
 impl Tally {
     fn rate(&self) -> f64 {
         self.restored as f64 / self.cases.max(1) as f64
     }
+}
+
+/// Whether `record`'s moves replay legally to the end of the game.
+fn legal_to_the_end(record: &Record) -> bool {
+    let mut pos = record.start_position().unwrap();
+    for m in &record.moves {
+        if m.mv != Move::Pass && pos.must_pass() && pos.play(Move::Pass).is_err() {
+            return false;
+        }
+        if pos.play(m.mv).is_err() {
+            return false;
+        }
+    }
+    pos.is_over()
 }
 
 /// Corrupts games of the sample with `errors` corruptions each (kinds drawn in turn),
@@ -187,10 +206,12 @@ fn measure(
     let mut rng = Rng::new(seed);
     let mut cases = Vec::new();
     let mut attempts = 0;
-    while cases.len() < count && attempts < count * 20 {
+    // Counted: the cases whose moves are illegal (the others only have a wrong result).
+    let mut counted = 0;
+    while counted < count && attempts < count * 20 {
         attempts += 1;
         let record = &games[rng.below(games.len())];
-        let kind = kinds[cases.len() % kinds.len()];
+        let kind = kinds[counted % kinds.len()];
         let mut moves: Vec<Move> = record.moves.iter().map(|m| m.mv).collect();
         let mut ok = corrupt(&mut moves, kind, &mut rng);
         for _ in 1..errors {
@@ -204,12 +225,22 @@ fn measure(
         if validate_record(&corrupted, 1).errors() == 0 {
             continue; // not detectable
         }
+        counted += usize::from(!legal_to_the_end(&corrupted));
         cases.push((kind, record, corrupted));
     }
     let outcomes: Vec<(Corruption, Status, bool)> = cases
         .par_iter()
         .map(|(kind, original, corrupted)| {
             let repair = repair_record(corrupted, &RepairOptions::default());
+            if legal_to_the_end(corrupted) {
+                assert_eq!(repair.status, Status::WrongResult, "{kind:?}");
+                assert!(
+                    repair.edits.iter().all(|e| e.kind == EditKind::Result),
+                    "no legal move is edited: {:?}",
+                    repair.edits
+                );
+                assert_eq!(repair.record.as_ref(), Some(corrupted), "unchanged");
+            }
             let same = repair.record.as_ref().is_some_and(|r| {
                 r.moves
                     .iter()
@@ -232,6 +263,10 @@ fn measure(
     let mut tallies: BTreeMap<Corruption, Tally> = BTreeMap::new();
     for (kind, status, same) in outcomes {
         let t = tallies.entry(kind).or_default();
+        if status == Status::WrongResult {
+            t.legal_as_written += 1;
+            continue;
+        }
         t.cases += 1;
         match status {
             Status::Repaired if same => t.restored += 1,
@@ -250,6 +285,7 @@ fn total<K>(tallies: &BTreeMap<K, Tally>) -> Tally {
         other_repair: a.other_repair + t.other_repair,
         ambiguous: a.ambiguous + t.ambiguous,
         unrepairable: a.unrepairable + t.unrepairable,
+        legal_as_written: a.legal_as_written + t.legal_as_written,
     })
 }
 
@@ -396,6 +432,7 @@ fn fixtures() {
         let file = path.file_name().unwrap().to_string_lossy().into_owned();
         let mut out = String::new();
         let mut records = Vec::new();
+        let mut fixed = Vec::new();
         for game in &games {
             let repair = repair_game(game, format, &options, &RepairOptions::default());
             out.push_str(&format!("game {}: {}\n", game.index, repair.status.name()));
@@ -414,6 +451,8 @@ fn fixtures() {
             ));
             let expected = if file.starts_with("ambiguous") {
                 Status::Ambiguous
+            } else if file.starts_with("wrong-result") {
+                Status::WrongResult
             } else if file.starts_with("unrepairable") {
                 Status::Unrepairable
             } else {
@@ -422,6 +461,9 @@ fn fixtures() {
             assert_eq!(repair.status, expected, "{file}");
             if let Some(r) = repair.commented() {
                 records.push(r);
+            }
+            if repair.status == Status::WrongResult {
+                fixed.extend(repair.fix_result().commented());
             }
         }
         let written = format
@@ -434,6 +476,13 @@ fn fixtures() {
             .unwrap_or_else(|e| format!("not written: {e}"));
         out.push_str("----- written -----\n");
         out.push_str(&written);
+        if !fixed.is_empty() {
+            let (bytes, _) = format
+                .write_bytes(&fixed, &WriteOptions::default())
+                .unwrap();
+            out.push_str("----- written with the result fixed -----\n");
+            out.push_str(&String::from_utf8_lossy(&bytes));
+        }
         insta::assert_snapshot!(out);
     });
 }
@@ -814,4 +863,487 @@ fn corrupted_grids_are_restored() {
     }
     eprintln!("grids: {all:?}, rate {:.3}", all.rate());
     assert!(all.rate() >= 0.9, "{all:?}");
+}
+
+// ----------------------------------------------------------------------------------------
+// A wrong result (issue 22): the result is a candidate edit, never a legal move.
+
+/// `real` (the board's counts) written wrong by a slip of `fault`, so that the slip is
+/// the only reading (not also a reversal, a permutation or the raw count `raw`); `seed`
+/// varies the digit typo (a digit changed, dropped or added).
+fn mistype(real: &[u8], raw: &[u8], fault: ResultFault, seed: usize) -> Option<Vec<u8>> {
+    let mut reversed = real.to_vec();
+    reversed.reverse();
+    let out = match fault {
+        ResultFault::Reversed => reversed.clone(),
+        ResultFault::ColourOrder => {
+            // Two neighbouring counts exchanged, with 3-4 players.
+            let i = (0..real.len().saturating_sub(1)).find(|&i| real[i] != real[i + 1])?;
+            let mut c = real.to_vec();
+            c.swap(i, i + 1);
+            c
+        }
+        ResultFault::RawCount => raw.to_vec(),
+        ResultFault::DigitTypo => {
+            let i = seed % real.len();
+            let text = real[i].to_string();
+            let typed = match seed % 3 {
+                0 => {
+                    let last = text.as_bytes()[text.len() - 1] - b'0';
+                    format!("{}{}", &text[..text.len() - 1], (last + 3) % 10)
+                }
+                1 if text.len() == 2 => text[1..].to_string(),
+                _ => format!("1{text}"),
+            };
+            let mut c = real.to_vec();
+            c[i] = typed.parse().ok()?;
+            c
+        }
+        ResultFault::Other => return None,
+    };
+    let mut sorted = (out.clone(), real.to_vec());
+    sorted.0.sort_unstable();
+    sorted.1.sort_unstable();
+    let other_reading = match fault {
+        ResultFault::Reversed => false,
+        ResultFault::ColourOrder => out == reversed,
+        ResultFault::RawCount => sorted.0 == sorted.1,
+        _ => sorted.0 == sorted.1 || out == raw,
+    };
+    (out != real && !other_reading).then_some(out)
+}
+
+/// The board's scores and raw disc counts at the end of `record`.
+fn final_counts(record: &Record) -> (Vec<u8>, Vec<u8>) {
+    let mut pos = record.start_position().unwrap();
+    for m in &record.moves {
+        if m.mv != Move::Pass && pos.must_pass() {
+            pos.play(Move::Pass).unwrap();
+        }
+        pos.play(m.mv).unwrap();
+    }
+    let outcome = pos.outcome().expect("a finished game");
+    let n = record.rules.players() as usize;
+    (outcome.score[..n].to_vec(), outcome.discs[..n].to_vec())
+}
+
+/// Checks the repair of a legal `record` whose result was mistyped by `fault`: reported
+/// with that kind, nothing edited but the result, written unchanged; with the result
+/// fixed, the original game and result, with a `Repair` tag. The fixed record.
+fn check_result_only(original: &Record, mistyped: &Record, fault: ResultFault) -> Record {
+    let what = format!("{} {fault:?}", original.rules);
+    let repair = repair_record(mistyped, &RepairOptions::default());
+    assert_eq!(repair.status, Status::WrongResult, "{what}");
+    let [edit] = repair
+        .edits
+        .clone()
+        .try_into()
+        .unwrap_or_else(|e: Vec<_>| panic!("{what}: only the result is edited: {e:?}"));
+    assert_eq!(edit.kind, EditKind::Result, "{what}");
+    assert_eq!(edit.fault, Some(fault), "{what}: {edit}");
+    assert!(
+        edit.to_string()
+            .starts_with("the result is wrong: the board gives "),
+        "{edit}"
+    );
+    assert_eq!(
+        repair.record.as_ref(),
+        Some(mistyped),
+        "{what}: written unchanged"
+    );
+    assert!(repair.annotated().unwrap().tag("Repair").is_none());
+    let fixed = repair.fix_result();
+    assert_eq!(fixed.status, Status::Repaired, "{what}");
+    let record = fixed.annotated().unwrap();
+    assert_eq!(record.moves, original.moves, "{what}: no move is edited");
+    assert_eq!(
+        record.result.as_ref().map(|r| &r.score),
+        original.result.as_ref().map(|r| &r.score)
+    );
+    assert_eq!(validate_record(&record, 1).errors(), 0, "{what}");
+    let tag = record.tag("Repair").expect("a Repair tag");
+    assert_eq!(tag, edit.to_string());
+    record
+}
+
+/// Real games (WTHOR, PlayOK, NBoard) with their disc counts reversed, mistyped by one
+/// digit, or given as the raw count: reported as a wrong result of that kind, never
+/// repaired by editing a legal move, and fixed on request; the fixed games written as RGN
+/// read back valid with their `Repair` tag.
+#[test]
+fn real_games_with_a_mistyped_result_keep_their_moves() {
+    use reversi_record::record::ClaimedResult;
+    let Some(games) = real_games(&SAMPLE) else {
+        return;
+    };
+    let faults = [
+        ResultFault::Reversed,
+        ResultFault::DigitTypo,
+        ResultFault::RawCount,
+    ];
+    let mut tried = BTreeMap::new();
+    let mut fixed = Vec::new();
+    // Every 60th game; the raw count only where the game ends with empty squares, which
+    // few real games do: the first 10 of those.
+    let step = games.len() / 60 + 1;
+    for (i, original) in games.iter().enumerate() {
+        let (real, raw) = final_counts(original);
+        let mut original = original.clone();
+        original.result = Some(ClaimedResult::discs(real.clone()));
+        for fault in faults {
+            let wanted = match fault {
+                ResultFault::RawCount => tried.get(fault.name()).is_none_or(|&n| n < 10),
+                _ => i % step == 0,
+            };
+            let Some(counts) = mistype(&real, &raw, fault, i / step).filter(|_| wanted) else {
+                continue;
+            };
+            let mut mistyped = original.clone();
+            mistyped.result = Some(ClaimedResult::discs(counts));
+            fixed.push(check_result_only(&original, &mistyped, fault));
+            *tried.entry(fault.name()).or_insert(0) += 1;
+        }
+    }
+    eprintln!("{tried:?}");
+    for fault in faults {
+        assert!(
+            tried.get(fault.name()).is_some_and(|&n| n >= 10),
+            "{tried:?}"
+        );
+    }
+    let (bytes, _) = Format::Rgn
+        .write_bytes(&fixed, &WriteOptions::default())
+        .unwrap();
+    let back = Format::Rgn
+        .read_bytes(bytes, &ReadOptions::default())
+        .unwrap();
+    assert_eq!(back.len(), fixed.len());
+    for game in &back {
+        let record = game.record.as_ref().unwrap();
+        assert_eq!(validate_record(record, 1).errors(), 0);
+        assert!(record
+            .tag("Repair")
+            .unwrap()
+            .starts_with("the result is wrong"));
+    }
+}
+
+/// Engine-played games of every variant (octagon, 10x10, anti, 3-4 players) with a
+/// reversed result, counts in another colour order (3-4 players) or a digit typo: the
+/// result is the edit, never a legal move (issue 22: an octagon game with a reversed
+/// result was "repaired" by swapping two correct moves).
+#[test]
+fn every_variant_with_a_mistyped_result_keeps_its_moves() {
+    use reversi_record::record::{ClaimedResult, MoveRecord};
+    use reversi_record::{Position, Rules};
+    let variants = [
+        "othello",
+        "othello:octagon",
+        "othello:10x10",
+        "anti",
+        "anti:octagon",
+        "multi3",
+        "multi3:octagon,anti",
+        "multi4:10x10",
+    ];
+    let mut rng = Rng::new(2222);
+    for name in variants {
+        let rules: Rules = name.parse().unwrap();
+        let mut checked = 0;
+        for game in 0..6 {
+            let mut pos = Position::new(rules);
+            let mut record = Record::new(rules);
+            while !pos.is_over() {
+                if pos.must_pass() {
+                    pos.play(Move::Pass).unwrap();
+                    continue;
+                }
+                let legal: Vec<Square> = pos.legal_moves().iter().collect();
+                let mv = Move::Place(*rng.pick(&legal));
+                pos.play(mv).unwrap();
+                record.moves.push(MoveRecord::new(mv));
+            }
+            let (real, raw) = final_counts(&record);
+            record.result = Some(ClaimedResult::discs(real.clone()));
+            for fault in [
+                ResultFault::Reversed,
+                ResultFault::ColourOrder,
+                ResultFault::DigitTypo,
+            ] {
+                if fault == ResultFault::ColourOrder && rules.players() == 2 {
+                    continue;
+                }
+                let Some(counts) = mistype(&real, &raw, fault, game) else {
+                    continue;
+                };
+                let mut mistyped = record.clone();
+                mistyped.result = Some(ClaimedResult::discs(counts));
+                check_result_only(&record, &mistyped, fault);
+                checked += 1;
+            }
+        }
+        eprintln!("{name}: {checked} mistyped results");
+        assert!(checked >= 6, "{name}: {checked}");
+    }
+}
+
+/// Real games with two adjacent moves swapped (an illegal move) and the score reversed:
+/// the swap makes the moves legal, then the result is judged, so the finding is the swap
+/// and the reversed result, and fixing the result restores the original game.
+#[test]
+fn a_move_error_and_a_reversed_result_are_both_found() {
+    use reversi_record::record::ClaimedResult;
+    let Some(games) = real_games(&SAMPLE) else {
+        return;
+    };
+    let mut rng = Rng::new(5150);
+    let (mut cases, mut restored) = (0, 0);
+    for original in games.iter().step_by(games.len() / 300 + 1) {
+        if cases == 30 {
+            break;
+        }
+        let (real, raw) = final_counts(original);
+        let Some(reversed) = mistype(&real, &raw, ResultFault::Reversed, 0) else {
+            continue;
+        };
+        let mut original = original.clone();
+        original.result = Some(ClaimedResult::discs(real));
+        let mut corrupted = original.clone();
+        let i = rng.below(corrupted.moves.len() - 1);
+        let (a, b) = (corrupted.moves[i].mv, corrupted.moves[i + 1].mv);
+        corrupted.moves[i].mv = b;
+        corrupted.moves[i + 1].mv = a;
+        if a == b || legal_to_the_end(&corrupted) {
+            continue;
+        }
+        corrupted.result = Some(ClaimedResult::discs(reversed));
+        cases += 1;
+        let repair = repair_record(&corrupted, &RepairOptions::default());
+        assert_ne!(
+            repair.status,
+            Status::Repaired,
+            "never a silent result change"
+        );
+        assert_ne!(repair.status, Status::Unrepairable, "{:?}", repair.edits);
+        if repair.status != Status::WrongResult {
+            continue;
+        }
+        assert_eq!(
+            repair.record.as_ref(),
+            Some(&corrupted),
+            "written unchanged"
+        );
+        let kinds: Vec<EditKind> = repair.edits.iter().map(|e| e.kind).collect();
+        let fixed = repair.fix_result();
+        let record = fixed.record.as_ref().unwrap();
+        assert_eq!(validate_record(record, 1).errors(), 0);
+        if kinds == [EditKind::Swap, EditKind::Result] && record == &original {
+            restored += 1;
+        }
+    }
+    eprintln!("{restored} of {cases} restored");
+    assert_eq!(cases, 30);
+    assert!(restored >= 24, "{restored} of {cases}");
+}
+
+/// A legal game with its score reversed: without `--fix-result` the finding names the
+/// board's result and the kind, the game is written unchanged and the exit code is 1; with
+/// it, the board's result is written with a `Repair` tag and reads back valid.
+#[test]
+fn cli_reports_a_wrong_result_and_fixes_it_on_request() {
+    let out = scratch("wrong-result.rgn");
+    let run = reversi()
+        .args(["repair", "fixtures/repair/wrong-result-reversed.rgn", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    let report = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        report.contains("the result is wrong: the board gives 41-23, not 23-41 (reversed)"),
+        "{report}"
+    );
+    assert!(
+        report.contains("0 unrepairable, 1 with a wrong result; 1 written"),
+        "{report}"
+    );
+    let (_, _, games) = read_file(&out);
+    let record = games[0].record.as_ref().unwrap();
+    assert_eq!(record.tag("Repair"), None);
+    assert_eq!(
+        record.result.as_ref().unwrap().score,
+        ResultScore::Discs(vec![23, 41])
+    );
+
+    let run = reversi()
+        .args([
+            "repair",
+            "--fix-result",
+            "fixtures/repair/wrong-result-reversed.rgn",
+            "-o",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0));
+    let (_, _, games) = read_file(&out);
+    let record = games[0].record.as_ref().unwrap();
+    assert_eq!(validate_record(record, 1).errors(), 0);
+    assert_eq!(
+        record.tag("Repair"),
+        Some("the result is wrong: the board gives 41-23, not 23-41 (reversed)")
+    );
+    assert_eq!(
+        record.result.as_ref().unwrap().score,
+        ResultScore::Discs(vec![41, 23])
+    );
+    let original = read_file(Path::new(&format!(
+        "{ROOT}/fixtures/repair/wrong-result-reversed.rgn"
+    )))
+    .2;
+    let moves = |r: &Record| r.moves.iter().map(|m| m.mv).collect::<Vec<_>>();
+    assert_eq!(
+        moves(record),
+        moves(original[0].record.as_ref().unwrap()),
+        "no move is edited"
+    );
+
+    let run = reversi()
+        .args([
+            "repair",
+            "fixtures/repair/wrong-result-and-swap.rgn",
+            "fixtures/repair/wrong-result-digit-typo.rgn",
+            "--format",
+            "json",
+            "-o",
+        ])
+        .arg(scratch("wrong-result-json.rgn"))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!(v["summary"]["wrong_result"], 2);
+    let games = v["games"].as_array().unwrap();
+    assert_eq!(games[0]["status"], "wrong-result");
+    assert_eq!(games[0]["edits"][0]["kind"], "swap");
+    assert_eq!(
+        games[0]["edits"][1],
+        serde_json::json!({"kind": "result", "written": "23-41", "now": "41-23", "fault": "reversed"})
+    );
+    assert_eq!(games[1]["edits"][0]["fault"], "digit-typo");
+}
+
+/// `--pick GAME:N` takes alternative N of an ambiguous game (`N` alone: the input's only
+/// game): different picks write different games, each with its `Repair` tag naming the
+/// alternative; a pick out of range, for a game that is not ambiguous, for a game the
+/// input does not hold, or with several inputs is a usage error that writes nothing.
+#[test]
+fn cli_pick_takes_an_alternative_and_refuses_a_wrong_pick() {
+    let ambiguous = "fixtures/repair/ambiguous-unfinished.rgn";
+    let picked = |pick: &str| {
+        let out = scratch(&format!("pick-{}.rgn", pick.replace(':', "-")));
+        let run = reversi()
+            .args(["repair", ambiguous, "--pick", pick, "-o"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(0), "{run:?}");
+        let report = String::from_utf8_lossy(&run.stdout).into_owned();
+        (std::fs::read_to_string(&out).unwrap(), report)
+    };
+    let (first, report) = picked("1");
+    assert!(
+        report.contains(
+            "repaired with 1 edit (alternative 1 of 6, picked): c2 instead of a1 at move 5"
+        ),
+        "{report}"
+    );
+    let (second, report) = picked("1:2");
+    assert!(report.contains("alternative 2 of 6, picked"), "{report}");
+    assert_ne!(first, second);
+    assert!(
+        second.contains("[Repair \"e3 instead of a1 at move 5 (alternative 2 of 6, picked)\"]"),
+        "{second}"
+    );
+    let fails = |args: &[&str], expected: &str| {
+        let out = scratch("pick-refused.rgn");
+        let _ = std::fs::remove_file(&out);
+        let run = reversi()
+            .arg("repair")
+            .args(args)
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(2), "{args:?}: {run:?}");
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert!(err.contains(expected), "{args:?}: {err}");
+        assert!(!out.exists(), "{args:?}: nothing is written");
+    };
+    fails(
+        &[ambiguous, "--pick", "7"],
+        "--pick 7: game 1: there is no alternative 7: the game has 6 (pick 1 to 6)",
+    );
+    fails(
+        &[ambiguous, "--pick", "2:1"],
+        "--pick 2:1: the input holds 1 game",
+    );
+    fails(
+        &["fixtures/repair/swap-adjacent.rgn", "--pick", "1"],
+        "the game is repaired, not ambiguous",
+    );
+    fails(
+        &[
+            ambiguous,
+            "fixtures/repair/swap-adjacent.rgn",
+            "--pick",
+            "1:1",
+        ],
+        "--pick names a game by its number in the input, so it needs one input file",
+    );
+    fails(&[ambiguous, "--pick", "1:0"], "an alternative number");
+}
+
+/// Three swaps need `--max-edits 3`, a search the default work limit stops: the report
+/// says what was searched and which flag raises the limit; `--work-limit` lets it finish.
+#[test]
+fn cli_work_limit_lets_a_three_edit_search_finish() {
+    let game = "fixtures/repair/unrepairable-three-swaps.rgn";
+    let run = reversi()
+        .args(["repair", "--max-edits", "3", game, "-o"])
+        .arg(scratch("three-swaps.rgn"))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    let report = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        report.contains("the search stopped at its work limit of 400000 replays"),
+        "{report}"
+    );
+    assert!(report.contains("`--work-limit` raises it"), "{report}");
+    let out = scratch("three-swaps-finished.rgn");
+    let run = reversi()
+        .args([
+            "repair",
+            "--max-edits",
+            "3",
+            "--work-limit",
+            "3000000",
+            game,
+            "-o",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    let report = String::from_utf8_lossy(&run.stdout);
+    assert!(report.contains("repaired with 3 edits"), "{report}");
+    let (_, _, games) = read_file(&out);
+    let record = games[0].record.as_ref().unwrap();
+    assert_eq!(validate_record(record, 1).errors(), 0);
+    let run = reversi()
+        .args(["repair", "--work-limit", "0", game])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
 }

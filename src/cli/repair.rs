@@ -8,7 +8,7 @@ use reversi_record::diagnostic::{Diagnostic, Report, Source};
 use reversi_record::formats::{
     Format, ParsedGame, PgnDialect, ReadOptions, RecordWriter, WriteError, WriteOptions,
 };
-use reversi_record::repair::{repair_batch, Repair, RepairOptions, Status};
+use reversi_record::repair::{repair_batch_within, Repair, RepairOptions, Status, WorkLimit};
 use reversi_record::Rules;
 use serde_json::json;
 
@@ -18,8 +18,10 @@ use super::{exit, OutputFormat};
 
 /// Repair records: for a game that does not replay, find the smallest set of edits (swapped,
 /// misread, doubled or left-out moves; misread, missing or doubled grid numbers) that makes
-/// every move legal and the result as claimed. Every game is written out in input order;
-/// the report lists each edit.
+/// every move legal and the result as claimed. A game whose moves are legal but whose
+/// result is not the board's is reported (the result is wrong: reversed, a digit typo, ...)
+/// and fixed only with `--fix-result`. Every game is written out in input order; the
+/// report lists each edit.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// Input files; `-` reads standard input. A folder stands for the record files below it (recognised by their content; the others are skipped with a note)..
@@ -44,9 +46,23 @@ pub(crate) struct Args {
     /// without a `Rules` tag); a record that states its rules keeps them.
     #[arg(long, value_parser = super::parse_rules)]
     rules: Option<Rules>,
-    /// The most edits one repair may make.
+    /// The most move edits one repair may make (a result edit comes on top).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=4))]
     max_edits: u8,
+    /// The work one game's search may do, in replays of a move list (a grid read again
+    /// counts as 20); raise it for `--max-edits 3` or 4.
+    #[arg(long, value_name = "REPLAYS", default_value_t = WorkLimit::default().replays, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    work_limit: usize,
+    /// Write the board's result when the moves are legal but the claimed result is not the
+    /// board's, with a `Repair` tag saying so; without it such a game is reported and
+    /// written unchanged.
+    #[arg(long)]
+    fix_result: bool,
+    /// Take alternative N of an ambiguous game, numbered as the report lists them:
+    /// `GAME:N` for game GAME of the input (repeatable), or `N` when the input holds one
+    /// game. Needs a single input file.
+    #[arg(long, value_name = "[GAME:]N", value_parser = parse_pick)]
+    pick: Vec<Pick>,
     /// Report format.
     #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
     format: OutputFormat,
@@ -58,12 +74,122 @@ pub(crate) struct Args {
     quiet: bool,
 }
 
+/// One `--pick`: alternative `n` of game `game` (`None`: the input's only game).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Pick {
+    game: Option<usize>,
+    n: usize,
+}
+
+impl std::fmt::Display for Pick {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.game {
+            Some(g) => write!(f, "--pick {g}:{}", self.n),
+            None => write!(f, "--pick {}", self.n),
+        }
+    }
+}
+
+/// `3:2` (game 3, alternative 2) or `2`; both numbers from 1.
+fn parse_pick(text: &str) -> Result<Pick, String> {
+    let number = |t: &str, what: &str| match t.trim().parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!(
+            "expected {what} (a number from 1), but found `{t}` instead; write `GAME:N` or `N`"
+        )),
+    };
+    match text.split_once(':') {
+        Some((g, n)) => Ok(Pick {
+            game: Some(number(g, "a game number")?),
+            n: number(n, "an alternative number")?,
+        }),
+        None => Ok(Pick {
+            game: None,
+            n: number(text, "an alternative number")?,
+        }),
+    }
+}
+
+/// The picks of a run, by game, and which games the input held.
+#[derive(Default)]
+struct Picks {
+    /// Alternative to take, by game number.
+    by_game: std::collections::BTreeMap<usize, Pick>,
+    /// Whether a pick was given as `N` alone (game 1, the only one).
+    bare: bool,
+    /// The most games seen.
+    games: usize,
+}
+
+impl Picks {
+    /// The picks of `args`, checked: one input file, each game once.
+    fn new(args: &Args) -> io::Result<Picks> {
+        let usage = |m: String| io::Error::new(io::ErrorKind::InvalidInput, m);
+        let mut picks = Picks::default();
+        if args.pick.is_empty() {
+            return Ok(picks);
+        }
+        if args.inputs.len() != 1 {
+            return Err(usage(format!(
+                "--pick names a game by its number in the input, so it needs one input file, but {} were given",
+                args.inputs.len()
+            )));
+        }
+        for &p in &args.pick {
+            picks.bare |= p.game.is_none();
+            let game = p.game.unwrap_or(1);
+            if let Some(before) = picks.by_game.insert(game, p) {
+                return Err(usage(format!("{before} and {p} both pick for game {game}")));
+            }
+        }
+        Ok(picks)
+    }
+
+    /// Applies the pick for `game`, if any: the chosen alternative, or an error message.
+    fn apply(&mut self, game: usize, repair: Repair) -> (Repair, Option<String>) {
+        self.games = self.games.max(game);
+        if self.bare && game == 2 {
+            let p = self.by_game.get(&1).copied();
+            let text = p.map_or_else(String::new, |p| p.to_string());
+            return (
+                repair,
+                Some(format!(
+                    "{text}: the input holds more than one game; write `--pick GAME:N`"
+                )),
+            );
+        }
+        let Some(&p) = self.by_game.get(&game) else {
+            return (repair, None);
+        };
+        match repair.clone().pick(p.n) {
+            Ok(picked) => (picked, None),
+            Err(e) => (repair, Some(format!("{p}: game {game}: {e}"))),
+        }
+    }
+
+    /// The picks for games the input did not hold.
+    fn unused(&self) -> Vec<String> {
+        self.by_game
+            .iter()
+            .filter(|(&g, _)| g > self.games)
+            .map(|(_, p)| {
+                format!(
+                    "{p}: the input holds {} {}",
+                    self.games,
+                    if self.games == 1 { "game" } else { "games" }
+                )
+            })
+            .collect()
+    }
+}
+
 #[derive(Default)]
 struct Summary {
     files: usize,
     games: usize,
     valid: usize,
     repaired: usize,
+    wrong_result: usize,
     ambiguous: usize,
     unrepairable: usize,
     written: usize,
@@ -117,6 +243,7 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
             "--format for repair is human or json",
         ));
     }
+    let mut picks = Picks::new(&args)?;
     let jobs = super::capped_jobs(args.jobs, args.quiet);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
@@ -153,9 +280,14 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
             report: &mut report,
             handler: &handler,
             progress: &mut progress,
+            picks: &mut picks,
         };
         for path in &args.inputs {
             work.input(path, &mut sink, &mut out)?;
+        }
+        for unused in work.picks.unused() {
+            super::stderr_line(format_args!("error: {unused}"));
+            work.progress.status = exit::USAGE;
         }
         Ok(())
     });
@@ -204,6 +336,7 @@ struct Work<'r> {
     report: &'r mut Box<dyn Write>,
     handler: &'r miette::GraphicalReportHandler,
     progress: &'r mut Progress,
+    picks: &'r mut Picks,
 }
 
 impl Work<'_> {
@@ -254,6 +387,9 @@ impl Work<'_> {
         let repair_options = RepairOptions {
             max_edits: usize::from(args.max_edits),
         };
+        let limit = WorkLimit {
+            replays: args.work_limit,
+        };
         let mut games = input.games();
         let mut ended = false;
         while !ended {
@@ -275,7 +411,23 @@ impl Work<'_> {
             }
             let repairs = self
                 .pool
-                .install(|| repair_batch(&batch, format, &read, &repair_options));
+                .install(|| repair_batch_within(&batch, format, &read, &repair_options, limit));
+            let repairs: Vec<Repair> = batch
+                .iter()
+                .zip(repairs)
+                .map(|(game, repair)| {
+                    let (repair, error) = self.picks.apply(game.index, repair);
+                    if let Some(error) = error {
+                        super::stderr_line(format_args!("error: {}: {error}", read.name));
+                        self.progress.status = exit::USAGE;
+                    }
+                    if args.fix_result {
+                        repair.fix_result()
+                    } else {
+                        repair
+                    }
+                })
+                .collect();
             for (game, repair) in batch.iter().zip(&repairs) {
                 let (written, note) = sink.write(repair).map_err(Stop::Output)?;
                 self.progress.count(repair, written);
@@ -334,6 +486,7 @@ impl Progress {
         match repair.status {
             Status::Valid => s.valid += 1,
             Status::Repaired => s.repaired += 1,
+            Status::WrongResult => s.wrong_result += 1,
             Status::Ambiguous => s.ambiguous += 1,
             Status::Unrepairable => s.unrepairable += 1,
         }
@@ -355,10 +508,15 @@ impl Progress {
         output_name: &str,
     ) -> io::Result<()> {
         let s = &self.summary;
+        // Named only when there is one, so the line stays as it was for other runs.
+        let wrong = match s.wrong_result {
+            0 => String::new(),
+            n => format!(", {n} with a wrong result"),
+        };
         match format {
             OutputFormat::Human => writeln!(
                 report,
-                "{} {}, {} {}: {} valid, {} repaired, {} ambiguous, {} unrepairable; {} written to {} as {target}",
+                "{} {}, {} {}: {} valid, {} repaired, {} ambiguous, {} unrepairable{wrong}; {} written to {} as {target}",
                 s.files,
                 if s.files == 1 { "file" } else { "files" },
                 s.games,
@@ -376,6 +534,7 @@ impl Progress {
                     "games": s.games,
                     "valid": s.valid,
                     "repaired": s.repaired,
+                    "wrong_result": s.wrong_result,
                     "ambiguous": s.ambiguous,
                     "unrepairable": s.unrepairable,
                     "written": s.written,
@@ -426,6 +585,7 @@ fn game_json(
         "status": repair.status.name(),
         "edits": repair.edits,
         "alternatives": repair.alternatives,
+        "picked": repair.picked,
         "diagnostics": diagnostics,
         "note": note,
     })

@@ -1,7 +1,8 @@
 //! The edit search under both `validate` and `repair`: the smallest set of edits (swaps,
 //! replacements, deletions, insertions) that makes a game's moves legal and its result as
-//! claimed ([`search`]), how plausible each misreading is ([`plausibility`]), and the
-//! edits described as people read them. `validate` asks it for a single change to suggest
+//! claimed ([`search`]), how plausible each misreading is ([`plausibility`]), the result
+//! itself as an edit when the moves are legal but the board gives another ([`result`]), and
+//! the edits described as people read them. `validate` asks it for a single change to suggest
 //! at an illegal move, `repair` for the repair; both bring the validator's verdict on a
 //! candidate ([`Valid`]), so this module needs nothing above it.
 
@@ -13,7 +14,10 @@ use crate::engine::{Move, Position};
 use crate::record::{MoveRecord, Record, Span};
 
 pub(crate) mod plausibility;
+pub(crate) mod result;
 pub(crate) mod search;
+
+pub use result::ResultFault;
 
 pub(crate) use search::{Found, Kinds, Op, Search};
 
@@ -39,6 +43,8 @@ pub enum EditKind {
     Fill,
     /// A grid number written on a second square, which stayed empty.
     Erase,
+    /// The claimed result replaced by the board's (the moves are legal, the result is not).
+    Result,
 }
 
 /// One edit of a repair.
@@ -47,8 +53,9 @@ pub struct Edit {
     /// What kind of edit.
     pub kind: EditKind,
     /// The move it concerns, numbered as written (an insertion: the move it goes before;
-    /// a grid edit: the move number it now is, or was for an erasure).
-    #[serde(rename = "move")]
+    /// a grid edit: the move number it now is, or was for an erasure); 0 for a result
+    /// edit, which concerns no move (JSON leaves it out).
+    #[serde(rename = "move", skip_serializing_if = "is_zero")]
     pub move_number: usize,
     /// The second move of a swap.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -60,9 +67,16 @@ pub struct Edit {
     pub written: String,
     /// What is written now (empty for a deletion or an erasure).
     pub now: String,
+    /// What kind of slip a result edit answers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fault: Option<ResultFault>,
     /// Where the edited text is, when it has a place in the source.
     #[serde(skip)]
     pub span: Option<Span>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl fmt::Display for Edit {
@@ -87,6 +101,17 @@ impl fmt::Display for Edit {
             }
             EditKind::Fill => write!(f, "number {} added{on}, which was left empty", self.now),
             EditKind::Erase => write!(f, "number {}{on} removed (written twice)", self.written),
+            EditKind::Result => {
+                write!(
+                    f,
+                    "the result is wrong: the board gives {}, not {}",
+                    self.now, self.written
+                )?;
+                match self.fault.and_then(ResultFault::phrase) {
+                    Some(why) => write!(f, " ({why})"),
+                    None => Ok(()),
+                }
+            }
         }
     }
 }
@@ -116,6 +141,7 @@ impl Edit {
 }
 
 /// A repair found and checked: the edits, the record they give, their cost.
+#[derive(Clone, Debug)]
 pub(crate) struct Candidate {
     pub(crate) edits: Vec<Edit>,
     pub(crate) record: Record,
@@ -124,11 +150,12 @@ pub(crate) struct Candidate {
     pub(crate) first: usize,
 }
 
-/// The candidates of the best cost that validate, from candidates in order of cost.
+/// The candidates of the best rank that validate, from candidates in order of rank (the
+/// number of edits, then the cost).
 pub(crate) fn best_checked(all: impl Iterator<Item = Option<Candidate>>) -> Vec<Candidate> {
     let mut best: Vec<Candidate> = Vec::new();
     for c in all.flatten() {
-        if best.first().is_some_and(|b| c.cost > b.cost) {
+        if best.first().is_some_and(|b| c.rank() > b.rank()) {
             break;
         }
         best.push(c);
@@ -137,6 +164,13 @@ pub(crate) fn best_checked(all: impl Iterator<Item = Option<Candidate>>) -> Vec<
         }
     }
     best
+}
+
+impl Candidate {
+    /// How it ranks: fewer edits first, then the likelier.
+    pub(crate) fn rank(&self) -> (usize, u32) {
+        (self.edits.len(), self.cost)
+    }
 }
 
 /// The found move list as a record, with its edits described, if it is `valid` (the
@@ -186,6 +220,7 @@ pub(crate) fn describe(record: &Record, ops: &[Op]) -> Vec<Edit> {
             square: None,
             written,
             now,
+            fault: None,
             span,
         };
         edits.push(match op {

@@ -99,10 +99,18 @@ pub(crate) struct Search<'r> {
     budget: usize,
     /// Whether the budget ran out.
     pub(crate) exhausted: bool,
+    /// The most edits searched in full (when the budget ran out: fewer than tried).
+    pub(crate) complete: usize,
+    /// Whether to keep the move lists that replay legally to the end but contradict the
+    /// claimed result, at the first depth that has any ([`Search::wrong_results`]).
+    collect_wrong: bool,
+    /// Those move lists.
+    wrong: HashMap<Vec<Move>, Found>,
 }
 
-/// Replays the search may do for one game: bounds the time a hopeless game takes.
-const BUDGET: usize = 400_000;
+/// Replays the search may do for one game by default: bounds the time a hopeless game
+/// takes.
+pub(crate) const BUDGET: usize = 400_000;
 
 impl<'r> Search<'r> {
     /// A search over `record`, or `None` when its start position is impossible.
@@ -114,7 +122,30 @@ impl<'r> Search<'r> {
             check_result,
             budget: BUDGET,
             exhausted: false,
+            complete: 0,
+            collect_wrong: false,
+            wrong: HashMap::new(),
         })
+    }
+
+    /// The same search with another work limit (replays).
+    pub(crate) fn with_budget(mut self, replays: usize) -> Search<'r> {
+        self.budget = replays;
+        self
+    }
+
+    /// The same search keeping the move lists that are legal to the end but contradict
+    /// the claimed result (for the result as an edit): at the first depth that has them,
+    /// and then one depth further, where a move list with one more edit that does give
+    /// the claimed result ranks with them.
+    pub(crate) fn keeping_wrong_results(mut self) -> Search<'r> {
+        self.collect_wrong = self.check_result;
+        self
+    }
+
+    /// The legal move lists with the wrong result the search kept, best first (by cost).
+    pub(crate) fn wrong_results(&mut self) -> Vec<Found> {
+        sorted(std::mem::take(&mut self.wrong))
     }
 
     /// Whether the record claims a result the final board can be checked against.
@@ -145,24 +176,25 @@ impl<'r> Search<'r> {
                 _ => moves.len(),
             },
         };
+        let mut wrong_depth = None;
         for depth in 1..=max_edits {
             let mut found = HashMap::new();
             let mut ops = Vec::with_capacity(depth);
             self.expand(moves, &cache, fail, 0, depth, &mut ops, 0, &mut found);
+            if self.exhausted && wrong_depth.is_none() {
+                // A depth searched in part says nothing of the wrong results it did not reach.
+                self.wrong.clear();
+            }
+            if self.collect_wrong && !self.wrong.is_empty() {
+                self.collect_wrong = false;
+                wrong_depth = Some(depth);
+            }
             if !found.is_empty() || self.exhausted {
-                let mut all: Vec<Found> = found.into_values().collect();
-                all.sort_by_cached_key(|f| {
-                    let key: Vec<u8> = f
-                        .moves
-                        .iter()
-                        .map(|m| match m {
-                            Move::Place(sq) => sq.index() + 1,
-                            Move::Pass => 0,
-                        })
-                        .collect();
-                    (f.cost, key)
-                });
-                return all;
+                return sorted(found);
+            }
+            self.complete = depth;
+            if wrong_depth.is_some_and(|d| d < depth) {
+                break;
             }
         }
         Vec::new()
@@ -286,21 +318,22 @@ impl<'r> Search<'r> {
     }
 
     fn accept(
-        &self,
+        &mut self,
         moves: &[Move],
         end: &Position,
         ops: &[Op],
         spent: u32,
         found: &mut HashMap<Vec<Move>, Found>,
     ) {
-        let total = match self.judge(end) {
-            End::Good => spent,
+        let found = match self.judge(end) {
+            End::Good => found,
+            End::WrongResult if self.collect_wrong && end.is_over() => &mut self.wrong,
             End::WrongResult => return,
         };
         let candidate = Found {
             ops: ops.to_vec(),
             moves: moves.to_vec(),
-            cost: total,
+            cost: spent,
         };
         let better = !matches!(found.get(moves), Some(f) if f.cost <= candidate.cost);
         if better {
@@ -355,6 +388,23 @@ impl<'r> Search<'r> {
             }
         }
     }
+}
+
+/// The found move lists in order of cost, ties in the order of their moves.
+fn sorted(found: HashMap<Vec<Move>, Found>) -> Vec<Found> {
+    let mut all: Vec<Found> = found.into_values().collect();
+    all.sort_by_cached_key(|f| {
+        let key: Vec<u8> = f
+            .moves
+            .iter()
+            .map(|m| match m {
+                Move::Place(sq) => sq.index() + 1,
+                Move::Pass => 0,
+            })
+            .collect();
+        (f.cost, key)
+    });
+    all
 }
 
 #[cfg(test)]

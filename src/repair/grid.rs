@@ -5,7 +5,7 @@
 use crate::codes::Code;
 use std::collections::{BTreeSet, HashMap};
 
-use super::{decide, Edit, EditKind, Repair};
+use super::{decide, Edit, EditKind, Repair, WorkLimit};
 use crate::diagnostic::Diagnostic;
 use crate::edits::plausibility as cost;
 use crate::edits::{describe, rebuild, Candidate, Kinds, Op, Search};
@@ -21,8 +21,8 @@ const FIXABLE: [Code; 3] = [
     Code::TranscriptNumberOutOfRange,
 ];
 
-/// Re-reads the search may do for one grid.
-const READS: usize = 20_000;
+/// A re-read of the grid counts as this many replays against the work limit.
+const READ_COST: usize = 20;
 
 /// Whether every error of an unreadable grid is one a number-space edit can answer.
 pub(super) fn fixable(diagnostics: &[Diagnostic]) -> bool {
@@ -53,10 +53,16 @@ struct Reached {
 struct Explorer<'a> {
     options: &'a ReadOptions,
     reads: usize,
+    limit: WorkLimit,
     reached: Vec<Reached>,
 }
 
-pub(super) fn repair(game: &ParsedGame, read: &ReadOptions, max_edits: usize) -> Repair {
+pub(super) fn repair(
+    game: &ParsedGame,
+    read: &ReadOptions,
+    max_edits: usize,
+    limit: WorkLimit,
+) -> Repair {
     let options = ReadOptions {
         name: read.name.clone(),
         path: None,
@@ -66,7 +72,8 @@ pub(super) fn repair(game: &ParsedGame, read: &ReadOptions, max_edits: usize) ->
     };
     let mut explorer = Explorer {
         options: &options,
-        reads: READS,
+        reads: (limit.replays / READ_COST).max(1),
+        limit,
         reached: Vec::new(),
     };
     let text = game.source.text.to_string();
@@ -109,6 +116,7 @@ pub(super) fn repair(game: &ParsedGame, read: &ReadOptions, max_edits: usize) ->
     if repair.status != super::Status::Repaired {
         repair.record = None;
     }
+    repair.work_limit = limit.replays;
     repair
 }
 
@@ -144,6 +152,7 @@ fn candidate(r: &Reached, record: Record, base: usize) -> Candidate {
             square,
             written: e.written.map(|w| w.to_string()).unwrap_or_default(),
             now: e.now.map(|n| n.to_string()).unwrap_or_default(),
+            fault: None,
             span: Some(Span::new(at + base, e.old_len)),
         });
     }
@@ -181,9 +190,10 @@ impl Explorer<'_> {
             if applied.is_empty() {
                 return;
             }
-            let Some(mut search) = Search::new(record, Kinds::SWAPS, true) else {
+            let Some(search) = Search::new(record, Kinds::SWAPS, true) else {
                 return;
             };
+            let mut search = search.with_budget(self.limit.replays);
             let moves: Vec<Move> = record.moves.iter().map(|m| m.mv).collect();
             if search.is_good(&moves) {
                 self.reached.push(Reached {

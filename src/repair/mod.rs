@@ -9,6 +9,14 @@
 //! Candidates rank by the number of edits, then by how plausible the misreadings are
 //! (`spec/repair.md`); the best one is taken only when no other ties with it.
 //!
+//! The result can be wrong too: a score reversed, counts in another colour order, a digit
+//! typo. When the moves replay legally to the end (as written, or after move edits) and
+//! only the result disagrees, the result is a candidate edit ([`EditKind::Result`],
+//! [`ResultFault`]) ranked with the move edits; a legal game whose only fault is its result
+//! is never repaired by editing its moves. Such a repair is not applied unless asked
+//! ([`Status::WrongResult`], [`Repair::fix_result`]); an ambiguous game's alternative can
+//! be taken by hand ([`Repair::pick`]).
+//!
 //! ```
 //! use reversi_record::record::{MoveRecord, Record};
 //! use reversi_record::repair::{repair_record, EditKind, RepairOptions, Status};
@@ -38,13 +46,16 @@ use crate::validate::validate_record;
 
 mod grid;
 
-use crate::edits::{best_checked, candidate, Candidate, Kinds, Search};
-pub use crate::edits::{Edit, EditKind};
+use crate::edits::result::{result_fix, ResultFix};
+use crate::edits::search::BUDGET;
+use crate::edits::{best_checked, candidate, describe, rebuild, replay, Candidate, Found};
+pub use crate::edits::{Edit, EditKind, ResultFault};
+use crate::edits::{Kinds, Search};
 
 /// How far the search goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RepairOptions {
-    /// The most edits a repair may make (default 2).
+    /// The most move edits a repair may make (default 2); a result edit comes on top.
     pub max_edits: usize,
 }
 
@@ -54,6 +65,58 @@ impl Default for RepairOptions {
     }
 }
 
+/// The work the search may do for one game: replays of a move list (a transcript grid
+/// read again counts as 20). It bounds the time a hopeless game takes; a search that
+/// reaches it says so ([`Repair::gave_up`]).
+///
+/// ```
+/// use reversi_record::repair::WorkLimit;
+/// assert_eq!(WorkLimit::default().replays, 400_000);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WorkLimit {
+    /// Replays per game.
+    pub replays: usize,
+}
+
+impl Default for WorkLimit {
+    fn default() -> WorkLimit {
+        WorkLimit { replays: BUDGET }
+    }
+}
+
+/// Why an alternative could not be picked ([`Repair::pick`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PickError {
+    /// The game is not ambiguous: it has no alternatives to pick from.
+    NotAmbiguous(Status),
+    /// There is no alternative with this number.
+    OutOfRange {
+        /// The number asked for (1-based).
+        pick: usize,
+        /// How many alternatives there are.
+        count: usize,
+    },
+}
+
+impl std::fmt::Display for PickError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PickError::NotAmbiguous(status) => write!(
+                f,
+                "the game is {}, not ambiguous: only an ambiguous game has alternatives to pick",
+                status.name()
+            ),
+            PickError::OutOfRange { pick, count } => write!(
+                f,
+                "there is no alternative {pick}: the game has {count} (pick 1 to {count})"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PickError {}
+
 /// What became of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -62,6 +125,10 @@ pub enum Status {
     Valid,
     /// One best repair was found: written with its edits.
     Repaired,
+    /// The moves are legal (as written, or after the listed move edits) but the claimed
+    /// result is not the board's: written unchanged, the edits found listed;
+    /// [`Repair::fix_result`] makes it a repair.
+    WrongResult,
     /// Several repairs tie for best: written unchanged, the alternatives listed.
     Ambiguous,
     /// No repair within the edit limit: written unchanged, with the validator's findings.
@@ -74,6 +141,7 @@ impl Status {
         match self {
             Status::Valid => "valid",
             Status::Repaired => "repaired",
+            Status::WrongResult => "wrong-result",
             Status::Ambiguous => "ambiguous",
             Status::Unrepairable => "unrepairable",
         }
@@ -88,7 +156,8 @@ pub struct Repair {
     /// The record to write: the repaired one, or the record as read (`None` when the game
     /// could not be read at all).
     pub record: Option<Record>,
-    /// The edits of a repair, in the order of the moves.
+    /// The edits of a repair, in the order of the moves (a result edit last); for a
+    /// [`Status::WrongResult`] game the edits found, not applied.
     pub edits: Vec<Edit>,
     /// The repairs that tie, for an ambiguous game.
     pub alternatives: Vec<Vec<Edit>>,
@@ -101,7 +170,17 @@ pub struct Repair {
     /// Whether the search stopped at its work limit before it was complete.
     pub gave_up: bool,
     /// Why an unrepairable game was not searched, when it was not.
-    pub not_searched: Option<&'static str>,
+    pub not_searched: Option<String>,
+    /// The work limit of the search (replays).
+    pub work_limit: usize,
+    /// The most edits searched in full: when the search stopped at its work limit, repairs
+    /// with more edits were searched in part or not at all.
+    pub searched: usize,
+    /// The alternative taken by [`Repair::pick`] (1-based), when one was.
+    pub picked: Option<usize>,
+    /// The checked candidates behind `alternatives` (an ambiguous game) or behind `edits`
+    /// (a wrong result not yet fixed).
+    candidates: Vec<Candidate>,
 }
 
 impl Repair {
@@ -116,27 +195,123 @@ impl Repair {
             max_edits: 0,
             gave_up: false,
             not_searched: None,
+            work_limit: 0,
+            searched: 0,
+            picked: None,
+            candidates: Vec::new(),
         }
     }
 
     fn not_searched(
         record: Option<Record>,
         diagnostics: Vec<Diagnostic>,
-        why: &'static str,
+        why: impl Into<String>,
     ) -> Repair {
         Repair {
-            not_searched: Some(why),
+            not_searched: Some(why.into()),
             ..Repair::unchanged(Status::Unrepairable, record, diagnostics)
         }
     }
 
+    /// Makes the repair of a [`Status::WrongResult`] game: the record with its move edits
+    /// and the board's result, [`Status::Repaired`]. Any other repair is returned as it is.
+    ///
+    /// ```
+    /// use reversi_record::record::{ClaimedResult, MoveRecord, Record};
+    /// use reversi_record::repair::{repair_record, RepairOptions, ResultFault, Status};
+    /// use reversi_record::{Move, Position, Rules};
+    /// // A game played to the end (the first legal move each turn), its score reversed.
+    /// let mut pos = Position::new(Rules::default());
+    /// let mut record = Record::new(Rules::default());
+    /// while !pos.is_over() {
+    ///     let mv = match pos.legal_moves().iter().next() {
+    ///         Some(sq) => Move::Place(sq),
+    ///         None => Move::Pass,
+    ///     };
+    ///     pos.play(mv).unwrap();
+    ///     if mv != Move::Pass {
+    ///         record.moves.push(MoveRecord::new(mv));
+    ///     }
+    /// }
+    /// let score = pos.outcome().unwrap().score;
+    /// assert_ne!(score[0], score[1]);
+    /// record.result = Some(ClaimedResult::discs(vec![score[1], score[0]]));
+    /// let found = repair_record(&record, &RepairOptions::default());
+    /// assert_eq!(found.status, Status::WrongResult);
+    /// assert_eq!(found.edits[0].fault, Some(ResultFault::Reversed));
+    /// assert_eq!(found.record.as_ref(), Some(&record), "written unchanged");
+    /// let fixed = found.fix_result();
+    /// assert_eq!(fixed.status, Status::Repaired);
+    /// assert!(fixed.annotated().unwrap().tag("Repair").unwrap().starts_with("the result is wrong"));
+    /// ```
+    pub fn fix_result(mut self) -> Repair {
+        if self.status != Status::WrongResult || self.candidates.is_empty() {
+            return self;
+        }
+        let c = self.candidates.remove(0);
+        self.status = Status::Repaired;
+        self.board = validate_board(&c.record, c.first);
+        self.record = Some(c.record);
+        self
+    }
+
+    /// Takes alternative `n` (1-based, as the report lists them) of an ambiguous game: it
+    /// becomes [`Status::Repaired`] with those edits, or [`Status::WrongResult`] when they
+    /// include the result ([`Repair::fix_result`] then applies them). The alternatives stay
+    /// listed, and [`Repair::picked`] says which was taken.
+    ///
+    /// ```
+    /// use reversi_record::formats::{Format, ReadOptions};
+    /// use reversi_record::repair::{repair_game, PickError, RepairOptions, Status};
+    /// let read = ReadOptions::default();
+    /// let games = Format::MoveString.read_bytes("f5 d6 c3 d3 a1\n", &read).unwrap();
+    /// let repair = repair_game(&games[0], Format::MoveString, &read, &RepairOptions::default());
+    /// assert_eq!(repair.status, Status::Ambiguous);
+    /// let count = repair.alternatives.len();
+    /// let second = repair.clone().pick(2).unwrap();
+    /// assert_eq!(second.status, Status::Repaired);
+    /// assert_eq!(second.edits, repair.alternatives[1]);
+    /// assert_eq!(
+    ///     repair.pick(count + 1).unwrap_err(),
+    ///     PickError::OutOfRange { pick: count + 1, count }
+    /// );
+    /// ```
+    pub fn pick(mut self, n: usize) -> Result<Repair, PickError> {
+        if self.status != Status::Ambiguous {
+            return Err(PickError::NotAmbiguous(self.status));
+        }
+        let count = self.candidates.len();
+        let Some(c) = n
+            .checked_sub(1)
+            .and_then(|i| self.candidates.get(i))
+            .cloned()
+        else {
+            return Err(PickError::OutOfRange { pick: n, count });
+        };
+        self.candidates.clear();
+        settle(&mut self, c);
+        self.picked = Some(n);
+        Ok(self)
+    }
+
+    /// "alternative 2 of 6, picked", for a picked repair.
+    fn picked_note(&self) -> Option<String> {
+        self.picked
+            .map(|n| format!("alternative {n} of {}, picked", self.alternatives.len()))
+    }
+
     /// The record to write, with the repair stated in it: a `Repair` tag listing the edits
-    /// and a comment on each edited move. `None` when the game could not be read.
+    /// (and, for a picked alternative, which one) and a comment on each edited move. `None`
+    /// when the game could not be read.
     pub fn annotated(&self) -> Option<Record> {
         let mut record = self.record.clone()?;
         if self.status == Status::Repaired {
             let list: Vec<String> = self.edits.iter().map(Edit::to_string).collect();
-            record.set_tag("Repair", list.join("; "));
+            let mut tag = list.join("; ");
+            if let Some(note) = self.picked_note() {
+                tag.push_str(&format!(" ({note})"));
+            }
+            record.set_tag("Repair", tag);
         }
         Some(record)
     }
@@ -153,7 +328,7 @@ impl Repair {
                 EditKind::Replace | EditKind::Insert | EditKind::Renumber | EditKind::Fill => {
                     vec![e.move_number]
                 }
-                EditKind::Delete | EditKind::Erase => continue,
+                EditKind::Delete | EditKind::Erase | EditKind::Result => continue,
             };
             for i in indexes {
                 let Some(m) = i.checked_sub(1).and_then(|i| record.moves.get_mut(i)) else {
@@ -170,8 +345,9 @@ impl Repair {
     }
 
     /// The finding to show for this game in a report: `repaired` (advice) with a label on
-    /// each edit and the board at the first, `ambiguous` (warning) listing the
-    /// alternatives, `unrepairable` (error); `None` for a valid game.
+    /// each edit and the board at the first, `wrong-result` (error) naming the board's
+    /// result and the kind of slip, `ambiguous` (warning) listing the alternatives by
+    /// number, `unrepairable` (error); `None` for a valid game.
     pub fn report(&self, game: usize) -> Option<Diagnostic> {
         let plural = |n: usize| if n == 1 { "edit" } else { "edits" };
         match self.status {
@@ -179,10 +355,14 @@ impl Repair {
             Status::Repaired => {
                 let list: Vec<String> = self.edits.iter().map(Edit::to_string).collect();
                 let first = self.edits.first();
+                let picked = self
+                    .picked_note()
+                    .map(|n| format!(" ({n})"))
+                    .unwrap_or_default();
                 let mut d = Diagnostic::warning(
                     Code::Repaired,
                     format!(
-                        "repaired with {} {}: {}",
+                        "repaired with {} {}{picked}: {}",
                         self.edits.len(),
                         plural(self.edits.len()),
                         list.join("; ")
@@ -196,9 +376,50 @@ impl Repair {
                 for e in self.edits.iter().skip(1) {
                     d = d.related(e.span, e.to_string());
                 }
-                d.move_number = first.map(|e| e.move_number);
+                d.move_number = first.map(|e| e.move_number).filter(|&n| n > 0);
                 d.severity = Severity::Advice;
-                d = d.help("the repaired game before the first edit:");
+                d = d.help(if first.is_some_and(|e| e.kind == EditKind::Result) {
+                    "the final board:"
+                } else {
+                    "the repaired game before the first edit:"
+                });
+                if let Some(b) = &self.board {
+                    d = d.with_board(b.clone());
+                }
+                Some(d)
+            }
+            Status::WrongResult => {
+                let (result, moves): (Vec<&Edit>, Vec<&Edit>) =
+                    self.edits.iter().partition(|e| e.kind == EditKind::Result);
+                let result_text: Vec<String> = result.iter().map(|e| e.to_string()).collect();
+                let mut message = if moves.is_empty() {
+                    result_text.join("; ")
+                } else {
+                    let list: Vec<String> = moves.iter().map(|e| e.to_string()).collect();
+                    format!(
+                        "with {} {} ({}) the moves are legal, but {}",
+                        moves.len(),
+                        plural(moves.len()),
+                        list.join("; "),
+                        result_text.join("; ")
+                    )
+                };
+                if let Some(note) = self.picked_note() {
+                    message.push_str(&format!(" ({note})"));
+                }
+                message.push_str("; the game is written unchanged");
+                let mut d = Diagnostic::error(Code::WrongResult, message)
+                    .at(result.first().and_then(|e| e.span), "the claimed result")
+                    .in_game(game);
+                for e in &moves {
+                    d = d.related(e.span, e.to_string());
+                }
+                d.move_number = moves.first().map(|e| e.move_number).filter(|&n| n > 0);
+                d = d.help(if moves.is_empty() {
+                    "`--fix-result` writes the board's result, with a `Repair` tag; the final board:"
+                } else {
+                    "`--fix-result` writes the move edits and the board's result, with a `Repair` tag; the final board:"
+                });
                 if let Some(b) = &self.board {
                     d = d.with_board(b.clone());
                 }
@@ -209,11 +430,10 @@ impl Repair {
                 let lines: Vec<String> = self
                     .alternatives
                     .iter()
-                    .map(|alt| {
-                        alt.iter()
-                            .map(Edit::to_string)
-                            .collect::<Vec<_>>()
-                            .join("; ")
+                    .enumerate()
+                    .map(|(i, alt)| {
+                        let edits: Vec<String> = alt.iter().map(Edit::to_string).collect();
+                        format!("{}. {}", i + 1, edits.join("; "))
                     })
                     .collect();
                 let first = self.alternatives.first().and_then(|a| a.first());
@@ -233,8 +453,11 @@ impl Repair {
                     "the first edit of the first one",
                 )
                 .in_game(game)
-                .help(format!("the alternatives:\n  {}", lines.join("\n  ")));
-                d.move_number = first.map(|e| e.move_number);
+                .help(format!(
+                    "the alternatives (`--pick {game}:N` takes one):\n  {}",
+                    lines.join("\n  ")
+                ));
+                d.move_number = first.map(|e| e.move_number).filter(|&n| n > 0);
                 Some(d)
             }
             Status::Unrepairable => {
@@ -248,10 +471,17 @@ impl Repair {
                     message.push_str(" and gives the claimed result");
                 }
                 if self.gave_up {
-                    message.push_str(" (the search stopped at its work limit)");
+                    let full = match self.searched {
+                        0 => "no number of edits was searched in full".to_string(),
+                        n => format!("repairs of up to {n} {} were searched in full", plural(n)),
+                    };
+                    message.push_str(&format!(
+                        " (the search stopped at its work limit of {} replays: {full}; `--work-limit` raises it)",
+                        self.work_limit
+                    ));
                 }
-                if let Some(why) = self.not_searched {
-                    message = why.into();
+                if let Some(why) = &self.not_searched {
+                    message = why.clone();
                 }
                 let mut d = Diagnostic::error(Code::Unrepairable, message)
                     .at(first.and_then(|d| d.span), "the first error")
@@ -266,11 +496,16 @@ impl Repair {
 
 /// Repairs one record: unchanged when it validates, else the smallest repair found.
 pub fn repair_record(record: &Record, options: &RepairOptions) -> Repair {
+    repair_record_within(record, options, WorkLimit::default())
+}
+
+/// [`repair_record`] with another work limit.
+pub fn repair_record_within(record: &Record, options: &RepairOptions, limit: WorkLimit) -> Repair {
     let diagnostics = validate_record(record, 1).diagnostics;
     if !diagnostics.iter().any(Diagnostic::is_error) {
         return Repair::unchanged(Status::Valid, Some(record.clone()), diagnostics);
     }
-    repair_moves(record, Kinds::ALL, options.max_edits, diagnostics, 1)
+    repair_moves(record, Kinds::ALL, options.max_edits, limit, diagnostics, 1)
 }
 
 /// Repairs one game as a reader gave it. Transcript grids (`format`) are repaired in
@@ -281,6 +516,17 @@ pub fn repair_game(
     format: Format,
     read: &ReadOptions,
     options: &RepairOptions,
+) -> Repair {
+    repair_game_within(game, format, read, options, WorkLimit::default())
+}
+
+/// [`repair_game`] with another work limit.
+pub fn repair_game_within(
+    game: &ParsedGame,
+    format: Format,
+    read: &ReadOptions,
+    options: &RepairOptions,
+    limit: WorkLimit,
 ) -> Repair {
     let is_grid = format == Format::Transcript;
     match &game.record {
@@ -298,10 +544,17 @@ pub fn repair_game(
                 );
             }
             let kinds = if is_grid { Kinds::SWAPS } else { Kinds::ALL };
-            repair_moves(record, kinds, options.max_edits, diagnostics, game.index)
+            repair_moves(
+                record,
+                kinds,
+                options.max_edits,
+                limit,
+                diagnostics,
+                game.index,
+            )
         }
         None if is_grid && grid::fixable(&game.diagnostics) => {
-            grid::repair(game, read, options.max_edits)
+            grid::repair(game, read, options.max_edits, limit)
         }
         None => Repair::not_searched(
             None,
@@ -311,21 +564,92 @@ pub fn repair_game(
     }
 }
 
+/// A move list found, waiting to be checked: as found (it gives the claimed result), or
+/// with the result as one more edit.
+struct Pending<'f> {
+    found: &'f Found,
+    result: Option<ResultFix>,
+}
+
+impl Pending<'_> {
+    fn rank(&self) -> (usize, u32) {
+        let result = self.result.as_ref();
+        (
+            self.found.ops.len() + usize::from(result.is_some()),
+            self.found.cost + result.map_or(0, |r| r.cost),
+        )
+    }
+}
+
+/// The pending move list as a checked candidate, if the record it gives validates.
+fn check(
+    record: &Record,
+    pending: Pending<'_>,
+    valid: crate::edits::Valid<'_>,
+) -> Option<Candidate> {
+    let Some(fix) = pending.result else {
+        return candidate(record, pending.found, valid);
+    };
+    let ops = &pending.found.ops;
+    let mut edits = describe(record, ops);
+    edits.push(fix.edit);
+    let mut rebuilt = rebuild(record, ops);
+    rebuilt.result = Some(fix.claim);
+    if !valid(&rebuilt) {
+        return None;
+    }
+    let first = ops
+        .iter()
+        .map(|op| op.index())
+        .min()
+        .unwrap_or(rebuilt.moves.len());
+    Some(Candidate {
+        edits,
+        record: rebuilt,
+        cost: pending.found.cost + fix.cost,
+        first,
+    })
+}
+
 fn repair_moves(
     record: &Record,
     kinds: Kinds,
     max_edits: usize,
+    limit: WorkLimit,
     diagnostics: Vec<Diagnostic>,
     game: usize,
 ) -> Repair {
-    let Some(mut search) = Search::new(record, kinds, true) else {
+    let Some(search) = Search::new(record, kinds, true) else {
         return Repair::not_searched(
             Some(record.clone()),
             diagnostics,
             "the start position is impossible, and repair edits only moves",
         );
     };
+    let mut search = search.with_budget(limit.replays).keeping_wrong_results();
     let moves: Vec<Move> = record.moves.iter().map(|m| m.mv).collect();
+    let valid = |r: &Record| validate_record(r, game).errors() == 0;
+    // Legal moves with a wrong result: the result is the edit, never a legal move.
+    if let Some(fix) = replay(record, &moves).and_then(|end| result_fix(record, &end)) {
+        let as_written = Found {
+            ops: Vec::new(),
+            moves,
+            cost: 0,
+        };
+        let board = fix.edit.now.clone();
+        let pending = Pending {
+            found: &as_written,
+            result: Some(fix),
+        };
+        return match check(record, pending, &valid) {
+            Some(c) => decide(record, vec![c], diagnostics, max_edits, false),
+            None => Repair::not_searched(
+                Some(record.clone()),
+                diagnostics,
+                format!("the moves are legal, but the result is wrong (the board gives {board}) and the record's other claims (flips, positions, colours) have errors, which repair does not edit"),
+            ),
+        };
+    }
     if search.is_good(&moves) {
         return Repair::not_searched(
             Some(record.clone()),
@@ -334,10 +658,28 @@ fn repair_moves(
         );
     }
     let found = search.run(&moves, max_edits);
-    let gave_up = search.exhausted;
-    let valid = |r: &Record| validate_record(r, game).errors() == 0;
-    let candidates = best_checked(found.into_iter().map(|f| candidate(record, &f, &valid)));
-    decide(record, candidates, diagnostics, max_edits, gave_up)
+    let wrong = search.wrong_results();
+    let mut pending: Vec<Pending<'_>> = found
+        .iter()
+        .map(|f| Pending {
+            found: f,
+            result: None,
+        })
+        .collect();
+    pending.extend(wrong.iter().filter_map(|f| {
+        let end = replay(record, &f.moves)?;
+        Some(Pending {
+            found: f,
+            result: Some(result_fix(record, &end)?),
+        })
+    }));
+    // Stable: ties keep the search's order, the claimed result's candidates first.
+    pending.sort_by_key(Pending::rank);
+    let candidates = best_checked(pending.into_iter().map(|p| check(record, p, &valid)));
+    let mut repair = decide(record, candidates, diagnostics, max_edits, search.exhausted);
+    repair.work_limit = limit.replays;
+    repair.searched = search.complete;
+    repair
 }
 
 fn decide(
@@ -352,20 +694,29 @@ fn decide(
     repair.gave_up = gave_up;
     match best.len() {
         0 => {}
-        1 => {
-            let c = best.remove(0);
-            let start = validate_board(&c.record, c.first);
-            repair.status = Status::Repaired;
-            repair.edits = c.edits;
-            repair.board = start;
-            repair.record = Some(c.record);
-        }
+        1 => settle(&mut repair, best.remove(0)),
         _ => {
             repair.status = Status::Ambiguous;
-            repair.alternatives = best.into_iter().map(|c| c.edits).collect();
+            repair.alternatives = best.iter().map(|c| c.edits.clone()).collect();
+            repair.candidates = best;
         }
     }
     repair
+}
+
+/// Makes `c` the repair: [`Status::Repaired`], or [`Status::WrongResult`] (the record as
+/// read kept) when it edits the result.
+fn settle(repair: &mut Repair, c: Candidate) {
+    repair.edits = c.edits.clone();
+    if c.edits.iter().any(|e| e.kind == EditKind::Result) {
+        repair.status = Status::WrongResult;
+        repair.board = validate_board(&c.record, c.record.moves.len());
+        repair.candidates = vec![c];
+    } else {
+        repair.status = Status::Repaired;
+        repair.board = validate_board(&c.record, c.first);
+        repair.record = Some(c.record);
+    }
 }
 
 /// The board of `record` before move `first` (0-based).
@@ -403,9 +754,20 @@ pub fn repair_batch(
     read: &ReadOptions,
     options: &RepairOptions,
 ) -> Vec<Repair> {
+    repair_batch_within(games, format, read, options, WorkLimit::default())
+}
+
+/// [`repair_batch`] with another work limit.
+pub fn repair_batch_within(
+    games: &[ParsedGame],
+    format: Format,
+    read: &ReadOptions,
+    options: &RepairOptions,
+    limit: WorkLimit,
+) -> Vec<Repair> {
     use rayon::prelude::*;
     games
         .par_iter()
-        .map(|g| repair_game(g, format, read, options))
+        .map(|g| repair_game_within(g, format, read, options, limit))
         .collect()
 }
