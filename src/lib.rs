@@ -61,6 +61,7 @@ pub use engine::{
 pub mod codes;
 pub mod diagnostic;
 mod edits;
+pub mod event;
 pub mod formats;
 pub mod output;
 pub mod pipeline;
