@@ -877,7 +877,7 @@ impl Standings {
         }
         out.push('\n');
         for note in self.notes() {
-            out.push_str(&note);
+            out.push_str(&textwrap::fill(&note, 88));
             out.push('\n');
         }
         out
@@ -1013,7 +1013,11 @@ impl Standings {
             let row = [
                 p.number.to_string(),
                 format!("{}{}", p.rank, if p.shared { "=" } else { "" }),
-                format!("{}{}", p.name, if p.withdrawn { " (withdrawn)" } else { "" }),
+                format!(
+                    "{}{}",
+                    p.name,
+                    if p.withdrawn { " (withdrawn)" } else { "" }
+                ),
                 p.points.to_string(),
                 p.bq.to_string(),
                 p.discs.to_string(),
@@ -1032,15 +1036,13 @@ impl Standings {
         rows
     }
 
-    /// The legend, and what keeps the standings provisional.
+    /// The legend, and what keeps the standings provisional: paragraphs.
     fn notes(&self) -> Vec<String> {
         let mut notes = vec![
             "Ranked by points (a win or a bye 1, a draw 1/2), then BQ, then discs.".to_owned(),
             "Cells: the opponent's number and the player's colour (B/W), then the player's \
-             discs and the opponent's;"
-                .to_owned(),
-            "win/draw/loss: only the result is known; ff: forfeit; ?: no result yet; \
-             -: not paired."
+             discs and the opponent's; win/draw/loss: only the result is known; ff: forfeit; \
+             ?: no result yet; -: not paired."
                 .to_owned(),
         ];
         if !self.unfinished.is_empty() {
