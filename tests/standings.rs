@@ -527,3 +527,75 @@ fn the_event_crosstable_matches_the_results() {
     }
     insta::assert_snapshot!("event_text", s.to_text());
 }
+
+fn sheet(name: &str) -> Vec<reversi_record::record::Record> {
+    let input = Input::open(format!("{EVENT}/{name}")).unwrap();
+    input
+        .format
+        .read(input.reader, &input.options)
+        .map(|g| g.unwrap().record.unwrap())
+        .collect()
+}
+
+fn moves(record: &reversi_record::record::Record) -> Vec<String> {
+    record.moves.iter().map(|m| format!("{:?}", m.mv)).collect()
+}
+
+#[test]
+fn the_planted_extra_records_are_what_the_readme_says() {
+    // Round 2: game 21 is an exact copy of game 5.
+    let round2 = sheet("round2.rgn");
+    assert_eq!(round2.len(), 21);
+    assert_eq!(round2[20].without_spans(), round2[4].without_spans());
+    // Round 4: game 21 is board 2 rotated half a turn, legal, with other names, no board.
+    let round4 = sheet("round4.pgn");
+    assert_eq!(round4.len(), 21);
+    let (phone, real) = (&round4[20], &round4[1]);
+    let rotate = |name: &str| -> String {
+        let b = name.as_bytes();
+        format!(
+            "{}{}",
+            (b'a' + b'h' - b[0]) as char,
+            (b'1' + b'8' - b[1]) as char
+        )
+    };
+    let rotated: Vec<String> = real
+        .moves
+        .iter()
+        .map(|m| match m.mv {
+            reversi_record::Move::Place(sq) => rotate(sq.name()),
+            reversi_record::Move::Pass => "pass".to_owned(),
+        })
+        .collect();
+    let written: Vec<String> = phone
+        .moves
+        .iter()
+        .map(|m| match m.mv {
+            reversi_record::Move::Place(sq) => sq.name().to_owned(),
+            reversi_record::Move::Pass => "pass".to_owned(),
+        })
+        .collect();
+    assert_eq!(written, rotated);
+    let report = validate_record(phone, 21);
+    assert_eq!(report.errors(), 0);
+    assert_eq!(report.outcome, validate_record(real, 2).outcome);
+    assert_eq!(
+        (phone.tag("Black"), phone.tag("White")),
+        (Some("tomoko"), Some("b. lopes"))
+    );
+    assert_eq!((phone.tag("Round"), phone.tag("Board")), (Some("4"), None));
+    // Round 5: game 21 is round 3 board 7 again, under round 5 and a board that is not.
+    let round5 = sheet("round5.json");
+    let round3 = sheet("round3.pgn");
+    assert_eq!(round5.len(), 21);
+    assert_eq!(moves(&round5[20]), moves(&round3[6]));
+    assert_eq!(round5[20].tag("Black"), round3[6].tag("Black"));
+    assert_eq!(
+        (round5[20].tag("Round"), round5[20].tag("Board")),
+        (Some("5"), Some("21"))
+    );
+    // The other sheets hold their 20 boards and nothing else.
+    for name in ["round1.rgn", "round3.pgn", "round6.pgn", "round7.rgn"] {
+        assert_eq!(sheet(name).len(), 20, "{name}");
+    }
+}
