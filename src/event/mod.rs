@@ -31,6 +31,7 @@ use crate::record::{is_unknown_value, ClaimedResult, Identity, ResultScore, Term
 pub mod checks;
 mod keys;
 pub mod pairings;
+pub mod standings;
 
 pub use checks::{Finding, GameRef};
 pub(crate) use keys::Symmetries;
