@@ -15,6 +15,7 @@ mod repair;
 mod scenario;
 mod show;
 mod signals;
+mod standings;
 mod validate;
 
 /// Read, write, validate and convert Reversi/Othello game records of every variant.
@@ -34,6 +35,7 @@ enum Command {
     Convert(convert::Args),
     /// Repair records: find the smallest set of edits that makes each game legal.
     Repair(repair::Args),
+    Standings(standings::Args),
     /// Count the leaves of the game tree (move-generator test).
     Perft(perft::Args),
     /// Explain a diagnostic code.
@@ -86,6 +88,7 @@ pub(crate) fn main() -> ExitCode {
         Command::Convert(args) => convert::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Repair(args) => repair::run(args),
+        Command::Standings(args) => standings::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Show(args) => show::run(args),
         Command::Completions(args) => completions::completions(args),

@@ -108,7 +108,7 @@ impl Normal {
 }
 
 /// A name lower-cased with its spacing collapsed; a round's number without leading zeros.
-fn normalise(text: &str, round: bool) -> String {
+pub(super) fn normalise(text: &str, round: bool) -> String {
     let words: Vec<String> = text.split_whitespace().map(str::to_lowercase).collect();
     let joined = words.join(" ");
     if round {
@@ -121,7 +121,7 @@ fn normalise(text: &str, round: bool) -> String {
 
 /// Finds the games that are the same game: for each game, the first earlier game with the
 /// same moves (under the rules and the start's symmetries), if any.
-fn first_copies(event: &Event) -> Vec<Option<usize>> {
+pub(super) fn first_copies(event: &Event) -> Vec<Option<usize>> {
     let games = event.games();
     let mut seen: HashMap<(u64, u16, Rules), usize> = HashMap::with_capacity(games.len());
     games

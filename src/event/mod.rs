@@ -32,11 +32,13 @@ pub mod checks;
 mod keys;
 pub mod pairings;
 pub mod standings;
+mod tally;
 
 pub use checks::{Finding, GameRef};
 pub(crate) use keys::Symmetries;
 pub use keys::{MoveKey, Symmetry};
 pub use pairings::{Pairing, Pairings};
+pub use tally::{Note, Tally, BYE_NAMES};
 
 /// What a game's record claims as its result, reduced to what standings and checks use.
 #[derive(Clone, Copy, Debug, PartialEq)]

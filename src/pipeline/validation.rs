@@ -67,6 +67,17 @@ pub enum Event<'e, T> {
     ReadFailed(io::Error),
 }
 
+/// What [`Validation::collect`] gathered.
+#[derive(Debug)]
+pub struct Gathered {
+    /// The counts of the validation.
+    pub summary: Summary,
+    /// Every game's facts.
+    pub event: crate::event::Event,
+    /// The inputs whose reading failed part way, and why (their games before are in).
+    pub failed: Vec<(std::sync::Arc<str>, io::Error)>,
+}
+
 /// A run that its sink stopped: the sink's error, and the [`Summary`] of everything
 /// reported before it (a game is counted before it is reported).
 pub type Stopped = crate::pipeline::blocks::Stopped<Summary>;
@@ -139,6 +150,49 @@ impl Validation {
     pub fn gather(mut self, gather: bool) -> Validation {
         self.gather = gather;
         self
+    }
+
+    /// Validates every input and gathers every game's facts into one
+    /// [`Event`](crate::event::Event) (each input named by its tag), for the checks across
+    /// games and the standings; diagnostics are only counted.
+    ///
+    /// ```
+    /// use reversi_record::formats::{Format, ReadOptions};
+    /// use reversi_record::pipeline::validation::{Input, Validation};
+    /// let input = Input {
+    ///     format: Format::MoveString,
+    ///     reader: Box::new(&b"f5d6c3\nf5f6\n"[..]),
+    ///     options: ReadOptions::default(),
+    /// };
+    /// let gathered = Validation::new().collect([("a.txt", Some(input))].into_iter()).unwrap();
+    /// assert_eq!((gathered.summary.games, gathered.event.games().len()), (2, 2));
+    /// assert_eq!(gathered.event.input_name(0), "a.txt");
+    /// ```
+    pub fn collect<T, I>(&self, inputs: I) -> Result<Gathered, Stopped>
+    where
+        T: Send + Into<std::sync::Arc<str>>,
+        I: Iterator<Item = (T, Option<Input>)> + Send,
+    {
+        let mut event = crate::event::Event::default();
+        let mut failed = Vec::new();
+        let mut name: std::sync::Arc<str> = "-".into();
+        let summary = self.clone().gather(true).run(inputs, |found| {
+            match found {
+                Event::Start(input) => {
+                    name = input.into();
+                    event.start_input(name.clone());
+                }
+                Event::Facts(block) => event.absorb(block),
+                Event::ReadFailed(e) => failed.push((name.clone(), e)),
+                Event::Game(..) | Event::Clean(_) => {}
+            }
+            Ok(())
+        })?;
+        Ok(Gathered {
+            summary,
+            event,
+            failed,
+        })
     }
 
     /// Validates every input, each given with the caller's tag (handed back in

@@ -1,0 +1,145 @@
+//! `reversi standings`: the standings and crosstable of the games read.
+
+use std::io;
+use std::path::PathBuf;
+
+use reversi_record::event::standings::{Standings, StandingsOptions};
+use reversi_record::formats::Format;
+use reversi_record::pipeline::validation::Validation;
+use reversi_record::Rules;
+
+use super::input::{self, InputOptions};
+use super::{exit, output, stderr_line};
+
+/// The standings of an event: points (a win 1, a draw 1/2), then the Brightwell quotient,
+/// then discs; with a crosstable by round and a summary per player. Results come from the
+/// boards when the games are replayed to their end, from the records otherwise, every
+/// disagreement named (spec/standings.md).
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// The event's sheets: files, or folders standing for the record files below them; `-`
+    /// reads standard input.
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// What to write: an aligned text table, JSON, CSV or a standalone HTML page.
+    #[arg(long, value_enum, default_value_t = StandingsFormat::Text)]
+    format: StandingsFormat,
+    /// Output file, replaced only when the standings are made (never an input); `-` (the
+    /// default) writes standard output.
+    #[arg(short, long, default_value = "-")]
+    output: PathBuf,
+    /// The event's name for the heading (default: the games' `Event` tag, when they share
+    /// one).
+    #[arg(long)]
+    event: Option<String>,
+    /// A player who withdrew (repeatable): their opponents count them as a bye for the
+    /// Brightwell quotient. Default: the players without a game in the last round.
+    #[arg(long, value_name = "NAME")]
+    withdrawn: Vec<String>,
+    /// Read as this format (`FORMAT[:DIALECT]`) instead of detecting it.
+    #[arg(long, value_parser = input::parse_format)]
+    from: Option<Format>,
+    /// Rules for records that do not state them.
+    #[arg(long, value_parser = super::parse_rules)]
+    rules: Option<Rules>,
+    /// Directory of the WTHOR name files (WTHOR.JOU, WTHOR.TRN); default: beside the game file.
+    #[arg(long, value_name = "DIR")]
+    names: Option<PathBuf>,
+    /// Worker threads (default: every core).
+    #[arg(long, short = 'j')]
+    jobs: Option<usize>,
+    /// No notes; only errors and the standings.
+    #[arg(long, short = 'q')]
+    quiet: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum StandingsFormat {
+    Text,
+    Json,
+    Csv,
+    Html,
+}
+
+pub(crate) fn run(mut args: Args) -> io::Result<u8> {
+    args.inputs = input::expand(&args.inputs, args.quiet)?;
+    let jobs = super::capped_jobs(args.jobs, args.quiet);
+    let options = InputOptions {
+        from: args.from,
+        rules: args.rules,
+        names: args.names.clone(),
+    };
+    let mut failed_inputs = false;
+    let mut opened = Vec::new();
+    for path in &args.inputs {
+        match input::open(path, &options) {
+            Ok(input) => {
+                if !args.quiet {
+                    stderr_line(format_args!("note: {}", input.note()));
+                }
+                opened.push((input.name.clone(), Some(input.into_validation())));
+            }
+            Err(e) => {
+                stderr_line(format_args!("error: {e}"));
+                failed_inputs = true;
+            }
+        }
+    }
+    let gathered = Validation::new()
+        .jobs(jobs)
+        .collect(opened.into_iter())
+        .map_err(|stopped| stopped.error)?;
+    for (name, e) in &gathered.failed {
+        stderr_line(format_args!("error: {name}: reading failed: {e}"));
+        failed_inputs = true;
+    }
+    let event = &gathered.event;
+    let tally = event.tally();
+    if !args.quiet {
+        for note in &tally.notes {
+            stderr_line(format_args!("note: {note}"));
+        }
+    }
+    let standings_options = StandingsOptions {
+        event: args.event.clone().or_else(|| shared_event(event)),
+        withdrawn: (!args.withdrawn.is_empty()).then(|| args.withdrawn.clone()),
+    };
+    let standings = match Standings::compute(&tally.pairings, &standings_options) {
+        Ok(standings) => standings,
+        Err(e) => {
+            for problem in &e.problems {
+                stderr_line(format_args!("error: {}", event.explain(problem)));
+            }
+            stderr_line("error: no standings: fix the sheets (or `--withdrawn`) and run again");
+            return Ok(exit::INVALID);
+        }
+    };
+    if standings.players.is_empty() {
+        stderr_line("error: no game names its round and both players: no standings");
+        return Ok(exit::INVALID);
+    }
+    let text = match args.format {
+        StandingsFormat::Text => standings.to_text(),
+        StandingsFormat::Json => standings.to_json(),
+        StandingsFormat::Csv => standings.to_csv(),
+        StandingsFormat::Html => standings.to_html(),
+    };
+    let inputs: Vec<&std::path::Path> = args.inputs.iter().map(PathBuf::as_path).collect();
+    let mut protected = output::name_files(&args.inputs, args.names.as_deref());
+    protected.extend(inputs.iter().map(|p| p.to_path_buf()));
+    let protected: Vec<&std::path::Path> = protected.iter().map(PathBuf::as_path).collect();
+    let written = output::write_whole(&args.output, &protected, text.as_bytes());
+    let status = if failed_inputs { exit::USAGE } else { exit::OK };
+    output::finish_whole(&args.output, written, status)
+}
+
+/// The `Event` tag every game that has one shares, if they share one.
+fn shared_event(event: &reversi_record::event::Event) -> Option<String> {
+    use reversi_record::event::Field;
+    let mut names = event
+        .games()
+        .iter()
+        .filter_map(|g| event.field(g, Field::Event));
+    let first = names.next()?;
+    names.all(|n| n == first).then(|| first.to_owned())
+}

@@ -1,0 +1,299 @@
+//! From games to standings: each game's pairing and the result it counts with (the board's
+//! when the game was replayed to its end, the record's claim otherwise), with a note for
+//! every game that is left out or whose claim and board disagree (`spec/standings.md`).
+
+use std::collections::HashMap;
+use std::fmt;
+
+use serde::Serialize;
+
+use super::standings::{self, GameResult, Problem, Seat, Side};
+use super::{Claimed, Event, EventGame, Field, GameRef, NameId};
+use crate::engine::Color;
+use crate::record::Termination;
+
+/// Names that stand for no opponent: a game against one is a bye.
+pub const BYE_NAMES: [&str; 4] = ["bye", "(bye)", "-", "--"];
+
+/// What happened to one game on its way to the standings.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Note {
+    /// The game.
+    pub game: GameRef,
+    /// What was done with it, and why.
+    pub message: String,
+    /// Whether the game was left out of the standings.
+    pub left_out: bool,
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.game, self.message)
+    }
+}
+
+/// The pairings of an event's games, ready for [`standings::Standings::compute`], and the
+/// notes on the way.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    /// One pairing a game (`source`: the game's input and number in it).
+    pub pairings: Vec<standings::Pairing>,
+    /// Every game left out, and every result the board settles against the record.
+    pub notes: Vec<Note>,
+}
+
+fn side(color: Color) -> Option<Side> {
+    match color {
+        Color::Black => Some(Side::Black),
+        Color::White => Some(Side::White),
+        _ => None,
+    }
+}
+
+fn is_bye(name: &str) -> bool {
+    BYE_NAMES
+        .iter()
+        .any(|b| b.eq_ignore_ascii_case(name.trim()))
+}
+
+fn score_text([black, white]: [u8; 2]) -> String {
+    format!("{black}-{white}")
+}
+
+impl Event {
+    /// The pairings and results the games give, for the standings.
+    ///
+    /// A game counts with its board's result when it was replayed legally to the end (a
+    /// claim that differs is noted); otherwise with its claim: disc counts, a margin (the
+    /// counts it gives on 8x8), a winner, or the loser of a resignation or a time loss; a
+    /// game without moves that names a winner is a forfeit. A game against `bye` (or `-`)
+    /// is a bye. Left out, with a note: a copy of an earlier game (`duplicate-game`), a
+    /// game without a round or a player's name.
+    ///
+    /// ```
+    /// use reversi_record::event::Event;
+    /// use reversi_record::event::standings::{Standings, StandingsOptions};
+    /// use reversi_record::formats::{Format, ReadOptions};
+    /// let text = "[Round \"1\"]\n[Black \"Ann\"]\n[White \"Bob\"]\n[Result \"1-0\"]\n\n\
+    ///             [Round \"1\"]\n[Black \"Cy\"]\n[White \"bye\"]\n";
+    /// let mut event = Event::default();
+    /// event.add_games("r1.rgn", &Format::Rgn.read_bytes(text, &ReadOptions::default()).unwrap());
+    /// let tally = event.tally();
+    /// let standings = Standings::compute(&tally.pairings, &StandingsOptions::default()).unwrap();
+    /// let names: Vec<&str> = standings.players.iter().map(|p| p.name.as_str()).collect();
+    /// assert_eq!(names, ["Ann", "Cy", "Bob"]);
+    /// ```
+    pub fn tally(&self) -> Tally {
+        let copies = super::checks::first_copies(self);
+        let spelling = self.spellings();
+        let mut tally = Tally::default();
+        for (k, game) in self.games().iter().enumerate() {
+            let at = || self.game_ref(game);
+            let mut leave_out = |message: String| {
+                tally.notes.push(Note {
+                    game: at(),
+                    message,
+                    left_out: true,
+                })
+            };
+            if let Some(first) = copies[k] {
+                let original = self.game_ref(&self.games()[first]);
+                leave_out(format!("left out: the same game as {original}"));
+                continue;
+            }
+            let Some(round) = self.field(game, Field::Round) else {
+                leave_out("left out: it has no Round tag".into());
+                continue;
+            };
+            let name = |field| self.field_id(game, field).map(&spelling);
+            let (Some(black), Some(white)) = (name(Field::Black), name(Field::White)) else {
+                leave_out("left out: it does not name both players".into());
+                continue;
+            };
+            let seat = match (is_bye(black), is_bye(white)) {
+                (true, true) => {
+                    leave_out("left out: both players are byes".into());
+                    continue;
+                }
+                (false, true) => Seat::Bye {
+                    player: black.to_owned(),
+                },
+                (true, false) => Seat::Bye {
+                    player: white.to_owned(),
+                },
+                (false, false) => {
+                    let (result, note) = self.counted(game);
+                    if let Some(message) = note {
+                        tally.notes.push(Note {
+                            game: at(),
+                            message,
+                            left_out: false,
+                        });
+                    }
+                    Seat::Game {
+                        black: black.to_owned(),
+                        white: white.to_owned(),
+                        result,
+                    }
+                }
+            };
+            let mut pairing = standings::Pairing {
+                round: standings::Round::new(round),
+                board: None,
+                seat,
+                source: standings::GameRef {
+                    file: game.input as usize,
+                    game: game.index as usize,
+                },
+            };
+            if let Some(board) = self.field(game, Field::Board) {
+                pairing = pairing.on_board(board);
+            }
+            tally.pairings.push(pairing);
+        }
+        tally
+    }
+
+    /// Each player's name as the standings show it: of the spellings that differ only in
+    /// case and spacing (`tomoko ito`, `Tomoko  Ito`), the one most games use (the first
+    /// met on a tie).
+    fn spellings<'a>(&'a self) -> impl Fn(NameId) -> &'a str + 'a {
+        let mut count: HashMap<NameId, usize> = HashMap::new();
+        for game in self.games() {
+            for field in [Field::Black, Field::White] {
+                if let Some(id) = self.field_id(game, field) {
+                    *count.entry(id).or_default() += 1;
+                }
+            }
+        }
+        let mut best: HashMap<String, (usize, NameId)> = HashMap::new();
+        let mut ids: Vec<(NameId, usize)> = count.into_iter().collect();
+        ids.sort_by_key(|&(id, _)| id);
+        for (id, n) in &ids {
+            let key = super::checks::normalise(self.name(*id), false);
+            let entry = best.entry(key).or_insert((*n, *id));
+            if *n > entry.0 {
+                *entry = (*n, *id);
+            }
+        }
+        let chosen: HashMap<NameId, NameId> = ids
+            .iter()
+            .map(|&(id, _)| {
+                let key = super::checks::normalise(self.name(id), false);
+                (id, best.get(&key).map_or(id, |&(_, b)| b))
+            })
+            .collect();
+        move |id| self.name(chosen.get(&id).copied().unwrap_or(id))
+    }
+
+    /// The result a game counts with, and a note when it is not simply the record's.
+    fn counted(&self, game: &EventGame) -> (GameResult, Option<String>) {
+        let claimed = self.claimed_result(game);
+        if let Some(board @ [black, white]) = game.board {
+            let counted = GameResult::Discs { black, white };
+            let note = match claimed {
+                Some(GameResult::Discs { black: b, white: w }) if [b, w] != board => Some(format!(
+                    "the record claims {}, the board gives {}: counted as the board gives",
+                    score_text([b, w]),
+                    score_text(board)
+                )),
+                Some(GameResult::Winner(w)) if w != winner_of(board) => Some(format!(
+                    "the record names another winner than the board's {}: counted as the board gives",
+                    score_text(board)
+                )),
+                _ => None,
+            };
+            return (counted, note);
+        }
+        let unchecked = |r: GameResult| {
+            let note = (!game.valid).then(|| {
+                "the game does not replay (see its errors): its claimed result counts, unchecked"
+                    .to_owned()
+            });
+            (r, note)
+        };
+        match claimed {
+            Some(GameResult::Winner(Some(winner))) if game.moves.placements == 0 => {
+                (GameResult::Forfeit { winner }, None)
+            }
+            Some(result) => unchecked(result),
+            None => (GameResult::Unfinished, None),
+        }
+    }
+
+    /// What the record claims, as a standings result.
+    fn claimed_result(&self, game: &EventGame) -> Option<GameResult> {
+        let squares = self.rules(game).playable().len();
+        match game.claimed {
+            Claimed::Discs([black, white]) => Some(GameResult::Discs { black, white }),
+            Claimed::Margin(m) if squares == 64 && m.fract() == 0.0 && m.abs() <= 64.0 => {
+                // On 8x8 a whole margin gives the counts (empties to the winner).
+                let black = ((64.0 + m) / 2.0) as i32;
+                let black = black.clamp(0, 64) as u8;
+                Some(GameResult::Discs {
+                    black,
+                    white: 64 - black,
+                })
+            }
+            Claimed::Margin(m) => Some(GameResult::Winner(match m {
+                m if m > 0.0 => Some(Side::Black),
+                m if m < 0.0 => Some(Side::White),
+                _ => None,
+            })),
+            Claimed::Winner(w) => Some(GameResult::Winner(w.and_then(side))),
+            Claimed::Nothing | Claimed::Other => match game.termination {
+                Termination::Resignation(Some(loser)) | Termination::Time(Some(loser)) => {
+                    side(loser).map(|s| GameResult::Winner(Some(s.other())))
+                }
+                _ => None,
+            },
+        }
+    }
+
+    /// A standings problem in the event's terms: its games named by file, number and
+    /// players.
+    pub fn explain(&self, problem: &Problem) -> String {
+        let name = |source: &standings::GameRef| {
+            self.games()
+                .iter()
+                .find(|g| g.input as usize == source.file && g.index as usize == source.game)
+                .map_or_else(|| source.to_string(), |g| self.game_ref(g).to_string())
+        };
+        match problem {
+            Problem::TwiceInRound {
+                player,
+                round,
+                first,
+                second,
+            } => format!(
+                "{player} has two games in round {round}: {} and {}",
+                name(first),
+                name(second)
+            ),
+            Problem::AgainstSelf { player, source } => {
+                format!("{player} plays against themselves in {}", name(source))
+            }
+            Problem::NoName { source } => format!("{} names no player", name(source)),
+            Problem::TooManyDiscs {
+                black,
+                white,
+                source,
+            } => format!(
+                "{} claims {black}-{white}, more than the 64 discs of the board",
+                name(source)
+            ),
+            Problem::UnknownWithdrawn { player } => {
+                format!("{player} is given as withdrawn but plays no game")
+            }
+        }
+    }
+}
+
+/// The winner of final counts (`None`: a draw).
+fn winner_of([black, white]: [u8; 2]) -> Option<Side> {
+    match black.cmp(&white) {
+        std::cmp::Ordering::Greater => Some(Side::Black),
+        std::cmp::Ordering::Less => Some(Side::White),
+        std::cmp::Ordering::Equal => None,
+    }
+}
