@@ -81,7 +81,9 @@ impl Event {
     /// let tally = event.tally();
     /// let standings = Standings::compute(&tally.pairings, &StandingsOptions::default()).unwrap();
     /// let names: Vec<&str> = standings.players.iter().map(|p| p.name.as_str()).collect();
-    /// assert_eq!(names, ["Ann", "Cy", "Bob"]);
+    /// // One point each for Ann and Cy; Cy's bye is worth a BQ of 32 + 6 x 1 = 38, Ann's
+    /// // winner-only win 33 + 6 x 0 (Bob's points) = 33.
+    /// assert_eq!(names, ["Cy", "Ann", "Bob"]);
     /// ```
     pub fn tally(&self) -> Tally {
         let copies = super::checks::first_copies(self);

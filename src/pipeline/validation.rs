@@ -54,14 +54,14 @@ use crate::validate::{validate_game_to_end, Summary};
 pub enum Event<'e, T> {
     /// An input starts: the caller's tag given with it.
     Start(T),
-    /// A game with something to report: what [`validate_game`] found in it (a game that
+    /// A game with something to report: what [`validate_game`](crate::validate::validate_game) found in it (a game that
     /// could not be read has at least the reader's error).
     Game(&'e ParsedGame, &'e [Diagnostic]),
     /// This many more games were found valid with nothing to report, by the quick check
     /// or in full.
     Clean(usize),
     /// The facts of the games just reported (every game, clean ones included), when the
-    /// run gathers them ([`Validation::gather`]): for [`event::Event::absorb`].
+    /// run gathers them ([`Validation::gather`]): for [`Event::absorb`](crate::event::Event::absorb).
     Facts(&'e FactsBlock),
     /// Reading the current input failed; the games before the failure were reported.
     ReadFailed(io::Error),
@@ -113,7 +113,7 @@ impl Validation {
     }
 
     /// Neither reports nor counts diagnostics with these codes (compared ignoring ASCII
-    /// case), as [`validate_game`] says.
+    /// case), as [`validate_game`](crate::validate::validate_game) says.
     pub fn allow(mut self, codes: impl IntoIterator<Item = impl Into<String>>) -> Validation {
         self.allow = codes.into_iter().map(Into::into).collect();
         self
