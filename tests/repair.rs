@@ -708,7 +708,13 @@ fn every_variant_is_repaired() {
                 continue;
             }
             tried += 1;
-            let repair = repair_record(&corrupted, &RepairOptions { max_edits: 1 });
+            let repair = repair_record(
+                &corrupted,
+                &RepairOptions {
+                    max_edits: 1,
+                    ..RepairOptions::default()
+                },
+            );
             assert_ne!(
                 repair.status,
                 Status::Unrepairable,

@@ -330,7 +330,13 @@ fn replays(record: &Record, moves: &[Move]) -> bool {
 /// unique best change is named; a tie lists the alternatives; none names no fix (or one that
 /// makes the moves legal but not the claimed result).
 fn check_fix(record: &Record, help: &str, what: &str) {
-    let repair = repair_record(record, &RepairOptions { max_edits: 1 });
+    let repair = repair_record(
+        record,
+        &RepairOptions {
+            max_edits: 1,
+            ..RepairOptions::default()
+        },
+    );
     let claims = record.result.as_ref().is_some_and(|c| !c.score.is_none());
     match repair.status {
         Status::Repaired => {

@@ -8,7 +8,7 @@ use reversi_record::diagnostic::{Diagnostic, Report, Source};
 use reversi_record::formats::{
     Format, ParsedGame, PgnDialect, ReadOptions, RecordWriter, WriteError, WriteOptions,
 };
-use reversi_record::repair::{repair_batch_within, Repair, RepairOptions, Status, WorkLimit};
+use reversi_record::repair::{repair_batch, Repair, RepairOptions, Status, WorkLimit};
 use reversi_record::Rules;
 use serde_json::json;
 
@@ -386,9 +386,9 @@ impl Work<'_> {
         };
         let repair_options = RepairOptions {
             max_edits: usize::from(args.max_edits),
-        };
-        let limit = WorkLimit {
-            replays: args.work_limit,
+            work_limit: WorkLimit {
+                replays: args.work_limit,
+            },
         };
         let mut games = input.games();
         let mut ended = false;
@@ -411,7 +411,7 @@ impl Work<'_> {
             }
             let repairs = self
                 .pool
-                .install(|| repair_batch_within(&batch, format, &read, &repair_options, limit));
+                .install(|| repair_batch(&batch, format, &read, &repair_options));
             let repairs: Vec<Repair> = batch
                 .iter()
                 .zip(repairs)

@@ -57,11 +57,16 @@ use crate::edits::{Kinds, Search};
 pub struct RepairOptions {
     /// The most move edits a repair may make (default 2); a result edit comes on top.
     pub max_edits: usize,
+    /// The work the search may do for one game.
+    pub work_limit: WorkLimit,
 }
 
 impl Default for RepairOptions {
     fn default() -> RepairOptions {
-        RepairOptions { max_edits: 2 }
+        RepairOptions {
+            max_edits: 2,
+            work_limit: WorkLimit::default(),
+        }
     }
 }
 
@@ -496,11 +501,7 @@ impl Repair {
 
 /// Repairs one record: unchanged when it validates, else the smallest repair found.
 pub fn repair_record(record: &Record, options: &RepairOptions) -> Repair {
-    repair_record_within(record, options, WorkLimit::default())
-}
-
-/// [`repair_record`] with another work limit.
-pub fn repair_record_within(record: &Record, options: &RepairOptions, limit: WorkLimit) -> Repair {
+    let limit = options.work_limit;
     let diagnostics = validate_record(record, 1).diagnostics;
     if !diagnostics.iter().any(Diagnostic::is_error) {
         return Repair::unchanged(Status::Valid, Some(record.clone()), diagnostics);
@@ -517,17 +518,7 @@ pub fn repair_game(
     read: &ReadOptions,
     options: &RepairOptions,
 ) -> Repair {
-    repair_game_within(game, format, read, options, WorkLimit::default())
-}
-
-/// [`repair_game`] with another work limit.
-pub fn repair_game_within(
-    game: &ParsedGame,
-    format: Format,
-    read: &ReadOptions,
-    options: &RepairOptions,
-    limit: WorkLimit,
-) -> Repair {
+    let limit = options.work_limit;
     let is_grid = format == Format::Transcript;
     match &game.record {
         Some(record) => {
@@ -754,20 +745,9 @@ pub fn repair_batch(
     read: &ReadOptions,
     options: &RepairOptions,
 ) -> Vec<Repair> {
-    repair_batch_within(games, format, read, options, WorkLimit::default())
-}
-
-/// [`repair_batch`] with another work limit.
-pub fn repair_batch_within(
-    games: &[ParsedGame],
-    format: Format,
-    read: &ReadOptions,
-    options: &RepairOptions,
-    limit: WorkLimit,
-) -> Vec<Repair> {
     use rayon::prelude::*;
     games
         .par_iter()
-        .map(|g| repair_game_within(g, format, read, options, limit))
+        .map(|g| repair_game(g, format, read, options))
         .collect()
 }
