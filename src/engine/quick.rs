@@ -90,15 +90,11 @@ impl QuickMoves {
         &self.moves[..self.len]
     }
 
-    /// Whether the full validator would report nothing for a game of `rules` from their
-    /// usual start with these moves and `claim`, Black's and White's claimed scores
-    /// (`None`: no result claimed). A game must end with no player able to move.
-    pub(crate) fn is_clean(&mut self, rules: &Rules, claim: Option<(u8, u8)>) -> bool {
-        self.clean_score(rules, claim).is_some()
-    }
-
-    /// [`QuickMoves::is_clean`], giving Black's and White's scores on the final board
-    /// when the game is clean (the first two players' for 3-4 players).
+    /// Black's and White's scores on the final board (the first two players' for 3-4
+    /// players) when the full validator would report nothing for a game of `rules` from
+    /// their usual start with these moves and `claim`, Black's and White's claimed scores
+    /// (`None`: no result claimed); `None` otherwise. A game must end with no player able
+    /// to move.
     pub(crate) fn clean_score(
         &mut self,
         rules: &Rules,
@@ -622,10 +618,14 @@ mod tests {
             }
         }
         let [black, white, ..] = pos.outcome().unwrap().score;
-        assert!(moves.is_clean(&rules, Some((black, white))));
-        assert!(moves.is_clean(&rules, None));
-        assert!(!moves.is_clean(&rules, Some((black ^ 1, white))));
-        assert!(!moves.is_clean(&rules, Some((black, white ^ 1))));
+        assert!(moves.clean_score(&rules, Some((black, white))).is_some());
+        assert_eq!(moves.clean_score(&rules, None), Some([black, white]));
+        assert!(moves
+            .clean_score(&rules, Some((black ^ 1, white)))
+            .is_none());
+        assert!(moves
+            .clean_score(&rules, Some((black, white ^ 1)))
+            .is_none());
         // An unfinished game is not clean; neither is an illegal move, a square off the
         // board or a needless pass.
         let board = standard();

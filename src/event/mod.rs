@@ -207,17 +207,18 @@ impl Event {
                     who[k] = self.intern(text);
                 }
             }
-            let rules = self.rules_id(raw.rules);
+            let facts = &raw.facts;
+            let rules = self.rules_id(facts.rules);
             self.games.push(EventGame {
                 input,
-                index: raw.index,
+                index: facts.index as u32,
                 who,
                 rules,
-                moves: raw.moves,
-                claimed: raw.claimed,
-                termination: raw.termination,
-                board: raw.board,
-                valid: raw.valid,
+                moves: facts.moves,
+                claimed: facts.claimed,
+                termination: facts.termination,
+                board: facts.board,
+                valid: facts.valid,
             });
         }
     }
@@ -261,17 +262,45 @@ impl Event {
     }
 }
 
+/// What a game's facts hold besides its names, as the gatherer gives them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Facts {
+    pub(crate) index: usize,
+    pub(crate) rules: Rules,
+    pub(crate) moves: MoveKey,
+    pub(crate) claimed: Claimed,
+    pub(crate) termination: Termination,
+    pub(crate) board: Option<[u8; 2]>,
+    pub(crate) valid: bool,
+}
+
+impl Facts {
+    /// The facts of a game the quick check passed: valid, played to its end (`board`), its
+    /// claim (Black's and White's discs) the board's when it has one.
+    pub(crate) fn clean(
+        index: usize,
+        rules: Rules,
+        moves: MoveKey,
+        claim: Option<[u8; 2]>,
+        board: [u8; 2],
+    ) -> Facts {
+        Facts {
+            index,
+            rules,
+            moves,
+            claimed: claim.map_or(Claimed::Nothing, Claimed::Discs),
+            termination: Termination::Normal,
+            board: (rules.players() == 2).then_some(board),
+            valid: true,
+        }
+    }
+}
+
 /// One game's facts in a [`FactsBlock`]: its names as ranges of the block's text.
 #[derive(Clone, Debug)]
 struct RawFacts {
-    index: u32,
     who: [Option<(u32, u32)>; 6],
-    rules: Rules,
-    moves: MoveKey,
-    claimed: Claimed,
-    termination: Termination,
-    board: Option<[u8; 2]>,
-    valid: bool,
+    facts: Facts,
 }
 
 /// The facts of a block of games, as a worker gathers them: one buffer for all their names,
@@ -317,28 +346,9 @@ impl FactsBlock {
     }
 
     /// Ends the game being gathered.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn finish(
-        &mut self,
-        index: usize,
-        rules: Rules,
-        moves: MoveKey,
-        claimed: Claimed,
-        termination: Termination,
-        board: Option<[u8; 2]>,
-        valid: bool,
-    ) {
+    pub(crate) fn finish(&mut self, facts: Facts) {
         let who = std::mem::take(&mut self.who);
-        self.games.push(RawFacts {
-            index: index as u32,
-            who,
-            rules,
-            moves,
-            claimed,
-            termination,
-            board,
-            valid,
-        });
+        self.games.push(RawFacts { who, facts });
     }
 
     /// Gathers a game read in full, with the outcome its replay reached.
@@ -350,18 +360,17 @@ impl FactsBlock {
         symmetries: &mut Symmetries,
     ) {
         let Some(record) = &game.record else {
+            // Unreadable: no names, no moves, nothing claimed.
             self.forget();
-            let key = MoveKey::of_squares(&Rules::default(), 1, std::iter::empty());
-            let nothing = (Claimed::Nothing, Termination::Normal);
-            self.finish(
-                game.index,
-                Rules::default(),
-                key,
-                nothing.0,
-                nothing.1,
-                None,
-                false,
-            );
+            self.finish(Facts {
+                index: game.index,
+                rules: Rules::default(),
+                moves: MoveKey::of_squares(&Rules::default(), 1, std::iter::empty()),
+                claimed: Claimed::Nothing,
+                termination: Termination::Normal,
+                board: None,
+                valid: false,
+            });
             return;
         };
         for tag in &record.tags {
@@ -378,15 +387,14 @@ impl FactsBlock {
             .filter(|_| record.rules.players() == 2)
             .map(|o| [o.score[0], o.score[1]]);
         let result = record.result.as_ref();
-        let termination = result.map_or(Termination::Normal, |r| r.termination);
-        self.finish(
-            game.index,
-            record.rules,
-            key,
-            Claimed::of(result),
-            termination,
+        self.finish(Facts {
+            index: game.index,
+            rules: record.rules,
+            moves: key,
+            claimed: Claimed::of(result),
+            termination: result.map_or(Termination::Normal, |r| r.termination),
             board,
             valid,
-        );
+        });
     }
 }

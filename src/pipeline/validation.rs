@@ -38,15 +38,14 @@
 use std::io;
 
 use crate::diagnostic::Diagnostic;
-use crate::engine::quick::{QuickMoves, PASS};
-use crate::engine::Rules;
-use crate::event::{Claimed, FactsBlock, MoveKey, Symmetries};
+use crate::engine::quick::{move_of, QuickMoves};
+use crate::engine::{Move, Rules};
+use crate::event::{Facts, FactsBlock, MoveKey, Symmetries};
 use crate::formats::rgn;
-use crate::formats::wthor::Entry;
+use crate::formats::wthor::{Entry, FileContext, QuickRecord};
 use crate::formats::{capped, ParsedGame};
 pub use crate::pipeline::blocks::Input;
 use crate::pipeline::blocks::{self, Unit};
-use crate::record::Termination;
 use crate::validate::{validate_game_to_end, Summary};
 
 /// What [`Validation::run`] reports, in input order.
@@ -321,24 +320,7 @@ fn process<T>(unit: Unit<T>, allow: &[String], gather: bool, scratch: &mut Scrat
                     Entry::Quick(q) if q.is_clean() => {
                         clean += 1;
                         if let Some(facts) = &mut facts {
-                            squares.clear();
-                            let (rules, discs) = ctx.view_quick(
-                                &q,
-                                |name, value| facts.tag(name, value),
-                                |sq| squares.push((sq.col(), sq.row())),
-                            );
-                            let mask = symmetries.of(&rules, None);
-                            let key = MoveKey::of_squares(&rules, mask, squares.iter().copied());
-                            let claimed = Claimed::Discs(discs);
-                            facts.finish(
-                                q.index(),
-                                rules,
-                                key,
-                                claimed,
-                                Termination::Normal,
-                                Some(discs),
-                                true,
-                            );
+                            gather_quick_wthor(&ctx, &q, facts, symmetries, squares);
                         }
                     }
                     Entry::Quick(q) => full(ctx.read_quick(&q), &mut facts, symmetries),
@@ -350,13 +332,12 @@ fn process<T>(unit: Unit<T>, allow: &[String], gather: bool, scratch: &mut Scrat
             for (k, at) in block.games.iter().enumerate() {
                 let bytes = &block.bytes[at.range.clone()];
                 let index = block.first + k;
-                let passed = at.too_long.is_none()
-                    && match &mut facts {
-                        None => quick_text(bytes, block.rules, moves),
-                        Some(facts) => {
-                            quick_text_facts(bytes, block.rules, index, moves, symmetries, facts)
-                        }
-                    };
+                let gather = facts.as_mut().map(|facts| Gather {
+                    index,
+                    symmetries: &mut *symmetries,
+                    facts,
+                });
+                let passed = at.too_long.is_none() && quick_text(bytes, block.rules, moves, gather);
                 if passed {
                     clean += 1;
                 } else {
@@ -373,14 +354,39 @@ fn process<T>(unit: Unit<T>, allow: &[String], gather: bool, scratch: &mut Scrat
     }
 }
 
-/// [`quick_text`], gathering the game's facts into `facts` when it passes.
-fn quick_text_facts(
+/// The facts of a quick WTHOR record the quick check passed.
+fn gather_quick_wthor(
+    ctx: &FileContext,
+    q: &QuickRecord,
+    facts: &mut FactsBlock,
+    symmetries: &mut Symmetries,
+    squares: &mut Vec<(u8, u8)>,
+) {
+    squares.clear();
+    let (rules, discs) = ctx.view_quick(
+        q,
+        |name, value| facts.tag(name, value),
+        |sq| squares.push((sq.col(), sq.row())),
+    );
+    let key = MoveKey::of_squares(&rules, symmetries.of(&rules, None), squares.iter().copied());
+    facts.finish(Facts::clean(q.index(), rules, key, Some(discs), discs));
+}
+
+/// Where a game's facts go when the run gathers them.
+struct Gather<'a> {
+    index: usize,
+    symmetries: &'a mut Symmetries,
+    facts: &'a mut FactsBlock,
+}
+
+/// Whether an RGN/PGN game's bytes pass the quick check: UTF-8 without NUL bytes (or the
+/// reader would warn), plain enough to scan, and clean; `rules` are for a game without a
+/// `Rules` tag. A game that passes has its facts gathered into `gather`.
+fn quick_text(
     bytes: &[u8],
     rules: Rules,
-    index: usize,
     moves: &mut QuickMoves,
-    symmetries: &mut Symmetries,
-    facts: &mut FactsBlock,
+    mut gather: Option<Gather<'_>>,
 ) -> bool {
     let Some(text) = rgn::quick::plain_text(bytes) else {
         return false;
@@ -388,42 +394,28 @@ fn quick_text_facts(
     let comments = rgn::quick::Comments::Skipped;
     let scanned = rgn::quick::scan_with_tags(bytes, rules, moves, comments, |n, v| {
         // Names and values lie between ASCII bytes: character boundaries.
-        if let (Some(name), Some(value)) = (text.get(n), text.get(v)) {
-            facts.tag(name, value);
+        if let (Some(g), Some(name), Some(value)) = (&mut gather, text.get(n), text.get(v)) {
+            g.facts.tag(name, value);
         }
     });
-    let Some((rules, claim)) = scanned else {
-        facts.forget();
+    let clean = scanned.and_then(|(rules, claim)| {
+        let score = moves.clean_score(&rules, claim)?;
+        Some((rules, claim, score))
+    });
+    let Some(g) = gather else {
+        return clean.is_some();
+    };
+    let Some((rules, claim, score)) = clean else {
+        g.facts.forget();
         return false;
     };
-    let Some(score) = moves.clean_score(&rules, claim) else {
-        facts.forget();
-        return false;
-    };
-    let squares = moves
-        .as_slice()
-        .iter()
-        .filter(|&&c| c != PASS)
-        .map(|&c| (c & 0x0F, c >> 4));
-    let key = MoveKey::of_squares(&rules, symmetries.of(&rules, None), squares);
-    let claimed = match claim {
-        Some((black, white)) => Claimed::Discs([black, white]),
-        None => Claimed::Nothing,
-    };
-    let board = (rules.players() == 2).then_some(score);
-    facts.finish(index, rules, key, claimed, Termination::Normal, board, true);
+    let squares = moves.as_slice().iter().filter_map(|&c| match move_of(c) {
+        Some(Move::Place(sq)) => Some((sq.col(), sq.row())),
+        _ => None,
+    });
+    let key = MoveKey::of_squares(&rules, g.symmetries.of(&rules, None), squares);
+    let claim = claim.map(|(black, white)| [black, white]);
+    g.facts
+        .finish(Facts::clean(g.index, rules, key, claim, score));
     true
-}
-
-/// Whether an RGN/PGN game's bytes pass the quick check: UTF-8 without NUL bytes (or the
-/// reader would warn), plain enough to scan, and clean; `rules` are for a game without a
-/// `Rules` tag.
-fn quick_text(bytes: &[u8], rules: Rules, moves: &mut QuickMoves) -> bool {
-    if rgn::quick::plain_text(bytes).is_none() {
-        return false;
-    }
-    match rgn::quick::scan(bytes, rules, moves) {
-        Some((rules, claim)) => moves.is_clean(&rules, claim),
-        None => false,
-    }
 }

@@ -25,12 +25,6 @@ pub(crate) fn plain_text(bytes: &[u8]) -> Option<&str> {
         .filter(|text| !crate::formats::text::has_control(text))
 }
 
-/// Scans a game's `bytes` into `moves`: its rules (`rules` unless a `Rules` tag says
-/// otherwise) and its claim; `None` when the game is not plain enough.
-pub(crate) fn scan(bytes: &[u8], rules: Rules, moves: &mut QuickMoves) -> Option<(Rules, Claim)> {
-    scan_with_tags(bytes, rules, moves, Comments::Skipped, |_, _| {})
-}
-
 /// What the scan does with a comment.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Comments {
@@ -40,8 +34,10 @@ pub(crate) enum Comments {
     GiveUp,
 }
 
-/// [`scan`], handing `tag_found` where the name and value of each tag a record keeps as a
-/// tag (all but `Rules` and `Result`) lie in `bytes`, in order. The tags of a game the scan
+/// Scans a game's `bytes` into `moves`: its rules (`rules` unless a `Rules` tag says
+/// otherwise) and its claim; `None` when the game is not plain enough. `tag_found` is
+/// handed where the name and value of each tag a record keeps as a tag (all but `Rules`
+/// and `Result`) lie in `bytes`, in order. The tags of a game the scan
 /// gives up on are handed out up to where it gave up.
 pub(crate) fn scan_with_tags(
     bytes: &[u8],
@@ -279,6 +275,11 @@ fn digits(bytes: &[u8], pos: usize) -> (&[u8], usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The scan without its tags.
+    fn scan(bytes: &[u8], rules: Rules, moves: &mut QuickMoves) -> Option<(Rules, Claim)> {
+        scan_with_tags(bytes, rules, moves, Comments::Skipped, |_, _| {})
+    }
 
     fn scanned(text: &str) -> Option<(Vec<u8>, Claim)> {
         let mut moves = QuickMoves::default();
