@@ -28,6 +28,8 @@ use std::fmt::{self, Write as _};
 
 use serde::{Serialize, Serializer};
 
+use crate::render::escape_markup;
+
 /// The discs a bye, or a game against a withdrawn player, is worth in the BQ (and a bye in
 /// the disc count): half the board.
 pub const BYE_DISCS: u32 = 32;
@@ -977,23 +979,23 @@ impl Standings {
         let title = self.event.as_deref().unwrap_or("Standings");
         let mut out = String::new();
         out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-        let _ = writeln!(out, "<title>{}</title>", html_escape(title));
+        let _ = writeln!(out, "<title>{}</title>", escape_markup(title));
         out.push_str(HTML_STYLE);
         out.push_str("</head>\n<body>\n");
-        let _ = writeln!(out, "<h1>{}</h1>", html_escape(title));
+        let _ = writeln!(out, "<h1>{}</h1>", escape_markup(title));
         out.push_str("<table>\n");
         for (i, row) in self.table().iter().enumerate() {
             out.push_str("<tr>");
             for (c, field) in row.iter().enumerate() {
                 let tag = if i == 0 { "th" } else { "td" };
                 let class = if right_aligned(c) { " class=\"n\"" } else { "" };
-                let _ = write!(out, "<{tag}{class}>{}</{tag}>", html_escape(field));
+                let _ = write!(out, "<{tag}{class}>{}</{tag}>", escape_markup(field));
             }
             out.push_str("</tr>\n");
         }
         out.push_str("</table>\n");
         for note in self.notes() {
-            let _ = writeln!(out, "<p>{}</p>", html_escape(&note));
+            let _ = writeln!(out, "<p>{}</p>", escape_markup(&note));
         }
         out.push_str("</body>\n</html>\n");
         out
@@ -1135,22 +1137,6 @@ fn push_csv_row(out: &mut String, fields: impl Iterator<Item = String>) {
         }
     }
     out.push('\n');
-}
-
-fn html_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c if c.is_control() && c != '\n' => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 const HTML_STYLE: &str = "<style>

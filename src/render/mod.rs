@@ -31,6 +31,29 @@ use crate::record::Record;
 mod svg;
 mod text;
 
+/// `text` as HTML or XML character data or attribute value: `& < > " '` escaped, control
+/// characters (which XML cannot hold) as spaces, line breaks kept.
+///
+/// ```
+/// use reversi_record::render::escape_markup;
+/// assert_eq!(escape_markup("<b a='1'>&\u{1b}"), "&lt;b a=&#39;1&#39;&gt;&amp; ");
+/// ```
+pub fn escape_markup(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c if c.is_control() && c != '\n' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 pub use svg::{square_centre, CELL};
 
 /// A position to draw, with what led to it.

@@ -78,7 +78,7 @@ pub(super) fn render(d: &Diagram, style: &Style) -> String {
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" viewBox="0 0 {size} {size}" font-family="DejaVu Sans, Verdana, Arial, sans-serif">"#
     );
-    let _ = writeln!(s, "<title>{}</title>", escape(&d.summary()));
+    let _ = writeln!(s, "<title>{}</title>", super::escape_markup(&d.summary()));
     let _ = writeln!(
         s,
         r#"<rect width="{size}" height="{size}" fill="{BACKGROUND}"/>"#
@@ -233,10 +233,4 @@ fn numbered_discs(d: &Diagram, s: &mut String) {
             p.number
         );
     }
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }
