@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use reversi_record::codes::{Code, CODES};
-use reversi_record::event::{Event, Pairings};
+use reversi_record::event::{Event, Schedule};
 use reversi_record::formats::text::MAX_GAME_BYTES;
 use reversi_record::formats::{Format, ReadOptions};
 use reversi_record::repair::{repair_game, RepairOptions};
@@ -105,7 +105,7 @@ fn across_games_codes() -> BTreeSet<Code> {
         }
         let pairings = std::fs::read_to_string(dir.join("pairings.csv"))
             .ok()
-            .map(|text| Pairings::parse(&text).expect("a fixture's pairings read"));
+            .map(|text| Schedule::parse(&text).expect("a fixture's pairings read"));
         codes.extend(event.check(pairings.as_ref()).iter().map(|f| f.code));
     }
     codes

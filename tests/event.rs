@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use reversi_record::codes::Code;
-use reversi_record::event::{Event, Pairings};
+use reversi_record::event::{Event, Schedule};
 use reversi_record::formats::{Format, ReadOptions};
 use reversi_record::pipeline::validation::{Event as Found, Input, Validation};
 
@@ -126,7 +126,7 @@ fn every_planted_problem_of_the_checks_fixture_is_named_with_its_games() {
     .map(|n| dir.join(n))
     .collect();
     let pairings =
-        Pairings::parse(&std::fs::read_to_string(dir.join("pairings.csv")).expect("the pairings"))
+        Schedule::parse(&std::fs::read_to_string(dir.join("pairings.csv")).expect("the pairings"))
             .expect("pairings that read");
     let event = gathered(&paths, 2);
     let named: Vec<(Code, Vec<String>)> = event

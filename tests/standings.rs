@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use reversi_record::event::standings::{
-    GameRef, GameResult, Known, Outcome, Pairing, Problem, Round, Side, Standings, StandingsOptions,
+    GameResult, Known, Outcome, Pairing, Problem, Round, Side, Source, Standings, StandingsOptions,
 };
 use reversi_record::pipeline::Input;
 use reversi_record::record::ResultScore;
@@ -163,7 +163,7 @@ fn the_crosstable_names_opponents_by_number_with_colours_and_discs() {
             Known::WinnerOnly
         )
     );
-    assert_eq!(r2.source, GameRef { file: 2, game: 1 });
+    assert_eq!(r2.source, Source { file: 2, game: 1 });
     assert_eq!(r2.board.as_deref(), Some("1"));
 }
 
@@ -261,7 +261,7 @@ fn an_unfinished_game_scores_nothing_and_makes_the_standings_provisional() {
         (1, 1, 1, 1)
     );
     assert_eq!(amy.rounds[1].as_ref().unwrap().text(), "2W ?");
-    assert_eq!(s.unfinished, [GameRef { file: 2, game: 7 }]);
+    assert_eq!(s.unfinished, [Source { file: 2, game: 7 }]);
     assert!(s
         .to_text()
         .contains("Provisional: no result yet for file 2, game 7."));

@@ -3,7 +3,7 @@
 use std::io::{self, IsTerminal, Write};
 
 use reversi_record::diagnostic::{escape_controls, Diagnostic, Renderer, Severity, Source};
-use reversi_record::event::{Event, Finding, Pairings};
+use reversi_record::event::{Event, Finding, Schedule};
 use reversi_record::formats::Format;
 use reversi_record::pipeline::validation::{Event as Found, Validation};
 use reversi_record::validate::Summary;
@@ -218,12 +218,12 @@ enum Opened {
 }
 
 /// The pairings file, or an error naming it.
-fn read_pairings(path: &std::path::Path) -> io::Result<Pairings> {
+fn read_pairings(path: &std::path::Path) -> io::Result<Schedule> {
     let shown = path.display();
     let text = std::fs::read(path)
         .map_err(|e| io::Error::new(e.kind(), format!("{shown}: cannot read the pairings: {e}")))?;
     let text = String::from_utf8_lossy(&text);
-    Pairings::parse(&text).map_err(|e| {
+    Schedule::parse(&text).map_err(|e| {
         io::Error::new(
             io::ErrorKind::InvalidData,
             format!("{shown}: {e} (a pairings file has lines `round,board,black,white`)"),
@@ -236,7 +236,7 @@ fn print_findings(
     printer: &mut Printer,
     allow: &[String],
     event: &Event,
-    pairings: Option<&Pairings>,
+    pairings: Option<&Schedule>,
     summary: &mut Summary,
 ) -> Result<(), Stopped> {
     event.check_each(pairings, |finding| {

@@ -8,7 +8,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::{Event, EventGame, Field, NameId, Pairing, Pairings};
+use super::{Event, EventGame, Field, NameId, Schedule, Scheduled};
 use crate::codes::Code;
 use crate::diagnostic::Severity;
 use crate::engine::Rules;
@@ -150,7 +150,7 @@ impl Event {
     ///
     /// Games of one event are those with the same `Event` tag; when the run names only one
     /// event, games without an `Event` tag belong to it.
-    pub fn check(&self, pairings: Option<&Pairings>) -> Vec<Finding> {
+    pub fn check(&self, pairings: Option<&Schedule>) -> Vec<Finding> {
         let mut findings = Vec::new();
         let _ = self.check_each(pairings, |f| {
             findings.push(f);
@@ -164,7 +164,7 @@ impl Event {
     /// the first error of `each` stops it.
     pub fn check_each<E>(
         &self,
-        pairings: Option<&Pairings>,
+        pairings: Option<&Schedule>,
         mut each: impl FnMut(Finding) -> Result<(), E>,
     ) -> Result<(), E> {
         let found = self.find(pairings);
@@ -175,7 +175,7 @@ impl Event {
     }
 
     /// Every finding, as the games it names, in report order.
-    fn find(&self, pairings: Option<&Pairings>) -> Vec<(usize, Code, Pending)> {
+    fn find(&self, pairings: Option<&Schedule>) -> Vec<(usize, Code, Pending)> {
         let games = self.games();
         let normal = Normal::new(self);
         let copies = first_copies(self);
@@ -255,7 +255,7 @@ impl Event {
     }
 
     /// The finding `pending` stands for.
-    fn describe(&self, pending: Pending, pairings: Option<&Pairings>) -> Finding {
+    fn describe(&self, pending: Pending, pairings: Option<&Schedule>) -> Finding {
         let games = self.games();
         let pairing = |p: usize| pairings.and_then(|all| all.pairings().get(p));
         match pending {
@@ -264,11 +264,11 @@ impl Event {
             Pending::Twice(a, b, field) => self.twice_in_round(&games[a], &games[b], field),
             Pending::Missing(p) => match pairing(p) {
                 Some(pairing) => self.missing(pairing),
-                None => self.missing(&Pairing::default()),
+                None => self.missing(&Scheduled::default()),
             },
             Pending::Swapped(k, p) => match pairing(p) {
                 Some(pairing) => self.swapped(&games[k], pairing),
-                None => self.swapped(&games[k], &Pairing::default()),
+                None => self.swapped(&games[k], &Scheduled::default()),
             },
             Pending::Unpaired(k) => self.unpaired(&games[k]),
         }
@@ -368,7 +368,7 @@ impl Event {
 
     fn against_pairings(
         &self,
-        pairings: &Pairings,
+        pairings: &Schedule,
         normal: &Normal,
         copies: &[Option<usize>],
         findings: &mut Vec<(usize, Code, Pending)>,
@@ -442,7 +442,7 @@ impl Event {
         }
     }
 
-    fn missing(&self, pairing: &Pairing) -> Finding {
+    fn missing(&self, pairing: &Scheduled) -> Finding {
         Finding {
             code: Code::MissingGame,
             severity: Severity::Error,
@@ -455,7 +455,7 @@ impl Event {
         }
     }
 
-    fn swapped(&self, g: &EventGame, pairing: &Pairing) -> Finding {
+    fn swapped(&self, g: &EventGame, pairing: &Scheduled) -> Finding {
         let at = self.game_ref(g);
         Finding {
             code: Code::SwappedColours,

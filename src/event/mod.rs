@@ -30,14 +30,14 @@ use crate::record::{is_unknown_value, ClaimedResult, Identity, ResultScore, Term
 
 pub mod checks;
 mod keys;
-pub mod pairings;
+pub mod schedule;
 pub mod standings;
 mod tally;
 
 pub use checks::{Finding, GameRef};
 pub(crate) use keys::Symmetries;
 pub use keys::{MoveKey, Symmetry};
-pub use pairings::{Pairing, Pairings};
+pub use schedule::{Schedule, Scheduled};
 pub use tally::{Note, Tally, BYE_NAMES};
 
 /// What a game's record claims as its result, reduced to what standings and checks use.

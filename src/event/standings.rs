@@ -3,7 +3,7 @@
 //! text, JSON, CSV and HTML. The rules are `spec/standings.md`.
 //!
 //! The input is one [`Pairing`] per board and round, independent of any reader: who sat
-//! where and what came of it ([`GameResult`]), with a [`GameRef`] naming the game it came
+//! where and what came of it ([`GameResult`]), with a [`Source`] naming the game it came
 //! from.
 //!
 //! ```
@@ -153,14 +153,14 @@ impl Serialize for Round {
 /// Where a pairing came from: plain numbers the caller gives (the input's index, the game's
 /// index in it), so every message can name the game.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default, Serialize)]
-pub struct GameRef {
+pub struct Source {
     /// The input (file) index.
     pub file: usize,
     /// The game's index in its input.
     pub game: usize,
 }
 
-impl fmt::Display for GameRef {
+impl fmt::Display for Source {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "file {}, game {}", self.file, self.game)
     }
@@ -216,7 +216,7 @@ pub struct Pairing {
     /// Who sat there and what came of it.
     pub seat: Seat,
     /// Where it came from.
-    pub source: GameRef,
+    pub source: Source,
 }
 
 impl Pairing {
@@ -230,7 +230,7 @@ impl Pairing {
                 white: white.to_owned(),
                 result,
             },
-            source: GameRef::default(),
+            source: Source::default(),
         }
     }
 
@@ -242,7 +242,7 @@ impl Pairing {
             seat: Seat::Bye {
                 player: player.to_owned(),
             },
-            source: GameRef::default(),
+            source: Source::default(),
         }
     }
 
@@ -254,7 +254,7 @@ impl Pairing {
 
     /// The same pairing, coming from game `game` of input `file`.
     pub fn from_game(mut self, file: usize, game: usize) -> Pairing {
-        self.source = GameRef { file, game };
+        self.source = Source { file, game };
         self
     }
 
@@ -384,7 +384,7 @@ pub struct Cell {
     /// How the result is known.
     pub known: Known,
     /// Where it came from.
-    pub source: GameRef,
+    pub source: Source,
 }
 
 impl Cell {
@@ -454,7 +454,7 @@ pub struct Standings {
     /// The players, in rank order.
     pub players: Vec<PlayerStanding>,
     /// The games without a result yet: the standings are provisional while there are any.
-    pub unfinished: Vec<GameRef>,
+    pub unfinished: Vec<Source>,
 }
 
 /// Why pairings cannot be ranked.
@@ -467,21 +467,21 @@ pub enum Problem {
         /// The round.
         round: Round,
         /// The first pairing.
-        first: GameRef,
+        first: Source,
         /// The second.
-        second: GameRef,
+        second: Source,
     },
     /// A player is paired against themselves.
     AgainstSelf {
         /// The player.
         player: String,
         /// The pairing.
-        source: GameRef,
+        source: Source,
     },
     /// A pairing without a player's name.
     NoName {
         /// The pairing.
-        source: GameRef,
+        source: Source,
     },
     /// Disc counts that an 8x8 board cannot hold.
     TooManyDiscs {
@@ -490,7 +490,7 @@ pub enum Problem {
         /// White's discs.
         white: u8,
         /// The pairing.
-        source: GameRef,
+        source: Source,
     },
     /// A withdrawn player given who has no pairing.
     UnknownWithdrawn {
@@ -625,7 +625,7 @@ fn seen<'a>(pairing: &'a Pairing, colour: Side) -> Seen<'a> {
 /// Each player's pairings, in round order, after checking there is at most one a round.
 fn by_player(pairings: &[Pairing]) -> Result<BTreeMap<&str, Vec<Seen<'_>>>, StandingsError> {
     let mut problems = Vec::new();
-    let mut first_in_round: HashMap<(&str, &Round), GameRef> = HashMap::new();
+    let mut first_in_round: HashMap<(&str, &Round), Source> = HashMap::new();
     let mut players: BTreeMap<&str, Vec<Seen<'_>>> = BTreeMap::new();
     for p in pairings {
         let names = p.players();
@@ -1048,7 +1048,7 @@ impl Standings {
                 .to_owned(),
         ];
         if !self.unfinished.is_empty() {
-            let games: Vec<String> = self.unfinished.iter().map(GameRef::to_string).collect();
+            let games: Vec<String> = self.unfinished.iter().map(Source::to_string).collect();
             notes.push(format!(
                 "Provisional: no result yet for {}.",
                 games.join("; ")

@@ -143,7 +143,7 @@ impl Event {
                 round: standings::Round::new(round),
                 board: None,
                 seat,
-                source: standings::GameRef {
+                source: standings::Source {
                     file: game.input as usize,
                     game: game.index as usize,
                 },
@@ -255,7 +255,7 @@ impl Event {
     /// A standings problem in the event's terms: its games named by file, number and
     /// players.
     pub fn explain(&self, problem: &Problem) -> String {
-        let name = |source: &standings::GameRef| {
+        let name = |source: &standings::Source| {
             self.games()
                 .iter()
                 .find(|g| g.input as usize == source.file && g.index as usize == source.game)

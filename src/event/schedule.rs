@@ -3,9 +3,10 @@
 
 use std::fmt;
 
-/// One pairing: who plays whom with which colour, in which round and on which board.
+/// One game of the schedule: who plays whom with which colour, in which round and on
+/// which board.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Pairing {
+pub struct Scheduled {
     /// The line of the file it was read from (from 1).
     pub line: usize,
     /// The round.
@@ -18,7 +19,7 @@ pub struct Pairing {
     pub white: String,
 }
 
-impl fmt::Display for Pairing {
+impl fmt::Display for Scheduled {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "round {}", self.round)?;
         if let Some(board) = &self.board {
@@ -31,44 +32,44 @@ impl fmt::Display for Pairing {
 /// A schedule of pairings.
 ///
 /// ```
-/// use reversi_record::event::Pairings;
-/// let pairings = Pairings::parse("round,board,black,white\n1,1,Ann,Bob\n1,2,\"Cy, Jr.\",Di\n").unwrap();
+/// use reversi_record::event::Schedule;
+/// let pairings = Schedule::parse("round,board,black,white\n1,1,Ann,Bob\n1,2,\"Cy, Jr.\",Di\n").unwrap();
 /// assert_eq!(pairings.pairings().len(), 2);
 /// assert_eq!(pairings.pairings()[1].black, "Cy, Jr.");
-/// assert!(Pairings::parse("1,1,Ann\n").unwrap_err().to_string().contains("line 1"));
+/// assert!(Schedule::parse("1,1,Ann\n").unwrap_err().to_string().contains("line 1"));
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Pairings {
-    pairings: Vec<Pairing>,
+pub struct Schedule {
+    pairings: Vec<Scheduled>,
 }
 
 /// Why a pairings file cannot be read: the line, and what is wrong with it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PairingsError {
+pub struct ScheduleError {
     /// The line (from 1).
     pub line: usize,
     /// What is wrong.
     pub message: String,
 }
 
-impl fmt::Display for PairingsError {
+impl fmt::Display for ScheduleError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "line {}: {}", self.line, self.message)
     }
 }
 
-impl std::error::Error for PairingsError {}
+impl std::error::Error for ScheduleError {}
 
-impl Pairings {
+impl Schedule {
     /// The pairings, in file order.
-    pub fn pairings(&self) -> &[Pairing] {
+    pub fn pairings(&self) -> &[Scheduled] {
         &self.pairings
     }
 
     /// Reads `round,board,black,white` lines (comma, semicolon or tab separated, fields
     /// optionally in double quotes); a first line naming the columns is skipped, as are
     /// empty lines and lines starting with `#`. The board may be empty.
-    pub fn parse(text: &str) -> Result<Pairings, PairingsError> {
+    pub fn parse(text: &str) -> Result<Schedule, ScheduleError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut pairings = Vec::new();
         for (k, line) in text.lines().enumerate() {
@@ -77,7 +78,7 @@ impl Pairings {
             if trimmed.is_empty() || trimmed.starts_with('#') {
                 continue;
             }
-            let fields = split_fields(trimmed).map_err(|message| PairingsError {
+            let fields = split_fields(trimmed).map_err(|message| ScheduleError {
                 line: line_no,
                 message,
             })?;
@@ -87,7 +88,7 @@ impl Pairings {
             let [round, board, black, white] = match <[String; 4]>::try_from(fields) {
                 Ok(fields) => fields,
                 Err(fields) => {
-                    return Err(PairingsError {
+                    return Err(ScheduleError {
                         line: line_no,
                         message: format!(
                             "{} fields where round,board,black,white are 4",
@@ -96,7 +97,7 @@ impl Pairings {
                     })
                 }
             };
-            let missing = |what: &str| PairingsError {
+            let missing = |what: &str| ScheduleError {
                 line: line_no,
                 message: format!("no {what}"),
             };
@@ -109,7 +110,7 @@ impl Pairings {
             if white.is_empty() {
                 return Err(missing("white player"));
             }
-            pairings.push(Pairing {
+            pairings.push(Scheduled {
                 line: line_no,
                 round,
                 board: (!board.is_empty()).then_some(board),
@@ -117,7 +118,7 @@ impl Pairings {
                 white,
             });
         }
-        Ok(Pairings { pairings })
+        Ok(Schedule { pairings })
     }
 }
 
@@ -181,7 +182,7 @@ mod tests {
 
     #[test]
     fn separators_quotes_and_empty_boards() {
-        let p = Pairings::parse("# rounds\n1;;Ann;Bob\n2\t3\t\"A \"\"B\"\"\"\tC\n").unwrap();
+        let p = Schedule::parse("# rounds\n1;;Ann;Bob\n2\t3\t\"A \"\"B\"\"\"\tC\n").unwrap();
         assert_eq!(p.pairings()[0].board, None);
         assert_eq!(p.pairings()[0].line, 2);
         assert_eq!(p.pairings()[1].black, "A \"B\"");
@@ -194,9 +195,9 @@ mod tests {
     #[test]
     fn bad_lines_are_named() {
         assert_eq!(
-            Pairings::parse("1,1,,Bob").unwrap_err().message,
+            Schedule::parse("1,1,,Bob").unwrap_err().message,
             "no black player"
         );
-        assert_eq!(Pairings::parse("\n\n1,1,\"Ann,Bob").unwrap_err().line, 3);
+        assert_eq!(Schedule::parse("\n\n1,1,\"Ann,Bob").unwrap_err().line, 3);
     }
 }
