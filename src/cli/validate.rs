@@ -2,7 +2,7 @@
 
 use std::io::{self, IsTerminal, Write};
 
-use reversi_record::diagnostic::{escape_controls, Diagnostic, Renderer, Severity, Source};
+use reversi_record::diagnostic::{Diagnostic, Renderer, Source};
 use reversi_record::event::{Event, Finding, Schedule};
 use reversi_record::formats::Format;
 use reversi_record::pipeline::validation::{Event as Found, Validation};
@@ -91,7 +91,7 @@ impl Printer {
         match self.format {
             OutputFormat::Human => {
                 let out = &mut self.out;
-                let text = human_finding(finding);
+                let text = finding.to_string();
                 match &self.progress {
                     Some(p) => p.suspend(|| writeln!(out, "{text}")),
                     None => writeln!(out, "{text}"),
@@ -111,23 +111,6 @@ impl Printer {
             OutputFormat::Jsonl => writeln!(self.out, "{}", json_line(finding)?),
         }
     }
-}
-
-/// A finding across games as the terminal shows it, in the shape of a game's diagnostic.
-fn human_finding(finding: &Finding) -> String {
-    let mark = match finding.severity {
-        Severity::Error => 'x',
-        _ => '!',
-    };
-    let mut text = format!(
-        "{}\n\n  {mark} {}\n",
-        finding.code.name(),
-        escape_controls(&finding.message)
-    );
-    if let Some(help) = &finding.help {
-        text.push_str(&format!("  help: {}\n", escape_controls(help)));
-    }
-    text
 }
 
 /// `value` as one line of JSON.

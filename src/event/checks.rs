@@ -55,21 +55,33 @@ pub struct Finding {
     pub games: Vec<GameRef>,
 }
 
+/// As the terminal shows a game's diagnostic: the code, then the message marked `x` (an
+/// error) or `!`, then the help; control characters from the records escaped.
+///
+/// ```
+/// use reversi_record::event::Event;
+/// use reversi_record::formats::{Format, ReadOptions};
+/// let games = Format::MoveString.read_bytes("f5d6c3\nf5d6c3\n", &ReadOptions::default()).unwrap();
+/// let mut event = Event::default();
+/// event.add_games("a.txt", &games);
+/// let text = event.check(None)[0].to_string();
+/// assert!(text.starts_with("duplicate-game\n\n  ! game 2 of a.txt is the same game as game 1 of a.txt"));
+/// ```
 impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mark = match self.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Advice => "advice",
+            Severity::Error => 'x',
+            _ => '!',
         };
+        let escaped = crate::diagnostic::escape_controls;
         write!(
             f,
-            "{mark}[{}]: {}",
+            "{}\n\n  {mark} {}\n",
             self.code.name(),
-            crate::diagnostic::escape_controls(&self.message)
+            escaped(&self.message)
         )?;
         if let Some(help) = &self.help {
-            write!(f, "\n  help: {}", crate::diagnostic::escape_controls(help))?;
+            writeln!(f, "  help: {}", escaped(help))?;
         }
         Ok(())
     }
@@ -78,6 +90,8 @@ impl fmt::Display for Finding {
 /// The players' names, compared ignoring case and spacing.
 struct Normal {
     of: HashMap<NameId, u32>,
+    /// The key of each normalised text.
+    keys: HashMap<String, u32>,
 }
 
 impl Normal {
@@ -97,7 +111,12 @@ impl Normal {
                 of.insert(id, *keys.entry(key).or_insert(next));
             }
         }
-        Normal { of }
+        Normal { of, keys }
+    }
+
+    /// The key of a text from outside the games (a schedule's), if a game has it.
+    fn key(&self, text: &str, round: bool) -> Option<u32> {
+        self.keys.get(&normalise(text, round)).copied()
     }
 
     fn get(&self, event: &Event, game: &EventGame, field: Field) -> Option<u32> {
@@ -374,18 +393,6 @@ impl Event {
         findings: &mut Vec<(usize, Code, Pending)>,
     ) {
         let games = self.games();
-        // The keys of the pairings' names and rounds, in the games' terms.
-        let mut keys: HashMap<String, u32> = HashMap::new();
-        for game in games {
-            for field in [Field::Black, Field::White, Field::Round] {
-                if let (Some(id), Some(key)) =
-                    (self.field_id(game, field), normal.get(self, game, field))
-                {
-                    keys.insert(normalise(self.name(id), field == Field::Round), key);
-                }
-            }
-        }
-        let key = |text: &str, round: bool| keys.get(&normalise(text, round)).copied();
         // The games by round and players.
         let mut by_pair: HashMap<(u32, u32, u32), Vec<usize>> = HashMap::new();
         for (k, g) in games.iter().enumerate() {
@@ -400,9 +407,9 @@ impl Event {
         let mut paired = vec![false; games.len()];
         for (p, pairing) in pairings.pairings().iter().enumerate() {
             let found = match (
-                key(&pairing.round, true),
-                key(&pairing.black, false),
-                key(&pairing.white, false),
+                normal.key(&pairing.round, true),
+                normal.key(&pairing.black, false),
+                normal.key(&pairing.white, false),
             ) {
                 (Some(r), Some(b), Some(w)) => by_pair
                     .get(&(r, b.min(w), b.max(w)))
