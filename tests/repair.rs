@@ -658,8 +658,8 @@ fn cli_missing_input_exits_2_and_stdout_gets_the_games() {
 /// never unrepairable, and a repair always validates.
 #[test]
 fn every_variant_is_repaired() {
-    use reversi_record::record::{ClaimedResult, MoveRecord};
-    use reversi_record::{Position, Rules};
+    use reversi_record::record::ClaimedResult;
+    use reversi_record::Rules;
     let variants = [
         "othello:4x4",
         "othello:6x6",
@@ -682,18 +682,7 @@ fn every_variant_is_repaired() {
             if tried == 5 {
                 break;
             }
-            let mut pos = Position::new(rules);
-            let mut record = Record::new(rules);
-            while !pos.is_over() {
-                if pos.must_pass() {
-                    pos.play(Move::Pass).unwrap();
-                    continue;
-                }
-                let legal: Vec<Square> = pos.legal_moves().iter().collect();
-                let mv = Move::Place(*rng.pick(&legal));
-                pos.play(mv).unwrap();
-                record.moves.push(MoveRecord::new(mv));
-            }
+            let (mut record, pos) = common::played_to_end(rules, &mut rng);
             let players = rules.players() as usize;
             let outcome = pos.outcome().unwrap();
             record.result = Some(ClaimedResult::discs(outcome.score[..players].to_vec()));
@@ -1040,8 +1029,8 @@ fn real_games_with_a_mistyped_result_keep_their_moves() {
 /// result was "repaired" by swapping two correct moves).
 #[test]
 fn every_variant_with_a_mistyped_result_keeps_its_moves() {
-    use reversi_record::record::{ClaimedResult, MoveRecord};
-    use reversi_record::{Position, Rules};
+    use reversi_record::record::ClaimedResult;
+    use reversi_record::Rules;
     let variants = [
         "othello",
         "othello:octagon",
@@ -1057,18 +1046,7 @@ fn every_variant_with_a_mistyped_result_keeps_its_moves() {
         let rules: Rules = name.parse().unwrap();
         let mut checked = 0;
         for game in 0..6 {
-            let mut pos = Position::new(rules);
-            let mut record = Record::new(rules);
-            while !pos.is_over() {
-                if pos.must_pass() {
-                    pos.play(Move::Pass).unwrap();
-                    continue;
-                }
-                let legal: Vec<Square> = pos.legal_moves().iter().collect();
-                let mv = Move::Place(*rng.pick(&legal));
-                pos.play(mv).unwrap();
-                record.moves.push(MoveRecord::new(mv));
-            }
+            let (mut record, _) = common::played_to_end(rules, &mut rng);
             let (real, raw) = final_counts(&record);
             record.result = Some(ClaimedResult::discs(real.clone()));
             for fault in [

@@ -234,6 +234,24 @@ fn random_result(rng: &mut Rng, pos: &Position) -> Option<ClaimedResult> {
     })
 }
 
+/// A random legal game under `rules` played to its end, its passes left out, no result;
+/// with the final position.
+pub fn played_to_end(rules: Rules, rng: &mut Rng) -> (Record, Position) {
+    let mut pos = Position::new(rules);
+    let mut record = Record::new(rules);
+    while !pos.is_over() {
+        if pos.must_pass() {
+            pos.play(Move::Pass).expect("a pass when it must");
+            continue;
+        }
+        let legal: Vec<Square> = pos.legal_moves().iter().collect();
+        let mv = Move::Place(*rng.pick(&legal));
+        pos.play(mv).expect("a legal move");
+        record.moves.push(MoveRecord::new(mv));
+    }
+    (record, pos)
+}
+
 /// Plays a random legal game under `rules`, driven by `seed`, and dresses it with random
 /// claims and metadata. `explicit_passes` writes the passes; otherwise they are left out.
 pub fn random_record(rules: Rules, seed: u64, explicit_passes: bool) -> Record {
