@@ -255,3 +255,55 @@ fn canonical(game: &reversi_record::formats::ParsedGame) -> u64 {
     let moves: Vec<_> = record.moves.iter().map(|m| m.mv).collect();
     reversi_record::event::MoveKey::of_moves(&record.rules, None, &moves).canonical
 }
+
+/// The command line's standings of the fixture event: the copies and re-entries are left
+/// out and the result typos settled by the boards on their own; the player on two boards
+/// refuses the standings, naming both games.
+#[test]
+fn standings_leave_out_copies_settle_typos_and_refuse_a_player_twice_in_a_round() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(["standings", "fixtures/event"])
+        .current_dir(ROOT)
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            "error: Hiro Sato has two games in round 5: game 3 of fixtures/event/round5.json"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr
+        .contains("the record claims 24-40, the board gives 40-24: counted as the board gives"));
+    assert_eq!(
+        stderr.matches("left out: the same game as").count(),
+        3,
+        "{stderr}"
+    );
+    // The checks fixture without its player twice in a round ranks, the phone entry's
+    // names spelt as the other sheets spell them.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args([
+            "standings",
+            "-q",
+            "--format",
+            "csv",
+            "fixtures/checks/round-1.rgn",
+            "fixtures/checks/phone-round-1.rgn",
+        ])
+        .current_dir(ROOT)
+        .output()
+        .expect("the binary runs");
+    let csv = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for name in ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"] {
+        assert!(csv.contains(name), "{name}: {csv}");
+    }
+    assert!(!csv.contains("cy,") && !csv.contains("\"cy\""), "{csv}");
+}
