@@ -11,7 +11,6 @@ use serde::Serialize;
 use super::{Event, EventGame, Field, NameId, Schedule, Scheduled};
 use crate::codes::Code;
 use crate::diagnostic::Severity;
-use crate::engine::Rules;
 use crate::record::Identity;
 
 /// Games shorter than this may really have been played twice; a duplicate's message says so.
@@ -142,7 +141,8 @@ pub(super) fn normalise(text: &str, round: bool) -> String {
 /// same moves (under the rules and the start's symmetries), if any.
 pub(super) fn first_copies(event: &Event) -> Vec<Option<usize>> {
     let games = event.games();
-    let mut seen: HashMap<(u64, u16, Rules), usize> = HashMap::with_capacity(games.len());
+    // The rules by their id in the event: games under other rules are other games.
+    let mut seen: HashMap<(u64, u16, u16), usize> = HashMap::with_capacity(games.len());
     games
         .iter()
         .enumerate()
@@ -150,7 +150,7 @@ pub(super) fn first_copies(event: &Event) -> Vec<Option<usize>> {
             if g.moves.placements == 0 {
                 return None;
             }
-            let key = (g.moves.canonical, g.moves.placements, event.rules(g));
+            let key = (g.moves.canonical, g.moves.placements, g.rules);
             match seen.get(&key) {
                 Some(&first) => Some(first),
                 None => {
