@@ -426,6 +426,7 @@ fn events(inputs: Vec<(&'static str, Option<Input>)>, jobs: usize) -> (Vec<Strin
                 Event::Clean(n) => format!("clean {n}"),
                 Event::Facts(block) => format!("facts {}", block.len()),
                 Event::ReadFailed(e) => format!("failed: {e}"),
+                Event::Ended(counts) => format!("ended: {}", counts.games_line()),
             });
             Ok(())
         })
@@ -463,12 +464,15 @@ fn several_inputs_are_reported_in_order_with_their_failures() {
                 "start a",
                 "game 1 (1 found)",
                 "game 2 (1 found)",
+                "ended: 2 games: 1 valid, 1 invalid; 1 error, 1 warning",
                 "start missing",
                 "start b",
                 "game 1 (1 found)",
                 "failed: the disk went away",
+                "ended: 1 game: 0 valid, 1 invalid; 1 error, 0 warnings",
                 "start c",
                 "game 1 (1 found)",
+                "ended: 1 game: 1 valid, 0 invalid; 0 errors, 1 warning",
             ],
             "{jobs} jobs"
         );
@@ -559,7 +563,11 @@ fn clean_games_of_a_big_file_are_counted_in_blocks() {
         let (seen, summary) = events(vec![("big", Some(input))], jobs);
         assert_eq!((summary.games, summary.valid), (3000, 3000));
         assert_eq!(seen[0], "start big");
-        let counted: usize = seen[1..]
+        assert_eq!(
+            seen.last().map(String::as_str),
+            Some("ended: 3000 games: 3000 valid, 0 invalid; 0 errors, 0 warnings")
+        );
+        let counted: usize = seen[1..seen.len() - 1]
             .iter()
             .map(|e| {
                 e.strip_prefix("clean ")

@@ -612,6 +612,10 @@ impl Report {
             "index": game.index,
             "diagnostics": diagnostics,
         });
+        // Known while the record is held: a game refused, or written as WTHOR.
+        if let (Some(value), Some(identity)) = (value.as_object_mut(), game.identity()) {
+            value.insert("identity".into(), serde_json::json!(identity));
+        }
         let fields = match outcome {
             Outcome::Written(written) => {
                 self.written(written.file.as_deref().unwrap_or(""), written.fingerprint)?;

@@ -118,6 +118,12 @@ pub(crate) fn parse_rules(s: &str) -> Result<reversi_record::Rules, String> {
         .map_err(|e: reversi_record::RulesError| e.to_string())
 }
 
+/// Parses `--game` for clap: a game number or `Tag=Value,...`.
+pub(crate) fn parse_selector(s: &str) -> Result<reversi_record::record::GameSelector, String> {
+    s.parse()
+        .map_err(|e: reversi_record::record::BadSelector| e.to_string())
+}
+
 /// Parses a diagnostic code for clap (`--allow`): a name of `reversi explain`'s list, any
 /// case; an unknown one is refused, with the nearest name when one is close.
 pub(crate) fn parse_code(s: &str) -> Result<String, String> {

@@ -8,6 +8,7 @@ use reversi_record::diagnostic::{Diagnostic, Report, Source};
 use reversi_record::formats::{
     Format, ParsedGame, PgnDialect, ReadOptions, RecordWriter, WriteError, WriteOptions,
 };
+use reversi_record::record::GameSelector;
 use reversi_record::repair::{repair_batch, Repair, RepairOptions, Status, WorkLimit};
 use reversi_record::Rules;
 use serde_json::json;
@@ -63,6 +64,10 @@ pub(crate) struct Args {
     /// game. Needs a single input file.
     #[arg(long, value_name = "[GAME:]N", value_parser = parse_pick)]
     pick: Vec<Pick>,
+    /// Repair only these games: a number (`3`) or tags (`Round=3,Board=2`,
+    /// `Player=Tamaru`); the other games are written as they were read, and not reported.
+    #[arg(long, value_name = "N|TAG=VALUE,...", value_parser = super::parse_selector)]
+    game: Option<GameSelector>,
     /// Report format.
     #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
     format: OutputFormat,
@@ -193,6 +198,8 @@ struct Summary {
     ambiguous: usize,
     unrepairable: usize,
     written: usize,
+    /// Games `--game` did not select, written as read.
+    passed_over: usize,
 }
 
 /// What a run has found so far: its exit status, the counts, and (for `--format json`)
@@ -287,6 +294,12 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
         }
         for unused in work.picks.unused() {
             super::stderr_line(format_args!("error: {unused}"));
+            work.progress.status = exit::USAGE;
+        }
+        if let (Some(selector), 0) = (&args.game, work.progress.summary.games) {
+            super::stderr_line(format_args!(
+                "error: --game {selector}: no game of the inputs is selected"
+            ));
             work.progress.status = exit::USAGE;
         }
         Ok(())
@@ -409,13 +422,28 @@ impl Work<'_> {
                     }
                 }
             }
-            let repairs = self
-                .pool
-                .install(|| repair_batch(&batch, format, &read, &repair_options));
-            let repairs: Vec<Repair> = batch
+            // Only the games `--game` selects are repaired (a few: they are copied out).
+            let chosen: Vec<bool> = batch
                 .iter()
+                .map(|g| args.game.as_ref().map_or(true, |s| g.is_selected(s)))
+                .collect();
+            let repairs = if chosen.iter().all(|&c| c) {
+                self.pool
+                    .install(|| repair_batch(&batch, format, &read, &repair_options))
+            } else {
+                let selected: Vec<ParsedGame> = batch
+                    .iter()
+                    .zip(&chosen)
+                    .filter(|(_, &c)| c)
+                    .map(|(g, _)| g.clone())
+                    .collect();
+                self.pool
+                    .install(|| repair_batch(&selected, format, &read, &repair_options))
+            };
+            let selected = batch.iter().zip(&chosen).filter(|(_, &c)| c);
+            let repairs: Vec<Repair> = selected
                 .zip(repairs)
-                .map(|(game, repair)| {
+                .map(|((game, _), repair)| {
                     let (repair, error) = self.picks.apply(game.index, repair);
                     if let Some(error) = error {
                         super::stderr_line(format_args!("error: {}: {error}", read.name));
@@ -428,7 +456,20 @@ impl Work<'_> {
                     }
                 })
                 .collect();
-            for (game, repair) in batch.iter().zip(&repairs) {
+            let mut repairs = repairs.iter();
+            for (game, &chosen) in batch.iter().zip(&chosen) {
+                let Some(repair) = chosen.then(|| repairs.next()).flatten() else {
+                    let written = sink.write_as_read(game).map_err(Stop::Output)?;
+                    self.progress.summary.passed_over += 1;
+                    self.progress.summary.written += usize::from(written);
+                    if !written {
+                        super::stderr_line(format_args!(
+                            "warning: {}: game {}: not written: {} cannot hold it as it was read",
+                            read.name, game.index, sink.format
+                        ));
+                    }
+                    continue;
+                };
                 let (written, note) = sink.write(repair).map_err(Stop::Output)?;
                 self.progress.count(repair, written);
                 let name = &read.name;
@@ -472,7 +513,11 @@ fn report_game(
         writeln!(report, "{}", render(handler, d, &game.source))?;
     }
     if let Some(note) = &note {
-        writeln!(report, "warning: {name}: game {}: {note}", game.index)?;
+        let who = game
+            .identity()
+            .map(|i| format!(" ({i})"))
+            .unwrap_or_default();
+        writeln!(report, "warning: {name}: game {}{who}: {note}", game.index)?;
     }
     Ok(())
 }
@@ -513,10 +558,15 @@ impl Progress {
             0 => String::new(),
             n => format!(", {n} with a wrong result"),
         };
+        let passed_over = match s.passed_over {
+            0 => String::new(),
+            1 => " (and 1 game --game passes over, written as read)".to_owned(),
+            n => format!(" (and {n} games --game passes over, written as read)"),
+        };
         match format {
             OutputFormat::Human => writeln!(
                 report,
-                "{} {}, {} {}: {} valid, {} repaired, {} ambiguous, {} unrepairable{wrong}; {} written to {} as {target}",
+                "{} {}, {} {}{passed_over}: {} valid, {} repaired, {} ambiguous, {} unrepairable{wrong}; {} written to {} as {target}",
                 s.files,
                 if s.files == 1 { "file" } else { "files" },
                 s.games,
@@ -538,6 +588,7 @@ impl Progress {
                     "ambiguous": s.ambiguous,
                     "unrepairable": s.unrepairable,
                     "written": s.written,
+                    "passed_over": s.passed_over,
                     "format": target,
                 });
                 // The games' reports were written as they came.
@@ -582,6 +633,7 @@ fn game_json(
     json!({
         "file": file,
         "game": game.index,
+        "identity": game.identity(),
         "status": repair.status.name(),
         "edits": repair.edits,
         "alternatives": repair.alternatives,
@@ -617,6 +669,19 @@ impl<'a> Sink<'a> {
         Sink {
             format,
             writer: format.writer(Box::new(out), &options),
+        }
+    }
+
+    /// Writes a game `--game` passed over, as it was read; whether it was written (a game
+    /// that could not be read, or that the format cannot hold, is not).
+    fn write_as_read(&mut self, game: &ParsedGame) -> io::Result<bool> {
+        let Some(record) = &game.record else {
+            return Ok(false);
+        };
+        match self.writer.write(record) {
+            Ok(_) => Ok(true),
+            Err(WriteError::Io(e)) => Err(e),
+            Err(_) => Ok(false),
         }
     }
 

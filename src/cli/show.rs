@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use clap::ValueEnum;
 use reversi_record::diagnostic::{Diagnostic, Renderer, Source};
-use reversi_record::formats::{Format, ParsedGame};
+use reversi_record::formats::{select_one, Format, ParsedGame, SelectError};
+use reversi_record::record::GameSelector;
 use reversi_record::render::{Diagram, RenderError, Style};
 use reversi_record::validate::validate_record;
 use reversi_record::Rules;
@@ -21,9 +22,10 @@ pub(crate) struct Args {
     /// The record; `-` (the default) reads standard input.
     #[arg(default_value = "-")]
     input: PathBuf,
-    /// Which game of the file (1 is the first).
-    #[arg(long, short = 'g', default_value_t = 1, value_name = "N")]
-    game: usize,
+    /// Which game of the file: its number (1 is the first) or tags that name one game
+    /// (`Round=3,Board=2`, `Player=Tamaru`; names ignore case).
+    #[arg(long, short = 'g', default_value = "1", value_name = "N|TAG=VALUE,...", value_parser = super::parse_selector)]
+    game: GameSelector,
     /// Show the position after this written move (passes the record writes count; 0 is the
     /// start position). Default: the last.
     #[arg(long = "move", short = 'm', value_name = "M")]
@@ -120,13 +122,9 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
     output::finish_whole(&args.output, write_picture(&args, &replay.diagram), status)
 }
 
-/// Opens the input and reads it up to game `--game`; returns the input's name and the game.
+/// Opens the input and reads it up to the game `--game` selects; returns the input's name
+/// and the game.
 fn find_game(args: &Args) -> io::Result<(Arc<str>, ParsedGame)> {
-    if args.game == 0 {
-        return Err(usage(
-            "expected a game number of 1 or more, but found 0 instead",
-        ));
-    }
     let options = InputOptions {
         from: args.from,
         rules: args.rules,
@@ -134,24 +132,11 @@ fn find_game(args: &Args) -> io::Result<(Arc<str>, ParsedGame)> {
     };
     let input = input::open(&args.input, &options)?;
     let name = input.name.clone();
-    let mut seen = 0;
-    let mut found = None;
-    for item in input.games() {
-        let game = item.map_err(|e| io::Error::new(e.kind(), format!("{name}: {e}")))?;
-        seen += 1;
-        if seen == args.game {
-            found = Some(game);
-            break;
-        }
+    match select_one(input.games(), &args.game) {
+        Ok(game) => Ok((name, game)),
+        Err(SelectError::Read(e)) => Err(io::Error::new(e.kind(), format!("{name}: {e}"))),
+        Err(e) => Err(usage(&format!("{name}: --game {}: {e}", args.game))),
     }
-    let Some(game) = found else {
-        return Err(usage(&format!(
-            "{name}: expected a game number from 1 to {seen}, but found {} instead: the file has {seen} {}",
-            args.game,
-            if seen == 1 { "game" } else { "games" }
-        )));
-    };
-    Ok((name, game))
 }
 
 /// Draws the diagram as text or SVG (by `--format`, else the output's extension) into the

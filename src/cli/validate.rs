@@ -6,6 +6,7 @@ use reversi_record::diagnostic::{Diagnostic, Renderer, Source};
 use reversi_record::event::{Event, Finding, Schedule};
 use reversi_record::formats::Format;
 use reversi_record::pipeline::validation::{Event as Found, Validation};
+use reversi_record::record::GameSelector;
 use reversi_record::validate::Summary;
 use reversi_record::Rules;
 
@@ -46,7 +47,11 @@ pub(crate) struct Args {
     /// a pairing repeated), which keep a few dozen bytes for every game read.
     #[arg(long, conflicts_with = "pairings")]
     no_event_checks: bool,
-    /// No progress bar, no notes; only the findings and the summary.
+    /// Validate only these games: a number (`3`, the third game of each input) or tags
+    /// (`Round=3,Board=2`, `Player=Tamaru`; names ignore case).
+    #[arg(long, value_name = "N|TAG=VALUE,...", value_parser = super::parse_selector)]
+    game: Option<GameSelector>,
+    /// No progress bar, no notes, no line per file; only the findings and the summary.
     #[arg(long, short = 'q')]
     quiet: bool,
 }
@@ -58,6 +63,8 @@ struct Printer {
     written: usize,
     /// Findings across games written so far.
     findings: usize,
+    /// The counts of each input, for the JSON document's `files` (when more than one).
+    files: Vec<serde_json::Value>,
     renderer: Renderer,
     progress: Option<indicatif::ProgressBar>,
 }
@@ -113,6 +120,35 @@ impl Printer {
     }
 }
 
+impl Printer {
+    /// The counts of the input `name`, just ended: a line (human, unless `quiet`), an
+    /// entry of `files` (JSON), or a `file` line (JSON Lines).
+    fn file_ended(&mut self, name: &str, counts: &Summary, quiet: bool) -> io::Result<()> {
+        let mut value = serde_json::json!({ "file": name });
+        if let (Some(value), serde_json::Value::Object(counts)) =
+            (value.as_object_mut(), serde_json::to_value(counts)?)
+        {
+            value.extend(counts.into_iter().filter(|(k, _)| k != "files"));
+        }
+        match self.format {
+            OutputFormat::Human if quiet => Ok(()),
+            OutputFormat::Human => {
+                let text = format!("{name}: {}", counts.games_line());
+                let out = &mut self.out;
+                match &self.progress {
+                    Some(p) => p.suspend(|| writeln!(out, "{text}")),
+                    None => writeln!(out, "{text}"),
+                }
+            }
+            OutputFormat::Json => {
+                self.files.push(value);
+                Ok(())
+            }
+            OutputFormat::Jsonl => writeln!(self.out, "{}", json_line(&value)?),
+        }
+    }
+}
+
 /// `value` as one line of JSON.
 fn json_line(value: &impl serde::Serialize) -> io::Result<String> {
     serde_json::to_string(value).map_err(io::Error::other)
@@ -138,6 +174,7 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
         out: io::BufWriter::new(io::stdout().lock()),
         written: 0,
         findings: 0,
+        files: Vec::new(),
         renderer: Renderer::terminal(),
         progress,
     };
@@ -163,6 +200,14 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
         .and_then(|summary| print_summary(&mut printer, &summary).map(|()| summary));
     if let Some(p) = printer.progress.take() {
         p.finish_and_clear();
+    }
+    if let (Ok(summary), Some(selector)) = (&outcome, &args.game) {
+        if summary.games == 0 && !failed_inputs {
+            stderr_line(format_args!(
+                "error: --game {selector}: no game of the inputs is selected"
+            ));
+            return Ok(exit::USAGE);
+        }
     }
     let clean = match outcome {
         Ok(summary) => summary.is_clean(),
@@ -267,10 +312,13 @@ fn validate_files(
             Err(e) => (Opened::Failed(e), None),
         });
     let mut name = std::sync::Arc::from("-");
+    // A line per input when there are several.
+    let per_file = args.files.len() > 1;
     let outcome = Validation::new()
         .jobs(jobs)
         .allow(args.allow.iter().cloned())
         .gather(!args.no_event_checks)
+        .select(args.game.clone())
         .run(inputs, |found| {
             match found {
                 Found::Facts(block) => event.absorb(block),
@@ -303,6 +351,10 @@ fn validate_files(
                     stderr_line(format_args!("error: {name}: reading failed: {e}"));
                     *failed_inputs = true;
                 }
+                Found::Ended(counts) if per_file => {
+                    printer.file_ended(&name, counts, args.quiet)?
+                }
+                Found::Ended(_) => {}
             }
             Ok(())
         });
@@ -324,6 +376,13 @@ fn write_summary(printer: &mut Printer, summary: &Summary) -> io::Result<()> {
     let summary_json = json_line(summary)?;
     match printer.format {
         OutputFormat::Human => writeln!(printer.out, "{summary}")?,
+        OutputFormat::Json if !printer.files.is_empty() => {
+            let files = json_line(&printer.files)?;
+            writeln!(
+                printer.out,
+                "],\"files\":{files},\"summary\":{summary_json}}}"
+            )?
+        }
         OutputFormat::Json => writeln!(printer.out, "],\"summary\":{summary_json}}}")?,
         OutputFormat::Jsonl => writeln!(printer.out, "{{\"summary\":{summary_json}}}")?,
     }

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use crate::diagnostic::{Diagnostic, Source};
 use crate::engine::Rules;
-use crate::record::Record;
+use crate::record::{GameSelector, Identity, Record};
 
 mod board_text;
 mod bracketed;
@@ -25,12 +25,14 @@ pub mod movestr;
 pub mod obf;
 pub mod pgn;
 pub mod rgn;
+mod select;
 pub mod sgf;
 pub mod text;
 mod text_writer;
 pub mod transcript;
 pub mod wthor;
 
+pub use select::{select_one, SelectError};
 pub(crate) use text_writer::PlainGame;
 use text_writer::{text_writer, TextFormat, Written};
 pub use text_writer::{Rendered, Renderer};
@@ -47,6 +49,39 @@ pub struct ParsedGame {
     pub record: Option<Record>,
     /// What the reader found wrong (syntax errors, bad encodings, ...).
     pub diagnostics: Vec<Diagnostic>,
+}
+
+impl ParsedGame {
+    /// Who played the game and where, as its tags say ([`Identity`]); `None` when the
+    /// game could not be read or has none of those tags.
+    pub fn identity(&self) -> Option<Identity> {
+        self.record
+            .as_ref()
+            .and_then(|r| Identity::of_tags(&r.tags))
+    }
+
+    /// Whether `selector` takes this game (a game that could not be read is taken only
+    /// by its number; an entry about the file itself, index 0, never).
+    ///
+    /// ```
+    /// use reversi_record::formats::{Format, ReadOptions};
+    /// use reversi_record::record::GameSelector;
+    /// let text = "[Black \"Ann\"]\n[White \"Bob\"]\n[Round \"2\"]\n\nf5 *\n";
+    /// let game = Format::Rgn.read(Box::new(text.as_bytes()), &ReadOptions::default()).next().unwrap().unwrap();
+    /// assert!(game.is_selected(&GameSelector::parse("Round=2,Player=bob").unwrap()));
+    /// assert!(!game.is_selected(&GameSelector::parse("2").unwrap()));
+    /// assert_eq!(game.identity().unwrap().to_string(), "Ann vs Bob, round 2");
+    /// ```
+    pub fn is_selected(&self, selector: &GameSelector) -> bool {
+        if self.index == 0 {
+            return false;
+        }
+        match (&self.record, selector) {
+            (_, GameSelector::Index(n)) => *n == self.index,
+            (Some(record), _) => selector.matches(self.index, &record.tags),
+            (None, GameSelector::Tags(_)) => false,
+        }
+    }
 }
 
 /// A stream of games.

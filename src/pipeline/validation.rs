@@ -46,6 +46,7 @@ use crate::formats::wthor::{Entry, FileContext, QuickRecord};
 use crate::formats::{capped, ParsedGame};
 pub use crate::pipeline::blocks::Input;
 use crate::pipeline::blocks::{self, Unit};
+use crate::record::GameSelector;
 use crate::validate::{validate_game_to_end, Summary};
 
 /// What [`Validation::run`] reports, in input order.
@@ -64,6 +65,9 @@ pub enum Event<'e, T> {
     Facts(&'e FactsBlock),
     /// Reading the current input failed; the games before the failure were reported.
     ReadFailed(io::Error),
+    /// The current input is done: its own counts (one file), after everything reported
+    /// of it. Only inputs that could be opened end.
+    Ended(&'e Summary),
 }
 
 /// What [`Validation::collect`] gathered.
@@ -87,6 +91,7 @@ pub struct Validation {
     jobs: usize,
     allow: Vec<String>,
     gather: bool,
+    select: Option<GameSelector>,
 }
 
 impl Default for Validation {
@@ -102,6 +107,7 @@ impl Validation {
             jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
             allow: Vec::new(),
             gather: false,
+            select: None,
         }
     }
 
@@ -151,6 +157,29 @@ impl Validation {
         self
     }
 
+    /// Validates only the games `selector` takes ([`ParsedGame::is_selected`]); the others
+    /// are neither reported, counted nor gathered. A selector by tags reads every game in
+    /// full (the quick checks do not keep the tags).
+    ///
+    /// ```
+    /// use reversi_record::formats::{Format, ReadOptions};
+    /// use reversi_record::pipeline::validation::{Input, Validation};
+    /// use reversi_record::record::GameSelector;
+    /// let text = "[Round \"1\"]\n\nf5 d6 *\n\n[Round \"2\"]\n\nf5 f6 *\n";
+    /// let input = Input {
+    ///     format: Format::Rgn,
+    ///     reader: Box::new(text.as_bytes()),
+    ///     options: ReadOptions::default(),
+    /// };
+    /// let round_2 = GameSelector::parse("Round=2").unwrap();
+    /// let summary = Validation::new().select(Some(round_2)).run([("a.rgn", Some(input))].into_iter(), |_| Ok(())).unwrap();
+    /// assert_eq!((summary.games, summary.invalid), (1, 1));
+    /// ```
+    pub fn select(mut self, selector: Option<GameSelector>) -> Validation {
+        self.select = selector;
+        self
+    }
+
     /// Validates every input and gathers every game's facts into one
     /// [`Event`](crate::event::Event) (each input named by its tag), for the checks across
     /// games and the standings; diagnostics are only counted.
@@ -183,7 +212,7 @@ impl Validation {
                 }
                 Event::Facts(block) => event.absorb(block),
                 Event::ReadFailed(e) => failed.push((name.clone(), e)),
-                Event::Game(..) | Event::Clean(_) => {}
+                Event::Game(..) | Event::Clean(_) | Event::Ended(_) => {}
             }
             Ok(())
         })?;
@@ -205,6 +234,8 @@ impl Validation {
         F: FnMut(Event<'_, T>) -> io::Result<()>,
     {
         let mut summary = Summary::default();
+        // The counts of the input being reported, once it opened.
+        let mut this_input: Option<Summary> = None;
         let mut report = |done: &mut Done<T>| -> io::Result<()> {
             if let Done::Games {
                 games,
@@ -214,10 +245,16 @@ impl Validation {
             {
                 for (game, diagnostics) in games.iter() {
                     summary.add_game(game, diagnostics);
+                    if let Some(counts) = &mut this_input {
+                        counts.add_game(game, diagnostics);
+                    }
                     sink(Event::Game(game, diagnostics))?;
                 }
                 if *clean > 0 {
                     summary.add_clean(*clean);
+                    if let Some(counts) = &mut this_input {
+                        counts.add_clean(*clean);
+                    }
                     sink(Event::Clean(*clean))?;
                 }
                 if let Some(facts) = facts {
@@ -227,8 +264,14 @@ impl Validation {
             }
             match std::mem::replace(done, Done::Reported) {
                 Done::Start(tag, opened) => {
+                    if let Some(ended) = this_input.take() {
+                        sink(Event::Ended(&ended))?;
+                    }
                     if opened {
                         summary.add_file();
+                        let mut counts = Summary::default();
+                        counts.add_file();
+                        this_input = Some(counts);
                     }
                     sink(Event::Start(tag))
                 }
@@ -236,14 +279,21 @@ impl Validation {
                 Done::Games { .. } | Done::Reported => Ok(()),
             }
         };
-        let (allow, gather) = (&self.allow, self.gather);
-        let outcome = blocks::run(
+        let settings = Settings {
+            allow: &self.allow,
+            gather: self.gather,
+            select: self.select.as_ref(),
+        };
+        let mut outcome = blocks::run(
             self.jobs,
             blocks::VALIDATION_BLOCK,
             inputs,
-            |unit, scratch: &mut Scratch| process(unit, allow, gather, scratch),
+            |unit, scratch: &mut Scratch| process(unit, settings, scratch),
             &mut report,
         );
+        if let (Ok(()), Some(ended)) = (&outcome, this_input.take()) {
+            outcome = sink(Event::Ended(&ended));
+        }
         match outcome {
             Ok(()) => Ok(summary),
             Err(error) => Err(Stopped {
@@ -275,9 +325,40 @@ struct Scratch {
     squares: Vec<(u8, u8)>,
 }
 
+/// What every block is validated with.
+#[derive(Clone, Copy)]
+struct Settings<'a> {
+    allow: &'a [String],
+    gather: bool,
+    select: Option<&'a GameSelector>,
+}
+
+impl Settings<'_> {
+    /// Whether game `index` may be taken without reading its tags: no selector, or one
+    /// that takes it by number. `None`: the tags decide.
+    fn takes_index(&self, index: usize) -> Option<bool> {
+        match self.select {
+            None => Some(true),
+            Some(GameSelector::Index(n)) => Some(*n == index),
+            Some(GameSelector::Tags(_)) => None,
+        }
+    }
+
+    /// Whether `game`, read in full, is validated.
+    fn takes(&self, game: &ParsedGame) -> bool {
+        // An entry about the input itself is always reported.
+        game.index == 0
+            || match self.select {
+                None => true,
+                Some(selector) => game.is_selected(selector),
+            }
+    }
+}
+
 /// Validates a block: the quick check first where it applies, the full validator for the
-/// rest; with `gather`, every game's facts too.
-fn process<T>(unit: Unit<T>, allow: &[String], gather: bool, scratch: &mut Scratch) -> Done<T> {
+/// rest; with `gather`, every game's facts too; only the games the selector takes.
+fn process<T>(unit: Unit<T>, settings: Settings<'_>, scratch: &mut Scratch) -> Done<T> {
+    let Settings { allow, gather, .. } = settings;
     let mut games = Vec::new();
     let mut clean = 0;
     let mut found_clean = 0;
@@ -292,6 +373,9 @@ fn process<T>(unit: Unit<T>, allow: &[String], gather: bool, scratch: &mut Scrat
     // the allocator give the memory back and take it again, block after block).
     let mut full =
         |game: ParsedGame, facts: &mut Option<FactsBlock>, symmetries: &mut Symmetries| {
+            if !settings.takes(&game) {
+                return;
+            }
             let game = capped(game);
             let (diagnostics, outcome) = validate_game_to_end(&game, allow);
             if let Some(facts) = facts {
@@ -317,7 +401,10 @@ fn process<T>(unit: Unit<T>, allow: &[String], gather: bool, scratch: &mut Scrat
         Unit::Wthor(ctx, entries) => {
             for entry in entries {
                 match entry {
-                    Entry::Quick(q) if q.is_clean() => {
+                    Entry::Quick(q) if settings.takes_index(q.index()) == Some(false) => {}
+                    Entry::Quick(q)
+                        if q.is_clean() && settings.takes_index(q.index()).is_some() =>
+                    {
                         clean += 1;
                         if let Some(facts) = &mut facts {
                             gather_quick_wthor(&ctx, &q, facts, symmetries, squares);
@@ -332,12 +419,18 @@ fn process<T>(unit: Unit<T>, allow: &[String], gather: bool, scratch: &mut Scrat
             for (k, at) in block.games.iter().enumerate() {
                 let bytes = &block.bytes[at.range.clone()];
                 let index = block.first + k;
+                let quick = match settings.takes_index(index) {
+                    Some(false) => continue,
+                    Some(true) => true,
+                    None => false,
+                };
                 let gather = facts.as_mut().map(|facts| Gather {
                     index,
                     symmetries: &mut *symmetries,
                     facts,
                 });
-                let passed = at.too_long.is_none() && quick_text(bytes, block.rules, moves, gather);
+                let passed =
+                    quick && at.too_long.is_none() && quick_text(bytes, block.rules, moves, gather);
                 if passed {
                     clean += 1;
                 } else {

@@ -211,13 +211,18 @@ impl std::str::FromStr for GameSelector {
     }
 }
 
+/// The selector as it is written: `3`, `Round=3,Board=2` (what [`GameSelector::parse`]
+/// reads back).
 impl fmt::Display for GameSelector {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GameSelector::Index(n) => write!(f, "game {n}"),
+            GameSelector::Index(n) => write!(f, "{n}"),
             GameSelector::Tags(wanted) => {
-                let parts: Vec<String> = wanted.iter().map(|(n, v)| format!("{n}={v}")).collect();
-                write!(f, "the games with {}", parts.join(","))
+                for (k, (name, value)) in wanted.iter().enumerate() {
+                    let comma = if k == 0 { "" } else { "," };
+                    write!(f, "{comma}{name}={value}")?;
+                }
+                Ok(())
             }
         }
     }

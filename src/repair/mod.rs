@@ -41,7 +41,7 @@ use serde::Serialize;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::engine::Move;
 use crate::formats::{Format, ParsedGame, ReadOptions};
-use crate::record::Record;
+use crate::record::{Identity, Record};
 use crate::validate::validate_record;
 
 mod grid;
@@ -352,8 +352,20 @@ impl Repair {
     /// The finding to show for this game in a report: `repaired` (advice) with a label on
     /// each edit and the board at the first, `wrong-result` (error) naming the board's
     /// result and the kind of slip, `ambiguous` (warning) listing the alternatives by
-    /// number, `unrepairable` (error); `None` for a valid game.
+    /// number, `unrepairable` (error); `None` for a valid game. It names the players,
+    /// round and board the record gives ([`Diagnostic::identity`]).
     pub fn report(&self, game: usize) -> Option<Diagnostic> {
+        let mut d = self.finding(game)?;
+        d.identity = self
+            .record
+            .as_ref()
+            .and_then(|r| Identity::of_tags(&r.tags))
+            .map(std::sync::Arc::new);
+        Some(d)
+    }
+
+    /// [`Repair::report`] before the identity.
+    fn finding(&self, game: usize) -> Option<Diagnostic> {
         let plural = |n: usize| if n == 1 { "edit" } else { "edits" };
         match self.status {
             Status::Valid => None,
@@ -524,6 +536,11 @@ pub fn repair_game(
         Some(record) => {
             let mut diagnostics = game.diagnostics.clone();
             diagnostics.extend(validate_record(record, game.index).diagnostics);
+            if let Some(identity) = game.identity().map(std::sync::Arc::new) {
+                for d in &mut diagnostics {
+                    d.identity = Some(identity.clone());
+                }
+            }
             if !diagnostics.iter().any(Diagnostic::is_error) {
                 return Repair::unchanged(Status::Valid, Some(record.clone()), diagnostics);
             }

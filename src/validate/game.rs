@@ -150,24 +150,55 @@ impl Summary {
     }
 }
 
+impl Summary {
+    /// The counts without the files: `5 games: 4 valid, 1 invalid; 1 error, 0 warnings`
+    /// (the line `reversi validate` gives each of several inputs).
+    ///
+    /// ```
+    /// use reversi_record::validate::Summary;
+    /// let one = Summary { files: 1, games: 2, valid: 2, ..Summary::default() };
+    /// assert_eq!(one.games_line().to_string(), "2 games: 2 valid, 0 invalid; 0 errors, 0 warnings");
+    /// ```
+    pub fn games_line(&self) -> impl fmt::Display + '_ {
+        GamesLine(self)
+    }
+}
+
+/// [`Summary::games_line`].
+struct GamesLine<'a>(&'a Summary);
+
+impl fmt::Display for GamesLine<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = self.0;
+        write!(
+            f,
+            "{}: {} valid, {} invalid; {}, {}",
+            count(s.games, "game", "games"),
+            s.valid,
+            s.invalid,
+            count(s.errors, "error", "errors"),
+            count(s.warnings, "warning", "warnings"),
+        )?;
+        if s.across_games > 0 {
+            write!(f, " ({} across games)", s.across_games)?;
+        }
+        Ok(())
+    }
+}
+
+/// `n` and the noun for it.
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 impl fmt::Display for Summary {
     /// `2 files, 5 games: 4 valid, 1 invalid; 1 error, 0 warnings`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let count =
-            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         write!(
             f,
-            "{}, {}: {} valid, {} invalid; {}, {}",
+            "{}, {}",
             count(self.files, "file", "files"),
-            count(self.games, "game", "games"),
-            self.valid,
-            self.invalid,
-            count(self.errors, "error", "errors"),
-            count(self.warnings, "warning", "warnings"),
-        )?;
-        if self.across_games > 0 {
-            write!(f, " ({} across games)", self.across_games)?;
-        }
-        Ok(())
+            self.games_line()
+        )
     }
 }
