@@ -213,3 +213,57 @@ fn several_files_get_a_line_each() {
         "-q has no lines per file: {out}"
     );
 }
+
+#[test]
+fn convert_takes_the_selected_games_only() {
+    let dir = scratch("select-convert");
+    let out = dir.join("round3.rgn");
+    let out_name = out.to_string_lossy().into_owned();
+    let (code, _, err) = reversi(&[
+        "convert",
+        "fixtures/event",
+        "--game",
+        "Round=3",
+        "--to",
+        "rgn",
+        "-o",
+        &out_name,
+        "-q",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (_, counted, _) = reversi(&[
+        "validate",
+        "fixtures/event",
+        "--game",
+        "Round=3",
+        "--format",
+        "json",
+        "--no-event-checks",
+    ]);
+    let games = json(&counted)["summary"]["games"].as_u64().unwrap_or(0);
+    assert!(games >= 20, "{counted}");
+    let text = std::fs::read_to_string(&out).expect("the output");
+    assert_eq!(
+        text.matches("[Round \"3\"]").count() as u64,
+        games,
+        "{text}"
+    );
+    assert_eq!(text.matches("[Round ").count() as u64, games);
+    // Nothing selected: an error, and the output stays as it was.
+    let (code, _, err) = reversi(&[
+        "convert",
+        "fixtures/event",
+        "--game",
+        "Round=8",
+        "--to",
+        "rgn",
+        "-o",
+        &out_name,
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--game Round=8: no game of the inputs is selected"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&out).ok(), Some(text));
+}

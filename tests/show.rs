@@ -416,7 +416,7 @@ fn moves_and_games_past_the_end_are_usage_errors() {
     insta::assert_snapshot!(past.stderr, @"error: fixtures/show/four.rgn: game 1: --move: expected a move number from 0 to 13, but found 99 instead: the game has 13 written moves");
     let game = run(&["show", "fixtures/demo/club-night.rgn", "--game", "9"]);
     assert_eq!(game.code, 2);
-    insta::assert_snapshot!(game.stderr, @"error: fixtures/demo/club-night.rgn: expected a game number from 1 to 4, but found 9 instead: the file has 4 games");
+    insta::assert_snapshot!(game.stderr, @"error: fixtures/demo/club-night.rgn: expected a game number from 1 to 4, but found 9 instead: the input has 4 games");
 }
 
 #[test]

@@ -53,6 +53,10 @@ pub(crate) struct Args {
     /// Convert what the target can hold and list what was dropped, instead of refusing.
     #[arg(long)]
     lossy: bool,
+    /// Convert only these games: a number (`3`, the third game of each input) or tags
+    /// (`Round=3`, `Player=Tamaru`; names ignore case).
+    #[arg(long, value_name = "N|TAG=VALUE,...", value_parser = super::parse_selector)]
+    game: Option<reversi_record::record::GameSelector>,
     /// No notes on standard error; refusals and losses are still reported.
     #[arg(long, short = 'q')]
     quiet: bool,
@@ -117,6 +121,7 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
     };
     let mut conversion = Conversion::new()
         .jobs(jobs)
+        .select(args.game.clone())
         .target(target, &files.options, &read_options);
     if let Some(template) = template.clone() {
         conversion = conversion.split(template);
@@ -127,6 +132,16 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
     let (tally, finished) =
         match convert_inputs(&args, &options, &conversion, &mut files, &mut report) {
             Ok(tally) if report.failed(&tally) => (tally, Ok(None)),
+            // A selector that takes nothing leaves the output as it was.
+            Ok(tally) if tally.games == 0 && args.game.is_some() => {
+                if let Some(selector) = &args.game {
+                    stderr_line(format_args!(
+                        "error: --game {selector}: no game of the inputs is selected"
+                    ));
+                }
+                report.failed_input = true;
+                (tally, Ok(None))
+            }
             Ok(tally) => (tally, files.finish().map(Some)),
             Err(stopped) => (stopped.counts, Err(files.failed(stopped.error))),
         };

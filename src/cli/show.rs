@@ -135,6 +135,12 @@ fn find_game(args: &Args) -> io::Result<(Arc<str>, ParsedGame)> {
     match select_one(input.games(), &args.game) {
         Ok(game) => Ok((name, game)),
         Err(SelectError::Read(e)) => Err(io::Error::new(e.kind(), format!("{name}: {e}"))),
+        Err(
+            e @ SelectError::NotFound {
+                selector: GameSelector::Index(_),
+                ..
+            },
+        ) => Err(usage(&format!("{name}: {e}"))),
         Err(e) => Err(usage(&format!("{name}: --game {}: {e}", args.game))),
     }
 }

@@ -56,7 +56,7 @@ use crate::formats::{
     Renderer, WriteError, WriteOptions,
 };
 use crate::pipeline::blocks::{self, TextBlock, Unit};
-use crate::record::Record;
+use crate::record::{GameSelector, Record};
 use crate::validate::{insert_inferred_passes, settle_result, validate_game, validate_record};
 
 mod fingerprint;
@@ -71,6 +71,7 @@ pub struct Conversion {
     jobs: usize,
     target: Option<Arc<Target>>,
     split: Option<Arc<OutputTemplate>>,
+    select: Option<Arc<GameSelector>>,
 }
 
 /// Where a split conversion ([`Conversion::run_split`]) writes: one writer per file name,
@@ -195,6 +196,7 @@ impl Conversion {
             jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
             target: None,
             split: None,
+            select: None,
         }
     }
 
@@ -225,6 +227,34 @@ impl Conversion {
     /// Converts with `jobs` worker threads; 1 does everything on the calling thread.
     pub fn jobs(mut self, jobs: usize) -> Conversion {
         self.jobs = jobs.max(1);
+        self
+    }
+
+    /// Converts only the games `selector` takes ([`ParsedGame::is_selected`]); the others
+    /// are neither written, reported nor counted. A selector by tags reads every game in
+    /// full.
+    ///
+    /// ```
+    /// use reversi_record::formats::{Format, ReadOptions, WriteOptions};
+    /// use reversi_record::pipeline::conversion::{Conversion, Input};
+    /// use reversi_record::record::GameSelector;
+    /// let text = "[Round \"1\"]\n\nf5 d6 *\n\n[Round \"2\"]\n\nf5 f6 *\n";
+    /// let input = Input { format: Format::Rgn, reader: Box::new(text.as_bytes()), options: ReadOptions::default() };
+    /// let mut out = Vec::new();
+    /// let mut writer = Format::Rgn.writer(Box::new(&mut out), &WriteOptions::default());
+    /// let round_2 = GameSelector::parse("Round=2").unwrap();
+    /// let tally = Conversion::new()
+    ///     .select(Some(round_2))
+    ///     .run([("a.rgn", Some(input))].into_iter(), &mut *writer, |_| Ok(()))
+    ///     .unwrap();
+    /// writer.finish().unwrap();
+    /// drop(writer);
+    /// let text = String::from_utf8(out).unwrap();
+    /// assert_eq!(tally.games, 1);
+    /// assert!(text.contains("[Round \"2\"]") && !text.contains("[Round \"1\"]"), "{text}");
+    /// ```
+    pub fn select(mut self, selector: Option<GameSelector>) -> Conversion {
+        self.select = selector.map(Arc::new);
         self
     }
 
@@ -291,6 +321,7 @@ impl Conversion {
             renderer: renderer.as_ref(),
             target: self.target.as_deref(),
             split: self.split.as_deref(),
+            select: self.select.as_deref(),
             fingerprint_only: false,
         };
         match blocks::run(
@@ -343,6 +374,7 @@ impl Conversion {
             renderer: None,
             target: None,
             split: None,
+            select: None,
             fingerprint_only: true,
         };
         let mut game = 0;
@@ -440,6 +472,8 @@ struct Work<'w> {
     target: Option<&'w Target>,
     /// Names each game's file, in a split conversion.
     split: Option<&'w OutputTemplate>,
+    /// Takes only these games.
+    select: Option<&'w GameSelector>,
     /// Games are only fingerprinted, never written (reading an output back).
     fingerprint_only: bool,
 }
@@ -448,6 +482,25 @@ impl Work<'_> {
     /// Whether games may be readied without their records.
     fn plain(&self) -> bool {
         self.renderer.is_some() || self.fingerprint_only
+    }
+
+    /// Whether game `index` may be taken without reading its tags (no selector, or one by
+    /// number that takes it); `None`: the tags decide.
+    fn takes_index(&self, index: usize) -> Option<bool> {
+        match self.select {
+            None => Some(true),
+            Some(GameSelector::Index(n)) => Some(*n == index),
+            Some(GameSelector::Tags(_)) => None,
+        }
+    }
+
+    /// Whether `game`, read in full, is taken (an entry about the input itself always is).
+    fn takes(&self, game: &ParsedGame) -> bool {
+        game.index == 0
+            || match self.select {
+                None => true,
+                Some(selector) => game.is_selected(selector),
+            }
     }
 }
 
@@ -484,14 +537,16 @@ fn prepare<T>(unit: Unit<T>, work: Work<'_>, scratch: &mut Scratch) -> Done<T> {
         Unit::Start(tag, opened) => return Done::Start(tag, opened),
         Unit::Failed(e) => return Done::Failed(e),
         Unit::Games(games) => {
-            prepared.extend(games.into_iter().map(|g| ready(g.read(), work)));
+            let games = games.into_iter().map(|g| g.read());
+            prepared.extend(games.filter(|g| work.takes(g)).map(|g| ready(g, work)));
         }
         Unit::Wthor(context, entries) => {
             for entry in entries {
                 let game = match entry {
+                    Entry::Quick(q) if work.takes_index(q.index()) == Some(false) => continue,
                     Entry::Quick(q) => {
-                        let plain = work
-                            .plain()
+                        let quick = work.takes_index(q.index()).is_some();
+                        let plain = (quick && work.plain())
                             .then(|| scratch.render_wthor(work, &context, &q));
                         if let Some(plain) = plain.flatten() {
                             prepared.push(plain);
@@ -501,20 +556,30 @@ fn prepare<T>(unit: Unit<T>, work: Work<'_>, scratch: &mut Scratch) -> Done<T> {
                     }
                     Entry::Game(game) => *game,
                 };
-                prepared.push(ready(game, work));
+                if work.takes(&game) {
+                    prepared.push(ready(game, work));
+                }
             }
         }
         Unit::Text(block) => {
             for (k, at) in block.games.iter().enumerate() {
                 let bytes = &block.bytes[at.range.clone()];
-                let plain = work
-                    .plain()
-                    .then(|| scratch.render_plain(work, &block, k, at));
-                let plain = plain.flatten();
-                prepared.push(plain.unwrap_or_else(|| {
-                    let game = rgn::read_game(&block.name, block.first + k, block.rules, bytes, at);
-                    ready(game, work)
-                }));
+                let quick = match work.takes_index(block.first + k) {
+                    Some(false) => continue,
+                    Some(true) => true,
+                    None => false,
+                };
+                let plain = (quick && work.plain())
+                    .then(|| scratch.render_plain(work, &block, k, at))
+                    .flatten();
+                if let Some(plain) = plain {
+                    prepared.push(plain);
+                    continue;
+                }
+                let game = rgn::read_game(&block.name, block.first + k, block.rules, bytes, at);
+                if work.takes(&game) {
+                    prepared.push(ready(game, work));
+                }
             }
         }
     }

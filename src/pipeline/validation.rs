@@ -165,7 +165,7 @@ impl Validation {
     /// use reversi_record::formats::{Format, ReadOptions};
     /// use reversi_record::pipeline::validation::{Input, Validation};
     /// use reversi_record::record::GameSelector;
-    /// let text = "[Round \"1\"]\n\nf5 d6 *\n\n[Round \"2\"]\n\nf5 f6 *\n";
+    /// let text = "[Round \"1\"]\n\nf5 d6 *\n\n[Round \"2\"]\n\nf5 a1 *\n";
     /// let input = Input {
     ///     format: Format::Rgn,
     ///     reader: Box::new(text.as_bytes()),
