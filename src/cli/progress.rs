@@ -89,17 +89,6 @@ impl Progress {
         Progress { bar, games }
     }
 
-    /// `reader`, counting the bytes read from it on the bar.
-    pub(crate) fn reader(
-        &self,
-        reader: Box<dyn BufRead + Send + 'static>,
-    ) -> Box<dyn BufRead + Send + 'static> {
-        Box::new(Counted {
-            inner: reader,
-            bar: self.bar.clone(),
-        })
-    }
-
     /// `n` more games done.
     pub(crate) fn games(&self, n: u64) {
         self.games.fetch_add(n, Ordering::Relaxed);
@@ -126,14 +115,37 @@ impl Drop for Progress {
     }
 }
 
-/// `bar`, counting what is read through it.
-pub(crate) fn counted(
-    progress: Option<&Progress>,
-    reader: Box<dyn BufRead + Send + 'static>,
-) -> Box<dyn BufRead + Send + 'static> {
-    match progress {
-        Some(p) => p.reader(reader),
-        None => reader,
+/// What counts the bytes read on a bar, apart from it (for the reading side).
+#[derive(Clone)]
+pub(crate) struct Counter(Option<ProgressBar>);
+
+impl Counter {
+    /// The counter of `progress` (none: counts nothing).
+    pub(crate) fn of(progress: Option<&Progress>) -> Counter {
+        Counter(progress.map(|p| p.bar.clone()))
+    }
+
+    /// `reader`, counting what is read from it.
+    pub(crate) fn wrap(
+        &self,
+        reader: Box<dyn BufRead + Send + 'static>,
+    ) -> Box<dyn BufRead + Send + 'static> {
+        match &self.0 {
+            Some(bar) => Box::new(Counted {
+                inner: reader,
+                bar: bar.clone(),
+            }),
+            None => reader,
+        }
+    }
+
+    /// `input`, its bytes counted.
+    pub(crate) fn input(
+        &self,
+        mut input: reversi_record::pipeline::Input,
+    ) -> reversi_record::pipeline::Input {
+        input.reader = self.wrap(input.reader);
+        input
     }
 }
 
@@ -292,7 +304,7 @@ mod tests {
         std::fs::write(&file, "f5d6c3\n").unwrap();
         let p = Progress::new(&[file.clone()], true, ProgressDrawTarget::hidden());
         assert_eq!(p.bar.length(), Some(7));
-        let mut r = p.reader(Box::new(io::Cursor::new(b"f5d6c3\n".to_vec())));
+        let mut r = Counter::of(Some(&p)).wrap(Box::new(io::Cursor::new(b"f5d6c3\n".to_vec())));
         let mut s = String::new();
         r.read_to_string(&mut s).unwrap();
         p.games(1);

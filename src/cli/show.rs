@@ -7,7 +7,7 @@ use std::sync::Arc;
 use clap::ValueEnum;
 use reversi_record::diagnostic::{Diagnostic, Renderer, Source};
 use reversi_record::formats::{Format, ParsedGame};
-use reversi_record::render::{Diagram, RenderError, Style};
+use reversi_record::render::{Diagram, Marks, RenderError, Style};
 use reversi_record::validate::validate_record;
 use reversi_record::Rules;
 
@@ -45,6 +45,11 @@ pub(crate) struct Args {
     /// placement on the square it filled.
     #[arg(long)]
     numbers: bool,
+    /// Mark the legal moves of the side to move (dots on the SVG) and say who moves; the
+    /// record's illegal move, when it is the next one, is marked (a red cross) with or
+    /// without this flag.
+    #[arg(long)]
+    legal: bool,
     /// Output file, replaced only when complete (never the input or its WTHOR name
     /// files); `-` (the default) writes standard output.
     #[arg(short, long, default_value = "-")]
@@ -117,7 +122,12 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         )?;
         status = exit::INVALID;
     }
-    output::finish_whole(&args.output, write_picture(&args, &replay.diagram), status)
+    let marks = Marks::of(record, &replay, args.legal);
+    output::finish_whole(
+        &args.output,
+        write_picture(&args, &replay.diagram, &marks),
+        status,
+    )
 }
 
 /// Opens the input and reads it up to game `--game`; returns the input's name and the game.
@@ -156,7 +166,7 @@ fn find_game(args: &Args) -> io::Result<(Arc<str>, ParsedGame)> {
 
 /// Draws the diagram as text or SVG (by `--format`, else the output's extension) into the
 /// output, `-` for stdout.
-fn write_picture(args: &Args, diagram: &Diagram) -> io::Result<()> {
+fn write_picture(args: &Args, diagram: &Diagram, marks: &Marks) -> io::Result<()> {
     let svg_named = args
         .output
         .extension()
@@ -170,8 +180,8 @@ fn write_picture(args: &Args, diagram: &Diagram) -> io::Result<()> {
         numbers: args.numbers,
     };
     let picture = match format {
-        ShowFormat::Text => diagram.text(&style),
-        ShowFormat::Svg => diagram.svg(&style),
+        ShowFormat::Text => diagram.text_marked(&style, marks),
+        ShowFormat::Svg => diagram.svg_marked(&style, marks),
     };
     let mut inputs = vec![args.input.clone()];
     inputs.extend(output::name_files(&[&args.input], args.names.as_deref()));

@@ -244,12 +244,11 @@ impl Diagram {
         svg::render(self, style)
     }
 
-    /// [`Diagram::text`] with the marks said under it: the caption, on its own line.
+    /// [`Diagram::text`] with the marks said under it, a line each.
     pub fn text_marked(&self, style: &Style, marks: &Marks) -> String {
         let mut out = text::render(self, style);
-        if !marks.caption.is_empty() {
-            out.push_str("marked: ");
-            out.push_str(&marks.caption);
+        for line in marks.caption(false) {
+            out.push_str(&line);
             out.push('\n');
         }
         out
@@ -383,10 +382,14 @@ impl fmt::Display for Turn {
 /// let replay = Diagram::replay(&record, None).unwrap();
 /// let marks = Marks::of(&record, &replay, true);
 /// assert_eq!(marks.illegal.map(|sq| sq.to_string()).as_deref(), Some("a1"));
-/// assert_eq!(marks.legal.to_string(), "c3 d3 e3 f3 g3 e6");
-/// assert!(marks.caption.contains("illegal move 3. a1 (the move flips nothing)"));
+/// assert_eq!(marks.legal.to_string(), "c3 c4 c5 c6 c7");
+/// assert_eq!(marks.caption(false), [
+///     "black to move: 5 legal moves: c3 c4 c5 c6 c7",
+///     "move 3 (a1) is illegal: the move flips nothing",
+/// ]);
 /// let svg = replay.diagram.svg_marked(&Style::default(), &marks);
 /// assert!(svg.contains("legal-move") && svg.contains("illegal-move"));
+/// assert!(svg.contains("red cross: move 3 (a1) is illegal"));
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Marks {
@@ -394,8 +397,10 @@ pub struct Marks {
     pub legal: SquareSet,
     /// The square of the illegal move marked (a red cross).
     pub illegal: Option<Square>,
-    /// What the marks are, in plain text (escaped when drawn).
-    pub caption: String,
+    /// The turn the caption describes, when legal moves are asked for.
+    pub turn: Option<Turn>,
+    /// The illegal move the caption names.
+    pub stop: Option<Stop>,
 }
 
 impl Marks {
@@ -406,34 +411,55 @@ impl Marks {
         let stop = replay
             .stopped
             .or_else(|| next_illegal(record, pos, replay.diagram.moves));
-        let mut marks = Marks::default();
-        let mut parts = Vec::new();
-        if legal {
-            let turn = Turn::of(pos);
-            if let Turn::Place { squares, .. } = turn {
-                marks.legal = squares;
-                parts.push(format!("dots: {turn}"));
-            } else {
-                parts.push(turn.to_string());
+        let turn = legal.then(|| Turn::of(pos));
+        Marks {
+            legal: match turn {
+                Some(Turn::Place { squares, .. }) => squares,
+                _ => SquareSet::EMPTY,
+            },
+            illegal: match stop {
+                Some(Stop {
+                    mv: Move::Place(sq),
+                    ..
+                }) => Some(sq),
+                _ => None,
+            },
+            turn,
+            stop,
+        }
+    }
+
+    /// The caption, one line per mark: who moves and the legal moves, the illegal move and
+    /// why. `svg`: say which marks stand for what (dots, red cross).
+    pub fn caption(&self, svg: bool) -> Vec<String> {
+        let mut lines = Vec::new();
+        if let Some(turn) = self.turn {
+            match turn {
+                Turn::Place { .. } if svg => lines.push(format!("dots: {turn}")),
+                _ => lines.push(turn.to_string()),
             }
         }
-        if let Some(stop) = stop {
+        if let Some(stop) = self.stop {
             let what = match stop.mv {
-                Move::Place(sq) => {
-                    marks.illegal = Some(sq);
-                    format!("red cross: the illegal move {}. {sq}", stop.number)
-                }
-                Move::Pass => format!("the illegal move {}. pass", stop.number),
+                Move::Place(sq) => sq.to_string(),
+                Move::Pass => "a pass".to_string(),
             };
-            parts.push(format!("{what} ({})", stop.reason));
+            let cross = if svg && self.illegal.is_some() {
+                "red cross: "
+            } else {
+                ""
+            };
+            lines.push(format!(
+                "{cross}move {} ({what}) is illegal: {}",
+                stop.number, stop.reason
+            ));
         }
-        marks.caption = parts.join("; ");
-        marks
+        lines
     }
 
     /// Whether there is nothing to mark or say.
     pub fn is_empty(&self) -> bool {
-        self.legal.is_empty() && self.illegal.is_none() && self.caption.is_empty()
+        self.turn.is_none() && self.stop.is_none()
     }
 }
 

@@ -79,15 +79,17 @@ pub(super) fn render_marked(d: &Diagram, style: &Style, marks: &Marks) -> String
     let shape = rules.board();
     let n = shape.side();
     let size = LABEL + n as u32 * CELL + PAD;
-    let caption: Vec<String> = if marks.caption.is_empty() {
-        Vec::new()
-    } else {
-        let width = (n as usize * CAPTION_CHARS_PER_CELL).max(30);
-        textwrap::wrap(&marks.caption, width)
-            .into_iter()
-            .map(|line| line.into_owned())
-            .collect()
-    };
+    let width = (n as usize * CAPTION_CHARS_PER_CELL).max(30);
+    let caption: Vec<String> = marks
+        .caption(true)
+        .iter()
+        .flat_map(|line| {
+            textwrap::wrap(line, width)
+                .into_iter()
+                .map(|l| l.into_owned())
+                .collect::<Vec<_>>()
+        })
+        .collect();
     let height = match caption.len() as u32 {
         0 => size,
         lines => size + lines * CAPTION_LINE + 4,
