@@ -239,7 +239,7 @@ fn format_rate(games: u64, elapsed: Duration) -> String {
 /// The time left when `fraction` of the work took `elapsed`; `None` before anything is
 /// done.
 fn eta(fraction: f32, elapsed: Duration) -> Option<Duration> {
-    if !(fraction > 0.0) {
+    if fraction.is_nan() || fraction <= 0.0 {
         return None;
     }
     let fraction = f64::from(fraction.min(1.0));
@@ -302,7 +302,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("a.txt");
         std::fs::write(&file, "f5d6c3\n").unwrap();
-        let p = Progress::new(&[file.clone()], true, ProgressDrawTarget::hidden());
+        let p = Progress::new(
+            std::slice::from_ref(&file),
+            true,
+            ProgressDrawTarget::hidden(),
+        );
         assert_eq!(p.bar.length(), Some(7));
         let mut r = Counter::of(Some(&p)).wrap(Box::new(io::Cursor::new(b"f5d6c3\n".to_vec())));
         let mut s = String::new();
