@@ -890,21 +890,30 @@ fn convert_inputs(
     files: &mut Files<'_>,
     report: &mut Report,
 ) -> Result<Tally, Stopped> {
+    let human = report.json.is_none();
+    let progress = super::progress::Progress::start(&args.inputs, args.quiet || !human, true);
+    let counter = super::progress::Counter::of(progress.as_ref());
     let inputs = args
         .inputs
         .iter()
         .map(|path| match input::open(path, options) {
             Ok(input) => (
                 Ok((input.name.clone(), input.note())),
-                Some(input.into_validation()),
+                Some(counter.input(input.into_validation())),
             ),
             Err(e) => (Err(e), None),
         });
     let run = conversion.run_split(inputs, files, |event| match event {
         Event::Start(opened) => report.input_started(opened),
-        Event::Game(game, outcome) => report.game(game, outcome),
+        Event::Game(game, outcome) => {
+            super::progress::games(progress.as_ref(), 1);
+            report.game(game, outcome)
+        }
         Event::ReadFailed(e) => report.read_failed(e),
     });
+    if let Some(p) = progress {
+        p.finish();
+    }
     report.end_input();
     run
 }

@@ -9,8 +9,10 @@ mod completions;
 mod convert;
 mod explain;
 mod input;
+mod legal;
 mod output;
 mod perft;
+mod progress;
 mod repair;
 mod scenario;
 mod show;
@@ -45,6 +47,13 @@ enum Command {
     /// An illegal record is shown up to its last legal move, with the diagnostic on standard
     /// error and exit code 1.
     Show(show::Args),
+    /// List the legal moves of the position after a move of a game, and who is to move.
+    ///
+    /// Every variant: passes where the rules have them (never in 3-4 player games), the
+    /// centre squares of a free opening, `game over` at the end. Without `--move`, the
+    /// position after the last legal move; an illegal move before the position asked for
+    /// is noted on standard error, with exit code 1.
+    Legal(legal::Args),
     /// Print a shell completion script (bash, zsh, fish, powershell).
     ///
     /// bash: `reversi completions bash > ~/.local/share/bash-completion/completions/reversi`;
@@ -91,6 +100,7 @@ pub(crate) fn main() -> ExitCode {
         Command::Standings(args) => standings::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Show(args) => show::run(args),
+        Command::Legal(args) => legal::run(args),
         Command::Completions(args) => completions::completions(args),
         Command::Man(args) => completions::man(args),
         Command::Scenario(args) => scenario::run(args),
@@ -108,14 +118,33 @@ pub(crate) fn main() -> ExitCode {
 
 /// Writes one line to standard error. A closed or full standard error loses the line, not
 /// the run: notes and findings there are a courtesy, and the exit status still tells.
+/// A progress bar shown now is cleared while the line is printed.
 pub(crate) fn stderr_line(text: impl std::fmt::Display) {
-    let _ = writeln!(io::stderr().lock(), "{text}");
+    progress::suspend(|| {
+        let _ = writeln!(io::stderr().lock(), "{text}");
+    });
 }
 
-/// Parses a rules string for clap, with the engine's message on error.
+/// Parses a rules string for clap, with the engine's message on error and, when a valid
+/// rules string is close, `help: did you mean ...`.
 pub(crate) fn parse_rules(s: &str) -> Result<reversi_record::Rules, String> {
-    s.parse()
-        .map_err(|e: reversi_record::RulesError| e.to_string())
+    s.parse().map_err(|e: reversi_record::RulesError| {
+        let suggestions = e.suggestions(s);
+        match did_you_mean(&suggestions) {
+            Some(help) => format!("{e}\n  help: {help}"),
+            None => e.to_string(),
+        }
+    })
+}
+
+/// `did you mean `a`?`, `did you mean `a` or `b`?`; `None` for no suggestion.
+pub(crate) fn did_you_mean(suggestions: &[String]) -> Option<String> {
+    let quoted: Vec<String> = suggestions.iter().map(|s| format!("`{s}`")).collect();
+    match quoted.as_slice() {
+        [] => None,
+        [one] => Some(format!("did you mean {one}?")),
+        [first @ .., last] => Some(format!("did you mean {} or {last}?", first.join(", "))),
+    }
 }
 
 /// Parses `--game` for clap: a game number or `Tag=Value,...`.

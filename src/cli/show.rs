@@ -8,7 +8,7 @@ use clap::ValueEnum;
 use reversi_record::diagnostic::{Diagnostic, Renderer, Source};
 use reversi_record::formats::{select_one, Format, ParsedGame, SelectError};
 use reversi_record::record::GameSelector;
-use reversi_record::render::{Diagram, RenderError, Style};
+use reversi_record::render::{Diagram, Marks, RenderError, Style};
 use reversi_record::validate::validate_record;
 use reversi_record::Rules;
 
@@ -47,6 +47,11 @@ pub(crate) struct Args {
     /// placement on the square it filled.
     #[arg(long)]
     numbers: bool,
+    /// Mark the legal moves of the side to move (dots on the SVG) and say who moves; the
+    /// record's illegal move, when it is the next one, is marked (a red cross) with or
+    /// without this flag.
+    #[arg(long)]
+    legal: bool,
     /// Output file, replaced only when complete (never the input or its WTHOR name
     /// files); `-` (the default) writes standard output.
     #[arg(short, long, default_value = "-")]
@@ -119,7 +124,12 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         )?;
         status = exit::INVALID;
     }
-    output::finish_whole(&args.output, write_picture(&args, &replay.diagram), status)
+    let marks = Marks::of(record, &replay, args.legal);
+    output::finish_whole(
+        &args.output,
+        write_picture(&args, &replay.diagram, &marks),
+        status,
+    )
 }
 
 /// Opens the input and reads it up to the game `--game` selects; returns the input's name
@@ -147,7 +157,7 @@ fn find_game(args: &Args) -> io::Result<(Arc<str>, ParsedGame)> {
 
 /// Draws the diagram as text or SVG (by `--format`, else the output's extension) into the
 /// output, `-` for stdout.
-fn write_picture(args: &Args, diagram: &Diagram) -> io::Result<()> {
+fn write_picture(args: &Args, diagram: &Diagram, marks: &Marks) -> io::Result<()> {
     let svg_named = args
         .output
         .extension()
@@ -161,8 +171,8 @@ fn write_picture(args: &Args, diagram: &Diagram) -> io::Result<()> {
         numbers: args.numbers,
     };
     let picture = match format {
-        ShowFormat::Text => diagram.text(&style),
-        ShowFormat::Svg => diagram.svg(&style),
+        ShowFormat::Text => diagram.text_marked(&style, marks),
+        ShowFormat::Svg => diagram.svg_marked(&style, marks),
     };
     let mut inputs = vec![args.input.clone()];
     inputs.extend(output::name_files(&[&args.input], args.names.as_deref()));

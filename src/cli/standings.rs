@@ -70,6 +70,8 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
         names: args.names.clone(),
     };
     let mut failed_inputs = false;
+    let progress = super::progress::Progress::start(&args.inputs, args.quiet, false);
+    let counter = super::progress::Counter::of(progress.as_ref());
     let mut opened = Vec::new();
     for path in &args.inputs {
         match input::open(path, &options) {
@@ -77,7 +79,10 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
                 if !args.quiet {
                     stderr_line(format_args!("note: {}", input.note()));
                 }
-                opened.push((input.name.clone(), Some(input.into_validation())));
+                opened.push((
+                    input.name.clone(),
+                    Some(counter.input(input.into_validation())),
+                ));
             }
             Err(e) => {
                 stderr_line(format_args!("error: {e}"));
@@ -89,6 +94,9 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
         .jobs(jobs)
         .collect(opened.into_iter())
         .map_err(|stopped| stopped.error)?;
+    if let Some(p) = progress {
+        p.finish();
+    }
     for (name, e) in &gathered.failed {
         stderr_line(format_args!("error: {name}: reading failed: {e}"));
         failed_inputs = true;

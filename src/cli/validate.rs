@@ -1,6 +1,6 @@
 //! `reversi validate`: read, replay in parallel, report in input order.
 
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 
 use reversi_record::diagnostic::{Diagnostic, Renderer, Source};
 use reversi_record::event::{Event, Finding, Schedule};
@@ -66,7 +66,7 @@ struct Printer {
     /// The counts of each input, for the JSON document's `files` (when more than one).
     files: Vec<serde_json::Value>,
     renderer: Renderer,
-    progress: Option<indicatif::ProgressBar>,
+    progress: Option<super::progress::Progress>,
 }
 
 impl Printer {
@@ -76,7 +76,10 @@ impl Printer {
                 let text = self.renderer.render(d, source);
                 let out = &mut self.out;
                 match &self.progress {
-                    Some(p) => p.suspend(|| writeln!(out, "{text}")),
+                    Some(_) => super::progress::suspend(|| {
+                        writeln!(out, "{text}")?;
+                        out.flush()
+                    }),
                     None => writeln!(out, "{text}"),
                 }
             }
@@ -100,7 +103,10 @@ impl Printer {
                 let out = &mut self.out;
                 let text = finding.to_string();
                 match &self.progress {
-                    Some(p) => p.suspend(|| writeln!(out, "{text}")),
+                    Some(_) => super::progress::suspend(|| {
+                        writeln!(out, "{text}")?;
+                        out.flush()
+                    }),
                     None => writeln!(out, "{text}"),
                 }
             }
@@ -136,7 +142,10 @@ impl Printer {
                 let text = format!("{name}: {}", counts.games_line());
                 let out = &mut self.out;
                 match &self.progress {
-                    Some(p) => p.suspend(|| writeln!(out, "{text}")),
+                    Some(_) => super::progress::suspend(|| {
+                        writeln!(out, "{text}")?;
+                        out.flush()
+                    }),
                     None => writeln!(out, "{text}"),
                 }
             }
@@ -159,16 +168,7 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
     args.files = input::expand(&args.files, args.quiet)?;
     let jobs = super::capped_jobs(args.jobs, args.quiet);
     let human = args.format == OutputFormat::Human;
-    let progress = (human && !args.quiet && io::stderr().is_terminal()).then(|| {
-        let bar = indicatif::ProgressBar::new_spinner();
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{spinner} {human_pos} games validated ({per_sec})",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
-        );
-        bar
-    });
+    let progress = super::progress::Progress::start(&args.files, args.quiet || !human, true);
     let mut printer = Printer {
         format: args.format,
         out: io::BufWriter::new(io::stdout().lock()),
@@ -197,9 +197,15 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
             }
             Ok(summary)
         })
-        .and_then(|summary| print_summary(&mut printer, &summary).map(|()| summary));
+        .and_then(|summary| {
+            // The bar is cleared before the summary.
+            if let Some(p) = printer.progress.take() {
+                p.finish();
+            }
+            print_summary(&mut printer, &summary).map(|()| summary)
+        });
     if let Some(p) = printer.progress.take() {
-        p.finish_and_clear();
+        p.finish();
     }
     if let (Ok(summary), Some(selector)) = (&outcome, &args.game) {
         if summary.games == 0 && !failed_inputs {
@@ -301,13 +307,14 @@ fn validate_files(
     if args.format == OutputFormat::Json {
         write!(printer.out, "{{\"diagnostics\":[").map_err(Stopped::Io)?;
     }
+    let counter = super::progress::Counter::of(printer.progress.as_ref());
     let inputs = args
         .files
         .iter()
         .map(|path| match input::open(path, &options) {
             Ok(input) => (
                 Opened::Input(input.name.clone(), input.note()),
-                Some(input.into_validation()),
+                Some(counter.input(input.into_validation())),
             ),
             Err(e) => (Opened::Failed(e), None),
         });
@@ -338,14 +345,10 @@ fn validate_files(
                     for d in diagnostics {
                         printer.diagnostic(d, &game.source)?;
                     }
-                    if let Some(p) = &printer.progress {
-                        p.inc(1);
-                    }
+                    super::progress::games(printer.progress.as_ref(), 1);
                 }
                 Found::Clean(games) => {
-                    if let Some(p) = &printer.progress {
-                        p.inc(games as u64);
-                    }
+                    super::progress::games(printer.progress.as_ref(), games as u64);
                 }
                 Found::ReadFailed(e) => {
                     stderr_line(format_args!("error: {name}: reading failed: {e}"));

@@ -537,6 +537,162 @@ impl fmt::Display for RulesError {
 
 impl std::error::Error for RulesError {}
 
+impl RulesError {
+    /// The rules strings the writer of `text` (which gave this error) may have meant, best
+    /// first, each of which parses: for a preset or board that is not one, a near name
+    /// (`othelo`), a variant's common name (`anti-reversi`, `antireversi`, `reversi`,
+    /// `free-opening`, `3-player`), or a board given alone (`octagon`, `10x10`). Empty when
+    /// nothing is close.
+    ///
+    /// ```
+    /// use reversi_record::{Rules, RulesError};
+    /// let suggest = |t: &str| t.parse::<Rules>().unwrap_err().suggestions(t);
+    /// assert_eq!(suggest("octagon"), ["othello:octagon"]);
+    /// assert_eq!(suggest("10x10"), ["othello:10x10"]);
+    /// assert_eq!(suggest("anti-reversi"), ["anti"]);
+    /// assert_eq!(suggest("othelo:6x6"), ["othello:6x6"]);
+    /// assert_eq!(suggest("anti:10*10"), ["anti:10x10"]);
+    /// assert!(suggest("zzzzzz").is_empty());
+    /// ```
+    pub fn suggestions(&self, text: &str) -> Vec<String> {
+        let (head, options) = match text.split_once(',') {
+            Some((h, o)) => (h.trim(), Some(o)),
+            None => (text.trim(), None),
+        };
+        let (preset, board) = match head.split_once(':') {
+            Some((p, b)) => (p.trim(), Some(b.trim())),
+            None => (head, None),
+        };
+        let heads: Vec<String> = match self {
+            RulesError::UnknownPreset(_) => near_presets(preset, board),
+            RulesError::UnknownBoard(_) => near_board(board.unwrap_or_default())
+                .map(|b| format!("{preset}:{b}"))
+                .into_iter()
+                .collect(),
+            _ => Vec::new(),
+        };
+        let mut out: Vec<String> = Vec::new();
+        for head in heads {
+            let candidate = match options {
+                Some(o) => format!("{head},{o}"),
+                None => head,
+            };
+            if let Ok(rules) = candidate.parse::<Rules>() {
+                let canonical = rules.to_string();
+                if !out.contains(&canonical) {
+                    out.push(canonical);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Rules heads (`PRESET[:BOARD]`) for a preset word that is not a preset, with `board`
+/// when one was given after it.
+fn near_presets(word: &str, board: Option<&str>) -> Vec<String> {
+    let squashed: String = word
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    // A board in the word (`octagon`, `othello10x10`, `anti-10x10`): the rest is the preset.
+    let mut found_board = board.map(str::to_owned);
+    let mut rest = squashed.clone();
+    for b in BoardShape::ALL {
+        let name = b.name();
+        if let Some(at) = squashed.find(name) {
+            if found_board.is_none() {
+                found_board = Some(name.to_owned());
+            }
+            rest = format!("{}{}", &squashed[..at], &squashed[at + name.len()..]);
+            break;
+        }
+    }
+    let mut presets: Vec<&'static str> = Vec::new();
+    if rest.is_empty() {
+        presets.push("othello");
+    } else if let Some(p) = preset_alias(&rest) {
+        presets.push(p);
+    } else {
+        let best = Preset::ALL
+            .iter()
+            .map(|p| (edit_distance(&rest, p.name()), p.name()))
+            .filter(|(d, name)| *d <= 2 && *d < name.len())
+            .min();
+        presets.extend(best.map(|(_, name)| name));
+    }
+    presets
+        .into_iter()
+        .map(|p| match &found_board {
+            Some(b) => format!("{p}:{b}"),
+            None => p.to_owned(),
+        })
+        .collect()
+}
+
+/// The preset a common name of a variant stands for: `reversi`, `antireversi`,
+/// `antiothello`, `freeopening`, `3player` ... (letters and digits only, lower case).
+fn preset_alias(word: &str) -> Option<&'static str> {
+    let named = match word {
+        "reversi" | "othelo" | "othelllo" | "standard" | "std" => "othello",
+        "antireversi" | "antiothello" | "reverse" | "losing" | "misere" => "anti",
+        "freeopening" | "freeothello" | "free4" => "free",
+        "classicreversi" | "oldreversi" | "reversi1880" => "classic",
+        "3player" | "3players" | "threeplayer" | "threeplayers" | "multi" | "3p" => "multi3",
+        "4player" | "4players" | "fourplayer" | "fourplayers" | "4p" => "multi4",
+        _ if word.starts_with("anti") => "anti",
+        _ => return None,
+    };
+    Some(named)
+}
+
+/// A board name near `text` (`10*10`, `10X10`, `octogon`).
+fn near_board(text: &str) -> Option<&'static str> {
+    let squashed: String = text
+        .chars()
+        .map(|c| match c {
+            '*' | '×' | 'X' | '/' | '-' => 'x',
+            c => c.to_ascii_lowercase(),
+        })
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    let squashed = match squashed.as_str() {
+        "10" => "10x10".to_owned(),
+        "8" => "8x8".to_owned(),
+        "6" => "6x6".to_owned(),
+        "4" => "4x4".to_owned(),
+        "oct" | "octo" | "octa" => "octagon".to_owned(),
+        _ => squashed,
+    };
+    BoardShape::ALL
+        .iter()
+        .map(|b| (edit_distance(&squashed, b.name()), b.name()))
+        .filter(|(d, _)| *d <= 2)
+        .min()
+        .map(|(_, name)| name)
+}
+
+/// The Levenshtein distance of two short strings, by characters.
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = if ca == *cb {
+                diagonal
+            } else {
+                1 + diagonal.min(above).min(row[j])
+            };
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -259,7 +259,7 @@ pub(super) fn parse_moves(
                     format!("`{token}` is not a square of the {board} board"),
                 )
                 .at(Some(span), format!("{sq} is off the board"))
-                .help(square_help(board)),
+                .help(off_board_help(board, sq)),
             ),
             Err(_) => errors.push(
                 Diagnostic::error(
@@ -277,6 +277,18 @@ pub(super) fn parse_moves(
     } else {
         Err(errors.into_vec())
     }
+}
+
+/// [`square_help`], and for a square of the 10x10 board the rules that have it.
+fn off_board_help(board: BoardShape, sq: Square) -> String {
+    let ten = BoardShape::Ten;
+    let mut help = square_help(board);
+    if board != ten && sq.col() < ten.side() && sq.row() < ten.side() {
+        help.push_str(&format!(
+            "; {sq} is a square of the 10x10 board: for a 10x10 game, give the rules `othello:10x10` (a `%% rules: othello:10x10` line, or --rules)"
+        ));
+    }
+    help
 }
 
 fn square_help(board: BoardShape) -> String {

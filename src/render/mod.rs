@@ -25,7 +25,7 @@
 
 use std::fmt;
 
-use crate::engine::{Color, IllegalMove, Move, Position, SetupError, Square};
+use crate::engine::{Color, IllegalMove, Move, Position, SetupError, Square, SquareSet};
 use crate::record::Record;
 
 mod svg;
@@ -244,6 +244,27 @@ impl Diagram {
         svg::render(self, style)
     }
 
+    /// [`Diagram::text`] with the marks said under it, a line each.
+    pub fn text_marked(&self, style: &Style, marks: &Marks) -> String {
+        let mut out = text::render(self, style);
+        for line in marks.caption(false) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out
+    }
+
+    /// [`Diagram::svg`] with the marks drawn: a dot on each legal move, a red cross on the
+    /// illegal move, the caption under the board.
+    pub fn svg_marked(&self, style: &Style, marks: &Marks) -> String {
+        svg::render_marked(self, style, marks)
+    }
+
+    /// The turn in the position drawn: who moves and what they may play.
+    pub fn turn(&self) -> Turn {
+        Turn::of(&self.position)
+    }
+
     /// The placement number on each square, when a disc was placed there.
     pub fn number_at(&self, square: Square) -> Option<&Placement> {
         self.placements.iter().rev().find(|p| p.square == square)
@@ -267,6 +288,194 @@ impl Diagram {
         }
         s
     }
+}
+
+/// Who moves in a position and what they may play: what `reversi legal` lists.
+///
+/// In 3-4 player games nobody passes (a player without a flipping move places a disc
+/// beside any disc), so [`Turn::Pass`] is a two-player turn only.
+///
+/// ```
+/// use reversi_record::render::Turn;
+/// use reversi_record::{Position, Rules};
+/// let turn = Turn::of(&Position::new(Rules::default()));
+/// assert_eq!(turn.to_string(), "black to move: 4 legal moves: d3 c4 f5 e6");
+/// let multi = Turn::of(&Position::new("multi3".parse().unwrap()));
+/// assert!(multi.to_string().starts_with("black to move: "));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Turn {
+    /// Nobody can place a disc: the game is over.
+    Over,
+    /// The side to move has no legal placement and must pass (two players only).
+    Pass(Color),
+    /// The side to move and the squares it may place a disc on (in a free opening, the
+    /// empty centre squares).
+    Place {
+        /// The side to move.
+        color: Color,
+        /// Its legal placements.
+        squares: SquareSet,
+    },
+}
+
+impl Turn {
+    /// The turn in `pos`.
+    pub fn of(pos: &Position) -> Turn {
+        if pos.is_over() {
+            Turn::Over
+        } else if pos.must_pass() {
+            Turn::Pass(pos.turn())
+        } else {
+            Turn::Place {
+                color: pos.turn(),
+                squares: pos.legal_moves(),
+            }
+        }
+    }
+
+    /// The side to move, unless the game is over.
+    pub fn color(&self) -> Option<Color> {
+        match *self {
+            Turn::Over => None,
+            Turn::Pass(c) | Turn::Place { color: c, .. } => Some(c),
+        }
+    }
+
+    /// The legal moves: the placements, or the one pass.
+    pub fn moves(&self) -> Vec<Move> {
+        match *self {
+            Turn::Over => Vec::new(),
+            Turn::Pass(_) => vec![Move::Pass],
+            Turn::Place { squares, .. } => squares.iter().map(Move::Place).collect(),
+        }
+    }
+}
+
+impl fmt::Display for Turn {
+    /// `black to move: 4 legal moves: d3 c4 f5 e6`, `white has no legal move and must
+    /// pass`, `game over`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Turn::Over => f.write_str("game over"),
+            Turn::Pass(c) => write!(f, "{c} has no legal move and must pass"),
+            Turn::Place { color, squares } => {
+                let n = squares.len();
+                let noun = if n == 1 { "legal move" } else { "legal moves" };
+                write!(f, "{color} to move: {n} {noun}: {squares}")
+            }
+        }
+    }
+}
+
+/// What a picture marks besides the position: the legal moves of the side to move, the
+/// illegal move the record writes next, and a caption saying so.
+///
+/// ```
+/// use reversi_record::record::{MoveRecord, Record};
+/// use reversi_record::render::{Diagram, Marks, Style};
+/// use reversi_record::{Move, Rules};
+/// let mut record = Record::new(Rules::default());
+/// for sq in ["f5", "d6", "a1"] {
+///     record.moves.push(MoveRecord::new(Move::Place(sq.parse().unwrap())));
+/// }
+/// let replay = Diagram::replay(&record, None).unwrap();
+/// let marks = Marks::of(&record, &replay, true);
+/// assert_eq!(marks.illegal.map(|sq| sq.to_string()).as_deref(), Some("a1"));
+/// assert_eq!(marks.legal.to_string(), "c3 c4 c5 c6 c7");
+/// assert_eq!(marks.caption(false), [
+///     "black to move: 5 legal moves: c3 c4 c5 c6 c7",
+///     "move 3 (a1) is illegal: the move flips nothing",
+/// ]);
+/// let svg = replay.diagram.svg_marked(&Style::default(), &marks);
+/// assert!(svg.contains("legal-move") && svg.contains("illegal-move"));
+/// assert!(svg.contains("red cross: move 3 (a1) is illegal"));
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Marks {
+    /// Squares marked as legal moves (dots).
+    pub legal: SquareSet,
+    /// The square of the illegal move marked (a red cross).
+    pub illegal: Option<Square>,
+    /// The turn the caption describes, when legal moves are asked for.
+    pub turn: Option<Turn>,
+    /// The illegal move the caption names.
+    pub stop: Option<Stop>,
+}
+
+impl Marks {
+    /// The marks for `replay` of `record`: the illegal move, when the position shown is the
+    /// one before the record's first illegal move, and (with `legal`) the legal moves.
+    pub fn of(record: &Record, replay: &Replay, legal: bool) -> Marks {
+        let pos = &replay.diagram.position;
+        let stop = replay
+            .stopped
+            .or_else(|| next_illegal(record, pos, replay.diagram.moves));
+        let turn = legal.then(|| Turn::of(pos));
+        Marks {
+            legal: match turn {
+                Some(Turn::Place { squares, .. }) => squares,
+                _ => SquareSet::EMPTY,
+            },
+            illegal: match stop {
+                Some(Stop {
+                    mv: Move::Place(sq),
+                    ..
+                }) => Some(sq),
+                _ => None,
+            },
+            turn,
+            stop,
+        }
+    }
+
+    /// The caption, one line per mark: who moves and the legal moves, the illegal move and
+    /// why. `svg`: say which marks stand for what (dots, red cross).
+    pub fn caption(&self, svg: bool) -> Vec<String> {
+        let mut lines = Vec::new();
+        if let Some(turn) = self.turn {
+            match turn {
+                Turn::Place { .. } if svg => lines.push(format!("dots: {turn}")),
+                _ => lines.push(turn.to_string()),
+            }
+        }
+        if let Some(stop) = self.stop {
+            let what = match stop.mv {
+                Move::Place(sq) => sq.to_string(),
+                Move::Pass => "a pass".to_string(),
+            };
+            let cross = if svg && self.illegal.is_some() {
+                "red cross: "
+            } else {
+                ""
+            };
+            lines.push(format!(
+                "{cross}move {} ({what}) is illegal: {}",
+                stop.number, stop.reason
+            ));
+        }
+        lines
+    }
+
+    /// Whether there is nothing to mark or say.
+    pub fn is_empty(&self) -> bool {
+        self.turn.is_none() && self.stop.is_none()
+    }
+}
+
+/// The record's written move `shown + 1`, when it is illegal in `pos` (the position after
+/// `shown` written moves).
+fn next_illegal(record: &Record, pos: &Position, shown: usize) -> Option<Stop> {
+    let m = record.moves.get(shown)?;
+    let mut pos = *pos;
+    if m.mv != Move::Pass && pos.must_pass() && m.color != Some(pos.turn()) {
+        let _ = pos.play(Move::Pass);
+    }
+    pos.play(m.mv).err().map(|reason| Stop {
+        number: shown + 1,
+        mv: m.mv,
+        reason,
+    })
 }
 
 /// `31. f5 by white`, `33. pass by black`.

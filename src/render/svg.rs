@@ -7,7 +7,7 @@
 
 use std::fmt::Write;
 
-use super::{Diagram, Style};
+use super::{Diagram, Marks, Style};
 use crate::engine::{BoardShape, Cell, Color, Move, Position, Square, SquareSet};
 
 /// Side of a square, in SVG pixels.
@@ -26,6 +26,12 @@ const LABEL_INK: &str = "#3a3a3a";
 const BLOCKED: &str = "#6f6f6f";
 const BLOCKED_HATCH: &str = "#474747";
 const LAST_MOVE: &str = "#ffd21f";
+const LEGAL_DOT: &str = "#8fd3ff";
+const LEGAL_RING: &str = "#0b3b5c";
+const ILLEGAL: &str = "#e3241b";
+/// Caption lines: height in pixels, and characters per line for a board of `CELL` pixels.
+const CAPTION_LINE: u32 = 18;
+const CAPTION_CHARS_PER_CELL: usize = 5;
 
 /// Fill, outline and ink for numbers, per disc.
 fn disc_paint(cell: Cell) -> Option<(&'static str, &'static str, &'static str)> {
@@ -64,10 +70,30 @@ fn corner(sq: Square) -> (u32, u32) {
 /// The SVG of a diagram: the board's squares, its grid and outline, the coordinates, then
 /// the discs (numbered, or with the last move framed).
 pub(super) fn render(d: &Diagram, style: &Style) -> String {
+    render_marked(d, style, &Marks::default())
+}
+
+/// [`render`], with the marks drawn over the discs and the caption under the board.
+pub(super) fn render_marked(d: &Diagram, style: &Style, marks: &Marks) -> String {
     let rules = d.position.rules();
     let shape = rules.board();
     let n = shape.side();
     let size = LABEL + n as u32 * CELL + PAD;
+    let width = (n as usize * CAPTION_CHARS_PER_CELL).max(30);
+    let caption: Vec<String> = marks
+        .caption(true)
+        .iter()
+        .flat_map(|line| {
+            textwrap::wrap(line, width)
+                .into_iter()
+                .map(|l| l.into_owned())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let height = match caption.len() as u32 {
+        0 => size,
+        lines => size + lines * CAPTION_LINE + 4,
+    };
     let squares: Vec<Square> = (0..n)
         .flat_map(|r| (0..n).filter_map(move |c| Square::new(c, r)))
         .filter(|&sq| shape.contains(sq))
@@ -76,12 +102,12 @@ pub(super) fn render(d: &Diagram, style: &Style) -> String {
     let mut s = String::with_capacity(16 * 1024);
     let _ = writeln!(
         s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" viewBox="0 0 {size} {size}" font-family="DejaVu Sans, Verdana, Arial, sans-serif">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{height}" viewBox="0 0 {size} {height}" font-family="DejaVu Sans, Verdana, Arial, sans-serif">"#
     );
     let _ = writeln!(s, "<title>{}</title>", super::escape_markup(&d.summary()));
     let _ = writeln!(
         s,
-        r#"<rect width="{size}" height="{size}" fill="{BACKGROUND}"/>"#
+        r#"<rect width="{size}" height="{height}" fill="{BACKGROUND}"/>"#
     );
     board_squares(&mut s, &squares, rules.blocked());
     grid_lines(&mut s, &squares, shape);
@@ -104,8 +130,48 @@ pub(super) fn render(d: &Diagram, style: &Style) -> String {
             }
         }
     }
+    mark_squares(&mut s, marks);
+    if !caption.is_empty() {
+        let _ = writeln!(
+            s,
+            r#"<g class="caption" font-size="13" fill="{LABEL_INK}">"#
+        );
+        for (i, line) in caption.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                r#"<text x="{}" y="{}">{}</text>"#,
+                LABEL / 2,
+                size + i as u32 * CAPTION_LINE + 10,
+                super::escape_markup(line)
+            );
+        }
+        s.push_str("</g>\n");
+    }
     s.push_str("</svg>\n");
     s
+}
+
+/// A dot on each legal move, a red cross on the illegal move.
+fn mark_squares(s: &mut String, marks: &Marks) {
+    for sq in marks.legal {
+        let (cx, cy) = square_centre(sq);
+        let _ = writeln!(
+            s,
+            r#"<circle class="legal-move" cx="{cx}" cy="{cy}" r="6" fill="{LEGAL_DOT}" stroke="{LEGAL_RING}" stroke-width="1.5"/>"#
+        );
+    }
+    if let Some(sq) = marks.illegal {
+        let (x, y) = corner(sq);
+        let (a, b) = (8, CELL - 16);
+        let _ = writeln!(
+            s,
+            r#"<path class="illegal-move" d="M{} {}l{b} {b}M{} {}l-{b} {b}" stroke="{ILLEGAL}" stroke-width="4.5" stroke-linecap="round"/>"#,
+            x + a,
+            y + a,
+            x + CELL - a,
+            y + a
+        );
+    }
 }
 
 /// The squares, as one path, and the blocked squares: grey, crossed.

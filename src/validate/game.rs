@@ -40,7 +40,17 @@ pub(crate) fn validate_game_to_end<S: AsRef<str>>(
     let mut all = game.diagnostics.clone();
     let mut outcome = None;
     if let Some(record) = &game.record {
-        let report = validate_record(record, game.index);
+        let mut report = validate_record(record, game.index);
+        if report.errors() > 0 {
+            if let Some(hint) = super::suggest::other_rules_help(record) {
+                if let Some(first) = report.diagnostics.iter_mut().find(|d| d.is_error()) {
+                    first.help = Some(match first.help.take() {
+                        Some(help) => format!("{help}; {hint}"),
+                        None => hint,
+                    });
+                }
+            }
+        }
         all.extend(report.diagnostics);
         outcome = report.outcome;
     }

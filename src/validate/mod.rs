@@ -23,6 +23,8 @@ use crate::record::{ClaimedResult, MoveRecord, Record, ResultScore, Termination}
 mod game;
 mod suggest;
 
+pub use suggest::other_rules;
+
 pub use crate::codes::{explain, Code, CODES};
 pub(crate) use game::validate_game_to_end;
 pub use game::{validate_game, Summary};
@@ -52,11 +54,22 @@ impl GameReport {
 
 /// Replays `record` (game number `game` of its file) and reports what it gets wrong.
 pub fn validate_record(record: &Record, game: usize) -> GameReport {
+    run_validator(record, game, true)
+}
+
+/// Whether `record` replays without an error, without working out suggestions (cheap:
+/// one replay).
+pub(crate) fn replays_cleanly(record: &Record) -> bool {
+    run_validator(record, 0, false).errors() == 0
+}
+
+fn run_validator(record: &Record, game: usize, suggest: bool) -> GameReport {
     let mut v = Validator {
         record,
         game,
         diagnostics: Vec::new(),
         inferred_passes: Vec::new(),
+        suggest,
     };
     let (position, plies, outcome) = v.run();
     GameReport {
@@ -73,6 +86,8 @@ struct Validator<'r> {
     game: usize,
     diagnostics: Vec<Diagnostic>,
     inferred_passes: Vec<usize>,
+    /// Whether to work out fixes for an illegal move (an edit search).
+    suggest: bool,
 }
 
 impl Validator<'_> {
@@ -155,7 +170,11 @@ impl Validator<'_> {
                     )
                     .at(m.span, format!("{mover} to move here"))
                     .at_move(ply, Some(number))
-                    .help("a pass may be missing or extra before this move"),
+                    .help(if rules.players() > 2 {
+                        "nobody passes in 3-4 player games: a move may be missing, extra or out of order before this one"
+                    } else {
+                        "a pass may be missing or extra before this move"
+                    }),
                 );
             }
             match played {
@@ -336,7 +355,11 @@ impl Validator<'_> {
         } else {
             format!("legal moves for {}: {legal}", before.turn())
         };
-        if let Some(fix) = suggest::single_change(self.record) {
+        if let Some(fix) = self
+            .suggest
+            .then(|| suggest::single_change(self.record))
+            .flatten()
+        {
             help = format!("{fix}; {help}");
         }
         let label = match m.mv {

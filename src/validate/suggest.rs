@@ -3,6 +3,7 @@
 //! legal and, when the record claims a result, agree with it; a change that makes the
 //! moves legal but not the result is offered as such.
 
+use crate::engine::Rules;
 use crate::record::Record;
 
 /// A suggestion for the first illegal move of `record`, if one change makes every move
@@ -10,6 +11,71 @@ use crate::record::Record;
 pub(super) fn single_change(record: &Record) -> Option<String> {
     let valid = |r: &Record| super::validate_record(r, 0).errors() == 0;
     crate::edits::suggestion(record, &valid)
+}
+
+/// The variants tried by [`other_rules`], in the order they are named.
+const OTHER_RULES: [&str; 8] = [
+    "anti",
+    "free",
+    "classic",
+    "othello:10x10",
+    "othello:6x6",
+    "othello:4x4",
+    "othello:octagon",
+    "anti:10x10",
+];
+
+/// For a record that states no rules (none given by its format, no `Rules` tag) and fails
+/// under the rules it was read with: the few two-player variants under which it replays
+/// without an error (the claimed result included), such as anti-reversi for a game whose
+/// result only the fewest discs explain, or the free opening for a game that begins on
+/// the centre squares. At most 8 replays; `None` when the record states its rules, has a
+/// start position of its own, replays cleanly already, or fits no variant, or fits more
+/// than two (then nothing is learnt).
+///
+/// ```
+/// use reversi_record::formats::{Format, ReadOptions};
+/// use reversi_record::validate::other_rules;
+/// // Free opening: the first four moves fill the centre.
+/// let games = Format::MoveString.read_bytes("d4e4e5d5c5\n", &ReadOptions::default()).unwrap();
+/// let record = games[0].record.as_ref().unwrap();
+/// let found: Vec<String> = other_rules(record).unwrap().iter().map(|r| r.to_string()).collect();
+/// assert!(found.contains(&"free".to_string()), "{found:?}");
+/// ```
+pub fn other_rules(record: &Record) -> Option<Vec<Rules>> {
+    if record.rules_span.is_some() || record.start.is_some() || record.moves.is_empty() {
+        return None;
+    }
+    if super::replays_cleanly(record) {
+        return None;
+    }
+    let mut fits = Vec::new();
+    for text in OTHER_RULES {
+        let Ok(rules) = text.parse::<Rules>() else {
+            continue;
+        };
+        if rules == record.rules || rules.players() != record.rules.players() {
+            continue;
+        }
+        let mut candidate = record.clone();
+        candidate.rules = rules;
+        if super::replays_cleanly(&candidate) {
+            fits.push(rules);
+        }
+    }
+    (1..=2).contains(&fits.len()).then_some(fits)
+}
+
+/// The help [`other_rules`] gives, to add to the first error of the game.
+pub(crate) fn other_rules_help(record: &Record) -> Option<String> {
+    let fits = other_rules(record)?;
+    let named: Vec<String> = fits.iter().map(|r| format!("`{r}`")).collect();
+    Some(format!(
+        "the record states no rules and was read as `{}`, but its moves replay cleanly under {}: give the rules (a `Rules` tag, or --rules {})",
+        record.rules,
+        named.join(" or "),
+        fits[0]
+    ))
 }
 
 #[cfg(test)]
