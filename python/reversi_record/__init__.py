@@ -1,0 +1,71 @@
+"""Read, write, validate and convert Reversi/Othello game records of every variant.
+
+A thin layer over the Rust library ``reversi-record``: every rule and format is the
+library's.
+
+>>> import reversi_record as rr
+>>> games = list(rr.read(b"f5d6c3d3c4\\n"))
+>>> games[0].moves
+['f5', 'd6', 'c3', 'd3', 'c4']
+>>> rr.Position().play("f5")
+['e5']
+"""
+
+from __future__ import annotations
+
+from . import errors, scenario
+from ._native import (
+    Dataset,
+    Game,
+    Position,
+    Reader,
+    Rules,
+    convert,
+    dataset,
+    read,
+    repair,
+    standings,
+    to_numpy,
+    validate,
+    write,
+)
+from .arrow import to_arrow
+from .errors import (
+    FormatError,
+    IllegalMoveError,
+    ReadError,
+    ReversiError,
+    RulesError,
+    ScenarioError,
+    StandingsError,
+    UsageError,
+    WriteRefused,
+)
+
+__all__ = [
+    "convert",
+    "repair",
+    "standings",
+    "scenario",
+    "to_arrow",
+    "Dataset",
+    "dataset",
+    "to_numpy",
+    "Game",
+    "Position",
+    "Reader",
+    "Rules",
+    "read",
+    "write",
+    "validate",
+    "errors",
+    "FormatError",
+    "IllegalMoveError",
+    "ReadError",
+    "ReversiError",
+    "RulesError",
+    "ScenarioError",
+    "StandingsError",
+    "UsageError",
+    "WriteRefused",
+]

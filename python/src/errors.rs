@@ -1,0 +1,32 @@
+//! The package's exceptions are Python classes (`reversi_record/errors.py`), each carrying
+//! the diagnostic code; these build them from the library's errors.
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+/// An exception of class `class` (in `reversi_record.errors`) with `message` and `code`,
+/// and keyword attributes `extra`.
+pub(crate) fn raise(
+    py: Python<'_>,
+    class: &str,
+    message: impl Into<String>,
+    code: &str,
+    extra: Option<Bound<'_, PyDict>>,
+) -> PyErr {
+    let made = (|| -> PyResult<PyErr> {
+        let class = py.import("reversi_record.errors")?.getattr(class)?;
+        let value = class.call((message.into(), code), extra.as_ref())?;
+        Ok(PyErr::from_value(value))
+    })();
+    made.unwrap_or_else(|e| e)
+}
+
+/// A ValueError-like refusal of an argument: `UsageError`.
+pub(crate) fn usage(py: Python<'_>, message: impl Into<String>) -> PyErr {
+    raise(py, "UsageError", message, "usage", None)
+}
+
+/// An I/O failure: `ReadError` (also an `OSError`).
+pub(crate) fn io(py: Python<'_>, what: &str, e: &std::io::Error) -> PyErr {
+    raise(py, "ReadError", format!("{what}: {e}"), "io", None)
+}

@@ -1,0 +1,276 @@
+//! `scenario.run`, `standings`, `repair` and `convert`: the library's runs, as dicts.
+
+use std::io;
+use std::path::PathBuf;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use reversi_record::event::standings::{Standings, StandingsOptions};
+use reversi_record::formats::{Format, ParsedGame, ReadOptions, WriteOptions};
+use reversi_record::pipeline::conversion::{Conversion, Event as Converted, Outcome};
+use reversi_record::pipeline::validation::Validation;
+use reversi_record::repair::{repair_record, RepairOptions};
+
+use crate::convert::{ser_to_py, to_py};
+use crate::errors;
+use crate::games::{diagnostic_dicts, format_arg, open, Game, Src};
+
+/// Runs a rule scenario: the JSON transcript (`spec/scenario.md`) as a dict, with its
+/// text form under `"text"`. A scenario that does not parse or contradicts its own marks
+/// raises `ScenarioError` (its `code` such as `"scenario-unexpected-legal"`, `line`).
+#[pyfunction]
+pub(crate) fn scenario_run(py: Python<'_>, text: &str) -> PyResult<PyObject> {
+    let transcript = reversi_record::scenario::run(text).map_err(|e| {
+        let extra = PyDict::new(py);
+        let _ = extra.set_item("line", e.line);
+        errors::raise(
+            py,
+            "ScenarioError",
+            e.to_string(),
+            e.kind.code().name(),
+            Some(extra),
+        )
+    })?;
+    let json = transcript.to_json("<scenario>");
+    let out = ser_to_py(py, &json)?;
+    out.bind(py).set_item("text", transcript.to_text())?;
+    Ok(out)
+}
+
+/// The standings of the games in `paths` (WOC rules: points, Brightwell quotient, discs)
+/// as the JSON form, with `text`, `csv`, `html` and the tally's `notes`.
+#[pyfunction]
+#[pyo3(signature = (paths, event = None, withdrawn = None, jobs = None))]
+pub(crate) fn standings(
+    py: Python<'_>,
+    paths: Vec<PathBuf>,
+    event: Option<String>,
+    withdrawn: Option<Vec<String>>,
+    jobs: Option<usize>,
+) -> PyResult<PyObject> {
+    let mut inputs = Vec::new();
+    for path in paths {
+        let name = path.to_string_lossy().into_owned();
+        inputs.push((name, Some(open(py, Src::Path(path), None, None)?)));
+    }
+    let mut validation = Validation::new();
+    if let Some(j) = jobs {
+        validation = validation.jobs(j);
+    }
+    let result = py.allow_threads(|| -> Result<_, String> {
+        let gathered = validation
+            .collect(inputs.into_iter())
+            .map_err(|e| e.to_string())?;
+        if let Some((name, e)) = gathered.failed.first() {
+            return Err(format!("{name}: reading failed: {e}"));
+        }
+        let event_games = &gathered.event;
+        let tally = event_games.tally();
+        let notes: Vec<String> = tally.notes.iter().map(|n| n.to_string()).collect();
+        let options = StandingsOptions { event, withdrawn };
+        match Standings::compute(&tally.pairings, &options) {
+            Ok(s) => Ok(Ok((
+                s.to_json(),
+                s.to_text(),
+                s.to_csv(),
+                s.to_html(),
+                notes,
+            ))),
+            Err(e) => Ok(Err(e
+                .problems
+                .iter()
+                .map(|p| event_games.explain(p))
+                .collect::<Vec<_>>())),
+        }
+    });
+    let (json, text, csv, html, notes) = match result {
+        Err(e) => return Err(errors::raise(py, "ReadError", e, "io", None)),
+        Ok(Err(problems)) => {
+            let extra = PyDict::new(py);
+            let _ = extra.set_item("problems", problems.clone());
+            return Err(errors::raise(
+                py,
+                "StandingsError",
+                format!("no standings: {}", problems.join("; ")),
+                "standings",
+                Some(extra),
+            ));
+        }
+        Ok(Ok(s)) => s,
+    };
+    let value: serde_json::Value = serde_json::from_str(&json)
+        .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
+    let out = to_py(py, &value)?;
+    let d = out.bind(py);
+    d.set_item("text", text)?;
+    d.set_item("csv", csv)?;
+    d.set_item("html", html)?;
+    d.set_item("notes", notes)?;
+    Ok(out)
+}
+
+/// Searches the edits that make `game` legal (swapped moves, misread squares, ...):
+/// a dict of `status` (`"valid"`, `"repaired"`, `"wrong-result"`, `"ambiguous"`,
+/// `"unrepairable"`), `edits` (text), `alternatives`, `game` (the repaired `Game`, or
+/// `None`) and `report` (the diagnostic, or `None`). GIL released.
+#[pyfunction]
+#[pyo3(signature = (game, max_edits = 2))]
+pub(crate) fn repair(
+    py: Python<'_>,
+    game: &Bound<'_, Game>,
+    max_edits: usize,
+) -> PyResult<PyObject> {
+    let game = game.get();
+    let record = game.record(py)?.clone();
+    let options = RepairOptions {
+        max_edits,
+        ..RepairOptions::default()
+    };
+    let repair = py.allow_threads(|| repair_record(&record, &options));
+    let d = PyDict::new(py);
+    d.set_item("status", repair.status.name())?;
+    d.set_item(
+        "edits",
+        repair
+            .edits
+            .iter()
+            .map(|e| e.to_string())
+            .collect::<Vec<_>>(),
+    )?;
+    let alternatives: Vec<Vec<String>> = repair
+        .alternatives
+        .iter()
+        .map(|a| a.iter().map(|e| e.to_string()).collect())
+        .collect();
+    d.set_item("alternatives", alternatives)?;
+    let repaired = repair.record.clone().map(|r| {
+        Game::new(ParsedGame {
+            index: game.game.index,
+            source: game.game.source.clone(),
+            record: Some(r.without_spans()),
+            diagnostics: Vec::new(),
+        })
+    });
+    d.set_item("game", repaired.map(|g| Py::new(py, g)).transpose()?)?;
+    let report = match repair.report(game.game.index) {
+        Some(r) => diagnostic_dicts(py, std::slice::from_ref(&r), &game.game.source)?
+            .into_iter()
+            .next(),
+        None => None,
+    };
+    d.set_item("report", report)?;
+    Ok(d.into_any().unbind())
+}
+
+/// Converts the files `paths` into one file `output` of `format` (else the extension's),
+/// as `reversi convert` does: games replayed, passes written out, results settled, on
+/// several threads, written atomically. Returns the counts and the refusals (dicts of
+/// `file`, `game`, `message`).
+#[pyfunction]
+#[pyo3(signature = (paths, output, format = None, lossy = false, jobs = None))]
+pub(crate) fn convert(
+    py: Python<'_>,
+    paths: Vec<PathBuf>,
+    output: PathBuf,
+    format: Option<&str>,
+    lossy: bool,
+    jobs: Option<usize>,
+) -> PyResult<PyObject> {
+    let format = match format_arg(py, format)? {
+        Some(f) => f,
+        None => output
+            .extension()
+            .and_then(|e| e.to_str())
+            .and_then(Format::from_extension)
+            .ok_or_else(|| {
+                errors::raise(
+                    py,
+                    "FormatError",
+                    format!(
+                        "{}: no format for this extension; name it with format=...",
+                        output.display()
+                    ),
+                    "unknown-format",
+                    None,
+                )
+            })?,
+    };
+    for p in &paths {
+        if p.canonicalize()
+            .ok()
+            .is_some_and(|c| Some(c) == output.canonicalize().ok())
+        {
+            return Err(errors::usage(
+                py,
+                format!(
+                    "{} is an input: the output never overwrites one",
+                    output.display()
+                ),
+            ));
+        }
+    }
+    let mut inputs = Vec::new();
+    for path in paths {
+        let name = path.to_string_lossy().into_owned();
+        inputs.push((name, Some(open(py, Src::Path(path), None, None)?)));
+    }
+    let write = WriteOptions {
+        lossy,
+        names_dir: output.parent().map(|d| d.to_path_buf()),
+        ..WriteOptions::default()
+    };
+    let mut conversion = Conversion::new().target(format, &write, &ReadOptions::default());
+    if let Some(j) = jobs {
+        conversion = conversion.jobs(j);
+    }
+    let name = output.display().to_string();
+    let target = format.name();
+    let run = py.allow_threads(|| -> io::Result<_> {
+        let mut refusals = Vec::new();
+        let mut file = reversi_record::output::AtomicFile::create(&output)?;
+        let tally = {
+            let mut writer = format.writer(Box::new(&mut file), &write);
+            let mut current = String::new();
+            let tally = conversion
+                .run(inputs.into_iter(), &mut *writer, |event| {
+                    match event {
+                        Converted::Start(n) => current = n,
+                        Converted::Game(game, Outcome::Refused(e)) => refusals.push((
+                            current.clone(),
+                            game.index,
+                            e.refusal(&target, lossy)
+                                .unwrap_or_else(|| e.to_string())
+                                .replace("--lossy", "lossy=True"),
+                        )),
+                        Converted::ReadFailed(e) => return Err(e),
+                        Converted::Game(..) => {}
+                    }
+                    Ok(())
+                })
+                .map_err(|s| s.error)?;
+            writer.finish()?;
+            tally
+        };
+        file.commit()?;
+        Ok((tally, refusals))
+    });
+    let (tally, refusals) = run.map_err(|e| errors::io(py, &name, &e))?;
+    let d = PyDict::new(py);
+    d.set_item("files", tally.files)?;
+    d.set_item("games", tally.games)?;
+    d.set_item("written", tally.written)?;
+    d.set_item("refused", tally.refused)?;
+    d.set_item("unreadable", tally.unreadable)?;
+    d.set_item("with_errors", tally.with_errors)?;
+    d.set_item("derived_results", tally.derived_results)?;
+    let list = PyList::empty(py);
+    for (file, game, message) in refusals {
+        let r = PyDict::new(py);
+        r.set_item("file", file)?;
+        r.set_item("game", game)?;
+        r.set_item("message", message)?;
+        list.append(r)?;
+    }
+    d.set_item("refusals", list)?;
+    Ok(d.into_any().unbind())
+}

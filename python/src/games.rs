@@ -1,0 +1,621 @@
+//! `read`, `Game`, `write` and `validate`: the formats and the validator.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use reversi_record::diagnostic::{Diagnostic, Renderer, Source};
+use reversi_record::formats::{
+    DetectError, Format, Games, ParsedGame, ReadOptions, WriteError, WriteOptions,
+};
+use reversi_record::pipeline::validation::{Event, Validation};
+use reversi_record::pipeline::Input;
+use reversi_record::record::{score, Identity, MoveRecord, Record, Tag};
+use reversi_record::render::{Diagram, Style};
+use reversi_record::validate::{validate_game, with_explicit_passes, Summary};
+
+use crate::convert::{ser_to_py, to_py};
+use crate::engine::{move_arg, rules_arg, PyPosition, PyRules};
+use crate::errors;
+
+/// A format named as on the command line (`"ggf"`, `"pgn:playok"`).
+pub(crate) fn format_arg(py: Python<'_>, format: Option<&str>) -> PyResult<Option<Format>> {
+    format
+        .map(|f| {
+            f.parse::<Format>().map_err(|e| {
+                errors::raise(py, "FormatError", e.to_string(), "unknown-format", None)
+            })
+        })
+        .transpose()
+}
+
+/// What `read` and the datasets accept as a source: a path, bytes, or a file object.
+pub(crate) enum Src {
+    Path(PathBuf),
+    Bytes(String, Vec<u8>),
+}
+
+pub(crate) fn source_arg(source: &Bound<'_, PyAny>) -> PyResult<Src> {
+    if let Ok(b) = source.downcast::<PyBytes>() {
+        return Ok(Src::Bytes("<bytes>".into(), b.as_bytes().to_vec()));
+    }
+    if source.hasattr("read")? && !source.is_instance_of::<PyString>() {
+        let name = source
+            .getattr("name")
+            .ok()
+            .and_then(|n| n.extract::<String>().ok())
+            .unwrap_or_else(|| "<file>".into());
+        let data = source.call_method0("read")?;
+        let bytes = match data.downcast::<PyString>() {
+            Ok(s) => s.to_cow()?.as_bytes().to_vec(),
+            Err(_) => data.extract::<Vec<u8>>()?,
+        };
+        return Ok(Src::Bytes(name, bytes));
+    }
+    if let Ok(b) = source.extract::<Vec<u8>>() {
+        if !source.is_instance_of::<PyString>() {
+            return Ok(Src::Bytes("<bytes>".into(), b));
+        }
+    }
+    Ok(Src::Path(source.extract::<PathBuf>()?))
+}
+
+/// Opens a source as the library's `Input`: the format given or detected (content, then
+/// extension), the path handed to the reader (WTHOR finds its name files beside it).
+pub(crate) fn open(
+    py: Python<'_>,
+    src: Src,
+    format: Option<Format>,
+    rules: Option<reversi_record::Rules>,
+) -> PyResult<Input> {
+    let (name, path, reader, len): (String, Option<PathBuf>, Box<dyn io::Read + Send>, _) =
+        match src {
+            Src::Path(path) => {
+                let name = path.to_string_lossy().into_owned();
+                let file = std::fs::File::open(&path).map_err(|e| errors::io(py, &name, &e))?;
+                let len = file.metadata().ok().map(|m| m.len());
+                (name, Some(path), Box::new(file), len)
+            }
+            Src::Bytes(name, bytes) => {
+                let len = Some(bytes.len() as u64);
+                (name, None, Box::new(io::Cursor::new(bytes)), len)
+            }
+        };
+    let detected = Format::detect(reader, &name, len, format).map_err(|e| match e {
+        DetectError::Unknown => errors::raise(
+            py,
+            "FormatError",
+            format!("{name}: the format is not recognised; name it with format=..."),
+            "unknown-format",
+            None,
+        ),
+        other => errors::raise(py, "ReadError", format!("{name}: {other}"), "io", None),
+    })?;
+    Ok(Input {
+        format: detected.format,
+        reader: detected.input,
+        options: ReadOptions {
+            name: Arc::from(name.as_str()),
+            path,
+            rules,
+            ..ReadOptions::default()
+        },
+    })
+}
+
+/// The games of one input, read as they are asked for.
+///
+/// Iterating yields `Game`s; problems of the file itself (not of a game) are gathered
+/// in `file_diagnostics`.
+#[pyclass(module = "reversi_record", name = "Reader")]
+pub(crate) struct Reader {
+    games: Mutex<Games<'static>>,
+    name: Arc<str>,
+    format: Format,
+    file_diagnostics: Vec<ParsedGame>,
+}
+
+#[pymethods]
+impl Reader {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Game>> {
+        loop {
+            let games = &self.games;
+            let next = py.allow_threads(|| match games.lock() {
+                Ok(mut g) => g.next(),
+                Err(_) => None,
+            });
+            match next {
+                None => return Ok(None),
+                Some(Err(e)) => return Err(errors::io(py, &self.name, &e)),
+                Some(Ok(game)) if game.index == 0 && game.record.is_none() => {
+                    self.file_diagnostics.push(game)
+                }
+                Some(Ok(game)) => return Ok(Some(Game::new(game))),
+            }
+        }
+    }
+
+    /// The format the input is read as (`"wthor"`, `"pgn:playok"`, ...).
+    #[getter]
+    fn format(&self) -> String {
+        self.format.name()
+    }
+
+    /// The input's name.
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Problems of the file itself met so far (dicts in the JSON shape).
+    #[getter]
+    fn file_diagnostics(&self, py: Python<'_>) -> PyResult<Vec<PyObject>> {
+        let mut out = Vec::new();
+        for g in &self.file_diagnostics {
+            out.extend(diagnostic_dicts(py, &g.diagnostics, &g.source)?);
+        }
+        Ok(out)
+    }
+}
+
+/// Reads the games of `source` (a path, bytes or a binary file object), one at a time.
+pub(crate) fn read_games(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    format: Option<&str>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Reader> {
+    let format = format_arg(py, format)?;
+    let rules = rules_arg(py, rules)?;
+    let input = open(py, source_arg(source)?, format, rules)?;
+    let name = input.options.name.clone();
+    let games = input.format.read(input.reader, &input.options);
+    Ok(Reader {
+        games: Mutex::new(games),
+        name,
+        format: input.format,
+        file_diagnostics: Vec::new(),
+    })
+}
+
+pub(crate) fn diagnostic_dicts(
+    py: Python<'_>,
+    diagnostics: &[Diagnostic],
+    source: &Source,
+) -> PyResult<Vec<PyObject>> {
+    let mut renderer = Renderer::plain();
+    diagnostics
+        .iter()
+        .map(|d| ser_to_py(py, &renderer.locate(d, source)))
+        .collect()
+}
+
+/// One game as read: its rules, tags, moves, claimed result and what is wrong with it.
+#[pyclass(module = "reversi_record", name = "Game", frozen)]
+pub(crate) struct Game {
+    pub(crate) game: ParsedGame,
+    found: OnceLock<Vec<Diagnostic>>,
+}
+
+impl Game {
+    pub(crate) fn new(game: ParsedGame) -> Game {
+        Game {
+            game,
+            found: OnceLock::new(),
+        }
+    }
+
+    fn found(&self) -> &[Diagnostic] {
+        self.found
+            .get_or_init(|| validate_game(&self.game, &[] as &[&str]))
+    }
+
+    pub(crate) fn record(&self, py: Python<'_>) -> PyResult<&Record> {
+        self.game.record.as_ref().ok_or_else(|| {
+            errors::raise(
+                py,
+                "ReadError",
+                format!("game {} could not be read", self.game.index),
+                self.game
+                    .diagnostics
+                    .first()
+                    .map_or("syntax", |d| d.code.name()),
+                None,
+            )
+        })
+    }
+}
+
+#[pymethods]
+impl Game {
+    /// Builds a game from moves (`["f5", "d6", "--", ...]`), rules and tags.
+    ///
+    /// >>> Game.from_moves(["f5", "d6"]).moves
+    /// ['f5', 'd6']
+    #[staticmethod]
+    #[pyo3(signature = (moves, rules = None, tags = None))]
+    fn from_moves(
+        py: Python<'_>,
+        moves: Vec<Option<String>>,
+        rules: Option<&Bound<'_, PyAny>>,
+        tags: Option<Vec<(String, String)>>,
+    ) -> PyResult<Game> {
+        let mut record = Record::new(rules_arg(py, rules)?.unwrap_or_default());
+        for m in &moves {
+            record
+                .moves
+                .push(MoveRecord::new(move_arg(py, m.as_deref())?));
+        }
+        for (k, v) in tags.unwrap_or_default() {
+            record.tags.push(Tag::new(k, v));
+        }
+        Ok(Game::new(ParsedGame {
+            index: 1,
+            source: Source::whole("<game>", ""),
+            record: Some(record),
+            diagnostics: Vec::new(),
+        }))
+    }
+
+    /// 1-based index of the game in its input.
+    #[getter]
+    fn index(&self) -> usize {
+        self.game.index
+    }
+
+    /// The input's name.
+    #[getter]
+    fn file(&self) -> &str {
+        &self.game.source.name
+    }
+
+    /// The rules, or `None` when the game could not be read.
+    #[getter]
+    fn rules(&self) -> Option<PyRules> {
+        self.game.record.as_ref().map(|r| PyRules(r.rules))
+    }
+
+    /// The tags in record order (a dict; a repeated name keeps its last value).
+    #[getter]
+    fn tags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        if let Some(r) = &self.game.record {
+            for t in &r.tags {
+                d.set_item(&t.name, &t.value)?;
+            }
+        }
+        Ok(d)
+    }
+
+    /// The value of tag `name` (case as written), or `None`.
+    fn tag(&self, name: &str) -> Option<String> {
+        self.game.record.as_ref()?.tag(name).map(str::to_owned)
+    }
+
+    /// The moves as written (`"f5"`, `"--"` for a pass).
+    #[getter]
+    fn moves(&self) -> Vec<String> {
+        self.game
+            .record
+            .as_ref()
+            .map(|r| r.moves.iter().map(|m| m.mv.to_string()).collect())
+            .unwrap_or_default()
+    }
+
+    /// The claimed result as text (`"36-28"`, `"B+R"`), or `None`.
+    #[getter]
+    fn result(&self) -> Option<String> {
+        self.game
+            .record
+            .as_ref()?
+            .result
+            .as_ref()
+            .and_then(score::result_text)
+    }
+
+    /// What the reader and the replay found (dicts in the JSON shape of `reversi validate`).
+    #[getter]
+    fn diagnostics(&self, py: Python<'_>) -> PyResult<Vec<PyObject>> {
+        diagnostic_dicts(py, self.found(), &self.game.source)
+    }
+
+    /// What the reader alone found (syntax, encodings): the part of `diagnostics` before
+    /// any replay.
+    #[getter]
+    fn read_diagnostics(&self, py: Python<'_>) -> PyResult<Vec<PyObject>> {
+        diagnostic_dicts(py, &self.game.diagnostics, &self.game.source)
+    }
+
+    /// Whether the game has no error.
+    #[getter]
+    fn is_valid(&self) -> bool {
+        !self.found().iter().any(Diagnostic::is_error)
+    }
+
+    /// Who played, where and when (`black`, `white`, `round`, `board`, `event`, `date`), or
+    /// `None` when the tags name none of it.
+    #[getter]
+    fn identity(&self, py: Python<'_>) -> PyResult<PyObject> {
+        let identity = self
+            .game
+            .record
+            .as_ref()
+            .and_then(|r| Identity::of_tags(&r.tags));
+        match identity {
+            Some(i) => ser_to_py(py, &i),
+            None => Ok(py.None()),
+        }
+    }
+
+    /// The game's source text (a text view for binary formats).
+    #[getter]
+    fn text(&self) -> &str {
+        &self.game.source.text
+    }
+
+    /// The record as the library's JSON model (a dict).
+    fn to_dict(&self, py: Python<'_>) -> PyResult<PyObject> {
+        let record = self.record(py)?;
+        ser_to_py(py, &record.without_spans())
+    }
+
+    /// Every position from the start, one after each move (passes the record leaves out
+    /// are played); the list stops before an illegal move.
+    fn positions(&self, py: Python<'_>) -> PyResult<Vec<PyPosition>> {
+        let record = self.record(py)?;
+        let explicit = with_explicit_passes(record);
+        let mut pos = explicit.start_position().map_err(|e| {
+            errors::raise(py, "ReadError", e.to_string(), "impossible-position", None)
+        })?;
+        let mut out = vec![PyPosition(pos)];
+        for m in &explicit.moves {
+            if pos.play(m.mv).is_err() {
+                break;
+            }
+            out.push(PyPosition(pos));
+        }
+        Ok(out)
+    }
+
+    /// The final position (or where replay stops) as SVG, move numbers drawn.
+    fn _repr_svg_(&self, py: Python<'_>) -> PyResult<String> {
+        let record = self.record(py)?;
+        let replay = Diagram::replay(record, None).map_err(|e| {
+            errors::raise(py, "ReadError", e.to_string(), "impossible-position", None)
+        })?;
+        Ok(replay.diagram.svg(&Style { numbers: true }))
+    }
+
+    fn _repr_html_(&self, py: Python<'_>) -> PyResult<String> {
+        let svg = self._repr_svg_(py)?;
+        let title = match (self.tag("Black"), self.tag("White")) {
+            (Some(b), Some(w)) => format!("{} - {}", escape(&b), escape(&w)),
+            _ => format!("game {}", self.game.index),
+        };
+        Ok(format!(
+            "<figure>{svg}<figcaption>{title}</figcaption></figure>"
+        ))
+    }
+
+    fn __len__(&self) -> usize {
+        self.game.record.as_ref().map_or(0, |r| r.moves.len())
+    }
+
+    fn __repr__(&self) -> String {
+        match &self.game.record {
+            Some(r) => format!(
+                "<Game {} of {}: {}, {} moves{}>",
+                self.game.index,
+                self.game.source.name,
+                r.rules,
+                r.moves.len(),
+                r.result
+                    .as_ref()
+                    .and_then(score::result_text)
+                    .map(|t| format!(", {t}"))
+                    .unwrap_or_default()
+            ),
+            None => format!(
+                "<Game {} of {}: unreadable>",
+                self.game.index, self.game.source.name
+            ),
+        }
+    }
+}
+
+fn escape(text: &str) -> String {
+    reversi_record::render::escape_markup(text)
+}
+
+/// The records of `games` (an iterable of `Game`).
+pub(crate) fn records(py: Python<'_>, games: &Bound<'_, PyAny>) -> PyResult<Vec<Record>> {
+    let mut out = Vec::new();
+    for g in games.try_iter()? {
+        let g = g?;
+        let game = g.downcast::<Game>()?.get();
+        out.push(game.record(py)?.clone());
+    }
+    Ok(out)
+}
+
+fn refused(py: Python<'_>, e: &WriteError, target: &str, lossy: bool) -> PyErr {
+    let (code, lost): (&str, Vec<String>) = match e {
+        WriteError::Io(io) => return errors::raise(py, "ReadError", io.to_string(), "io", None),
+        WriteError::CannotHold(what) => ("cannot-hold", what.clone()),
+        WriteError::ChangesMeaning(what) => ("changes-meaning", what.clone()),
+        WriteError::NeedsSetting { what, .. } => ("needs-setting", vec![what.clone()]),
+        WriteError::HidesErrors { found, .. } => ("hides-errors", found.clone()),
+    };
+    let message = e
+        .refusal(target, lossy)
+        .unwrap_or_else(|| e.to_string())
+        .replace("--lossy", "lossy=True");
+    let extra = PyDict::new(py);
+    let _ = extra.set_item("lost", PyList::new(py, &lost).ok());
+    let _ = extra.set_item("lossy_helps", matches!(e, WriteError::CannotHold(_)));
+    errors::raise(py, "WriteRefused", message, code, Some(extra))
+}
+
+/// Writes `records` as `format`; the bytes and what was dropped.
+pub(crate) fn write_records(
+    py: Python<'_>,
+    records: &[Record],
+    format: Format,
+    options: &WriteOptions,
+) -> PyResult<(Vec<u8>, Vec<String>)> {
+    let mut out = Vec::new();
+    let mut dropped = Vec::new();
+    let result = py.allow_threads(|| -> Result<(), WriteError> {
+        let mut writer = format.writer(Box::new(&mut out), options);
+        for record in records {
+            dropped.extend(writer.write(record)?);
+        }
+        writer.finish()?;
+        Ok(())
+    });
+    result.map_err(|e| refused(py, &e, &format.name(), options.lossy))?;
+    Ok((out, dropped))
+}
+
+/// `write(games, path=None, format=None, lossy=False, year=None)`.
+pub(crate) fn write_games(
+    py: Python<'_>,
+    games: &Bound<'_, PyAny>,
+    path: Option<PathBuf>,
+    format: Option<&str>,
+    lossy: bool,
+    year: Option<u16>,
+) -> PyResult<PyObject> {
+    let format = match (format_arg(py, format)?, &path) {
+        (Some(f), _) => f,
+        (None, Some(p)) => p
+            .extension()
+            .and_then(|e| e.to_str())
+            .and_then(Format::from_extension)
+            .ok_or_else(|| {
+                errors::raise(
+                    py,
+                    "FormatError",
+                    format!(
+                        "{}: no format for this extension; name it with format=...",
+                        p.display()
+                    ),
+                    "unknown-format",
+                    None,
+                )
+            })?,
+        (None, None) => Format::Rgn,
+    };
+    let records = records(py, games)?;
+    let options = WriteOptions {
+        lossy,
+        year,
+        names_dir: path
+            .as_ref()
+            .and_then(|p| p.parent().map(|d| d.to_path_buf())),
+        ..WriteOptions::default()
+    };
+    let (bytes, dropped) = write_records(py, &records, format, &options)?;
+    match path {
+        None => Ok(PyBytes::new(py, &bytes).into_any().unbind()),
+        Some(path) => {
+            let name = path.display().to_string();
+            py.allow_threads(|| -> io::Result<()> {
+                let mut file = reversi_record::output::AtomicFile::create(&path)?;
+                file.write_all(&bytes)?;
+                file.commit()
+            })
+            .map_err(|e| errors::io(py, &name, &e))?;
+            Ok(PyList::new(py, dropped)?.into_any().unbind())
+        }
+    }
+}
+
+/// `validate(paths, jobs=None, allow=())`: the diagnostics (dicts in the JSON shape),
+/// the findings across games and the summary, as `reversi validate --format json` gives
+/// them.
+pub(crate) fn validate_paths(
+    py: Python<'_>,
+    paths: Vec<PathBuf>,
+    jobs: Option<usize>,
+    allow: Vec<String>,
+    format: Option<&str>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyDict>> {
+    let format = format_arg(py, format)?;
+    let rules = rules_arg(py, rules)?;
+    let mut inputs = Vec::new();
+    for path in paths {
+        let name = path.to_string_lossy().into_owned();
+        inputs.push((name, Some(open(py, Src::Path(path), format, rules)?)));
+    }
+    let mut validation = Validation::new().allow(allow.iter().cloned()).gather(true);
+    if let Some(j) = jobs {
+        validation = validation.jobs(j);
+    }
+    let run = py.allow_threads(|| {
+        let mut found: Vec<serde_json::Value> = Vec::new();
+        let mut failed: Vec<String> = Vec::new();
+        let mut event = reversi_record::event::Event::default();
+        let mut renderer = Renderer::plain();
+        let mut name: Arc<str> = Arc::from("-");
+        let outcome = validation.run(inputs.into_iter(), |e| {
+            match e {
+                Event::Start(n) => {
+                    name = Arc::from(n.as_str());
+                    event.start_input(name.clone());
+                }
+                Event::Game(game, diagnostics) => {
+                    for d in diagnostics {
+                        found.push(
+                            serde_json::to_value(renderer.locate(d, &game.source))
+                                .map_err(io::Error::other)?,
+                        );
+                    }
+                }
+                Event::Facts(block) => event.absorb(block),
+                Event::ReadFailed(e) => failed.push(format!("{name}: {e}")),
+                Event::Clean(_) => {}
+            }
+            Ok(())
+        });
+        let mut summary: Summary = match outcome {
+            Ok(s) => s,
+            Err(stopped) => return Err(stopped.to_string()),
+        };
+        let mut findings = Vec::new();
+        for f in event.check(None) {
+            if allow.iter().any(|a| a.eq_ignore_ascii_case(f.code.name())) {
+                continue;
+            }
+            summary.add_across_games(f.severity);
+            findings.push(serde_json::to_value(&f).map_err(|e| e.to_string())?);
+        }
+        let summary = serde_json::to_value(summary).map_err(|e| e.to_string())?;
+        Ok((found, findings, summary, failed))
+    });
+    let (found, findings, summary, failed) =
+        run.map_err(|e| errors::raise(py, "ReadError", e, "io", None))?;
+    if let Some(first) = failed.first() {
+        return Err(errors::raise(py, "ReadError", first.clone(), "io", None));
+    }
+    let out = PyDict::new(py);
+    let list = PyList::empty(py);
+    for v in &found {
+        list.append(to_py(py, v)?)?;
+    }
+    out.set_item("diagnostics", list)?;
+    let list = PyList::empty(py);
+    for v in &findings {
+        list.append(to_py(py, v)?)?;
+    }
+    out.set_item("findings", list)?;
+    out.set_item("summary", to_py(py, &summary)?)?;
+    Ok(out.unbind())
+}

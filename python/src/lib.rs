@@ -1,0 +1,147 @@
+//! `reversi_record._native`: the Python package's binding over the library. Every rule and
+//! format is the library's; this layer only converts arguments and results (and releases
+//! the GIL around the heavy calls).
+
+use std::path::PathBuf;
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+mod convert;
+mod datasets;
+mod engine;
+mod errors;
+mod extras;
+mod games;
+
+/// Reads the games of `source`: a path, `bytes`, or a file object; the format detected
+/// (content, then extension) unless `format` names it (`"wthor"`, `"pgn:playok"`, ...);
+/// `rules` for readers whose records do not say them.
+///
+/// >>> [len(g) for g in read(b"f5d6c3\nf5f6\n")]
+/// [3, 2]
+#[pyfunction]
+#[pyo3(signature = (source, format = None, rules = None))]
+fn read(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    format: Option<&str>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<games::Reader> {
+    games::read_games(py, source, format, rules)
+}
+
+/// Writes `games` to `path` atomically (or returns the bytes when `path` is `None`), in
+/// `format` (else the extension's; RGN when neither). A format that cannot hold part of a
+/// game raises `WriteRefused` naming it (`lossy=True` drops what is only information
+/// around the game, never what changes its meaning). Returns what was dropped.
+#[pyfunction]
+#[pyo3(signature = (games, path = None, format = None, lossy = false, year = None))]
+fn write(
+    py: Python<'_>,
+    games: &Bound<'_, PyAny>,
+    path: Option<PathBuf>,
+    format: Option<&str>,
+    lossy: bool,
+    year: Option<u16>,
+) -> PyResult<PyObject> {
+    games::write_games(py, games, path, format, lossy, year)
+}
+
+/// Validates files as `reversi validate --format json` does: returns a dict with
+/// `diagnostics` (dicts in the JSON shape), `findings` (across games) and `summary`.
+#[pyfunction]
+#[pyo3(signature = (paths, jobs = None, allow = Vec::new(), format = None, rules = None))]
+fn validate(
+    py: Python<'_>,
+    paths: &Bound<'_, PyAny>,
+    jobs: Option<usize>,
+    allow: Vec<String>,
+    format: Option<&str>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyDict>> {
+    let paths = path_list(paths)?;
+    games::validate_paths(py, paths, jobs, allow, format, rules)
+}
+
+/// The games as numpy arrays, built in Rust (GIL released): a dict of `moves` (int16,
+/// games x plies, `row * side + col`, -2 a pass, -1 padding), `boards` (int8, games x
+/// positions x rows x cols, the codes of `Position.board`; with `planes=True` uint8 0/1,
+/// games x positions x colours x rows x cols), `legal` (bool masks, with `legal=True`),
+/// `turn` (int8 colour index to move, -1 once over or past the end), `lengths` (plies
+/// replayed), `valid`, `over`, `margin` (Black's score minus White's at the end),
+/// `winner` (colour index, -1 a draw, -2 unfinished) and `side`.
+#[pyfunction]
+#[pyo3(signature = (games, boards = true, planes = false, legal = false))]
+fn to_numpy(
+    py: Python<'_>,
+    games: &Bound<'_, PyAny>,
+    boards: bool,
+    planes: bool,
+    legal: bool,
+) -> PyResult<Py<PyDict>> {
+    let options = datasets::Options {
+        boards,
+        planes,
+        legal,
+    };
+    datasets::to_numpy(py, games, options)
+}
+
+/// The games of the files `paths` as `to_numpy`'s arrays: one dict of every game, or with
+/// `chunk` an iterator of dicts of at most `chunk` games.
+#[pyfunction]
+#[pyo3(signature = (paths, chunk = None, boards = true, planes = false, legal = false, format = None, rules = None))]
+#[allow(clippy::too_many_arguments)]
+fn dataset(
+    py: Python<'_>,
+    paths: &Bound<'_, PyAny>,
+    chunk: Option<usize>,
+    boards: bool,
+    planes: bool,
+    legal: bool,
+    format: Option<&str>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyObject> {
+    let options = datasets::Options {
+        boards,
+        planes,
+        legal,
+    };
+    let paths = path_list(paths)?;
+    let mut set = datasets::Dataset::new(py, paths, chunk, format, rules, options)?;
+    if chunk.is_some() {
+        return Ok(Py::new(py, set)?.into_any());
+    }
+    match set.__next__(py)? {
+        Some(d) => Ok(d.into_any()),
+        None => Ok(datasets::to_numpy(py, &pyo3::types::PyList::empty(py), options)?.into_any()),
+    }
+}
+
+/// One path or a list of them.
+fn path_list(paths: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
+    if paths.is_instance_of::<pyo3::types::PyString>() || paths.hasattr("__fspath__")? {
+        return Ok(vec![paths.extract()?]);
+    }
+    paths.extract()
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<engine::PyRules>()?;
+    m.add_class::<engine::PyPosition>()?;
+    m.add_class::<games::Game>()?;
+    m.add_class::<games::Reader>()?;
+    m.add_function(wrap_pyfunction!(read, m)?)?;
+    m.add_function(wrap_pyfunction!(write, m)?)?;
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(to_numpy, m)?)?;
+    m.add_function(wrap_pyfunction!(dataset, m)?)?;
+    m.add_class::<datasets::Dataset>()?;
+    m.add_function(wrap_pyfunction!(extras::scenario_run, m)?)?;
+    m.add_function(wrap_pyfunction!(extras::standings, m)?)?;
+    m.add_function(wrap_pyfunction!(extras::repair, m)?)?;
+    m.add_function(wrap_pyfunction!(extras::convert, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,114 @@
+import glob
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import reversi_record as rr
+from conftest import FIXTURES, SHARED
+
+
+def side_index(square, side):
+    col = ord(square[0]) - ord("a")
+    row = int(square[1:]) - 1
+    return row * side + col
+
+
+def check_against_engine(games, data):
+    """Every board, mask, turn and move of `data` equals the engine's, position by position."""
+    side = data["side"]
+    for g, game in enumerate(games):
+        positions = game.positions()
+        n = data["lengths"][g]
+        assert n == len(positions) - 1
+        for k, pos in enumerate(positions):
+            assert (data["boards"][g, k] == pos.board()).all(), (g, k)
+            if "legal" in data:
+                mask = np.zeros(side * side, bool)
+                for sq in pos.legal_moves():
+                    mask[side_index(sq, side)] = True
+                assert (data["legal"][g, k].ravel() == mask).all(), (g, k)
+            expected_turn = -1 if pos.is_over else ["black", "white", "red", "green"].index(pos.turn)
+            assert data["turn"][g, k] == expected_turn
+        assert (data["turn"][g, n + 1 :] == -1).all()
+        assert (data["boards"][g, n + 1 :] == 0).all()
+        last = positions[-1]
+        assert data["over"][g] == last.is_over
+        if last.is_over:
+            o = last.outcome()
+            assert data["margin"][g] == o["margin"]
+
+
+def test_to_numpy_equals_the_engine_on_fixtures():
+    games = [g for g in rr.read(FIXTURES / "cli" / "mixed.rgn") if g.rules.side == 8]
+    data = rr.to_numpy(games, legal=True)
+    assert data["boards"].dtype == np.int8 and data["moves"].dtype == np.int16
+    assert data["boards"].shape[:2] == (len(games), data["moves"].shape[1] + 1)
+    check_against_engine(games, data)
+
+
+def test_passes_are_written_out_and_invalid_games_stop():
+    games = list(rr.read(FIXTURES / "cli" / "pass.wtb")) + list(rr.read(b"f5d6a1\n"))
+    data = rr.to_numpy(games)
+    assert (data["moves"] == -2).any()  # the WTHOR game's inferred pass
+    assert list(data["valid"]) == [True] * (len(games) - 1) + [False]
+    assert data["lengths"][-1] == 2
+    check_against_engine(games, data)
+
+
+def test_planes_and_variants():
+    games = list(rr.read(FIXTURES / "rgn" / "valid" / "three_players_octagon_anti.rgn"))
+    data = rr.to_numpy(games, planes=True)
+    assert data["boards"].shape[2:] == (3, 10, 10)
+    pos = games[0].positions()[0]
+    for c in range(3):
+        assert (data["boards"][0, 0, c] == (pos.board() == c + 1)).all()
+    mixed = list(rr.read(FIXTURES / "cli" / "six.txt")) + games
+    with pytest.raises(rr.UsageError):
+        rr.to_numpy(mixed)
+
+
+def test_dataset_chunks_equal_the_whole():
+    paths = [FIXTURES / "cli" / "mixed.rgn"] * 3
+    whole = rr.dataset(paths, rules=None)
+    chunks = list(rr.dataset(paths, chunk=4))
+    assert sum(len(c["lengths"]) for c in chunks) == len(whole["lengths"]) == 18
+
+
+def test_shared_wthor_tensors_equal_the_engine():
+    paths = sorted(glob.glob(str(SHARED / "wthor" / "*.wtb")))
+    if not paths:
+        pytest.skip("no shared WTHOR files")
+    data = rr.dataset(paths[:1])
+    games = list(rr.read(paths[0]))
+    assert len(games) == len(data["lengths"])
+    check_against_engine(games[:300], {k: (v[:300] if hasattr(v, "shape") else v) for k, v in data.items()})
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["othello", "othello:6x6", "othello:10x10", "anti", "multi3", "othello:4x4"]), st.randoms(use_true_random=False))
+def test_random_legal_games(rules, rnd):
+    """Random legal games: the engine agrees with itself through play, records, formats
+    and arrays."""
+    pos = rr.Position(rules)
+    moves = []
+    while not pos.is_over and len(moves) < 200:
+        legal = pos.legal_moves()
+        if not legal:
+            pos.pass_()
+            moves.append("--")
+            continue
+        sq = rnd.choice(legal)
+        flips = pos.flips(sq)
+        assert pos.play(sq) == flips
+        moves.append(sq)
+    game = rr.Game.from_moves(moves, rules=rules)
+    assert game.is_valid, game.diagnostics
+    assert len(game.positions()) == len(moves) + 1
+    assert game.positions()[-1] == pos
+    back = list(rr.read(rr.write([game], format="rgn"), format="rgn"))
+    assert back[0].positions()[-1] == pos
+    data = rr.to_numpy([game], legal=True)
+    assert data["valid"][0] and data["lengths"][0] == len(moves)
+    assert (data["boards"][0, len(moves)] == pos.board()).all()
+    check_against_engine([game], data)
