@@ -581,7 +581,7 @@ pub(crate) fn validate_paths(
                 }
                 Event::Facts(block) => event.absorb(block),
                 Event::ReadFailed(e) => failed.push(format!("{name}: {e}")),
-                Event::Clean(_) => {}
+                Event::Clean(_) | Event::Ended(_) => {}
             }
             Ok(())
         });
