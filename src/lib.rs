@@ -34,6 +34,8 @@
 //! * [`pipeline`]: whole inputs on all cores in input order, in flat memory:
 //!   [`pipeline::Validation`], [`pipeline::Conversion`] (which reads back what it wrote),
 //!   [`pipeline::GameReader`] (games without records).
+//! * [`dataset`]: games as arrays (moves, board tensors, legal masks, results) for
+//!   machine learning, from the same replay.
 //! * [`render`] draws positions as text and SVG; [`scenario`] runs rule scenarios and the
 //!   conformance suite; [`output`] writes files atomically, never over an input.
 //!
@@ -59,6 +61,7 @@ pub use engine::{
     Setup, Square, SquareSet,
 };
 pub mod codes;
+pub mod dataset;
 pub mod diagnostic;
 mod edits;
 pub mod event;

@@ -5,30 +5,11 @@ use numpy::{IntoPyArray, PyArray2};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use reversi_record::render::{Diagram, Style};
-use reversi_record::{Cell, Color, Finished, Move, Outcome, Square, SquareSet};
+use reversi_record::{Color, Finished, Move, Outcome, Square, SquareSet};
 
 use crate::errors;
 
-/// Board codes in arrays: what a square holds.
-pub(crate) const EMPTY: i8 = 0;
-/// A neutral disc (3-player games).
-pub(crate) const NEUTRAL: i8 = 5;
-/// A blocked square.
-pub(crate) const BLOCKED: i8 = -1;
-/// Not a square of the board (the octagon's cut corners).
-pub(crate) const OFF_BOARD: i8 = -2;
-
-/// The code of a cell: 0 empty, 1-4 a disc of Black, White, Red, Green, 5 neutral, -1
-/// blocked, -2 off the board.
-pub(crate) fn cell_code(cell: Cell) -> i8 {
-    match cell {
-        Cell::Empty => EMPTY,
-        Cell::Disc(c) => c.index() as i8 + 1,
-        Cell::Neutral => NEUTRAL,
-        Cell::Blocked => BLOCKED,
-        Cell::OffBoard => OFF_BOARD,
-    }
-}
+use reversi_record::dataset::cell_code;
 
 /// Rules of a variant and board, from a rules string such as `"multi3:octagon"`.
 ///

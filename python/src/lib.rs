@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use reversi_record::dataset::Options;
 
 mod convert;
 mod datasets;
@@ -72,26 +73,27 @@ fn validate(
 /// replayed), `valid`, `over`, `margin` (Black's score minus White's at the end),
 /// `winner` (colour index, -1 a draw, -2 unfinished) and `side`.
 #[pyfunction]
-#[pyo3(signature = (games, boards = true, planes = false, legal = false))]
+#[pyo3(signature = (games, boards = true, planes = false, legal = false, jobs = None))]
 fn to_numpy(
     py: Python<'_>,
     games: &Bound<'_, PyAny>,
     boards: bool,
     planes: bool,
     legal: bool,
+    jobs: Option<usize>,
 ) -> PyResult<Py<PyDict>> {
-    let options = datasets::Options {
+    let options = Options {
         boards,
         planes,
         legal,
     };
-    datasets::to_numpy(py, games, options)
+    datasets::to_numpy(py, games, options, jobs.unwrap_or(0))
 }
 
 /// The games of the files `paths` as `to_numpy`'s arrays: one dict of every game, or with
 /// `chunk` an iterator of dicts of at most `chunk` games.
 #[pyfunction]
-#[pyo3(signature = (paths, chunk = None, boards = true, planes = false, legal = false, format = None, rules = None))]
+#[pyo3(signature = (paths, chunk = None, boards = true, planes = false, legal = false, format = None, rules = None, jobs = None))]
 #[allow(clippy::too_many_arguments)]
 fn dataset(
     py: Python<'_>,
@@ -102,20 +104,22 @@ fn dataset(
     legal: bool,
     format: Option<&str>,
     rules: Option<&Bound<'_, PyAny>>,
+    jobs: Option<usize>,
 ) -> PyResult<PyObject> {
-    let options = datasets::Options {
+    let options = Options {
         boards,
         planes,
         legal,
     };
     let paths = path_list(paths)?;
-    let mut set = datasets::Dataset::new(py, paths, chunk, format, rules, options)?;
+    let jobs = jobs.unwrap_or(0);
+    let mut set = datasets::Dataset::new(py, paths, chunk, format, rules, options, jobs)?;
     if chunk.is_some() {
         return Ok(Py::new(py, set)?.into_any());
     }
     match set.__next__(py)? {
         Some(d) => Ok(d.into_any()),
-        None => Ok(datasets::to_numpy(py, &pyo3::types::PyList::empty(py), options)?.into_any()),
+        None => Ok(datasets::empty(py, options)?.into_any()),
     }
 }
 

@@ -75,6 +75,9 @@ pub trait Bits:
     /// Converts to the layout-independent [`SquareSet`].
     fn to_set(self) -> SquareSet;
 
+    /// The squares of row `row` (0-based) as bits, bit `col`.
+    fn row(self, row: u32) -> u16;
+
     /// Converts from a [`SquareSet`], dropping squares the layout cannot hold.
     fn from_set(set: SquareSet) -> Self {
         let mut bits = Self::ZERO;
@@ -200,6 +203,10 @@ impl Bits for u64 {
     fn lowest(self) -> u32 {
         self.trailing_zeros()
     }
+    #[inline(always)]
+    fn row(self, row: u32) -> u16 {
+        ((self >> (8 * row)) & 0xff) as u16
+    }
     fn from_set(set: SquareSet) -> u64 {
         let mut bits = 0u64;
         for row in 0..8 {
@@ -249,6 +256,10 @@ impl Bits for u128 {
     #[inline(always)]
     fn lowest(self) -> u32 {
         self.trailing_zeros()
+    }
+    #[inline(always)]
+    fn row(self, row: u32) -> u16 {
+        ((self >> (11 * row)) & 0x3ff) as u16
     }
     fn from_set(set: SquareSet) -> u128 {
         let mut bits = 0u128;

@@ -7,7 +7,7 @@ use super::board_state::{BitPosition, IllegalMove};
 use super::outcome::Outcome;
 use super::perft::Finished;
 use super::rules::Rules;
-use super::square::{Color, Square, SquareSet};
+use super::square::{Color, Square, SquareSet, MAX_SIDE};
 
 /// A move: a disc placed on a square, or a pass.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -122,6 +122,15 @@ macro_rules! with {
     };
 }
 
+/// A board row by row ([`Position::rows`]): bit `col` of entry `row`.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub struct Rows {
+    /// The discs of each colour, by [`Color::index`]; rows past the board's side are 0.
+    pub discs: [[u16; MAX_SIDE as usize]; 4],
+    /// The neutral discs.
+    pub neutral: [u16; MAX_SIDE as usize],
+}
+
 /// A position of any variant on any board, with checked play.
 ///
 /// ```
@@ -222,6 +231,37 @@ impl Position {
     /// Neutral discs (3-player games).
     pub fn neutral(&self) -> SquareSet {
         with!(&self.layout, p => p.neutral().to_set())
+    }
+
+    /// The board row by row, bit `col` of row `row`: the discs of each colour in turn
+    /// order and the neutral discs, read straight off the bitboards (what array builders
+    /// use instead of a [`SquareSet`] per colour).
+    ///
+    /// ```
+    /// use reversi_record::{Color, Position, Rules};
+    /// let rows = Position::new(Rules::default()).rows();
+    /// // Row 4: d4 White, e4 Black.
+    /// assert_eq!((rows.discs[Color::Black.index()][3], rows.discs[Color::White.index()][3]), (0b10000, 0b1000));
+    /// ```
+    pub fn rows(&self) -> Rows {
+        fn read<B: Bits>(p: &BitPosition<B>, rules: &Rules) -> Rows {
+            let side = rules.board().side() as usize;
+            let mut rows = Rows::default();
+            for &c in rules.colors() {
+                let discs = p.discs(c);
+                for (r, row) in rows.discs[c.index()].iter_mut().enumerate().take(side) {
+                    *row = discs.row(r as u32);
+                }
+            }
+            let neutral = p.neutral();
+            if !neutral.is_zero() {
+                for (r, row) in rows.neutral.iter_mut().enumerate().take(side) {
+                    *row = neutral.row(r as u32);
+                }
+            }
+            rows
+        }
+        with!(&self.layout, p => read(p, &self.rules))
     }
 
     /// Empty playable squares.

@@ -151,6 +151,75 @@ pub(crate) fn standard() -> &'static Board<u64> {
     })
 }
 
+/// Replays a standard Othello game from the usual start, its passes written out, on the
+/// quick board: `visit` sees Black's and White's discs (`u64`, bit `row * 8 + col`) and
+/// whether Black is to move, at the start and after every move, up to the first move that
+/// is illegal. Returns how many moves were played and the position reached; `None` for
+/// other rules (for the engine's replay).
+pub(crate) fn standard_replay(
+    rules: &Rules,
+    moves: &[Move],
+    mut visit: impl FnMut(u64, u64, bool),
+) -> Option<(usize, Position)> {
+    if *rules != Rules::default() {
+        return None;
+    }
+    let board = standard();
+    let [mut own, mut opp] = board.start;
+    let mut black_to_move = true;
+    visit(own, opp, black_to_move);
+    let mut played = 0;
+    for mv in moves {
+        match *mv {
+            Move::Pass => {
+                if board.can_move(own, opp) || !board.can_move(opp, own) {
+                    break;
+                }
+            }
+            Move::Place(sq) => {
+                let Some(index) = u64::index_of(sq) else {
+                    break;
+                };
+                let Some(flipped) = board.place(own, opp, index as usize) else {
+                    break;
+                };
+                own |= u64::bit(index) | flipped;
+                opp &= !flipped;
+            }
+        }
+        std::mem::swap(&mut own, &mut opp);
+        black_to_move = !black_to_move;
+        played += 1;
+        let (black, white) = if black_to_move {
+            (own, opp)
+        } else {
+            (opp, own)
+        };
+        visit(black, white, black_to_move);
+    }
+    let (black, white) = if black_to_move {
+        (own, opp)
+    } else {
+        (opp, own)
+    };
+    let setup = Setup {
+        discs: [
+            black.to_set(),
+            white.to_set(),
+            SquareSet::EMPTY,
+            SquareSet::EMPTY,
+        ],
+        neutral: SquareSet::EMPTY,
+        turn: if black_to_move {
+            Color::Black
+        } else {
+            Color::White
+        },
+    };
+    let pos = Position::from_setup(*rules, setup).ok()?;
+    Some((played, pos))
+}
+
 /// Where replay inserts the passes a standard Othello game from the usual start leaves
 /// out: the indexes of the moves they go before, pushed to `passes_before`. `None` when the
 /// quick board cannot tell (other rules, a move that is illegal even after a pass), for

@@ -120,26 +120,44 @@ impl Record {
     /// The position the game starts from, checked against the rules: the start position
     /// (with the discs in hand it gives, when the supply is limited) or the rules' default.
     pub fn start_position(&self) -> Result<Position, SetupError> {
-        let mut pos = Position::from_setup(self.rules, self.start_setup())?;
-        let in_hand = self.start.as_ref().and_then(|s| s.in_hand);
-        if let (Some([black, white]), Some(_)) = (in_hand, self.rules.supply()) {
-            pos.set_in_hand(Color::Black, Some(black));
-            pos.set_in_hand(Color::White, Some(white));
-        }
-        Ok(pos)
+        start_position(self.rules, self.start.as_ref())
     }
 
     /// The setup the game starts from: the start position, or the rules' default.
     pub fn start_setup(&self) -> Setup {
-        match &self.start {
-            Some(s) => s.setup,
-            None => {
-                let (discs, neutral) = self.rules.start_discs();
-                Setup {
-                    discs,
-                    neutral,
-                    turn: Color::Black,
-                }
+        start_setup(self.rules, self.start.as_ref())
+    }
+}
+
+/// The position a game under `rules` starts from: `start` (with the discs in hand it
+/// gives, when the supply is limited) or the rules' default; [`Record::start_position`]
+/// for a record, this for a game seen without one.
+///
+/// ```
+/// use reversi_record::record::start_position;
+/// use reversi_record::{Position, Rules};
+/// assert_eq!(start_position(Rules::default(), None)?, Position::new(Rules::default()));
+/// # Ok::<(), reversi_record::engine::SetupError>(())
+/// ```
+pub fn start_position(rules: Rules, start: Option<&StartPosition>) -> Result<Position, SetupError> {
+    let mut pos = Position::from_setup(rules, start_setup(rules, start))?;
+    let in_hand = start.and_then(|s| s.in_hand);
+    if let (Some([black, white]), Some(_)) = (in_hand, rules.supply()) {
+        pos.set_in_hand(Color::Black, Some(black));
+        pos.set_in_hand(Color::White, Some(white));
+    }
+    Ok(pos)
+}
+
+fn start_setup(rules: Rules, start: Option<&StartPosition>) -> Setup {
+    match start {
+        Some(s) => s.setup,
+        None => {
+            let (discs, neutral) = rules.start_discs();
+            Setup {
+                discs,
+                neutral,
+                turn: Color::Black,
             }
         }
     }

@@ -16,9 +16,9 @@
 use std::borrow::Cow;
 
 use crate::diagnostic::Diagnostic;
-use crate::engine::{IllegalMove, Move, Outcome, Position, SquareSet};
+use crate::engine::{IllegalMove, Move, Outcome, Position, Rules, SquareSet};
 use crate::record::score::{join_counts, result_mismatch};
-use crate::record::{ClaimedResult, MoveRecord, Record, ResultScore, Termination};
+use crate::record::{ClaimedResult, MoveRecord, Record, ResultScore, StartPosition, Termination};
 
 mod game;
 mod suggest;
@@ -609,37 +609,53 @@ pub fn insert_inferred_passes(record: &mut Record, report: &GameReport) -> bool 
 /// when the record writes its passes or does not replay legally.
 fn implicit_passes(record: &Record) -> Vec<usize> {
     let mut passes_before = Vec::new();
-    // Standard Othello from its usual start, the common case, on the quick check's board;
-    // anything it cannot tell, with the engine.
     let moves = record.moves.iter().map(|m| m.mv);
-    if record.start.is_none()
-        && crate::engine::quick::implicit_passes(&record.rules, moves, &mut passes_before).is_some()
-    {
-        return passes_before;
-    }
-    passes_before.clear();
-    let Ok(mut pos) = record.start_position() else {
-        return Vec::new();
-    };
-    for (i, m) in record.moves.iter().enumerate() {
-        if pos.play(m.mv).is_ok() {
-            continue;
-        }
-        // A placement fails where its player has to pass first, or it is illegal.
-        if m.mv == Move::Pass || !pos.must_pass() {
-            return Vec::new();
-        }
-        let _ = pos.play(Move::Pass);
-        if pos.play(m.mv).is_err() {
-            return Vec::new();
-        }
-        passes_before.push(i);
-    }
+    infer_passes(
+        &record.rules,
+        record.start.as_ref(),
+        moves,
+        &mut passes_before,
+    );
     passes_before
 }
 
-/// Inserts a pass before each move `passes_before` names (ascending); position claims
-/// keep pointing after the same moves.
+/// The passes that replay infers in `moves` (from `start`, or the rules' start), as the
+/// indexes of the moves they go before, into `passes_before` (cleared first). A game that
+/// does not replay legally, or whose start the rules refuse, infers none.
+pub(crate) fn infer_passes(
+    rules: &Rules,
+    start: Option<&StartPosition>,
+    moves: impl Iterator<Item = Move> + Clone,
+    passes_before: &mut Vec<usize>,
+) {
+    passes_before.clear();
+    // Standard Othello from its usual start, the common case, on the quick check's board;
+    // anything it cannot tell, with the engine.
+    if start.is_none()
+        && crate::engine::quick::implicit_passes(rules, moves.clone(), passes_before).is_some()
+    {
+        return;
+    }
+    passes_before.clear();
+    let Ok(mut pos) = crate::record::start_position(*rules, start) else {
+        return;
+    };
+    for (i, mv) in moves.enumerate() {
+        if pos.play(mv).is_ok() {
+            continue;
+        }
+        // A placement fails where its player has to pass first, or it is illegal.
+        if mv == Move::Pass || !pos.must_pass() || {
+            let _ = pos.play(Move::Pass);
+            pos.play(mv).is_err()
+        } {
+            passes_before.clear();
+            return;
+        }
+        passes_before.push(i);
+    }
+}
+
 fn insert_passes(record: &mut Record, passes_before: &[usize]) {
     if passes_before.is_empty() {
         return;
