@@ -329,7 +329,7 @@ def rust_bit_index(sq: int) -> int:
 def ours(paths: list[str]):
     import reversi_record as rr
 
-    data = rr.dataset(paths)
+    data = rr.dataset(paths, jobs=1)
     return data["moves"], data["boards"]
 
 
