@@ -66,7 +66,7 @@ def main():
         options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
         for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                      "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                     "--disable-sync", "--window-size=1400,1000",
+                     "--disable-sync", "--window-size=1500,950",
                      "--user-data-dir=" + str(work / "profile")]:
             options.add_argument(flag)
         options.add_experimental_option("prefs", {
@@ -143,6 +143,7 @@ def main():
         accept = wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#repair-candidates button.accept")))
         check("swapped moves 21 (b6) and 22 (b5)" in text("repair-candidates"), "the candidate: " + text("repair-candidates"))
         check("repaired with 1 edit" in text("repair-report"), "the repair's report")
+        driver.execute_script("document.getElementById('repair-find').scrollIntoView({block: 'center'})")
         shot("04-repair")
         accept.click()
         wait.until(lambda d: "no findings" in d.find_element(By.ID, "diagnostics").text)
@@ -166,6 +167,7 @@ def main():
         Select(by_id("export-format")).select_by_value("rgn")
         by_id("export-check").click()
         wait.until(lambda d: "2 of 2 games written as rgn" in d.find_element(By.ID, "export-report").text)
+        driver.execute_script("window.scrollTo(0, 0)")
         shot("06-save")
         by_id("download-link").click()
         deadline = time.time() + 20
@@ -187,6 +189,7 @@ def main():
         wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#standings-table tbody tr")) >= 2)
         first_row = driver.find_element(By.CSS_SELECTOR, "#standings-table tbody tr").text
         check("Vecchi Elisabetta" in first_row and "2B 41-23" in first_row, "the standings: " + first_row)
+        driver.execute_script("document.getElementById('standings-pane').scrollIntoView()")
         shot("07-standings")
 
         logs = driver.get_log("browser") if hasattr(driver, "get_log") else []

@@ -92,7 +92,7 @@ async function upload(files) {
 
 function added(summary) {
   state.files.push(summary);
-  const option = el("option", summary.name + " (" + summary.games + " games)");
+  const option = el("option", (summary.served || summary.name) + " (" + summary.games + " games)");
   option.value = summary.id;
   $("file-select").appendChild(option);
   $("file-select").value = summary.id;
