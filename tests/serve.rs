@@ -678,8 +678,9 @@ fn an_uploaded_file_is_read_in_any_format_and_downloaded_not_saved() {
     assert_eq!(a.status, 422, "{}", a.text());
 }
 
-/// A 10,000-game file loads, validates and lists in under a second (in a release build;
-/// the test build is given five times as long).
+/// A 10,000-game file, every game with an error, loads, validates and lists in under a
+/// second (in a release build, about 0.3 s on two cores; the test build is given three
+/// times as long).
 #[test]
 fn ten_thousand_games_load_and_list_fast() {
     let game = std::fs::read_to_string(Path::new(ROOT).join("fixtures/serve/round-1.rgn")).unwrap();
@@ -701,7 +702,7 @@ fn ten_thousand_games_load_and_list_fast() {
     assert_eq!(summary["games"], 10_000);
     assert_eq!(list["matched"], 10_000);
     assert_eq!(list["games"].as_array().unwrap().len(), 100);
-    let limit = if cfg!(debug_assertions) { 5.0 } else { 1.0 };
+    let limit = if cfg!(debug_assertions) { 3.0 } else { 1.0 };
     assert!(took.as_secs_f64() < limit, "took {took:?}");
     let t = Instant::now();
     let page = desk.get("/api/files/0/games?offset=9900&limit=100").json();

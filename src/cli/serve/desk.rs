@@ -16,7 +16,7 @@ use reversi_record::output::AtomicFile;
 use reversi_record::record::{Record, Tag, TagName};
 use reversi_record::render::Walk;
 use reversi_record::repair::{repair_game, Repair, RepairOptions, Status};
-use reversi_record::validate::validate_game;
+use reversi_record::validate::{validate_game, validate_game_quick};
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -187,7 +187,11 @@ impl GameStatus {
 /// One game on the desk.
 struct DeskGame {
     parsed: ParsedGame,
+    /// The findings without the suggestions (one replay: what the list needs).
     diagnostics: Vec<Diagnostic>,
+    /// The findings with their suggestions, as `reversi validate` prints them: worked out
+    /// when the game is opened.
+    full: Option<Vec<Diagnostic>>,
     status: GameStatus,
     /// The edits accepted on the desk, as sentences.
     changes: Vec<String>,
@@ -197,7 +201,7 @@ struct DeskGame {
 
 impl DeskGame {
     fn new(parsed: ParsedGame, changes: Vec<String>) -> DeskGame {
-        let diagnostics = validate_game(&parsed, &[] as &[&str]);
+        let diagnostics = validate_game_quick(&parsed, &[] as &[&str]);
         let errors = diagnostics.iter().any(Diagnostic::is_error) || parsed.record.is_none();
         let status = if errors {
             GameStatus::Errors
@@ -211,6 +215,7 @@ impl DeskGame {
         DeskGame {
             parsed,
             diagnostics,
+            full: None,
             status,
             changes,
             repair: None,
@@ -535,9 +540,11 @@ impl Desk {
         let file = self.file(id)?;
         let name = file.name.clone();
         let game = file.game(n)?;
+        let full = game
+            .full
+            .get_or_insert_with(|| validate_game(&game.parsed, &[] as &[&str]));
         let mut renderer = Renderer::plain();
-        let diagnostics: Vec<Value> = game
-            .diagnostics
+        let diagnostics: Vec<Value> = full
             .iter()
             .map(|d| {
                 json!({
