@@ -15,6 +15,7 @@ mod perft;
 mod progress;
 mod repair;
 mod scenario;
+mod serve;
 mod show;
 mod signals;
 mod standings;
@@ -69,6 +70,14 @@ enum Command {
     Man(completions::ManArgs),
     /// Run rule scenarios, check their transcripts, write the conformance suite.
     Scenario(scenario::Args),
+    /// Start the desk: a web page on this machine to load, check, repair and save record
+    /// files and see the standings (docs/serve.md).
+    ///
+    /// The page lists the record files of the folders given (default: the current
+    /// folder), takes files dropped on it, and writes new files only beside the
+    /// originals. It listens on 127.0.0.1 only (unless `--listen`); the first line printed
+    /// is its address.
+    Serve(serve::Args),
 }
 
 /// Output formats for reports.
@@ -104,6 +113,7 @@ pub(crate) fn main() -> ExitCode {
         Command::Completions(args) => completions::completions(args),
         Command::Man(args) => completions::man(args),
         Command::Scenario(args) => scenario::run(args),
+        Command::Serve(args) => serve::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

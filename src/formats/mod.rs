@@ -668,6 +668,71 @@ impl Format {
     }
 }
 
+/// What [`Format::write_each`] made of a list of records: the bytes, and what became of
+/// each game that was not written whole.
+#[derive(Debug, Default)]
+pub struct WrittenEach {
+    /// The output.
+    pub bytes: Vec<u8>,
+    /// Games written.
+    pub written: usize,
+    /// The games refused, each with its number and the refusal as the converter says it.
+    pub refused: Vec<(usize, String)>,
+    /// The games written lossily, each with its number and what was dropped.
+    pub dropped: Vec<(usize, Vec<String>)>,
+}
+
+impl Format {
+    /// Writes `records` (each with its game number) to memory one at a time, as a
+    /// conversion does: a game the format refuses is left out and named with the refusal
+    /// ([`WriteError::refusal`]), a game written lossily is named with what it lost; only
+    /// an I/O error stops the writing.
+    ///
+    /// ```
+    /// use reversi_record::formats::{Format, ReadOptions, WriteOptions};
+    /// let text = "[Black \"Ann\"]\n\nf5 d6 *\n\n[Rules \"anti\"]\n\nf5 *\n";
+    /// let games = Format::Rgn.read_bytes(text, &ReadOptions::default()).unwrap();
+    /// let records = games.iter().map(|g| (g.index, g.record.as_ref().unwrap()));
+    /// let out = Format::MoveString.write_each(records, &WriteOptions { lossy: true, ..Default::default() }).unwrap();
+    /// assert_eq!(out.written, 2);
+    /// assert_eq!(out.dropped[0].0, 1, "the tag is lost");
+    /// let records = games.iter().map(|g| (g.index, g.record.as_ref().unwrap()));
+    /// let out = Format::Wthor.write_each(records, &WriteOptions::default()).unwrap();
+    /// assert!(out.refused.iter().any(|(game, why)| *game == 2 && why.starts_with("wthor cannot hold")));
+    /// ```
+    pub fn write_each<'r>(
+        self,
+        records: impl IntoIterator<Item = (usize, &'r Record)>,
+        options: &WriteOptions,
+    ) -> io::Result<WrittenEach> {
+        let mut out = WrittenEach::default();
+        let mut bytes = Vec::new();
+        {
+            let mut writer = self.writer(Box::new(&mut bytes), options);
+            for (game, record) in records {
+                match writer.write(record) {
+                    Ok(losses) => {
+                        out.written += 1;
+                        if !losses.is_empty() {
+                            out.dropped.push((game, losses));
+                        }
+                    }
+                    Err(WriteError::Io(e)) => return Err(e),
+                    Err(e) => {
+                        let why = e
+                            .refusal(&self.name(), options.lossy)
+                            .unwrap_or_else(|| e.to_string());
+                        out.refused.push((game, why));
+                    }
+                }
+            }
+            writer.finish()?;
+        }
+        out.bytes = bytes;
+        Ok(out)
+    }
+}
+
 impl fmt::Display for Format {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.name())

@@ -30,6 +30,9 @@ use crate::record::Record;
 
 mod svg;
 mod text;
+pub mod walk;
+
+pub use walk::Walk;
 
 /// `text` as HTML or XML character data or attribute value: `& < > " '` escaped, control
 /// characters (which XML cannot hold) as spaces, line breaks kept.

@@ -32,16 +32,47 @@ pub fn validate_game<S: AsRef<str>>(game: &ParsedGame, allow: &[S]) -> Vec<Diagn
     validate_game_to_end(game, allow).0
 }
 
+/// [`validate_game`] without the suggestions (the edit search that says which swap or
+/// misread square would make an illegal move legal, and other rules that would fit): the
+/// same findings, codes and severities, for one replay of each game. What a list of many
+/// games needs, leaving the full help for the game a user opens.
+///
+/// ```
+/// use reversi_record::formats::{Format, ReadOptions};
+/// use reversi_record::validate::{validate_game, validate_game_quick};
+/// let games = Format::MoveString.read_bytes("f5 f6 e6 f4 e3 c5 g5 g4 g3 d6 e7 f3 e2 d7 c4 d3 f7 c6 c8 f2 b5 b6\n", &ReadOptions::default()).unwrap();
+/// let full = validate_game(&games[0], &[] as &[&str]);
+/// let quick = validate_game_quick(&games[0], &[] as &[&str]);
+/// let codes = |ds: &[reversi_record::diagnostic::Diagnostic]| ds.iter().map(|d| (d.code, d.severity)).collect::<Vec<_>>();
+/// assert_eq!(codes(&full), codes(&quick));
+/// ```
+pub fn validate_game_quick<S: AsRef<str>>(game: &ParsedGame, allow: &[S]) -> Vec<Diagnostic> {
+    validate_game_with(game, allow, false).0
+}
+
 /// [`validate_game`], and the outcome when the game was replayed to its end.
 pub(crate) fn validate_game_to_end<S: AsRef<str>>(
     game: &ParsedGame,
     allow: &[S],
 ) -> (Vec<Diagnostic>, Option<Outcome>) {
+    validate_game_with(game, allow, true)
+}
+
+/// [`validate_game_to_end`], with or without the suggestions.
+fn validate_game_with<S: AsRef<str>>(
+    game: &ParsedGame,
+    allow: &[S],
+    suggest: bool,
+) -> (Vec<Diagnostic>, Option<Outcome>) {
     let mut all = game.diagnostics.clone();
     let mut outcome = None;
     if let Some(record) = &game.record {
-        let mut report = validate_record(record, game.index);
-        if report.errors() > 0 {
+        let mut report = if suggest {
+            validate_record(record, game.index)
+        } else {
+            super::validate_record_quick(record, game.index)
+        };
+        if suggest && report.errors() > 0 {
             if let Some(hint) = super::suggest::other_rules_help(record) {
                 if let Some(first) = report.diagnostics.iter_mut().find(|d| d.is_error()) {
                     first.help = Some(match first.help.take() {

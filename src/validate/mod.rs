@@ -27,7 +27,7 @@ pub use suggest::other_rules;
 
 pub use crate::codes::{explain, Code, CODES};
 pub(crate) use game::validate_game_to_end;
-pub use game::{validate_game, Summary};
+pub use game::{validate_game, validate_game_quick, Summary};
 
 /// What replaying one game found.
 #[derive(Clone, Debug)]
@@ -55,6 +55,11 @@ impl GameReport {
 /// Replays `record` (game number `game` of its file) and reports what it gets wrong.
 pub fn validate_record(record: &Record, game: usize) -> GameReport {
     run_validator(record, game, true)
+}
+
+/// [`validate_record`] without working out suggestions for an illegal move (one replay).
+pub(crate) fn validate_record_quick(record: &Record, game: usize) -> GameReport {
+    run_validator(record, game, false)
 }
 
 /// Whether `record` replays without an error, without working out suggestions (cheap:

@@ -1,0 +1,454 @@
+// The desk's page. Every text that comes from a record (names, tags, comments, messages)
+// goes into the page as textContent or an input's value, never as markup; the board is
+// the library's SVG, shown as an image (no script in it can run).
+"use strict";
+
+const TOKEN = document.querySelector('meta[name="desk-token"]').content;
+const PAGE = 100;
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  files: [],
+  file: null,      // id of the file shown
+  filter: "all",
+  offset: 0,
+  matched: 0,
+  game: null,      // the open game (its detail)
+  frame: 0,
+};
+
+function el(tag, text, cls) {
+  const e = document.createElement(tag);
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  if (cls) e.className = cls;
+  return e;
+}
+
+function clear(node) {
+  while (node.firstChild) node.removeChild(node.firstChild);
+}
+
+function say(text, error) {
+  const m = $("message");
+  m.textContent = text || "";
+  m.className = error ? "error" : "";
+}
+
+async function api(method, path, body, raw) {
+  const options = { method, headers: {} };
+  if (method !== "GET") options.headers["X-Desk-Token"] = TOKEN;
+  if (raw !== undefined) {
+    options.body = raw;
+  } else if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  let value = null;
+  try { value = await response.json(); } catch (e) { value = { error: response.statusText }; }
+  if (!response.ok) throw new Error((value && value.error) || response.statusText);
+  return value;
+}
+
+// ---- files ----
+
+async function loadFolder() {
+  const { files } = await api("GET", "/api/folder");
+  const list = $("folder-list");
+  clear(list);
+  if (files.length === 0) list.appendChild(el("li", "no record files", "note"));
+  for (const f of files) {
+    const li = el("li");
+    li.appendChild(el("span", f.path, "path"));
+    const b = el("button", "open");
+    b.type = "button";
+    b.dataset.path = f.path;
+    b.addEventListener("click", () => openServed(f.root, f.path));
+    li.appendChild(b);
+    list.appendChild(li);
+  }
+}
+
+async function openServed(root, path) {
+  say("reading " + path + " ...");
+  try {
+    const summary = await api("POST", "/api/open", { root, path });
+    added(summary);
+  } catch (e) { say(e.message, true); }
+}
+
+async function upload(files) {
+  for (const file of files) {
+    say("reading " + file.name + " ...");
+    try {
+      const headers = { "X-Desk-Token": TOKEN, "X-File-Name": encodeURIComponent(file.name) };
+      const response = await fetch("/api/upload", { method: "POST", headers, body: file });
+      const value = await response.json().catch(() => ({ error: response.statusText }));
+      if (!response.ok) throw new Error(value.error || response.statusText);
+      added(value);
+    } catch (e) { say(file.name + ": " + e.message, true); }
+  }
+}
+
+function added(summary) {
+  state.files.push(summary);
+  const option = el("option", (summary.served || summary.name) + " (" + summary.games + " games)");
+  option.value = summary.id;
+  $("file-select").appendChild(option);
+  $("file-select").value = summary.id;
+  say(summary.name + ": " + summary.games + " games read");
+  showFile(summary.id);
+}
+
+function showFile(id) {
+  state.file = Number(id);
+  state.offset = 0;
+  const summary = state.files.find((f) => f.id === state.file);
+  $("file-note").textContent = summary ? summary.note : "";
+  const problems = $("file-problems");
+  clear(problems);
+  for (const p of (summary && summary.problems) || []) problems.appendChild(el("li", p));
+  const stem = summary ? summary.name.replace(/^.*[\\/]/, "").replace(/\.[^.]*$/, "") : "games";
+  $("save-name").value = stem + "-fixed." + extension($("export-format").value);
+  $("save-beside").hidden = !(summary && summary.served);
+  resetExport();
+  loadList();
+}
+
+// ---- the list ----
+
+async function loadList() {
+  if (state.file === null) return;
+  const q = "?status=" + encodeURIComponent(state.filter) + "&offset=" + state.offset + "&limit=" + PAGE;
+  const t0 = performance.now();
+  const list = await api("GET", "/api/files/" + state.file + "/games" + q);
+  state.matched = list.matched;
+  const c = list.counts;
+  $("list-counts").textContent = list.total + " games: " + c.valid + " valid, " + c.warnings +
+    " with warnings, " + c.errors + " with errors, " + c.repaired + " repaired";
+  const body = $("game-list").tBodies[0];
+  clear(body);
+  for (const g of list.games) {
+    const tr = el("tr");
+    tr.dataset.index = g.index;
+    tr.dataset.status = g.status;
+    for (const v of [g.index, g.black || "", g.white || "", g.round || "", g.board || ""]) tr.appendChild(el("td", v));
+    const status = el("td", g.status, "status status-" + g.status);
+    if (g.first) status.title = g.first;
+    tr.appendChild(status);
+    if (state.game && state.game.index === g.index) tr.classList.add("open");
+    tr.addEventListener("click", () => openGame(g.index));
+    body.appendChild(tr);
+  }
+  const last = Math.min(state.offset + PAGE, list.matched);
+  $("page-info").textContent = list.matched === 0 ? "none" : (state.offset + 1) + "-" + last + " of " + list.matched;
+  $("page-prev").disabled = state.offset === 0;
+  $("page-next").disabled = last >= list.matched;
+  $("game-list").dataset.ms = Math.round(performance.now() - t0);
+}
+
+// ---- a game ----
+
+async function openGame(index, keepFrame) {
+  try {
+    const game = await api("GET", "/api/files/" + state.file + "/games/" + index);
+    showGame(game, keepFrame);
+  } catch (e) { say(e.message, true); }
+}
+
+function identityText(game) {
+  const i = game.identity || {};
+  const players = (i.black || "?") + " vs " + (i.white || "?");
+  const where = [i.round ? "round " + i.round : "", i.board ? "board " + i.board : ""].filter(Boolean).join(", ");
+  return "game " + game.index + ": " + players + (where ? ", " + where : "");
+}
+
+function showGame(game, keepFrame) {
+  state.game = game;
+  $("game-view").hidden = false;
+  $("game-title").textContent = identityText(game);
+  for (const tr of $("game-list").tBodies[0].rows) tr.classList.toggle("open", Number(tr.dataset.index) === game.index);
+  // Diagnostics, as the command line prints them.
+  const diagnostics = $("diagnostics");
+  clear(diagnostics);
+  if (game.diagnostics.length === 0) diagnostics.appendChild(el("p", "no findings: the game is valid", "status-valid"));
+  for (const d of game.diagnostics) {
+    const pre = el("pre", d.text, d.severity);
+    pre.dataset.code = d.code;
+    diagnostics.appendChild(pre);
+  }
+  // Moves.
+  const list = $("move-list");
+  clear(list);
+  const walk = game.walk;
+  const played = walk ? walk.frames.length - 1 : 0;
+  for (const m of walk ? walk.moves : []) {
+    const li = el("li", m.text + (m.comment ? " {" + m.comment + "}" : ""));
+    li.dataset.number = m.number;
+    if (m.number > played) li.classList.add("unplayed");
+    if (game.faulty === m.number || (walk.stopped && walk.stopped.number === m.number)) li.classList.add("faulty");
+    li.addEventListener("click", () => step(Math.min(m.number, played)));
+    list.appendChild(li);
+  }
+  $("goto-fault").hidden = !game.faulty;
+  // Repair and tags.
+  clear($("repair-report"));
+  clear($("repair-candidates"));
+  $("repair-find").disabled = game.status !== "errors";
+  const changes = $("changes");
+  clear(changes);
+  for (const c of game.changes) changes.appendChild(el("li", c));
+  showTags(game.tags);
+  step(keepFrame ? Math.min(state.frame, played) : 0);
+}
+
+function step(k) {
+  const walk = state.game && state.game.walk;
+  if (!walk) {
+    $("board").removeAttribute("src");
+    return;
+  }
+  const last = walk.frames.length - 1;
+  k = Math.max(0, Math.min(last, k));
+  state.frame = k;
+  const f = walk.frames[k];
+  $("board").src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(f.svg);
+  $("board").alt = "the board after " + k + " moves";
+  $("step-info").textContent = k === 0 ? "start" : "after move " + k + " of " + walk.moves.length;
+  const count = (name) => { const d = f.discs.find((x) => x[0] === name); return d ? d[1] : ""; };
+  $("discs-black").textContent = count("black");
+  $("discs-white").textContent = count("white");
+  $("discs-more").textContent = f.discs.slice(2).map((d) => ", " + d[0] + " " + d[1]).join("");
+  $("turn").textContent = f.turn + (f.last ? " (last: " + f.last + ")" : "");
+  $("legal").textContent = f.legal.length ? f.legal.join(" ") : "none";
+  for (const li of $("move-list").children) li.classList.toggle("current", Number(li.dataset.number) === k);
+  $("step-prev").disabled = k === 0;
+  $("step-first").disabled = k === 0;
+  $("step-next").disabled = k === last;
+  $("step-last").disabled = k === last;
+}
+
+function gotoFault() {
+  const g = state.game;
+  if (!g || !g.faulty) return;
+  // The position the faulty move is played in: the move is crossed on the board.
+  step(g.faulty - 1);
+}
+
+// ---- repair ----
+
+async function findRepairs() {
+  const g = state.game;
+  say("searching repairs ...");
+  try {
+    const found = await api("POST", "/api/files/" + state.file + "/games/" + g.index + "/repair");
+    const report = $("repair-report");
+    clear(report);
+    if (found.report) report.appendChild(el("pre", found.report));
+    if (found.not_searched) report.appendChild(el("p", found.not_searched, "note"));
+    const list = $("repair-candidates");
+    clear(list);
+    if (found.candidates.length === 0) list.appendChild(el("li", "no repair found (" + found.status + ")", "note"));
+    for (const c of found.candidates) {
+      const li = el("li");
+      const label = c.choice === 0 ? "repair" : "alternative " + c.choice;
+      li.appendChild(el("span", label + ": " + c.edits.map((e) => e.text).join("; ") + " "));
+      const b = el("button", "accept", "accept");
+      b.type = "button";
+      b.dataset.choice = c.choice;
+      b.addEventListener("click", () => accept(c.choice));
+      li.appendChild(b);
+      list.appendChild(li);
+    }
+    say(found.status + ": " + found.candidates.length + " candidate(s)");
+  } catch (e) { say(e.message, true); }
+}
+
+async function accept(choice) {
+  const g = state.game;
+  try {
+    const game = await api("POST", "/api/files/" + state.file + "/games/" + g.index + "/accept", { choice });
+    say("repair accepted for game " + g.index);
+    showGame(game);
+    await refreshSummary();
+    loadList();
+  } catch (e) { say(e.message, true); }
+}
+
+async function refreshSummary() {
+  const { files } = await api("GET", "/api/files");
+  state.files = files;
+  resetExport();
+}
+
+// ---- tags ----
+
+function tagRow(name, value) {
+  const tr = el("tr");
+  const k = el("input"); k.value = name; k.className = "tag-name"; k.setAttribute("aria-label", "tag name");
+  const v = el("input"); v.value = value; v.className = "tag-value"; v.setAttribute("aria-label", "tag value");
+  const x = el("button", "remove"); x.type = "button";
+  x.addEventListener("click", () => tr.remove());
+  for (const c of [k, v, x]) { const td = el("td"); td.appendChild(c); tr.appendChild(td); }
+  return tr;
+}
+
+function showTags(tags) {
+  const body = $("tags").tBodies[0];
+  clear(body);
+  for (const [name, value] of tags) body.appendChild(tagRow(name, value));
+}
+
+async function saveTags() {
+  const g = state.game;
+  const tags = [];
+  for (const tr of $("tags").tBodies[0].rows) {
+    const name = tr.querySelector(".tag-name").value.trim();
+    if (name) tags.push([name, tr.querySelector(".tag-value").value]);
+  }
+  try {
+    const game = await api("POST", "/api/files/" + state.file + "/games/" + g.index + "/tags", { tags });
+    say("tags saved for game " + g.index);
+    showGame(game, true);
+    await refreshSummary();
+    loadList();
+  } catch (e) { say(e.message, true); }
+}
+
+// ---- save ----
+
+function extension(format) {
+  const f = format.split(":")[0];
+  return { rgn: "rgn", json: "json", ggf: "ggf", pgn: "pgn", sgf: "sgf", moves: "txt", transcript: "grid", obf: "obf" }[f] || "txt";
+}
+
+function resetExport() {
+  clear($("export-report"));
+  const link = $("download-link");
+  link.classList.add("disabled");
+  link.setAttribute("aria-disabled", "true");
+  link.href = "#";
+}
+
+function reportList(report, node) {
+  clear(node);
+  node.appendChild(el("p", report.written + " of " + report.games + " games written as " + report.format +
+    (report.refused.length ? "; " + report.refused.length + " refused" : "") +
+    (report.dropped.length ? "; " + report.dropped.length + " lose something" : "")));
+  const ul = el("ul");
+  for (const r of report.refused) ul.appendChild(el("li", "game " + r.game + ": " + r.why, "refused"));
+  for (const d of report.dropped) ul.appendChild(el("li", "game " + d.game + " loses " + d.what.join("; "), "dropped"));
+  if (report.with_errors.length) ul.appendChild(el("li", "games with errors still: " + report.with_errors.join(", "), "refused"));
+  node.appendChild(ul);
+}
+
+async function checkExport() {
+  if (state.file === null) return;
+  const format = $("export-format").value;
+  const lossy = $("export-lossy").checked;
+  try {
+    const report = await api("POST", "/api/files/" + state.file + "/export", { format, lossy });
+    reportList(report, $("export-report"));
+    const link = $("download-link");
+    link.href = "/api/files/" + state.file + "/download?format=" + encodeURIComponent(format) + "&lossy=" + lossy;
+    link.setAttribute("download", report.download);
+    link.classList.remove("disabled");
+    link.setAttribute("aria-disabled", "false");
+  } catch (e) { say(e.message, true); resetExport(); }
+}
+
+async function writeBeside() {
+  if (state.file === null) return;
+  const body = {
+    format: $("export-format").value,
+    lossy: $("export-lossy").checked,
+    name: $("save-name").value,
+    overwrite: $("save-overwrite").checked,
+  };
+  try {
+    const done = await api("POST", "/api/files/" + state.file + "/save", body);
+    const node = $("save-report");
+    reportList(done.report, node);
+    node.insertBefore(el("p", "written: " + done.written + (done.backup ? " (backup: " + done.backup + ")" : ""), "status-valid"), node.firstChild);
+    say("written " + done.written);
+    loadFolder();
+  } catch (e) { say(e.message, true); }
+}
+
+// ---- standings ----
+
+async function showStandings() {
+  try {
+    const s = await api("GET", "/api/standings");
+    $("standings-pane").hidden = false;
+    $("standings-title").textContent = "Standings" + (s.event ? ": " + s.event : "");
+    const problems = $("standings-problems");
+    clear(problems);
+    for (const p of s.problems.concat(s.findings)) problems.appendChild(el("li", p));
+    const head = $("standings-table").tHead;
+    clear(head);
+    const hr = el("tr");
+    for (const h of ["#", "Rank", "Player", "Points", "BQ", "Discs", "Games", "W", "D", "L", "Byes"].concat(s.rounds.map((r) => "Round " + r))) hr.appendChild(el("th", h));
+    head.appendChild(hr);
+    const body = $("standings-table").tBodies[0];
+    clear(body);
+    for (const p of s.players) {
+      const tr = el("tr");
+      for (const v of [p.number, p.rank, p.name, p.points, p.bq, p.discs, p.games, p.wins, p.draws, p.losses, p.byes].concat(p.cells.map((c) => c || ""))) tr.appendChild(el("td", v));
+      body.appendChild(tr);
+    }
+    const notes = $("standings-notes");
+    clear(notes);
+    for (const n of s.notes) notes.appendChild(el("li", n));
+    $("standings-pane").scrollIntoView();
+  } catch (e) { say(e.message, true); }
+}
+
+// ---- wiring ----
+
+function keys(event) {
+  const t = event.target;
+  if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
+  if (!state.game) return;
+  const moves = { ArrowLeft: -1, ArrowRight: 1 };
+  if (event.key in moves) { step(state.frame + moves[event.key]); event.preventDefault(); }
+  else if (event.key === "Home") { step(0); event.preventDefault(); }
+  else if (event.key === "End") { step(Infinity); event.preventDefault(); }
+}
+
+async function start() {
+  const info = await api("GET", "/api/info");
+  const select = $("export-format");
+  for (const f of info.formats) { const o = el("option", f); o.value = f; select.appendChild(o); }
+  select.value = "rgn";
+  select.addEventListener("change", () => {
+    resetExport();
+    $("save-name").value = $("save-name").value.replace(/\.[^.]*$/, "") + "." + extension(select.value);
+  });
+  $("export-lossy").addEventListener("change", resetExport);
+  $("export-check").addEventListener("click", checkExport);
+  $("save-write").addEventListener("click", writeBeside);
+  $("file-select").addEventListener("change", (e) => showFile(e.target.value));
+  $("status-filter").addEventListener("change", (e) => { state.filter = e.target.value; state.offset = 0; loadList(); });
+  $("page-prev").addEventListener("click", () => { state.offset = Math.max(0, state.offset - PAGE); loadList(); });
+  $("page-next").addEventListener("click", () => { state.offset += PAGE; loadList(); });
+  $("step-first").addEventListener("click", () => step(0));
+  $("step-prev").addEventListener("click", () => step(state.frame - 1));
+  $("step-next").addEventListener("click", () => step(state.frame + 1));
+  $("step-last").addEventListener("click", () => step(Infinity));
+  $("goto-fault").addEventListener("click", gotoFault);
+  $("repair-find").addEventListener("click", findRepairs);
+  $("tag-add").addEventListener("click", () => $("tags").tBodies[0].appendChild(tagRow("", "")));
+  $("tags-save").addEventListener("click", saveTags);
+  $("standings-show").addEventListener("click", showStandings);
+  $("file-input").addEventListener("change", (e) => upload(e.target.files));
+  const zone = $("drop-zone");
+  zone.addEventListener("dragover", (e) => { e.preventDefault(); zone.classList.add("over"); });
+  zone.addEventListener("dragleave", () => zone.classList.remove("over"));
+  zone.addEventListener("drop", (e) => { e.preventDefault(); zone.classList.remove("over"); upload(e.dataTransfer.files); });
+  document.addEventListener("keydown", keys);
+  await loadFolder();
+  document.body.dataset.ready = "yes";
+}
+
+start().catch((e) => say(e.message, true));

@@ -1,0 +1,990 @@
+//! The desk's state: the files loaded, their games and what was done to them. Every
+//! operation is a library call (reading, validation, repair, rendering, writing,
+//! standings); this module keeps the results and turns them into JSON.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use reversi_record::diagnostic::{Diagnostic, Renderer};
+use reversi_record::event::standings::{Standings, StandingsOptions};
+use reversi_record::event::{Event, Field};
+use reversi_record::formats::{Format, ParsedGame, PgnDialect, ReadOptions, WriteOptions};
+use reversi_record::output::AtomicFile;
+use reversi_record::record::{Record, Tag, TagName};
+use reversi_record::render::Walk;
+use reversi_record::repair::{repair_game, Repair, RepairOptions, Status};
+use reversi_record::validate::{validate_game, validate_game_quick};
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use crate::cli::input;
+
+/// An error answer: the HTTP status and a sentence.
+#[derive(Debug)]
+pub(crate) struct Refusal {
+    pub(crate) status: u16,
+    pub(crate) message: String,
+}
+
+impl Refusal {
+    pub(crate) fn new(status: u16, message: impl Into<String>) -> Refusal {
+        Refusal {
+            status,
+            message: message.into(),
+        }
+    }
+}
+
+fn bad(message: impl Into<String>) -> Refusal {
+    Refusal::new(400, message)
+}
+
+fn not_found(message: impl Into<String>) -> Refusal {
+    Refusal::new(404, message)
+}
+
+fn io_refusal(e: io::Error) -> Refusal {
+    let status = match e.kind() {
+        io::ErrorKind::NotFound => 404,
+        io::ErrorKind::PermissionDenied => 403,
+        io::ErrorKind::InvalidData | io::ErrorKind::InvalidInput => 422,
+        _ => 500,
+    };
+    Refusal::new(status, e.to_string())
+}
+
+/// A folder (or a single file) the desk serves: files may be opened and written only
+/// inside it.
+#[derive(Debug)]
+pub(crate) struct Root {
+    /// The folder, canonical.
+    pub(crate) dir: PathBuf,
+    /// For a file given on the command line: that file alone (canonical).
+    pub(crate) only: Option<PathBuf>,
+    /// As given, for the page.
+    pub(crate) shown: String,
+}
+
+impl Root {
+    /// The root for `path` as given on the command line.
+    pub(crate) fn new(path: &Path) -> io::Result<Root> {
+        let canonical = path.canonicalize().map_err(|e| {
+            io::Error::new(e.kind(), format!("{}: cannot serve: {e}", path.display()))
+        })?;
+        let shown = path.display().to_string();
+        if canonical.is_dir() {
+            return Ok(Root {
+                dir: canonical,
+                only: None,
+                shown,
+            });
+        }
+        let dir = canonical
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("/"));
+        Ok(Root {
+            dir,
+            only: Some(canonical),
+            shown,
+        })
+    }
+
+    /// The file `rel` names in this root: a relative path of plain names (no `..`, no
+    /// root), which must exist and, with its links followed, stay inside the root.
+    pub(crate) fn confine(&self, rel: &str) -> Result<PathBuf, Refusal> {
+        if rel.is_empty() || rel.contains('\0') {
+            return Err(bad("expected a path relative to the served folder"));
+        }
+        let path = Path::new(rel);
+        if !path
+            .components()
+            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+        {
+            return Err(Refusal::new(
+                403,
+                format!("{rel}: only paths inside the served folder are served (no `..`, no absolute paths)"),
+            ));
+        }
+        let canonical = self.dir.join(path).canonicalize().map_err(|e| {
+            if e.kind() == io::ErrorKind::NotFound {
+                not_found(format!("{rel}: no such file in the served folder"))
+            } else {
+                io_refusal(e)
+            }
+        })?;
+        if !canonical.starts_with(&self.dir) {
+            return Err(Refusal::new(
+                403,
+                format!("{rel}: leads outside the served folder"),
+            ));
+        }
+        if let Some(only) = &self.only {
+            if &canonical != only {
+                return Err(Refusal::new(403, format!("{rel}: not a served file")));
+            }
+        }
+        if !canonical.is_file() {
+            return Err(bad(format!("{rel}: not a file")));
+        }
+        Ok(canonical)
+    }
+
+    /// The record files of this root, as paths relative to it (links leading out left
+    /// out), with their sizes.
+    fn listing(&self) -> Vec<(String, u64)> {
+        let found = match &self.only {
+            Some(file) => vec![file.clone()],
+            None => input::expand(std::slice::from_ref(&self.dir), true).unwrap_or_default(),
+        };
+        let mut out = Vec::new();
+        for path in found {
+            let Ok(canonical) = path.canonicalize() else {
+                continue;
+            };
+            if !canonical.starts_with(&self.dir) || !canonical.is_file() {
+                continue;
+            }
+            let Ok(rel) = path.strip_prefix(&self.dir) else {
+                continue;
+            };
+            let size = fs::metadata(&canonical).map(|m| m.len()).unwrap_or(0);
+            out.push((rel.to_string_lossy().into_owned(), size));
+        }
+        out
+    }
+}
+
+/// What a game is, for the list's filter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum GameStatus {
+    /// No finding at all.
+    Valid,
+    /// Warnings (an unfinished game, ...), no error.
+    Warnings,
+    /// At least one error.
+    Errors,
+    /// Changed on the desk (a repair accepted, tags edited) and now without error.
+    Repaired,
+}
+
+impl GameStatus {
+    fn parse(text: &str) -> Option<GameStatus> {
+        Some(match text {
+            "valid" => GameStatus::Valid,
+            "warnings" => GameStatus::Warnings,
+            "errors" => GameStatus::Errors,
+            "repaired" => GameStatus::Repaired,
+            _ => return None,
+        })
+    }
+}
+
+/// One game on the desk.
+struct DeskGame {
+    parsed: ParsedGame,
+    /// The findings without the suggestions (one replay: what the list needs).
+    diagnostics: Vec<Diagnostic>,
+    /// The findings with their suggestions, as `reversi validate` prints them: worked out
+    /// when the game is opened.
+    full: Option<Vec<Diagnostic>>,
+    status: GameStatus,
+    /// The edits accepted on the desk, as sentences.
+    changes: Vec<String>,
+    /// The last repair search, for accepting one of its candidates.
+    repair: Option<Repair>,
+}
+
+impl DeskGame {
+    fn new(parsed: ParsedGame, changes: Vec<String>) -> DeskGame {
+        let diagnostics = validate_game_quick(&parsed, &[] as &[&str]);
+        let errors = diagnostics.iter().any(Diagnostic::is_error) || parsed.record.is_none();
+        let status = if errors {
+            GameStatus::Errors
+        } else if !changes.is_empty() {
+            GameStatus::Repaired
+        } else if diagnostics.is_empty() {
+            GameStatus::Valid
+        } else {
+            GameStatus::Warnings
+        };
+        DeskGame {
+            parsed,
+            diagnostics,
+            full: None,
+            status,
+            changes,
+            repair: None,
+        }
+    }
+
+    fn row(&self) -> Value {
+        let identity = self.parsed.identity().unwrap_or_default();
+        let first = self.diagnostics.iter().find(|d| d.is_error());
+        json!({
+            "index": self.parsed.index,
+            "black": identity.black,
+            "white": identity.white,
+            "round": identity.round,
+            "board": identity.board,
+            "status": self.status,
+            "errors": self.diagnostics.iter().filter(|d| d.is_error()).count(),
+            "warnings": self.diagnostics.iter().filter(|d| !d.is_error()).count(),
+            "first": first.map(|d| d.message.clone()),
+        })
+    }
+}
+
+/// A file loaded on the desk.
+pub(crate) struct Loaded {
+    name: Arc<str>,
+    format: Format,
+    note: String,
+    /// For a file of the served folder: its root and canonical path.
+    origin: Option<(usize, PathBuf)>,
+    games: Vec<DeskGame>,
+    /// Entries about the file itself (index 0), rendered.
+    file_problems: Vec<String>,
+}
+
+impl Loaded {
+    /// Reads every game of `games` and validates them on all cores.
+    fn read(
+        name: Arc<str>,
+        format: Format,
+        note: String,
+        origin: Option<(usize, PathBuf)>,
+        games: reversi_record::formats::Games<'_>,
+    ) -> Result<Loaded, Refusal> {
+        let parsed: Vec<ParsedGame> = games
+            .collect::<io::Result<_>>()
+            .map_err(|e| Refusal::new(422, format!("{name}: reading failed: {e}")))?;
+        let (file, parsed): (Vec<ParsedGame>, Vec<ParsedGame>) =
+            parsed.into_iter().partition(|g| g.index == 0);
+        let mut renderer = Renderer::plain();
+        let file_problems = file
+            .iter()
+            .flat_map(|g| g.diagnostics.iter().map(|d| (d, &g.source)))
+            .map(|(d, s)| renderer.render(d, s))
+            .collect();
+        let games = parsed
+            .into_par_iter()
+            .map(|g| DeskGame::new(g, Vec::new()))
+            .collect();
+        Ok(Loaded {
+            name,
+            format,
+            note,
+            origin,
+            games,
+            file_problems,
+        })
+    }
+
+    fn counts(&self) -> Value {
+        let count = |s: GameStatus| self.games.iter().filter(|g| g.status == s).count();
+        json!({
+            "valid": count(GameStatus::Valid),
+            "warnings": count(GameStatus::Warnings),
+            "errors": count(GameStatus::Errors),
+            "repaired": count(GameStatus::Repaired),
+        })
+    }
+
+    fn summary(&self, id: usize, roots: &[Root]) -> Value {
+        let served = self.origin.as_ref().and_then(|(root, path)| {
+            let dir = &roots.get(*root)?.dir;
+            Some(path.strip_prefix(dir).ok()?.to_string_lossy().into_owned())
+        });
+        json!({
+            "id": id,
+            "name": &*self.name,
+            "format": self.format.name(),
+            "note": self.note,
+            "games": self.games.len(),
+            "counts": self.counts(),
+            "served": served,
+            "problems": self.file_problems,
+        })
+    }
+
+    fn game(&mut self, n: usize) -> Result<&mut DeskGame, Refusal> {
+        let count = self.games.len();
+        n.checked_sub(1)
+            .and_then(|i| self.games.get_mut(i))
+            .ok_or_else(|| not_found(format!("no game {n}: the file has {count}")))
+    }
+
+    /// The records to write, each with its game number (unreadable games have none).
+    fn records(&self) -> impl Iterator<Item = (usize, &Record)> {
+        self.games
+            .iter()
+            .filter_map(|g| g.parsed.record.as_ref().map(|r| (g.parsed.index, r)))
+    }
+}
+
+/// Everything the desk holds.
+pub(crate) struct Desk {
+    pub(crate) roots: Vec<Root>,
+    files: Vec<Loaded>,
+}
+
+/// The formats the desk writes: every writable one but WTHOR, whose name files
+/// (`WTHOR.JOU`, `WTHOR.TRN`) a single download cannot carry.
+pub(crate) fn writable() -> Vec<String> {
+    Format::WRITABLE
+        .iter()
+        .filter(|f| **f != Format::Wthor)
+        .map(|f| f.name())
+        .collect()
+}
+
+fn target_format(name: &str) -> Result<Format, Refusal> {
+    let format: Format = name
+        .parse()
+        .map_err(|e: reversi_record::formats::ParseFormatError| bad(e.to_string()))?;
+    if format == Format::Wthor {
+        return Err(bad(
+            "the desk does not write WTHOR (its name files cannot come along); use `reversi convert --to wthor`",
+        ));
+    }
+    Ok(format)
+}
+
+fn write_options(format: Format, lossy: bool) -> WriteOptions {
+    let dialect = match format {
+        Format::Pgn(d) if d != PgnDialect::Rgn => Some(d.name().to_string()),
+        _ => None,
+    };
+    WriteOptions {
+        lossy,
+        dialect,
+        ..WriteOptions::default()
+    }
+}
+
+/// The file extension a format's files take.
+fn extension(format: Format) -> &'static str {
+    match format {
+        Format::Rgn => "rgn",
+        Format::Json => "json",
+        Format::Wthor => "wtb",
+        Format::Ggf => "ggf",
+        Format::Pgn(_) => "pgn",
+        Format::Sgf => "sgf",
+        Format::MoveString => "txt",
+        Format::Transcript => "grid",
+        Format::Obf => "obf",
+    }
+}
+
+/// A game's record read back from its own RGN text, so that its source and spans match
+/// the record as changed on the desk.
+fn reparsed(index: usize, name: &Arc<str>, record: &Record) -> ParsedGame {
+    let options = WriteOptions {
+        lossy: true,
+        ..WriteOptions::default()
+    };
+    let read = ReadOptions {
+        name: name.clone(),
+        ..ReadOptions::default()
+    };
+    let again = Format::Rgn
+        .write_bytes(std::slice::from_ref(record), &options)
+        .ok()
+        .and_then(|(bytes, _)| Format::Rgn.read_bytes(bytes, &read).ok())
+        .and_then(|games| games.into_iter().find(|g| g.index == 1));
+    match again {
+        Some(mut game) if game.record.is_some() => {
+            game.index = index;
+            game
+        }
+        _ => ParsedGame {
+            index,
+            source: reversi_record::diagnostic::Source::whole(name.clone(), ""),
+            record: Some(record.without_spans()),
+            diagnostics: Vec::new(),
+        },
+    }
+}
+
+/// What a file name given for a new file must be: one plain name.
+fn plain_name(name: &str) -> Result<&str, Refusal> {
+    let mut parts = Path::new(name).components();
+    let one = matches!(
+        (parts.next(), parts.next()),
+        (Some(Component::Normal(_)), None)
+    );
+    if !one || name.starts_with('.') || name.contains(['/', '\\', '\0']) || name.len() > 200 {
+        return Err(bad(format!(
+            "`{name}` is not a file name: give a plain name (no folder, not hidden)"
+        )));
+    }
+    Ok(name)
+}
+
+impl Desk {
+    pub(crate) fn new(roots: Vec<Root>) -> Desk {
+        Desk {
+            roots,
+            files: Vec::new(),
+        }
+    }
+
+    fn file(&mut self, id: usize) -> Result<&mut Loaded, Refusal> {
+        self.files
+            .get_mut(id)
+            .ok_or_else(|| not_found(format!("no file {id} is loaded")))
+    }
+
+    pub(crate) fn info(&self, token_free: Value) -> Value {
+        let roots: Vec<Value> = self
+            .roots
+            .iter()
+            .enumerate()
+            .map(|(i, r)| json!({"root": i, "name": r.shown}))
+            .collect();
+        json!({
+            "version": env!("CARGO_PKG_VERSION"),
+            "roots": roots,
+            "formats": writable(),
+            "limits": token_free,
+        })
+    }
+
+    pub(crate) fn folder(&self) -> Value {
+        let mut files = Vec::new();
+        for (i, root) in self.roots.iter().enumerate() {
+            for (path, size) in root.listing() {
+                files.push(json!({"root": i, "path": path, "size": size}));
+            }
+        }
+        json!({ "files": files })
+    }
+
+    pub(crate) fn files(&self) -> Value {
+        let files: Vec<Value> = self
+            .files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| f.summary(i, &self.roots))
+            .collect();
+        json!({ "files": files })
+    }
+
+    /// Resolves a file of the served folder (for reading it outside the lock): its
+    /// canonical path and the name it is shown by.
+    pub(crate) fn resolve(&self, root: usize, rel: &str) -> Result<(PathBuf, String), Refusal> {
+        let served = self
+            .roots
+            .get(root)
+            .ok_or_else(|| not_found(format!("no served folder {root}")))?;
+        let path = served.confine(rel)?;
+        let shown = match &served.only {
+            Some(_) => served.shown.clone(),
+            None => Path::new(&served.shown).join(rel).display().to_string(),
+        };
+        Ok((path, shown))
+    }
+
+    /// Adds a loaded file; its summary.
+    pub(crate) fn add(&mut self, loaded: Loaded) -> Value {
+        self.files.push(loaded);
+        let id = self.files.len() - 1;
+        self.files[id].summary(id, &self.roots)
+    }
+
+    pub(crate) fn games(
+        &mut self,
+        id: usize,
+        status: Option<&str>,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Value, Refusal> {
+        let wanted = match status {
+            None | Some("") | Some("all") => None,
+            Some(s) => Some(GameStatus::parse(s).ok_or_else(|| {
+                bad(format!(
+                    "unknown status `{s}`: valid, warnings, errors, repaired or all"
+                ))
+            })?),
+        };
+        let file = self.file(id)?;
+        let matching: Vec<&DeskGame> = file
+            .games
+            .iter()
+            .filter(|g| wanted.map_or(true, |w| g.status == w))
+            .collect();
+        let rows: Vec<Value> = matching
+            .iter()
+            .skip(offset)
+            .take(limit.min(1000))
+            .map(|g| g.row())
+            .collect();
+        Ok(json!({
+            "total": file.games.len(),
+            "matched": matching.len(),
+            "offset": offset,
+            "counts": file.counts(),
+            "games": rows,
+        }))
+    }
+
+    /// A game opened: tags, moves, every position, the diagnostics as the command line
+    /// prints them.
+    pub(crate) fn game(&mut self, id: usize, n: usize) -> Result<Value, Refusal> {
+        let file = self.file(id)?;
+        let name = file.name.clone();
+        let game = file.game(n)?;
+        let full = game
+            .full
+            .get_or_insert_with(|| validate_game(&game.parsed, &[] as &[&str]));
+        let mut renderer = Renderer::plain();
+        let diagnostics: Vec<Value> = full
+            .iter()
+            .map(|d| {
+                json!({
+                    "code": d.code.name(),
+                    "severity": d.severity.name(),
+                    "message": d.message,
+                    "move": d.move_number,
+                    "help": d.help,
+                    "text": renderer.render(d, &game.parsed.source),
+                })
+            })
+            .collect();
+        let faulty = game
+            .diagnostics
+            .iter()
+            .find(|d| d.is_error())
+            .and_then(|d| d.move_number);
+        let record = game.parsed.record.as_ref();
+        let walk = match record.map(Walk::of) {
+            Some(Ok(walk)) => Some(walk),
+            _ => None,
+        };
+        let tags: Vec<(String, String)> = record
+            .map(|r| {
+                r.tags
+                    .iter()
+                    .map(|t| (t.name.clone(), t.value.clone()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        Ok(json!({
+            "file": &*name,
+            "index": game.parsed.index,
+            "identity": game.parsed.identity(),
+            "status": game.status,
+            "tags": tags,
+            "result": record.and_then(|r| r.result.as_ref()),
+            "diagnostics": diagnostics,
+            "faulty": faulty,
+            "walk": walk,
+            "changes": game.changes,
+        }))
+    }
+
+    /// Takes a game out for a repair search, run outside the lock.
+    pub(crate) fn for_repair(
+        &mut self,
+        id: usize,
+        n: usize,
+    ) -> Result<(ParsedGame, Format, Arc<str>), Refusal> {
+        let file = self.file(id)?;
+        let name = file.name.clone();
+        let format = file.format;
+        let game = file.game(n)?;
+        // A game changed on the desk is held as its RGN text.
+        let format = if game.changes.is_empty() {
+            format
+        } else {
+            Format::Rgn
+        };
+        Ok((game.parsed.clone(), format, name))
+    }
+
+    /// Keeps the repair found for game `n` and describes it: its status, the finding as
+    /// the command line prints it, and the candidates to accept.
+    pub(crate) fn repaired(
+        &mut self,
+        id: usize,
+        n: usize,
+        repair: Repair,
+    ) -> Result<Value, Refusal> {
+        let file = self.file(id)?;
+        let game = file.game(n)?;
+        let report = repair
+            .report(n)
+            .map(|d| Renderer::plain().render(&d, &game.parsed.source));
+        let edits = |list: &[reversi_record::repair::Edit]| -> Vec<Value> {
+            list.iter()
+                .map(|e| json!({"text": e.to_string(), "move": e.move_number, "other": e.other}))
+                .collect()
+        };
+        let mut candidates = Vec::new();
+        match repair.status {
+            Status::Repaired | Status::WrongResult => {
+                candidates.push(json!({"choice": 0, "edits": edits(&repair.edits)}));
+            }
+            Status::Ambiguous => {
+                for (i, alt) in repair.alternatives.iter().enumerate() {
+                    candidates.push(json!({"choice": i + 1, "edits": edits(alt)}));
+                }
+            }
+            Status::Valid | Status::Unrepairable => {}
+        }
+        let value = json!({
+            "status": repair.status.name(),
+            "report": report,
+            "candidates": candidates,
+            "not_searched": repair.not_searched,
+        });
+        game.repair = Some(repair);
+        Ok(value)
+    }
+
+    /// Accepts candidate `choice` of the last repair search of game `n` (0: the one repair,
+    /// or the board's result; N: alternative N of an ambiguous game).
+    pub(crate) fn accept(&mut self, id: usize, n: usize, choice: usize) -> Result<Value, Refusal> {
+        let file = self.file(id)?;
+        let name = file.name.clone();
+        let game = file.game(n)?;
+        let Some(repair) = game.repair.clone() else {
+            return Err(Refusal::new(
+                409,
+                "no repair was searched for this game: ask for the candidates first",
+            ));
+        };
+        let repair = match (repair.status, choice) {
+            (Status::Ambiguous, c) if c > 0 => repair
+                .pick(c)
+                .map_err(|e| Refusal::new(409, e.to_string()))?,
+            (Status::Repaired | Status::WrongResult, 0) => repair,
+            (status, _) => {
+                return Err(Refusal::new(
+                    409,
+                    format!(
+                        "candidate {choice} is not one of this game's ({})",
+                        status.name()
+                    ),
+                ))
+            }
+        }
+        .fix_result();
+        let (Status::Repaired, Some(record)) = (repair.status, repair.commented()) else {
+            return Err(Refusal::new(409, "this candidate does not repair the game"));
+        };
+        let mut changes = game.changes.clone();
+        changes.extend(repair.edits.iter().map(|e| format!("repair: {e}")));
+        *game = DeskGame::new(reparsed(n, &name, &record), changes);
+        self.game(id, n)
+    }
+
+    /// Replaces the tags of game `n` (the reserved ones, which have their own fields, are
+    /// refused).
+    pub(crate) fn set_tags(
+        &mut self,
+        id: usize,
+        n: usize,
+        tags: Vec<(String, String)>,
+    ) -> Result<Value, Refusal> {
+        for (name, _) in &tags {
+            let fine = !name.is_empty()
+                && name.len() <= 64
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            if !fine {
+                return Err(bad(format!(
+                    "`{name}` is not a tag name: letters, digits and `_` only"
+                )));
+            }
+            if TagName::RESERVED
+                .iter()
+                .any(|r| r.eq_ignore_ascii_case(name))
+            {
+                return Err(bad(format!(
+                    "`{name}` is not edited as a tag on the desk (it is part of the game)"
+                )));
+            }
+        }
+        let file = self.file(id)?;
+        let name = file.name.clone();
+        let game = file.game(n)?;
+        let Some(record) = &game.parsed.record else {
+            return Err(Refusal::new(409, "the game could not be read"));
+        };
+        let mut record = record.clone();
+        let before: Vec<(String, String)> = record
+            .tags
+            .iter()
+            .map(|t| (t.name.clone(), t.value.clone()))
+            .collect();
+        if before == tags {
+            return self.game(id, n);
+        }
+        record.tags = tags.iter().map(|(k, v)| Tag::new(k, v)).collect();
+        let mut changes = game.changes.clone();
+        changes.push("tags edited".to_string());
+        *game = DeskGame::new(reparsed(n, &name, &record), changes);
+        self.game(id, n)
+    }
+
+    /// Writes file `id` in `format` to memory: the bytes, and the report of the games
+    /// refused or written lossily.
+    pub(crate) fn export(
+        &mut self,
+        id: usize,
+        format: &str,
+        lossy: bool,
+    ) -> Result<(Vec<u8>, Value, String), Refusal> {
+        let format = target_format(format)?;
+        let file = self.file(id)?;
+        let options = write_options(format, lossy);
+        let unreadable: Vec<usize> = file
+            .games
+            .iter()
+            .filter(|g| g.parsed.record.is_none())
+            .map(|g| g.parsed.index)
+            .collect();
+        let out = format
+            .write_each(file.records(), &options)
+            .map_err(io_refusal)?;
+        let mut refused: Vec<Value> = out
+            .refused
+            .iter()
+            .map(|(g, why)| json!({"game": g, "why": why}))
+            .collect();
+        refused.extend(
+            unreadable
+                .iter()
+                .map(|g| json!({"game": g, "why": "the game could not be read"})),
+        );
+        let errors: Vec<usize> = file
+            .games
+            .iter()
+            .filter(|g| g.status == GameStatus::Errors)
+            .map(|g| g.parsed.index)
+            .collect();
+        let report = json!({
+            "format": format.name(),
+            "lossy": lossy,
+            "games": file.games.len(),
+            "written": out.written,
+            "refused": refused,
+            "dropped": out.dropped.iter().map(|(g, what)| json!({"game": g, "what": what})).collect::<Vec<_>>(),
+            "with_errors": errors,
+            "bytes": out.bytes.len(),
+        });
+        let stem = Path::new(&*file.name)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "games".into());
+        let download = format!("{stem}-desk.{}", extension(format));
+        Ok((out.bytes, report, download))
+    }
+
+    /// Writes file `id` beside its original in the served folder, as `name`, through the
+    /// atomic output. Over the original only with `overwrite`, after a backup.
+    pub(crate) fn save(
+        &mut self,
+        id: usize,
+        format: &str,
+        lossy: bool,
+        name: &str,
+        overwrite: bool,
+    ) -> Result<Value, Refusal> {
+        let name = plain_name(name)?.to_string();
+        let (bytes, report, _) = self.export(id, format, lossy)?;
+        let file = self.file(id)?;
+        let Some((_, original)) = &file.origin else {
+            return Err(Refusal::new(
+                409,
+                "this file was not opened from the served folder: download it instead",
+            ));
+        };
+        let dir = original
+            .parent()
+            .ok_or_else(|| Refusal::new(500, "the original has no folder"))?;
+        let target = dir.join(&name);
+        let is_original = target
+            .canonicalize()
+            .map(|t| &t == original)
+            .unwrap_or(false);
+        let mut backup = None;
+        if is_original {
+            if !overwrite {
+                return Err(Refusal::new(
+                    409,
+                    format!("{name} is the original: writing over it needs `overwrite` (a backup is kept)"),
+                ));
+            }
+            let copy = backup_name(original)?;
+            let text = fs::read(original).map_err(io_refusal)?;
+            let mut out = AtomicFile::create(&copy).map_err(io_refusal)?;
+            out.write_all(&text).map_err(io_refusal)?;
+            out.commit().map_err(io_refusal)?;
+            backup = Some(copy.file_name().map(|n| n.to_string_lossy().into_owned()));
+        } else if fs::symlink_metadata(&target).is_ok() {
+            return Err(Refusal::new(
+                409,
+                format!("{name} exists: give a new name (the desk writes over no file but the original, when asked)"),
+            ));
+        }
+        let mut out = if is_original {
+            AtomicFile::create(&target)
+        } else {
+            AtomicFile::create_guarded(&target, &[original.as_path()])
+        }
+        .map_err(io_refusal)?;
+        out.write_all(&bytes).map_err(io_refusal)?;
+        out.commit().map_err(io_refusal)?;
+        Ok(json!({
+            "written": name,
+            "backup": backup.flatten(),
+            "report": report,
+        }))
+    }
+
+    /// The standings and crosstable of every file loaded, with the notes on the way and
+    /// the findings across games.
+    pub(crate) fn standings(&self) -> Value {
+        let mut event = Event::default();
+        for file in &self.files {
+            let games: Vec<ParsedGame> = file.games.iter().map(|g| g.parsed.clone()).collect();
+            event.add_games(&file.name, &games);
+        }
+        let findings: Vec<String> = event.check(None).iter().map(|f| f.to_string()).collect();
+        let tally = event.tally();
+        let notes: Vec<String> = tally.notes.iter().map(|n| n.to_string()).collect();
+        let options = StandingsOptions {
+            event: shared_event(&event),
+            withdrawn: None,
+        };
+        match Standings::compute(&tally.pairings, &options) {
+            Ok(standings) => json!({
+                "event": standings.event,
+                "rounds": standings.rounds.iter().map(|r| r.as_str().to_owned()).collect::<Vec<_>>(),
+                "players": standings.players.iter().map(|p| json!({
+                    "number": p.number,
+                    "rank": p.rank,
+                    "name": p.name,
+                    "points": p.points.value(),
+                    "bq": p.bq,
+                    "discs": p.discs,
+                    "games": p.games,
+                    "wins": p.wins,
+                    "draws": p.draws,
+                    "losses": p.losses,
+                    "byes": p.byes,
+                    "cells": p.rounds.iter().map(|c| c.as_ref().map(|c| c.text())).collect::<Vec<_>>(),
+                })).collect::<Vec<_>>(),
+                "unfinished": standings.unfinished.len(),
+                "notes": notes,
+                "findings": findings,
+                "problems": Vec::<String>::new(),
+            }),
+            Err(e) => json!({
+                "players": [],
+                "rounds": [],
+                "notes": notes,
+                "findings": findings,
+                "problems": e.problems.iter().map(|p| event.explain(p)).collect::<Vec<_>>(),
+            }),
+        }
+    }
+}
+
+/// The `Event` tag every game that has one shares, if they share one.
+fn shared_event(event: &Event) -> Option<String> {
+    let mut names = event
+        .games()
+        .iter()
+        .filter_map(|g| event.field(g, Field::Event));
+    let first = names.next()?;
+    names.all(|n| n == first).then(|| first.to_owned())
+}
+
+/// `NAME.bak`, or `NAME.bak2`, ... : the first that does not exist.
+fn backup_name(original: &Path) -> Result<PathBuf, Refusal> {
+    let name = original
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    for i in 1..1000 {
+        let suffix = if i == 1 {
+            ".bak".to_string()
+        } else {
+            format!(".bak{i}")
+        };
+        let candidate = original.with_file_name(format!("{name}{suffix}"));
+        if fs::symlink_metadata(&candidate).is_err() {
+            return Ok(candidate);
+        }
+    }
+    Err(Refusal::new(409, "too many backups beside the original"))
+}
+
+/// Reads a file of the served folder (outside the desk's lock), named `shown` in
+/// diagnostics, its format detected as the command line detects it.
+pub(crate) fn load_served(root: usize, path: &Path, shown: &str) -> Result<Loaded, Refusal> {
+    let file = fs::File::open(path).map_err(|e| {
+        io_refusal(io::Error::new(
+            e.kind(),
+            format!("{shown}: cannot open: {e}"),
+        ))
+    })?;
+    let len = file.metadata().ok().map(|m| m.len());
+    let detected = Format::detect(Box::new(file), shown, len, None)
+        .map_err(|e| Refusal::new(422, format!("{shown}: {e}")))?;
+    let name: Arc<str> = Arc::from(shown);
+    let options = ReadOptions {
+        name: name.clone(),
+        path: Some(path.to_path_buf()),
+        ..ReadOptions::default()
+    };
+    let note = format!(
+        "reading {name} as {} ({})",
+        detected.format,
+        detected.detection.phrase()
+    );
+    let games = detected.format.read(detected.input, &options);
+    Loaded::read(
+        name,
+        detected.format,
+        note,
+        Some((root, path.to_path_buf())),
+        games,
+    )
+}
+
+/// Reads an uploaded file, its format detected as the command line detects it.
+pub(crate) fn load_upload(name: &str, bytes: Vec<u8>) -> Result<Loaded, Refusal> {
+    let len = bytes.len() as u64;
+    let detected = Format::detect(Box::new(io::Cursor::new(bytes)), name, Some(len), None)
+        .map_err(|e| Refusal::new(422, format!("{name}: {e}")))?;
+    let name: Arc<str> = Arc::from(name);
+    let options = ReadOptions {
+        name: name.clone(),
+        ..ReadOptions::default()
+    };
+    let note = format!(
+        "reading {name} as {} ({})",
+        detected.format,
+        detected.detection.phrase()
+    );
+    let games = detected.format.read(detected.input, &options);
+    Loaded::read(name, detected.format, note, None, games)
+}
+
+/// Searches a repair of `game` (outside the desk's lock).
+pub(crate) fn search_repair(game: &ParsedGame, format: Format, name: Arc<str>) -> Repair {
+    let read = ReadOptions {
+        name,
+        ..ReadOptions::default()
+    };
+    repair_game(game, format, &read, &RepairOptions::default())
+}

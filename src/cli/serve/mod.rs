@@ -1,0 +1,569 @@
+//! `reversi serve`: the director's desk, a web page on the director's own machine.
+//!
+//! The server maps requests to the library's calls (through [`desk`]) and answers JSON;
+//! the page is three files embedded in the binary. Security (docs/serve.md): the loopback
+//! interface only unless `--listen` says otherwise (with a warning); a request whose
+//! `Host` is not this server's loopback name and port is refused (421, DNS rebinding);
+//! every request that changes something needs the run's token and, when the browser sends
+//! an `Origin`, this server's own; bodies are bounded; paths stay inside the served
+//! folders.
+
+use std::io::{self, Write};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use axum::body::{Body, Bytes};
+use axum::extract::{DefaultBodyLimit, Path, Query, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+mod desk;
+
+use desk::{Desk, Refusal, Root};
+
+/// The largest request body the desk takes (an uploaded file, a JSON request): 64 MiB.
+pub(crate) const MAX_BODY: usize = 64 << 20;
+
+/// The header that carries the run's token.
+const TOKEN_HEADER: &str = "x-desk-token";
+
+const INDEX_HTML: &str = include_str!("assets/index.html");
+const APP_JS: &str = include_str!("assets/app.js");
+const APP_CSS: &str = include_str!("assets/app.css");
+
+/// Start the desk: a local web page to load, check, repair and save record files, and see
+/// the standings (docs/serve.md).
+///
+/// The page lists the record files of the folders given (default: the current folder),
+/// takes files dropped on it, and writes new files only beside the originals.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// Folders (or files) to serve; default: the current folder.
+    paths: Vec<PathBuf>,
+    /// Port on the loopback interface; 0 takes any free port (the first line printed says
+    /// which).
+    #[arg(long, default_value_t = 8717)]
+    port: u16,
+    /// Open the page in the default browser.
+    #[arg(long)]
+    open: bool,
+    /// Listen on this address instead of the loopback interface (127.0.0.1). Anyone who
+    /// can reach the address can then use the page: only on a network you trust.
+    #[arg(long, value_name = "ADDRESS")]
+    listen: Option<IpAddr>,
+}
+
+/// The server's shared state.
+pub(crate) struct Server {
+    desk: Mutex<Desk>,
+    token: String,
+    /// The `Host` values accepted: the loopback names with the port, and `--listen`'s.
+    hosts: Vec<String>,
+}
+
+impl Server {
+    fn desk(&self) -> MutexGuard<'_, Desk> {
+        self.desk
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// A fresh random token of 32 hexadecimal digits.
+fn new_token() -> io::Result<String> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).map_err(|e| io::Error::other(format!("no random token: {e}")))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+pub(crate) fn run(args: Args) -> io::Result<u8> {
+    let paths = if args.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        args.paths.clone()
+    };
+    let roots = paths
+        .iter()
+        .map(|p| Root::new(p))
+        .collect::<io::Result<Vec<_>>>()?;
+    let address = args.listen.unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(SocketAddr::new(address, args.port))
+            .await
+            .map_err(|e| {
+                io::Error::new(e.kind(), format!("cannot listen on {address}:{}: {e}", args.port))
+            })?;
+        let bound = listener.local_addr()?;
+        let port = bound.port();
+        let mut hosts = vec![
+            format!("127.0.0.1:{port}"),
+            format!("localhost:{port}"),
+            format!("[::1]:{port}"),
+        ];
+        if !address.is_loopback() {
+            hosts.push(SocketAddr::new(address, port).to_string());
+        }
+        let url = format!("http://{}/", url_host(bound));
+        {
+            let mut out = io::stdout().lock();
+            writeln!(out, "listening on {url}")?;
+            out.flush()?;
+        }
+        if !address.is_loopback() {
+            super::stderr_line(format_args!(
+                "warning: listening on {address}, not the loopback interface: anyone who can reach {bound} can read and write the served files through the page"
+            ));
+        }
+        super::stderr_line("note: the desk runs until interrupted (Ctrl-C)");
+        let server = Arc::new(Server {
+            desk: Mutex::new(Desk::new(roots)),
+            token: new_token()?,
+            hosts,
+        });
+        if args.open {
+            open_browser(&url);
+        }
+        axum::serve(listener, router(server)).await
+    })?;
+    Ok(super::exit::OK)
+}
+
+/// The host part of the page's address.
+fn url_host(bound: SocketAddr) -> String {
+    match bound.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => format!("127.0.0.1:{}", bound.port()),
+        IpAddr::V6(ip) if ip.is_unspecified() => format!("[::1]:{}", bound.port()),
+        _ => bound.to_string(),
+    }
+}
+
+/// Opens `url` in the desktop's browser (a program started directly, no shell); a failure
+/// is a note, the address is printed anyway.
+fn open_browser(url: &str) {
+    let program = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    if let Err(e) = std::process::Command::new(program)
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+    {
+        super::stderr_line(format_args!(
+            "note: could not open a browser ({program}: {e}); open {url}"
+        ));
+    }
+}
+
+/// The routes, behind the guard.
+pub(crate) fn router(server: Arc<Server>) -> Router {
+    Router::new()
+        .route("/", get(index))
+        .route(
+            "/app.js",
+            get(|| asset(APP_JS, "text/javascript; charset=utf-8")),
+        )
+        .route(
+            "/app.css",
+            get(|| asset(APP_CSS, "text/css; charset=utf-8")),
+        )
+        .route("/api/info", get(info))
+        .route("/api/folder", get(folder))
+        .route("/api/files", get(files))
+        .route("/api/open", post(open))
+        .route("/api/upload", post(upload))
+        .route("/api/standings", get(standings))
+        .route("/api/files/{id}/games", get(games))
+        .route("/api/files/{id}/games/{n}", get(game))
+        .route("/api/files/{id}/games/{n}/repair", post(repair))
+        .route("/api/files/{id}/games/{n}/accept", post(accept))
+        .route("/api/files/{id}/games/{n}/tags", post(tags))
+        .route("/api/files/{id}/export", post(export))
+        .route("/api/files/{id}/download", get(download))
+        .route("/api/files/{id}/save", post(save))
+        .fallback(|| async { refusal(Refusal::new(404, "no such page")) })
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(middleware::from_fn_with_state(server.clone(), guard))
+        .with_state(server)
+}
+
+/// A JSON error answer.
+fn refusal(r: Refusal) -> Response {
+    let status = StatusCode::from_u16(r.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    (status, Json(json!({ "error": r.message }))).into_response()
+}
+
+fn answer(result: Result<Value, Refusal>) -> Response {
+    match result {
+        Ok(v) => Json(v).into_response(),
+        Err(r) => refusal(r),
+    }
+}
+
+/// Refuses what does not come from this server's own page: a foreign `Host` (421), a
+/// state-changing request without the token or from another origin (403). Adds the
+/// headers that keep the page to itself.
+async fn guard(State(server): State<Arc<Server>>, request: Request, next: Next) -> Response {
+    let headers = request.headers();
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    if !server.hosts.iter().any(|h| h.eq_ignore_ascii_case(host)) {
+        return refusal(Refusal::new(
+            421,
+            format!("this desk answers only as {}", server.hosts[0]),
+        ));
+    }
+    let reads = matches!(*request.method(), Method::GET | Method::HEAD);
+    if !reads {
+        if let Err(why) = same_origin(&server, headers) {
+            return refusal(Refusal::new(403, why));
+        }
+    }
+    let mut response = next.run(request).await;
+    let h = response.headers_mut();
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
+        ),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+/// Whether a state-changing request carries the token and comes from this server's page.
+fn same_origin(server: &Server, headers: &HeaderMap) -> Result<(), String> {
+    let token = headers.get(TOKEN_HEADER).and_then(|h| h.to_str().ok());
+    match token {
+        None => return Err("the request has no desk token: use the desk's page".into()),
+        Some(t) if !constant_time_eq(t.as_bytes(), server.token.as_bytes()) => {
+            return Err("the desk token is wrong: reload the desk's page".into())
+        }
+        Some(_) => {}
+    }
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let origin = origin.to_str().unwrap_or("");
+        let ours = server
+            .hosts
+            .iter()
+            .any(|h| origin.eq_ignore_ascii_case(&format!("http://{h}")));
+        if !ours {
+            return Err(format!(
+                "requests from {origin} are refused: use the desk's page"
+            ));
+        }
+    }
+    if let Some(site) = headers.get("sec-fetch-site").and_then(|h| h.to_str().ok()) {
+        if site == "cross-site" || site == "same-site" {
+            return Err("cross-site requests are refused".into());
+        }
+    }
+    Ok(())
+}
+
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+async fn index(State(server): State<Arc<Server>>) -> Response {
+    let page = INDEX_HTML.replace("{{TOKEN}}", &server.token);
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response()
+}
+
+async fn asset(text: &'static str, kind: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, kind)], text).into_response()
+}
+
+/// Runs `work` on the desk on a thread that may block (reading, validating, writing).
+async fn on_desk<F>(server: Arc<Server>, work: F) -> Response
+where
+    F: FnOnce(&mut Desk) -> Result<Value, Refusal> + Send + 'static,
+{
+    let done = tokio::task::spawn_blocking(move || work(&mut server.desk())).await;
+    match done {
+        Ok(result) => answer(result),
+        Err(e) => refusal(Refusal::new(500, format!("the desk failed: {e}"))),
+    }
+}
+
+async fn info(State(server): State<Arc<Server>>) -> Response {
+    on_desk(server, |desk| {
+        Ok(desk.info(json!({ "body_bytes": MAX_BODY, "page": PAGE_MAX })))
+    })
+    .await
+}
+
+async fn folder(State(server): State<Arc<Server>>) -> Response {
+    on_desk(server, |desk| Ok(desk.folder())).await
+}
+
+async fn files(State(server): State<Arc<Server>>) -> Response {
+    on_desk(server, |desk| Ok(desk.files())).await
+}
+
+#[derive(Deserialize)]
+struct OpenRequest {
+    #[serde(default)]
+    root: usize,
+    path: String,
+}
+
+async fn open(State(server): State<Arc<Server>>, Json(request): Json<OpenRequest>) -> Response {
+    let done = tokio::task::spawn_blocking(move || {
+        let (path, shown) = server.desk().resolve(request.root, &request.path)?;
+        // Read outside the lock: a big file does not hold up the other requests.
+        let loaded = desk::load_served(request.root, &path, &shown)?;
+        Ok(server.desk().add(loaded))
+    })
+    .await;
+    match done {
+        Ok(result) => answer(result),
+        Err(e) => refusal(Refusal::new(500, format!("the desk failed: {e}"))),
+    }
+}
+
+async fn upload(State(server): State<Arc<Server>>, headers: HeaderMap, body: Bytes) -> Response {
+    let name = headers
+        .get("x-file-name")
+        .and_then(|h| h.to_str().ok())
+        .map(percent_decode)
+        .unwrap_or_else(|| "upload".to_string());
+    // The name is shown, never used as a path: only its last part is kept.
+    let name = name
+        .rsplit(['/', '\\'])
+        .next()
+        .filter(|n| !n.is_empty())
+        .unwrap_or("upload")
+        .to_string();
+    let done = tokio::task::spawn_blocking(move || {
+        let loaded = desk::load_upload(&name, body.to_vec())?;
+        Ok(server.desk().add(loaded))
+    })
+    .await;
+    match done {
+        Ok(result) => answer(result),
+        Err(e) => refusal(Refusal::new(500, format!("the desk failed: {e}"))),
+    }
+}
+
+/// `%XX` sequences decoded (the page sends the file name URI-encoded); bad ones kept.
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match (bytes[i], bytes.get(i + 1), bytes.get(i + 2)) {
+            (b'%', Some(&h), Some(&l)) if hex(h).is_some() && hex(l).is_some() => {
+                out.push((hex(h).unwrap_or(0) * 16 + hex(l).unwrap_or(0)) as u8);
+                i += 3;
+            }
+            (b, _, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The most games one page of the list holds.
+const PAGE_MAX: usize = 1000;
+
+#[derive(Deserialize)]
+struct ListQuery {
+    status: Option<String>,
+    #[serde(default)]
+    offset: usize,
+    limit: Option<usize>,
+}
+
+async fn games(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<usize>,
+    Query(q): Query<ListQuery>,
+) -> Response {
+    on_desk(server, move |desk| {
+        desk.games(
+            id,
+            q.status.as_deref(),
+            q.offset,
+            q.limit.unwrap_or(200).min(PAGE_MAX),
+        )
+    })
+    .await
+}
+
+async fn game(State(server): State<Arc<Server>>, Path((id, n)): Path<(usize, usize)>) -> Response {
+    on_desk(server, move |desk| desk.game(id, n)).await
+}
+
+async fn repair(
+    State(server): State<Arc<Server>>,
+    Path((id, n)): Path<(usize, usize)>,
+) -> Response {
+    let done = tokio::task::spawn_blocking(move || {
+        let (game, format, name) = server.desk().for_repair(id, n)?;
+        let found = desk::search_repair(&game, format, name);
+        server.desk().repaired(id, n, found)
+    })
+    .await;
+    match done {
+        Ok(result) => answer(result),
+        Err(e) => refusal(Refusal::new(500, format!("the desk failed: {e}"))),
+    }
+}
+
+#[derive(Deserialize)]
+struct AcceptRequest {
+    #[serde(default)]
+    choice: usize,
+}
+
+async fn accept(
+    State(server): State<Arc<Server>>,
+    Path((id, n)): Path<(usize, usize)>,
+    Json(request): Json<AcceptRequest>,
+) -> Response {
+    on_desk(server, move |desk| desk.accept(id, n, request.choice)).await
+}
+
+#[derive(Deserialize)]
+struct TagsRequest {
+    tags: Vec<(String, String)>,
+}
+
+async fn tags(
+    State(server): State<Arc<Server>>,
+    Path((id, n)): Path<(usize, usize)>,
+    Json(request): Json<TagsRequest>,
+) -> Response {
+    on_desk(server, move |desk| desk.set_tags(id, n, request.tags)).await
+}
+
+#[derive(Deserialize)]
+struct ExportRequest {
+    format: String,
+    #[serde(default)]
+    lossy: bool,
+}
+
+async fn export(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<usize>,
+    Json(request): Json<ExportRequest>,
+) -> Response {
+    on_desk(server, move |desk| {
+        desk.export(id, &request.format, request.lossy)
+            .map(|(_, report, name)| {
+                let mut report = report;
+                report["download"] = json!(name);
+                report
+            })
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+struct DownloadQuery {
+    format: String,
+    #[serde(default)]
+    lossy: bool,
+}
+
+async fn download(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<usize>,
+    Query(q): Query<DownloadQuery>,
+) -> Response {
+    let done =
+        tokio::task::spawn_blocking(move || server.desk().export(id, &q.format, q.lossy)).await;
+    match done {
+        Ok(Ok((bytes, _, name))) => {
+            let disposition = format!("attachment; filename=\"{}\"", ascii_file_name(&name));
+            let mut response = Response::new(Body::from(bytes));
+            let h = response.headers_mut();
+            h.insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/octet-stream"),
+            );
+            if let Ok(v) = HeaderValue::from_str(&disposition) {
+                h.insert(header::CONTENT_DISPOSITION, v);
+            }
+            response
+        }
+        Ok(Err(r)) => refusal(r),
+        Err(e) => refusal(Refusal::new(500, format!("the desk failed: {e}"))),
+    }
+}
+
+/// A file name for `Content-Disposition`: ASCII letters, digits, `.`, `-`, `_` kept, the
+/// rest `_`.
+fn ascii_file_name(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+#[derive(Deserialize)]
+struct SaveRequest {
+    format: String,
+    #[serde(default)]
+    lossy: bool,
+    name: String,
+    #[serde(default)]
+    overwrite: bool,
+}
+
+async fn save(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<usize>,
+    Json(request): Json<SaveRequest>,
+) -> Response {
+    on_desk(server, move |desk| {
+        desk.save(
+            id,
+            &request.format,
+            request.lossy,
+            &request.name,
+            request.overwrite,
+        )
+    })
+    .await
+}
+
+async fn standings(State(server): State<Arc<Server>>) -> Response {
+    on_desk(server, |desk| Ok(desk.standings())).await
+}

@@ -1,0 +1,219 @@
+"""The desk walked through in headless Chromium.
+
+Starts `reversi serve` on a copy of fixtures/serve (a game with two moves written in each
+other's place, and a player named `<script>...`), then as a director would: opens the
+file, filters the errors, opens the game, reads the diagnostic, steps to the faulty move
+with the arrow keys, finds and accepts the repair, checks and downloads the file, and
+runs `reversi validate` on the download, which must be clean. Each step takes a
+screenshot and asserts on the DOM (disc counts, the error's text, the marked move).
+Ends with a line `N passed, 0 failed`.
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+HERE = Path(__file__).resolve().parent
+checks = 0
+
+
+def check(condition, what):
+    global checks
+    if not condition:
+        raise AssertionError(what)
+    checks += 1
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--reversi", required=True)
+    parser.add_argument("--fixtures", required=True)
+    parser.add_argument("--docs", action="store_true", help="copy the screenshots into docs/")
+    args = parser.parse_args()
+
+    work = Path(tempfile.mkdtemp(prefix="desk-walk-"))
+    served = work / "event"
+    served.mkdir()
+    shutil.copy(Path(args.fixtures) / "round-1.rgn", served / "round-1.rgn")
+    downloads = work / "downloads"
+    downloads.mkdir()
+    out = HERE / "out"
+    out.mkdir(exist_ok=True)
+
+    server = subprocess.Popen(
+        [args.reversi, "serve", "--port", "0", str(served)],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, text=True,
+    )
+    driver = None
+    try:
+        first = server.stdout.readline().strip()
+        check(first.startswith("listening on http://127.0.0.1:"), "the address line: " + first)
+        url = first.split(" ", 2)[2]
+
+        options = webdriver.ChromeOptions()
+        options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+        for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--no-first-run", "--disable-background-networking", "--disable-component-update",
+                     "--disable-sync", "--window-size=1500,950",
+                     "--user-data-dir=" + str(work / "profile")]:
+            options.add_argument(flag)
+        options.add_experimental_option("prefs", {
+            "download.default_directory": str(downloads),
+            "download.prompt_for_download": False,
+            "safebrowsing.enabled": False,
+        })
+        service = Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver")
+        driver = webdriver.Chrome(service=service, options=options)
+        driver.execute_cdp_cmd("Browser.setDownloadBehavior",
+                               {"behavior": "allow", "downloadPath": str(downloads)})
+        wait = WebDriverWait(driver, 20)
+        by_id = lambda i: driver.find_element(By.ID, i)
+        text = lambda i: by_id(i).text
+
+        def shot(name):
+            path = out / (name + ".png")
+            driver.save_screenshot(str(path))
+            check(path.stat().st_size > 10_000, "a screenshot " + name)
+
+        # 1. The page, the served folder; open the file.
+        driver.get(url)
+        wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "yes")
+        button = wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, '#folder-list button[data-path="round-1.rgn"]')))
+        button.click()
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#game-list tbody tr")) == 2)
+        rows = driver.find_elements(By.CSS_SELECTOR, "#game-list tbody tr")
+        cells = rows[1].find_elements(By.TAG_NAME, "td")
+        # The hostile name is text: shown as written, no script added, no alert.
+        check(cells[1].text == "<script>alert('x')</script>", "the name as text: " + cells[1].text)
+        check(cells[2].text == "Bob & <b>Co</b>", "the other name as text")
+        check(len(driver.find_elements(By.TAG_NAME, "script")) == 1, "one script: the page's")
+        check(len(driver.find_elements(By.CSS_SELECTOR, "#game-list b")) == 0, "no markup from names")
+        check(rows[0].get_attribute("data-status") == "errors", "game 1 has errors")
+        check("1 with errors" in text("list-counts"), "the counts: " + text("list-counts"))
+        shot("01-list")
+
+        # 2. Only the errors; open the game: the diagnostic and the board.
+        Select(by_id("status-filter")).select_by_value("errors")
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#game-list tbody tr")) == 1)
+        driver.find_element(By.CSS_SELECTOR, "#game-list tbody tr").click()
+        wait.until(lambda d: not d.find_element(By.ID, "game-view").get_attribute("hidden"))
+        wait.until(lambda d: "Vecchi" in d.find_element(By.ID, "game-title").text)
+        diagnostic = driver.find_element(By.CSS_SELECTOR, "#diagnostics pre").text
+        check("illegal-move" in diagnostic and "black cannot play c7" in diagnostic, "the diagnostic: " + diagnostic)
+        check(by_id("board").get_attribute("src").startswith("data:image/svg+xml"), "the board is the SVG")
+        check(driver.execute_script("return document.getElementById('board').naturalWidth") > 100, "the board is drawn")
+        check((text("discs-black"), text("discs-white")) == ("2", "2"), "the start: 2 and 2")
+        check(text("legal") == "d3 c4 f5 e6", "the legal moves at the start: " + text("legal"))
+        faulty = driver.find_element(By.CSS_SELECTOR, '#move-list li[data-number="23"]')
+        check("faulty" in faulty.get_attribute("class"), "move 23 is marked")
+        shot("02-game")
+
+        # 3. Step to the faulty move with the arrow keys (and one back and forth).
+        body = driver.find_element(By.TAG_NAME, "body")
+        for _ in range(23):
+            body.send_keys(Keys.ARROW_RIGHT)
+        check(text("step-info") == "after move 22 of 60", "replay stops before the illegal move: " + text("step-info"))
+        body.send_keys(Keys.ARROW_LEFT)
+        check(text("step-info") == "after move 21 of 60", "back one")
+        body.send_keys(Keys.ARROW_RIGHT)
+        black, white = int(text("discs-black")), int(text("discs-white"))
+        check(black + white == 26, "26 discs after 22 moves: %d + %d" % (black, white))
+        check(text("turn").startswith("black to move"), "black to move: " + text("turn"))
+        check("illegal-move" in by_id("board").get_attribute("src").replace("%2D", "-"), "the cross on the board")
+        current = driver.find_element(By.CSS_SELECTOR, "#move-list li.current")
+        check(current.get_attribute("data-number") == "22", "move 22 is the current one")
+        by_id("goto-fault").click()
+        check(text("step-info") == "after move 22 of 60", "to the error")
+        shot("03-fault")
+
+        # 4. The repair: found, accepted.
+        by_id("repair-find").click()
+        accept = wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#repair-candidates button.accept")))
+        check("swapped moves 21 (b6) and 22 (b5)" in text("repair-candidates"), "the candidate: " + text("repair-candidates"))
+        check("repaired with 1 edit" in text("repair-report"), "the repair's report")
+        driver.execute_script("document.getElementById('repair-find').scrollIntoView({block: 'center'})")
+        shot("04-repair")
+        accept.click()
+        wait.until(lambda d: "no findings" in d.find_element(By.ID, "diagnostics").text)
+        wait.until(lambda d: "1 repaired" in d.find_element(By.ID, "list-counts").text)
+        body.send_keys(Keys.END)
+        check(text("step-info") == "after move 60 of 60", "the whole game: " + text("step-info"))
+        check((text("discs-black"), text("discs-white")) == ("41", "23"), "the claimed 41-23")
+        check(text("turn").startswith("game over"), "game over")
+        check(len(driver.find_elements(By.CSS_SELECTOR, "#move-list li.faulty")) == 0, "no faulty move left")
+        shot("05-repaired")
+
+        # 5. Check the save, download.
+        Select(by_id("export-format")).select_by_value("rgn")
+        by_id("export-check").click()
+        wait.until(lambda d: "written as rgn" in d.find_element(By.ID, "export-report").text)
+        check("2 of 2 games written as rgn" in text("export-report"), "the report: " + text("export-report"))
+        Select(by_id("export-format")).select_by_value("moves")
+        by_id("export-check").click()
+        wait.until(lambda d: "written as moves" in d.find_element(By.ID, "export-report").text)
+        check("refused" in text("export-report") and "--lossy" in text("export-report"), "the refusals shown first")
+        Select(by_id("export-format")).select_by_value("rgn")
+        by_id("export-check").click()
+        wait.until(lambda d: "2 of 2 games written as rgn" in d.find_element(By.ID, "export-report").text)
+        driver.execute_script("window.scrollTo(0, 0)")
+        shot("06-save")
+        by_id("download-link").click()
+        deadline = time.time() + 20
+        downloaded = None
+        while time.time() < deadline:
+            done = [p for p in downloads.iterdir() if not p.name.endswith(".crdownload")]
+            if done:
+                downloaded = done[0]
+                break
+            time.sleep(0.2)
+        check(downloaded is not None, "the download arrived")
+        check(downloaded.name == "round-1-desk.rgn", "its name: " + downloaded.name)
+        result = subprocess.run([args.reversi, "validate", str(downloaded)], capture_output=True, text=True)
+        check(result.returncode == 0, "the download validates: " + result.stdout + result.stderr)
+        check("2 valid, 0 invalid; 0 errors" in result.stdout, "clean: " + result.stdout)
+
+        # 6. The standings.
+        by_id("standings-show").click()
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#standings-table tbody tr")) >= 2)
+        first_row = driver.find_element(By.CSS_SELECTOR, "#standings-table tbody tr").text
+        check("Vecchi Elisabetta" in first_row and "2B 41-23" in first_row, "the standings: " + first_row)
+        driver.execute_script("document.getElementById('standings-pane').scrollIntoView()")
+        shot("07-standings")
+
+        logs = driver.get_log("browser") if hasattr(driver, "get_log") else []
+        errors = [l for l in logs if l.get("level") == "SEVERE"]
+        check(not errors, "no errors in the console: %s" % errors)
+
+        if args.docs:
+            docs = HERE.parent.parent / "docs"
+            for name in ["02-game", "04-repair", "06-save"]:
+                shutil.copy(out / (name + ".png"), docs / ("serve-" + name + ".png"))
+    finally:
+        if driver is not None:
+            driver.quit()
+        server.kill()
+        server.wait()
+        shutil.rmtree(work, ignore_errors=True)
+    print("tests/browser: the desk walked through")
+    print("%d passed, 0 failed" % checks)
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except AssertionError as e:
+        print("tests/browser: FAILED: %s" % e, file=sys.stderr)
+        print("%d passed, 1 failed" % checks)
+        sys.exit(1)
