@@ -112,3 +112,22 @@ def test_random_legal_games(rules, rnd):
     assert data["valid"][0] and data["lengths"][0] == len(moves)
     assert (data["boards"][0, len(moves)] == pos.board()).all()
     check_against_engine([game], data)
+
+
+def test_threads_give_the_same_arrays_and_the_benchmark_agrees():
+    """jobs=2 equals jobs=1; the benchmark's plain Python reader (an independent replay)
+    equals the dataset on the fixtures' WTHOR files."""
+    import sys
+
+    paths = sorted(glob.glob(str(FIXTURES / "wthor" / "valid" / "*.wtb")))
+    assert paths
+    one, two = rr.dataset(paths, jobs=1), rr.dataset(paths, jobs=2)
+    for key in ("moves", "boards", "turn", "lengths", "valid", "over", "margin", "winner"):
+        assert (one[key] == two[key]).all(), key
+    sys.path.insert(0, str(FIXTURES.parent / "python" / "bench"))
+    import wthor_tensors
+
+    moves, boards = wthor_tensors.plain_python(wthor_tensors.read_all(paths))
+    plies = moves.shape[1]
+    assert (moves == one["moves"][:, :plies]).all()
+    assert (boards == one["boards"][:, : plies + 1]).all()
