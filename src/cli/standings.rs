@@ -109,7 +109,11 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
         }
     }
     let standings_options = StandingsOptions {
-        event: args.event.clone().or_else(|| shared_event(event)),
+        event: args.event.clone().or_else(|| {
+            event
+                .shared_field(reversi_record::event::Field::Event)
+                .map(str::to_owned)
+        }),
         withdrawn: (!args.withdrawn.is_empty()).then(|| args.withdrawn.clone()),
     };
     let standings = match Standings::compute(&tally.pairings, &standings_options) {
@@ -139,15 +143,4 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
     let written = output::write_whole(&args.output, &protected, text.as_bytes());
     let status = if failed_inputs { exit::USAGE } else { exit::OK };
     output::finish_whole(&args.output, written, status)
-}
-
-/// The `Event` tag every game that has one shares, if they share one.
-fn shared_event(event: &reversi_record::event::Event) -> Option<String> {
-    use reversi_record::event::Field;
-    let mut names = event
-        .games()
-        .iter()
-        .filter_map(|g| event.field(g, Field::Event));
-    let first = names.next()?;
-    names.all(|n| n == first).then(|| first.to_owned())
 }

@@ -150,6 +150,14 @@ impl Event {
         self.field_id(game, field).map(|id| self.name(id))
     }
 
+    /// The value of `field` that every game with one shares (the event's name for a
+    /// standings title), if they share one.
+    pub fn shared_field(&self, field: Field) -> Option<&str> {
+        let mut values = self.games().iter().filter_map(|g| self.field(g, field));
+        let first = values.next()?;
+        values.all(|v| v == first).then_some(first)
+    }
+
     /// A game's value for `field`, interned.
     pub fn field_id(&self, game: &EventGame, field: Field) -> Option<NameId> {
         game.who[field as usize].get()

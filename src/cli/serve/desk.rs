@@ -861,7 +861,7 @@ impl Desk {
         let tally = event.tally();
         let notes: Vec<String> = tally.notes.iter().map(|n| n.to_string()).collect();
         let options = StandingsOptions {
-            event: shared_event(&event),
+            event: event.shared_field(Field::Event).map(str::to_owned),
             withdrawn: None,
         };
         match Standings::compute(&tally.pairings, &options) {
@@ -896,16 +896,6 @@ impl Desk {
             }),
         }
     }
-}
-
-/// The `Event` tag every game that has one shares, if they share one.
-fn shared_event(event: &Event) -> Option<String> {
-    let mut names = event
-        .games()
-        .iter()
-        .filter_map(|g| event.field(g, Field::Event));
-    let first = names.next()?;
-    names.all(|n| n == first).then(|| first.to_owned())
 }
 
 /// `NAME.bak`, or `NAME.bak2`, ... : the first that does not exist.
