@@ -120,13 +120,8 @@ impl Record {
     /// The position the game starts from, checked against the rules: the start position
     /// (with the discs in hand it gives, when the supply is limited) or the rules' default.
     pub fn start_position(&self) -> Result<Position, SetupError> {
-        let mut pos = Position::from_setup(self.rules, self.start_setup())?;
         let in_hand = self.start.as_ref().and_then(|s| s.in_hand);
-        if let (Some([black, white]), Some(_)) = (in_hand, self.rules.supply()) {
-            pos.set_in_hand(Color::Black, Some(black));
-            pos.set_in_hand(Color::White, Some(white));
-        }
-        Ok(pos)
+        Position::from_setup_in_hand(self.rules, self.start_setup(), in_hand)
     }
 
     /// The setup the game starts from: the start position, or the rules' default.

@@ -36,7 +36,7 @@ mod text;
 
 pub use json::{JsonMove, JsonOutcome, JsonParse, JsonPosition, JsonReport, JsonScenario};
 pub use parse::{
-    read_diagram, ErrorKind, Scenario, ScenarioError, ScenarioMove, StartGiven, MAX_MOVES,
+    read_diagram, ErrorKind, Scenario, ScenarioError, ScenarioMove, StartGiven, Tried, MAX_MOVES,
     MAX_PARSES,
 };
 pub use run::{ParsedRules, Step, Transcript};

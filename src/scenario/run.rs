@@ -1,9 +1,11 @@
 //! Playing a scenario through the engine.
 
-use crate::engine::{Color, IllegalMove, Move, Position, Rules, RulesError, SetupError, SquareSet};
+use crate::engine::{Color, IllegalMove, Position, Rules, RulesError, SetupError, SquareSet};
 use crate::formats::rgn::board::from_line;
 
-use super::parse::{read_rows, ErrorKind, Scenario, ScenarioError, ScenarioMove, StartGiven};
+use super::parse::{
+    read_rows, ErrorKind, Scenario, ScenarioError, ScenarioMove, StartGiven, Tried,
+};
 
 /// What a `parse:` line gave.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,7 +22,7 @@ pub struct Step {
     /// The side to move when the move was tried.
     pub mover: Color,
     /// The move.
-    pub mv: Move,
+    pub mv: Tried,
     /// The discs it flipped (empty for a pass, a placement without flips or a refusal).
     pub flipped: SquareSet,
     /// Why the engine refused it (the scenario marked it `!`).
@@ -149,13 +151,7 @@ impl Scenario {
             StartGiven::Line { text, line } => {
                 let read = from_line(rules.board(), text)
                     .map_err(|e| bad_board(*line, format!("start: {e}")))?;
-                Position::from_setup(rules, read.setup).map(|mut pos| {
-                    if let (Some([black, white]), Some(_)) = (read.in_hand, rules.supply()) {
-                        pos.set_in_hand(Color::Black, Some(black));
-                        pos.set_in_hand(Color::White, Some(white));
-                    }
-                    pos
-                })
+                Position::from_setup_in_hand(rules, read.setup, read.in_hand)
             }
         })
     }
@@ -165,7 +161,11 @@ impl Scenario {
     fn play(&self, i: usize, m: &ScenarioMove, pos: &mut Position) -> Result<Step, ScenarioError> {
         let mover = pos.turn();
         let mut trial = *pos;
-        match (trial.play_with_flips(m.mv), m.refused) {
+        let verdict = match m.mv {
+            Tried::Move(mv) => trial.play_with_flips(mv),
+            Tried::OffGrid { .. } => Err(IllegalMove::OffBoard),
+        };
+        match (verdict, m.refused) {
             (Ok(flipped), false) => {
                 *pos = trial;
                 Ok(Step {

@@ -346,7 +346,9 @@ impl Game {
             Move::Pass => {
                 if over() {
                     Err(IllegalMove::GameOver)
-                } else if self.players > 2 || self.in_free_opening() {
+                } else if self.players > 2
+                    || (self.in_free_opening() && self.in_hand[self.turn] != Some(0))
+                {
                     Err(IllegalMove::PassNotAllowed)
                 } else if !legal.is_empty() {
                     Err(IllegalMove::PassWithMoves)
