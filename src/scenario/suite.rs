@@ -10,6 +10,30 @@ use super::parse::{Scenario, ScenarioError};
 /// The rule scenarios of `fixtures/rules/`, one per special case of `spec/rules.md`.
 pub const RULE_SCENARIOS: &[(&str, &str)] = &[
     (
+        "classic-handicap-in-hand",
+        include_str!("../../fixtures/rules/classic-handicap-in-hand.scenario"),
+    ),
+    (
+        "classic-no-discs-with-a-move",
+        include_str!("../../fixtures/rules/classic-no-discs-with-a-move.scenario"),
+    ),
+    (
+        "classic-no-move-with-discs",
+        include_str!("../../fixtures/rules/classic-no-move-with-discs.scenario"),
+    ),
+    (
+        "free-opening-flips-nothing",
+        include_str!("../../fixtures/rules/free-opening-flips-nothing.scenario"),
+    ),
+    (
+        "multi3-neutral-left-at-end",
+        include_str!("../../fixtures/rules/multi3-neutral-left-at-end.scenario"),
+    ),
+    (
+        "multi3-nobody-flips",
+        include_str!("../../fixtures/rules/multi3-nobody-flips.scenario"),
+    ),
+    (
         "anti-empties-to-loser",
         include_str!("../../fixtures/rules/anti-empties-to-loser.scenario"),
     ),
