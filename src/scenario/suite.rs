@@ -10,6 +10,14 @@ use super::parse::{Scenario, ScenarioError};
 /// The rule scenarios of `fixtures/rules/`, one per special case of `spec/rules.md`.
 pub const RULE_SCENARIOS: &[(&str, &str)] = &[
     (
+        "multi3-neutral-unflipped",
+        include_str!("../../fixtures/rules/multi3-neutral-unflipped.scenario"),
+    ),
+    (
+        "free-opening-setup-no-flips",
+        include_str!("../../fixtures/rules/free-opening-setup-no-flips.scenario"),
+    ),
+    (
         "classic-handicap-in-hand",
         include_str!("../../fixtures/rules/classic-handicap-in-hand.scenario"),
     ),
