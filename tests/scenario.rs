@@ -670,3 +670,73 @@ fn check_output() {
     let _ = std::fs::remove_dir_all(&dir);
     insta::assert_snapshot!(shown);
 }
+
+/// The tooling of issue 24: `--suite` writes a manifest and removes the files an earlier
+/// manifest lists but it no longer writes (nothing else); `--check` finds a `.json`
+/// expectation without `--format json` and names the differing value by its path;
+/// `--format json` reports a scenario that cannot run as an entry.
+#[test]
+fn suite_manifest_stale_files_json_check_and_failed_entries() {
+    let dir = temp_dir("suite-stale");
+    let stale = dir.join("rules/gone.scenario");
+    std::fs::create_dir_all(stale.parent().unwrap()).unwrap();
+    std::fs::write(&stale, "rules: othello\n").unwrap();
+    let mine = dir.join("rules/mine.scenario");
+    std::fs::write(&mine, "rules: othello\n").unwrap();
+    let manifest = r#"{"files": [{"path": "rules/gone.scenario"}, {"path": "../outside"}]}"#;
+    std::fs::write(dir.join("manifest.json"), manifest).unwrap();
+    let out = reversi()
+        .args(["scenario", "--suite"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(!stale.exists(), "the stale file is removed");
+    assert!(mine.exists(), "a file no manifest lists is kept");
+    let manifest = std::fs::read_to_string(dir.join("manifest.json")).unwrap();
+    assert!(
+        manifest.contains("\"scenario\": \"rules/pass.scenario\""),
+        "{manifest}"
+    );
+    assert!(manifest.contains("\"fnv1a64\""));
+    // --check without --format json finds pass.json; a changed value is named by its path.
+    let pass = dir.join("rules/pass.scenario");
+    let out = reversi()
+        .args(["scenario", "--check"])
+        .arg(&pass)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let json_path = dir.join("rules/pass.json");
+    let text = std::fs::read_to_string(&json_path).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["positions"][0]["board"][0] = serde_json::json!("ZZZZZZZZ");
+    std::fs::write(&json_path, serde_json::to_string(&v).unwrap()).unwrap();
+    let out = reversi()
+        .args(["scenario", "--check"])
+        .arg(&pass)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("positions[0].board[0]: expected \"ZZZZZZZZ\", actual"),
+        "{stdout}"
+    );
+    // A scenario that cannot run is an entry of the JSON report.
+    let broken = dir.join("broken.scenario");
+    std::fs::write(&broken, "rules: othello\nmoves: f5 f5\n").unwrap();
+    let out = reversi()
+        .args(["scenario", "--format", "json"])
+        .arg(&broken)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        report["scenarios"][0]["error"]["code"],
+        "scenario-unexpected-refusal"
+    );
+    assert_eq!(report["scenarios"][0]["error"]["line"], 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
