@@ -255,7 +255,8 @@ impl Position {
     /// assert_eq!(pos.in_hand(Color::Black), Some(1));
     /// let e = Position::from_setup_in_hand(rules, setup, Some([40, 40])).unwrap_err();
     /// assert_eq!(e.kind(), "InHandAboveSupply");
-    /// let e = Position::from_setup_in_hand(rules, setup, Some([32, 32])).unwrap_err();
+    /// let four = Position::new(Rules::default()).setup(); // the four centre discs
+    /// let e = Position::from_setup_in_hand(rules, four, Some([31, 31])).unwrap_err();
     /// assert_eq!(e.kind(), "InHandAboveTotal");
     /// ```
     pub fn from_setup_in_hand(
