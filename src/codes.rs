@@ -65,7 +65,7 @@ codes! {
     Unfinished = "unfinished",
         "The record ends before the game is over. This is legal (resignations, time losses, truncated records) and is a warning, or a note when the record itself says how the game ended; the claimed result cannot be checked against the board, which the message says.";
     BadSetup = "bad-setup",
-        "The start position is impossible under the rules: a disc on a blocked or off-board square, two discs on one square, discs or the move for a colour that does not take part, a neutral disc outside a 3-player game.";
+        "The start position is impossible under the rules: a disc on a blocked or off-board square, two discs on one square, discs or the move for a colour that does not take part, a neutral disc outside a 3-player game; in classic reversi, discs in hand beyond the 32 a player has, or hands and placed discs coming to more than the game's 64.";
     Repaired = "repaired",
         "`reversi repair` found the fewest edits (a move swapped, replaced, deleted or inserted) that make the game legal and give its claimed result, and wrote the repaired game. Each edit is labelled; check them against the source if you have it. With `--fix-result` one edit can be the result (the board's written in place of a wrong one); with `--pick GAME:N` the repair is an alternative of an ambiguous game taken by hand, and says so.";
     Ambiguous = "ambiguous",

@@ -58,7 +58,7 @@ pub mod engine;
 
 pub use engine::{
     BoardShape, Cell, Color, Finished, IllegalMove, Move, Outcome, Position, Rules, RulesError,
-    Setup, Square, SquareSet,
+    Setup, SetupError, Square, SquareSet,
 };
 pub mod codes;
 pub mod dataset;

@@ -201,7 +201,14 @@ fn contradicting_scenarios_exit_1_with_a_coded_error() {
 fn parse_and_run_errors_have_their_kinds() {
     let kind = |text: &str| scenario::run(text).unwrap_err().kind;
     assert_eq!(kind("rules: othello\nshow: some\n"), ErrorKind::Syntax);
-    assert_eq!(kind("rules: othello\nmoves: z99\n"), ErrorKind::Syntax);
+    assert_eq!(kind("rules: othello\nmoves: z0\n"), ErrorKind::Syntax);
+    assert_eq!(kind("rules: othello\nmoves: a100\n"), ErrorKind::Syntax);
+    assert_eq!(kind("rules: othello\nmoves: 5f\n"), ErrorKind::Syntax);
+    // A square beyond every board is a square off this one: refused as OffBoard.
+    assert_eq!(
+        kind("rules: othello\nmoves: z99\n"),
+        ErrorKind::UnexpectedRefusal
+    );
     assert_eq!(kind("rules: othello\nlook: here\n"), ErrorKind::Syntax);
     assert_eq!(
         kind("rules: othello\nturn: white\n"),
@@ -225,6 +232,63 @@ fn parse_and_run_errors_have_their_kinds() {
     assert_eq!(err.kind, ErrorKind::UnexpectedRefusal);
     assert_eq!(err.line, Some(2));
     assert_eq!(err.kind.code(), "scenario-unexpected-refusal");
+}
+
+/// `k1` on 8x8 (beyond the grid the library's squares can name) is refused like `i1`.
+#[test]
+fn a_square_beyond_the_grid_is_off_the_board() {
+    let t = scenario::run("rules: othello\nmoves: !k1 !i1 !A11 f5 !z99\n").unwrap();
+    let json = t.to_json("k1.scenario");
+    let moves: Vec<(&str, Option<&str>)> = json
+        .moves
+        .iter()
+        .map(|m| (m.mv.as_str(), m.refusal.as_deref()))
+        .collect();
+    assert_eq!(
+        moves,
+        [
+            ("k1", Some("OffBoard")),
+            ("i1", Some("OffBoard")),
+            ("a11", Some("OffBoard")),
+            ("f5", None),
+            ("z99", Some("OffBoard")),
+        ]
+    );
+    assert!(t
+        .to_text()
+        .contains("black k1: refused, the square is not on the board (OffBoard)"));
+}
+
+/// A diagram's markers draw the rules' board (a mismatch is `scenario-bad-board`, saying
+/// what to draw); a disc on a blocked or cut square is a setup the engine refuses.
+#[test]
+fn diagram_markers_must_fit_the_board_and_discs_there_are_refused() {
+    let bad = |text: &str| {
+        let e = scenario::run(text).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::BadBoard, "{e}");
+        e.message
+    };
+    let blocked =
+        "rules: othello:4x4,blocked=a1\nboard:\n 1 {} . . .\n 2 . O X .\n 3 . X O .\n 4 . . . .\n";
+    let with = |c: &str| blocked.replace("{}", c);
+    assert!(bad(&with(".")).contains("square a1 is blocked by the rules: draw it `#`"));
+    let refused = scenario::run(&with("X")).unwrap();
+    assert_eq!(refused.setup_refused.map(|e| e.kind()), Some("NotPlayable"));
+    assert!(scenario::run(&with("#")).unwrap().setup_refused.is_none());
+    let plain = "rules: othello:4x4\nboard:\n 1 # . . .\n 2 . O X .\n 3 . X O .\n 4 . . . .\n";
+    assert!(bad(plain).contains("square a1 is not blocked by the rules"));
+    let octagon = |a1: char| {
+        format!(
+            "rules: othello:octagon\nboard:\n  1 {a1}   . . . . . .\n  2   . . . . . . . .\n  3 . . . . . . . . . .\n  4 . . . . . . . . . .\n  5 . . . . O X . . . .\n  6 . . . . X O . . . .\n  7 . . . . . . . . . .\n  8 . . . . . . . . . .\n  9   . . . . . . . .\n 10     . . . . . .\n"
+        )
+    };
+    assert!(bad(&octagon('.')).contains("square a1 is not on the octagon board: leave it blank"));
+    let cut = scenario::run(&octagon('X')).unwrap();
+    assert_eq!(cut.setup_refused.map(|e| e.kind()), Some("NotPlayable"));
+    assert!(scenario::run(&octagon(' '))
+        .unwrap()
+        .setup_refused
+        .is_none());
 }
 
 #[test]
@@ -454,6 +518,7 @@ fn random_games_agree_with_the_engine_and_the_reference_model() {
         for (i, (m, jm)) in sc.moves.iter().zip(&json.moves).enumerate() {
             let at = format!("{} move {} ({})", file.path, i + 1, jm.mv);
             assert_eq!(jm.mv, m.mv.to_string(), "{at}");
+            let mv = m.mv.as_move().expect("random games stay on the grid");
             if !game.is_over() {
                 assert_eq!(
                     jm.player,
@@ -461,18 +526,18 @@ fn random_games_agree_with_the_engine_and_the_reference_model() {
                     "{at}: player"
                 );
             }
-            let model = game.check(m.mv);
+            let model = game.check(mv);
             assert_eq!(model.is_err(), m.refused, "{at}: the model's refusal");
             match model {
                 Err(kind) => {
                     assert_eq!(jm.refusal, Some(format!("{kind:?}")), "{at}: refusal kind");
                     let mut trial = pos;
-                    assert!(trial.play(m.mv).is_err(), "{at}: engine refuses");
+                    assert!(trial.play(mv).is_err(), "{at}: engine refuses");
                     assert_eq!(trial, pos, "{at}: a refusal changes nothing");
                 }
                 Ok(_) => {
-                    let flipped = game.play(m.mv).unwrap();
-                    let engine = pos.play_with_flips(m.mv).unwrap();
+                    let flipped = game.play(mv).unwrap();
+                    let engine = pos.play_with_flips(mv).unwrap();
                     let json_flips: Vec<Square> =
                         jm.flips.iter().map(|s| s.parse().unwrap()).collect();
                     assert_eq!(names(json_flips), names(flipped), "{at}: flips (model)");
@@ -604,4 +669,74 @@ fn check_output() {
     );
     let _ = std::fs::remove_dir_all(&dir);
     insta::assert_snapshot!(shown);
+}
+
+/// The tooling of issue 24: `--suite` writes a manifest and removes the files an earlier
+/// manifest lists but it no longer writes (nothing else); `--check` finds a `.json`
+/// expectation without `--format json` and names the differing value by its path;
+/// `--format json` reports a scenario that cannot run as an entry.
+#[test]
+fn suite_manifest_stale_files_json_check_and_failed_entries() {
+    let dir = temp_dir("suite-stale");
+    let stale = dir.join("rules/gone.scenario");
+    std::fs::create_dir_all(stale.parent().unwrap()).unwrap();
+    std::fs::write(&stale, "rules: othello\n").unwrap();
+    let mine = dir.join("rules/mine.scenario");
+    std::fs::write(&mine, "rules: othello\n").unwrap();
+    let manifest = r#"{"files": [{"path": "rules/gone.scenario"}, {"path": "../outside"}]}"#;
+    std::fs::write(dir.join("manifest.json"), manifest).unwrap();
+    let out = reversi()
+        .args(["scenario", "--suite"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(!stale.exists(), "the stale file is removed");
+    assert!(mine.exists(), "a file no manifest lists is kept");
+    let manifest = std::fs::read_to_string(dir.join("manifest.json")).unwrap();
+    assert!(
+        manifest.contains("\"scenario\": \"rules/pass.scenario\""),
+        "{manifest}"
+    );
+    assert!(manifest.contains("\"fnv1a64\""));
+    // --check without --format json finds pass.json; a changed value is named by its path.
+    let pass = dir.join("rules/pass.scenario");
+    let out = reversi()
+        .args(["scenario", "--check"])
+        .arg(&pass)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let json_path = dir.join("rules/pass.json");
+    let text = std::fs::read_to_string(&json_path).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["positions"][0]["board"][0] = serde_json::json!("ZZZZZZZZ");
+    std::fs::write(&json_path, serde_json::to_string(&v).unwrap()).unwrap();
+    let out = reversi()
+        .args(["scenario", "--check"])
+        .arg(&pass)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("positions[0].board[0]: expected \"ZZZZZZZZ\", actual"),
+        "{stdout}"
+    );
+    // A scenario that cannot run is an entry of the JSON report.
+    let broken = dir.join("broken.scenario");
+    std::fs::write(&broken, "rules: othello\nmoves: f5 f5\n").unwrap();
+    let out = reversi()
+        .args(["scenario", "--format", "json"])
+        .arg(&broken)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        report["scenarios"][0]["error"]["code"],
+        "scenario-unexpected-refusal"
+    );
+    assert_eq!(report["scenarios"][0]["error"]["line"], 2);
+    let _ = std::fs::remove_dir_all(&dir);
 }

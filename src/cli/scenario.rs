@@ -25,9 +25,10 @@ pub(crate) struct Args {
     /// Scenario files (`.scenario`), or Markdown files whose ```scenario blocks are run.
     #[arg(required_unless_present = "suite")]
     files: Vec<PathBuf>,
-    /// Transcript format.
-    #[arg(long, value_enum, default_value_t = ScenarioFormat::Text)]
-    format: ScenarioFormat,
+    /// Transcript format (default text; with `--check` and `--bless`, a scenario whose
+    /// expected transcript is only kept as JSON is taken as JSON).
+    #[arg(long, value_enum)]
+    format: Option<ScenarioFormat>,
     /// Compare each transcript with the expected one (beside a `.scenario` file as NAME.txt
     /// or NAME.json; in Markdown the ```text or ```json block after the scenario); exit 1
     /// with a diff on a difference.
@@ -52,6 +53,8 @@ struct Case {
     expected: Option<String>,
     /// Where `--bless` writes: a file, or a block of the Markdown file.
     target: Target,
+    /// The format of the expected transcript.
+    format: Format,
 }
 
 enum Target {
@@ -68,13 +71,29 @@ fn is_markdown(path: &Path) -> bool {
 }
 
 /// The scenarios of a file; with `read_expected`, each with its expected transcript (an
-/// expected file that cannot be read is reported and counts as missing).
-fn cases_of(path: &Path, text: &str, format: Format, read_expected: bool) -> Vec<Case> {
+/// expected file that cannot be read is reported and counts as missing). Without an
+/// explicit `--format` (`fixed`), a scenario whose expected text is missing but whose
+/// expected JSON is kept is taken as JSON.
+fn cases_of(
+    path: &Path,
+    text: &str,
+    format: Format,
+    fixed: bool,
+    read_expected: bool,
+) -> Vec<Case> {
     let shown = path.display().to_string();
     if is_markdown(path) {
         return markdown::examples(text)
             .into_iter()
             .map(|ex| {
+                let format = if !fixed
+                    && ex.expected(format.block_lang()).is_none()
+                    && ex.expected(Format::Json.block_lang()).is_some()
+                {
+                    Format::Json
+                } else {
+                    format
+                };
                 let block = ex.expected(format.block_lang());
                 Case {
                     name: format!("{shown}:{}", ex.line),
@@ -88,10 +107,21 @@ fn cases_of(path: &Path, text: &str, format: Format, read_expected: bool) -> Vec
                         )),
                     },
                     scenario: ex.scenario,
+                    format,
                 }
             })
             .collect();
     }
+    let json_path = check::expected_path(path, Format::Json);
+    let format = if !fixed
+        && format == Format::Text
+        && !check::expected_path(path, Format::Text).exists()
+        && json_path.exists()
+    {
+        Format::Json
+    } else {
+        format
+    };
     let expected_path = check::expected_path(path, format);
     let expected = match read_expected.then(|| scenario::read_file(&expected_path)) {
         Some(Ok(text)) => Some(text),
@@ -107,11 +137,17 @@ fn cases_of(path: &Path, text: &str, format: Format, read_expected: bool) -> Vec
         scenario: text.to_owned(),
         expected,
         target: Target::File(expected_path),
+        format,
     }]
 }
 
+/// The line of the file an error is about.
+fn error_line(case: &Case, e: &ScenarioError) -> Option<usize> {
+    e.line.map(|l| l + case.first_line)
+}
+
 fn report_error(case: &Case, e: &ScenarioError) {
-    let line = e.line.map(|l| l + case.first_line);
+    let line = error_line(case, e);
     let at = match (line, case.first_line) {
         (Some(l), 0) => format!("{}:{l}", case.name),
         (Some(l), _) => {
@@ -135,6 +171,12 @@ fn write_suite(dir: &Path) -> io::Result<u8> {
             return Ok(exit::INVALID);
         }
     };
+    // The files the suite wrote last time, from its manifest, to remove those it no longer
+    // writes (nothing else in the directory is touched).
+    let old: Vec<String> = std::fs::read_to_string(dir.join(suite::MANIFEST))
+        .ok()
+        .and_then(|text| suite::manifest_paths(&text))
+        .unwrap_or_default();
     for file in &files {
         let path = dir.join(&file.path);
         if let Some(parent) = path.parent() {
@@ -142,6 +184,25 @@ fn write_suite(dir: &Path) -> io::Result<u8> {
                 .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", parent.display())))?;
         }
         output::write_whole(&path, &[], file.contents.as_bytes())?;
+    }
+    let mut removed = 0;
+    for stale in old.iter().filter(|p| !files.iter().any(|f| &f.path == *p)) {
+        match std::fs::remove_file(dir.join(stale)) {
+            Ok(()) => removed += 1,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => {
+                return Err(io::Error::new(
+                    e.kind(),
+                    format!("{}: {e}", dir.join(stale).display()),
+                ))
+            }
+        }
+    }
+    if removed > 0 {
+        writeln!(
+            io::stderr(),
+            "removed {removed} files an earlier suite wrote and this one does not"
+        )?;
     }
     let scenarios = files
         .iter()
@@ -178,8 +239,8 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         return write_suite(dir);
     }
     let format = match args.format {
-        ScenarioFormat::Text => Format::Text,
-        ScenarioFormat::Json => Format::Json,
+        None | Some(ScenarioFormat::Text) => Format::Text,
+        Some(ScenarioFormat::Json) => Format::Json,
     };
     let mut out = BufWriter::new(io::stdout().lock());
     let mut state = State::default();
@@ -266,7 +327,7 @@ fn run_files(
                 continue;
             }
         };
-        let cases = cases_of(path, &text, format, args.check);
+        let cases = cases_of(path, &text, format, args.format.is_some(), args.check);
         state.total += cases.len();
         let mut edits = Vec::new();
         for case in &cases {
@@ -275,6 +336,11 @@ fn run_files(
                 Err(e) => {
                     report_error(case, &e);
                     state.tally.broken += 1;
+                    if let Sink::Report(report) = &mut sink {
+                        let entry =
+                            scenario::JsonScenario::failed(&case.name, &e, error_line(case, &e));
+                        report.scenario(&entry)?;
+                    }
                     continue;
                 }
             };
@@ -285,11 +351,11 @@ fn run_files(
                 }
                 Sink::Plain(out) => &mut **out,
             };
-            let rendered = check::render(&transcript, &case.name, format);
+            let rendered = check::render(&transcript, &case.name, case.format);
             if args.bless {
                 bless_case(case, rendered, &inputs, &mut edits, &mut state.tally)?;
             } else if args.check {
-                check_case(out, case, format, &rendered, &mut state.tally)?;
+                check_case(out, case, case.format, &rendered, &mut state.tally)?;
             } else {
                 if several {
                     writeln!(out, "==> {} <==", case.name)?;
@@ -361,9 +427,13 @@ fn check_case(
         Some(expected) => match check::compare(format, expected, rendered) {
             None => tally.agree += 1,
             Some(diff) => {
+                let how = match format {
+                    Format::Text => "- expected, + actual",
+                    Format::Json => "each differing value by its path",
+                };
                 writeln!(
                     out,
-                    "{}: the transcript differs from the expected one (- expected, + actual):\n{diff}",
+                    "{}: the transcript differs from the expected one ({how}):\n{diff}",
                     case.name
                 )?;
                 tally.differ += 1;

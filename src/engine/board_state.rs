@@ -315,12 +315,15 @@ impl<B: Bits> BitPosition<B> {
     }
 
     /// Checks a pass: game over comes first, then passes nobody may make, then a pass
-    /// while a legal move exists.
+    /// while a legal move exists. A player without discs in hand (classic reversi) passes
+    /// even during the free opening (`spec/rules.md` §6): otherwise that position would
+    /// accept nothing although the game goes on.
     pub fn check_pass(&self) -> Result<(), IllegalMove> {
         if self.is_over() {
             return Err(IllegalMove::GameOver);
         }
-        if self.players > 2 || self.in_free_opening() {
+        let out_of_discs = self.in_hand[self.turn as usize] == 0;
+        if self.players > 2 || (self.in_free_opening() && !out_of_discs) {
             return Err(IllegalMove::PassNotAllowed);
         }
         if !self.legal_moves().is_zero() {

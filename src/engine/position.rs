@@ -77,6 +77,50 @@ pub enum SetupError {
     ColorNotPlaying(Color),
     /// A neutral disc outside a 3-player game.
     NeutralNotAllowed(Square),
+    /// Classic reversi: a player is given more discs in hand than a player of the game has.
+    InHandAboveSupply {
+        /// The player.
+        color: Color,
+        /// The discs in hand given.
+        in_hand: u8,
+        /// The discs each player has at the start.
+        supply: u8,
+    },
+    /// Classic reversi: the discs in hand and the discs placed on the board (handicap discs
+    /// excepted) come to more than the game's discs.
+    InHandAboveTotal {
+        /// The discs in hand given, Black's and White's.
+        in_hand: [u8; 2],
+        /// Discs on the board beyond the handicap discs: placed from the players' hands.
+        placed: u16,
+        /// The discs of the whole game (twice the supply).
+        total: u16,
+    },
+}
+
+impl SetupError {
+    /// The stable name of the kind of refusal, such as `NotPlayable` (`spec/rules.md` §9):
+    /// what the JSON transcript gives as `setup_refusal`.
+    pub const fn kind(&self) -> &'static str {
+        match self {
+            SetupError::NotPlayable(_) => "NotPlayable",
+            SetupError::Overlap(_) => "Overlap",
+            SetupError::ColorNotPlaying(_) => "ColorNotPlaying",
+            SetupError::NeutralNotAllowed(_) => "NeutralNotAllowed",
+            SetupError::InHandAboveSupply { .. } => "InHandAboveSupply",
+            SetupError::InHandAboveTotal { .. } => "InHandAboveTotal",
+        }
+    }
+
+    /// Every kind's name, in the order of `spec/rules.md` §9.
+    pub const KINDS: [&'static str; 6] = [
+        "NotPlayable",
+        "Overlap",
+        "ColorNotPlaying",
+        "NeutralNotAllowed",
+        "InHandAboveSupply",
+        "InHandAboveTotal",
+    ];
 }
 
 impl fmt::Display for SetupError {
@@ -101,6 +145,23 @@ impl fmt::Display for SetupError {
                     "square {sq} holds a neutral disc, which only 3-player games have"
                 )
             }
+            SetupError::InHandAboveSupply {
+                color,
+                in_hand,
+                supply,
+            } => write!(
+                f,
+                "{color} is given {in_hand} discs in hand, more than the {supply} each player has"
+            ),
+            SetupError::InHandAboveTotal {
+                in_hand: [black, white],
+                placed,
+                total,
+            } => write!(
+                f,
+                "the discs in hand (black {black}, white {white}) and the {placed} placed on the board come to {}, more than the {total} discs of the game",
+                u16::from(*black) + u16::from(*white) + placed
+            ),
         }
     }
 }
@@ -186,6 +247,70 @@ impl Position {
             }
         }
         Ok(Position::build(rules, setup))
+    }
+
+    /// A position from a setup and, in classic reversi, the discs each player still has in
+    /// hand (`None`: derived from the board, `spec/rules.md` §9). Refused like
+    /// [`Position::from_setup`], and when a player is given more discs than a player has
+    /// ([`SetupError::InHandAboveSupply`]) or the hands and the discs placed on the board
+    /// come to more than the game has ([`SetupError::InHandAboveTotal`]). Without a supply
+    /// the discs in hand are ignored.
+    ///
+    /// ```
+    /// use reversi_record::{Color, Position, Rules, SetupError};
+    /// let rules: Rules = "classic".parse().unwrap();
+    /// let setup = Position::new(rules).setup();
+    /// let pos = Position::from_setup_in_hand(rules, setup, Some([1, 5])).unwrap();
+    /// assert_eq!(pos.in_hand(Color::Black), Some(1));
+    /// let e = Position::from_setup_in_hand(rules, setup, Some([40, 40])).unwrap_err();
+    /// assert_eq!(e.kind(), "InHandAboveSupply");
+    /// let four = Position::new(Rules::default()).setup(); // the four centre discs
+    /// let e = Position::from_setup_in_hand(rules, four, Some([31, 31])).unwrap_err();
+    /// assert_eq!(e.kind(), "InHandAboveTotal");
+    /// ```
+    pub fn from_setup_in_hand(
+        rules: Rules,
+        setup: Setup,
+        in_hand: Option<[u8; 2]>,
+    ) -> Result<Position, SetupError> {
+        let mut pos = Position::from_setup(rules, setup)?;
+        let (Some(hands), Some(supply)) = (in_hand, rules.supply()) else {
+            return Ok(pos);
+        };
+        for (color, n) in [(Color::Black, hands[0]), (Color::White, hands[1])] {
+            if n > supply {
+                return Err(SetupError::InHandAboveSupply {
+                    color,
+                    in_hand: n,
+                    supply,
+                });
+            }
+        }
+        let handicap = rules.handicap().map_or(0, |h| h.squares.len());
+        let on_board: usize = setup.discs.iter().map(|d| d.len()).sum();
+        let placed = on_board.saturating_sub(handicap) as u16;
+        let total = 2 * u16::from(supply);
+        if u16::from(hands[0]) + u16::from(hands[1]) + placed > total {
+            return Err(SetupError::InHandAboveTotal {
+                in_hand: hands,
+                placed,
+                total,
+            });
+        }
+        pos.set_in_hand(Color::Black, Some(hands[0]));
+        pos.set_in_hand(Color::White, Some(hands[1]));
+        Ok(pos)
+    }
+
+    /// Whether the game is in the free opening (`opening`) or past it (`main`): a setup is in
+    /// the opening when the rules have a free opening and a centre square is empty
+    /// (`spec/rules.md` §9).
+    pub fn phase(&self) -> &'static str {
+        if self.in_free_opening() {
+            "opening"
+        } else {
+            "main"
+        }
     }
 
     fn build(rules: Rules, setup: Setup) -> Position {

@@ -140,13 +140,8 @@ impl Record {
 /// # Ok::<(), reversi_record::engine::SetupError>(())
 /// ```
 pub fn start_position(rules: Rules, start: Option<&StartPosition>) -> Result<Position, SetupError> {
-    let mut pos = Position::from_setup(rules, start_setup(rules, start))?;
     let in_hand = start.and_then(|s| s.in_hand);
-    if let (Some([black, white]), Some(_)) = (in_hand, rules.supply()) {
-        pos.set_in_hand(Color::Black, Some(black));
-        pos.set_in_hand(Color::White, Some(white));
-    }
-    Ok(pos)
+    Position::from_setup_in_hand(rules, start_setup(rules, start), in_hand)
 }
 
 fn start_setup(rules: Rules, start: Option<&StartPosition>) -> Setup {

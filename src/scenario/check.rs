@@ -217,19 +217,134 @@ pub fn trim_line_ends(text: &str) -> String {
         .collect()
 }
 
-/// A JSON text without its `file` field, pretty-printed; `None` when it is not JSON.
+/// A JSON text without its `file` field; `None` when it is not JSON. The other keys keep
+/// their order (`shift_remove`: a plain `remove` would move the last key into its place).
 fn without_file(text: &str) -> Option<Value> {
     let mut value: Value = serde_json::from_str(text).ok()?;
     if let Some(map) = value.as_object_mut() {
-        map.remove("file");
+        map.shift_remove("file");
     }
     Some(value)
 }
 
-/// Compares an expected transcript with the actual one: `None` when they agree, else a
-/// line diff (`-` expected, `+` actual). Text is compared line by line with spaces at line
-/// ends ignored; JSON as values, ignoring the `file` field (where a scenario lives is not
-/// part of its answer).
+/// The most differences [`json_diff`] lists.
+const MAX_JSON_DIFFERENCES: usize = 40;
+
+/// The differences between two JSON values, one line each, named by their path in the
+/// expected value (`positions[2].board[0]: expected "....", actual "...X"`), keys in the
+/// expected file's order then the actual's extra keys. At most 40 lines, then a count.
+///
+/// ```
+/// use reversi_record::scenario::check::json_diff;
+/// let e = serde_json::json!({"positions": [{"board": ["..", "XO"]}], "outcome": null});
+/// let a = serde_json::json!({"positions": [{"board": ["..", "XX"]}], "outcome": 1, "x": 2});
+/// assert_eq!(
+///     json_diff(&e, &a),
+///     "positions[0].board[1]: expected \"XO\", actual \"XX\"\n\
+///      outcome: expected null, actual 1\n\
+///      x: not expected, actual 2\n"
+/// );
+/// ```
+pub fn json_diff(expected: &Value, actual: &Value) -> String {
+    let mut lines = Vec::new();
+    let mut more = 0;
+    walk(expected, actual, String::new(), &mut lines, &mut more);
+    let mut out: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    if more > 0 {
+        out.push_str(&format!("... and {more} more differences\n"));
+    }
+    out
+}
+
+fn short(v: &Value) -> String {
+    let text = v.to_string();
+    match text.char_indices().nth(100) {
+        Some((at, _)) => format!("{}...", &text[..at]),
+        None => text,
+    }
+}
+
+fn note(lines: &mut Vec<String>, more: &mut usize, line: String) {
+    if lines.len() < MAX_JSON_DIFFERENCES {
+        lines.push(line);
+    } else {
+        *more += 1;
+    }
+}
+
+fn walk(e: &Value, a: &Value, path: String, lines: &mut Vec<String>, more: &mut usize) {
+    if e == a {
+        return;
+    }
+    let at = |p: &str| {
+        if p.is_empty() {
+            "(the whole value)".to_owned()
+        } else {
+            p.to_owned()
+        }
+    };
+    match (e, a) {
+        (Value::Object(em), Value::Object(am)) => {
+            for (k, ev) in em {
+                let sub = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
+                match am.get(k) {
+                    Some(av) => walk(ev, av, sub, lines, more),
+                    None => note(
+                        lines,
+                        more,
+                        format!("{sub}: expected {}, missing", short(ev)),
+                    ),
+                }
+            }
+            for (k, av) in am.iter().filter(|(k, _)| !em.contains_key(*k)) {
+                let sub = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
+                note(
+                    lines,
+                    more,
+                    format!("{sub}: not expected, actual {}", short(av)),
+                );
+            }
+        }
+        (Value::Array(ev), Value::Array(av)) => {
+            for (i, (x, y)) in ev.iter().zip(av).enumerate() {
+                walk(x, y, format!("{path}[{i}]"), lines, more);
+            }
+            for (i, x) in ev.iter().enumerate().skip(av.len()) {
+                note(
+                    lines,
+                    more,
+                    format!("{path}[{i}]: expected {}, missing", short(x)),
+                );
+            }
+            for (i, y) in av.iter().enumerate().skip(ev.len()) {
+                note(
+                    lines,
+                    more,
+                    format!("{path}[{i}]: not expected, actual {}", short(y)),
+                );
+            }
+        }
+        _ => note(
+            lines,
+            more,
+            format!("{}: expected {}, actual {}", at(&path), short(e), short(a)),
+        ),
+    }
+}
+
+/// Compares an expected transcript with the actual one: `None` when they agree, else the
+/// differences. Text is compared line by line with spaces at line ends ignored, and the
+/// difference is a line diff (`-` expected, `+` actual); JSON as values, ignoring the `file`
+/// field (where a scenario lives is not part of its answer), and the difference is one line
+/// per differing value named by its path ([`json_diff`]).
 ///
 /// ```
 /// use reversi_record::scenario::check::{compare, Format};
@@ -244,10 +359,7 @@ pub fn compare(format: Format, expected: &str, actual: &str) -> Option<String> {
         }
         Format::Json => match (without_file(expected), without_file(actual)) {
             (Some(e), Some(a)) if e == a => None,
-            (Some(e), Some(a)) => {
-                let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
-                Some(diff(&pretty(&e), &pretty(&a)))
-            }
+            (Some(e), Some(a)) => Some(json_diff(&e, &a)),
             _ => Some(diff(expected, actual)),
         },
     }

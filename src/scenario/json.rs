@@ -3,8 +3,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::engine::{Move, Position, Square, SquareSet};
+use crate::engine::{Color, Move, Opening, Position, Rules, Setup, Square, SquareSet};
+use crate::formats::rgn::board::to_line;
 
+use super::parse::ScenarioError;
 use super::run::Transcript;
 
 /// `{"scenarios": [...]}`: what `reversi scenario --format json` prints.
@@ -19,14 +21,26 @@ pub struct JsonReport {
 pub struct JsonScenario {
     /// Where the scenario comes from: a path, or `PATH:LINE` for a Markdown block.
     pub file: String,
-    /// The canonical rules string; `null` for a scenario of `parse:` lines only.
+    /// The canonical rules string; `null` for a scenario of `parse:` lines only (and one
+    /// that cannot run).
     pub rules: Option<String>,
+    /// Why the scenario cannot run (`reversi scenario --format json` reports it as an entry
+    /// with no positions, moves or outcome).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<JsonError>,
     /// The `parse:` lines' results.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub parses: Vec<JsonParse>,
     /// Why the engine refused the scenario's board (then there are no positions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub setup_refused: Option<String>,
+    /// The kind of the setup's refusal (`spec/rules.md` §9, such as `NotPlayable`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setup_refusal: Option<String>,
+    /// The position the scenario sets up, before any move (quiet ones included), in
+    /// machine form; given whenever there are rules, refused or not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setup: Option<JsonSetup>,
     /// The positions the text transcript draws: the first shown (after the `quiet:` moves),
     /// then after every move with `show: every`, else the last one.
     pub positions: Vec<JsonPosition>,
@@ -34,6 +48,39 @@ pub struct JsonScenario {
     pub moves: Vec<JsonMove>,
     /// The outcome when the game is over at the end, else `null`.
     pub outcome: Option<JsonOutcome>,
+}
+
+/// A scenario that cannot run: its error (`spec/scenario.md` §7).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JsonError {
+    /// The stable code, such as `scenario-syntax`.
+    pub code: String,
+    /// The line of the file the error is about, when there is one.
+    pub line: Option<usize>,
+    /// The message.
+    pub message: String,
+}
+
+impl JsonScenario {
+    /// The entry of a scenario that cannot run; `line` is the line in the file.
+    pub fn failed(file: &str, error: &ScenarioError, line: Option<usize>) -> JsonScenario {
+        JsonScenario {
+            file: file.to_owned(),
+            rules: None,
+            error: Some(JsonError {
+                code: error.kind.code().to_string(),
+                line,
+                message: error.message.clone(),
+            }),
+            parses: Vec::new(),
+            setup_refused: None,
+            setup_refusal: None,
+            setup: None,
+            positions: Vec::new(),
+            moves: Vec::new(),
+            outcome: None,
+        }
+    }
 }
 
 /// A `parse:` line's result.
@@ -47,11 +94,54 @@ pub struct JsonParse {
     pub refused: Option<String>,
 }
 
+/// The position a scenario sets up, in machine form.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JsonSetup {
+    /// One string per row from the top, as [`JsonPosition::board`]; a disc the rules
+    /// refuse (on a blocked or cut square) is drawn where it stands.
+    pub board: Vec<String>,
+    /// The side to move.
+    pub turn: String,
+    /// Discs in hand per colour (classic reversi only): as given, or derived from the board.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub in_hand: Option<Map<String, Value>>,
+    /// `opening` (a free opening with a centre square empty) or `main`.
+    pub phase: String,
+    /// The setup as a `start:` line (RGN's `Start` syntax): setting it up gives the same
+    /// position. For a setup that is not refused it is the key of that position.
+    pub start: String,
+}
+
+/// What the side to move faces after a move was played: the facts of the text
+/// transcript's `COLOUR to move; legal: ...` line.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JsonState {
+    /// The side to move; `null` when the game is over.
+    pub turn: Option<String>,
+    /// As [`JsonPosition::legal`].
+    pub legal: Vec<String>,
+    /// As [`JsonPosition::flips`].
+    pub flips: Map<String, Value>,
+    /// Discs still in hand per colour (classic reversi only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub in_hand: Option<Map<String, Value>>,
+    /// `opening` or `main`.
+    pub phase: String,
+    /// The position's key ([`JsonPosition::key`]).
+    pub key: String,
+}
+
 /// A position.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JsonPosition {
-    /// How many moves (passes included, refusals not) have been played to reach it.
+    /// How many moves (passes included, refusals not) have been played to reach it. Not
+    /// an identity: use `key`.
     pub after_moves: usize,
+    /// The position's identity: the position as a `start:` line (RGN's `Start` syntax:
+    /// rows, the side to move, discs in hand in classic reversi), unique for board, side to
+    /// move and discs in hand (the phase follows from the board). When the game is over
+    /// the side named is the one after the last mover.
+    pub key: String,
     /// The side to move; `null` when the game is over.
     pub turn: Option<String>,
     /// The legal moves of the side to move in row-major order; `["--"]` when it must pass,
@@ -65,10 +155,12 @@ pub struct JsonPosition {
     /// Discs still in hand per colour (classic reversi only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub in_hand: Option<Map<String, Value>>,
+    /// `opening` (the free opening's centre placements) or `main`.
+    pub phase: String,
 }
 
 /// A move.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JsonMove {
     /// The square, or `--` for a pass.
     #[serde(rename = "move")]
@@ -81,6 +173,8 @@ pub struct JsonMove {
     pub refused: Option<String>,
     /// The kind of refusal (`IllegalMove`'s variant name, such as `FlipsNothing`), or `null`.
     pub refusal: Option<String>,
+    /// What the next side faces after the move was played; `null` for a refused move.
+    pub after: Option<JsonState>,
 }
 
 /// The outcome of a finished game.
@@ -117,6 +211,95 @@ fn board_rows(pos: &Position) -> Vec<String> {
         .collect()
 }
 
+/// Discs in hand of a position as the JSON gives them: per colour, classic only.
+fn hands_of(pos: &Position) -> Option<[u8; 2]> {
+    pos.rules()
+        .supply()
+        .map(|_| [Color::Black, Color::White].map(|c| pos.in_hand(c).unwrap_or(0)))
+}
+
+fn hands_map(hands: Option<[u8; 2]>) -> Option<Map<String, Value>> {
+    hands.map(|[b, w]| {
+        [(Color::Black, b), (Color::White, w)]
+            .into_iter()
+            .map(|(c, n)| (c.to_string(), Value::from(n)))
+            .collect()
+    })
+}
+
+/// The key of a position: the position as a `start:` line.
+pub(crate) fn position_key(pos: &Position) -> String {
+    to_line(pos.rules(), &pos.setup(), hands_of(pos))
+}
+
+/// The rows of a setup: a disc where one stands (even where the rules refuse it), else
+/// the board's marker.
+fn setup_rows(rules: &Rules, setup: &Setup) -> Vec<String> {
+    let n = rules.board().side();
+    (0..n)
+        .map(|r| {
+            (0..n)
+                .map(|c| {
+                    let Some(sq) = Square::new(c, r) else {
+                        return ' ';
+                    };
+                    if setup.neutral.contains(sq) {
+                        return 'N';
+                    }
+                    if let Some(color) = Color::ALL
+                        .into_iter()
+                        .find(|c| setup.discs[c.index()].contains(sq))
+                    {
+                        return color.symbol();
+                    }
+                    if !rules.board().contains(sq) {
+                        ' '
+                    } else if rules.blocked().contains(sq) {
+                        '#'
+                    } else {
+                        '.'
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn setup_phase(rules: &Rules, setup: &Setup) -> &'static str {
+    let taken = setup
+        .discs
+        .iter()
+        .fold(setup.neutral, |all, d| all.union(*d));
+    let open = rules.board().centre().iter().any(|sq| !taken.contains(*sq));
+    if rules.opening() == Opening::Free && open {
+        "opening"
+    } else {
+        "main"
+    }
+}
+
+fn setup_json(rules: &Rules, setup: &Setup, hands: Option<[u8; 2]>) -> JsonSetup {
+    JsonSetup {
+        board: setup_rows(rules, setup),
+        turn: setup.turn.to_string(),
+        in_hand: hands_map(hands),
+        phase: setup_phase(rules, setup).into(),
+        start: to_line(rules, setup, hands),
+    }
+}
+
+fn state(pos: &Position) -> JsonState {
+    let p = position(pos, 0);
+    JsonState {
+        turn: p.turn,
+        legal: p.legal,
+        flips: p.flips,
+        in_hand: p.in_hand,
+        phase: p.phase,
+        key: p.key,
+    }
+}
+
 fn position(pos: &Position, after_moves: usize) -> JsonPosition {
     let over = pos.is_over();
     let (legal, flips) = if over {
@@ -134,21 +317,15 @@ fn position(pos: &Position, after_moves: usize) -> JsonPosition {
             .collect();
         (names(set), flips)
     };
-    let rules = pos.rules();
-    let in_hand = rules.supply().map(|_| {
-        rules
-            .colors()
-            .iter()
-            .map(|c| (c.to_string(), Value::from(pos.in_hand(*c).unwrap_or(0))))
-            .collect()
-    });
     JsonPosition {
         after_moves,
+        key: position_key(pos),
         turn: (!over).then(|| pos.turn().to_string()),
         legal,
         flips,
         board: board_rows(pos),
-        in_hand,
+        in_hand: hands_map(hands_of(pos)),
+        phase: pos.phase().into(),
     }
 }
 
@@ -218,11 +395,13 @@ impl Transcript {
                 flips: names(s.flipped),
                 refused: s.refused.map(|e| e.to_string()),
                 refusal: s.refused.map(|e| format!("{e:?}")),
+                after: s.refused.is_none().then(|| state(&s.after)),
             })
             .collect();
         JsonScenario {
             file: file.to_owned(),
             rules: self.rules.map(|r| r.to_string()),
+            error: None,
             parses: self
                 .parses
                 .iter()
@@ -233,6 +412,14 @@ impl Transcript {
                 })
                 .collect(),
             setup_refused: self.setup_refused.as_ref().map(|e| e.to_string()),
+            setup_refusal: self.setup_refused.as_ref().map(|e| e.kind().to_owned()),
+            setup: match (&self.rules, &self.setup, &self.start) {
+                (Some(rules), _, Some(start)) => {
+                    Some(setup_json(rules, &start.setup(), hands_of(start)))
+                }
+                (Some(rules), Some((setup, hands)), None) => Some(setup_json(rules, setup, *hands)),
+                _ => None,
+            },
             positions,
             moves,
             outcome: self.last().filter(|p| p.is_over()).map(|p| outcome(&p)),

@@ -34,9 +34,12 @@ mod run;
 pub mod suite;
 mod text;
 
-pub use json::{JsonMove, JsonOutcome, JsonParse, JsonPosition, JsonReport, JsonScenario};
+pub use json::{
+    JsonError, JsonMove, JsonOutcome, JsonParse, JsonPosition, JsonReport, JsonScenario, JsonSetup,
+    JsonState,
+};
 pub use parse::{
-    read_diagram, ErrorKind, Scenario, ScenarioError, ScenarioMove, StartGiven, MAX_MOVES,
+    read_diagram, ErrorKind, Scenario, ScenarioError, ScenarioMove, StartGiven, Tried, MAX_MOVES,
     MAX_PARSES,
 };
 pub use run::{ParsedRules, Step, Transcript};

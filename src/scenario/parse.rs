@@ -70,11 +70,46 @@ impl fmt::Display for ScenarioError {
 
 impl std::error::Error for ScenarioError {}
 
+/// What a scenario tries: a move of the engine, or a square name beyond every board's grid
+/// (`k1`: columns `a` to `z`, rows 1 to 99), which is refused as `OffBoard` like any other
+/// square that is not on the board (`spec/rules.md` §8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tried {
+    /// A placement on a square of the grid, or a pass.
+    Move(Move),
+    /// A square beyond the largest board: column (0 for `a`) and row (0 for `1`).
+    OffGrid {
+        /// The column, 0 for `a`.
+        col: u8,
+        /// The row, 0 for `1`.
+        row: u8,
+    },
+}
+
+impl Tried {
+    /// The engine's move, unless the square is beyond the grid.
+    pub const fn as_move(self) -> Option<Move> {
+        match self {
+            Tried::Move(m) => Some(m),
+            Tried::OffGrid { .. } => None,
+        }
+    }
+}
+
+impl fmt::Display for Tried {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Tried::Move(m) => write!(f, "{m}"),
+            Tried::OffGrid { col, row } => write!(f, "{}{}", (b'a' + col) as char, row + 1),
+        }
+    }
+}
+
 /// One move of a scenario's `moves:` lines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ScenarioMove {
-    /// The move: a placement or a pass (`--` or `pass`).
-    pub mv: Move,
+    /// The move: a placement or a pass (`--` or `pass`), or a square beyond the grid.
+    pub mv: Tried,
     /// Marked `!`: the engine must refuse it.
     pub refused: bool,
     /// The 1-based line it is on.
@@ -158,6 +193,26 @@ fn shorten(text: &str) -> String {
     }
 }
 
+/// A square name beyond the grid of every board: a letter and a row number 1 to 99 that
+/// [`Square`] does not read (`k1`, `a11`).
+fn off_grid(word: &str) -> Option<Tried> {
+    let bytes = word.as_bytes();
+    let (&letter, digits) = bytes.split_first()?;
+    if !letter.is_ascii_alphabetic()
+        || digits.is_empty()
+        || digits.len() > 2
+        || digits[0] == b'0'
+        || !digits.iter().all(u8::is_ascii_digit)
+    {
+        return None;
+    }
+    let row: u8 = std::str::from_utf8(digits).ok()?.parse().ok()?;
+    Some(Tried::OffGrid {
+        col: letter.to_ascii_lowercase() - b'a',
+        row: row - 1,
+    })
+}
+
 /// Reads one move token: a square, `--` or `pass`, optionally marked `!`.
 fn read_move(token: &str, line: usize) -> Result<ScenarioMove, ScenarioError> {
     let (refused, word) = match token.strip_prefix('!') {
@@ -165,12 +220,13 @@ fn read_move(token: &str, line: usize) -> Result<ScenarioMove, ScenarioError> {
         None => (false, token),
     };
     let mv = if word == "--" || word.eq_ignore_ascii_case("pass") {
-        Move::Pass
+        Tried::Move(Move::Pass)
     } else {
-        Move::Place(
-            word.parse::<Square>()
-                .map_err(|e| syntax(line, format!("move `{}`: {e}", shorten(word))))?,
-        )
+        match word.parse::<Square>() {
+            Ok(sq) => Tried::Move(Move::Place(sq)),
+            Err(e) => off_grid(word)
+                .ok_or_else(|| syntax(line, format!("move `{}`: {e}", shorten(word))))?,
+        }
     };
     Ok(ScenarioMove { mv, refused, line })
 }
@@ -345,10 +401,34 @@ pub(crate) fn read_rows<S: AsRef<str>>(
             let symbol = chars.get(pad + 1 + 2 * c as usize).copied().unwrap_or(' ');
             let on_board = rules.board().contains(sq);
             let blocked = rules.blocked().contains(sq);
+            // The markers must draw the rules' board as the engine prints it; a disc is read
+            // wherever it stands, and one on a blocked or cut square is a setup the engine
+            // refuses (`NotPlayable`), as from a `start:` line (spec/scenario.md §3).
             match symbol {
                 ' ' if !on_board => {}
                 '#' if blocked => {}
                 '.' if on_board && !blocked => {}
+                '.' | '#' | ' ' if !on_board => {
+                    return Err(format!(
+                        "board: square {sq} is not on the {} board: leave it blank (found `{symbol}`)",
+                        rules.board()
+                    ))
+                }
+                '.' | ' ' if blocked => {
+                    return Err(format!(
+                        "board: square {sq} is blocked by the rules: draw it `#` (found `{symbol}`)"
+                    ))
+                }
+                '#' => {
+                    return Err(format!(
+                        "board: square {sq} is not blocked by the rules: draw it `.` or a disc (found `#`)"
+                    ))
+                }
+                ' ' => {
+                    return Err(format!(
+                        "board: square {sq} is on the board: draw it `.` or a disc (found a blank)"
+                    ))
+                }
                 'N' => setup.neutral.insert(sq),
                 s => {
                     let color = Color::ALL

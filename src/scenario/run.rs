@@ -1,9 +1,13 @@
 //! Playing a scenario through the engine.
 
-use crate::engine::{Color, IllegalMove, Move, Position, Rules, RulesError, SetupError, SquareSet};
+use crate::engine::{
+    Color, IllegalMove, Position, Rules, RulesError, Setup, SetupError, SquareSet,
+};
 use crate::formats::rgn::board::from_line;
 
-use super::parse::{read_rows, ErrorKind, Scenario, ScenarioError, ScenarioMove, StartGiven};
+use super::parse::{
+    read_rows, ErrorKind, Scenario, ScenarioError, ScenarioMove, StartGiven, Tried,
+};
 
 /// What a `parse:` line gave.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,7 +24,7 @@ pub struct Step {
     /// The side to move when the move was tried.
     pub mover: Color,
     /// The move.
-    pub mv: Move,
+    pub mv: Tried,
     /// The discs it flipped (empty for a pass, a placement without flips or a refusal).
     pub flipped: SquareSet,
     /// Why the engine refused it (the scenario marked it `!`).
@@ -48,6 +52,9 @@ pub struct Transcript {
     pub rules: Option<Rules>,
     /// Why the engine refused the scenario's `board:` or `start:` position.
     pub setup_refused: Option<SetupError>,
+    /// The setup as the scenario gives it (the rules' start, a diagram or a `start:` line)
+    /// and the discs in hand a `start:` line gives, refused or not.
+    pub setup: Option<(Setup, Option<[u8; 2]>)>,
     /// The position before the first move.
     pub start: Option<Position>,
     /// Every move, in order, quiet ones included.
@@ -93,6 +100,7 @@ impl Scenario {
             parses,
             rules: None,
             setup_refused: None,
+            setup: None,
             start: None,
             steps: Vec::new(),
             show_every: self.show_every,
@@ -118,7 +126,9 @@ impl Scenario {
             )
         })?;
         transcript.rules = Some(rules);
-        let mut pos = match self.start_position(rules)? {
+        let (setup, in_hand, pos) = self.start_position(rules)?;
+        transcript.setup = Some((setup, in_hand));
+        let mut pos = match pos {
             Ok(pos) => pos,
             Err(e) => {
                 transcript.setup_refused = Some(e);
@@ -135,27 +145,31 @@ impl Scenario {
 
     /// The start position: the rules' own, a diagram or a `start:` line. The outer error
     /// is a board that cannot be read; the inner one a setup the engine refuses.
-    fn start_position(&self, rules: Rules) -> Result<Result<Position, SetupError>, ScenarioError> {
+    /// Also gives the setup as written and the discs in hand a `start:` line gives.
+    #[allow(clippy::type_complexity)]
+    fn start_position(
+        &self,
+        rules: Rules,
+    ) -> Result<(Setup, Option<[u8; 2]>, Result<Position, SetupError>), ScenarioError> {
         let bad_board = |line: usize, message: String| {
             ScenarioError::new(Some(line), ErrorKind::BadBoard, message)
         };
         Ok(match &self.start {
-            StartGiven::Rules => Ok(Position::new(rules)),
+            StartGiven::Rules => {
+                let pos = Position::new(rules);
+                (pos.setup(), None, Ok(pos))
+            }
             StartGiven::Diagram { rows, line } => {
                 let turn = self.turn.map_or(Color::Black, |(c, _)| c);
                 let setup = read_rows(&rules, rows, turn).map_err(|e| bad_board(*line, e))?;
-                Position::from_setup(rules, setup)
+                (setup, None, Position::from_setup(rules, setup))
             }
             StartGiven::Line { text, line } => {
                 let read = from_line(rules.board(), text)
                     .map_err(|e| bad_board(*line, format!("start: {e}")))?;
-                Position::from_setup(rules, read.setup).map(|mut pos| {
-                    if let (Some([black, white]), Some(_)) = (read.in_hand, rules.supply()) {
-                        pos.set_in_hand(Color::Black, Some(black));
-                        pos.set_in_hand(Color::White, Some(white));
-                    }
-                    pos
-                })
+                let in_hand = read.in_hand.filter(|_| rules.supply().is_some());
+                let pos = Position::from_setup_in_hand(rules, read.setup, in_hand);
+                (read.setup, in_hand, pos)
             }
         })
     }
@@ -165,7 +179,11 @@ impl Scenario {
     fn play(&self, i: usize, m: &ScenarioMove, pos: &mut Position) -> Result<Step, ScenarioError> {
         let mover = pos.turn();
         let mut trial = *pos;
-        match (trial.play_with_flips(m.mv), m.refused) {
+        let verdict = match m.mv {
+            Tried::Move(mv) => trial.play_with_flips(mv),
+            Tried::OffGrid { .. } => Err(IllegalMove::OffBoard),
+        };
+        match (verdict, m.refused) {
             (Ok(flipped), false) => {
                 *pos = trial;
                 Ok(Step {

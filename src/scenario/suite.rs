@@ -10,6 +10,38 @@ use super::parse::{Scenario, ScenarioError};
 /// The rule scenarios of `fixtures/rules/`, one per special case of `spec/rules.md`.
 pub const RULE_SCENARIOS: &[(&str, &str)] = &[
     (
+        "multi3-neutral-unflipped",
+        include_str!("../../fixtures/rules/multi3-neutral-unflipped.scenario"),
+    ),
+    (
+        "free-opening-setup-no-flips",
+        include_str!("../../fixtures/rules/free-opening-setup-no-flips.scenario"),
+    ),
+    (
+        "classic-handicap-in-hand",
+        include_str!("../../fixtures/rules/classic-handicap-in-hand.scenario"),
+    ),
+    (
+        "classic-no-discs-with-a-move",
+        include_str!("../../fixtures/rules/classic-no-discs-with-a-move.scenario"),
+    ),
+    (
+        "classic-no-move-with-discs",
+        include_str!("../../fixtures/rules/classic-no-move-with-discs.scenario"),
+    ),
+    (
+        "free-opening-flips-nothing",
+        include_str!("../../fixtures/rules/free-opening-flips-nothing.scenario"),
+    ),
+    (
+        "multi3-neutral-left-at-end",
+        include_str!("../../fixtures/rules/multi3-neutral-left-at-end.scenario"),
+    ),
+    (
+        "multi3-nobody-flips",
+        include_str!("../../fixtures/rules/multi3-nobody-flips.scenario"),
+    ),
+    (
         "anti-empties-to-loser",
         include_str!("../../fixtures/rules/anti-empties-to-loser.scenario"),
     ),
@@ -316,19 +348,114 @@ it in `NAME.json` (one scenario object of the JSON transcript).
 - `random/`: seeded random games of every variant with every position shown, and now and
   then a move that must be refused (marked `!`).
 
-To check an engine: for each scenario, set up the start, play the moves, and compare at every
-entry of `positions` the side to move, the legal moves, the flips of each and the board, at
-every entry of `moves` the flips (or that the move is refused), and the `outcome`.
-`reversi scenario --check --format json DIR/*/*.scenario` checks reversi-record itself.
+`manifest.json` lists every scenario with its expected file and every file with its
+content hash (FNV-1a, 64 bits); `scenario.schema.json` is the JSON Schema of a `NAME.json`.
+
+To check an engine: for each scenario, set up the start (`setup` in the JSON gives it in
+machine form), play the moves, and compare; an engine passes a scenario when it agrees with every normative fact of its JSON: the
+`setup` (`board`, `turn`, `in_hand` in classic reversi, `phase`) or, when the setup is
+refused, its kind `setup_refusal`; for each entry of `positions`, `key`, `turn`, `legal`,
+`flips`, `board`, `in_hand` (classic) and `phase`; for each entry of `moves`, `player`,
+`flips`, whether it is refused and the kind of the refusal (`refusal`, spec/rules.md §8),
+and `after` (what the next side faces: `turn`, `legal`, `flips`, `in_hand`, `phase`, `key`);
+the `outcome`; for each `parses` entry, whether the rules string is refused and its canonical
+`rules`. Not normative: `file`, `after_moves` (a count, not an identity: `key` is the
+identity) and our wording (`refused`, `setup_refused`, `parses[].refused`, `error`).
+`reversi scenario --check DIR/*/*.scenario` checks reversi-record itself.
 ";
 
-/// Every file of the suite, in a fixed order. Fails only when a scenario of the project
-/// itself is broken (the tests keep that from happening).
+/// The JSON Schema of a transcript entry (`spec/scenario.schema.json`), written into the
+/// suite as `scenario.schema.json`.
+pub const SCHEMA: &str = include_str!("../../spec/scenario.schema.json");
+
+/// The manifest's name in the suite directory.
+pub const MANIFEST: &str = "manifest.json";
+
+/// The version of the suite's layout and JSON (the `format` of the manifest).
+pub const FORMAT: u32 = 2;
+
+/// FNV-1a, 64 bits, as 16 hex digits: the manifest's content hash (no dependency, the same
+/// everywhere; it tells changed files apart, it is no defence against forgery).
+///
+/// ```
+/// use reversi_record::scenario::suite::fnv1a64;
+/// assert_eq!(fnv1a64(b""), "cbf29ce484222325");
+/// assert_eq!(fnv1a64(b"a"), "af63dc4c8601ec8c");
+/// ```
+pub fn fnv1a64(bytes: &[u8]) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{hash:016x}")
+}
+
+/// The manifest of the suite's `files` (written last, as `manifest.json`): the version of
+/// reversi-record and of the suite's format, every scenario with its expected JSON, and
+/// every file with its content hash. `reversi scenario --suite DIR` reads the manifest it
+/// wrote before to remove the files it no longer writes.
+pub fn manifest(files: &[SuiteFile]) -> SuiteFile {
+    use serde_json::{json, Value};
+    let scenarios: Vec<Value> = files
+        .iter()
+        .filter_map(|f| {
+            let stem = f.path.strip_suffix(".scenario")?;
+            Some(json!({"scenario": f.path, "expected": format!("{stem}.json")}))
+        })
+        .collect();
+    let hashes: Vec<Value> = files
+        .iter()
+        .map(|f| json!({"path": f.path, "fnv1a64": fnv1a64(f.contents.as_bytes())}))
+        .collect();
+    let value = json!({
+        "suite": "reversi-record conformance suite",
+        "version": env!("CARGO_PKG_VERSION"),
+        "format": FORMAT,
+        "seed": SEED,
+        "scenarios": scenarios,
+        "files": hashes,
+    });
+    SuiteFile {
+        path: MANIFEST.into(),
+        contents: json_text(&value),
+    }
+}
+
+/// The paths a manifest lists (its `files`), for removing stale files: only relative paths
+/// of plain components (no `..`, no root), so a manifest cannot name a file outside the
+/// suite. `None` when the text is not a manifest.
+pub fn manifest_paths(text: &str) -> Option<Vec<String>> {
+    let value: serde_json::Value = serde_json::from_str(text).ok()?;
+    let files = value.get("files")?.as_array()?;
+    Some(
+        files
+            .iter()
+            .filter_map(|f| f.get("path")?.as_str())
+            .filter(|p| {
+                !p.is_empty()
+                    && p.split('/')
+                        .all(|c| !c.is_empty() && c != "." && c != ".." && !c.contains('\\'))
+                    && !p.contains(':')
+            })
+            .map(str::to_owned)
+            .collect(),
+    )
+}
+
+/// Every file of the suite, in a fixed order, the manifest last. Fails only when a
+/// scenario of the project itself is broken (the tests keep that from happening).
 pub fn files() -> Result<Vec<SuiteFile>, ScenarioError> {
-    let mut files = vec![SuiteFile {
-        path: "README.md".into(),
-        contents: README.into(),
-    }];
+    let mut files = vec![
+        SuiteFile {
+            path: "README.md".into(),
+            contents: README.into(),
+        },
+        SuiteFile {
+            path: "scenario.schema.json".into(),
+            contents: SCHEMA.into(),
+        },
+    ];
     for (name, text) in RULE_SCENARIOS {
         files.extend(with_json(
             format!("rules/{name}.scenario"),
@@ -367,5 +494,6 @@ pub fn files() -> Result<Vec<SuiteFile>, ScenarioError> {
             files.extend(with_json(path, text)?);
         }
     }
+    files.push(manifest(&files));
     Ok(files)
 }

@@ -129,10 +129,10 @@ impl fmt::Display for Transcript {
                 writeln!(out, "{mover} {mv}: refused, {e} ({e:?})")?;
                 continue;
             }
-            let what = match mv {
-                Move::Pass => "passes".to_owned(),
-                Move::Place(_) if step.flipped.is_empty() => "flips nothing".to_owned(),
-                Move::Place(_) => format!("flips {}", step.flipped),
+            let what = match mv.as_move() {
+                Some(Move::Pass) => "passes".to_owned(),
+                _ if step.flipped.is_empty() => "flips nothing".to_owned(),
+                _ => format!("flips {}", step.flipped),
             };
             writeln!(out, "{mover} {mv}: {what}")?;
             let pos = &step.after;

@@ -7,6 +7,29 @@
 use reversi_record::engine::{BoardShape, Goal, IllegalMove, Opening};
 use reversi_record::{Move, Rules, Square};
 
+/// A planted bug (tests/mutation.rs): one rule of `spec/rules.md` broken, as engine
+/// authors break it. `None` everywhere else.
+#[allow(dead_code)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Bug {
+    /// §5.2: the free opening's placements flip.
+    OpeningFlips,
+    /// §7.3: no fallback placement, so a 3-4 player game ends when nobody can flip.
+    NoFallback,
+    /// §7.4: the neutral disc counted as an empty square in the outcome.
+    NeutralAsEmpty,
+    /// §9: handicap discs counted as placed from the hands in a classic setup.
+    HandicapPlaced,
+    /// §6: a player out of discs keeps its legal moves.
+    DiscsIgnored,
+    /// §7.1: the neutral disc breaks runs instead of being flipped.
+    NeutralBreaks,
+    /// §3.4: the WOF score gives the empties to the loser.
+    EmptiesToLoser,
+    /// §2: only the first closed direction flips.
+    OneDirection,
+}
+
 /// What one square holds.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Spot {
@@ -45,6 +68,8 @@ pub struct Game {
     free_opening: bool,
     centre: [(i32, i32); 4],
     in_hand: [Option<u32>; 4],
+    /// The planted bug, if any.
+    pub bug: Option<Bug>,
 }
 
 /// The result of a finished game, computed from the spec.
@@ -99,6 +124,7 @@ impl Game {
             free_opening: rules.opening() == Opening::Free,
             centre,
             in_hand: [None; 4],
+            bug: None,
         };
         if rules.opening() == Opening::Standard {
             let [tl, tr, br, bl] = centre;
@@ -142,7 +168,18 @@ impl Game {
     /// hand (classic) follow §9: the discs on the board beyond the handicap were placed
     /// alternately from Black.
     pub fn from_setup(rules: &Rules, discs: &[(Square, Spot)], turn: usize) -> Game {
+        Game::from_setup_with(rules, discs, turn, None)
+    }
+
+    /// [`Game::from_setup`] with a planted bug (tests/mutation.rs).
+    pub fn from_setup_with(
+        rules: &Rules,
+        discs: &[(Square, Spot)],
+        turn: usize,
+        bug: Option<Bug>,
+    ) -> Game {
         let mut game = Game::new(rules);
+        game.bug = bug;
         for (c, r) in game.squares().collect::<Vec<_>>() {
             if matches!(game.get(c, r), Spot::Disc(_) | Spot::Neutral) {
                 game.set(c, r, Spot::Empty);
@@ -154,6 +191,11 @@ impl Game {
         game.turn = turn;
         if let Some(supply) = rules.supply() {
             let handicap = rules.handicap().map_or(0, |h| h.squares.len() as u32);
+            let handicap = if game.bug == Some(Bug::HandicapPlaced) {
+                0
+            } else {
+                handicap
+            };
             let placed = discs.len() as u32 - handicap.min(discs.len() as u32);
             let black = if turn == 1 {
                 placed.div_ceil(2)
@@ -213,6 +255,12 @@ impl Game {
         self.turn
     }
 
+    /// Sets the discs `player` has in hand (a `start:` line that gives them).
+    #[allow(dead_code)]
+    pub fn set_in_hand(&mut self, player: usize, n: u32) {
+        self.in_hand[player] = Some(n);
+    }
+
     /// Discs `player` has in hand, when limited.
     pub fn in_hand(&self, player: usize) -> Option<u32> {
         self.in_hand[player]
@@ -233,7 +281,7 @@ impl Game {
     /// The discs `mover` would flip by placing on the empty square (col, row).
     fn flips_for(&self, mover: usize, col: i32, row: i32) -> Vec<(i32, i32)> {
         let mut flipped = Vec::new();
-        if self.in_free_opening() {
+        if self.in_free_opening() && self.bug != Some(Bug::OpeningFlips) {
             return flipped;
         }
         for (dc, dr) in DIRECTIONS {
@@ -242,13 +290,14 @@ impl Game {
             loop {
                 match self.get(c, r) {
                     Spot::Disc(p) if p != mover => run.push((c, r)),
-                    Spot::Neutral => run.push((c, r)),
+                    Spot::Neutral if self.bug != Some(Bug::NeutralBreaks) => run.push((c, r)),
                     _ => break,
                 }
                 c += dc;
                 r += dr;
             }
-            if self.get(c, r) == Spot::Disc(mover) {
+            let anchor = self.get(c, r) == Spot::Disc(mover);
+            if anchor && (self.bug != Some(Bug::OneDirection) || flipped.is_empty()) {
                 flipped.extend(run);
             }
         }
@@ -261,7 +310,7 @@ impl Game {
             let (mut c, mut r) = (col + dc, row + dr);
             let mut length = 0;
             while matches!(self.get(c, r), Spot::Disc(p) if p != mover)
-                || self.get(c, r) == Spot::Neutral
+                || (self.get(c, r) == Spot::Neutral && self.bug != Some(Bug::NeutralBreaks))
             {
                 length += 1;
                 c += dc;
@@ -279,7 +328,7 @@ impl Game {
 
     /// Squares where `mover` may place, as (col, row).
     fn legal_for(&self, mover: usize) -> Vec<(i32, i32)> {
-        if self.in_hand[mover] == Some(0) {
+        if self.in_hand[mover] == Some(0) && self.bug != Some(Bug::DiscsIgnored) {
             return Vec::new();
         }
         let empty: Vec<(i32, i32)> = self
@@ -297,7 +346,7 @@ impl Game {
             .copied()
             .filter(|&(c, r)| self.closes_a_run(mover, c, r))
             .collect();
-        if self.players > 2 && flipping.is_empty() {
+        if self.players > 2 && flipping.is_empty() && self.bug != Some(Bug::NoFallback) {
             return empty
                 .into_iter()
                 .filter(|&(c, r)| self.touches_a_disc(c, r))
@@ -346,7 +395,9 @@ impl Game {
             Move::Pass => {
                 if over() {
                     Err(IllegalMove::GameOver)
-                } else if self.players > 2 || self.in_free_opening() {
+                } else if self.players > 2
+                    || (self.in_free_opening() && self.in_hand[self.turn] != Some(0))
+                {
                     Err(IllegalMove::PassNotAllowed)
                 } else if !legal.is_empty() {
                     Err(IllegalMove::PassWithMoves)
@@ -415,6 +466,7 @@ impl Game {
         for (c, r) in self.squares() {
             match self.get(c, r) {
                 Spot::Disc(p) => discs[p] += 1,
+                Spot::Neutral if self.bug == Some(Bug::NeutralAsEmpty) => empty += 1,
                 Spot::Neutral => neutral += 1,
                 Spot::Empty => empty += 1,
                 Spot::Off | Spot::Blocked => {}
@@ -433,10 +485,10 @@ impl Game {
         if self.players == 2 {
             // Empties go to the side with more discs (the winner, or the loser in anti);
             // a draw splits them, an odd one left unscored.
-            if discs[0] > discs[1] {
-                wof[0] += empty;
-            } else if discs[1] > discs[0] {
-                wof[1] += empty;
+            let swap = self.bug == Some(Bug::EmptiesToLoser);
+            if discs[0] != discs[1] {
+                let more = usize::from(discs[1] > discs[0]);
+                wof[if swap { 1 - more } else { more }] += empty;
             } else {
                 wof[0] += empty / 2;
                 wof[1] += empty / 2;

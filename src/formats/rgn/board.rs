@@ -61,7 +61,7 @@ fn cell_symbol(rules: &Rules, setup: &Setup, sq: Square) -> char {
 
 /// The `Start` tag's form: rows top to bottom joined by `/` (the board's squares only, so
 /// the octagon's rows have 6, 8 or 10), the side to move, and discs in hand if given.
-pub(super) fn to_line(rules: &Rules, setup: &Setup, in_hand: Option<[u8; 2]>) -> String {
+pub(crate) fn to_line(rules: &Rules, setup: &Setup, in_hand: Option<[u8; 2]>) -> String {
     let cells = rules.board().cells();
     let n = rules.board().side();
     let mut rows = Vec::new();
