@@ -18,9 +18,11 @@ the arrays `reversi_record.dataset` returns. The contenders:
   Python loop);
 * `creversi` (PyPI `creversi`, with and without numba) when it is installed: its only release,
   0.0.1, is a source package that does not build (`utils.hpp` is missing from it), so
-  `run.sh` tries and reports it.
+  the script reports it.
 
 Every contender's arrays are checked equal to reversi_record's before a time is printed.
+Then the per-game cost of `read` (every game a `Game`, diagnostics included) on the shared
+PGN and GGF files.
 
     python bench/wthor_tensors.py [--repeat N] [--only NAME,...] [FILE.wtb ...]
 
@@ -357,6 +359,25 @@ def timed(name, fn, reference=None, games=0):
     return (moves, boards), seconds
 
 
+def read_costs() -> None:
+    """Per-game cost of `read` (every game a `Game`, diagnostics included) on the shared PGN
+    and GGF files."""
+    import reversi_record as rr
+
+    shared = SHARED.parent
+    for pattern in ("pgn/*.pgn", "ggf/*.ggf"):
+        for path in sorted(glob.glob(str(shared / pattern))):
+            start = time.perf_counter()
+            games = list(rr.read(path))
+            seconds = time.perf_counter() - start
+            if games:
+                print(
+                    f"read {Path(path).name:<24} {len(games):7} games  "
+                    f"{seconds / len(games) * 1e6:8.1f} us per game",
+                    flush=True,
+                )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("files", nargs="*")
@@ -405,6 +426,7 @@ def main() -> None:
         print("creversi        installed, but not measured: add it here")
     except ImportError:
         print("creversi        not installable (PyPI 0.0.1 is a source package missing utils.hpp)")
+    read_costs()
     print()
     for name, per_game in results.items():
         if name != "reversi_record":
