@@ -928,37 +928,31 @@ pub(crate) fn load_served(root: usize, path: &Path, shown: &str) -> Result<Loade
         ))
     })?;
     let len = file.metadata().ok().map(|m| m.len());
-    let detected = Format::detect(Box::new(file), shown, len, None)
-        .map_err(|e| Refusal::new(422, format!("{shown}: {e}")))?;
-    let name: Arc<str> = Arc::from(shown);
-    let options = ReadOptions {
-        name: name.clone(),
-        path: Some(path.to_path_buf()),
-        ..ReadOptions::default()
-    };
-    let note = format!(
-        "reading {name} as {} ({})",
-        detected.format,
-        detected.detection.phrase()
-    );
-    let games = detected.format.read(detected.input, &options);
-    Loaded::read(
-        name,
-        detected.format,
-        note,
-        Some((root, path.to_path_buf())),
-        games,
-    )
+    let from_folder = Some((root, path.to_path_buf()));
+    read_detected(shown, Box::new(file), len, Some(path), from_folder)
 }
 
 /// Reads an uploaded file, its format detected as the command line detects it.
 pub(crate) fn load_upload(name: &str, bytes: Vec<u8>) -> Result<Loaded, Refusal> {
-    let len = bytes.len() as u64;
-    let detected = Format::detect(Box::new(io::Cursor::new(bytes)), name, Some(len), None)
-        .map_err(|e| Refusal::new(422, format!("{name}: {e}")))?;
-    let name: Arc<str> = Arc::from(name);
+    let len = Some(bytes.len() as u64);
+    read_detected(name, Box::new(io::Cursor::new(bytes)), len, None, None)
+}
+
+/// Detects the format of `input` (as the command line does) and reads its games, with the
+/// note the command line prints.
+fn read_detected(
+    shown: &str,
+    input: Box<dyn io::Read + Send>,
+    len: Option<u64>,
+    path: Option<&Path>,
+    from_folder: Option<(usize, PathBuf)>,
+) -> Result<Loaded, Refusal> {
+    let detected = Format::detect(input, shown, len, None)
+        .map_err(|e| Refusal::new(422, format!("{shown}: {e}")))?;
+    let name: Arc<str> = Arc::from(shown);
     let options = ReadOptions {
         name: name.clone(),
+        path: path.map(Path::to_path_buf),
         ..ReadOptions::default()
     };
     let note = format!(
@@ -967,7 +961,7 @@ pub(crate) fn load_upload(name: &str, bytes: Vec<u8>) -> Result<Loaded, Refusal>
         detected.detection.phrase()
     );
     let games = detected.format.read(detected.input, &options);
-    Loaded::read(name, detected.format, note, None, games)
+    Loaded::read(name, detected.format, note, from_folder, games)
 }
 
 /// Searches a repair of `game` (outside the desk's lock).
