@@ -12,7 +12,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use common::Rng;
-use reversi_record::formats::{Format, ReadOptions};
+use reversi_record::formats::{Format, ReadOptions, WriteOptions};
 use reversi_record::pipeline::validation::{Event, Input, Validation};
 use reversi_record::validate::{validate_game, Summary};
 
@@ -579,4 +579,204 @@ fn clean_games_of_a_big_file_are_counted_in_blocks() {
         assert_eq!(counted, 3000);
         assert!(seen.len() > 2, "several blocks: {seen:?}");
     }
+}
+
+/// Real games written as GGF (a GGS archive's layout, one game a line) and as move
+/// strings, then damaged: the quick scans of both formats must wave through nothing the
+/// full path reports, and must not lose what it reports.
+#[test]
+fn damaged_ggf_and_move_string_games_report_the_same() {
+    let records = converted_records(1500);
+    let lossy = WriteOptions {
+        lossy: true,
+        ..WriteOptions::default()
+    };
+    let (ggf, _) = Format::Ggf.write_bytes(&records, &lossy).unwrap();
+    let ggf = String::from_utf8(ggf).unwrap();
+    let mut rng = Rng::new(0x5eed_0003);
+    let mut damaged = String::new();
+    let lines: Vec<&str> = ggf.lines().filter(|l| l.contains("(;")).collect();
+    for (k, line) in lines.iter().enumerate() {
+        damaged.push_str(&damage_ggf(line, k, &mut rng));
+        damaged.push('\n');
+    }
+    let summary = assert_same(
+        Format::Ggf,
+        damaged.as_bytes(),
+        &options("damaged.ggf", None),
+        "damaged.ggf",
+    );
+    assert!(
+        summary.invalid > lines.len() / 4,
+        "the damage shows: {summary}"
+    );
+    assert!(
+        summary.valid > lines.len() / 10,
+        "some stay valid: {summary}"
+    );
+
+    let (moves, _) = Format::MoveString.write_bytes(&records, &lossy).unwrap();
+    let moves = String::from_utf8(moves).unwrap();
+    let mut damaged = String::new();
+    let lines: Vec<&str> = moves.lines().collect();
+    for (k, line) in lines.iter().enumerate() {
+        damaged.push_str(&damage_move_string(line, k, &mut rng));
+        damaged.push('\n');
+    }
+    let summary = assert_same(
+        Format::MoveString,
+        damaged.as_bytes(),
+        &options("damaged.txt", None),
+        "damaged.txt",
+    );
+    assert!(
+        summary.invalid > lines.len() / 4,
+        "the damage shows: {summary}"
+    );
+    assert!(
+        summary.valid > lines.len() / 10,
+        "some stay valid: {summary}"
+    );
+}
+
+/// Up to `count` real games (or our benchmark sample's), as records.
+fn converted_records(count: usize) -> Vec<reversi_record::record::Record> {
+    let real = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/wthor/WTH_2004.wtb");
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data/sample.wtb");
+    let bytes = std::fs::read(&real)
+        .or_else(|_| std::fs::read(&sample))
+        .unwrap();
+    Format::Wthor
+        .read_bytes(bytes, &ReadOptions::default())
+        .unwrap()
+        .into_iter()
+        .filter_map(|game| game.record)
+        .take(count)
+        .collect()
+}
+
+/// The values of a GGF line's moves, as `(start, end)` byte ranges of `B[..]`/`W[..]`.
+fn ggf_moves(line: &str) -> Vec<(usize, usize)> {
+    let b = line.as_bytes();
+    (1..b.len())
+        .filter(|&i| {
+            b[i] == b'[' && matches!(b[i - 1], b'B' | b'W') && !b[i - 2].is_ascii_uppercase()
+        })
+        .filter_map(|i| Some((i - 1, i + 1 + line[i + 1..].find(']')? + 1)))
+        .collect()
+}
+
+/// One kind of damage, chosen by `k`, to a GGF game's line.
+fn damage_ggf(line: &str, k: usize, rng: &mut Rng) -> String {
+    let moves = ggf_moves(line);
+    let n = moves.len().max(1);
+    let mut pick = || moves.get(rng.below(n)).copied();
+    let game_at = line.find("(;").unwrap_or(0) + 2;
+    match k % 16 {
+        0 | 1 => line.to_owned(),
+        // Two moves' values swapped.
+        2 => match (pick(), pick()) {
+            (Some(a), Some(b)) if a.0 < b.0 => {
+                let (va, vb) = (&line[a.0 + 2..a.1 - 1], &line[b.0 + 2..b.1 - 1]);
+                let (head, middle, tail) =
+                    (&line[..a.0 + 2], &line[a.1 - 1..b.0 + 2], &line[b.1 - 1..]);
+                format!("{head}{vb}{middle}{va}{tail}")
+            }
+            _ => line.to_owned(),
+        },
+        // A move dropped (a pass among them, sometimes).
+        3 => match pick() {
+            Some((a, b)) => format!("{}{}", &line[..a], &line[b..]),
+            None => line.to_owned(),
+        },
+        // A colour changed.
+        4 => match pick() {
+            Some((a, _)) => {
+                let other = if &line[a..a + 1] == "B" { "W" } else { "B" };
+                format!("{}{other}{}", &line[..a], &line[a + 1..])
+            }
+            None => line.to_owned(),
+        },
+        // The result changed, flagged, or unfinished.
+        5 => line.replacen("RE[", "RE[1", 1),
+        6 => line
+            .replacen("RE[", "RE[?", 1)
+            .replacen("RE[?", "RE[+2:r]", 1),
+        // A komi, whole or not.
+        7 => format!(
+            "{}KM[{}]{}",
+            &line[..game_at],
+            ["0.5", "2", "0"][k % 3],
+            &line[game_at..]
+        ),
+        // Other game types.
+        8 => line.replacen("TY[8]", ["TY[8a]", "TY[8 s]", "TY[10]", "TY[8r]"][k % 4], 1),
+        // A property repeated, or an unknown one.
+        9 => format!("{}PB[x]XY[z]{}", &line[..game_at], &line[game_at..]),
+        // A comment, an eval that is not a number, a pass written as a word.
+        10 => format!("{}CO[fine]{}", &line[..game_at], &line[game_at..]),
+        11 => match pick() {
+            Some((_, b)) => format!("{}/x{}", &line[..b - 1], &line[b - 1..]),
+            None => line.to_owned(),
+        },
+        // A count prefix that does not match, garbage before the game.
+        12 => format!("2 {line}"),
+        13 => format!("junk {line}"),
+        // A start position other than the usual one, or the game left open.
+        14 => line.replacen("O*--- ---*O", "*O--- ---O*", 1),
+        _ => {
+            let mut bytes = line.as_bytes().to_vec();
+            let i = rng.below(bytes.len());
+            let pool = b"abcdefghij0123456789-.*[]();/ ";
+            bytes[i] = pool[rng.below(pool.len())];
+            String::from_utf8_lossy(&bytes).into_owned()
+        }
+    }
+}
+
+/// One kind of damage, chosen by `k`, to a move string.
+fn damage_move_string(line: &str, k: usize, rng: &mut Rng) -> String {
+    let mut moves: Vec<String> = line
+        .as_bytes()
+        .chunks(2)
+        .map(|c| String::from_utf8_lossy(c).into_owned())
+        .collect();
+    let n = moves.len().max(1);
+    let mut at = || rng.below(n).min(moves.len().saturating_sub(1));
+    match k % 10 {
+        0 | 1 => {}
+        2 => {
+            let (a, b) = (at(), at());
+            moves.swap(a, b);
+        }
+        3 => {
+            let a = at();
+            moves.remove(a);
+        }
+        4 => {
+            let a = at();
+            moves.insert(a, ["--", "pass", "PA", "@@"][k % 4].into());
+        }
+        5 => return moves.join([" ", ", ", "\t"][k % 3]).to_uppercase(),
+        6 => {
+            let a = at();
+            moves[a] = "k9".into();
+        }
+        7 => {
+            let a = at();
+            moves[a].push(';');
+        }
+        8 => return format!("{line}{}", ["", "a1", "--", " x"][k % 4]),
+        _ => {
+            let a = at();
+            let mut bytes = std::mem::take(&mut moves[a]).into_bytes();
+            if !bytes.is_empty() {
+                let i = rng.below(bytes.len());
+                let pool = b"abcdefghijk0123456789-@,; \t#";
+                bytes[i] = pool[rng.below(pool.len())];
+            }
+            moves[a] = String::from_utf8_lossy(&bytes).into_owned();
+        }
+    }
+    moves.concat()
 }

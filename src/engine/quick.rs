@@ -39,6 +39,28 @@ pub(crate) fn move_of(code: u8) -> Option<Move> {
     }
 }
 
+/// What a game a quick scan takes claims as its result.
+#[derive(Clone, Copy, PartialEq, Debug, Default)]
+pub(crate) enum QuickClaim {
+    /// No result.
+    #[default]
+    Nothing,
+    /// Black's and White's discs.
+    Discs(u8, u8),
+    /// A margin (GGF `RE[+18.000]`): the board's, Black's score minus White's, a whole
+    /// number (komi added back), and the claim as the record keeps it.
+    Margin(i16, f32),
+}
+
+impl QuickClaim {
+    /// The claim of a scan that gives Black's and White's discs, if any.
+    pub(crate) fn of_discs(discs: Option<(u8, u8)>) -> QuickClaim {
+        discs.map_or(QuickClaim::Nothing, |(black, white)| {
+            QuickClaim::Discs(black, white)
+        })
+    }
+}
+
 /// Most moves a game the quick check takes may have (passes included); longer lists go to
 /// the full validator.
 pub(crate) const MAX_MOVES: usize = 128;
@@ -85,9 +107,27 @@ impl QuickMoves {
         true
     }
 
+    /// Makes every pass count as written (as when the game writes one): a pass replay
+    /// would have to infer makes the game fail the check. For games whose moves claim
+    /// their colours, taking turns: then no pass may be missing.
+    pub(crate) fn require_written_passes(&mut self) {
+        self.explicit_passes = true;
+    }
+
     /// The moves so far.
     pub(crate) fn as_slice(&self) -> &[u8] {
         &self.moves[..self.len]
+    }
+
+    /// [`QuickMoves::clean_score`] for a claim of any kind a quick scan takes.
+    pub(crate) fn clean_claimed(&mut self, rules: &Rules, claim: QuickClaim) -> Option<[u8; 2]> {
+        match claim {
+            QuickClaim::Nothing => self.clean_score(rules, None),
+            QuickClaim::Discs(black, white) => self.clean_score(rules, Some((black, white))),
+            QuickClaim::Margin(margin, _) => self
+                .clean_score(rules, None)
+                .filter(|&[black, white]| i16::from(black) - i16::from(white) == margin),
+        }
     }
 
     /// Black's and White's scores on the final board (the first two players' for 3-4

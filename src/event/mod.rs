@@ -283,20 +283,20 @@ pub(crate) struct Facts {
 }
 
 impl Facts {
-    /// The facts of a game the quick check passed: valid, played to its end (`board`), its
-    /// claim (Black's and White's discs) the board's when it has one.
+    /// The facts of a game the quick check passed: valid, played to its end (`board`), what
+    /// it claims agreeing with the board.
     pub(crate) fn clean(
         index: usize,
         rules: Rules,
         moves: MoveKey,
-        claim: Option<[u8; 2]>,
+        claimed: Claimed,
         board: [u8; 2],
     ) -> Facts {
         Facts {
             index,
             rules,
             moves,
-            claimed: claim.map_or(Claimed::Nothing, Claimed::Discs),
+            claimed,
             termination: Termination::Normal,
             board: (rules.players() == 2).then_some(board),
             valid: true,

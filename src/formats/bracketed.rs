@@ -279,6 +279,15 @@ pub(super) fn decode_piece<E>(mut piece: Piece<E>, name: &Arc<str>, index: usize
 
 impl Decoded {
     /// Builds the game, as [`parse_piece`] says.
+    /// The text and where the game starts in it, when decoding found nothing and the
+    /// piece holds a game.
+    pub(super) fn plain(&self) -> Option<(&str, usize)> {
+        let at = self
+            .game_at
+            .filter(|_| self.problems.is_empty() && self.too_long.is_none())?;
+        Some((&self.source.text, at))
+    }
+
     pub(super) fn parse<T: Default>(
         self,
         parse: impl FnOnce(&str, usize, Option<usize>, &mut Collected) -> (Option<Record>, T),

@@ -56,6 +56,7 @@ use super::{
     WriteOptions, Written,
 };
 use crate::diagnostic::{Collected, Diagnostic, Source};
+use crate::engine::quick::{code, QuickMoves, PASS};
 use crate::engine::{BoardShape, Color, Move, Rules, Square};
 use crate::record::{score, MoveRecord, Record, Span, StartPosition, Tag};
 
@@ -221,21 +222,14 @@ pub(super) fn parse_moves(
             i += 1;
             continue;
         }
-        let rest = &bytes[i..];
-        let pass_len = ["pass", "pa", "ps", "--", "@@"]
-            .into_iter()
-            .find(|p| rest.len() >= p.len() && rest[..p.len()].eq_ignore_ascii_case(p.as_bytes()))
-            .map(str::len);
-        if let Some(len) = pass_len {
+        if let Some(len) = pass_len(&bytes[i..]) {
             moves.push(MoveRecord::new(Move::Pass).at(Span::new(base + i, len)));
             i += len;
             continue;
         }
         let mut end = i + 1;
         if b.is_ascii_alphabetic() {
-            while end < bytes.len() && bytes[end].is_ascii_digit() {
-                end += 1;
-            }
+            end = square_token_end(bytes, i);
         } else {
             // A run of stray characters is one bad token; `end` stays on a char boundary.
             while end < bytes.len()
@@ -277,6 +271,24 @@ pub(super) fn parse_moves(
     } else {
         Err(errors.into_vec())
     }
+}
+
+/// The length of the pass `bytes` start with, if they do (`pass`, `pa`, `ps`, `--`, `@@`,
+/// any case, the first that matches).
+fn pass_len(bytes: &[u8]) -> Option<usize> {
+    ["pass", "pa", "ps", "--", "@@"]
+        .into_iter()
+        .find(|p| bytes.len() >= p.len() && bytes[..p.len()].eq_ignore_ascii_case(p.as_bytes()))
+        .map(str::len)
+}
+
+/// The end of the token at `i` that starts with an ASCII letter: the digits after it.
+fn square_token_end(bytes: &[u8], i: usize) -> usize {
+    let mut end = i + 1;
+    while end < bytes.len() && bytes[end].is_ascii_digit() {
+        end += 1;
+    }
+    end
 }
 
 /// [`square_help`], and for a square of the 10x10 board the rules that have it.
@@ -516,6 +528,47 @@ impl PendingLine {
             Err(diagnostics) => (None, diagnostics),
         };
         make_game(&self.name, self.index, &self.line, record, diagnostics)
+    }
+
+    /// The game's index in its file.
+    pub(crate) fn index(&self) -> usize {
+        self.index
+    }
+
+    /// Scans a plain line into `moves` for the quick check, exactly as [`parse_moves`]
+    /// reads it: its rules, or `None` when the line must be read in full (what decoding
+    /// found, a line too long, an Edax start, any token that is not a square of the board
+    /// or a pass).
+    pub(crate) fn scan(&self, moves: &mut QuickMoves) -> Option<Rules> {
+        let line = &self.line;
+        if line.too_long || !line.problems.is_empty() {
+            return None;
+        }
+        moves.clear();
+        let side = self.rules.board().side();
+        let bytes = line.text.as_bytes();
+        let mut i = 0;
+        while let Some(&b) = bytes.get(i) {
+            if b.is_ascii_whitespace() || b == b',' {
+                i += 1;
+                continue;
+            }
+            if let Some(len) = pass_len(&bytes[i..]) {
+                moves.push(PASS).then_some(())?;
+                i += len;
+                continue;
+            }
+            if !b.is_ascii_alphabetic() {
+                return None;
+            }
+            let end = square_token_end(bytes, i);
+            let sq = Square::from_ascii(&bytes[i..end]).ok()?;
+            if sq.col() >= side || sq.row() >= side || !moves.push(code(sq.col(), sq.row())) {
+                return None;
+            }
+            i = end;
+        }
+        Some(self.rules)
     }
 }
 

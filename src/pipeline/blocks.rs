@@ -28,6 +28,7 @@ use std::sync::atomic::AtomicU64;
 use std::sync::mpsc::{channel, sync_channel, Receiver};
 use std::sync::{Arc, Mutex};
 
+use crate::engine::quick::{QuickClaim, QuickMoves};
 use crate::engine::Rules;
 use crate::formats::rgn::{GameSpan, Splitter};
 use crate::formats::text::RunawayGuard;
@@ -289,6 +290,29 @@ pub(crate) enum Pending {
 }
 
 impl Pending {
+    /// The index of a game still to be read: the quick check may take it.
+    pub(crate) fn unread_index(&self) -> Option<usize> {
+        match self {
+            Pending::Read(_) => None,
+            Pending::MoveString(line) => Some(line.index()),
+            Pending::Ggf(game) => Some(game.index()),
+        }
+    }
+
+    /// Scans a game still to be read into `moves` for the quick check, handing its tags to
+    /// `tag`: its rules and claim, or `None` when it must be read in full.
+    pub(crate) fn scan(
+        &self,
+        moves: &mut QuickMoves,
+        tag: impl FnMut(&str, &str),
+    ) -> Option<(Rules, QuickClaim)> {
+        match self {
+            Pending::Read(_) => None,
+            Pending::MoveString(line) => Some((line.scan(moves)?, QuickClaim::Nothing)),
+            Pending::Ggf(game) => game.scan(moves, tag),
+        }
+    }
+
     /// The game, read if it was not yet.
     pub(crate) fn read(self) -> ParsedGame {
         match self {

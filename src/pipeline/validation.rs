@@ -38,14 +38,14 @@
 use std::io;
 
 use crate::diagnostic::Diagnostic;
-use crate::engine::quick::{move_of, QuickMoves};
+use crate::engine::quick::{move_of, QuickClaim, QuickMoves};
 use crate::engine::{Move, Rules};
-use crate::event::{Facts, FactsBlock, MoveKey, Symmetries};
+use crate::event::{Claimed, Facts, FactsBlock, MoveKey, Symmetries};
 use crate::formats::rgn;
 use crate::formats::wthor::{Entry, FileContext, QuickRecord};
 use crate::formats::{capped, ParsedGame};
 pub use crate::pipeline::blocks::Input;
-use crate::pipeline::blocks::{self, Unit};
+use crate::pipeline::blocks::{self, Pending, Unit};
 use crate::record::GameSelector;
 use crate::validate::{validate_game_to_end, Summary};
 
@@ -395,6 +395,23 @@ fn process<T>(unit: Unit<T>, settings: Settings<'_>, scratch: &mut Scratch) -> D
         Unit::Failed(e) => return Done::Failed(e),
         Unit::Games(block) => {
             for pending in block {
+                // A game read already goes to the full validator as it is.
+                if let Some(index) = pending.unread_index() {
+                    let quick = match settings.takes_index(index) {
+                        Some(false) => continue,
+                        Some(true) => true,
+                        None => false,
+                    };
+                    let gather = facts.as_mut().map(|facts| Gather {
+                        index,
+                        symmetries: &mut *symmetries,
+                        facts,
+                    });
+                    if quick && quick_pending(&pending, moves, gather) {
+                        clean += 1;
+                        continue;
+                    }
+                }
                 full(pending.read(), &mut facts, symmetries);
             }
         }
@@ -462,7 +479,13 @@ fn gather_quick_wthor(
         |sq| squares.push((sq.col(), sq.row())),
     );
     let key = MoveKey::of_squares(&rules, symmetries.of(&rules, None), squares.iter().copied());
-    facts.finish(Facts::clean(q.index(), rules, key, Some(discs), discs));
+    facts.finish(Facts::clean(
+        q.index(),
+        rules,
+        key,
+        Claimed::Discs(discs),
+        discs,
+    ));
 }
 
 /// Where a game's facts go when the run gathers them.
@@ -491,8 +514,35 @@ fn quick_text(
             g.facts.tag(name, value);
         }
     });
+    let scanned = scanned.map(|(rules, claim)| (rules, QuickClaim::of_discs(claim)));
+    quick_pass(scanned, moves, gather)
+}
+
+/// Whether a game still to be read (a move string, a GGF game) passes the quick check;
+/// one that passes has its facts gathered into `gather`.
+fn quick_pending(
+    pending: &Pending,
+    moves: &mut QuickMoves,
+    mut gather: Option<Gather<'_>>,
+) -> bool {
+    let scanned = pending.scan(moves, |name, value| {
+        if let Some(g) = &mut gather {
+            g.facts.tag(name, value);
+        }
+    });
+    quick_pass(scanned, moves, gather)
+}
+
+/// Whether a game a quick scan took (its rules and claim, its moves in `moves`; `None`
+/// when it gave up) is clean; a clean one has its facts, whose tags the scan gave,
+/// finished in `gather`, and any other has them forgotten.
+fn quick_pass(
+    scanned: Option<(Rules, QuickClaim)>,
+    moves: &mut QuickMoves,
+    gather: Option<Gather<'_>>,
+) -> bool {
     let clean = scanned.and_then(|(rules, claim)| {
-        let score = moves.clean_score(&rules, claim)?;
+        let score = moves.clean_claimed(&rules, claim)?;
         Some((rules, claim, score))
     });
     let Some(g) = gather else {
@@ -507,8 +557,12 @@ fn quick_text(
         _ => None,
     });
     let key = MoveKey::of_squares(&rules, g.symmetries.of(&rules, None), squares);
-    let claim = claim.map(|(black, white)| [black, white]);
+    let claimed = match claim {
+        QuickClaim::Nothing => Claimed::Nothing,
+        QuickClaim::Discs(black, white) => Claimed::Discs([black, white]),
+        QuickClaim::Margin(_, claimed) => Claimed::Margin(claimed),
+    };
     g.facts
-        .finish(Facts::clean(g.index, rules, key, claim, score));
+        .finish(Facts::clean(g.index, rules, key, claimed, score));
     true
 }

@@ -41,6 +41,7 @@ use super::Sniff;
 use crate::record::TagName;
 
 mod parse;
+mod quick;
 mod stream;
 mod ty;
 mod write;

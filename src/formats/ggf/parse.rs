@@ -48,7 +48,7 @@ pub(super) struct GameParser<'t, 'd> {
 
 /// The most properties a game may hold: every move, every tag and each property of a
 /// meaning of its own ([`STRUCTURAL_IDS`](super::STRUCTURAL_IDS)).
-const MAX_PROPERTIES: usize = MAX_MOVES + MAX_TAGS + super::STRUCTURAL_IDS.len();
+pub(super) const MAX_PROPERTIES: usize = MAX_MOVES + MAX_TAGS + super::STRUCTURAL_IDS.len();
 
 impl<'t> GameParser<'t, '_> {
     fn span(&self, start: usize, end: usize) -> Span {
@@ -535,12 +535,34 @@ fn bad_board(message: String, span: Span, label: &str) -> Diagnostic {
     )
 }
 
+/// Whether `BO`'s value `value` is a board of `board` in the position `rules` start from,
+/// Black to move: the `BO` a game from the usual start writes, which the reader does not
+/// keep as a start position (for the quick scan).
+pub(super) fn is_usual_start(value: &str, rules: &Rules) -> bool {
+    let lead = value.len() - value.trim_start().len();
+    let type_len = value[lead..]
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(value.len() - lead);
+    let board = rules.board();
+    if TyBoard::from_token(&value[lead..lead + type_len]) != Some(TyBoard::Shape(board)) {
+        return false;
+    }
+    let prop = Prop {
+        id: "BO",
+        value,
+        value_span: Span::new(0, value.len()),
+        span: Span::new(0, value.len()),
+    };
+    board_cells(&prop, lead + type_len, board)
+        .is_ok_and(|setup| setup.discs == rules.start_discs().0 && setup.turn == Color::Black)
+}
+
 /// Reads the cells of `BO`'s value from byte `from` on, row by row, then the side to move
 /// and nothing after it.
 fn board_cells(prop: &Prop<'_>, from: usize, board: BoardShape) -> Result<Setup, Box<Diagnostic>> {
     let value = prop.value;
     let at = |i: usize, len: usize| Span::new(prop.value_span.offset + i, len);
-    let cells: Vec<Square> = board.cells().iter().collect();
+    let cells = board.cells();
     let mut setup = Setup {
         discs: [SquareSet::EMPTY; 4],
         neutral: SquareSet::EMPTY,
@@ -550,7 +572,7 @@ fn board_cells(prop: &Prop<'_>, from: usize, board: BoardShape) -> Result<Setup,
         .char_indices()
         .map(|(i, c)| (i + from, c))
         .filter(|(_, c)| !c.is_whitespace());
-    for &sq in &cells {
+    for sq in cells.iter() {
         let Some((i, c)) = chars.next() else {
             return Err(Box::new(bad_board(
                 format!(

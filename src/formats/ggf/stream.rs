@@ -274,6 +274,27 @@ impl PendingGame {
         }
     }
 
+    /// The game's index in its file.
+    pub(crate) fn index(&self) -> usize {
+        self.decoded.index
+    }
+
+    /// The game's text and where the game starts in it, when the reader has nothing to
+    /// say of the text around the game: decoded without a problem, closed with `;)`, no
+    /// garbage or dropped bytes before it, its archive line's count right.
+    pub(super) fn plain(&self) -> Option<(&str, usize)> {
+        let clean = self.end == End::Closed
+            && !self.garbage
+            && self.dropped == 0
+            && self.count_findings.is_empty();
+        self.decoded.plain().filter(|_| clean)
+    }
+
+    /// The rules of a game without `TY` (`--rules`).
+    pub(super) fn default_rules(&self) -> Option<Rules> {
+        self.rules
+    }
+
     /// The bytes of the game's text.
     pub(crate) fn len(&self) -> usize {
         self.decoded.source.text.len()
