@@ -33,7 +33,7 @@ use crate::engine::Rules;
 use crate::formats::rgn::{GameSpan, Splitter};
 use crate::formats::text::RunawayGuard;
 use crate::formats::wthor::{self, Entry, FileContext};
-use crate::formats::{capped, ggf, movestr, Format, ParsedGame, ReadOptions};
+use crate::formats::{capped, ggf, movestr, sgf, Format, ParsedGame, ReadOptions};
 
 /// An opened input to validate or convert: its format (as [`Format::detect`] chose it), its bytes and
 /// what its reader needs.
@@ -287,6 +287,7 @@ pub(crate) enum Pending {
     Read(Box<ParsedGame>),
     MoveString(movestr::PendingLine),
     Ggf(ggf::PendingGame),
+    Sgf(sgf::PendingTree),
 }
 
 impl Pending {
@@ -296,6 +297,7 @@ impl Pending {
             Pending::Read(_) => None,
             Pending::MoveString(line) => Some(line.index()),
             Pending::Ggf(game) => Some(game.index()),
+            Pending::Sgf(tree) => Some(tree.index()),
         }
     }
 
@@ -310,6 +312,7 @@ impl Pending {
             Pending::Read(_) => None,
             Pending::MoveString(line) => Some((line.scan(moves)?, QuickClaim::Nothing)),
             Pending::Ggf(game) => game.scan(moves, tag),
+            Pending::Sgf(tree) => tree.scan(moves, tag),
         }
     }
 
@@ -319,6 +322,7 @@ impl Pending {
             Pending::Read(game) => *game,
             Pending::MoveString(line) => capped(line.read()),
             Pending::Ggf(game) => capped(game.read()),
+            Pending::Sgf(tree) => capped(tree.read()),
         }
     }
 }
@@ -378,6 +382,16 @@ fn produce<T>(
                     }))
                 });
                 game_blocks(pending, block, &mut emit)
+            }
+            Format::Sgf => {
+                // Trees are split off here, decoded and parsed by the workers.
+                let trees = sgf::trees(input.reader, &input.options).map(|tree| {
+                    tree.map(|tree| {
+                        let bytes = tree.len();
+                        (Pending::Sgf(tree), bytes)
+                    })
+                });
+                game_blocks(trees, block, &mut emit)
             }
             format => {
                 let games = format.read(input.reader, &input.options);
