@@ -33,7 +33,7 @@ use crate::engine::Rules;
 use crate::formats::rgn::{GameSpan, Splitter};
 use crate::formats::text::RunawayGuard;
 use crate::formats::wthor::{self, Entry, FileContext};
-use crate::formats::{capped, ggf, movestr, sgf, Format, ParsedGame, ReadOptions};
+use crate::formats::{capped, ggf, json, movestr, sgf, Format, ParsedGame, ReadOptions};
 
 /// An opened input to validate or convert: its format (as [`Format::detect`] chose it), its bytes and
 /// what its reader needs.
@@ -288,6 +288,7 @@ pub(crate) enum Pending {
     MoveString(movestr::PendingLine),
     Ggf(ggf::PendingGame),
     Sgf(sgf::PendingTree),
+    Json(json::PendingObject),
 }
 
 impl Pending {
@@ -298,6 +299,7 @@ impl Pending {
             Pending::MoveString(line) => Some(line.index()),
             Pending::Ggf(game) => Some(game.index()),
             Pending::Sgf(tree) => Some(tree.index()),
+            Pending::Json(object) => Some(object.index()),
         }
     }
 
@@ -313,6 +315,7 @@ impl Pending {
             Pending::MoveString(line) => Some((line.scan(moves)?, QuickClaim::Nothing)),
             Pending::Ggf(game) => game.scan(moves, tag),
             Pending::Sgf(tree) => tree.scan(moves, tag),
+            Pending::Json(_) => None,
         }
     }
 
@@ -323,6 +326,7 @@ impl Pending {
             Pending::MoveString(line) => capped(line.read()),
             Pending::Ggf(game) => capped(game.read()),
             Pending::Sgf(tree) => capped(tree.read()),
+            Pending::Json(object) => capped(object.read()),
         }
     }
 }
@@ -382,6 +386,22 @@ fn produce<T>(
                     }))
                 });
                 game_blocks(pending, block, &mut emit)
+            }
+            Format::Json => {
+                // Game objects are split off here, parsed by the workers.
+                let entries = json::entries(input.reader, &input.options).map(|entry| {
+                    entry.map(|entry| match entry {
+                        json::Entry::Game(game) => {
+                            let bytes = game.source.text.len();
+                            (Pending::Read(Box::new(capped(game))), bytes)
+                        }
+                        json::Entry::Object(object) => {
+                            let bytes = object.len();
+                            (Pending::Json(object), bytes)
+                        }
+                    })
+                });
+                game_blocks(entries, block, &mut emit)
             }
             Format::Sgf => {
                 // Trees are split off here, decoded and parsed by the workers.

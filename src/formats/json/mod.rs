@@ -48,6 +48,7 @@ mod stream;
 mod write;
 
 pub use stream::read;
+pub(crate) use stream::{entries, Entry, PendingObject};
 pub use write::writer;
 
 /// The `format` value of a document or header line.
