@@ -827,7 +827,7 @@ fn damage_sgf(tree: &str, k: usize, rng: &mut Rng) -> String {
     let n = moves.len().max(1);
     let mut pick = || moves.get(rng.below(n)).copied();
     match k % 18 {
-        0 | 1 | 2 => tree.to_owned(),
+        0..=2 => tree.to_owned(),
         3 => match (pick(), pick()) {
             (Some(a), Some(b)) if a.0 < b.0 => {
                 let (va, vb) = (&tree[a.0 + 2..a.1 - 1], &tree[b.0 + 2..b.1 - 1]);
@@ -887,6 +887,132 @@ fn damage_sgf(tree: &str, k: usize, rng: &mut Rng) -> String {
             let mut bytes = tree.as_bytes().to_vec();
             let i = rng.below(bytes.len());
             let pool = b"abcdefghij0123456789-+.*[]();\\ BW";
+            bytes[i] = pool[rng.below(pool.len())];
+            String::from_utf8_lossy(&bytes).into_owned()
+        }
+    }
+}
+
+/// Real games written as JSON Lines, then damaged: what the quick scan of JSON takes, the
+/// full path (serde) finds nothing in.
+#[test]
+fn damaged_json_games_report_the_same() {
+    let records = converted_records(1500);
+    let lines_dialect = WriteOptions {
+        lossy: true,
+        dialect: Some("lines".into()),
+        ..WriteOptions::default()
+    };
+    let (json, _) = Format::Json.write_bytes(&records, &lines_dialect).unwrap();
+    let json = String::from_utf8(json).unwrap();
+    let lines: Vec<&str> = json.lines().collect();
+    let mut rng = Rng::new(0x5eed_0005);
+    let mut damaged = String::new();
+    for (k, line) in lines.iter().enumerate() {
+        damaged.push_str(&damage_json(line, k, &mut rng));
+        damaged.push('\n');
+    }
+    let summary = assert_same(
+        Format::Json,
+        damaged.as_bytes(),
+        &options("damaged.jsonl", None),
+        "damaged.jsonl",
+    );
+    assert!(
+        summary.invalid > lines.len() / 4,
+        "the damage shows: {summary}"
+    );
+    assert!(
+        summary.valid > lines.len() / 10,
+        "some stay valid: {summary}"
+    );
+}
+
+/// One kind of damage, chosen by `k`, to a game object on one line.
+fn damage_json(line: &str, k: usize, rng: &mut Rng) -> String {
+    let moves: Vec<usize> = line
+        .match_indices("{\"move\":\"")
+        .map(|(i, _)| i + 9)
+        .collect();
+    let n = moves.len().max(1);
+    let mut pick = || moves.get(rng.below(n)).copied();
+    let value = |at: usize| &line[at..at + line[at..].find('"').unwrap_or(0)];
+    match k % 16 {
+        0..=2 => line.to_owned(),
+        3 => match (pick(), pick()) {
+            (Some(a), Some(b)) if a < b => {
+                let (va, vb) = (value(a), value(b));
+                format!(
+                    "{}{vb}{}{va}{}",
+                    &line[..a],
+                    &line[a + va.len()..b],
+                    &line[b + vb.len()..]
+                )
+            }
+            _ => line.to_owned(),
+        },
+        4 => match pick() {
+            Some(a) => format!("{}{}", &line[..a - 10], &line[a + value(a).len() + 3..]),
+            None => line.to_owned(),
+        },
+        5 => line.replacen("\"discs\":[", "\"discs\":[1", 1),
+        6 => line.replacen(
+            "\"discs\":[",
+            ["\"discs\":[0", "\"discs\":[ ", "\"discs\":[1,"][k % 3],
+            1,
+        ),
+        7 => match pick() {
+            Some(a) => {
+                let end = a + value(a).len() + 1;
+                let extra = [
+                    ",\"color\":\"black\"",
+                    ",\"eval\":1",
+                    ",\"move\":\"a1\"",
+                    "",
+                ][k % 4];
+                format!("{}{extra}{}", &line[..end], &line[end..])
+            }
+            None => line.to_owned(),
+        },
+        8 => line.replacen(
+            "\"rules\":\"othello\"",
+            [
+                "\"rules\":\"anti\"",
+                "\"rules\":\"x\"",
+                "\"rules\":\"othello\",\"rules\":\"othello\"",
+            ][k % 3],
+            1,
+        ),
+        9 => line.replacen(
+            "\"value\":\"",
+            [
+                "\"value\":\"a\\\"",
+                "\"value\":\"\\u00e9",
+                "\"value\":\"\u{85}",
+            ][k % 3],
+            1,
+        ),
+        10 => line.replacen(
+            "\"move\":\"pass\"",
+            ["\"move\":\"PASS\"", "\"move\":\"--\"", "\"move\":\"Pass\""][k % 3],
+            1,
+        ),
+        11 => line.replacen("\"result\":{", "\"result\":{\"termination\":\"time\",", 1),
+        12 => format!("{line} x"),
+        13 => line.replacen("\"tags\":[", "\"comment\":\"fine\",\"tags\":[", 1),
+        14 => match pick() {
+            Some(a) => format!(
+                "{}{}{}",
+                &line[..a],
+                ["F5", "k9", "a0", ""][k % 4],
+                &line[a + value(a).len()..]
+            ),
+            None => line.to_owned(),
+        },
+        _ => {
+            let mut bytes = line.as_bytes().to_vec();
+            let i = rng.below(bytes.len());
+            let pool = b"abcdefgh0123456789-{}[]:,\" \\";
             bytes[i] = pool[rng.below(pool.len())];
             String::from_utf8_lossy(&bytes).into_owned()
         }

@@ -315,7 +315,7 @@ impl Pending {
             Pending::MoveString(line) => Some((line.scan(moves)?, QuickClaim::Nothing)),
             Pending::Ggf(game) => game.scan(moves, tag),
             Pending::Sgf(tree) => tree.scan(moves, tag),
-            Pending::Json(_) => None,
+            Pending::Json(object) => object.scan(moves, tag),
         }
     }
 
@@ -393,7 +393,7 @@ fn produce<T>(
                     entry.map(|entry| match entry {
                         json::Entry::Game(game) => {
                             let bytes = game.source.text.len();
-                            (Pending::Read(Box::new(capped(game))), bytes)
+                            (Pending::Read(Box::new(capped(*game))), bytes)
                         }
                         json::Entry::Object(object) => {
                             let bytes = object.len();

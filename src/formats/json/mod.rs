@@ -43,6 +43,7 @@
 use super::Sniff;
 
 mod errors;
+mod quick;
 mod scan;
 mod stream;
 mod write;

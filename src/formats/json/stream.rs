@@ -50,7 +50,7 @@ pub(crate) fn entries<'a>(
 /// What the reader splits off: an entry read already (a problem of the file itself), or a
 /// game object to parse.
 pub(crate) enum Entry {
-    Game(ParsedGame),
+    Game(Box<ParsedGame>),
     Object(PendingObject),
 }
 
@@ -58,7 +58,7 @@ impl Entry {
     /// The game, parsed if it was not yet (not yet [`capped`](crate::formats::capped)).
     pub(crate) fn read(self) -> ParsedGame {
         match self {
-            Entry::Game(game) => game,
+            Entry::Game(game) => *game,
             Entry::Object(object) => object.read(),
         }
     }
@@ -122,6 +122,21 @@ impl PendingObject {
     /// The bytes of the object.
     pub(crate) fn len(&self) -> usize {
         self.chunk.bytes.len()
+    }
+
+    /// The object's bytes.
+    pub(super) fn bytes(&self) -> &[u8] {
+        &self.chunk.bytes
+    }
+
+    /// The version the object is read under.
+    pub(super) fn version(&self) -> Version {
+        self.version
+    }
+
+    /// The rules of a game without a `rules` member (`--rules`).
+    pub(super) fn default_rules(&self) -> Option<crate::engine::Rules> {
+        self.rules
     }
 
     /// The game.
@@ -338,7 +353,7 @@ impl JsonGames<'_> {
                 ],
                 0,
             );
-            self.pending.push_back(Entry::Game(entry));
+            self.pending.push_back(Entry::Game(Box::new(entry)));
         }
         Ok(())
     }
@@ -442,7 +457,7 @@ impl JsonGames<'_> {
                 line: head.line,
             };
             let entry = self.file_problem(text, problems, 0);
-            self.pending.push_back(Entry::Game(entry));
+            self.pending.push_back(Entry::Game(Box::new(entry)));
         }
     }
 
@@ -561,7 +576,7 @@ impl JsonGames<'_> {
                 .at(Some(Span::new(at, 1)), "expected `,` or `]` before this")
                 .help(help);
                 let entry = self.file_problem(between, vec![diagnostic], 0);
-                self.pending.push_back(Entry::Game(entry));
+                self.pending.push_back(Entry::Game(Box::new(entry)));
             }
         }
         Ok(())
@@ -574,7 +589,7 @@ impl JsonGames<'_> {
                 .at(Some(Span::new(chunk.offset, 0)), "the end of the file")
                 .help("the file may be truncated; a document ends with `]}`");
         let entry = self.file_problem(chunk, vec![diagnostic], 0);
-        self.pending.push_back(Entry::Game(entry));
+        self.pending.push_back(Entry::Game(Box::new(entry)));
         self.state = State::Done;
     }
 
@@ -712,7 +727,7 @@ impl JsonGames<'_> {
                 line: tail.line,
             };
             let entry = self.file_problem(chunk, problems, 0);
-            self.pending.push_back(Entry::Game(entry));
+            self.pending.push_back(Entry::Game(Box::new(entry)));
         }
     }
 
@@ -722,7 +737,7 @@ impl JsonGames<'_> {
             .at(at, "unexpected")
             .help("a document ends with `]}` after its last game");
         let entry = self.file_problem(chunk, vec![d], 0);
-        self.pending.push_back(Entry::Game(entry));
+        self.pending.push_back(Entry::Game(Box::new(entry)));
         self.state = State::Done;
         Ok(())
     }
