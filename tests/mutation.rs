@@ -1,10 +1,73 @@
 //! The suite catches single-rule bugs: the reference model of `tests/reference/model.rs`,
 //! with one rule of `spec/rules.md` broken at a time (`model::Bug`), plays every scenario
-//! of `reversi scenario --suite` from the JSON alone (its `setup`, and the discs in hand a
-//! `start:` line gives) and compares the facts the README names: each move's refusal kind,
-//! flips and `after` (side to move, legal moves, their flips, discs in hand), the first
-//! position and the outcome. Unbroken, the model agrees with every scenario; each planted bug
-//! must be caught by at least two scenarios.
+//! of `reversi scenario --suite` from the JSON alone and compares the facts the README
+//! names. A scenario without `board:` or `start:` starts from the model's own start
+//! position, which must be the JSON's `setup` (board, side to move, discs in hand, phase);
+//! any other starts from the `setup` (and the discs in hand a `start:` line gives). Then
+//! each move's refusal kind, flips and `after` (side to move, legal moves, their flips,
+//! discs in hand, phase, key), the first position shown (with its board) and the outcome
+//! (winner, discs, empties, neutral, scoring, score). Unbroken, the model agrees with every
+//! scenario; each planted bug must be caught by at least two scenarios.
+//!
+//! Every rule of `spec/rules.md` has a bug here. The table says which section, and names
+//! scenarios that catch it (the test checks each named scenario does; run it with
+//! `--nocapture` for how many do):
+//!
+//! | § | planted bug (`model::Bug`): the rule broken | caught by, among others |
+//! |---|---|---|
+//! | §2 | `OneDirection`: only the first closed direction flips. | `rules/classic-out-of-discs`, `rules/handicap-corners`, `rules/multi3-whole-table-draw` |
+//! | §2 | `AdjacentCloses`: a "run" of no discs counts as closed: a placement next to an own disc is legal. | `rules/classic-handicap-in-hand`, `rules/classic-no-discs-with-a-move`, `rules/classic-handicap-white-to-move` |
+//! | §2, §4 | `RaysWrap`: rays walk off the left or right edge onto the next or previous row (a linear index stepped by 1 without an edge check). | `rules/classic-out-of-discs`, `rules/multi3-whole-table-draw`, `rules/multi4-anti` |
+//! | §2 | `WhiteFirst`: White moves first from the start position. | `rules/free-opening-flips-nothing`, `rules/classic-out-of-discs`, `rules/free-opening-parallel` |
+//! | §3.1 | `StartSwapped`: the two-player centre discs are swapped (Black on the top-left). | `rules/handicap-corners`, `rules/mutual-block`, `rules/octagon-start` |
+//! | §3.2 | `PassWithMovesAccepted`: a pass is accepted while the player has a legal move. | `rules/free-opening`, `rules/pass`, `spec/rules-05` |
+//! | §3.3 | `EndsOnFirstPass`: the game ends as soon as the side to move has no move (no pass). | `rules/classic-no-discs-with-a-move`, `rules/classic-opening-no-discs`, `rules/classic-anti-opening-no-discs` |
+//! | §3.3 | `OverOnlyWhenFull`: the game ends only when the board is full or a colour is wiped out; a mutual block goes on with both sides passing. | `rules/anti-empties-to-loser`, `rules/mutual-block`, `rules/raw-scoring-draw` |
+//! | §3.4 | `EmptiesToLoser`: the WOF score gives the empties to the loser. | `rules/game-over-blocked-first`, `rules/octagon-over-off-board`, `rules/classic-no-move-with-discs` |
+//! | §3.4 | `DrawEmptiesToBlack`: a drawn game's empties all go to Black. | `rules/wof-draw-odd-empty`, `rules/wof-draw-split`, `spec/rules-07` |
+//! | §3.4 | `OddEmptyScored`: the odd empty square of a drawn game is scored for Black. | `rules/wof-draw-odd-empty`, `spec/rules-08` |
+//! | §4 | `CutCornersPlayable`: the octagon's cut corners are ordinary squares. | `rules/octagon-over-off-board`, `rules/multi3-octagon-start`, `rules/octagon-corners` |
+//! | §4 | `OctagonCutsMore`: the octagon cuts 6 squares at each corner (b2 too), an off-by-one. | `rules/octagon-over-off-board`, `rules/multi3-octagon-start`, `rules/octagon-corners` |
+//! | §5.1 | `AntiIgnored`: `anti` ignored: the most discs win. | `rules/anti-empties-to-loser`, `rules/anti-wipe-out`, `rules/multi4-anti` |
+//! | §5.1 | `AntiEmptiesToWinner`: in anti the WOF empties go to the winner (the side with fewer discs). | `rules/anti-empties-to-loser`, `rules/anti-wipe-out`, `spec/rules-11` |
+//! | §5.2 | `OpeningFlips`: the free opening's placements flip. | `rules/free-opening-setup-no-flips`, `rules/free-opening-flips-nothing`, `setups/free-4x4-1` |
+//! | §5.2 | `OpeningAnywhere`: the free opening's placements may go on any empty square. | `rules/free-opening-setup-no-flips`, `rules/classic-opening-no-discs`, `rules/classic-anti-opening-no-discs` |
+//! | §5.2, §9 | `OpeningByCount`: the opening judged by the number of discs on the board (fewer than 4) instead of an empty centre square. | `rules/free-opening-setup-no-flips`, `rules/free-opening-flips-nothing`, `setups/free-4x4-1` |
+//! | §5.3 | `BlockedPlayable`: a blocked square can be played like an empty one (it still breaks runs). | `rules/game-over-blocked-first`, `rules/octagon-over-off-board`, `rules/blocked-breaks-run` |
+//! | §5.3 | `BlockedInRuns`: a blocked square is part of a run (as a disc not the mover's) and flips. | `rules/blocked-breaks-run`, `rules/multi3-blocked-pocket`, `rules/multi3-fallback` |
+//! | §5.3, §7.3 | `BlockedTouches`: a blocked square counts as touching for the fallback. | `rules/multi3-blocked-pocket`, `rules/multi3-fallback`, `spec/rules-23` |
+//! | §5.3 | `BlockedCountedEmpty`: blocked squares counted as empty in the outcome. | `rules/game-over-blocked-first`, `rules/octagon-over-off-board`, `rules/multi3-blocked-pocket` |
+//! | §5.4 | `HandicapForBlack`: the handicap discs are always Black's. | `rules/free-opening-flips-nothing`, `rules/handicap-corners`, `spec/rules-15` |
+//! | §5.4 | `HandicapNotAnchor`: a disc on a handicap corner never closes a run (the corners kept apart). | `setups/classic-handicap-white-2-1`, `combined/othello-6x6-handicap-black-2-scoring-raw`, `combined/anti-10x10-handicap-black-4` |
+//! | §5.5 | `RawIgnored`: `scoring=raw` ignored: two-player games always score WOF. | `rules/raw-scoring-draw`, `spec/rules-09`, `combined/othello-6x6-handicap-black-2-scoring-raw` |
+//! | §5.5, §7.4 | `MultiWof`: 3-4 player games give the empty squares to the winner. | `rules/multi3-neutral-unflipped`, `rules/multi3-neutral-left-at-end`, `rules/multi3-blocked-pocket` |
+//! | §6 | `DiscsIgnored`: a player out of discs keeps its legal moves. | `rules/classic-no-discs-with-a-move`, `rules/classic-opening-no-discs`, `rules/classic-anti-opening-no-discs` |
+//! | §6 | `OpponentGivesDisc`: a player out of discs is given one from the opponent's supply. | `rules/classic-no-discs-with-a-move`, `rules/classic-opening-no-discs`, `rules/classic-anti-opening-no-discs` |
+//! | §6 | `OpeningFree`: the free opening's four placements take no disc from the hand. | `rules/classic-opening-no-discs`, `rules/classic-anti-opening-no-discs`, `rules/classic-out-of-discs` |
+//! | §6 | `NoDiscsOpeningStuck`: a player without discs may not pass during the opening (the stuck position). | `rules/classic-opening-no-discs`, `rules/classic-anti-opening-no-discs`, `spec/rules-16` |
+//! | §7.1 | `NeutralBreaks`: the neutral disc breaks runs instead of being flipped. | `rules/multi3-fallback`, `rules/multi3-mixed-run`, `rules/multi3-neutral-not-anchor` |
+//! | §7.1 | `TurnOrderReversed`: 3-4 player turns go round the wrong way (Black, then the last colour). | `rules/multi3-neutral-unflipped`, `rules/multi3-neutral-left-at-end`, `rules/multi3-nobody-flips` |
+//! | §7.1 | `MultiStartRotated`: the 3-4 player start discs placed anticlockwise from the top-left. | `rules/multi-flip-priority`, `rules/multi3-octagon-start`, `rules/multi3-start` |
+//! | §7.1, §7.2 | `NeutralAnchors`: the neutral disc closes a run like the mover's own disc. | `rules/multi3-neutral-left-at-end`, `rules/multi3-fallback`, `rules/multi3-mixed-run` |
+//! | §7.3 | `NoFallback`: no fallback placement, so a 3-4 player game ends when nobody can flip. | `rules/multi3-neutral-unflipped`, `rules/multi3-neutral-left-at-end`, `rules/multi3-nobody-flips` |
+//! | §7.3 | `NeutralNotTouching`: the neutral disc does not count as touching for the fallback. | `rules/multi3-fallback`, `rules/multi3-neutral-not-anchor`, `spec/rules-21` |
+//! | §7.3 | `EdgeOnlyTouching`: touching only along an edge, not at a corner. | `rules/multi3-nobody-flips`, `rules/multi-flip-priority`, `rules/multi3-fallback` |
+//! | §7.3 | `FallbackAnywhere`: the fallback places on any empty square, touching or not. | `rules/multi3-nobody-flips`, `rules/multi-flip-priority`, `rules/multi3-blocked-pocket` |
+//! | §7.4 | `NeutralAsEmpty`: the neutral disc counted as an empty square in the outcome. | `rules/multi3-neutral-unflipped`, `rules/multi3-neutral-left-at-end`, `setups/multi3-1` |
+//! | §7.4 | `TieToFirst`: a tie for first place goes to the first of the tied in turn order (Black wins a two-player draw). | `rules/multi3-whole-table-draw`, `rules/raw-scoring-draw`, `rules/wof-draw-odd-empty` |
+//! | §8 | `OccupiedBeforeGameOver`: `Occupied` before `GameOver`. | `rules/game-over-blocked-first`, `rules/octagon-over-off-board`, `rules/multi3-neutral-left-at-end` |
+//! | §8 | `GameOverBeforeBlocked`: `GameOver` before `Blocked` and `OffBoard`. | `rules/game-over-blocked-first`, `rules/octagon-over-off-board` |
+//! | §8 | `NoDiscsBeforeOccupied`: `NoDiscsLeft` before `Occupied`. | `rules/classic-opening-no-discs`, `rules/classic-anti-opening-no-discs`, `setups/classic-1` |
+//! | §8 | `CentreBeforeNoDiscs`: `OutsideCentre` before `NoDiscsLeft`. | `rules/classic-opening-no-discs`, `rules/classic-anti-opening-no-discs`, `spec/rules-16` |
+//! | §8, §7.3 | `NotTouchingFirst`: `NotTouching` before `FlipAvailable`. | `rules/multi-flip-priority`, `spec/rules-22`, `setups/multi3-octagon-blocked-c3-1` |
+//! | §8 | `PassKindOrder`: a pass with legal moves is `PassWithMoves` even where nobody passes (`PassNotAllowed`: the free opening, 3-4 players). | `rules/classic-opening-no-discs`, `rules/classic-anti-opening-no-discs`, `rules/free-opening` |
+//! | §9 | `HandicapPlaced`: handicap discs counted as placed from the hands in a classic setup. | `rules/classic-handicap-in-hand`, `rules/classic-handicap-white-to-move` |
+//! | §9 | `InHandRounding`: the derived discs in hand rounded the wrong way (Black placed half rounded up when Black is to move). | `rules/classic-handicap-white-to-move`, `rules/classic-setup-in-hand`, `spec/rules-29` |
+//!
+//! Not in the model, so guarded elsewhere: §1 (square names: `tests/movestr.rs`, the
+//! scenario parser), the setup refusals of §9 (`rules/setup-*` scenarios with their
+//! `setup_refusal` kinds, `tests/setups.rs`), the rules strings of §10 (`rules/rules-strings`
+//! and the §10 examples with their `parses`, `tests/rules.rs`), perft (§11, `tests/perft.rs`).
 
 #[allow(dead_code)]
 #[path = "reference/model.rs"]
@@ -325,11 +388,60 @@ fn every_planted_bug_is_caught_by_two_scenarios() {
             .filter(|(_, sc, json)| caught(sc, json, Some(bug)).is_some())
             .map(|(p, _, _)| p.as_str())
             .collect();
-        report.push(format!("{bug:?}: {} scenarios: {by:?}", by.len()));
+        let mut shown: Vec<&str> = by.clone();
+        shown.sort_by_key(|p| {
+            ["rules/", "spec/", "setups/", "combined/", "random/"]
+                .iter()
+                .position(|d| p.starts_with(d))
+        });
+        report.push(format!(
+            "ROW|{bug:?}|{}|{}",
+            by.len(),
+            shown
+                .iter()
+                .take(3)
+                .map(|p| p.trim_end_matches(".scenario"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
         if by.len() < 2 {
             weak.push(format!("{bug:?} is caught only by {by:?}"));
         }
     }
     eprintln!("{}", report.join("\n"));
     assert!(weak.is_empty(), "{}", weak.join("\n"));
+    // The table of the doc comment: every bug once, each scenario named catches it.
+    let mut listed = Vec::new();
+    for row in include_str!("mutation.rs")
+        .lines()
+        .filter(|l| l.starts_with("//! | §") && !l.starts_with("//! | § |"))
+    {
+        let cells: Vec<&str> = row.split(" | ").collect();
+        let name = cells[2].split('`').nth(1).unwrap();
+        let bug = *BUGS
+            .iter()
+            .find(|b| format!("{b:?}") == name)
+            .unwrap_or_else(|| panic!("the table names {name}, not in BUGS"));
+        listed.push(bug);
+        let named: Vec<&str> = cells[3].split('`').skip(1).step_by(2).collect();
+        assert!(
+            named.len() >= 2,
+            "{name}: the table names fewer than two scenarios"
+        );
+        for stem in named {
+            let (_, sc, json) = cases
+                .iter()
+                .find(|(p, _, _)| p.trim_end_matches(".scenario") == stem)
+                .unwrap_or_else(|| panic!("{name}: no scenario {stem}"));
+            assert!(
+                caught(sc, json, Some(bug)).is_some(),
+                "{stem} does not catch {name}"
+            );
+        }
+    }
+    assert_eq!(
+        listed.len(),
+        BUGS.len(),
+        "every bug has one row in the table"
+    );
 }
