@@ -1,5 +1,6 @@
 //! The conformance suite: every rule scenario of the project with its expected JSON, plus
-//! seeded random games of every variant (`reversi scenario --suite DIR`).
+//! seeded random games of every variant and combination and random setups played out
+//! (`reversi scenario --suite DIR`).
 
 use crate::engine::{Color, Move, Position, Rules, Setup, Square};
 
@@ -478,10 +479,15 @@ it in `NAME.json` (one scenario object of the JSON transcript).
 
 - `rules/`: one scenario per special case of spec/rules.md (passes, forced placements without
   flips, the neutral disc, blocked squares breaking runs, the free opening, out-of-discs in
-  classic, game ends, scoring, setups and rules strings that are refused).
+  classic, the order of refusals, game ends, scoring, setups and rules strings that are
+  refused).
 - `spec/`: the worked examples of spec/rules.md, in order.
-- `random/`: seeded random games of every variant with every position shown, and now and
-  then a move that must be refused (marked `!`).
+- `random/`: seeded random games of every variant, and now and then a move that must be
+  refused (marked `!`); every position is in the JSON, as the `after` of the move that
+  reached it.
+- `combined/`: a seeded random game of each of several combinations of options.
+- `setups/`: seeded random positions set up under every preset (`start:` lines, both phases
+  of the free opening, classic discs in hand given or derived), played out.
 
 `manifest.json` lists every scenario with its expected file and every file with its
 content hash (FNV-1a, 64 bits); `scenario.schema.json` is the JSON Schema of a `NAME.json`.
@@ -506,8 +512,10 @@ pub const SCHEMA: &str = include_str!("../../spec/scenario.schema.json");
 /// The manifest's name in the suite directory.
 pub const MANIFEST: &str = "manifest.json";
 
-/// The version of the suite's layout and JSON (the `format` of the manifest).
-pub const FORMAT: u32 = 2;
+/// The version of the suite's layout and JSON (the `format` of the manifest). 3: the
+/// `combined/` and `setups/` directories; random games no longer `show: every` (each
+/// move's `after` carries the position).
+pub const FORMAT: u32 = 3;
 
 /// FNV-1a, 64 bits, as 16 hex digits: the manifest's content hash (no dependency, the same
 /// everywhere; it tells changed files apart, it is no defence against forgery).
