@@ -26,13 +26,13 @@
 //! | §3.4 | `EmptiesToLoser`: the WOF score gives the empties to the loser. | `rules/game-over-blocked-first`, `rules/octagon-over-off-board`, `rules/classic-no-move-with-discs` |
 //! | §3.4 | `DrawEmptiesToBlack`: a drawn game's empties all go to Black. | `rules/wof-draw-odd-empty`, `rules/wof-draw-split`, `spec/rules-07` |
 //! | §3.4 | `OddEmptyScored`: the odd empty square of a drawn game is scored for Black. | `rules/wof-draw-odd-empty`, `spec/rules-08` |
-//! | §4 | `CutCornersPlayable`: the octagon's cut corners are ordinary squares. | `rules/octagon-over-off-board`, `rules/multi3-octagon-start`, `rules/octagon-corners` |
+//! | §4 | `CutCornersPlayable`: the octagon's cut corners are ordinary squares. | `rules/octagon-over-off-board`, `rules/setup-disc-on-cut-corner`, `rules/multi3-octagon-start` |
 //! | §4 | `OctagonCutsMore`: the octagon cuts 6 squares at each corner (b2 too), an off-by-one. | `rules/octagon-over-off-board`, `rules/multi3-octagon-start`, `rules/octagon-corners` |
 //! | §5.1 | `AntiIgnored`: `anti` ignored: the most discs win. | `rules/anti-empties-to-loser`, `rules/anti-wipe-out`, `rules/multi4-anti` |
 //! | §5.1 | `AntiEmptiesToWinner`: in anti the WOF empties go to the winner (the side with fewer discs). | `rules/anti-empties-to-loser`, `rules/anti-wipe-out`, `spec/rules-11` |
 //! | §5.2 | `OpeningFlips`: the free opening's placements flip. | `rules/free-opening-setup-no-flips`, `rules/free-opening-flips-nothing`, `setups/free-4x4-1` |
 //! | §5.2 | `OpeningAnywhere`: the free opening's placements may go on any empty square. | `rules/free-opening-setup-no-flips`, `rules/classic-opening-no-discs`, `rules/classic-anti-opening-no-discs` |
-//! | §5.2, §9 | `OpeningByCount`: the opening judged by the number of discs on the board (fewer than 4) instead of an empty centre square. | `rules/free-opening-setup-no-flips`, `rules/free-opening-flips-nothing`, `setups/free-4x4-1` |
+//! | §5.2, §9 | `OpeningByCount`: the opening judged by the number of discs on the board (fewer than 4) instead of an empty centre square. | `rules/free-opening-setup-no-flips`, `rules/classic-handicap-opening-hands-full`, `rules/free-opening-flips-nothing` |
 //! | §5.3 | `BlockedPlayable`: a blocked square can be played like an empty one (it still breaks runs). | `rules/game-over-blocked-first`, `rules/octagon-over-off-board`, `rules/blocked-breaks-run` |
 //! | §5.3 | `BlockedInRuns`: a blocked square is part of a run (as a disc not the mover's) and flips. | `rules/blocked-breaks-run`, `rules/multi3-blocked-pocket`, `rules/multi3-fallback` |
 //! | §5.3, §7.3 | `BlockedTouches`: a blocked square counts as touching for the fallback. | `rules/multi3-blocked-pocket`, `rules/multi3-fallback`, `spec/rules-23` |
@@ -43,7 +43,7 @@
 //! | §5.5, §7.4 | `MultiWof`: 3-4 player games give the empty squares to the winner. | `rules/multi3-neutral-unflipped`, `rules/multi3-neutral-left-at-end`, `rules/multi3-blocked-pocket` |
 //! | §6 | `DiscsIgnored`: a player out of discs keeps its legal moves. | `rules/classic-no-discs-with-a-move`, `rules/classic-opening-no-discs`, `rules/classic-anti-opening-no-discs` |
 //! | §6 | `OpponentGivesDisc`: a player out of discs is given one from the opponent's supply. | `rules/classic-no-discs-with-a-move`, `rules/classic-opening-no-discs`, `rules/classic-anti-opening-no-discs` |
-//! | §6 | `OpeningFree`: the free opening's four placements take no disc from the hand. | `rules/classic-opening-no-discs`, `rules/classic-anti-opening-no-discs`, `rules/classic-out-of-discs` |
+//! | §6 | `OpeningFree`: the free opening's four placements take no disc from the hand. | `rules/classic-opening-no-discs`, `rules/classic-anti-opening-no-discs`, `rules/classic-handicap-opening-hands-full` |
 //! | §6 | `NoDiscsOpeningStuck`: a player without discs may not pass during the opening (the stuck position). | `rules/classic-opening-no-discs`, `rules/classic-anti-opening-no-discs`, `spec/rules-16` |
 //! | §7.1 | `NeutralBreaks`: the neutral disc breaks runs instead of being flipped. | `rules/multi3-fallback`, `rules/multi3-mixed-run`, `rules/multi3-neutral-not-anchor` |
 //! | §7.1 | `TurnOrderReversed`: 3-4 player turns go round the wrong way (Black, then the last colour). | `rules/multi3-neutral-unflipped`, `rules/multi3-neutral-left-at-end`, `rules/multi3-nobody-flips` |
@@ -63,11 +63,17 @@
 //! | §8 | `PassKindOrder`: a pass with legal moves is `PassWithMoves` even where nobody passes (`PassNotAllowed`: the free opening, 3-4 players). | `rules/classic-opening-no-discs`, `rules/classic-anti-opening-no-discs`, `rules/free-opening` |
 //! | §9 | `HandicapPlaced`: handicap discs counted as placed from the hands in a classic setup. | `rules/classic-handicap-in-hand`, `rules/classic-handicap-white-to-move` |
 //! | §9 | `InHandRounding`: the derived discs in hand rounded the wrong way (Black placed half rounded up when Black is to move). | `rules/classic-handicap-white-to-move`, `rules/classic-setup-in-hand`, `spec/rules-29` |
+//! | §9 | `NotPlayableUnchecked`: a disc on a blocked square or a cut corner accepted (`NotPlayable` unchecked). | `rules/setup-disc-on-cut-corner`, `rules/setup-disc-on-blocked` |
+//! | §9 | `ColorsUnchecked`: discs or the move of a colour that does not take part accepted (`ColorNotPlaying` unchecked). | `rules/setup-turn-not-playing`, `rules/setup-refusal-order`, `rules/setup-colour-not-playing` |
+//! | §9 | `NeutralAllowed`: a neutral disc accepted outside a 3-player game (`NeutralNotAllowed` unchecked). | `rules/setup-neutral-in-two-player`, `spec/rules-27` |
+//! | §9 | `SetupCheckOrder`: the setup checks out of order (`NeutralNotAllowed` before `ColorNotPlaying`). | `rules/setup-turn-not-playing`, `rules/setup-refusal-order` |
+//! | §9 | `HandsUnchecked`: the discs in hand a setup gives are not checked (`InHandAboveSupply`, `InHandAboveTotal`). | `rules/classic-in-hand-above-total`, `spec/rules-28` |
+//! | §9 | `TotalCountsHandicap`: the handicap discs counted with the discs placed in `InHandAboveTotal`. | `rules/classic-handicap-hands-full`, `rules/classic-handicap-opening-hands-full`, `setups/classic-handicap-white-2-1` |
 //!
 //! Not in the model, so guarded elsewhere: §1 (square names: `tests/movestr.rs`, the
-//! scenario parser), the setup refusals of §9 (`rules/setup-*` scenarios with their
-//! `setup_refusal` kinds, `tests/setups.rs`), the rules strings of §10 (`rules/rules-strings`
-//! and the §10 examples with their `parses`, `tests/rules.rs`), perft (§11, `tests/perft.rs`).
+//! scenario parser), `Overlap` of §9 (a diagram or a `start:` line cannot draw two discs on
+//! a square: `tests/setups.rs`), the rules strings of §10 (`rules/rules-strings` and the §10
+//! examples with their `parses`, `tests/rules.rs`), perft (§11, `tests/perft.rs`).
 
 #[allow(dead_code)]
 #[path = "reference/model.rs"]
@@ -78,7 +84,7 @@ use reversi_record::scenario::{suite, JsonScenario, Scenario, StartGiven, Tried}
 use reversi_record::{Color, IllegalMove, Move, Rules, Square};
 use serde_json::{Map, Value};
 
-const BUGS: [Bug; 48] = [
+const BUGS: [Bug; 54] = [
     Bug::OpeningFlips,
     Bug::NoFallback,
     Bug::NeutralAsEmpty,
@@ -127,6 +133,12 @@ const BUGS: [Bug; 48] = [
     Bug::NotTouchingFirst,
     Bug::PassKindOrder,
     Bug::InHandRounding,
+    Bug::NotPlayableUnchecked,
+    Bug::ColorsUnchecked,
+    Bug::NeutralAllowed,
+    Bug::SetupCheckOrder,
+    Bug::HandsUnchecked,
+    Bug::TotalCountsHandicap,
 ];
 
 /// Turn, legal moves, flips of each, discs in hand, phase, key.
@@ -266,38 +278,48 @@ fn hands(in_hand: &Option<Map<String, Value>>) -> Vec<u32> {
 fn caught(sc: &Scenario, json: &JsonScenario, bug: Option<Bug>) -> Option<String> {
     let rules: Rules = json.rules.as_deref()?.parse().ok()?;
     let setup = json.setup.as_ref()?;
+    let mut discs = Vec::new();
+    for (r, row) in setup.board.iter().enumerate() {
+        for (c, ch) in row.chars().enumerate() {
+            let sq = Square::new(c as u8, r as u8).unwrap();
+            let spot = match ch {
+                'N' => Spot::Neutral,
+                _ => match Color::ALL.iter().position(|col| col.symbol() == ch) {
+                    Some(p) => Spot::Disc(p),
+                    None => continue,
+                },
+            };
+            discs.push((sq, spot));
+        }
+    }
+    let turn = Color::ALL
+        .iter()
+        .position(|c| c.name() == setup.turn)
+        .unwrap();
+    let mut given = None;
+    if let StartGiven::Line { text, .. } = &sc.start {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        if let [_, _, b, w] = words.as_slice() {
+            given = Some([b.parse().unwrap(), w.parse().unwrap()]);
+        }
+    }
+    if sc.start != StartGiven::Rules {
+        let refusal = Game::setup_refusal(&rules, &discs, turn, given, bug);
+        if refusal != json.setup_refusal.as_deref() {
+            return Some(format!("the setup refusal {refusal:?}"));
+        }
+    }
     if json.setup_refused.is_some() {
         return None;
     }
     let mut game = if sc.start == StartGiven::Rules {
         Game::new_with(&rules, bug)
     } else {
-        let mut discs = Vec::new();
-        for (r, row) in setup.board.iter().enumerate() {
-            for (c, ch) in row.chars().enumerate() {
-                let sq = Square::new(c as u8, r as u8).unwrap();
-                let spot = match ch {
-                    'N' => Spot::Neutral,
-                    _ => match Color::ALL.iter().position(|col| col.symbol() == ch) {
-                        Some(p) => Spot::Disc(p),
-                        None => continue,
-                    },
-                };
-                discs.push((sq, spot));
-            }
-        }
-        let turn = Color::ALL
-            .iter()
-            .position(|c| c.name() == setup.turn)
-            .unwrap();
         Game::from_setup_with(&rules, &discs, turn, bug)
     };
-    if let StartGiven::Line { text, .. } = &sc.start {
-        let words: Vec<&str> = text.split_whitespace().collect();
-        if let [_, _, b, w] = words.as_slice() {
-            game.set_in_hand(0, b.parse().unwrap());
-            game.set_in_hand(1, w.parse().unwrap());
-        }
+    if let (Some([b, w]), Some(_)) = (given, rules.supply()) {
+        game.set_in_hand(0, b);
+        game.set_in_hand(1, w);
     }
     let phase = if game.in_opening() { "opening" } else { "main" };
     if board(&game) != setup.board

@@ -47,6 +47,30 @@ pub const RULE_SCENARIOS: &[(&str, &str)] = &[
         include_str!("../../fixtures/rules/octagon-over-off-board.scenario"),
     ),
     (
+        "setup-disc-on-cut-corner",
+        include_str!("../../fixtures/rules/setup-disc-on-cut-corner.scenario"),
+    ),
+    (
+        "setup-turn-not-playing",
+        include_str!("../../fixtures/rules/setup-turn-not-playing.scenario"),
+    ),
+    (
+        "setup-refusal-order",
+        include_str!("../../fixtures/rules/setup-refusal-order.scenario"),
+    ),
+    (
+        "classic-in-hand-above-total",
+        include_str!("../../fixtures/rules/classic-in-hand-above-total.scenario"),
+    ),
+    (
+        "classic-handicap-hands-full",
+        include_str!("../../fixtures/rules/classic-handicap-hands-full.scenario"),
+    ),
+    (
+        "classic-handicap-opening-hands-full",
+        include_str!("../../fixtures/rules/classic-handicap-opening-hands-full.scenario"),
+    ),
+    (
         "classic-no-move-with-discs",
         include_str!("../../fixtures/rules/classic-no-move-with-discs.scenario"),
     ),

@@ -115,6 +115,20 @@ pub enum Bug {
     /// §9: the derived discs in hand rounded the wrong way (Black placed half rounded up
     /// when Black is to move).
     InHandRounding,
+    /// §9: a disc on a blocked square or a cut corner accepted (`NotPlayable` unchecked).
+    NotPlayableUnchecked,
+    /// §9: discs or the move of a colour that does not take part accepted
+    /// (`ColorNotPlaying` unchecked).
+    ColorsUnchecked,
+    /// §9: a neutral disc accepted outside a 3-player game (`NeutralNotAllowed` unchecked).
+    NeutralAllowed,
+    /// §9: the setup checks out of order (`NeutralNotAllowed` before `ColorNotPlaying`).
+    SetupCheckOrder,
+    /// §9: the discs in hand a setup gives are not checked (`InHandAboveSupply`,
+    /// `InHandAboveTotal`).
+    HandsUnchecked,
+    /// §9: the handicap discs counted with the discs placed in `InHandAboveTotal`.
+    TotalCountsHandicap,
 }
 
 /// What one square holds.
@@ -330,6 +344,66 @@ impl Game {
             game.in_hand[1] = Some(supply.saturating_sub(placed - black));
         }
         game
+    }
+
+    /// Why `rules` refuses a setup (§9): `discs` as drawn, on any square of the grid,
+    /// `turn`, and in classic reversi the discs in hand the setup gives. The kind's name,
+    /// checked in the spec's order; `None` when the setup is accepted. (`Overlap` cannot be
+    /// drawn: a square shows one disc.)
+    #[allow(dead_code)]
+    pub fn setup_refusal(
+        rules: &Rules,
+        discs: &[(Square, Spot)],
+        turn: usize,
+        hands: Option<[u32; 2]>,
+        bug: Option<Bug>,
+    ) -> Option<&'static str> {
+        let board = Game::new_with(rules, bug);
+        let players = rules.players() as usize;
+        let not_playable = discs
+            .iter()
+            .any(|&(sq, _)| matches!(board.spot(sq), Spot::Off | Spot::Blocked));
+        if not_playable && bug != Some(Bug::NotPlayableUnchecked) {
+            return Some("NotPlayable");
+        }
+        let foreign = turn >= players
+            || discs
+                .iter()
+                .any(|&(_, spot)| matches!(spot, Spot::Disc(p) if p >= players));
+        let foreign = foreign && bug != Some(Bug::ColorsUnchecked);
+        let neutral = players != 3
+            && bug != Some(Bug::NeutralAllowed)
+            && discs.iter().any(|&(_, spot)| spot == Spot::Neutral);
+        if bug == Some(Bug::SetupCheckOrder) && neutral {
+            return Some("NeutralNotAllowed");
+        }
+        if foreign {
+            return Some("ColorNotPlaying");
+        }
+        if neutral {
+            return Some("NeutralNotAllowed");
+        }
+        let (Some(hands), Some(supply)) = (hands, rules.supply()) else {
+            return None;
+        };
+        if bug == Some(Bug::HandsUnchecked) {
+            return None;
+        }
+        let supply = u32::from(supply);
+        if hands.iter().any(|&n| n > supply) {
+            return Some("InHandAboveSupply");
+        }
+        let handicap = if bug == Some(Bug::TotalCountsHandicap) {
+            0
+        } else {
+            rules.handicap().map_or(0, |h| h.squares.len())
+        };
+        let placed = discs
+            .iter()
+            .filter(|(_, spot)| matches!(spot, Spot::Disc(_)))
+            .count()
+            .saturating_sub(handicap) as u32;
+        (hands[0] + hands[1] + placed > 2 * supply).then_some("InHandAboveTotal")
     }
 
     /// Leaves of the game tree `depth` plies below (a pass is a ply; a finished game counts
