@@ -38,7 +38,7 @@
 //! | §5.3, §7.3 | `BlockedTouches`: a blocked square counts as touching for the fallback. | `rules/multi3-blocked-pocket`, `rules/multi3-fallback`, `spec/rules-23` |
 //! | §5.3 | `BlockedCountedEmpty`: blocked squares counted as empty in the outcome. | `rules/game-over-blocked-first`, `rules/octagon-over-off-board`, `rules/multi3-blocked-pocket` |
 //! | §5.4 | `HandicapForBlack`: the handicap discs are always Black's. | `rules/free-opening-flips-nothing`, `rules/handicap-corners`, `spec/rules-15` |
-//! | §5.4 | `HandicapNotAnchor`: a disc on a handicap corner never closes a run (the corners kept apart). | `setups/classic-handicap-white-2-1`, `combined/othello-6x6-handicap-black-2-scoring-raw`, `combined/anti-10x10-handicap-black-4` |
+//! | §5.4 | `HandicapNotAnchor`: a disc on a handicap corner never closes a run (the corners kept apart). | `rules/handicap-corner-closes-run`, `rules/handicap-corner-closes-run-black`, `setups/classic-handicap-white-2-1` |
 //! | §5.5 | `RawIgnored`: `scoring=raw` ignored: two-player games always score WOF. | `rules/raw-scoring-draw`, `spec/rules-09`, `combined/othello-6x6-handicap-black-2-scoring-raw` |
 //! | §5.5, §7.4 | `MultiWof`: 3-4 player games give the empty squares to the winner. | `rules/multi3-neutral-unflipped`, `rules/multi3-neutral-left-at-end`, `rules/multi3-blocked-pocket` |
 //! | §6 | `DiscsIgnored`: a player out of discs keeps its legal moves. | `rules/classic-no-discs-with-a-move`, `rules/classic-opening-no-discs`, `rules/classic-anti-opening-no-discs` |

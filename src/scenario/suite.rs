@@ -123,6 +123,14 @@ pub const RULE_SCENARIOS: &[(&str, &str)] = &[
         include_str!("../../fixtures/rules/handicap-anchor.scenario"),
     ),
     (
+        "handicap-corner-closes-run",
+        include_str!("../../fixtures/rules/handicap-corner-closes-run.scenario"),
+    ),
+    (
+        "handicap-corner-closes-run-black",
+        include_str!("../../fixtures/rules/handicap-corner-closes-run-black.scenario"),
+    ),
+    (
         "handicap-corners",
         include_str!("../../fixtures/rules/handicap-corners.scenario"),
     ),
