@@ -45,6 +45,8 @@
 //! | §6 | `OpponentGivesDisc`: a player out of discs is given one from the opponent's supply. | `rules/classic-no-discs-with-a-move`, `rules/classic-opening-no-discs`, `rules/classic-anti-opening-no-discs` |
 //! | §6 | `OpeningFree`: the free opening's four placements take no disc from the hand. | `rules/classic-opening-no-discs`, `rules/classic-anti-opening-no-discs`, `rules/classic-handicap-opening-hands-full` |
 //! | §6 | `NoDiscsOpeningStuck`: a player without discs may not pass during the opening (the stuck position). | `rules/classic-opening-no-discs`, `rules/classic-anti-opening-no-discs`, `spec/rules-16` |
+//! | §6 | `EndsWhenOutOfDiscs`: the game ends as soon as a player is out of discs (the opponent does not play on). | `rules/classic-no-discs-with-a-move`, `rules/classic-opening-no-discs`, `rules/classic-anti-opening-no-discs` |
+//! | §6 | `PassHandsDisc`: a pass hands one of the passer's discs to the opponent (an old tradition). | `rules/classic-no-move-with-discs`, `rules/classic-out-of-discs`, `spec/rules-17` |
 //! | §7.1 | `NeutralBreaks`: the neutral disc breaks runs instead of being flipped. | `rules/multi3-fallback`, `rules/multi3-mixed-run`, `rules/multi3-neutral-not-anchor` |
 //! | §7.1 | `TurnOrderReversed`: 3-4 player turns go round the wrong way (Black, then the last colour). | `rules/multi3-neutral-unflipped`, `rules/multi3-neutral-left-at-end`, `rules/multi3-nobody-flips` |
 //! | §7.1 | `MultiStartRotated`: the 3-4 player start discs placed anticlockwise from the top-left. | `rules/multi-flip-priority`, `rules/multi3-octagon-start`, `rules/multi3-start` |
@@ -84,7 +86,7 @@ use reversi_record::scenario::{suite, JsonScenario, Scenario, StartGiven, Tried}
 use reversi_record::{Color, IllegalMove, Move, Rules, Square};
 use serde_json::{Map, Value};
 
-const BUGS: [Bug; 54] = [
+const BUGS: [Bug; 56] = [
     Bug::OpeningFlips,
     Bug::NoFallback,
     Bug::NeutralAsEmpty,
@@ -119,6 +121,8 @@ const BUGS: [Bug; 54] = [
     Bug::OpponentGivesDisc,
     Bug::OpeningFree,
     Bug::NoDiscsOpeningStuck,
+    Bug::EndsWhenOutOfDiscs,
+    Bug::PassHandsDisc,
     Bug::TurnOrderReversed,
     Bug::MultiStartRotated,
     Bug::NeutralAnchors,

@@ -84,6 +84,10 @@ pub enum Bug {
     OpeningFree,
     /// §6: a player without discs may not pass during the opening (the stuck position).
     NoDiscsOpeningStuck,
+    /// §6: the game ends as soon as a player is out of discs (the opponent does not play on).
+    EndsWhenOutOfDiscs,
+    /// §6: a pass hands one of the passer's discs to the opponent (an old tradition).
+    PassHandsDisc,
     /// §7.1: 3-4 player turns go round the wrong way (Black, then the last colour).
     TurnOrderReversed,
     /// §7.1: the 3-4 player start discs placed anticlockwise from the top-left.
@@ -645,6 +649,9 @@ impl Game {
 
     /// Whether the game is over: nobody can place a disc.
     pub fn is_over(&self) -> bool {
+        if self.bug == Some(Bug::EndsWhenOutOfDiscs) && self.in_hand.contains(&Some(0)) {
+            return true;
+        }
         if !self.legal_for(self.turn).is_empty() {
             return false;
         }
@@ -757,6 +764,15 @@ impl Game {
     /// Plays `mv` if legal, returning the flipped discs.
     pub fn play(&mut self, mv: Move) -> std::result::Result<Vec<Square>, IllegalMove> {
         let flipped = self.check(mv)?;
+        if mv == Move::Pass && self.bug == Some(Bug::PassHandsDisc) && self.players == 2 {
+            let (me, other) = (self.turn, 1 - self.turn);
+            if let (Some(mine), Some(theirs)) = (self.in_hand[me], self.in_hand[other]) {
+                if mine > 0 {
+                    self.in_hand[me] = Some(mine - 1);
+                    self.in_hand[other] = Some(theirs + 1);
+                }
+            }
+        }
         if let Move::Place(sq) = mv {
             let free = self.in_opening() && self.bug == Some(Bug::OpeningFree);
             self.set(sq.col() as i32, sq.row() as i32, Spot::Disc(self.turn));
