@@ -63,14 +63,14 @@
 //! | §8 | `CentreBeforeNoDiscs`: `OutsideCentre` before `NoDiscsLeft`. | `rules/classic-opening-no-discs`, `rules/classic-anti-opening-no-discs`, `spec/rules-16` |
 //! | §8, §7.3 | `NotTouchingFirst`: `NotTouching` before `FlipAvailable`. | `rules/multi-flip-priority`, `spec/rules-22`, `setups/multi3-octagon-blocked-c3-1` |
 //! | §8 | `PassKindOrder`: a pass with legal moves is `PassWithMoves` even where nobody passes (`PassNotAllowed`: the free opening, 3-4 players). | `rules/classic-opening-no-discs`, `rules/classic-anti-opening-no-discs`, `rules/free-opening` |
-//! | §9 | `HandicapPlaced`: handicap discs counted as placed from the hands in a classic setup. | `rules/classic-handicap-in-hand`, `rules/classic-handicap-white-to-move` |
+//! | §9 | `HandicapPlaced`: handicap discs counted as placed from the hands in a classic setup. | `rules/classic-handicap-in-hand`, `rules/classic-handicap-white-to-move`, `setups/classic-handicap-white-2-1` |
 //! | §9 | `InHandRounding`: the derived discs in hand rounded the wrong way (Black placed half rounded up when Black is to move). | `rules/classic-handicap-white-to-move`, `rules/classic-setup-in-hand`, `spec/rules-29` |
 //! | §9 | `NotPlayableUnchecked`: a disc on a blocked square or a cut corner accepted (`NotPlayable` unchecked). | `rules/setup-disc-on-cut-corner`, `rules/setup-disc-on-blocked` |
 //! | §9 | `ColorsUnchecked`: discs or the move of a colour that does not take part accepted (`ColorNotPlaying` unchecked). | `rules/setup-turn-not-playing`, `rules/setup-refusal-order`, `rules/setup-colour-not-playing` |
 //! | §9 | `NeutralAllowed`: a neutral disc accepted outside a 3-player game (`NeutralNotAllowed` unchecked). | `rules/setup-neutral-in-two-player`, `spec/rules-27` |
 //! | §9 | `SetupCheckOrder`: the setup checks out of order (`NeutralNotAllowed` before `ColorNotPlaying`). | `rules/setup-turn-not-playing`, `rules/setup-refusal-order` |
 //! | §9 | `HandsUnchecked`: the discs in hand a setup gives are not checked (`InHandAboveSupply`, `InHandAboveTotal`). | `rules/classic-in-hand-above-total`, `spec/rules-28` |
-//! | §9 | `TotalCountsHandicap`: the handicap discs counted with the discs placed in `InHandAboveTotal`. | `rules/classic-handicap-hands-full`, `rules/classic-handicap-opening-hands-full`, `setups/classic-handicap-white-2-1` |
+//! | §9 | `TotalCountsHandicap`: the handicap discs counted with the discs placed in `InHandAboveTotal`. | `rules/classic-handicap-hands-full`, `rules/classic-handicap-opening-hands-full` |
 //!
 //! Not in the model, so guarded elsewhere: §1 (square names: `tests/movestr.rs`, the
 //! scenario parser), `Overlap` of §9 (a diagram or a `start:` line cannot draw two discs on

@@ -469,10 +469,13 @@ pub fn random_setup(rules: Rules, seed: u64, title: &str) -> Option<String> {
         .then(|| [rng.below(33) as u8, rng.below(33) as u8]);
     let pos = Position::from_setup_in_hand(rules, setup, hands).ok()?;
     let tokens = play_out(pos, &mut rng);
-    let mut text = format!(
-        "# {title}\nrules: {rules}\nstart: {}\n",
-        super::json::position_key(&pos)
-    );
+    // The key gives the discs in hand; without `hands` the scenario derives them (§9).
+    let key = super::json::position_key(&pos);
+    let start: Vec<&str> = key
+        .split(' ')
+        .take(if hands.is_some() { 4 } else { 2 })
+        .collect();
+    let mut text = format!("# {title}\nrules: {rules}\nstart: {}\n", start.join(" "));
     text.push_str(&moves_lines(&tokens));
     Some(text)
 }
