@@ -355,7 +355,10 @@ fn the_suite_regenerates_byte_identically() {
         assert_eq!(out.status.code(), Some(0), "{out:?}");
     }
     let files = suite::files().unwrap();
-    assert!(files.len() > 200);
+    assert!(files.len() > 350);
+    // A few MB at most: an engine's repository can hold it.
+    let bytes: usize = files.iter().map(|f| f.contents.len()).sum();
+    assert!(bytes < 6 << 20, "the suite holds {bytes} bytes");
     for file in &files {
         let a = std::fs::read(dirs[0].join(&file.path)).unwrap();
         let b = std::fs::read(dirs[1].join(&file.path)).unwrap();
@@ -492,10 +495,10 @@ fn check_position(json: &JsonPosition, pos: &Position, game: &Game, at: &str) {
 fn random_games_agree_with_the_engine_and_the_reference_model() {
     let files = suite::files().unwrap();
     let mut games = 0;
-    for file in files
-        .iter()
-        .filter(|f| f.path.starts_with("random/") && f.path.ends_with(".json"))
-    {
+    for file in files.iter().filter(|f| {
+        (f.path.starts_with("random/") || f.path.starts_with("combined/"))
+            && f.path.ends_with(".json")
+    }) {
         games += 1;
         let json: JsonScenario = serde_json::from_str(&file.contents).unwrap();
         let rules: Rules = json.rules.as_deref().unwrap().parse().unwrap();
@@ -506,13 +509,11 @@ fn random_games_agree_with_the_engine_and_the_reference_model() {
             .unwrap()
             .contents;
         let sc: Scenario = scenario_text.parse().unwrap();
-        assert!(sc.show_every, "{}", file.path);
         assert_eq!(sc.moves.len(), json.moves.len(), "{}", file.path);
         let mut pos = Position::new(rules);
         let mut game = Game::new(&rules);
         let mut played = 0;
-        let mut positions = json.positions.iter();
-        let first = positions.next().unwrap();
+        let first = &json.positions[0];
         assert_eq!(first.after_moves, 0);
         check_position(first, &pos, &game, &format!("{} start", file.path));
         for (i, (m, jm)) in sc.moves.iter().zip(&json.moves).enumerate() {
@@ -543,13 +544,35 @@ fn random_games_agree_with_the_engine_and_the_reference_model() {
                     assert_eq!(names(json_flips), names(flipped), "{at}: flips (model)");
                     assert_eq!(jm.flips, names(engine), "{at}: flips (engine)");
                     played += 1;
-                    let shown = positions.next().unwrap_or_else(|| panic!("{at}: position"));
-                    assert_eq!(shown.after_moves, played, "{at}");
-                    check_position(shown, &pos, &game, &at);
+                    // What the next side faces, with the board the key gives.
+                    let after = jm.after.as_ref().unwrap();
+                    let rows = model_rows(&game, pos.rules().board().side());
+                    let key_rows: Vec<String> = rows
+                        .iter()
+                        .map(|r| r.chars().filter(|&c| c != ' ').collect())
+                        .collect();
+                    assert_eq!(
+                        after.key.split(' ').next().unwrap(),
+                        key_rows.join("/"),
+                        "{at}: key"
+                    );
+                    let shown = JsonPosition {
+                        after_moves: played,
+                        key: after.key.clone(),
+                        turn: after.turn.clone(),
+                        legal: after.legal.clone(),
+                        flips: after.flips.clone(),
+                        board: rows,
+                        in_hand: after.in_hand.clone(),
+                        phase: after.phase.clone(),
+                    };
+                    check_position(&shown, &pos, &game, &at);
                 }
             }
         }
-        assert!(positions.next().is_none(), "{}: extra positions", file.path);
+        let last = json.positions.last().unwrap();
+        assert_eq!(last.after_moves, played, "{}: the last position", file.path);
+        check_position(last, &pos, &game, &format!("{} end", file.path));
         assert!(
             game.is_over(),
             "{}: a random game plays to the end",
@@ -581,6 +604,7 @@ fn random_games_agree_with_the_engine_and_the_reference_model() {
     assert_eq!(
         games,
         suite::RANDOM_VARIANTS.len() * suite::GAMES_PER_VARIANT as usize
+            + suite::COMBINED_VARIANTS.len()
     );
 }
 

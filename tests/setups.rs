@@ -185,3 +185,26 @@ fn discs_in_hand_beyond_the_game_are_refused() {
     let start = Position::new(rules).setup();
     assert!(Position::from_setup_in_hand(rules, start, Some([40, 40])).is_ok());
 }
+
+/// `spec/rules.md` §9: two discs on one square are `Overlap`, and the checks come in the
+/// table's order: a disc off the board is `NotPlayable` even when an overlap comes in an
+/// earlier colour (the engine once checked colour by colour and reported the overlap).
+#[test]
+fn overlaps_are_refused_after_unplayable_squares() {
+    let rules: Rules = "multi3".parse().unwrap();
+    let sq = |name: &str| name.parse().unwrap();
+    let mut setup = Position::new(rules).setup();
+    setup.discs[1].insert(sq("d4")); // d4 holds Black's start disc too
+    let e = Position::from_setup(rules, setup).unwrap_err();
+    assert_eq!(e, SetupError::Overlap(sq("d4")));
+    assert_eq!(e.kind(), "Overlap");
+    // The same overlap with a neutral disc off the 8x8 board (i1 is on the 10x10 grid).
+    setup.neutral.insert(sq("i1"));
+    let e = Position::from_setup(rules, setup).unwrap_err();
+    assert_eq!(e, SetupError::NotPlayable(sq("i1")));
+    // A neutral disc on a square a colour holds overlaps too.
+    let mut setup = Position::new(rules).setup();
+    setup.neutral.insert(sq("e4"));
+    let e = Position::from_setup(rules, setup).unwrap_err();
+    assert_eq!(e, SetupError::Overlap(sq("e4")));
+}

@@ -225,12 +225,15 @@ impl Position {
     /// A position from an arbitrary setup, checked against `rules`.
     pub fn from_setup(rules: Rules, setup: Setup) -> Result<Position, SetupError> {
         let playable = rules.playable();
-        let mut seen = SquareSet::EMPTY;
-        let all = setup.discs.iter().chain(std::iter::once(&setup.neutral));
-        for set in all {
+        let all = || setup.discs.iter().chain(std::iter::once(&setup.neutral));
+        // Every set's squares first, then the overlaps (spec/rules.md §9: the checks in order).
+        for set in all() {
             if let Some(sq) = set.difference(playable).first() {
                 return Err(SetupError::NotPlayable(sq));
             }
+        }
+        let mut seen = SquareSet::EMPTY;
+        for set in all() {
             if let Some(sq) = set.intersection(seen).first() {
                 return Err(SetupError::Overlap(sq));
             }

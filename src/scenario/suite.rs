@@ -1,7 +1,8 @@
 //! The conformance suite: every rule scenario of the project with its expected JSON, plus
-//! seeded random games of every variant (`reversi scenario --suite DIR`).
+//! seeded random games of every variant and combination and random setups played out
+//! (`reversi scenario --suite DIR`).
 
-use crate::engine::{Move, Position, Rules, Square};
+use crate::engine::{Color, Move, Position, Rules, Setup, Square};
 
 use super::check::json_text;
 use super::markdown;
@@ -24,6 +25,50 @@ pub const RULE_SCENARIOS: &[(&str, &str)] = &[
     (
         "classic-no-discs-with-a-move",
         include_str!("../../fixtures/rules/classic-no-discs-with-a-move.scenario"),
+    ),
+    (
+        "classic-opening-no-discs",
+        include_str!("../../fixtures/rules/classic-opening-no-discs.scenario"),
+    ),
+    (
+        "classic-anti-opening-no-discs",
+        include_str!("../../fixtures/rules/classic-anti-opening-no-discs.scenario"),
+    ),
+    (
+        "classic-handicap-white-to-move",
+        include_str!("../../fixtures/rules/classic-handicap-white-to-move.scenario"),
+    ),
+    (
+        "game-over-blocked-first",
+        include_str!("../../fixtures/rules/game-over-blocked-first.scenario"),
+    ),
+    (
+        "octagon-over-off-board",
+        include_str!("../../fixtures/rules/octagon-over-off-board.scenario"),
+    ),
+    (
+        "setup-disc-on-cut-corner",
+        include_str!("../../fixtures/rules/setup-disc-on-cut-corner.scenario"),
+    ),
+    (
+        "setup-turn-not-playing",
+        include_str!("../../fixtures/rules/setup-turn-not-playing.scenario"),
+    ),
+    (
+        "setup-refusal-order",
+        include_str!("../../fixtures/rules/setup-refusal-order.scenario"),
+    ),
+    (
+        "classic-in-hand-above-total",
+        include_str!("../../fixtures/rules/classic-in-hand-above-total.scenario"),
+    ),
+    (
+        "classic-handicap-hands-full",
+        include_str!("../../fixtures/rules/classic-handicap-hands-full.scenario"),
+    ),
+    (
+        "classic-handicap-opening-hands-full",
+        include_str!("../../fixtures/rules/classic-handicap-opening-hands-full.scenario"),
     ),
     (
         "classic-no-move-with-discs",
@@ -76,6 +121,14 @@ pub const RULE_SCENARIOS: &[(&str, &str)] = &[
     (
         "handicap-anchor",
         include_str!("../../fixtures/rules/handicap-anchor.scenario"),
+    ),
+    (
+        "handicap-corner-closes-run",
+        include_str!("../../fixtures/rules/handicap-corner-closes-run.scenario"),
+    ),
+    (
+        "handicap-corner-closes-run-black",
+        include_str!("../../fixtures/rules/handicap-corner-closes-run-black.scenario"),
     ),
     (
         "handicap-corners",
@@ -226,11 +279,67 @@ pub const RANDOM_VARIANTS: &[&str] = &[
     "multi4:octagon,anti",
 ];
 
-/// Random games per variant.
+/// Random games per variant of [`RANDOM_VARIANTS`].
 pub const GAMES_PER_VARIANT: u64 = 2;
+
+/// Combinations of options the suite plays more random games of (one each), beyond
+/// [`RANDOM_VARIANTS`]: options together, on the boards where their special cases meet.
+pub const COMBINED_VARIANTS: &[&str] = &[
+    "othello:4x4,blocked=a1",
+    "othello:6x6,handicap=black:2,scoring=raw",
+    "anti:4x4",
+    "anti,blocked=c3+f6",
+    "anti:10x10,handicap=black:4",
+    "anti:octagon,blocked=b2+i9,scoring=raw",
+    "free:4x4",
+    "free:10x10,anti",
+    "free,blocked=a1+h8,handicap=white:a8",
+    "classic,blocked=a1+h8",
+    "classic,anti,handicap=black:1,scoring=raw",
+    "multi3:10x10,anti,blocked=a1+j10",
+    "multi3:octagon,blocked=e1",
+    "multi4,blocked=b2+g7",
+    "multi4:10x10,anti",
+];
+
+/// The variants the suite sets random positions up under (`spec/rules.md` §9), each
+/// played out: every preset, both phases of the free opening, classic supplies given and
+/// derived, the neutral disc, blocked squares.
+pub const SETUP_VARIANTS: &[&str] = &[
+    "othello:4x4",
+    "othello:6x6",
+    "othello",
+    "othello:octagon",
+    "othello,blocked=b2+g7",
+    "anti:10x10",
+    "free:4x4",
+    "free",
+    "free:octagon,anti",
+    "classic",
+    "classic,anti",
+    "classic,handicap=white:2",
+    "multi3",
+    "multi3:octagon,blocked=c3",
+    "multi4",
+    "multi4:10x10,anti",
+];
+
+/// Random setups per variant of [`SETUP_VARIANTS`].
+pub const SETUPS_PER_VARIANT: u64 = 2;
 
 /// The seed of the random games; changing it changes the suite.
 pub const SEED: u64 = 2026;
+
+/// The rules of a suite variant (a variant of the project's own lists).
+fn suite_rules(variant: &str) -> Result<Rules, ScenarioError> {
+    variant.parse().map_err(|e| {
+        ScenarioError::new(
+            None,
+            super::parse::ErrorKind::BadRules,
+            format!("suite variant `{variant}`: {e}"),
+        )
+    })
+}
 
 /// One file of the suite: its path relative to the suite directory (`/`-separated) and its
 /// contents.
@@ -268,12 +377,10 @@ pub fn slug(rules: &str) -> String {
         .collect()
 }
 
-/// A random game of `rules` from `seed` as a scenario with `show: every`: random legal
-/// moves to the end, with now and then a move the engine must refuse (marked `!`).
-pub fn random_game(rules: Rules, seed: u64, title: &str) -> String {
-    let mut rng = Rng(seed);
-    let mut pos = Position::new(rules);
-    let playable: Vec<Square> = rules.playable().iter().collect();
+/// Random legal moves from `pos` to the end, with now and then a move the engine must
+/// refuse (marked `!`), as scenario move tokens.
+fn play_out(mut pos: Position, rng: &mut Rng) -> Vec<String> {
+    let playable: Vec<Square> = pos.rules().playable().iter().collect();
     let mut tokens: Vec<String> = Vec::new();
     // A 10x10 game has at most 96 placements and as many passes; stop well beyond.
     while !pos.is_over() && tokens.len() < 400 {
@@ -300,13 +407,77 @@ pub fn random_game(rules: Rules, seed: u64, title: &str) -> String {
         }
         tokens.push(mv.to_string());
     }
-    let mut text = format!("# {title}\nrules: {rules}\nshow: every\n");
+    tokens
+}
+
+/// The `moves:` lines of `tokens`, twelve to a line.
+fn moves_lines(tokens: &[String]) -> String {
+    let mut text = String::new();
     for chunk in tokens.chunks(12) {
         text.push_str("moves: ");
         text.push_str(&chunk.join(" "));
         text.push('\n');
     }
     text
+}
+
+/// A random game of `rules` from `seed` as a scenario: random legal moves to the end, with
+/// now and then a move the engine must refuse (marked `!`). The JSON of every move gives
+/// what the next side faces (`after`), so every position of the game is in it.
+pub fn random_game(rules: Rules, seed: u64, title: &str) -> String {
+    let mut rng = Rng(seed);
+    let tokens = play_out(Position::new(rules), &mut rng);
+    let mut text = format!("# {title}\nrules: {rules}\n");
+    text.push_str(&moves_lines(&tokens));
+    text
+}
+
+/// A random position of `rules` from `seed` (`spec/rules.md` §9), given as a `start:` line,
+/// played out as [`random_game`] does: each playable square empty or holding a disc of a
+/// player (or the neutral disc with three players), the centre of a free opening often
+/// left partly empty (both phases), any side to move, and in classic reversi discs in hand
+/// either derived or given. `None` when the drawn setup is refused (the caller draws again).
+pub fn random_setup(rules: Rules, seed: u64, title: &str) -> Option<String> {
+    let mut rng = Rng(seed);
+    let players = rules.players() as usize;
+    let fill = 5 + rng.below(45);
+    let keep_centre = rng.below(2) == 0;
+    let centre: crate::engine::SquareSet = rules.board().centre().into_iter().collect();
+    let mut setup = Setup {
+        discs: [crate::engine::SquareSet::EMPTY; 4],
+        neutral: crate::engine::SquareSet::EMPTY,
+        turn: Color::ALL[rng.below(players)],
+    };
+    for sq in rules.playable().iter() {
+        let in_centre = centre.contains(sq);
+        let here = if in_centre && keep_centre {
+            true
+        } else {
+            rng.below(100) < fill
+        };
+        if !here {
+            continue;
+        }
+        let who = rng.below(players + usize::from(players == 3));
+        if who == players {
+            setup.neutral.insert(sq);
+        } else {
+            setup.discs[who].insert(sq);
+        }
+    }
+    let hands = (rules.supply().is_some() && rng.below(2) == 0)
+        .then(|| [rng.below(33) as u8, rng.below(33) as u8]);
+    let pos = Position::from_setup_in_hand(rules, setup, hands).ok()?;
+    let tokens = play_out(pos, &mut rng);
+    // The key gives the discs in hand; without `hands` the scenario derives them (§9).
+    let key = super::json::position_key(&pos);
+    let start: Vec<&str> = key
+        .split(' ')
+        .take(if hands.is_some() { 4 } else { 2 })
+        .collect();
+    let mut text = format!("# {title}\nrules: {rules}\nstart: {}\n", start.join(" "));
+    text.push_str(&moves_lines(&tokens));
+    Some(text)
 }
 
 /// The section heading above byte `at` of a Markdown text (`## ...` or `### ...`).
@@ -343,10 +514,15 @@ it in `NAME.json` (one scenario object of the JSON transcript).
 
 - `rules/`: one scenario per special case of spec/rules.md (passes, forced placements without
   flips, the neutral disc, blocked squares breaking runs, the free opening, out-of-discs in
-  classic, game ends, scoring, setups and rules strings that are refused).
+  classic, the order of refusals, game ends, scoring, setups and rules strings that are
+  refused).
 - `spec/`: the worked examples of spec/rules.md, in order.
-- `random/`: seeded random games of every variant with every position shown, and now and
-  then a move that must be refused (marked `!`).
+- `random/`: seeded random games of every variant, and now and then a move that must be
+  refused (marked `!`); every position is in the JSON, as the `after` of the move that
+  reached it.
+- `combined/`: a seeded random game of each of several combinations of options.
+- `setups/`: seeded random positions set up under every preset (`start:` lines, both phases
+  of the free opening, classic discs in hand given or derived), played out.
 
 `manifest.json` lists every scenario with its expected file and every file with its
 content hash (FNV-1a, 64 bits); `scenario.schema.json` is the JSON Schema of a `NAME.json`.
@@ -371,8 +547,10 @@ pub const SCHEMA: &str = include_str!("../../spec/scenario.schema.json");
 /// The manifest's name in the suite directory.
 pub const MANIFEST: &str = "manifest.json";
 
-/// The version of the suite's layout and JSON (the `format` of the manifest).
-pub const FORMAT: u32 = 2;
+/// The version of the suite's layout and JSON (the `format` of the manifest). 3: the
+/// `combined/` and `setups/` directories; random games no longer `show: every` (each
+/// move's `after` carries the position).
+pub const FORMAT: u32 = 3;
 
 /// FNV-1a, 64 bits, as 16 hex digits: the manifest's content hash (no dependency, the same
 /// everywhere; it tells changed files apart, it is no defence against forgery).
@@ -476,21 +654,42 @@ pub fn files() -> Result<Vec<SuiteFile>, ScenarioError> {
         )?);
     }
     for (v, variant) in RANDOM_VARIANTS.iter().enumerate() {
-        let rules: Rules = variant.parse().map_err(|e| {
-            ScenarioError::new(
-                None,
-                super::parse::ErrorKind::BadRules,
-                format!("suite variant `{variant}`: {e}"),
-            )
-        })?;
+        let rules = suite_rules(variant)?;
         for g in 0..GAMES_PER_VARIANT {
             let seed = SEED.wrapping_mul(1000).wrapping_add(v as u64 * 100 + g);
-            let title = format!(
-                "Random game {} of {rules} (seed {seed}), every position shown.",
-                g + 1
-            );
+            let title = format!("Random game {} of {rules} (seed {seed}).", g + 1);
             let text = random_game(rules, seed, &title);
             let path = format!("random/{}-{}.scenario", slug(variant), g + 1);
+            files.extend(with_json(path, text)?);
+        }
+    }
+    for (v, variant) in COMBINED_VARIANTS.iter().enumerate() {
+        let rules = suite_rules(variant)?;
+        let seed = SEED
+            .wrapping_mul(1000)
+            .wrapping_add(50_000 + v as u64 * 100);
+        let title = format!("Random game of {rules} (seed {seed}).");
+        let text = random_game(rules, seed, &title);
+        let path = format!("combined/{}.scenario", slug(variant));
+        files.extend(with_json(path, text)?);
+    }
+    for (v, variant) in SETUP_VARIANTS.iter().enumerate() {
+        let rules = suite_rules(variant)?;
+        for g in 0..SETUPS_PER_VARIANT {
+            // The first seed from this one whose setup the engine accepts.
+            let base = SEED
+                .wrapping_mul(1000)
+                .wrapping_add(100_000 + v as u64 * 100 + g * 10);
+            let Some(text) = (base..base + 10).find_map(|seed| {
+                let title = format!(
+                    "Random setup {} of {rules} (seed {seed}), played out.",
+                    g + 1
+                );
+                random_setup(rules, seed, &title)
+            }) else {
+                continue;
+            };
+            let path = format!("setups/{}-{}.scenario", slug(variant), g + 1);
             files.extend(with_json(path, text)?);
         }
     }

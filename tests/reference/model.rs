@@ -4,11 +4,12 @@
 //!
 //! Written from the spec, not from the engine; slow and obvious on purpose.
 
-use reversi_record::engine::{BoardShape, Goal, IllegalMove, Opening};
+use reversi_record::engine::{BoardShape, Goal, IllegalMove, Opening, Scoring};
 use reversi_record::{Move, Rules, Square};
 
 /// A planted bug (tests/mutation.rs): one rule of `spec/rules.md` broken, as engine
-/// authors break it. `None` everywhere else.
+/// authors break it. `None` everywhere else. The table of `tests/mutation.rs` maps each
+/// section of the spec to its bugs and the scenarios that catch them.
 #[allow(dead_code)]
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Bug {
@@ -28,6 +29,110 @@ pub enum Bug {
     EmptiesToLoser,
     /// §2: only the first closed direction flips.
     OneDirection,
+    /// §2: a "run" of no discs counts as closed: a placement next to an own disc is legal.
+    AdjacentCloses,
+    /// §2, §4: rays walk off the left or right edge onto the next or previous row (a
+    /// linear index stepped by 1 without an edge check).
+    RaysWrap,
+    /// §2: White moves first from the start position.
+    WhiteFirst,
+    /// §3.1: the two-player centre discs are swapped (Black on the top-left).
+    StartSwapped,
+    /// §3.2: a pass is accepted while the player has a legal move.
+    PassWithMovesAccepted,
+    /// §3.3: the game ends as soon as the side to move has no move (no pass).
+    EndsOnFirstPass,
+    /// §3.3: the game ends only when the board is full or a colour is wiped out; a mutual
+    /// block goes on with both sides passing.
+    OverOnlyWhenFull,
+    /// §3.4: a drawn game's empties all go to Black.
+    DrawEmptiesToBlack,
+    /// §3.4: the odd empty square of a drawn game is scored for Black.
+    OddEmptyScored,
+    /// §4: the octagon's cut corners are ordinary squares.
+    CutCornersPlayable,
+    /// §4: the octagon cuts 6 squares at each corner (b2 too), an off-by-one.
+    OctagonCutsMore,
+    /// §5.1: `anti` ignored: the most discs win.
+    AntiIgnored,
+    /// §5.1: in anti the WOF empties go to the winner (the side with fewer discs).
+    AntiEmptiesToWinner,
+    /// §5.2: the free opening's placements may go on any empty square.
+    OpeningAnywhere,
+    /// §5.2, §9: the opening judged by the number of discs on the board (fewer than 4)
+    /// instead of an empty centre square.
+    OpeningByCount,
+    /// §5.3: a blocked square can be played like an empty one (it still breaks runs).
+    BlockedPlayable,
+    /// §5.3: a blocked square is part of a run (as a disc not the mover's) and flips.
+    BlockedInRuns,
+    /// §5.3, §7.3: a blocked square counts as touching for the fallback.
+    BlockedTouches,
+    /// §5.3: blocked squares counted as empty in the outcome.
+    BlockedCountedEmpty,
+    /// §5.4: the handicap discs are always Black's.
+    HandicapForBlack,
+    /// §5.4: a disc on a handicap corner never closes a run (the corners kept apart).
+    HandicapNotAnchor,
+    /// §5.5: `scoring=raw` ignored: two-player games always score WOF.
+    RawIgnored,
+    /// §5.5, §7.4: 3-4 player games give the empty squares to the winner.
+    MultiWof,
+    /// §6: a player out of discs is given one from the opponent's supply.
+    OpponentGivesDisc,
+    /// §6: the free opening's four placements take no disc from the hand.
+    OpeningFree,
+    /// §6: a player without discs may not pass during the opening (the stuck position).
+    NoDiscsOpeningStuck,
+    /// §6: the game ends as soon as a player is out of discs (the opponent does not play on).
+    EndsWhenOutOfDiscs,
+    /// §6: a pass hands one of the passer's discs to the opponent (an old tradition).
+    PassHandsDisc,
+    /// §7.1: 3-4 player turns go round the wrong way (Black, then the last colour).
+    TurnOrderReversed,
+    /// §7.1: the 3-4 player start discs placed anticlockwise from the top-left.
+    MultiStartRotated,
+    /// §7.1, §7.2: the neutral disc closes a run like the mover's own disc.
+    NeutralAnchors,
+    /// §7.3: the neutral disc does not count as touching for the fallback.
+    NeutralNotTouching,
+    /// §7.3: touching only along an edge, not at a corner.
+    EdgeOnlyTouching,
+    /// §7.3: the fallback places on any empty square, touching or not.
+    FallbackAnywhere,
+    /// §7.4: a tie for first place goes to the first of the tied in turn order (Black
+    /// wins a two-player draw).
+    TieToFirst,
+    /// §8: `Occupied` before `GameOver`.
+    OccupiedBeforeGameOver,
+    /// §8: `GameOver` before `Blocked` and `OffBoard`.
+    GameOverBeforeBlocked,
+    /// §8: `NoDiscsLeft` before `Occupied`.
+    NoDiscsBeforeOccupied,
+    /// §8: `OutsideCentre` before `NoDiscsLeft`.
+    CentreBeforeNoDiscs,
+    /// §8, §7.3: `NotTouching` before `FlipAvailable`.
+    NotTouchingFirst,
+    /// §8: a pass with legal moves is `PassWithMoves` even where nobody passes
+    /// (`PassNotAllowed`: the free opening, 3-4 players).
+    PassKindOrder,
+    /// §9: the derived discs in hand rounded the wrong way (Black placed half rounded up
+    /// when Black is to move).
+    InHandRounding,
+    /// §9: a disc on a blocked square or a cut corner accepted (`NotPlayable` unchecked).
+    NotPlayableUnchecked,
+    /// §9: discs or the move of a colour that does not take part accepted
+    /// (`ColorNotPlaying` unchecked).
+    ColorsUnchecked,
+    /// §9: a neutral disc accepted outside a 3-player game (`NeutralNotAllowed` unchecked).
+    NeutralAllowed,
+    /// §9: the setup checks out of order (`NeutralNotAllowed` before `ColorNotPlaying`).
+    SetupCheckOrder,
+    /// §9: the discs in hand a setup gives are not checked (`InHandAboveSupply`,
+    /// `InHandAboveTotal`).
+    HandsUnchecked,
+    /// §9: the handicap discs counted with the discs placed in `InHandAboveTotal`.
+    TotalCountsHandicap,
 }
 
 /// What one square holds.
@@ -65,8 +170,10 @@ pub struct Game {
     players: usize,
     turn: usize,
     fewest_wins: bool,
+    raw_scoring: bool,
     free_opening: bool,
     centre: [(i32, i32); 4],
+    handicap: Vec<(i32, i32)>,
     in_hand: [Option<u32>; 4],
     /// The planted bug, if any.
     pub bug: Option<Bug>,
@@ -87,11 +194,20 @@ pub struct Result {
     pub raw: [u32; 4],
     /// Scores under the WOF rule (two players; equal to `raw` otherwise).
     pub wof: [u32; 4],
+    /// The scores the rules give (`raw` or `wof`, §5.5).
+    pub score: [u32; 4],
+    /// The name of the scoring the rules give: `wof` or `raw`.
+    pub scoring: &'static str,
 }
 
 impl Game {
     /// The start position of `rules`, read through its accessors only.
     pub fn new(rules: &Rules) -> Game {
+        Game::new_with(rules, None)
+    }
+
+    /// [`Game::new`] with a planted bug (tests/mutation.rs).
+    pub fn new_with(rules: &Rules, bug: Option<Bug>) -> Game {
         let side = match rules.board() {
             BoardShape::Four => 4,
             BoardShape::Six => 6,
@@ -99,11 +215,18 @@ impl Game {
             BoardShape::Ten | BoardShape::Octagon => 10,
         };
         let octagon = rules.board() == BoardShape::Octagon;
+        let cut_below = if bug == Some(Bug::OctagonCutsMore) {
+            3
+        } else {
+            2
+        };
         let mut spots = [[Spot::Off; 10]; 10];
         for row in 0..side {
             for col in 0..side {
                 // The octagon cuts the triangle of 3 squares at each corner.
-                let cut = octagon && col.min(side - 1 - col) + row.min(side - 1 - row) < 2;
+                let cut = octagon
+                    && bug != Some(Bug::CutCornersPlayable)
+                    && col.min(side - 1 - col) + row.min(side - 1 - row) < cut_below;
                 if !cut {
                     spots[row as usize][col as usize] = Spot::Empty;
                 }
@@ -120,45 +243,63 @@ impl Game {
             spots,
             players,
             turn: 0,
-            fewest_wins: rules.goal() == Goal::FewestDiscs,
+            fewest_wins: rules.goal() == Goal::FewestDiscs && bug != Some(Bug::AntiIgnored),
+            raw_scoring: rules.scoring() == Scoring::Raw || players > 2,
             free_opening: rules.opening() == Opening::Free,
             centre,
+            handicap: Vec::new(),
             in_hand: [None; 4],
-            bug: None,
+            bug,
         };
         if rules.opening() == Opening::Standard {
             let [tl, tr, br, bl] = centre;
             if players == 2 {
+                let (white, black) = if bug == Some(Bug::StartSwapped) {
+                    (1, 0)
+                } else {
+                    (0, 1)
+                };
                 for (c, r) in [tl, br] {
-                    game.set(c, r, Spot::Disc(1));
+                    game.set(c, r, Spot::Disc(black));
                 }
                 for (c, r) in [tr, bl] {
-                    game.set(c, r, Spot::Disc(0));
+                    game.set(c, r, Spot::Disc(white));
                 }
             } else {
-                game.set(tl.0, tl.1, Spot::Disc(0));
-                game.set(tr.0, tr.1, Spot::Disc(1));
-                game.set(br.0, br.1, Spot::Disc(2));
-                let fourth = if players == 4 {
-                    Spot::Disc(3)
+                // Clockwise from the top-left (anticlockwise with the bug).
+                let order = if bug == Some(Bug::MultiStartRotated) {
+                    [tl, bl, br, tr]
                 } else {
-                    Spot::Neutral
+                    [tl, tr, br, bl]
                 };
-                game.set(bl.0, bl.1, fourth);
+                for (p, (c, r)) in order.into_iter().enumerate() {
+                    let spot = if p == 3 && players == 3 {
+                        Spot::Neutral
+                    } else {
+                        Spot::Disc(p)
+                    };
+                    game.set(c, r, spot);
+                }
             }
         }
         if let Some(h) = rules.handicap() {
+            let colour = if bug == Some(Bug::HandicapForBlack) {
+                0
+            } else {
+                h.color.index()
+            };
             for sq in h.squares {
-                game.set(
-                    sq.col() as i32,
-                    sq.row() as i32,
-                    Spot::Disc(h.color.index()),
-                );
+                let (c, r) = (sq.col() as i32, sq.row() as i32);
+                game.set(c, r, Spot::Disc(colour));
+                game.handicap.push((c, r));
             }
         }
         if let Some(supply) = rules.supply() {
             game.in_hand[0] = Some(u32::from(supply));
             game.in_hand[1] = Some(u32::from(supply));
+        }
+        if bug == Some(Bug::WhiteFirst) && players == 2 {
+            game.turn = 1;
         }
         game
     }
@@ -178,8 +319,7 @@ impl Game {
         turn: usize,
         bug: Option<Bug>,
     ) -> Game {
-        let mut game = Game::new(rules);
-        game.bug = bug;
+        let mut game = Game::new_with(rules, bug);
         for (c, r) in game.squares().collect::<Vec<_>>() {
             if matches!(game.get(c, r), Spot::Disc(_) | Spot::Neutral) {
                 game.set(c, r, Spot::Empty);
@@ -197,7 +337,8 @@ impl Game {
                 handicap
             };
             let placed = discs.len() as u32 - handicap.min(discs.len() as u32);
-            let black = if turn == 1 {
+            let rounded_up = (turn == 1) != (game.bug == Some(Bug::InHandRounding));
+            let black = if rounded_up {
                 placed.div_ceil(2)
             } else {
                 placed / 2
@@ -207,6 +348,66 @@ impl Game {
             game.in_hand[1] = Some(supply.saturating_sub(placed - black));
         }
         game
+    }
+
+    /// Why `rules` refuses a setup (§9): `discs` as drawn, on any square of the grid,
+    /// `turn`, and in classic reversi the discs in hand the setup gives. The kind's name,
+    /// checked in the spec's order; `None` when the setup is accepted. (`Overlap` cannot be
+    /// drawn: a square shows one disc.)
+    #[allow(dead_code)]
+    pub fn setup_refusal(
+        rules: &Rules,
+        discs: &[(Square, Spot)],
+        turn: usize,
+        hands: Option<[u32; 2]>,
+        bug: Option<Bug>,
+    ) -> Option<&'static str> {
+        let board = Game::new_with(rules, bug);
+        let players = rules.players() as usize;
+        let not_playable = discs
+            .iter()
+            .any(|&(sq, _)| matches!(board.spot(sq), Spot::Off | Spot::Blocked));
+        if not_playable && bug != Some(Bug::NotPlayableUnchecked) {
+            return Some("NotPlayable");
+        }
+        let foreign = turn >= players
+            || discs
+                .iter()
+                .any(|&(_, spot)| matches!(spot, Spot::Disc(p) if p >= players));
+        let foreign = foreign && bug != Some(Bug::ColorsUnchecked);
+        let neutral = players != 3
+            && bug != Some(Bug::NeutralAllowed)
+            && discs.iter().any(|&(_, spot)| spot == Spot::Neutral);
+        if bug == Some(Bug::SetupCheckOrder) && neutral {
+            return Some("NeutralNotAllowed");
+        }
+        if foreign {
+            return Some("ColorNotPlaying");
+        }
+        if neutral {
+            return Some("NeutralNotAllowed");
+        }
+        let (Some(hands), Some(supply)) = (hands, rules.supply()) else {
+            return None;
+        };
+        if bug == Some(Bug::HandsUnchecked) {
+            return None;
+        }
+        let supply = u32::from(supply);
+        if hands.iter().any(|&n| n > supply) {
+            return Some("InHandAboveSupply");
+        }
+        let handicap = if bug == Some(Bug::TotalCountsHandicap) {
+            0
+        } else {
+            rules.handicap().map_or(0, |h| h.squares.len())
+        };
+        let placed = discs
+            .iter()
+            .filter(|(_, spot)| matches!(spot, Spot::Disc(_)))
+            .count()
+            .saturating_sub(handicap) as u32;
+        (hands[0] + hands[1] + placed > 2 * supply).then_some("InHandAboveTotal")
     }
 
     /// Leaves of the game tree `depth` plies below (a pass is a ply; a finished game counts
@@ -250,6 +451,12 @@ impl Game {
         self.get(sq.col() as i32, sq.row() as i32)
     }
 
+    /// The side of the board's grid (10 for the octagon).
+    #[allow(dead_code)]
+    pub fn side(&self) -> u8 {
+        self.side as u8
+    }
+
     /// The side to move.
     pub fn turn(&self) -> usize {
         self.turn
@@ -270,35 +477,84 @@ impl Game {
         (0..self.side).flat_map(move |r| (0..self.side).map(move |c| (c, r)))
     }
 
-    fn in_free_opening(&self) -> bool {
-        self.free_opening
-            && self
-                .centre
-                .iter()
-                .any(|&(c, r)| self.get(c, r) == Spot::Empty)
+    /// Whether the position is in a free opening's centre placements (§5.2, §9).
+    pub fn in_opening(&self) -> bool {
+        if !self.free_opening {
+            return false;
+        }
+        if self.bug == Some(Bug::OpeningByCount) {
+            let discs = self
+                .squares()
+                .filter(|&(c, r)| matches!(self.get(c, r), Spot::Disc(_) | Spot::Neutral))
+                .count();
+            return discs < 4;
+        }
+        self.centre
+            .iter()
+            .any(|&(c, r)| self.get(c, r) == Spot::Empty)
+    }
+
+    /// The next square from (col, row) in direction (dc, dr).
+    fn step(&self, col: i32, row: i32, dc: i32, dr: i32) -> (i32, i32) {
+        let (mut c, mut r) = (col + dc, row + dr);
+        if self.bug == Some(Bug::RaysWrap) {
+            if c >= self.side {
+                c -= self.side;
+                r += 1;
+            } else if c < 0 {
+                c += self.side;
+                r -= 1;
+            }
+        }
+        (c, r)
+    }
+
+    /// The run `mover` closes from (col, row) in direction (dc, dr), if closed.
+    fn closed_run(
+        &self,
+        mover: usize,
+        col: i32,
+        row: i32,
+        dc: i32,
+        dr: i32,
+    ) -> Option<Vec<(i32, i32)>> {
+        let mut run = Vec::new();
+        let (mut c, mut r) = self.step(col, row, dc, dr);
+        loop {
+            let spot = self.get(c, r);
+            let anchor = spot == Spot::Disc(mover)
+                && !(self.bug == Some(Bug::HandicapNotAnchor) && self.handicap.contains(&(c, r)));
+            let neutral_anchor =
+                spot == Spot::Neutral && self.bug == Some(Bug::NeutralAnchors) && !run.is_empty();
+            if anchor || neutral_anchor {
+                let closed = !run.is_empty() || self.bug == Some(Bug::AdjacentCloses);
+                return closed.then_some(run);
+            }
+            let in_run = match spot {
+                Spot::Disc(p) => p != mover,
+                Spot::Neutral => self.bug != Some(Bug::NeutralBreaks),
+                Spot::Blocked => self.bug == Some(Bug::BlockedInRuns),
+                Spot::Empty | Spot::Off => false,
+            };
+            if !in_run {
+                return None;
+            }
+            run.push((c, r));
+            (c, r) = self.step(c, r, dc, dr);
+        }
     }
 
     /// The discs `mover` would flip by placing on the empty square (col, row).
     fn flips_for(&self, mover: usize, col: i32, row: i32) -> Vec<(i32, i32)> {
         let mut flipped = Vec::new();
-        if self.in_free_opening() && self.bug != Some(Bug::OpeningFlips) {
+        if self.in_opening() && self.bug != Some(Bug::OpeningFlips) {
             return flipped;
         }
         for (dc, dr) in DIRECTIONS {
-            let mut run = Vec::new();
-            let (mut c, mut r) = (col + dc, row + dr);
-            loop {
-                match self.get(c, r) {
-                    Spot::Disc(p) if p != mover => run.push((c, r)),
-                    Spot::Neutral if self.bug != Some(Bug::NeutralBreaks) => run.push((c, r)),
-                    _ => break,
+            if let Some(run) = self.closed_run(mover, col, row, dc, dr) {
+                if self.bug != Some(Bug::OneDirection) || flipped.is_empty() {
+                    flipped.extend(run);
                 }
-                c += dc;
-                r += dr;
-            }
-            let anchor = self.get(c, r) == Spot::Disc(mover);
-            if anchor && (self.bug != Some(Bug::OneDirection) || flipped.is_empty()) {
-                flipped.extend(run);
             }
         }
         flipped
@@ -306,36 +562,53 @@ impl Game {
 
     /// Whether `mover` placing on (col, row) would close at least one run.
     fn closes_a_run(&self, mover: usize, col: i32, row: i32) -> bool {
-        DIRECTIONS.iter().any(|&(dc, dr)| {
-            let (mut c, mut r) = (col + dc, row + dr);
-            let mut length = 0;
-            while matches!(self.get(c, r), Spot::Disc(p) if p != mover)
-                || (self.get(c, r) == Spot::Neutral && self.bug != Some(Bug::NeutralBreaks))
-            {
-                length += 1;
-                c += dc;
-                r += dr;
-            }
-            length > 0 && self.get(c, r) == Spot::Disc(mover)
-        })
+        DIRECTIONS
+            .iter()
+            .any(|&(dc, dr)| self.closed_run(mover, col, row, dc, dr).is_some())
     }
 
     fn touches_a_disc(&self, col: i32, row: i32) -> bool {
-        DIRECTIONS
-            .iter()
-            .any(|&(dc, dr)| matches!(self.get(col + dc, row + dr), Spot::Disc(_) | Spot::Neutral))
+        DIRECTIONS.iter().any(|&(dc, dr)| {
+            if self.bug == Some(Bug::EdgeOnlyTouching) && dc != 0 && dr != 0 {
+                return false;
+            }
+            match self.get(col + dc, row + dr) {
+                Spot::Disc(_) => true,
+                Spot::Neutral => self.bug != Some(Bug::NeutralNotTouching),
+                Spot::Blocked => self.bug == Some(Bug::BlockedTouches),
+                Spot::Empty | Spot::Off => false,
+            }
+        })
+    }
+
+    /// Whether a disc could be placed on (col, row) if the rest allowed it.
+    fn open(&self, col: i32, row: i32) -> bool {
+        match self.get(col, row) {
+            Spot::Empty => true,
+            Spot::Blocked => self.bug == Some(Bug::BlockedPlayable),
+            _ => false,
+        }
+    }
+
+    /// Whether `mover` is out of discs (and not given one by the opponent, with the bug).
+    fn out_of_discs(&self, mover: usize) -> bool {
+        if self.in_hand[mover] != Some(0) || self.bug == Some(Bug::DiscsIgnored) {
+            return false;
+        }
+        !(self.bug == Some(Bug::OpponentGivesDisc)
+            && self.in_hand[1 - mover].is_some_and(|n| n > 0))
     }
 
     /// Squares where `mover` may place, as (col, row).
     fn legal_for(&self, mover: usize) -> Vec<(i32, i32)> {
-        if self.in_hand[mover] == Some(0) && self.bug != Some(Bug::DiscsIgnored) {
+        if self.out_of_discs(mover) {
             return Vec::new();
         }
-        let empty: Vec<(i32, i32)> = self
-            .squares()
-            .filter(|&(c, r)| self.get(c, r) == Spot::Empty)
-            .collect();
-        if self.in_free_opening() {
+        let empty: Vec<(i32, i32)> = self.squares().filter(|&(c, r)| self.open(c, r)).collect();
+        if self.in_opening() {
+            if self.bug == Some(Bug::OpeningAnywhere) {
+                return empty;
+            }
             return empty
                 .into_iter()
                 .filter(|sq| self.centre.contains(sq))
@@ -347,6 +620,9 @@ impl Game {
             .filter(|&(c, r)| self.closes_a_run(mover, c, r))
             .collect();
         if self.players > 2 && flipping.is_empty() && self.bug != Some(Bug::NoFallback) {
+            if self.bug == Some(Bug::FallbackAnywhere) {
+                return empty;
+            }
             return empty
                 .into_iter()
                 .filter(|&(c, r)| self.touches_a_disc(c, r))
@@ -373,33 +649,55 @@ impl Game {
 
     /// Whether the game is over: nobody can place a disc.
     pub fn is_over(&self) -> bool {
+        if self.bug == Some(Bug::EndsWhenOutOfDiscs) && self.in_hand.contains(&Some(0)) {
+            return true;
+        }
         if !self.legal_for(self.turn).is_empty() {
             return false;
         }
-        self.players > 2 || self.legal_for(1 - self.turn).is_empty()
+        if self.players > 2 || self.bug == Some(Bug::EndsOnFirstPass) {
+            return true;
+        }
+        if !self.legal_for(1 - self.turn).is_empty() {
+            return false;
+        }
+        if self.bug == Some(Bug::OverOnlyWhenFull) {
+            let mut discs = [0; 2];
+            let mut empty = 0;
+            for (c, r) in self.squares() {
+                match self.get(c, r) {
+                    Spot::Disc(p) => discs[p] += 1,
+                    Spot::Empty => empty += 1,
+                    _ => {}
+                }
+            }
+            return empty == 0 || discs.contains(&0);
+        }
+        true
     }
 
     /// Whether the side to move must pass.
     pub fn must_pass(&self) -> bool {
-        self.players == 2
-            && self.legal_for(self.turn).is_empty()
-            && !self.legal_for(1 - self.turn).is_empty()
+        self.players == 2 && self.legal_for(self.turn).is_empty() && !self.is_over()
     }
 
     /// Checks `mv`: the discs a placement flips, or why it is refused, in the spec's order.
     pub fn check(&self, mv: Move) -> std::result::Result<Vec<Square>, IllegalMove> {
         let legal = self.legal_for(self.turn);
-        let over =
-            || legal.is_empty() && (self.players > 2 || self.legal_for(1 - self.turn).is_empty());
+        let over = self.is_over();
+        let bug = |b: Bug| self.bug == Some(b);
         match mv {
             Move::Pass => {
-                if over() {
+                let not_allowed = self.players > 2
+                    || (self.in_opening()
+                        && (bug(Bug::NoDiscsOpeningStuck) || !self.out_of_discs(self.turn)));
+                if over {
                     Err(IllegalMove::GameOver)
-                } else if self.players > 2
-                    || (self.in_free_opening() && self.in_hand[self.turn] != Some(0))
-                {
+                } else if bug(Bug::PassKindOrder) && !legal.is_empty() {
+                    Err(IllegalMove::PassWithMoves)
+                } else if not_allowed {
                     Err(IllegalMove::PassNotAllowed)
-                } else if !legal.is_empty() {
+                } else if !legal.is_empty() && !bug(Bug::PassWithMovesAccepted) {
                     Err(IllegalMove::PassWithMoves)
                 } else {
                     Ok(Vec::new())
@@ -407,30 +705,50 @@ impl Game {
             }
             Move::Place(sq) => {
                 let (c, r) = (sq.col() as i32, sq.row() as i32);
+                if over && bug(Bug::GameOverBeforeBlocked) {
+                    return Err(IllegalMove::GameOver);
+                }
                 match self.get(c, r) {
-                    Spot::Blocked => return Err(IllegalMove::Blocked),
+                    Spot::Blocked if !bug(Bug::BlockedPlayable) => {
+                        return Err(IllegalMove::Blocked)
+                    }
                     Spot::Off => return Err(IllegalMove::OffBoard),
                     _ => {}
                 }
-                if legal.contains(&(c, r)) {
+                if legal.contains(&(c, r)) && !over {
                     return Ok(self.flips(sq));
                 }
-                if over() {
-                    return Err(IllegalMove::GameOver);
-                }
-                if self.get(c, r) != Spot::Empty {
+                let occupied = !self.open(c, r);
+                let no_discs = self.out_of_discs(self.turn);
+                let outside = self.in_opening();
+                if occupied && bug(Bug::OccupiedBeforeGameOver) {
                     return Err(IllegalMove::Occupied);
                 }
-                if self.in_hand[self.turn] == Some(0) {
+                if over {
+                    return Err(IllegalMove::GameOver);
+                }
+                if no_discs && bug(Bug::NoDiscsBeforeOccupied) {
                     return Err(IllegalMove::NoDiscsLeft);
                 }
-                if self.in_free_opening() {
+                if occupied {
+                    return Err(IllegalMove::Occupied);
+                }
+                if outside && bug(Bug::CentreBeforeNoDiscs) {
+                    return Err(IllegalMove::OutsideCentre);
+                }
+                if no_discs {
+                    return Err(IllegalMove::NoDiscsLeft);
+                }
+                if outside {
                     return Err(IllegalMove::OutsideCentre);
                 }
                 if self.players > 2 {
+                    if bug(Bug::NotTouchingFirst) && !self.touches_a_disc(c, r) {
+                        return Err(IllegalMove::NotTouching);
+                    }
                     let any_flip = self
                         .squares()
-                        .filter(|&(c, r)| self.get(c, r) == Spot::Empty)
+                        .filter(|&(c, r)| self.open(c, r))
                         .any(|(c, r)| self.closes_a_run(self.turn, c, r));
                     return Err(if any_flip {
                         IllegalMove::FlipAvailable
@@ -446,16 +764,35 @@ impl Game {
     /// Plays `mv` if legal, returning the flipped discs.
     pub fn play(&mut self, mv: Move) -> std::result::Result<Vec<Square>, IllegalMove> {
         let flipped = self.check(mv)?;
+        if mv == Move::Pass && self.bug == Some(Bug::PassHandsDisc) && self.players == 2 {
+            let (me, other) = (self.turn, 1 - self.turn);
+            if let (Some(mine), Some(theirs)) = (self.in_hand[me], self.in_hand[other]) {
+                if mine > 0 {
+                    self.in_hand[me] = Some(mine - 1);
+                    self.in_hand[other] = Some(theirs + 1);
+                }
+            }
+        }
         if let Move::Place(sq) = mv {
+            let free = self.in_opening() && self.bug == Some(Bug::OpeningFree);
             self.set(sq.col() as i32, sq.row() as i32, Spot::Disc(self.turn));
             for f in &flipped {
                 self.set(f.col() as i32, f.row() as i32, Spot::Disc(self.turn));
             }
-            if let Some(n) = &mut self.in_hand[self.turn] {
-                *n -= 1;
+            let given =
+                self.in_hand[self.turn] == Some(0) && self.bug == Some(Bug::OpponentGivesDisc);
+            let from = if given { 1 - self.turn } else { self.turn };
+            if let Some(n) = &mut self.in_hand[from] {
+                if !free {
+                    *n = n.saturating_sub(1);
+                }
             }
         }
-        self.turn = (self.turn + 1) % self.players;
+        self.turn = if self.players > 2 && self.bug == Some(Bug::TurnOrderReversed) {
+            (self.turn + self.players - 1) % self.players
+        } else {
+            (self.turn + 1) % self.players
+        };
         Ok(flipped)
     }
 
@@ -469,6 +806,7 @@ impl Game {
                 Spot::Neutral if self.bug == Some(Bug::NeutralAsEmpty) => empty += 1,
                 Spot::Neutral => neutral += 1,
                 Spot::Empty => empty += 1,
+                Spot::Blocked if self.bug == Some(Bug::BlockedCountedEmpty) => empty += 1,
                 Spot::Off | Spot::Blocked => {}
             }
         }
@@ -479,21 +817,38 @@ impl Game {
             *counts.iter().max().expect("players")
         };
         let leaders: Vec<usize> = (0..self.players).filter(|&p| discs[p] == best).collect();
-        let winner = (leaders.len() == 1).then(|| leaders[0]);
+        let winner = (leaders.len() == 1 || self.bug == Some(Bug::TieToFirst)).then(|| leaders[0]);
         let raw = discs;
         let mut wof = discs;
         if self.players == 2 {
             // Empties go to the side with more discs (the winner, or the loser in anti);
             // a draw splits them, an odd one left unscored.
-            let swap = self.bug == Some(Bug::EmptiesToLoser);
+            let mut swap = self.bug == Some(Bug::EmptiesToLoser);
+            if self.fewest_wins && self.bug == Some(Bug::AntiEmptiesToWinner) {
+                swap = !swap;
+            }
             if discs[0] != discs[1] {
                 let more = usize::from(discs[1] > discs[0]);
                 wof[if swap { 1 - more } else { more }] += empty;
+            } else if self.bug == Some(Bug::DrawEmptiesToBlack) {
+                wof[0] += empty;
+            } else if self.bug == Some(Bug::OddEmptyScored) {
+                wof[0] += empty.div_ceil(2);
+                wof[1] += empty / 2;
             } else {
                 wof[0] += empty / 2;
                 wof[1] += empty / 2;
             }
+        } else if self.bug == Some(Bug::MultiWof) {
+            if let Some(w) = winner {
+                wof[w] += empty;
+            }
         }
+        let raw_scoring = if self.players == 2 {
+            self.raw_scoring && self.bug != Some(Bug::RawIgnored)
+        } else {
+            self.bug != Some(Bug::MultiWof)
+        };
         Result {
             winner,
             discs,
@@ -501,6 +856,8 @@ impl Game {
             empty,
             raw,
             wof,
+            score: if raw_scoring { raw } else { wof },
+            scoring: if raw_scoring { "raw" } else { "wof" },
         }
     }
 }
