@@ -307,3 +307,56 @@ fn standings_leave_out_copies_settle_typos_and_refuse_a_player_twice_in_a_round(
     }
     assert!(!csv.contains("cy,") && !csv.contains("\"cy\""), "{csv}");
 }
+
+/// The quick scans of move strings, GGF, SGF and JSON gather the facts the full readers
+/// give: real games written in each format (and a few dressed so that the scans give up).
+#[test]
+fn the_quick_scans_of_every_format_gather_the_facts_the_full_reader_gives() {
+    let wthor = real("wthor/WTH_2004.wtb");
+    let sample = Path::new(ROOT).join("benches/data/sample.wtb");
+    let bytes = std::fs::read(&wthor)
+        .or_else(|_| std::fs::read(&sample))
+        .expect("a WTHOR file");
+    let records: Vec<_> = Format::Wthor
+        .read_bytes(bytes, &ReadOptions::default())
+        .expect("WTHOR records")
+        .into_iter()
+        .filter_map(|game| game.record)
+        .take(2000)
+        .collect();
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut paths = Vec::new();
+    for (name, target, dialect) in [
+        ("games.txt", Format::MoveString, None),
+        ("games.ggf", Format::Ggf, None),
+        ("games.sgf", Format::Sgf, None),
+        ("games.jsonl", Format::Json, Some("lines")),
+        ("games.json", Format::Json, None),
+    ] {
+        let options = reversi_record::formats::WriteOptions {
+            lossy: true,
+            dialect: dialect.map(str::to_owned),
+            ..Default::default()
+        };
+        let (mut text, _) = target.write_bytes(&records, &options).expect("written");
+        // A komi, a flagged result and a variation: games the scans leave to the readers.
+        let extra: &[u8] = match target {
+            Format::Ggf => b"(;GM[Othello]PB[k]TY[8]KM[0.5]RE[+1.500]B[f5];)\n(;GM[Othello]PB[r]TY[8]RE[+64:r]B[f5];)\n",
+            Format::Sgf => b"(;GM[2]PB[v];B[f5](;W[d6])(;W[f6]))\n",
+            _ => b"",
+        };
+        text.extend_from_slice(extra);
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).expect("a temporary file");
+        paths.push(path);
+    }
+    let full = facts(&read_in_full(&paths));
+    assert!(full.len() > 9000, "{} games", full.len());
+    for jobs in [1, 2] {
+        let quick = facts(&gathered(&paths, jobs));
+        assert_eq!(quick.len(), full.len(), "jobs {jobs}");
+        for (a, b) in quick.iter().zip(&full) {
+            assert_eq!(a, b, "jobs {jobs}");
+        }
+    }
+}

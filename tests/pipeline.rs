@@ -780,3 +780,241 @@ fn damage_move_string(line: &str, k: usize, rng: &mut Rng) -> String {
     }
     moves.concat()
 }
+
+/// Real games written as SGF, then damaged: what the quick scan of SGF takes, the full
+/// path finds nothing in.
+#[test]
+fn damaged_sgf_trees_report_the_same() {
+    let records = converted_records(1500);
+    let lossy = WriteOptions {
+        lossy: true,
+        ..WriteOptions::default()
+    };
+    let (sgf, _) = Format::Sgf.write_bytes(&records, &lossy).unwrap();
+    let sgf = String::from_utf8(sgf).unwrap();
+    let trees: Vec<&str> = sgf.split("\n(;").collect();
+    let mut rng = Rng::new(0x5eed_0004);
+    let mut damaged = String::new();
+    for (k, tree) in trees.iter().enumerate() {
+        let tree = tree.strip_prefix("(;").unwrap_or(tree);
+        damaged.push_str("(;");
+        damaged.push_str(&damage_sgf(tree, k, &mut rng));
+        damaged.push('\n');
+    }
+    let summary = assert_same(
+        Format::Sgf,
+        damaged.as_bytes(),
+        &options("damaged.sgf", None),
+        "damaged.sgf",
+    );
+    assert!(
+        summary.invalid > trees.len() / 4,
+        "the damage shows: {summary}"
+    );
+    assert!(
+        summary.valid > trees.len() / 10,
+        "some stay valid: {summary}"
+    );
+}
+
+/// One kind of damage, chosen by `k`, to an SGF tree (without its opening `(;`).
+fn damage_sgf(tree: &str, k: usize, rng: &mut Rng) -> String {
+    let moves: Vec<(usize, usize)> = tree
+        .match_indices(";B[")
+        .chain(tree.match_indices(";W["))
+        .filter_map(|(i, _)| Some((i + 1, i + 3 + tree[i + 3..].find(']')? + 1)))
+        .collect();
+    let n = moves.len().max(1);
+    let mut pick = || moves.get(rng.below(n)).copied();
+    match k % 18 {
+        0..=2 => tree.to_owned(),
+        3 => match (pick(), pick()) {
+            (Some(a), Some(b)) if a.0 < b.0 => {
+                let (va, vb) = (&tree[a.0 + 2..a.1 - 1], &tree[b.0 + 2..b.1 - 1]);
+                let (head, middle, tail) =
+                    (&tree[..a.0 + 2], &tree[a.1 - 1..b.0 + 2], &tree[b.1 - 1..]);
+                format!("{head}{vb}{middle}{va}{tail}")
+            }
+            _ => tree.to_owned(),
+        },
+        4 => match pick() {
+            Some((a, b)) => format!("{}{}", &tree[..a - 1], &tree[b..]),
+            None => tree.to_owned(),
+        },
+        5 => match pick() {
+            Some((a, _)) => {
+                let other = if &tree[a..a + 1] == "B" { "W" } else { "B" };
+                format!("{}{other}{}", &tree[..a], &tree[a + 1..])
+            }
+            None => tree.to_owned(),
+        },
+        6 => tree.replacen("RE[", ["RE[1", "RE[B+R", "RE[Draw", "RE[0"][k % 4], 1),
+        7 => tree.replacen(
+            "GM[2]",
+            ["", "GM[2]GM[2]", "GM[1]", "GM[2]KOMI[0.5]"][k % 4],
+            1,
+        ),
+        8 => tree.replacen("CA[UTF-8]", ["CA[latin1]", "CA[klingon]", ""][k % 3], 1),
+        9 => tree.replacen("PL[B]", ["PL[W]", "PL[x]", "", "PL[1]"][k % 4], 1),
+        10 => tree.replacen(
+            "AB[e4]",
+            ["AB[e4][f5]", "AB[e4", "AB[z9]", "AE[e4]"][k % 4],
+            1,
+        ),
+        11 => match pick() {
+            Some((_, b)) => format!(
+                "{}{}{}",
+                &tree[..b],
+                ["N[x]", "C[fine]", "C[a\\]b]", "(;W[a1])"][k % 4],
+                &tree[b..]
+            ),
+            None => tree.to_owned(),
+        },
+        12 => tree.replacen("PB[", ["Pb[", "PB[x\\]", "PB[a][b", "PB[é"][k % 4], 1),
+        13 => tree.replacen("SZ[8]", ["SZ[10]", "SZ[8:8]", "SZ[19]"][k % 3], 1),
+        14 => format!("junk {tree}"),
+        15 => match pick() {
+            Some((a, b)) => format!(
+                "{}{}{}",
+                &tree[..a + 2],
+                ["PA", "tt", "", "fe", "F5"][k % 5],
+                &tree[b - 1..]
+            ),
+            None => tree.to_owned(),
+        },
+        16 => format!("{})", tree.trim_end()),
+        _ => {
+            let mut bytes = tree.as_bytes().to_vec();
+            let i = rng.below(bytes.len());
+            let pool = b"abcdefghij0123456789-+.*[]();\\ BW";
+            bytes[i] = pool[rng.below(pool.len())];
+            String::from_utf8_lossy(&bytes).into_owned()
+        }
+    }
+}
+
+/// Real games written as JSON Lines, then damaged: what the quick scan of JSON takes, the
+/// full path (serde) finds nothing in.
+#[test]
+fn damaged_json_games_report_the_same() {
+    let records = converted_records(1500);
+    let lines_dialect = WriteOptions {
+        lossy: true,
+        dialect: Some("lines".into()),
+        ..WriteOptions::default()
+    };
+    let (json, _) = Format::Json.write_bytes(&records, &lines_dialect).unwrap();
+    let json = String::from_utf8(json).unwrap();
+    let lines: Vec<&str> = json.lines().collect();
+    let mut rng = Rng::new(0x5eed_0005);
+    let mut damaged = String::new();
+    for (k, line) in lines.iter().enumerate() {
+        damaged.push_str(&damage_json(line, k, &mut rng));
+        damaged.push('\n');
+    }
+    let summary = assert_same(
+        Format::Json,
+        damaged.as_bytes(),
+        &options("damaged.jsonl", None),
+        "damaged.jsonl",
+    );
+    assert!(
+        summary.invalid > lines.len() / 4,
+        "the damage shows: {summary}"
+    );
+    assert!(
+        summary.valid > lines.len() / 10,
+        "some stay valid: {summary}"
+    );
+}
+
+/// One kind of damage, chosen by `k`, to a game object on one line.
+fn damage_json(line: &str, k: usize, rng: &mut Rng) -> String {
+    let moves: Vec<usize> = line
+        .match_indices("{\"move\":\"")
+        .map(|(i, _)| i + 9)
+        .collect();
+    let n = moves.len().max(1);
+    let mut pick = || moves.get(rng.below(n)).copied();
+    let value = |at: usize| &line[at..at + line[at..].find('"').unwrap_or(0)];
+    match k % 16 {
+        0..=2 => line.to_owned(),
+        3 => match (pick(), pick()) {
+            (Some(a), Some(b)) if a < b => {
+                let (va, vb) = (value(a), value(b));
+                format!(
+                    "{}{vb}{}{va}{}",
+                    &line[..a],
+                    &line[a + va.len()..b],
+                    &line[b + vb.len()..]
+                )
+            }
+            _ => line.to_owned(),
+        },
+        4 => match pick() {
+            Some(a) => format!("{}{}", &line[..a - 10], &line[a + value(a).len() + 3..]),
+            None => line.to_owned(),
+        },
+        5 => line.replacen("\"discs\":[", "\"discs\":[1", 1),
+        6 => line.replacen(
+            "\"discs\":[",
+            ["\"discs\":[0", "\"discs\":[ ", "\"discs\":[1,"][k % 3],
+            1,
+        ),
+        7 => match pick() {
+            Some(a) => {
+                let end = a + value(a).len() + 1;
+                let extra = [
+                    ",\"color\":\"black\"",
+                    ",\"eval\":1",
+                    ",\"move\":\"a1\"",
+                    "",
+                ][k % 4];
+                format!("{}{extra}{}", &line[..end], &line[end..])
+            }
+            None => line.to_owned(),
+        },
+        8 => line.replacen(
+            "\"rules\":\"othello\"",
+            [
+                "\"rules\":\"anti\"",
+                "\"rules\":\"x\"",
+                "\"rules\":\"othello\",\"rules\":\"othello\"",
+            ][k % 3],
+            1,
+        ),
+        9 => line.replacen(
+            "\"value\":\"",
+            [
+                "\"value\":\"a\\\"",
+                "\"value\":\"\\u00e9",
+                "\"value\":\"\u{85}",
+            ][k % 3],
+            1,
+        ),
+        10 => line.replacen(
+            "\"move\":\"pass\"",
+            ["\"move\":\"PASS\"", "\"move\":\"--\"", "\"move\":\"Pass\""][k % 3],
+            1,
+        ),
+        11 => line.replacen("\"result\":{", "\"result\":{\"termination\":\"time\",", 1),
+        12 => format!("{line} x"),
+        13 => line.replacen("\"tags\":[", "\"comment\":\"fine\",\"tags\":[", 1),
+        14 => match pick() {
+            Some(a) => format!(
+                "{}{}{}",
+                &line[..a],
+                ["F5", "k9", "a0", ""][k % 4],
+                &line[a + value(a).len()..]
+            ),
+            None => line.to_owned(),
+        },
+        _ => {
+            let mut bytes = line.as_bytes().to_vec();
+            let i = rng.below(bytes.len());
+            let pool = b"abcdefgh0123456789-{}[]:,\" \\";
+            bytes[i] = pool[rng.below(pool.len())];
+            String::from_utf8_lossy(&bytes).into_owned()
+        }
+    }
+}

@@ -33,7 +33,7 @@ use crate::engine::Rules;
 use crate::formats::rgn::{GameSpan, Splitter};
 use crate::formats::text::RunawayGuard;
 use crate::formats::wthor::{self, Entry, FileContext};
-use crate::formats::{capped, ggf, movestr, Format, ParsedGame, ReadOptions};
+use crate::formats::{capped, ggf, json, movestr, sgf, Format, ParsedGame, ReadOptions};
 
 /// An opened input to validate or convert: its format (as [`Format::detect`] chose it), its bytes and
 /// what its reader needs.
@@ -287,6 +287,8 @@ pub(crate) enum Pending {
     Read(Box<ParsedGame>),
     MoveString(movestr::PendingLine),
     Ggf(ggf::PendingGame),
+    Sgf(sgf::PendingTree),
+    Json(json::PendingObject),
 }
 
 impl Pending {
@@ -296,6 +298,8 @@ impl Pending {
             Pending::Read(_) => None,
             Pending::MoveString(line) => Some(line.index()),
             Pending::Ggf(game) => Some(game.index()),
+            Pending::Sgf(tree) => Some(tree.index()),
+            Pending::Json(object) => Some(object.index()),
         }
     }
 
@@ -310,6 +314,8 @@ impl Pending {
             Pending::Read(_) => None,
             Pending::MoveString(line) => Some((line.scan(moves)?, QuickClaim::Nothing)),
             Pending::Ggf(game) => game.scan(moves, tag),
+            Pending::Sgf(tree) => tree.scan(moves, tag),
+            Pending::Json(object) => object.scan(moves, tag),
         }
     }
 
@@ -319,6 +325,8 @@ impl Pending {
             Pending::Read(game) => *game,
             Pending::MoveString(line) => capped(line.read()),
             Pending::Ggf(game) => capped(game.read()),
+            Pending::Sgf(tree) => capped(tree.read()),
+            Pending::Json(object) => capped(object.read()),
         }
     }
 }
@@ -378,6 +386,32 @@ fn produce<T>(
                     }))
                 });
                 game_blocks(pending, block, &mut emit)
+            }
+            Format::Json => {
+                // Game objects are split off here, parsed by the workers.
+                let entries = json::entries(input.reader, &input.options).map(|entry| {
+                    entry.map(|entry| match entry {
+                        json::Entry::Game(game) => {
+                            let bytes = game.source.text.len();
+                            (Pending::Read(Box::new(capped(*game))), bytes)
+                        }
+                        json::Entry::Object(object) => {
+                            let bytes = object.len();
+                            (Pending::Json(object), bytes)
+                        }
+                    })
+                });
+                game_blocks(entries, block, &mut emit)
+            }
+            Format::Sgf => {
+                // Trees are split off here, decoded and parsed by the workers.
+                let trees = sgf::trees(input.reader, &input.options).map(|tree| {
+                    tree.map(|tree| {
+                        let bytes = tree.len();
+                        (Pending::Sgf(tree), bytes)
+                    })
+                });
+                game_blocks(trees, block, &mut emit)
             }
             format => {
                 let games = format.read(input.reader, &input.options);

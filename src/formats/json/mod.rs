@@ -43,11 +43,13 @@
 use super::Sniff;
 
 mod errors;
+mod quick;
 mod scan;
 mod stream;
 mod write;
 
 pub use stream::read;
+pub(crate) use stream::{entries, Entry, PendingObject};
 pub use write::writer;
 
 /// The `format` value of a document or header line.

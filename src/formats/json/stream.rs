@@ -20,7 +20,17 @@ use crate::record::{Record, Span};
 pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> Games<'a> {
     // Through `capped`, as `Format::read` does: the JSON escapes are where control
     // characters most easily come from (`\u0000`), and they are replaced and reported.
-    let games = JsonGames {
+    let games = entries(input, options).map(|entry| entry.map(Entry::read));
+    Box::new(games.map(|game| game.map(crate::formats::capped)))
+}
+
+/// The games of `input` as [`Entry`]s: the game objects split off but not yet parsed (the
+/// parsing is most of the work, and can be done on another thread).
+pub(crate) fn entries<'a>(
+    input: Box<dyn BufRead + Send + 'a>,
+    options: &ReadOptions,
+) -> impl Iterator<Item = io::Result<Entry>> + Send + 'a {
+    JsonGames {
         scanner: Scanner {
             input,
             cap: Some(MAX_GAME_BYTES),
@@ -34,8 +44,36 @@ pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> G
         version: Version::Assumed,
         failed: false,
         rules: options.rules,
-    };
-    Box::new(games.map(|game| game.map(crate::formats::capped)))
+    }
+}
+
+/// What the reader splits off: an entry read already (a problem of the file itself), or a
+/// game object to parse.
+pub(crate) enum Entry {
+    Game(Box<ParsedGame>),
+    Object(PendingObject),
+}
+
+impl Entry {
+    /// The game, parsed if it was not yet (not yet [`capped`](crate::formats::capped)).
+    pub(crate) fn read(self) -> ParsedGame {
+        match self {
+            Entry::Game(game) => *game,
+            Entry::Object(object) => object.read(),
+        }
+    }
+}
+
+/// A game object split off, not yet parsed: [`PendingObject::read`] gives the game the
+/// reader would have.
+pub(crate) struct PendingObject {
+    chunk: Chunk,
+    name: Arc<str>,
+    index: usize,
+    /// The version the games are read under where the object stands.
+    version: Version,
+    /// The rules of a game without a `rules` member (`--rules`).
+    rules: Option<crate::engine::Rules>,
 }
 
 /// Which schema version the games being read were written under.
@@ -67,12 +105,94 @@ pub(super) struct JsonGames<'a> {
     scanner: Scanner<'a>,
     name: Arc<str>,
     state: State,
-    pending: VecDeque<ParsedGame>,
+    pending: VecDeque<Entry>,
     next_index: usize,
     /// The rules of games without a `rules` member (`--rules`).
     rules: Option<crate::engine::Rules>,
     version: Version,
     failed: bool,
+}
+
+impl PendingObject {
+    /// The game's index in its file.
+    pub(crate) fn index(&self) -> usize {
+        self.index
+    }
+
+    /// The bytes of the object.
+    pub(crate) fn len(&self) -> usize {
+        self.chunk.bytes.len()
+    }
+
+    /// The object's bytes.
+    pub(super) fn bytes(&self) -> &[u8] {
+        &self.chunk.bytes
+    }
+
+    /// The version the object is read under.
+    pub(super) fn version(&self) -> Version {
+        self.version
+    }
+
+    /// The rules of a game without a `rules` member (`--rules`).
+    pub(super) fn default_rules(&self) -> Option<crate::engine::Rules> {
+        self.rules
+    }
+
+    /// The game.
+    pub(crate) fn read(self) -> ParsedGame {
+        let PendingObject {
+            chunk,
+            name,
+            index,
+            version,
+            rules,
+        } = self;
+        let (source, encoding) = source(&name, &chunk);
+        let whole = Some(Span::new(chunk.offset, chunk.bytes.len()));
+        let mut diagnostics = Vec::new();
+        let mut record = None;
+        if let Some(d) = encoding {
+            diagnostics.push(d);
+        } else if let Version::Unsupported(v) = version {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::JsonUnsupportedVersion,
+                    format!("expected a version {VERSION} game, but this one is written under version {v}"),
+                )
+                .at(whole, format!("a version {v} game"))
+                .help("this reader knows version 1 only: use a newer reversi-record, or rewrite the file as version 1"),
+            );
+        } else if let Some(d) = JsonGames::too_large_game(&source.text, chunk.offset) {
+            diagnostics.push(d);
+        } else {
+            match serde_json::from_str::<Record>(&source.text) {
+                Ok(mut r) => {
+                    r.span = whole;
+                    if let Some(rules) = rules {
+                        // A game that does not state its rules gets the reader's.
+                        #[derive(serde::Deserialize)]
+                        struct Stated {
+                            rules: Option<serde::de::IgnoredAny>,
+                        }
+                        let stated = serde_json::from_str::<Stated>(&source.text)
+                            .map_or(true, |s| s.rules.is_some());
+                        if !stated {
+                            r.rules = rules;
+                        }
+                    }
+                    record = Some(r);
+                }
+                Err(e) => diagnostics.push(serde_diagnostic(&e, &source.text, chunk.offset)),
+            }
+        }
+        ParsedGame {
+            index,
+            source,
+            record,
+            diagnostics: diagnostics.into_iter().map(|d| d.in_game(index)).collect(),
+        }
+    }
 }
 
 /// One field of an envelope (document or header line): its key and raw value, as offsets
@@ -84,12 +204,12 @@ pub(super) struct Field {
 }
 
 impl Iterator for JsonGames<'_> {
-    type Item = io::Result<ParsedGame>;
+    type Item = io::Result<Entry>;
 
-    fn next(&mut self) -> Option<io::Result<ParsedGame>> {
+    fn next(&mut self) -> Option<io::Result<Entry>> {
         loop {
-            if let Some(game) = self.pending.pop_front() {
-                return Some(Ok(game));
+            if let Some(entry) = self.pending.pop_front() {
+                return Some(Ok(entry));
             }
             if self.failed || self.state == State::Done {
                 return None;
@@ -220,20 +340,20 @@ impl JsonGames<'_> {
         }
         if !rest.iter().all(u8::is_ascii_whitespace) {
             let at = Some(Span::new(rest_offset, rest.len()));
-            self.pending.push_back(self.file_problem(
+            let entry = self.file_problem(
                 Chunk {
                     bytes: rest,
                     offset: rest_offset,
                     line: rest_line,
                 },
-                vec![Diagnostic::error(
-                        Code::SyntaxJson,
-                        "expected a line break after the object",
-                    )
-                    .at(at, "unexpected")
-                    .help("in JSON Lines each game is one object on its own line")],
+                vec![
+                    Diagnostic::error(Code::SyntaxJson, "expected a line break after the object")
+                        .at(at, "unexpected")
+                        .help("in JSON Lines each game is one object on its own line"),
+                ],
                 0,
-            ));
+            );
+            self.pending.push_back(Entry::Game(Box::new(entry)));
         }
         Ok(())
     }
@@ -337,7 +457,7 @@ impl JsonGames<'_> {
                 line: head.line,
             };
             let entry = self.file_problem(text, problems, 0);
-            self.pending.push_back(entry);
+            self.pending.push_back(Entry::Game(Box::new(entry)));
         }
     }
 
@@ -345,7 +465,7 @@ impl JsonGames<'_> {
     /// bytes, are moved onto the source text (where an invalid byte is a three-byte U+FFFD)
     /// and widened to whole characters.
     fn file_problem(&self, chunk: Chunk, diagnostics: Vec<Diagnostic>, index: usize) -> ParsedGame {
-        let source = self.source(&chunk).0;
+        let source = source(&self.name, &chunk).0;
         let diagnostics = diagnostics
             .into_iter()
             .map(|mut d| {
@@ -367,86 +487,17 @@ impl JsonGames<'_> {
         }
     }
 
-    fn source(&self, chunk: &Chunk) -> (Source, Option<Diagnostic>) {
-        let (text, problem) = match std::str::from_utf8(&chunk.bytes) {
-            Ok(t) => (t.to_owned(), None),
-            Err(e) => {
-                let at = e.valid_up_to();
-                let d = Diagnostic::error(
-                    Code::SyntaxJson,
-                    "expected UTF-8 text, but found a byte that is not",
-                )
-                // The span covers the U+FFFD that stands for the bad byte in the text.
-                .at(
-                    Some(Span::new(
-                        chunk.offset + at,
-                        char::REPLACEMENT_CHARACTER.len_utf8(),
-                    )),
-                    "not UTF-8",
-                )
-                .help("JSON files are UTF-8: re-encode the file");
-                (String::from_utf8_lossy(&chunk.bytes).into_owned(), Some(d))
-            }
-        };
-        (
-            Source {
-                name: self.name.clone(),
-                text: text.into(),
-                offset: chunk.offset,
-                line: chunk.line,
-            },
-            problem,
-        )
-    }
-
     /// Parses one game object and queues it.
     fn game(&mut self, chunk: Chunk) {
         let index = self.next_index;
         self.next_index += 1;
-        let (source, encoding) = self.source(&chunk);
-        let whole = Some(Span::new(chunk.offset, chunk.bytes.len()));
-        let mut diagnostics = Vec::new();
-        let mut record = None;
-        if let Some(d) = encoding {
-            diagnostics.push(d);
-        } else if let Version::Unsupported(v) = self.version {
-            diagnostics.push(
-                Diagnostic::error(
-                    Code::JsonUnsupportedVersion,
-                    format!("expected a version {VERSION} game, but this one is written under version {v}"),
-                )
-                .at(whole, format!("a version {v} game"))
-                .help("this reader knows version 1 only: use a newer reversi-record, or rewrite the file as version 1"),
-            );
-        } else if let Some(d) = Self::too_large_game(&source.text, chunk.offset) {
-            diagnostics.push(d);
-        } else {
-            match serde_json::from_str::<Record>(&source.text) {
-                Ok(mut r) => {
-                    r.span = whole;
-                    if let Some(rules) = self.rules {
-                        // A game that does not state its rules gets the reader's.
-                        #[derive(serde::Deserialize)]
-                        struct Stated {
-                            rules: Option<serde::de::IgnoredAny>,
-                        }
-                        let stated = serde_json::from_str::<Stated>(&source.text)
-                            .map_or(true, |s| s.rules.is_some());
-                        if !stated {
-                            r.rules = rules;
-                        }
-                    }
-                    record = Some(r);
-                }
-                Err(e) => diagnostics.push(serde_diagnostic(&e, &source.text, chunk.offset)),
-            }
-        }
-        self.pending.push_back(ParsedGame {
+        self.pending.push_back(Entry::Object(PendingObject {
+            chunk,
+            name: self.name.clone(),
             index,
-            source,
-            record,
-            diagnostics: diagnostics.into_iter().map(|d| d.in_game(index)).collect(),
-        });
+            version: self.version,
+            rules: self.rules,
+        }));
     }
 
     /// The `syntax-game-too-large` error of a game's JSON `text` (at file offset `offset`)
@@ -524,8 +575,8 @@ impl JsonGames<'_> {
                 )
                 .at(Some(Span::new(at, 1)), "expected `,` or `]` before this")
                 .help(help);
-                self.pending
-                    .push_back(self.file_problem(between, vec![diagnostic], 0));
+                let entry = self.file_problem(between, vec![diagnostic], 0);
+                self.pending.push_back(Entry::Game(Box::new(entry)));
             }
         }
         Ok(())
@@ -537,8 +588,8 @@ impl JsonGames<'_> {
             Diagnostic::error(Code::SyntaxJson, format!("the file ends early: {what}"))
                 .at(Some(Span::new(chunk.offset, 0)), "the end of the file")
                 .help("the file may be truncated; a document ends with `]}`");
-        self.pending
-            .push_back(self.file_problem(chunk, vec![diagnostic], 0));
+        let entry = self.file_problem(chunk, vec![diagnostic], 0);
+        self.pending.push_back(Entry::Game(Box::new(entry)));
         self.state = State::Done;
     }
 
@@ -676,7 +727,7 @@ impl JsonGames<'_> {
                 line: tail.line,
             };
             let entry = self.file_problem(chunk, problems, 0);
-            self.pending.push_back(entry);
+            self.pending.push_back(Entry::Game(Box::new(entry)));
         }
     }
 
@@ -685,7 +736,8 @@ impl JsonGames<'_> {
         let d = Diagnostic::error(Code::SyntaxJson, "unexpected text after the `games` array")
             .at(at, "unexpected")
             .help("a document ends with `]}` after its last game");
-        self.pending.push_back(self.file_problem(chunk, vec![d], 0));
+        let entry = self.file_problem(chunk, vec![d], 0);
+        self.pending.push_back(Entry::Game(Box::new(entry)));
         self.state = State::Done;
         Ok(())
     }
@@ -791,4 +843,37 @@ pub(super) fn header_fields(text: &[u8]) -> Vec<Field> {
     // Reading from a byte slice cannot fail.
     let _ = step();
     fields
+}
+
+/// The source of game `chunk` of file `name`: its text, and the error when it is not UTF-8.
+fn source(name: &Arc<str>, chunk: &Chunk) -> (Source, Option<Diagnostic>) {
+    let (text, problem) = match std::str::from_utf8(&chunk.bytes) {
+        Ok(t) => (t.to_owned(), None),
+        Err(e) => {
+            let at = e.valid_up_to();
+            let d = Diagnostic::error(
+                Code::SyntaxJson,
+                "expected UTF-8 text, but found a byte that is not",
+            )
+            // The span covers the U+FFFD that stands for the bad byte in the text.
+            .at(
+                Some(Span::new(
+                    chunk.offset + at,
+                    char::REPLACEMENT_CHARACTER.len_utf8(),
+                )),
+                "not UTF-8",
+            )
+            .help("JSON files are UTF-8: re-encode the file");
+            (String::from_utf8_lossy(&chunk.bytes).into_owned(), Some(d))
+        }
+    };
+    (
+        Source {
+            name: name.clone(),
+            text: text.into(),
+            offset: chunk.offset,
+            line: chunk.line,
+        },
+        problem,
+    )
 }

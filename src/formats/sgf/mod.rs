@@ -31,10 +31,12 @@ use crate::record::TagName;
 
 mod charset;
 mod parse;
+mod quick;
 mod stream;
 mod write;
 
 pub use stream::read;
+pub(crate) use stream::{trees, PendingTree};
 pub use write::writer;
 
 /// Root properties that map to named tags.

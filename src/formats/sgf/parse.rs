@@ -666,15 +666,18 @@ impl TreeParser<'_, '_> {
 
 /// A point or pass: `f5`, `J10`, Go-style `fe` (column, row), `PA`/`pa`/`ps`/`tt`/empty.
 pub(super) fn parse_point(text: &str) -> Option<Move> {
-    let lower = text.to_ascii_lowercase();
-    if matches!(lower.as_str(), "" | "pa" | "ps" | "pass" | "tt") {
+    let passes = ["", "pa", "ps", "pass", "tt"];
+    if passes.iter().any(|p| text.eq_ignore_ascii_case(p)) {
         return Some(Move::Pass);
     }
-    let bytes = lower.as_bytes();
-    if bytes.len() == 2 && bytes.iter().all(u8::is_ascii_lowercase) {
-        return Square::new(bytes[0] - b'a', bytes[1] - b'a').map(Move::Place);
+    match *text.as_bytes() {
+        [col, row] if col.is_ascii_alphabetic() && row.is_ascii_alphabetic() => {
+            let (col, row) = (col.to_ascii_lowercase(), row.to_ascii_lowercase());
+            Square::new(col - b'a', row - b'a').map(Move::Place)
+        }
+        // A square in either case.
+        _ => Square::from_ascii(text.as_bytes()).ok().map(Move::Place),
     }
-    Square::from_ascii(bytes).ok().map(Move::Place)
 }
 
 /// Attaches node `n`'s comments: the root's comment is the game's; a later node's belongs

@@ -57,11 +57,20 @@ pub(super) fn next_piece(splitter: &mut Splitter<'_>) -> io::Result<Option<Piece
 /// assert_eq!(record.moves[1].comment.as_deref(), Some("Go-style f4"));
 /// ```
 pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> Games<'a> {
+    Box::new(trees(input, options).map(|tree| tree.map(PendingTree::read)))
+}
+
+/// The game trees of `input`, split off but not yet parsed (the parsing is most of the
+/// work, and can be done on another thread).
+pub(crate) fn trees<'a>(
+    input: Box<dyn BufRead + Send + 'a>,
+    options: &ReadOptions,
+) -> impl Iterator<Item = io::Result<PendingTree>> + Send + 'a {
     let mut splitter = Splitter::new(input, b"(");
     let name = options.name.clone();
     let mut index = 0;
     let mut failed = false;
-    Box::new(std::iter::from_fn(move || {
+    std::iter::from_fn(move || {
         if failed {
             return None;
         }
@@ -73,11 +82,56 @@ pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> G
             }
         };
         index += 1;
-        Some(Ok(parse_piece(piece, &name, index)))
-    }))
+        Some(Ok(PendingTree {
+            piece,
+            name: name.clone(),
+            index,
+        }))
+    })
 }
 
-pub(super) fn parse_piece(mut piece: Piece<bool>, name: &Arc<str>, index: usize) -> ParsedGame {
+/// A game tree split off, not yet parsed: [`PendingTree::read`] gives the game the reader
+/// would have.
+pub(crate) struct PendingTree {
+    piece: Piece<bool>,
+    name: Arc<str>,
+    index: usize,
+}
+
+impl PendingTree {
+    /// The game's index in its file.
+    pub(crate) fn index(&self) -> usize {
+        self.index
+    }
+
+    /// The bytes of the tree and what came before it.
+    pub(crate) fn len(&self) -> usize {
+        self.piece.bytes.len()
+    }
+
+    /// The game.
+    pub(crate) fn read(self) -> ParsedGame {
+        parse_piece(self.piece, &self.name, self.index)
+    }
+
+    /// The piece's text and where the tree starts in it, when the reader has nothing to
+    /// say of the text around the tree: UTF-8 without NUL bytes, closed, nothing but ASCII
+    /// whitespace before it, nothing dropped.
+    pub(super) fn plain(&self) -> Option<(&str, usize)> {
+        let piece = &self.piece;
+        let at = piece.game_at?;
+        if !piece.end || piece.dropped != 0 || piece.too_long.is_some() {
+            return None;
+        }
+        let text = std::str::from_utf8(&piece.bytes).ok()?;
+        let before = text.get(..at)?;
+        let plain = memchr::memchr(0, text.as_bytes()).is_none()
+            && before.bytes().all(|b| b.is_ascii_whitespace());
+        plain.then_some((text, at))
+    }
+}
+
+fn parse_piece(mut piece: Piece<bool>, name: &Arc<str>, index: usize) -> ParsedGame {
     let (dropped, closed) = (piece.dropped, piece.end);
     // The game's text in the charset its root's CA declares, as UTF-8 for the decoder.
     let mut mislabelled = false;

@@ -1,0 +1,295 @@
+//! The quick scan of one JSON game object for the quick check ([`crate::engine::quick`]):
+//! the plainest objects (`rules`, `tags`, `moves` of bare `{"move": ...}` objects, a
+//! disc-count `result`, a `comment`; strings without escapes) read straight from the bytes,
+//! without serde building a record. Anything else (a start, position or flip claims,
+//! colours, evals, another kind of result, an escape, a repeated key, a number JSON does
+//! not allow) makes it give up, and serde reads the object as always.
+
+use super::stream::{PendingObject, Version};
+use crate::engine::quick::{code, QuickClaim, QuickMoves, PASS};
+use crate::engine::{Rules, Square};
+
+/// The most tags an object the scan takes may hold.
+const MAX_TAGS: usize = 64;
+
+impl PendingObject {
+    /// Scans the object into `moves` for the quick check, handing `tag` its tags in order:
+    /// the game's rules and claim, or `None` when serde must read it.
+    pub(crate) fn scan(
+        &self,
+        moves: &mut QuickMoves,
+        tag: impl FnMut(&str, &str),
+    ) -> Option<(Rules, QuickClaim)> {
+        if matches!(self.version(), Version::Unsupported(_)) {
+            return None;
+        }
+        // UTF-8, and nothing the reader would replace and report (NUL, control characters).
+        let text = crate::formats::rgn::quick::plain_text(self.bytes())?;
+        let mut scan = Scan { text, i: 0 };
+        let (rules, claim) = scan.game(moves, tag)?;
+        let rules = match rules {
+            Some(stated) => stated.parse().ok()?,
+            None => self.default_rules().unwrap_or_default(),
+        };
+        Some((rules, claim))
+    }
+}
+
+/// A cursor over an object's text.
+struct Scan<'t> {
+    text: &'t str,
+    i: usize,
+}
+
+impl<'t> Scan<'t> {
+    /// The next byte after JSON whitespace, not taken.
+    fn peek(&mut self) -> Option<u8> {
+        let bytes = self.text.as_bytes();
+        while matches!(bytes.get(self.i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.i += 1;
+        }
+        bytes.get(self.i).copied()
+    }
+
+    /// Takes `byte`, after whitespace.
+    fn expect(&mut self, byte: u8) -> Option<()> {
+        (self.peek()? == byte).then(|| self.i += 1)
+    }
+
+    /// A string without escapes (and, as JSON wants, without raw control characters).
+    fn string(&mut self) -> Option<&'t str> {
+        self.expect(b'"')?;
+        let bytes = self.text.as_bytes();
+        let start = self.i;
+        let len = memchr::memchr2(b'"', b'\\', &bytes[start..])?;
+        let end = start + len;
+        if bytes[end] != b'"' || bytes[start..end].iter().any(|&b| b < 0x20) {
+            return None;
+        }
+        self.i = end + 1;
+        self.text.get(start..end)
+    }
+
+    /// A disc count: digits without a leading zero, at most 255.
+    fn count(&mut self) -> Option<u8> {
+        self.peek()?;
+        let bytes = self.text.as_bytes();
+        let start = self.i;
+        while bytes.get(self.i).is_some_and(u8::is_ascii_digit) {
+            self.i += 1;
+        }
+        let digits = &bytes[start..self.i];
+        if digits.is_empty() || digits.len() > 1 && digits[0] == b'0' || digits.len() > 3 {
+            return None;
+        }
+        let n = digits
+            .iter()
+            .fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
+        u8::try_from(n).ok()
+    }
+
+    /// The members of an object, handed one by one to `member` with the scan at the
+    /// value, which `member` must take.
+    fn object(&mut self, mut member: impl FnMut(&mut Self, &'t str) -> Option<()>) -> Option<()> {
+        self.expect(b'{')?;
+        if self.peek()? == b'}' {
+            self.i += 1;
+            return Some(());
+        }
+        loop {
+            let key = self.string()?;
+            self.expect(b':')?;
+            member(self, key)?;
+            match self.peek()? {
+                b',' => self.i += 1,
+                b'}' => {
+                    self.i += 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// The elements of an array, each taken by `element`.
+    fn array(&mut self, mut element: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+        self.expect(b'[')?;
+        if self.peek()? == b']' {
+            self.i += 1;
+            return Some(());
+        }
+        loop {
+            element(self)?;
+            match self.peek()? {
+                b',' => self.i += 1,
+                b']' => {
+                    self.i += 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// The game object: its `rules` string if it has one, and its claim.
+    fn game(
+        &mut self,
+        moves: &mut QuickMoves,
+        mut tag: impl FnMut(&str, &str),
+    ) -> Option<(Option<&'t str>, QuickClaim)> {
+        moves.clear();
+        let mut rules = None;
+        let mut claim = None;
+        // Which members were seen: serde refuses a repeated one.
+        let mut seen = [false; 5];
+        let mut once = |k: usize| (!std::mem::replace(&mut seen[k], true)).then_some(());
+        self.object(|scan, key| match key {
+            "rules" => {
+                once(0)?;
+                rules = Some(scan.string()?);
+                Some(())
+            }
+            "tags" => {
+                once(1)?;
+                let mut count = 0;
+                scan.array(|scan| {
+                    count += 1;
+                    if count > MAX_TAGS {
+                        return None;
+                    }
+                    let (mut name, mut value) = (None, None);
+                    scan.object(|scan, key| {
+                        let slot = match key {
+                            "name" => &mut name,
+                            "value" => &mut value,
+                            _ => return None,
+                        };
+                        match slot.replace(scan.string()?) {
+                            Some(_) => None,
+                            None => Some(()),
+                        }
+                    })?;
+                    tag(name?, value?);
+                    Some(())
+                })
+            }
+            "moves" => {
+                once(2)?;
+                moves.clear();
+                scan.array(|scan| {
+                    let mut mv = None;
+                    scan.object(|scan, key| {
+                        if key != "move" || mv.is_some() {
+                            return None;
+                        }
+                        mv = Some(scan.string()?);
+                        Some(())
+                    })?;
+                    let mv = mv?;
+                    let code = if mv.eq_ignore_ascii_case("pass") {
+                        PASS
+                    } else {
+                        let sq = Square::from_ascii(mv.as_bytes()).ok()?;
+                        code(sq.col(), sq.row())
+                    };
+                    moves.push(code).then_some(())
+                })
+            }
+            "result" => {
+                once(3)?;
+                let mut discs = None;
+                scan.object(|scan, key| {
+                    if key != "score" || discs.is_some() {
+                        return None;
+                    }
+                    scan.object(|scan, key| {
+                        if key != "discs" || discs.is_some() {
+                            return None;
+                        }
+                        let mut counts = [0u8; 3];
+                        let mut n = 0;
+                        scan.array(|scan| {
+                            *counts.get_mut(n)? = scan.count()?;
+                            n += 1;
+                            Some(())
+                        })?;
+                        discs = (n == 2).then_some((counts[0], counts[1]));
+                        discs.map(|_| ())
+                    })
+                })?;
+                claim = Some(QuickClaim::of_discs(Some(discs?)));
+                Some(())
+            }
+            "comment" => {
+                once(4)?;
+                scan.string().map(|_| ())
+            }
+            _ => None,
+        })?;
+        // Nothing but whitespace after the object.
+        if self.peek().is_some() {
+            return None;
+        }
+        Some((rules, claim.unwrap_or_default()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a scan gives: the rules string, the claim, moves, tags.
+    type Scanned = (Option<String>, QuickClaim, Vec<u8>, Vec<String>);
+
+    fn scan(text: &str) -> Option<Scanned> {
+        let mut moves = QuickMoves::default();
+        let mut tags = Vec::new();
+        let mut scan = Scan { text, i: 0 };
+        let (rules, claim) = scan.game(&mut moves, |n, v| tags.push(format!("{n}={v}")))?;
+        Some((
+            rules.map(str::to_owned),
+            claim,
+            moves.as_slice().to_vec(),
+            tags,
+        ))
+    }
+
+    #[test]
+    fn a_plain_object_is_scanned() {
+        let (rules, claim, moves, tags) = scan(
+            r#" {"rules":"othello", "tags":[{"name":"Black","value":"Tamaru"},{"value":"x","name":"Round"}],
+               "moves":[{"move":"f5"}, {"move":"PASS"}, {"move":"D6"}],"result":{"score":{"discs":[40,24]}},"comment":"ok"} "#,
+        )
+        .unwrap();
+        assert_eq!(rules.as_deref(), Some("othello"));
+        assert_eq!(claim, QuickClaim::Discs(40, 24));
+        assert_eq!(moves, [code(5, 4), PASS, code(3, 5)]);
+        assert_eq!(tags, ["Black=Tamaru", "Round=x"]);
+        assert_eq!(scan("{}").unwrap().1, QuickClaim::Nothing);
+    }
+
+    #[test]
+    fn anything_unusual_gives_up() {
+        for text in [
+            r#"{"rules":"othello","rules":"anti"}"#,
+            r#"{"start":{}}"#,
+            r#"{"tags":[{"name":"a\"b","value":"x"}]}"#,
+            r#"{"tags":[{"name":"a"}]}"#,
+            r#"{"tags":[{"name":"a","value":"b","span":1}]}"#,
+            r#"{"moves":[{"move":"f5","color":"black"}]}"#,
+            r#"{"moves":[{"move":"z5"}]}"#,
+            r#"{"moves":[{"move":"f5"},]}"#,
+            r#"{"result":{"score":{"discs":[40,24,0]}}}"#,
+            r#"{"result":{"score":{"discs":[040,24]}}}"#,
+            r#"{"result":{"score":{"discs":[400,24]}}}"#,
+            r#"{"result":{"score":{"margin":4}}}"#,
+            r#"{"result":{"score":{"discs":[40,24]},"termination":"time"}}"#,
+            r#"{"comment":"a"} x"#,
+            r#"{"comment":"a""#,
+            r#"{"moves":[{"move":"f5"}"#,
+            "{\"comment\":\"a\tb\"}",
+        ] {
+            assert_eq!(scan(text), None, "{text}");
+        }
+    }
+}

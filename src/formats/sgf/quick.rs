@@ -1,0 +1,361 @@
+//! The quick scan of one SGF game tree for the quick check ([`crate::engine::quick`]): the
+//! plainest trees (one line of nodes without variations or escapes, upper-case IDs, the
+//! rules' own start if any, a margin or `0` as the result, moves taking turns) gathered
+//! from the raw bytes without decoding them, building a record or allocating. Anything the
+//! reader would have something to say about, or that the scan does not follow exactly as
+//! the reader does, makes it give up, and the tree is parsed in full.
+
+use super::charset::Charset;
+use super::parse::parse_point;
+use super::stream::PendingTree;
+use super::TAG_IDS;
+use crate::engine::quick::{code, QuickClaim, QuickMoves, PASS};
+use crate::engine::{BoardShape, Color, Move, Rules, Setup, SquareSet};
+use crate::formats::text::parse_number;
+use crate::record::TagName;
+
+/// The most distinct root properties a tree the scan takes may hold.
+const MAX_ROOT: usize = 32;
+
+/// The most nodes and values a tree the scan takes may hold, well below the reader's
+/// limit.
+const MAX_ITEMS: usize = 400;
+
+impl PendingTree {
+    /// Scans the tree into `moves` for the quick check, handing `tag` each tag the
+    /// reader's record would have, in its order: the game's rules and claim, or `None`
+    /// when the tree must be read in full.
+    pub(crate) fn scan(
+        &self,
+        moves: &mut QuickMoves,
+        tag: impl FnMut(&str, &str),
+    ) -> Option<(Rules, QuickClaim)> {
+        let (text, at) = self.plain()?;
+        scan_tree(text, at, moves, tag)
+    }
+}
+
+/// One property of the root: its ID and values, as `text` ranges of the first value and
+/// of all of them (`[a][b]`).
+#[derive(Clone, Copy, Default)]
+struct RootProp<'t> {
+    id: &'t str,
+    first: &'t str,
+    /// From the first value's `[` to the last value's `]`.
+    values: &'t str,
+}
+
+impl<'t> RootProp<'t> {
+    /// Each value, in order.
+    fn each(&self) -> impl Iterator<Item = &'t str> {
+        let values: &'t str = self.values;
+        values
+            .split(']')
+            .filter_map(|v| v.trim_start().strip_prefix('['))
+    }
+}
+
+/// A cursor over a tree's bytes.
+struct Cursor<'t> {
+    text: &'t str,
+    i: usize,
+    items: usize,
+}
+
+impl<'t> Cursor<'t> {
+    fn skip_ws(&mut self) -> Option<u8> {
+        let bytes = self.text.as_bytes();
+        while bytes.get(self.i).is_some_and(u8::is_ascii_whitespace) {
+            self.i += 1;
+        }
+        bytes.get(self.i).copied()
+    }
+
+    /// The property at the cursor: an upper-case ID and its values, none with an escape;
+    /// `None` for anything else.
+    fn property(&mut self) -> Option<(&'t str, &'t str, &'t str)> {
+        let bytes = self.text.as_bytes();
+        let start = self.i;
+        while bytes.get(self.i).is_some_and(u8::is_ascii_uppercase) {
+            self.i += 1;
+        }
+        // A lower-case letter in an ID is left out by the reader: not for the scan.
+        if self.i == start || bytes.get(self.i).is_some_and(u8::is_ascii_lowercase) {
+            return None;
+        }
+        let id = self.text.get(start..self.i)?;
+        let (mut first, mut from, mut to) = (None, None, self.i);
+        while self.skip_ws() == Some(b'[') {
+            self.items += 1;
+            if self.items > MAX_ITEMS {
+                return None;
+            }
+            let open = self.i;
+            let close = open + 1 + memchr::memchr(b']', &bytes[open + 1..])?;
+            if memchr::memchr(b'\\', &bytes[open + 1..close]).is_some() {
+                return None;
+            }
+            first.get_or_insert(self.text.get(open + 1..close)?);
+            from.get_or_insert(open);
+            to = close + 1;
+            self.i = close + 1;
+        }
+        Some((id, first?, self.text.get(from?..to)?))
+    }
+}
+
+/// Scans the tree at `text[at..]` (its `(`).
+fn scan_tree(
+    text: &str,
+    at: usize,
+    moves: &mut QuickMoves,
+    mut tag: impl FnMut(&str, &str),
+) -> Option<(Rules, QuickClaim)> {
+    moves.clear();
+    // Colours must take turns, Black first, with every pass written.
+    moves.require_written_passes();
+    let mut black_next = true;
+    let mut play = |id: &str, value: &str| -> Option<()> {
+        if (id == "B") != black_next {
+            return None;
+        }
+        black_next = !black_next;
+        let pushed = match parse_point(value.trim())? {
+            Move::Pass => moves.push(PASS),
+            Move::Place(sq) => moves.push(code(sq.col(), sq.row())),
+        };
+        pushed.then_some(())
+    };
+    let mut cursor = Cursor {
+        text,
+        i: at + 1,
+        items: 0,
+    };
+    if cursor.skip_ws()? != b';' {
+        return None;
+    }
+    cursor.i += 1;
+    // The root node: its properties noted, each once (the reader warns of repeats), moves
+    // played at once.
+    let mut root = [RootProp::default(); MAX_ROOT];
+    let mut count = 0;
+    let mut node = 0;
+    loop {
+        match cursor.skip_ws()? {
+            b';' => {
+                cursor.items += 1;
+                node += 1;
+                cursor.i += 1;
+            }
+            b')' => {
+                cursor.i += 1;
+                break;
+            }
+            _ => {
+                let (id, first, values) = cursor.property()?;
+                match (node, id) {
+                    (_, "B" | "W") => play(id, first)?,
+                    (0, _) => {
+                        if count == MAX_ROOT || root[..count].iter().any(|p| p.id == id) {
+                            return None;
+                        }
+                        root[count] = RootProp { id, first, values };
+                        count += 1;
+                    }
+                    // A move's comment is kept with it; anything else in a move node is
+                    // reported.
+                    (_, "C") => {}
+                    _ => return None,
+                }
+            }
+        }
+    }
+    // The tree ends there (the piece ends at its closing bracket).
+    if cursor.skip_ws().is_some() {
+        return None;
+    }
+    let root = &root[..count];
+    let find = |wanted: &str| root.iter().find(|p| p.id == wanted);
+    if find("GM")?.first.trim() != "2" {
+        return None;
+    }
+    let board = match find("SZ").map(|sz| sz.first.trim()) {
+        None => BoardShape::Eight,
+        Some(value) => {
+            let (cols, rows) = value.split_once(':').unwrap_or((value, value));
+            match (cols.trim(), rows.trim()) {
+                ("4", "4") => BoardShape::Four,
+                ("6", "6") => BoardShape::Six,
+                ("8", "8") => BoardShape::Eight,
+                ("10", "10") => BoardShape::Ten,
+                _ => return None,
+            }
+        }
+    };
+    let rules = Rules::othello(board);
+    if let Some(ca) = find("CA") {
+        // An 8-bit charset is honoured only for text beyond ASCII: then the scan gives up.
+        let charset = match ca.first {
+            "UTF-8" => Charset::Utf8,
+            other => Charset::named(other),
+        };
+        if charset == Charset::Unknown || charset != Charset::Utf8 && !text.is_ascii() {
+            return None;
+        }
+    }
+    if !usual_start(root, &rules)? {
+        return None;
+    }
+    let mut claim = QuickClaim::Nothing;
+    let mut komi = None;
+    for prop in root {
+        match prop.id {
+            "FF" | "GM" | "SZ" | "CA" | "AB" | "AW" | "AE" | "PL" | "C" => {}
+            "RE" => claim = result(prop.first)?,
+            id => {
+                let name = TAG_IDS
+                    .iter()
+                    .find(|(tid, _)| *tid == id)
+                    .map_or(id, |(_, name)| name);
+                for value in prop.each() {
+                    if komi.is_none() && name.eq_ignore_ascii_case(TagName::KOMI) {
+                        komi = Some(value);
+                    }
+                    tag(name, value);
+                }
+            }
+        }
+    }
+    if let QuickClaim::Margin(_, claimed) = claim {
+        let komi: f64 = komi.and_then(|k| k.trim().parse().ok()).unwrap_or(0.0);
+        let board = (f64::from(claimed) + komi).round();
+        if (f64::from(claimed) + komi - board).abs() >= 0.005 || board.abs() > 1000.0 {
+            return None;
+        }
+        claim = QuickClaim::Margin(board as i16, claimed);
+    }
+    Some((rules, claim))
+}
+
+/// Whether the root's setup (`AB`, `AW`, `AE`, `PL`) is none or the rules' own start,
+/// Black to move, read as the reader reads it; `None` when the reader would report it.
+fn usual_start(root: &[RootProp<'_>], rules: &Rules) -> Option<bool> {
+    let setup_props = || {
+        root.iter()
+            .filter(|p| matches!(p.id, "AB" | "AW" | "AE" | "PL"))
+    };
+    if setup_props().next().is_none() {
+        return Some(true);
+    }
+    let (start, _) = rules.start_discs();
+    let explicit = setup_props().any(|p| p.id == "AB" || p.id == "AW");
+    let mut setup = Setup {
+        discs: if explicit {
+            [SquareSet::EMPTY; 4]
+        } else {
+            start
+        },
+        neutral: SquareSet::EMPTY,
+        turn: Color::Black,
+    };
+    for prop in setup_props() {
+        if prop.id == "PL" {
+            setup.turn = match prop.first.trim() {
+                "B" | "b" | "1" => Color::Black,
+                "W" | "w" | "2" => Color::White,
+                _ => return None,
+            };
+            continue;
+        }
+        for value in prop.each() {
+            let sq = match parse_point(value) {
+                Some(Move::Place(sq)) if rules.board().contains(sq) => sq,
+                _ => return None,
+            };
+            setup.discs[0].remove(sq);
+            setup.discs[1].remove(sq);
+            match prop.id {
+                "AB" => setup.discs[0].insert(sq),
+                "AW" => setup.discs[1].insert(sq),
+                _ => {}
+            }
+        }
+    }
+    Some(setup.discs == start && setup.turn == Color::Black)
+}
+
+/// The claim of `RE` when it is a margin (`B+4`, `W+12.5`, `0`); `None` for anything else
+/// (a winner alone, a resignation, a draw, unfinished), which the scan leaves to the
+/// reader. The margin's whole number is settled with the komi.
+fn result(value: &str) -> Option<QuickClaim> {
+    let text = value.trim();
+    if text == "0" {
+        return Some(QuickClaim::Margin(0, 0.0));
+    }
+    let black = match text.get(..2)? {
+        "B+" | "b+" => true,
+        "W+" | "w+" => false,
+        _ => return None,
+    };
+    let n = parse_number(text[2..].trim()).filter(|n| *n >= 0.0)?;
+    let margin = if black { n } else { -n };
+    Some(QuickClaim::Margin(0, margin as f32))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a scan gives: rules, claim, moves, tags.
+    type Scanned = (Rules, QuickClaim, Vec<u8>, Vec<(String, String)>);
+
+    fn scan(text: &str) -> Option<Scanned> {
+        let mut moves = QuickMoves::default();
+        let mut tags = Vec::new();
+        let (rules, claim) = scan_tree(text, 0, &mut moves, |n, v| {
+            tags.push((n.to_owned(), v.to_owned()))
+        })?;
+        Some((rules, claim, moves.as_slice().to_vec(), tags))
+    }
+
+    #[test]
+    fn a_plain_tree_is_scanned() {
+        let (rules, claim, moves, tags) = scan(
+            "(;FF[4]GM[2]SZ[8]CA[UTF-8]EV[Open]PB[a]XX[1][2]AB[e4][d5]AW[d4][e5]PL[B]RE[W+4]\n\
+             ;B[f5];W[fd]C[ok];B[PA])",
+        )
+        .unwrap();
+        assert_eq!(rules, Rules::default());
+        assert_eq!(claim, QuickClaim::Margin(-4, -4.0));
+        assert_eq!(moves, [code(5, 4), code(5, 3), PASS]);
+        let tags: Vec<String> = tags.iter().map(|(n, v)| format!("{n}={v}")).collect();
+        assert_eq!(tags, ["Event=Open", "Black=a", "XX=1", "XX=2"]);
+    }
+
+    #[test]
+    fn anything_unusual_gives_up() {
+        for text in [
+            "(;SZ[8];B[f5])",
+            "(;GM[1];B[f5])",
+            "(;GM[2]GM[2];B[f5])",
+            "(;GM[2]SZ[12];B[f5])",
+            "(;GM[2]CA[Klingon];B[f5])",
+            "(;GM[2]CA[latin1]PB[é];B[f5])",
+            "(;GM[2]RE[B+R];B[f5])",
+            "(;GM[2]RE[Draw];B[f5])",
+            "(;GM[2]PL[W];B[f5])",
+            "(;GM[2]AB[e4];B[f5])",
+            "(;GM[2];W[f5])",
+            "(;GM[2];B[f5];B[d6])",
+            "(;GM[2];B[f5]N[x])",
+            "(;GM[2];B[f5](;W[d6]))",
+            "(;GM[2]PB[a\\]b];B[f5])",
+            "(;GM[2]Pb[a];B[f5])",
+            "(;GM[2];B[zz])",
+            "(;GM[2];B[f5] x)",
+            "(;GM[2];B[f5]",
+        ] {
+            assert_eq!(scan(text), None, "{text}");
+        }
+    }
+}
