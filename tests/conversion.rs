@@ -316,3 +316,82 @@ fn the_bench_sample_converts_the_same_with_passes_made_explicit() {
     let text = String::from_utf8(run.output).unwrap();
     assert!(text.contains(" -- "), "no pass was made explicit");
 }
+
+/// What every text target writes of real games reads back as written (the quick scans
+/// of the read-back fingerprint the games they pass), and a changed game does not.
+#[test]
+fn written_outputs_verify_and_changed_ones_do_not() {
+    let wthor = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/wthor/WTH_2004.wtb");
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data/sample.wtb");
+    let bytes = std::fs::read(&wthor)
+        .or_else(|_| std::fs::read(&sample))
+        .unwrap();
+    for (target, dialect) in [
+        (Format::Ggf, None),
+        (Format::Sgf, None),
+        (Format::Json, Some("lines")),
+        (Format::Json, None),
+        (Format::MoveString, None),
+        (Format::Rgn, None),
+    ] {
+        let options = WriteOptions {
+            lossy: true,
+            dialect: dialect.map(str::to_owned),
+            ..WriteOptions::default()
+        };
+        let (mut out, mut written) = (Vec::new(), Vec::new());
+        {
+            let mut writer = target.writer(Box::new(&mut out), &options);
+            let input = Input {
+                format: Format::Wthor,
+                reader: Box::new(Cursor::new(bytes.clone())),
+                options: ReadOptions::default(),
+            };
+            Conversion::new()
+                .jobs(2)
+                .run([((), Some(input))].into_iter(), &mut *writer, |e| {
+                    if let Event::Game(_, Outcome::Written(w)) = e {
+                        written.push(w.fingerprint);
+                    }
+                    Ok(())
+                })
+                .unwrap();
+            writer.finish().unwrap();
+        }
+        assert!(written.len() > 100, "{target}: {} games", written.len());
+        let back = |text: Vec<u8>| Input {
+            format: target,
+            reader: Box::new(Cursor::new(text)),
+            options: ReadOptions::default(),
+        };
+        for jobs in [1, 2] {
+            let check = Conversion::new().jobs(jobs);
+            let found = check.verify(back(out.clone()), written.iter().copied().map(Ok));
+            assert_eq!(found.unwrap(), None, "{target} {dialect:?}, {jobs} jobs");
+        }
+        // The second game's first two moves swapped: it reads back with other moves.
+        let text = String::from_utf8(out.clone()).unwrap();
+        let second = text.match_indices("f5").nth(1).map(|(i, _)| i).unwrap();
+        let rest = &text[second + 2..];
+        let b = rest.as_bytes();
+        let next = (0..b.len() - 1)
+            .find(|&i| (b'a'..=b'h').contains(&b[i]) && (b'1'..=b'8').contains(&b[i + 1]))
+            .unwrap();
+        let mv = &rest[next..next + 2];
+        let changed = format!(
+            "{}{mv}{}f5{}",
+            &text[..second],
+            &rest[..next],
+            &rest[next + 2..]
+        );
+        let found = Conversion::new()
+            .verify(back(changed.into_bytes()), written.iter().copied().map(Ok))
+            .unwrap();
+        assert!(
+            found
+                .as_ref()
+                .is_some_and(|m| m.game == 2 && m.what.contains(&"moves")),
+            "{target} {dialect:?}: {found:?}"
+        );
+    }
+}

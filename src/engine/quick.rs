@@ -47,8 +47,8 @@ pub(crate) enum QuickClaim {
     Nothing,
     /// Black's and White's discs.
     Discs(u8, u8),
-    /// A margin (GGF `RE[+18.000]`): the board's, Black's score minus White's, a whole
-    /// number (komi added back), and the claim as the record keeps it.
+    /// A margin (GGF `RE[+18.000]`) without a komi: the board's, Black's score minus
+    /// White's, a whole number, and the claim as the record keeps it.
     Margin(i16, f32),
 }
 

@@ -55,7 +55,7 @@ use crate::formats::{
     capped, rgn, text, Format, ParsedGame, PlainGame, ReadOptions, RecordWriter, Rendered,
     Renderer, WriteError, WriteOptions,
 };
-use crate::pipeline::blocks::{self, TextBlock, Unit};
+use crate::pipeline::blocks::{self, Pending, TextBlock, Unit};
 use crate::record::{GameSelector, Record};
 use crate::validate::{insert_inferred_passes, settle_result, validate_game, validate_record};
 
@@ -537,8 +537,39 @@ fn prepare<T>(unit: Unit<T>, work: Work<'_>, scratch: &mut Scratch) -> Done<T> {
         Unit::Start(tag, opened) => return Done::Start(tag, opened),
         Unit::Failed(e) => return Done::Failed(e),
         Unit::Games(games) => {
-            let games = games.into_iter().map(|g| g.read());
-            prepared.extend(games.filter(|g| work.takes(g)).map(|g| ready(g, work)));
+            // Reading an output back, a game the quick check passes is only fingerprinted.
+            let quick = work.fingerprint_only && work.select.is_none();
+            let nothing: Arc<str> = Arc::from("");
+            for pending in games {
+                let plain = quick
+                    .then(|| Some((pending.unread_index()?, scratch.fingerprint(&pending)?)))
+                    .flatten();
+                if let Some((index, fingerprint)) = plain {
+                    let source = Source {
+                        name: nothing.clone(),
+                        text: nothing.clone(),
+                        offset: 0,
+                        line: 0,
+                    };
+                    prepared.push(Prepared {
+                        game: ParsedGame {
+                            index,
+                            source,
+                            record: None,
+                            diagnostics: Vec::new(),
+                        },
+                        step: Step::Record,
+                        derived_result: false,
+                        fingerprint,
+                        file: None,
+                    });
+                    continue;
+                }
+                let game = pending.read();
+                if work.takes(&game) {
+                    prepared.push(ready(game, work));
+                }
+            }
         }
         Unit::Wthor(context, entries) => {
             for entry in entries {
@@ -697,6 +728,21 @@ struct Scratch {
 }
 
 impl Scratch {
+    /// The fingerprint of a two-player game still to be read that the quick check passes:
+    /// its result, once settled, is the final board's discs. `None`: read it.
+    fn fingerprint(&mut self, pending: &Pending) -> Option<Fingerprint> {
+        let (rules, claim) = pending.scan(&mut self.quick, |_, _| {})?;
+        if rules.players() != 2 {
+            return None;
+        }
+        let discs = self.quick.clean_claimed(&rules, claim)?;
+        self.moves.clear();
+        for &code in self.quick.as_slice() {
+            self.moves.push(move_of(code)?);
+        }
+        Some(Fingerprint::of_plain(rules, &self.moves, discs))
+    }
+
     /// The quick WTHOR record `q`, when the quick check passes it, readied without its
     /// record: rendered when there is a renderer that can (its tags and moves as
     /// [`FileContext::view_quick`] gives them, its passes placed by the quick board). The

@@ -245,11 +245,13 @@ fn scan_game(
             } else {
                 re
             };
+            // Under a komi the margin is not the board's, and a conversion keeps it as it
+            // is: for the reader.
             let komi: f64 = komi.and_then(|k| k.trim().parse().ok()).unwrap_or(0.0);
-            // The board's margin the validator accepts (within 0.011 of the claim plus the
-            // komi), when the claim leaves no doubt which whole number it is.
-            let board = (margin + komi).round();
-            if (margin + komi - board).abs() >= 0.005 || board.abs() > 1000.0 {
+            // The board's margin the validator accepts (within 0.011 of the claim), when
+            // the claim leaves no doubt which whole number it is.
+            let board = margin.round();
+            if komi != 0.0 || (margin - board).abs() >= 0.005 || board.abs() > 1000.0 {
                 return None;
             }
             QuickClaim::Margin(board as i16, margin as f32)
@@ -326,9 +328,10 @@ mod tests {
     }
 
     #[test]
-    fn komi_and_anti_shift_the_margin() {
-        let (_, claim, _, _) = scan("(;TY[8]KM[-2.5]RE[+4.5]B[f5];)").unwrap();
-        assert_eq!(claim, QuickClaim::Margin(2, 4.5));
+    fn anti_negates_the_margin_and_a_komi_gives_up() {
+        assert_eq!(scan("(;TY[8]KM[-2.5]RE[+4.5]B[f5];)"), None);
+        let (_, claim, _, _) = scan("(;TY[8]KM[0]RE[+4]B[f5];)").unwrap();
+        assert_eq!(claim, QuickClaim::Margin(4, 4.0));
         let (rules, claim, _, tags) = scan("(;TY[8 a]RE[+4]B[f5];)").unwrap();
         assert!(rules.is_anti());
         assert_eq!(claim, QuickClaim::Margin(-4, -4.0));

@@ -227,9 +227,11 @@ fn scan_tree(
         }
     }
     if let QuickClaim::Margin(_, claimed) = claim {
+        // Under a komi the margin is not the board's, and a conversion keeps it as it is:
+        // for the reader.
         let komi: f64 = komi.and_then(|k| k.trim().parse().ok()).unwrap_or(0.0);
-        let board = (f64::from(claimed) + komi).round();
-        if (f64::from(claimed) + komi - board).abs() >= 0.005 || board.abs() > 1000.0 {
+        let board = f64::from(claimed).round();
+        if komi != 0.0 || (f64::from(claimed) - board).abs() >= 0.005 || board.abs() > 1000.0 {
             return None;
         }
         claim = QuickClaim::Margin(board as i16, claimed);
