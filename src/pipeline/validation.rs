@@ -23,14 +23,17 @@
 //! assert_eq!(codes, ["unfinished", "illegal-move"]);
 //! ```
 //!
-//! How it is fast: WTHOR records and RGN/PGN games are first given to the quick check
-//! (`engine::quick`): their moves replayed straight from the record's bytes on specialized
-//! bitboards (`u64` for standard Othello, `u128` for other two-player rules), without
-//! building a [`Record`](crate::record::Record). Only a game the quick check does not pass
-//! is read and validated in full, so its diagnostics are exactly the full validator's; a
-//! game it passes has none, and is only counted ([`Event::Clean`]), as is a game validated
-//! in full that has nothing to report. Other formats are read in full (move strings by the
-//! workers: the reading thread only splits the lines off). With more than one job, one
+//! How it is fast: WTHOR records, RGN/PGN games, move strings, GGF games, SGF trees and
+//! JSON game objects are first scanned by their format's quick scan and given to the quick
+//! check (`engine::quick`): their moves replayed straight from the game's bytes on
+//! specialized bitboards (`u64` for standard Othello, `u128` for other two-player rules),
+//! without building a [`Record`](crate::record::Record). Only a game the scan gives up on
+//! or the quick check does not pass is read and validated in full, so its diagnostics are
+//! exactly the full validator's; a game it passes has none, and is only counted
+//! ([`Event::Clean`]), as is a game validated in full that has nothing to report. The
+//! reading thread only splits the inputs into games (a WTHOR file into records); the
+//! workers scan and read them. Other formats (transcripts, OBF) are read in full on the
+//! reading thread. With more than one job, one
 //! thread reads and splits the inputs into blocks of games, the workers validate the
 //! blocks, and the caller's thread reports them in order; at most two blocks more than the
 //! workers (or the cores) are in flight, so memory stays flat however long the inputs are.
