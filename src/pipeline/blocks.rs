@@ -33,7 +33,9 @@ use crate::engine::Rules;
 use crate::formats::rgn::{GameSpan, Splitter};
 use crate::formats::text::RunawayGuard;
 use crate::formats::wthor::{self, Entry, FileContext};
-use crate::formats::{capped, ggf, json, movestr, sgf, Format, ParsedGame, ReadOptions};
+use crate::formats::{
+    capped, ggf, json, movestr, sgf, transcript, Format, ParsedGame, ReadOptions,
+};
 
 /// An opened input to validate or convert: its format (as [`Format::detect`] chose it), its bytes and
 /// what its reader needs.
@@ -289,6 +291,7 @@ pub(crate) enum Pending {
     Ggf(ggf::PendingGame),
     Sgf(sgf::PendingTree),
     Json(json::PendingObject),
+    Transcript(Box<transcript::PendingGrid>),
 }
 
 impl Pending {
@@ -300,6 +303,7 @@ impl Pending {
             Pending::Ggf(game) => Some(game.index()),
             Pending::Sgf(tree) => Some(tree.index()),
             Pending::Json(object) => Some(object.index()),
+            Pending::Transcript(grid) => Some(grid.index()),
         }
     }
 
@@ -316,6 +320,7 @@ impl Pending {
             Pending::Ggf(game) => game.scan(moves, tag),
             Pending::Sgf(tree) => tree.scan(moves, tag),
             Pending::Json(object) => object.scan(moves, tag),
+            Pending::Transcript(_) => None,
         }
     }
 
@@ -327,6 +332,7 @@ impl Pending {
             Pending::Ggf(game) => capped(game.read()),
             Pending::Sgf(tree) => capped(tree.read()),
             Pending::Json(object) => capped(object.read()),
+            Pending::Transcript(grid) => capped((*grid).read()),
         }
     }
 }
@@ -389,7 +395,9 @@ fn produce<T>(
             }
             Format::Json => {
                 // Game objects are split off here, parsed by the workers.
-                let entries = json::entries(input.reader, &input.options).map(|entry| {
+                let (reader, consumed) = guarded(input.reader);
+                let entries = json::entries(reader, &input.options).map(move |entry| {
+                    consumed.store(0, std::sync::atomic::Ordering::Relaxed);
                     entry.map(|entry| match entry {
                         json::Entry::Game(game) => {
                             let bytes = game.source.text.len();
@@ -403,9 +411,23 @@ fn produce<T>(
                 });
                 game_blocks(entries, block, &mut emit)
             }
+            Format::Transcript => {
+                // Grids are gathered here, read by the workers.
+                let (reader, consumed) = guarded(input.reader);
+                let grids = transcript::grids(reader, &input.options).map(move |grid| {
+                    consumed.store(0, std::sync::atomic::Ordering::Relaxed);
+                    grid.map(|grid| {
+                        let bytes = grid.len();
+                        (Pending::Transcript(Box::new(grid)), bytes)
+                    })
+                });
+                game_blocks(grids, block, &mut emit)
+            }
             Format::Sgf => {
                 // Trees are split off here, decoded and parsed by the workers.
-                let trees = sgf::trees(input.reader, &input.options).map(|tree| {
+                let (reader, consumed) = guarded(input.reader);
+                let trees = sgf::trees(reader, &input.options).map(move |tree| {
+                    consumed.store(0, std::sync::atomic::Ordering::Relaxed);
                     tree.map(|tree| {
                         let bytes = tree.len();
                         (Pending::Sgf(tree), bytes)
@@ -431,6 +453,17 @@ fn produce<T>(
             return;
         }
     }
+}
+
+/// `reader` behind a [`RunawayGuard`], and the count of bytes read without a game, which
+/// the game stream resets at each game: an input that runs on without one (`/dev/zero`)
+/// ends with an error, as [`Format::read`] has it.
+fn guarded<'a>(
+    reader: Box<dyn BufRead + Send + 'a>,
+) -> (Box<dyn BufRead + Send + 'a>, Arc<AtomicU64>) {
+    let consumed = Arc::new(AtomicU64::new(0));
+    let guarded = Box::new(RunawayGuard::new(reader, consumed.clone()));
+    (guarded, consumed)
 }
 
 fn wthor_blocks<T>(input: Input, block: usize, emit: &mut impl FnMut(Unit<T>) -> bool) -> bool {
