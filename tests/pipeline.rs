@@ -587,55 +587,70 @@ fn clean_games_of_a_big_file_are_counted_in_blocks() {
 #[test]
 fn damaged_ggf_and_move_string_games_report_the_same() {
     let records = converted_records(1500);
-    let lossy = WriteOptions {
+    let ggf = written(Format::Ggf, None, &records);
+    let lines: Vec<&str> = ggf.lines().filter(|l| l.contains("(;")).collect();
+    assert_damaged_the_same(
+        Format::Ggf,
+        "damaged.ggf",
+        &lines,
+        "",
+        0x5eed_0003,
+        damage_ggf,
+    );
+    let moves = written(Format::MoveString, None, &records);
+    let lines: Vec<&str> = moves.lines().collect();
+    assert_damaged_the_same(
+        Format::MoveString,
+        "damaged.txt",
+        &lines,
+        "",
+        0x5eed_0006,
+        damage_move_string,
+    );
+}
+
+/// `records` written lossily as `target`.
+fn written(
+    target: Format,
+    dialect: Option<&str>,
+    records: &[reversi_record::record::Record],
+) -> String {
+    let options = WriteOptions {
         lossy: true,
+        dialect: dialect.map(str::to_owned),
         ..WriteOptions::default()
     };
-    let (ggf, _) = Format::Ggf.write_bytes(&records, &lossy).unwrap();
-    let ggf = String::from_utf8(ggf).unwrap();
-    let mut rng = Rng::new(0x5eed_0003);
-    let mut damaged = String::new();
-    let lines: Vec<&str> = ggf.lines().filter(|l| l.contains("(;")).collect();
-    for (k, line) in lines.iter().enumerate() {
-        damaged.push_str(&damage_ggf(line, k, &mut rng));
-        damaged.push('\n');
-    }
-    let summary = assert_same(
-        Format::Ggf,
-        damaged.as_bytes(),
-        &options("damaged.ggf", None),
-        "damaged.ggf",
-    );
-    assert!(
-        summary.invalid > lines.len() / 4,
-        "the damage shows: {summary}"
-    );
-    assert!(
-        summary.valid > lines.len() / 10,
-        "some stay valid: {summary}"
-    );
+    let (bytes, _) = target.write_bytes(records, &options).unwrap();
+    String::from_utf8(bytes).unwrap()
+}
 
-    let (moves, _) = Format::MoveString.write_bytes(&records, &lossy).unwrap();
-    let moves = String::from_utf8(moves).unwrap();
+/// Asserts that `games` of `format`, each damaged by `damage` and written on lines of its
+/// own after `prefix`, report the same on the pipeline as on the plain path, that the
+/// damage shows and that some games stay valid.
+fn assert_damaged_the_same(
+    format: Format,
+    name: &str,
+    games: &[&str],
+    prefix: &str,
+    seed: u64,
+    damage: fn(&str, usize, &mut Rng) -> String,
+) {
+    let mut rng = Rng::new(seed);
     let mut damaged = String::new();
-    let lines: Vec<&str> = moves.lines().collect();
-    for (k, line) in lines.iter().enumerate() {
-        damaged.push_str(&damage_move_string(line, k, &mut rng));
+    for (k, game) in games.iter().enumerate() {
+        damaged.push_str(prefix);
+        damaged.push_str(&damage(game, k, &mut rng));
         damaged.push('\n');
     }
-    let summary = assert_same(
-        Format::MoveString,
-        damaged.as_bytes(),
-        &options("damaged.txt", None),
-        "damaged.txt",
+    let summary = assert_same(format, damaged.as_bytes(), &options(name, None), name);
+    let count = games.len();
+    assert!(
+        summary.invalid > count / 4,
+        "{name}: the damage shows: {summary}"
     );
     assert!(
-        summary.invalid > lines.len() / 4,
-        "the damage shows: {summary}"
-    );
-    assert!(
-        summary.valid > lines.len() / 10,
-        "some stay valid: {summary}"
+        summary.valid > count / 10,
+        "{name}: some stay valid: {summary}"
     );
 }
 
@@ -785,35 +800,18 @@ fn damage_move_string(line: &str, k: usize, rng: &mut Rng) -> String {
 /// path finds nothing in.
 #[test]
 fn damaged_sgf_trees_report_the_same() {
-    let records = converted_records(1500);
-    let lossy = WriteOptions {
-        lossy: true,
-        ..WriteOptions::default()
-    };
-    let (sgf, _) = Format::Sgf.write_bytes(&records, &lossy).unwrap();
-    let sgf = String::from_utf8(sgf).unwrap();
-    let trees: Vec<&str> = sgf.split("\n(;").collect();
-    let mut rng = Rng::new(0x5eed_0004);
-    let mut damaged = String::new();
-    for (k, tree) in trees.iter().enumerate() {
-        let tree = tree.strip_prefix("(;").unwrap_or(tree);
-        damaged.push_str("(;");
-        damaged.push_str(&damage_sgf(tree, k, &mut rng));
-        damaged.push('\n');
-    }
-    let summary = assert_same(
+    let sgf = written(Format::Sgf, None, &converted_records(1500));
+    let trees: Vec<&str> = sgf
+        .split("\n(;")
+        .map(|tree| tree.strip_prefix("(;").unwrap_or(tree))
+        .collect();
+    assert_damaged_the_same(
         Format::Sgf,
-        damaged.as_bytes(),
-        &options("damaged.sgf", None),
         "damaged.sgf",
-    );
-    assert!(
-        summary.invalid > trees.len() / 4,
-        "the damage shows: {summary}"
-    );
-    assert!(
-        summary.valid > trees.len() / 10,
-        "some stay valid: {summary}"
+        &trees,
+        "(;",
+        0x5eed_0004,
+        damage_sgf,
     );
 }
 
@@ -897,34 +895,15 @@ fn damage_sgf(tree: &str, k: usize, rng: &mut Rng) -> String {
 /// full path (serde) finds nothing in.
 #[test]
 fn damaged_json_games_report_the_same() {
-    let records = converted_records(1500);
-    let lines_dialect = WriteOptions {
-        lossy: true,
-        dialect: Some("lines".into()),
-        ..WriteOptions::default()
-    };
-    let (json, _) = Format::Json.write_bytes(&records, &lines_dialect).unwrap();
-    let json = String::from_utf8(json).unwrap();
+    let json = written(Format::Json, Some("lines"), &converted_records(1500));
     let lines: Vec<&str> = json.lines().collect();
-    let mut rng = Rng::new(0x5eed_0005);
-    let mut damaged = String::new();
-    for (k, line) in lines.iter().enumerate() {
-        damaged.push_str(&damage_json(line, k, &mut rng));
-        damaged.push('\n');
-    }
-    let summary = assert_same(
+    assert_damaged_the_same(
         Format::Json,
-        damaged.as_bytes(),
-        &options("damaged.jsonl", None),
         "damaged.jsonl",
-    );
-    assert!(
-        summary.invalid > lines.len() / 4,
-        "the damage shows: {summary}"
-    );
-    assert!(
-        summary.valid > lines.len() / 10,
-        "some stay valid: {summary}"
+        &lines,
+        "",
+        0x5eed_0005,
+        damage_json,
     );
 }
 

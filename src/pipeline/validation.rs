@@ -347,6 +347,16 @@ impl Settings<'_> {
         }
     }
 
+    /// For game `index`: `None` when the selector leaves it out, else whether the quick
+    /// check may take it without its tags being read.
+    fn quick_takes(&self, index: usize) -> Option<bool> {
+        match self.takes_index(index) {
+            Some(false) => None,
+            Some(true) => Some(true),
+            None => Some(false),
+        }
+    }
+
     /// Whether `game`, read in full, is validated.
     fn takes(&self, game: &ParsedGame) -> bool {
         // An entry about the input itself is always reported.
@@ -400,16 +410,10 @@ fn process<T>(unit: Unit<T>, settings: Settings<'_>, scratch: &mut Scratch) -> D
             for pending in block {
                 // A game read already goes to the full validator as it is.
                 if let Some(index) = pending.unread_index() {
-                    let quick = match settings.takes_index(index) {
-                        Some(false) => continue,
-                        Some(true) => true,
-                        None => false,
+                    let Some(quick) = settings.quick_takes(index) else {
+                        continue;
                     };
-                    let gather = facts.as_mut().map(|facts| Gather {
-                        index,
-                        symmetries: &mut *symmetries,
-                        facts,
-                    });
+                    let gather = Gather::of(index, &mut facts, symmetries);
                     if quick && quick_pending(&pending, moves, gather) {
                         clean += 1;
                         continue;
@@ -439,16 +443,10 @@ fn process<T>(unit: Unit<T>, settings: Settings<'_>, scratch: &mut Scratch) -> D
             for (k, at) in block.games.iter().enumerate() {
                 let bytes = &block.bytes[at.range.clone()];
                 let index = block.first + k;
-                let quick = match settings.takes_index(index) {
-                    Some(false) => continue,
-                    Some(true) => true,
-                    None => false,
+                let Some(quick) = settings.quick_takes(index) else {
+                    continue;
                 };
-                let gather = facts.as_mut().map(|facts| Gather {
-                    index,
-                    symmetries: &mut *symmetries,
-                    facts,
-                });
+                let gather = Gather::of(index, &mut facts, symmetries);
                 let passed =
                     quick && at.too_long.is_none() && quick_text(bytes, block.rules, moves, gather);
                 if passed {
@@ -496,6 +494,22 @@ struct Gather<'a> {
     index: usize,
     symmetries: &'a mut Symmetries,
     facts: &'a mut FactsBlock,
+}
+
+impl<'a> Gather<'a> {
+    /// Where game `index`'s facts go, when the run gathers them (`facts`).
+    fn of(
+        index: usize,
+        facts: &'a mut Option<FactsBlock>,
+        symmetries: &'a mut Symmetries,
+    ) -> Option<Gather<'a>> {
+        let facts = facts.as_mut()?;
+        Some(Gather {
+            index,
+            symmetries,
+            facts,
+        })
+    }
 }
 
 /// Whether an RGN/PGN game's bytes pass the quick check: UTF-8 without NUL bytes (or the
