@@ -33,9 +33,7 @@ use crate::engine::Rules;
 use crate::formats::rgn::{GameSpan, Splitter};
 use crate::formats::text::RunawayGuard;
 use crate::formats::wthor::{self, Entry, FileContext};
-use crate::formats::{
-    capped, ggf, json, movestr, sgf, transcript, Format, ParsedGame, ReadOptions,
-};
+use crate::formats::{capped, ggf, json, movestr, sgf, Format, ParsedGame, ReadOptions};
 
 /// An opened input to validate or convert: its format (as [`Format::detect`] chose it), its bytes and
 /// what its reader needs.
@@ -291,7 +289,6 @@ pub(crate) enum Pending {
     Ggf(ggf::PendingGame),
     Sgf(sgf::PendingTree),
     Json(json::PendingObject),
-    Transcript(Box<transcript::PendingGrid>),
 }
 
 impl Pending {
@@ -303,7 +300,6 @@ impl Pending {
             Pending::Ggf(game) => Some(game.index()),
             Pending::Sgf(tree) => Some(tree.index()),
             Pending::Json(object) => Some(object.index()),
-            Pending::Transcript(grid) => Some(grid.index()),
         }
     }
 
@@ -320,7 +316,6 @@ impl Pending {
             Pending::Ggf(game) => game.scan(moves, tag),
             Pending::Sgf(tree) => tree.scan(moves, tag),
             Pending::Json(object) => object.scan(moves, tag),
-            Pending::Transcript(_) => None,
         }
     }
 
@@ -332,7 +327,6 @@ impl Pending {
             Pending::Ggf(game) => capped(game.read()),
             Pending::Sgf(tree) => capped(tree.read()),
             Pending::Json(object) => capped(object.read()),
-            Pending::Transcript(grid) => capped((*grid).read()),
         }
     }
 }
@@ -410,18 +404,6 @@ fn produce<T>(
                     })
                 });
                 game_blocks(entries, block, &mut emit)
-            }
-            Format::Transcript => {
-                // Grids are gathered here, read by the workers.
-                let (reader, consumed) = guarded(input.reader);
-                let grids = transcript::grids(reader, &input.options).map(move |grid| {
-                    consumed.store(0, std::sync::atomic::Ordering::Relaxed);
-                    grid.map(|grid| {
-                        let bytes = grid.len();
-                        (Pending::Transcript(Box::new(grid)), bytes)
-                    })
-                });
-                game_blocks(grids, block, &mut emit)
             }
             Format::Sgf => {
                 // Trees are split off here, decoded and parsed by the workers.

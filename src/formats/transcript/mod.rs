@@ -125,72 +125,36 @@ pub fn sniff(input: &Sniff<'_>) -> bool {
 /// is complete, so memory holds one grid (at most [`MAX_GAME_BYTES`] of text; a longer
 /// one is skipped with `syntax-too-long`) whatever the size of the file.
 pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> Games<'a> {
-    Box::new(grids(input, options).map(|grid| grid.map(PendingGrid::read)))
-}
-
-/// The grids of `input`, gathered but not yet read (reading the cells is most of the work,
-/// and can be done on another thread).
-pub(crate) fn grids<'a>(
-    input: Box<dyn BufRead + Send + 'a>,
-    options: &ReadOptions,
-) -> impl Iterator<Item = io::Result<PendingGrid>> + Send + 'a {
-    Grids {
+    Box::new(Grids {
         lines: LineReader::new(input),
-        options: Arc::new(options.clone()),
+        options: options.clone(),
         block: Block::default(),
         ready: None,
         out: VecDeque::new(),
         index: 0,
         done: false,
-    }
-}
-
-/// A grid gathered, with what decoding found on the lines it answers for, not yet read:
-/// [`PendingGrid::read`] gives the game the reader would have.
-pub(crate) struct PendingGrid {
-    block: Block,
-    index: usize,
-    problems: LineProblems,
-    options: Arc<ReadOptions>,
-}
-
-impl PendingGrid {
-    /// The game's index in its file.
-    pub(crate) fn index(&self) -> usize {
-        self.index
-    }
-
-    /// The bytes of the grid's text.
-    pub(crate) fn len(&self) -> usize {
-        self.block.text.len()
-    }
-
-    /// The game.
-    pub(crate) fn read(self) -> ParsedGame {
-        self.problems
-            .attach(build_game(self.block, self.index, &self.options))
-    }
+    })
 }
 
 /// The grids of an input, read line by line.
 struct Grids<R> {
     lines: LineReader<R>,
-    options: Arc<ReadOptions>,
+    options: ReadOptions,
     /// The block being gathered.
     block: Block,
-    /// The last grid gathered and its index, held until the next one is (or the input
-    /// ends): decoding problems on the lines after a grid belong to it.
-    ready: Option<(Block, usize, LineProblems)>,
-    /// Grids ready to hand out.
-    out: VecDeque<PendingGrid>,
+    /// The last game built, held until the next one is (or the input ends): decoding
+    /// problems on the lines after a grid belong to it.
+    ready: Option<(ParsedGame, LineProblems)>,
+    /// Games ready to hand out.
+    out: VecDeque<ParsedGame>,
     index: usize,
     done: bool,
 }
 
 impl<R: BufRead> Iterator for Grids<R> {
-    type Item = io::Result<PendingGrid>;
+    type Item = io::Result<ParsedGame>;
 
-    fn next(&mut self) -> Option<io::Result<PendingGrid>> {
+    fn next(&mut self) -> Option<io::Result<ParsedGame>> {
         loop {
             if let Some(game) = self.out.pop_front() {
                 return Some(Ok(game));
@@ -207,7 +171,9 @@ impl<R: BufRead> Iterator for Grids<R> {
                 None => {
                     self.done = true;
                     self.finish();
-                    self.hand_out_ready();
+                    if let Some((game, problems)) = self.ready.take() {
+                        self.out.push_back(problems.attach(game));
+                    }
                 }
             }
         }
@@ -274,7 +240,7 @@ impl<R: BufRead> Grids<R> {
                 continue;
             }
             match (&self.block.start, &mut self.ready) {
-                (None, Some((_, _, problems))) => problems.add(problem, line.number),
+                (None, Some((_, problems))) => problems.add(problem, line.number),
                 _ => self.block.problems.add(problem, line.number),
             }
         }
@@ -287,26 +253,17 @@ impl<R: BufRead> Grids<R> {
         if done.start.is_none() || (done.rows == 0 && done.headers == 0) {
             // Not a game: its lines' problems go to the game before (or the first).
             match &mut self.ready {
-                Some((_, _, before)) => before.merge(problems),
+                Some((_, before)) => before.merge(problems),
                 None => self.block.problems = problems,
             }
             return;
         }
         self.index += 1;
-        self.hand_out_ready();
-        self.ready = Some((done, self.index, problems));
-    }
-
-    /// Hands out the grid held back, if any.
-    fn hand_out_ready(&mut self) {
-        if let Some((block, index, problems)) = self.ready.take() {
-            self.out.push_back(PendingGrid {
-                block,
-                index,
-                problems,
-                options: self.options.clone(),
-            });
+        let game = build_game(done, self.index, &self.options);
+        if let Some((before, before_problems)) = self.ready.take() {
+            self.out.push_back(before_problems.attach(before));
         }
+        self.ready = Some((game, problems));
     }
 }
 
