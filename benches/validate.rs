@@ -73,73 +73,11 @@ fn wthor_files() -> Vec<(PathBuf, Vec<u8>)> {
 // ordinary 8x8 bitboard engine, a1 = bit 0, h8 = bit 63: flips from precomputed rays,
 // branch-free; mobility only when a move flips nothing (a pass) and at the end.
 
-/// The eight directions as (row step, column step): four up the bit order, four down.
-const DIRECTIONS: [(i8, i8); 8] = [
-    (0, 1),
-    (1, -1),
-    (1, 0),
-    (1, 1),
-    (0, -1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-];
-
-/// `RAYS[sq][d]`: the squares from `sq` (excluded) to the edge in direction `d`.
-static RAYS: [[u64; 8]; 64] = {
-    let mut table = [[0u64; 8]; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let mut d = 0;
-        while d < 8 {
-            let (dr, dc) = DIRECTIONS[d];
-            let (mut r, mut c) = ((sq / 8) as i8 + dr, (sq % 8) as i8 + dc);
-            while r >= 0 && r < 8 && c >= 0 && c < 8 {
-                table[sq][d] |= 1u64 << (r * 8 + c);
-                r += dr;
-                c += dc;
-            }
-            d += 1;
-        }
-        sq += 1;
-    }
-    table
-};
-
-/// Discs flipped by a disc of `own` on `sq`.
-#[inline]
-fn flips(own: u64, opp: u64, sq: usize) -> u64 {
-    let rays = &RAYS[sq];
-    let mut flipped = 0;
-    for &ray in &rays[..4] {
-        let stop = ray & !opp;
-        let first = stop & stop.wrapping_neg();
-        flipped |= ray & first.wrapping_sub(1) & u64::from(first & own != 0).wrapping_neg();
-    }
-    for &ray in &rays[4..] {
-        let stop = ray & !opp;
-        let first = (1u64 << 63).wrapping_shr(stop.leading_zeros()) & stop;
-        flipped |=
-            ray & !(first | first.wrapping_sub(1)) & u64::from(first & own != 0).wrapping_neg();
-    }
-    flipped
-}
-
-/// Squares where `own` may play.
-#[inline]
-fn moves(own: u64, opp: u64) -> u64 {
-    let inner = opp & 0x7e7e_7e7e_7e7e_7e7e;
-    let mut found = 0;
-    for (shift, mask) in [(1u32, inner), (8, opp), (7, inner), (9, inner)] {
-        let (mut up, mut down) = (mask & (own << shift), mask & (own >> shift));
-        for _ in 0..5 {
-            up |= mask & (up << shift);
-            down |= mask & (down >> shift);
-        }
-        found |= (up << shift) | (down >> shift);
-    }
-    found & !(own | opp)
-}
+// The rays, flips and mobility are the `formats` benchmark's (`benches/plain/`).
+#[allow(dead_code)]
+#[path = "plain/mod.rs"]
+mod plain;
+use plain::{flips, moves};
 
 /// The end of a replay: whether the claimed scores (winner gets the empties) are right.
 /// An unfinished game has nothing to check them against: it is valid (the validator warns).

@@ -5,29 +5,17 @@
 //! position reached by playing on from the setup holds the same.
 
 use proptest::prelude::*;
+use reversi_record::scenario::suite::SETUP_VARIANTS;
 use reversi_record::{Color, IllegalMove, Move, Position, Rules, Setup, SetupError, SquareSet};
 
-/// The variants the setups are drawn under: every preset, the classic supply with and
-/// without a handicap, the free opening on every board, blocked squares.
-const VARIANTS: &[&str] = &[
-    "othello:4x4",
-    "othello:6x6",
-    "othello",
-    "othello:octagon",
-    "othello,blocked=b2+g7",
-    "anti:10x10",
-    "free:4x4",
-    "free",
-    "free:octagon,anti",
-    "classic",
-    "classic,anti",
-    "classic,handicap=white:2",
-    "classic,blocked=a1+h8",
-    "multi3",
-    "multi3:octagon,blocked=c3",
-    "multi4",
-    "multi4:10x10,anti",
-];
+/// The variants the setups are drawn under: the suite's (`SETUP_VARIANTS`: every preset,
+/// the classic supply with and without a handicap, the free opening on every board,
+/// blocked squares), and blocked squares under the classic supply.
+fn variants() -> Vec<&'static str> {
+    let mut variants = SETUP_VARIANTS.to_vec();
+    variants.push("classic,blocked=a1+h8");
+    variants
+}
 
 /// A setup drawn from `seeds`: each playable square holds nothing or a disc of a player (or
 /// the neutral disc with three players); the free opening's centre is often left partly
@@ -89,7 +77,7 @@ proptest! {
 
     #[test]
     fn no_setup_is_stuck(
-        variant in 0..VARIANTS.len(),
+        variant in 0..variants().len(),
         fill in 0u8..100,
         seeds in prop::collection::vec(any::<u8>(), 1..24),
         turn in 0u8..4,
@@ -97,7 +85,8 @@ proptest! {
         hands in prop::option::of((0u8..=34, 0u8..=34)),
         choices in prop::collection::vec(any::<u16>(), 0..130),
     ) {
-        let rules: Rules = VARIANTS[variant].parse().unwrap();
+        let variant = variants()[variant];
+        let rules: Rules = variant.parse().unwrap();
         let setup = setup_of(&rules, fill, &seeds, turn, keep_centre);
         let hands = hands.map(|(b, w)| [b, w]);
         let mut pos = match Position::from_setup_in_hand(rules, setup, hands) {
@@ -114,9 +103,9 @@ proptest! {
                 prop_assert!(rules.players() != 3);
                 return Ok(());
             }
-            Err(e) => panic!("{}: a setup of playable squares refused: {e}", VARIANTS[variant]),
+            Err(e) => panic!("{}: a setup of playable squares refused: {e}", variant),
         };
-        let at = format!("{} {setup:?} in hand {hands:?}", VARIANTS[variant]);
+        let at = format!("{} {setup:?} in hand {hands:?}", variant);
         // Played on to the end (or the moves drawn), every position accepts something.
         for (ply, choice) in choices.iter().enumerate() {
             assert_not_stuck(&pos, &format!("{at}, ply {ply}"));

@@ -45,7 +45,7 @@ static RAYS: [[u64; 8]; 64] = {
 
 /// Discs flipped by a disc of `own` on `sq`.
 #[inline]
-fn flips(own: u64, opp: u64, sq: usize) -> u64 {
+pub fn flips(own: u64, opp: u64, sq: usize) -> u64 {
     let rays = &RAYS[sq];
     let mut flipped = 0;
     for &ray in &rays[..4] {
@@ -64,7 +64,7 @@ fn flips(own: u64, opp: u64, sq: usize) -> u64 {
 
 /// Squares where `own` may play.
 #[inline]
-fn moves(own: u64, opp: u64) -> u64 {
+pub fn moves(own: u64, opp: u64) -> u64 {
     let inner = opp & 0x7e7e_7e7e_7e7e_7e7e;
     let mut found = 0;
     for (shift, mask) in [(1u32, inner), (8, opp), (7, inner), (9, inner)] {
