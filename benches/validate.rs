@@ -14,7 +14,8 @@
 //! * `scaling`: the pipeline with 1 and 2 workers on the same inputs 8 times over (115 K
 //!   WTHOR games, 73 K PGN games);
 //! * `variants`: 2,000 random 10x10 and octagon games as RGN, replayed on `u128` bitboards
-//!   by the quick check;
+//!   by the quick check, bare and with a flip claim on every move (`c4(2:d4,d5)` and
+//!   `c4(d4,d5)` by turns), which the quick check compares with the flipped discs;
 //! * `convert`: WTHOR to RGN and PGN text to JSON, by the plain path (each game read with
 //!   `Format::read`, its passes made explicit, written, one at a time on one thread: what
 //!   `reversi convert` did before the pipeline) and by the library's conversion pipeline
@@ -34,7 +35,7 @@ use reversi_record::formats::{Format, ReadOptions, WriteOptions};
 use reversi_record::pipeline::conversion::Conversion;
 use reversi_record::pipeline::view::GameReader;
 use reversi_record::pipeline::{Input, Validation};
-use reversi_record::record::{MoveRecord, Record};
+use reversi_record::record::{FlipClaim, MoveRecord, Record};
 use reversi_record::validate::{validate_game, with_explicit_passes};
 use reversi_record::{Move, Position, Rules};
 
@@ -299,8 +300,9 @@ fn text_file() -> (PathBuf, Vec<u8>) {
     }
 }
 
-/// Random complete games of `rules` as RGN text, passes written out.
-fn random_rgn(rules: Rules, count: usize) -> Vec<u8> {
+/// Random complete games of `rules` as RGN text, passes written out; with `claims`, every
+/// move claims its flipped discs (with their count on every other move).
+fn random_rgn(rules: Rules, count: usize, claims: bool) -> Vec<u8> {
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     let mut records = Vec::with_capacity(count);
     for _ in 0..count {
@@ -315,8 +317,16 @@ fn random_rgn(rules: Rules, count: usize) -> Vec<u8> {
                 0 => Move::Pass,
                 n => Move::Place(legal[seed as usize % n]),
             };
-            pos.play(mv).expect("generated moves are legal");
-            record.moves.push(MoveRecord::new(mv));
+            let flipped = pos.play_with_flips(mv).expect("generated moves are legal");
+            let mut m = MoveRecord::new(mv);
+            if claims && mv != Move::Pass {
+                m.flips = Some(FlipClaim {
+                    squares: Some(flipped),
+                    count: (record.moves.len() % 2 == 0).then_some(flipped.len() as u8),
+                    span: None,
+                });
+            }
+            record.moves.push(m);
         }
         records.push(record);
     }
@@ -461,16 +471,18 @@ fn validate(c: &mut Criterion) {
         text_path.display()
     );
 
-    let ten = [(
-        Format::Rgn,
-        leak(random_rgn("othello:10x10".parse().unwrap(), 2000)),
-    )];
-    let octagon = [(
-        Format::Rgn,
-        leak(random_rgn("othello:octagon".parse().unwrap(), 2000)),
-    )];
-    assert_eq!(pipeline(&ten, 1), 2000);
-    assert_eq!(pipeline(&octagon, 1), 2000);
+    let variant = |rules: &str, claims: bool| {
+        let games = [(
+            Format::Rgn,
+            leak(random_rgn(rules.parse().unwrap(), 2000, claims)),
+        )];
+        assert_eq!(pipeline(&games, 1), 2000, "{rules} games are valid");
+        games
+    };
+    let ten = variant("othello:10x10", false);
+    let octagon = variant("othello:octagon", false);
+    let ten_claims = variant("othello:10x10", true);
+    let octagon_claims = variant("othello:octagon", true);
 
     if std::env::var_os("VALIDATE_BENCH_ONCE").is_some() {
         // One deterministic pass of each, for `valgrind --tool=callgrind`.
@@ -585,6 +597,12 @@ fn validate(c: &mut Criterion) {
     });
     group.bench_function("octagon-validate-j1", |b| {
         b.iter(|| pipeline(black_box(&octagon), 1))
+    });
+    group.bench_function("10x10-flip-claims-validate-j1", |b| {
+        b.iter(|| pipeline(black_box(&ten_claims), 1))
+    });
+    group.bench_function("octagon-flip-claims-validate-j1", |b| {
+        b.iter(|| pipeline(black_box(&octagon_claims), 1))
     });
     group.finish();
 }

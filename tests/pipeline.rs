@@ -402,6 +402,147 @@ fn games_of_every_rules_report_the_same() {
     assert!(summary.invalid > count / 10, "{summary}");
 }
 
+/// Games of every kind of rules as RGN with flip claims on their moves (squares, counts,
+/// both, `(?)`, `()`), which the quick check compares with what each move flips: right
+/// ones, wrong ones (a square missing or extra, one off the board, a wrong count, nothing
+/// claimed for a move that flips) and right ones written unusually (capitals, any order,
+/// a square twice, a count with leading zeros).
+#[test]
+fn flip_claims_report_the_same() {
+    use reversi_record::record::{ClaimedResult, FlipClaim, MoveRecord, Record};
+    use reversi_record::{Move, Position, Rules, Square, SquareSet};
+    let rules_list = [
+        "othello",
+        "othello:6x6",
+        "othello:10x10",
+        "othello:octagon",
+        "anti:10x10",
+        "free",
+        "classic",
+        "multi3",
+        "othello,blocked=a3+h6",
+        "othello:10x10,handicap=black:2",
+    ];
+    let mut rng = Rng::new(0x5eed_0f11);
+    let mut text = String::new();
+    let mut count = 0;
+    for name in rules_list {
+        let rules: Rules = name.parse().unwrap();
+        for k in 0..40usize {
+            let mut record = Record::new(rules);
+            let mut pos = Position::new(rules);
+            let explicit = k % 2 == 0;
+            while !pos.is_over() && record.moves.len() < 200 {
+                let legal: Vec<_> = pos.legal_moves().iter().collect();
+                let mv = match legal.len() {
+                    0 => Move::Pass,
+                    n => Move::Place(legal[rng.below(n)]),
+                };
+                let flipped = pos.play_with_flips(mv).unwrap();
+                if mv == Move::Pass && !explicit {
+                    continue;
+                }
+                let mut m = MoveRecord::new(mv);
+                if mv != Move::Pass {
+                    let (squares, count) = match rng.below(5) {
+                        0 => (Some(flipped), Some(flipped.len() as u8)),
+                        1 | 2 => (Some(flipped), None),
+                        3 => (None, Some(flipped.len() as u8)),
+                        _ => (None, None),
+                    };
+                    m.flips = Some(FlipClaim {
+                        squares,
+                        count,
+                        span: None,
+                    });
+                }
+                record.moves.push(m);
+            }
+            if let Some(outcome) = pos.outcome() {
+                let players = rules.players() as usize;
+                record.result = Some(ClaimedResult::discs(outcome.score[..players].to_vec()));
+            }
+            // One claim made wrong, in every other game.
+            let claimed: Vec<usize> = (0..record.moves.len())
+                .filter(|&i| record.moves[i].flips.is_some())
+                .collect();
+            if k % 2 == 1 && !claimed.is_empty() {
+                let claim = record.moves[claimed[rng.below(claimed.len())]]
+                    .flips
+                    .as_mut()
+                    .unwrap();
+                let squares = claim.squares.unwrap_or_default();
+                let any = Square::new(rng.below(10) as u8, rng.below(10) as u8).unwrap();
+                match k / 2 % 5 {
+                    0 => claim.squares = Some(SquareSet(squares.0 & squares.0.wrapping_sub(1))),
+                    1 => claim.squares = Some(SquareSet(squares.0 | SquareSet::single(any).0)),
+                    2 => claim.count = Some(claim.count.unwrap_or(3).wrapping_add(1)),
+                    3 => claim.squares = Some(SquareSet::EMPTY),
+                    _ => {
+                        claim.squares = Some(squares);
+                        claim.count = Some(squares.len() as u8 + 1);
+                    }
+                }
+            }
+            let Ok((bytes, _)) = Format::Rgn.write_bytes(&[record], &WriteOptions::default())
+            else {
+                continue;
+            };
+            let mut game = String::from_utf8(bytes).unwrap();
+            if k % 4 == 2 {
+                // Right claims written unusually: capitals, squares backwards and one
+                // twice, counts with a leading zero.
+                let (head, moves) = game.split_at(game.find("\n\n").unwrap_or(0));
+                let moves = moves
+                    .split(' ')
+                    .map(|w| match (w.find('('), w.find(')')) {
+                        (Some(open), Some(close)) if open < close && &w[open..=close] != "(?)" => {
+                            let inside = &w[open + 1..close];
+                            let (count, squares) = match inside.split_once(':') {
+                                Some((n, s)) => (Some(n), s),
+                                None if inside.starts_with(|c: char| c.is_ascii_digit()) => {
+                                    (Some(inside), "")
+                                }
+                                None => (None, inside),
+                            };
+                            let mut list: Vec<String> = squares
+                                .split(',')
+                                .filter(|s| !s.is_empty())
+                                .map(str::to_ascii_uppercase)
+                                .collect();
+                            list.reverse();
+                            if let Some(first) = list.first().cloned() {
+                                list.push(first);
+                            }
+                            let inside = match count {
+                                Some(n) if list.is_empty() => format!("0{n}"),
+                                Some(n) => format!("0{n}:{}", list.join(",")),
+                                None => list.join(","),
+                            };
+                            format!("{}({inside}){}", &w[..open], &w[close + 1..])
+                        }
+                        _ => w.to_owned(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                game = format!("{head}{moves}");
+            }
+            text.push_str(&game);
+            text.push('\n');
+            count += 1;
+        }
+    }
+    let summary = assert_same(
+        Format::Rgn,
+        text.as_bytes(),
+        &options("flips.rgn", None),
+        "flips.rgn",
+    );
+    assert_eq!(summary.games, count, "{summary}");
+    assert!(summary.valid > count / 3, "{summary}");
+    assert!(summary.invalid > count / 5, "{summary}");
+}
+
 /// A reader that gives `bytes`, then fails.
 struct FailingAfter(Cursor<Vec<u8>>);
 

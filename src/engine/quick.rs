@@ -65,6 +65,25 @@ impl QuickClaim {
 /// the full validator.
 pub(crate) const MAX_MOVES: usize = 128;
 
+/// The bit of the square in column `col` and row `row` (both below 10) in the layout a
+/// flip claim's squares are gathered in: `u128`'s [`Bits`] layout, 11 bits a row.
+#[inline]
+pub(crate) fn claimed_bit(col: u8, row: u8) -> u128 {
+    u128::bit(u32::from(row) * u128::STRIDE + u32::from(col))
+}
+
+/// What one move claims to flip (RGN `c4(d4,d5)`, `c4(2)`, `c4(2:d4,d5)`, `c4()`), as the
+/// full validator compares it: the squares as a set, the count against their number.
+#[derive(Clone, Copy, Default, Debug)]
+struct FlipClaimAt {
+    /// The index of the move in the list.
+    index: u8,
+    /// The claimed number of flipped discs, if given.
+    count: Option<u8>,
+    /// The claimed squares, if given, in the layout of [`claimed_bit`].
+    squares: Option<u128>,
+}
+
 /// The moves of one game, gathered by a reader without allocating.
 #[derive(Clone)]
 pub(crate) struct QuickMoves {
@@ -73,6 +92,9 @@ pub(crate) struct QuickMoves {
     /// Whether an explicit pass was seen: the record then writes its passes, and a missing
     /// one is an error.
     explicit_passes: bool,
+    /// The flip claims, in move order.
+    claims: [FlipClaimAt; MAX_MOVES],
+    claims_len: usize,
     /// The board of the last rules other than standard Othello, kept for the next game.
     board: Option<(Rules, Replay)>,
 }
@@ -83,6 +105,8 @@ impl Default for QuickMoves {
             moves: [0; MAX_MOVES],
             len: 0,
             explicit_passes: false,
+            claims: [FlipClaimAt::default(); MAX_MOVES],
+            claims_len: 0,
             board: None,
         }
     }
@@ -93,6 +117,24 @@ impl QuickMoves {
     pub(crate) fn clear(&mut self) {
         self.len = 0;
         self.explicit_passes = false;
+        self.claims_len = 0;
+    }
+
+    /// Claims that the last move pushed flips `count` discs (when given) and `squares`
+    /// (when given, [`claimed_bit`]s; none is a claim that nothing flipped). The quick
+    /// check passes the game only if every claim holds, as the full validator compares
+    /// them; `false` when there is no move to claim for.
+    pub(crate) fn claim_flips(&mut self, count: Option<u8>, squares: Option<u128>) -> bool {
+        let Some(index) = self.len.checked_sub(1) else {
+            return false;
+        };
+        self.claims[self.claims_len] = FlipClaimAt {
+            index: index as u8,
+            count,
+            squares,
+        };
+        self.claims_len += 1;
+        true
     }
 
     /// Adds a square's [`code`] or [`PASS`]; `false` when the list is full.
@@ -141,21 +183,59 @@ impl QuickMoves {
         claim: Option<(u8, u8)>,
     ) -> Option<[u8; 2]> {
         let (moves, explicit) = (&self.moves[..self.len], self.explicit_passes);
-        if *rules == Rules::default() {
+        let claims = Claims(&self.claims[..self.claims_len]);
+        if *rules == Rules::default() && claims.0.is_empty() {
             return standard().replay_score(moves.iter().copied(), explicit, claim);
+        }
+        if *rules == Rules::default() {
+            let board = standard();
+            return board.replay_checked(moves, explicit, claim, claims.checker());
         }
         if self.board.as_ref().map_or(true, |(r, _)| r != rules) {
             self.board = Some((*rules, Replay::of(rules)));
         }
-        let moves = &self.moves[..self.len];
         match &self.board {
+            Some((_, Replay::Narrow(board))) if claims.0.is_empty() => {
+                board.replay_score(moves.iter().copied(), explicit, claim)
+            }
             Some((_, Replay::Narrow(board))) => {
+                board.replay_checked(moves, explicit, claim, claims.checker())
+            }
+            Some((_, Replay::Wide(board))) if claims.0.is_empty() => {
                 board.replay_score(moves.iter().copied(), explicit, claim)
             }
             Some((_, Replay::Wide(board))) => {
-                board.replay_score(moves.iter().copied(), explicit, claim)
+                board.replay_checked(moves, explicit, claim, claims.checker())
             }
-            _ => replay_engine(rules, moves, explicit, claim),
+            _ => replay_engine(rules, moves, explicit, claim, &claims),
+        }
+    }
+}
+
+/// A game's flip claims, for the replay to check move by move.
+struct Claims<'a>(&'a [FlipClaimAt]);
+
+impl Claims<'_> {
+    /// Whether `claim` holds for `flipped`, the discs its move flipped as
+    /// [`claimed_bit`]s: its squares equal to them, its count to their number.
+    #[inline]
+    fn holds(claim: &FlipClaimAt, flipped: u128) -> bool {
+        claim
+            .count
+            .map_or(true, |n| u32::from(n) == flipped.count_ones())
+            && claim.squares.map_or(true, |squares| squares == flipped)
+    }
+
+    /// The check [`Board::replay_checked`] asks after every written move: whether the
+    /// claim of move `i`, if it has one, holds. Claims come in move order.
+    fn checker<B: RayBits>(&self) -> impl FnMut(usize, B) -> bool + '_ {
+        let mut next = 0;
+        move |i, flipped| match self.0.get(next) {
+            Some(claim) if usize::from(claim.index) == i => {
+                next += 1;
+                Claims::holds(claim, flipped.to_claimed())
+            }
+            _ => true,
         }
     }
 }
@@ -323,13 +403,24 @@ fn replay_engine(
     moves: &[u8],
     explicit_passes: bool,
     claim: Option<(u8, u8)>,
+    claims: &Claims<'_>,
 ) -> Option<[u8; 2]> {
     let mut pos = start(rules)?;
-    for &code in moves {
+    let mut next = claims.0.iter().peekable();
+    for (i, &code) in moves.iter().enumerate() {
         let mv = move_of(code)?;
-        if pos.play(mv).is_err() {
-            let may_pass = mv != Move::Pass && !explicit_passes && pos.must_pass();
-            if !may_pass || pos.play(Move::Pass).is_err() || pos.play(mv).is_err() {
+        let flipped = match pos.play_with_flips(mv) {
+            Ok(flipped) => flipped,
+            Err(_) => {
+                let may_pass = mv != Move::Pass && !explicit_passes && pos.must_pass();
+                if !may_pass || pos.play(Move::Pass).is_err() {
+                    return None;
+                }
+                pos.play_with_flips(mv).ok()?
+            }
+        };
+        if let Some(claim) = next.next_if(|c| usize::from(c.index) == i) {
+            if !Claims::holds(claim, u128::from_set(flipped)) {
                 return None;
             }
         }
@@ -352,10 +443,12 @@ pub(crate) trait RayBits: Bits {
     fn below(self) -> Self;
     /// Every bit when `yes`, none otherwise.
     fn all_if(yes: bool) -> Self;
+    /// The squares in the layout of [`claimed_bit`].
+    fn to_claimed(self) -> u128;
 }
 
 macro_rules! ray_bits {
-    ($t:ty) => {
+    ($t:ty, $to_claimed:expr) => {
         impl RayBits for $t {
             #[inline]
             fn lowest_bit(self) -> $t {
@@ -374,11 +467,19 @@ macro_rules! ray_bits {
             fn all_if(yes: bool) -> $t {
                 <$t>::from(yes).wrapping_neg()
             }
+            #[inline]
+            fn to_claimed(self) -> u128 {
+                $to_claimed(self)
+            }
         }
     };
 }
-ray_bits!(u64);
-ray_bits!(u128);
+// Rows 8 bits apart move to 11.
+ray_bits!(u64, |bits: u64| (0..8).fold(0u128, |acc, row| {
+    acc | u128::from(bits >> (8 * row) & 0xff) << (11 * row)
+}));
+// The same layout.
+ray_bits!(u128, |bits: u128| bits);
 
 /// Two-player rules from a standard opening without a disc supply, in the engine's bitboard
 /// layout `B`: squares off the board or blocked are never occupied, so runs stop there on
@@ -476,14 +577,27 @@ impl<B: RayBits> Board<B> {
         &self,
         moves: impl IntoIterator<Item = u8>,
         explicit_passes: bool,
+        inferred: impl FnMut(usize),
+    ) -> Option<(B, B, bool)> {
+        self.walk_checked(moves, explicit_passes, inferred, |_, _| true)
+    }
+
+    /// [`Board::walk`], asking `check` after every written move, with its index and the
+    /// discs it flipped (none for a pass), whether to go on; `None` when it says no.
+    #[inline]
+    fn walk_checked(
+        &self,
+        moves: impl IntoIterator<Item = u8>,
+        explicit_passes: bool,
         mut inferred: impl FnMut(usize),
+        mut check: impl FnMut(usize, B) -> bool,
     ) -> Option<(B, B, bool)> {
         let [mut own, mut opp] = self.start;
         let mut black_to_move = true;
         for (i, code) in moves.into_iter().enumerate() {
             if code == PASS {
                 // A pass is legal only for a player without a move, in a game not over.
-                if self.can_move(own, opp) || !self.can_move(opp, own) {
+                if self.can_move(own, opp) || !self.can_move(opp, own) || !check(i, B::ZERO) {
                     return None;
                 }
             } else {
@@ -504,6 +618,9 @@ impl<B: RayBits> Board<B> {
                         self.place(own, opp, index)?
                     }
                 };
+                if !check(i, flipped) {
+                    return None;
+                }
                 own |= B::bit(index as u32) | flipped;
                 opp &= !flipped;
             }
@@ -535,6 +652,32 @@ impl<B: RayBits> Board<B> {
         claim: Option<(u8, u8)>,
     ) -> Option<[u8; 2]> {
         let (own, opp, black_to_move) = self.walk(moves, explicit_passes, |_| {})?;
+        self.claimed_score(own, opp, black_to_move, claim)
+    }
+
+    /// [`Board::replay_score`], with `check` asked after every move as
+    /// [`Board::walk_checked`] asks it (for the moves' flip claims).
+    fn replay_checked(
+        &self,
+        moves: &[u8],
+        explicit_passes: bool,
+        claim: Option<(u8, u8)>,
+        check: impl FnMut(usize, B) -> bool,
+    ) -> Option<[u8; 2]> {
+        let walked = self.walk_checked(moves.iter().copied(), explicit_passes, |_| {}, check);
+        let (own, opp, black_to_move) = walked?;
+        self.claimed_score(own, opp, black_to_move, claim)
+    }
+
+    /// The final scores, when the game is over and they are `claim` (if any).
+    #[inline]
+    fn claimed_score(
+        &self,
+        own: B,
+        opp: B,
+        black_to_move: bool,
+        claim: Option<(u8, u8)>,
+    ) -> Option<[u8; 2]> {
         // Unfinished (`None`): the validator warns.
         let score = self.final_score(own, opp, black_to_move)?;
         match claim {
@@ -668,7 +811,8 @@ mod tests {
             if k % 5 == 2 {
                 claim = Some((outcome.score[0] ^ 1, outcome.score[1]));
             }
-            let engine = replay_engine(&rules, &moves, explicit, claim);
+            let none = Claims(&[]);
+            let engine = replay_engine(&rules, &moves, explicit, claim, &none);
             assert_eq!(
                 board.replay_score(moves.iter().copied(), explicit, claim),
                 engine,

@@ -48,7 +48,7 @@ use std::sync::Arc;
 use crate::diagnostic::{Diagnostic, Source};
 use crate::engine::quick::{move_of, standard_end, QuickMoves};
 use crate::engine::{Move, Rules};
-use crate::formats::rgn::quick::Comments;
+use crate::formats::rgn::quick::Annotations;
 use crate::formats::rgn::GameSpan;
 use crate::formats::wthor::{Entry, FileContext, QuickRecord};
 use crate::formats::{
@@ -833,7 +833,7 @@ impl Scratch {
             bytes,
             block.rules,
             &mut self.quick,
-            Comments::GiveUp,
+            Annotations::GiveUp,
             |name, value| tags.push((name, value)),
         )?;
         self.moves.clear();

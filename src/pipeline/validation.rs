@@ -524,8 +524,8 @@ fn quick_text(
     let Some(text) = rgn::quick::plain_text(bytes) else {
         return false;
     };
-    let comments = rgn::quick::Comments::Skipped;
-    let scanned = rgn::quick::scan_with_tags(bytes, rules, moves, comments, |n, v| {
+    let annotations = rgn::quick::Annotations::Dropped;
+    let scanned = rgn::quick::scan_with_tags(bytes, rules, moves, annotations, |n, v| {
         // Names and values lie between ASCII bytes: character boundaries.
         if let (Some(g), Some(name), Some(value)) = (&mut gather, text.get(n), text.get(v)) {
             g.facts.tag(name, value);

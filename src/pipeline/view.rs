@@ -41,8 +41,9 @@
 //!
 //! Which games are plain: WTHOR 8x8 records with well-formed fields and move bytes, and
 //! RGN/PGN games that the quick scan takes (simple tags, squares, passes, move numbers,
-//! comments without escapes or commands, a disc-count result). Every other game, and every
-//! game of the other formats, is read in full and viewed through its record.
+//! comments without escapes or commands, flip claims, a disc-count result). Every other
+//! game, and every game of the other formats, is read in full and viewed through its
+//! record.
 
 use std::io::{self, BufRead};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -321,9 +322,9 @@ impl TextSource {
             return false;
         };
         let mut whole = true;
-        let comments = rgn::quick::Comments::Skipped;
+        let annotations = rgn::quick::Annotations::Dropped;
         let scanned =
-            rgn::quick::scan_with_tags(bytes, self.rules, &mut self.quick, comments, |n, v| {
+            rgn::quick::scan_with_tags(bytes, self.rules, &mut self.quick, annotations, |n, v| {
                 // Names and values lie between ASCII bytes: character boundaries.
                 match (text.get(n), text.get(v)) {
                     (Some(name), Some(value)) => b.push_tag(name, value),

@@ -1,11 +1,11 @@
 //! The quick scan of one RGN/PGN game for the quick check ([`crate::engine::quick`]):
 //! one pass over the bytes that takes only the plainest games (simple tags, squares,
-//! passes, move numbers, plain comments, a disc-count result) and gathers their moves
-//! without allocating. Anything else (escapes, flip claims, colour prefixes, boards,
-//! comment commands, other results, a `Start`, `FEN` or `Termination` tag) makes it give
-//! up, and the game is parsed in full.
+//! passes, move numbers, plain comments, flip claims, a disc-count result) and gathers
+//! their moves and claims without allocating. Anything else (escapes, colour prefixes,
+//! boards, comment commands, other results, a `Start`, `FEN` or `Termination` tag) makes
+//! it give up, and the game is parsed in full.
 
-use crate::engine::quick::{code, QuickMoves, PASS};
+use crate::engine::quick::{claimed_bit, code, QuickMoves, PASS};
 use std::ops::Range;
 
 use crate::engine::Rules;
@@ -16,21 +16,19 @@ pub(crate) type Claim = Option<(u8, u8)>;
 /// A game's `bytes` as text when the reader has nothing to say of the text itself (UTF-8,
 /// no NUL byte): the first condition for a game to be plain.
 pub(crate) fn plain_text(bytes: &[u8]) -> Option<&str> {
-    if memchr::memchr(0, bytes).is_some() {
-        return None;
-    }
-    // A control character is reported and replaced by the full reader.
+    // A control character (a NUL among them) is reported and replaced by the full reader.
     std::str::from_utf8(bytes)
         .ok()
         .filter(|text| !crate::formats::text::has_control(text))
 }
 
-/// What the scan does with a comment.
+/// What the scan does with a comment or a flip claim.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Comments {
-    /// Skips a plain one (for a caller that does not keep comments).
-    Skipped,
-    /// Gives up (for a caller that would have to keep it).
+pub(crate) enum Annotations {
+    /// Skips a plain comment and hands a flip claim to the quick check, to be compared
+    /// with what the move flips (for a caller that keeps neither).
+    Dropped,
+    /// Gives up (for a caller that would have to keep them).
     GiveUp,
 }
 
@@ -43,7 +41,7 @@ pub(crate) fn scan_with_tags(
     bytes: &[u8],
     rules: Rules,
     moves: &mut QuickMoves,
-    comments: Comments,
+    annotations: Annotations,
     mut tag_found: impl FnMut(Range<usize>, Range<usize>),
 ) -> Option<(Rules, Claim)> {
     moves.clear();
@@ -75,7 +73,7 @@ pub(crate) fn scan_with_tags(
         }
         pos = skip_ws(bytes, end);
     }
-    let text_result = movetext(bytes, pos, moves, comments)?;
+    let text_result = movetext(bytes, pos, moves, annotations)?;
     match (tag_result, text_result) {
         (Some(t), Some(m)) if t != m => None,
         (t, m) => Some((rules, t.or(m))),
@@ -183,7 +181,7 @@ fn movetext(
     bytes: &[u8],
     mut pos: usize,
     moves: &mut QuickMoves,
-    comments: Comments,
+    annotations: Annotations,
 ) -> Option<Claim> {
     let mut result: Claim = None;
     while let Some(&b) = bytes.get(pos) {
@@ -197,7 +195,13 @@ fn movetext(
                     _ => return None,
                 };
                 pos += len;
-                if result.is_some() || !ends_word(bytes.get(pos)) || !moves.push(code(col, row)) {
+                if result.is_some() || !moves.push(code(col, row)) {
+                    return None;
+                }
+                if bytes.get(pos) == Some(&b'(') && annotations == Annotations::Dropped {
+                    pos = flip_claim(bytes, pos, moves)?;
+                }
+                if !ends_word(bytes.get(pos)) {
                     return None;
                 }
             }
@@ -228,7 +232,7 @@ fn movetext(
                     _ => return None,
                 }
             }
-            b'{' | b';' if comments == Comments::GiveUp => return None,
+            b'{' | b';' if annotations == Annotations::GiveUp => return None,
             b'{' => {
                 let close = pos + memchr::memchr(b'}', &bytes[pos..])?;
                 let inside = &bytes[pos + 1..close];
@@ -262,6 +266,60 @@ fn movetext(
     Some(result)
 }
 
+/// The flip claim at `pos` (its `(`), handed to `moves` for the move before it: `(?)`,
+/// `(count)`, `(count:squares)` or `(squares)`, squares separated by commas (none: a
+/// claim that nothing flipped), as the parser reads it. Returns where it ends; `None` for
+/// anything the scan does not follow.
+fn flip_claim(bytes: &[u8], pos: usize, moves: &mut QuickMoves) -> Option<usize> {
+    let mut pos = pos + 1;
+    if bytes.get(pos..pos + 2) == Some(b"?)") {
+        return Some(pos + 2);
+    }
+    let mut count = None;
+    if bytes.get(pos).is_some_and(u8::is_ascii_digit) {
+        let (digits, end) = digits(bytes, pos);
+        count = Some(number(digits)?);
+        pos = end;
+        match bytes.get(pos) {
+            Some(b')') => {
+                moves.claim_flips(count, None).then_some(())?;
+                return Some(pos + 1);
+            }
+            Some(b':') => pos += 1,
+            _ => return None,
+        }
+    }
+    let mut squares = 0u128;
+    if bytes.get(pos) != Some(&b')') {
+        loop {
+            let (col, row, len) = claimed_square(bytes, pos)?;
+            squares |= claimed_bit(col, row);
+            pos += len;
+            match bytes.get(pos) {
+                Some(b',') => pos += 1,
+                Some(b')') => break,
+                _ => return None,
+            }
+        }
+    }
+    moves.claim_flips(count, Some(squares)).then_some(pos + 1)
+}
+
+/// A square's column and row at `pos` in a flip claim (`d4`, `J10`), and its length.
+fn claimed_square(bytes: &[u8], pos: usize) -> Option<(u8, u8, usize)> {
+    let col = match bytes.get(pos)? {
+        b @ (b'a'..=b'j' | b'A'..=b'J') => b.to_ascii_lowercase() - b'a',
+        _ => return None,
+    };
+    match (bytes.get(pos + 1), bytes.get(pos + 2)) {
+        (Some(b'1'), Some(b'0')) => Some((col, 9, 3)),
+        (Some(&d @ b'1'..=b'9'), next) if !next.is_some_and(u8::is_ascii_digit) => {
+            Some((col, d - b'1', 2))
+        }
+        _ => None,
+    }
+}
+
 /// The run of ASCII digits at `pos`, and where it ends.
 fn digits(bytes: &[u8], pos: usize) -> (&[u8], usize) {
     let start = pos.min(bytes.len());
@@ -278,7 +336,7 @@ mod tests {
 
     /// The scan without its tags.
     fn scan(bytes: &[u8], rules: Rules, moves: &mut QuickMoves) -> Option<(Rules, Claim)> {
-        scan_with_tags(bytes, rules, moves, Comments::Skipped, |_, _| {})
+        scan_with_tags(bytes, rules, moves, Annotations::Dropped, |_, _| {})
     }
 
     fn scanned(text: &str) -> Option<(Vec<u8>, Claim)> {
@@ -310,6 +368,63 @@ mod tests {
         assert_eq!(moves.as_slice(), [code(9, 9)]);
     }
 
+    /// Whether the quick check passes the 4x4 game `text` (`None`: the scan gives up).
+    fn claims_hold(text: &str) -> Option<bool> {
+        let mut moves = QuickMoves::default();
+        let rules: Rules = "othello:4x4".parse().unwrap();
+        let (rules, claim) = scan(text.as_bytes(), rules, &mut moves)?;
+        Some(moves.clean_score(&rules, claim).is_some())
+    }
+
+    #[test]
+    fn flip_claims_are_scanned_and_checked() {
+        // 4x4: Black's a2 flips b2, and so on to the end: Black passes before White's
+        // b4, which flips b3 and c4, and Black's a4 fills the board.
+        let game = |claims: [&str; 12]| {
+            let moves = [
+                "a2", "a1", "c4", "d2", "d1", "d4", "d3", "a3", "b1", "c1", "b4", "a4",
+            ];
+            let mut text = String::new();
+            for (mv, claim) in moves.iter().zip(claims) {
+                text.push_str(mv);
+                text.push_str(claim);
+                text.push(' ');
+            }
+            text
+        };
+        let none = [""; 12];
+        assert_eq!(claims_hold(&game(none)), Some(true));
+        let mut first = none;
+        for (claim, holds) in [
+            ("(b2)", true),
+            ("(B2)", true),
+            ("(1)", true),
+            ("(1:b2)", true),
+            ("(1:b2,b2)", true),
+            ("(?)", true),
+            ("(b2,c2)", false),
+            ("()", false),
+            ("(2)", false),
+            ("(0:b2)", false),
+            ("(1:)", false),
+            ("(j10)", false),
+        ] {
+            first[0] = claim;
+            assert_eq!(claims_hold(&game(first)), Some(holds), "{claim}");
+        }
+        // A claim on a later move, after the pass the record leaves out.
+        let mut late = none;
+        for (claim, holds) in [
+            ("(b3,c4)", true),
+            ("(c4,b3)", true),
+            ("(2)", true),
+            ("(b3)", false),
+        ] {
+            late[10] = claim;
+            assert_eq!(claims_hold(&game(late)), Some(holds), "b4{claim}");
+        }
+    }
+
     #[test]
     fn anything_unusual_gives_up() {
         for text in [
@@ -321,7 +436,17 @@ mod tests {
             "[Start \"x\"]\n1. f5",
             "[Event \"a\\\"b\"]\n1. f5",
             "[Event \"x\"\n1. f5",
-            "1. f5(e5) d6",
+            "1. f5(e5 d6",
+            "1. f5(e5,) d6",
+            "1. f5(,e5) d6",
+            "1. f5(e5)x d6",
+            "1. f5(e11) d6",
+            "1. f5(e0) d6",
+            "1. f5(300) d6",
+            "1. f5(1:e5:e6) d6",
+            "1. f5(?e5) d6",
+            "1. f5(e5;e6) d6",
+            "1. --(0) d6",
             "1. B:f5",
             "1. f5 {[%eval 1]}",
             "1. f5 <board>",
