@@ -30,7 +30,7 @@ use crate::record::{Record, TagName};
 mod losses;
 
 use losses::kind;
-pub(crate) use losses::{on_moves, tag_phrase, tags_phrase, termination_phrase};
+pub(crate) use losses::{on_moves, tag_names_phrase, tag_phrase, tags_phrase, termination_phrase};
 pub use losses::{Claim, ClaimLosses};
 
 /// Which start positions other than the rules' own a format holds.
@@ -202,38 +202,7 @@ impl Capabilities {
 pub fn meaning_losses(format: Format, record: &Record) -> Vec<String> {
     let can = Capabilities::of(format);
     let rules: Rules = record.rules;
-    let mut why = Vec::new();
-    if !can.players.contains(&rules.players()) {
-        why.push(format!(
-            "{} players (it holds {})",
-            rules.players(),
-            or_list(can.players.iter().map(u8::to_string))
-        ));
-    }
-    if !can.boards.contains(&rules.board()) {
-        why.push(format!(
-            "{} board (it holds {})",
-            with_article(rules.board()),
-            or_list(can.boards.iter().map(|b| b.name().to_string()))
-        ));
-    }
-    if rules.is_anti() && !can.anti {
-        why.push("anti-reversi (fewest discs win)".into());
-    }
-    if rules.supply().is_some() && !can.supply {
-        why.push("a limited disc supply (classic reversi)".into());
-    } else if rules.opening() == Opening::Free && !can.free_opening {
-        why.push("a free opening".into());
-    }
-    if !rules.blocked().is_empty() && !can.blocked {
-        why.push("blocked squares".into());
-    }
-    if rules.handicap().is_some() && !can.handicap {
-        why.push("a corner handicap".into());
-    }
-    if rules.players() == 2 && rules.scoring() == Scoring::Raw && !can.raw_scoring {
-        why.push("raw scoring (empties not given to the winner)".into());
-    }
+    let mut why = rules_meaning_losses(format, &rules);
     if let Some(start) = &record.start {
         let (discs, neutral) = rules.start_discs();
         let setup = start.setup;
@@ -270,6 +239,46 @@ pub fn meaning_losses(format: Format, record: &Record) -> Vec<String> {
                 why.push(format!("a komi of {} (it changes the result)", komi.trim()));
             }
         }
+    }
+    why
+}
+
+/// What of `rules` the `format` cannot hold without changing what a game means (the first
+/// reasons [`meaning_losses`] gives): all of them, for a game with nothing more than its
+/// rules, tags other than a komi, and moves from the usual start.
+pub(crate) fn rules_meaning_losses(format: Format, rules: &Rules) -> Vec<String> {
+    let can = Capabilities::of(format);
+    let mut why = Vec::new();
+    if !can.players.contains(&rules.players()) {
+        why.push(format!(
+            "{} players (it holds {})",
+            rules.players(),
+            or_list(can.players.iter().map(u8::to_string))
+        ));
+    }
+    if !can.boards.contains(&rules.board()) {
+        why.push(format!(
+            "{} board (it holds {})",
+            with_article(rules.board()),
+            or_list(can.boards.iter().map(|b| b.name().to_string()))
+        ));
+    }
+    if rules.is_anti() && !can.anti {
+        why.push("anti-reversi (fewest discs win)".into());
+    }
+    if rules.supply().is_some() && !can.supply {
+        why.push("a limited disc supply (classic reversi)".into());
+    } else if rules.opening() == Opening::Free && !can.free_opening {
+        why.push("a free opening".into());
+    }
+    if !rules.blocked().is_empty() && !can.blocked {
+        why.push("blocked squares".into());
+    }
+    if rules.handicap().is_some() && !can.handicap {
+        why.push("a corner handicap".into());
+    }
+    if rules.players() == 2 && rules.scoring() == Scoring::Raw && !can.raw_scoring {
+        why.push("raw scoring (empties not given to the winner)".into());
     }
     why
 }

@@ -49,11 +49,11 @@ use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
 use super::board_text;
-use super::capabilities::{tags_phrase, Claim, ClaimLosses};
+use super::capabilities::{tag_names_phrase, tags_phrase, Claim, ClaimLosses};
 use super::text::{self, Line, LineReader, MAX_GAME_BYTES};
 use super::{
-    text_writer, Games, ParsedGame, ReadOptions, RecordWriter, Sniff, TextFormat, WriteError,
-    WriteOptions, Written,
+    text_writer, Games, ParsedGame, PlainGame, ReadOptions, RecordWriter, Sniff, TextFormat,
+    WriteError, WriteOptions, Written,
 };
 use crate::diagnostic::{Collected, Diagnostic, Source};
 use crate::engine::quick::{code, QuickMoves, PASS};
@@ -879,6 +879,18 @@ impl<R: BufRead> Iterator for MoveStringReader<R> {
 // ----------------------------------------------------------------------------------------
 // Writer
 
+/// Appends `moves` as one line (passes as `--` when `passes`, else left out).
+fn push_moves(line: &mut String, moves: impl Iterator<Item = Move>, passes: bool) {
+    for mv in moves {
+        match mv {
+            Move::Place(sq) => line.push_str(sq.name()),
+            Move::Pass if passes => line.push_str("--"),
+            Move::Pass => {}
+        }
+    }
+    line.push('\n');
+}
+
 /// Move strings, one game a line, under a `%% rules:` pragma when the rules change.
 struct MoveStrings {
     /// Whether passes are written (`--`), or the dialect asked for that is not one.
@@ -929,13 +941,27 @@ impl TextFormat for MoveStrings {
         if let Some(prefix) = start {
             line.push_str(&prefix);
         }
-        for m in &record.moves {
-            if passes || m.mv != Move::Pass {
-                line.push_str(&m.mv.to_string());
-            }
-        }
-        line.push('\n');
+        push_moves(&mut line, record.moves.iter().map(|m| m.mv), passes);
         Ok((line, losses))
+    }
+
+    fn render_plain(&self, game: &PlainGame<'_>) -> Option<(String, Vec<String>)> {
+        let passes = *self.passes.as_ref().ok()?;
+        // A plain game is one the quick check passed: every pass forced, so replay infers
+        // each one left out; it starts from the rules' start, and has moves.
+        if game.moves.is_empty() {
+            return None;
+        }
+        let mut losses = Vec::new();
+        if !game.tags.is_empty() {
+            losses.push(tag_names_phrase(game.tags().map(|(name, _)| name)));
+        }
+        if game.discs.is_some() {
+            ClaimLosses::of_result().append_to(&mut losses);
+        }
+        let mut line = String::with_capacity(2 * game.moves.len() + 1);
+        push_moves(&mut line, game.moves.iter().copied(), passes);
+        Some((line, losses))
     }
 
     fn frame(&self, written: &Written, rules: &Rules, line: &str, out: &mut String) {

@@ -31,10 +31,11 @@ pub(super) trait TextFormat: Send + Sync {
         Ok(())
     }
 
-    /// The text of a plain game, read without a record: exactly what [`TextFormat::render`]
-    /// gives for the game's record, which it holds whole. `None` where the format renders
-    /// only records (the caller reads the record and renders that).
-    fn render_plain(&self, game: &PlainGame<'_>) -> Option<String> {
+    /// The text of a plain game, read without a record, and what the format cannot hold of
+    /// it: exactly what [`TextFormat::render`] gives for the game's record. `None` where
+    /// the format renders only records, or would refuse this one (the caller reads the
+    /// record and renders that).
+    fn render_plain(&self, game: &PlainGame<'_>) -> Option<(String, Vec<String>)> {
         let _ = game;
         None
     }
@@ -42,7 +43,8 @@ pub(super) trait TextFormat: Send + Sync {
 
 /// A game as a scan of its text saw it, with nothing more to it (no start position,
 /// comments, claims or board snapshots) and its passes explicit: what a format that can
-/// needs to render it without building its record ([`Renderer::render_plain`]).
+/// needs to render it without building its record ([`Renderer::render_plain`]). It is a
+/// game the quick check passed: legal, finished, every pass forced.
 pub(crate) struct PlainGame<'a> {
     pub(crate) rules: Rules,
     /// The game's text; `tags` are where each tag's name and value lie in it.
@@ -171,12 +173,24 @@ impl Renderer {
         let controls = game
             .tags()
             .any(|(name, value)| text::has_control(name) || text::has_control(value));
-        if self.checked.is_some() || controls {
+        if controls {
             return None;
         }
+        if let Some(format) = self.checked {
+            // With no start position, only the rules and a komi can change what the game
+            // means; a game with a komi tag is left to the record's checks.
+            let komi = game
+                .tags()
+                .any(|(name, _)| name.eq_ignore_ascii_case(crate::record::TagName::KOMI));
+            if komi || !capabilities::rules_meaning_losses(format, &game.rules).is_empty() {
+                return None;
+            }
+        }
+        let (text, losses) = self.format.render_plain(game)?;
         Some(Rendered {
-            text: self.format.render_plain(game)?,
-            losses: Vec::new(),
+            text,
+            // Refused (not written lossily): the record's rendering says why.
+            losses: check_losses(losses, &self.options).ok()?,
             rules: game.rules,
         })
     }

@@ -171,6 +171,14 @@ impl ClaimLosses {
         lost
     }
 
+    /// The result as lost: what a format without results loses of a game that has only
+    /// moves and a result.
+    pub fn of_result() -> ClaimLosses {
+        let mut lost = ClaimLosses::default();
+        lost.on_move(Claim::Result, 0);
+        lost
+    }
+
     /// Adds the `claims` of `record` as lost, as [`ClaimLosses::of`] does.
     pub fn add(&mut self, record: &Record, claims: &[Claim]) {
         for &claim in claims {
@@ -232,8 +240,20 @@ impl ClaimLosses {
 
 /// `tags (Event, Black)`: the tags of a record for a format that holds none of them.
 pub(crate) fn tags_phrase(tags: &[Tag]) -> String {
-    let names: Vec<&str> = tags.iter().map(|t| t.name.as_str()).collect();
-    format!("tags ({})", names.join(", "))
+    tag_names_phrase(tags.iter().map(|t| t.name.as_str()))
+}
+
+/// [`tags_phrase`] for the tags of these names.
+pub(crate) fn tag_names_phrase<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    let mut phrase = String::from("tags (");
+    for (i, name) in names.enumerate() {
+        if i > 0 {
+            phrase.push_str(", ");
+        }
+        phrase.push_str(name);
+    }
+    phrase.push(')');
+    phrase
 }
 
 /// ``the tag `Site` ``: one tag a format has no place for.

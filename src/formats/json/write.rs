@@ -74,9 +74,9 @@ impl TextFormat for JsonGames {
         Ok((text, losses))
     }
 
-    fn render_plain(&self, game: &PlainGame<'_>) -> Option<String> {
+    fn render_plain(&self, game: &PlainGame<'_>) -> Option<(String, Vec<String>)> {
         self.shape.as_ref().ok()?;
-        plain_json(game).ok()
+        Some((plain_json(game).ok()?, Vec::new()))
     }
 
     fn frame(&self, written: &Written, _rules: &Rules, text: &str, out: &mut String) {

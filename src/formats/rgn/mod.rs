@@ -138,8 +138,8 @@ impl TextFormat for RgnGames {
         Ok(write::write_game(record))
     }
 
-    fn render_plain(&self, game: &PlainGame<'_>) -> Option<String> {
-        write::write_plain(game)
+    fn render_plain(&self, game: &PlainGame<'_>) -> Option<(String, Vec<String>)> {
+        Some((write::write_plain(game)?, Vec::new()))
     }
 
     fn frame(&self, written: &Written, _rules: &Rules, text: &str, out: &mut String) {
