@@ -368,7 +368,13 @@ pub struct LossSummary {
     groups: Vec<LossGroup>,
     /// The group of each kind (the loss with its numbers masked).
     index: BTreeMap<String, usize>,
+    /// The group of each wording seen, up to [`WORDINGS`] of them: most games of a run
+    /// lose the same things in the same words, which then need no masking.
+    wordings: BTreeMap<String, usize>,
 }
+
+/// Most wordings a [`LossSummary`] remembers.
+const WORDINGS: usize = 1024;
 
 /// One line of a [`LossSummary`].
 #[derive(Clone, Debug)]
@@ -394,18 +400,10 @@ impl LossSummary {
     /// Records that game `game` lost `losses`.
     pub fn add(&mut self, game: usize, losses: &[String]) {
         for loss in losses {
-            let key = kind(loss);
-            let i = *self.index.entry(key).or_insert_with(|| {
-                self.groups.push(LossGroup {
-                    first: loss.clone(),
-                    first_game: game,
-                    games: Vec::new(),
-                    count: 0,
-                    last_game: game,
-                    varied: false,
-                });
-                self.groups.len() - 1
-            });
+            let i = match self.wordings.get(loss) {
+                Some(&i) => i,
+                None => self.group_of(game, loss),
+            };
             let group = &mut self.groups[i];
             group.varied |= *loss != group.first;
             if group.count == 0 || group.last_game != game {
@@ -416,6 +414,26 @@ impl LossSummary {
                 }
             }
         }
+    }
+
+    /// The group of `loss`, first lost in `game` if it is new, remembered by its wording.
+    fn group_of(&mut self, game: usize, loss: &str) -> usize {
+        let groups = &mut self.groups;
+        let i = *self.index.entry(kind(loss)).or_insert_with(|| {
+            groups.push(LossGroup {
+                first: loss.to_owned(),
+                first_game: game,
+                games: Vec::new(),
+                count: 0,
+                last_game: game,
+                varied: false,
+            });
+            groups.len() - 1
+        });
+        if self.wordings.len() < WORDINGS {
+            self.wordings.insert(loss.to_owned(), i);
+        }
+        i
     }
 
     /// Whether nothing was dropped.

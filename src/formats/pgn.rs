@@ -32,6 +32,7 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use super::capabilities::{tag_phrase, termination_phrase, Claim, ClaimLosses};
+use super::text::push_decimal;
 use super::{
     check_losses, text_writer, PgnDialect, RecordWriter, TextFormat, WriteError, WriteOptions,
     Written,
@@ -253,7 +254,9 @@ fn fen(setup: &Setup) -> String {
 fn movetext(record: &Record, dialect: PgnDialect, losses: &mut Losses) -> Vec<Move> {
     let insert_passes = dialect != PgnDialect::Thor;
     let mut slots = Vec::with_capacity(record.moves.len() + 2);
-    let mut replay = if record.rules == Rules::default() {
+    // Replayed to insert passes and to check colour claims.
+    let needed = insert_passes || record.moves.iter().any(|m| m.color.is_some());
+    let mut replay = if needed && record.rules == Rules::default() {
         record.start_position().ok()
     } else {
         None
@@ -457,16 +460,28 @@ fn clean_value(name: &str, value: &str, losses: &mut Losses) -> String {
 fn push_tags(out: &mut String, plan: &Plan, result: &str) {
     for (name, value) in &plan.tags {
         let value = if name == "Result" { result } else { value };
-        let _ = writeln!(out, "[{name} \"{value}\"]");
+        out.push('[');
+        out.push_str(name);
+        out.push_str(" \"");
+        out.push_str(value);
+        out.push_str("\"]\n");
     }
 }
 
-fn slot_text(slot: Move, upper: bool, pass: &str) -> String {
+/// Appends a movetext slot: its square (in capitals when `upper`), or `pass`.
+fn push_slot(out: &mut String, slot: Move, upper: bool, pass: &str) {
     match slot {
-        Move::Place(sq) if upper => sq.to_string().to_ascii_uppercase(),
-        Move::Place(sq) => sq.to_string(),
-        Move::Pass => pass.to_owned(),
+        Move::Place(sq) if upper => out.extend(sq.name().chars().map(|c| c.to_ascii_uppercase())),
+        Move::Place(sq) => out.push_str(sq.name()),
+        Move::Pass => out.push_str(pass),
     }
+}
+
+/// A movetext slot as text ([`push_slot`]).
+fn slot_text(slot: Move, upper: bool, pass: &str) -> String {
+    let mut text = String::new();
+    push_slot(&mut text, slot, upper, pass);
+    text
 }
 
 // ---------------------------------------------------------------------------------------
@@ -479,15 +494,17 @@ fn thor_text(plan: &Plan) -> String {
         PgnResult::Discs(b, w) => format!("{b}-{w}"),
         _ => "*".to_owned(),
     };
-    let mut out = String::new();
+    let mut out = String::with_capacity(256 + 8 * plan.slots.len());
     push_tags(&mut out, plan, &result);
     for (line, pair) in plan.slots.chunks(2).enumerate() {
-        let first = slot_text(pair[0], true, "");
-        let second = pair
-            .get(1)
-            .map(|s| slot_text(*s, true, ""))
-            .unwrap_or_default();
-        let _ = writeln!(out, "{}. {first} {second}", line + 1);
+        push_decimal(&mut out, line + 1);
+        out.push_str(". ");
+        push_slot(&mut out, pair[0], true, "");
+        out.push(' ');
+        if let Some(&second) = pair.get(1) {
+            push_slot(&mut out, second, true, "");
+        }
+        out.push('\n');
     }
     out
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::{capabilities, check_losses, text, Format, RecordWriter, WriteError, WriteOptions};
 use crate::engine::{Move, Rules};
-use crate::record::Record;
+use crate::record::{ClaimedResult, MoveRecord, Record, Tag};
 
 /// A format written as text, one record at a time, by [`text_writer`].
 pub(super) trait TextFormat: Send + Sync {
@@ -67,6 +67,21 @@ impl PlainGame<'_> {
             let part = |r: &Range<usize>| self.text.get(r.clone()).unwrap_or_default();
             (part(name), part(value))
         })
+    }
+
+    /// The game's record, as its reader reads it once its passes are explicit and its
+    /// result settled (without spans, which no writer writes).
+    fn to_record(&self) -> Record {
+        let mut record = Record::new(self.rules);
+        record.tags = self
+            .tags()
+            .map(|(name, value)| Tag::new(name, value))
+            .collect();
+        record.moves = self.moves.iter().map(|&mv| MoveRecord::new(mv)).collect();
+        record.result = self
+            .discs
+            .map(|[black, white]| ClaimedResult::discs(vec![black, white]));
+        record
     }
 }
 
@@ -166,16 +181,28 @@ impl Renderer {
         })
     }
 
-    /// The text of a plain game without its record, when the format can give it (and no
-    /// meaning check stands first): the same text [`Renderer::render`] gives for the game's
-    /// record. `None`: render the record.
-    pub(crate) fn render_plain(&self, game: &PlainGame<'_>) -> Option<Rendered> {
+    /// A plain game rendered as [`Renderer::render`] renders the game's record: without
+    /// the record where the format can, otherwise from a record made of the game's tags,
+    /// moves and result, which costs far less than reading and validating it again.
+    /// `None` for a game whose tags hold a control character, which its reader replaces
+    /// (and reports): read its record.
+    pub(crate) fn render_game(&self, game: &PlainGame<'_>) -> Option<Result<Rendered, WriteError>> {
         let controls = game
             .tags()
             .any(|(name, value)| text::has_control(name) || text::has_control(value));
         if controls {
             return None;
         }
+        Some(match self.render_plain(game) {
+            Some(rendered) => Ok(rendered),
+            None => self.render(&game.to_record()),
+        })
+    }
+
+    /// The text of a plain game without its record, when the format can give it (and no
+    /// meaning check refuses it): the same text [`Renderer::render`] gives for the game's
+    /// record. `None`: render the record.
+    fn render_plain(&self, game: &PlainGame<'_>) -> Option<Rendered> {
         if let Some(format) = self.checked {
             // With no start position, only the rules and a komi can change what the game
             // means; a game with a komi tag is left to the record's checks.

@@ -505,7 +505,7 @@ impl Work<'_> {
 }
 
 /// What the writer does with a plain game (its text rendered, or its record written),
-/// and its file in a split conversion; `None` when the renderer needs the record.
+/// and its file in a split conversion; `None` when the game needs its record read.
 fn plain_step(
     game: &PlainGame<'_>,
     renderer: Option<&Renderer>,
@@ -513,7 +513,7 @@ fn plain_step(
 ) -> Option<(Step, Option<String>)> {
     let step = match renderer {
         None => Step::Record,
-        Some(renderer) => Step::Rendered(Ok(renderer.render_plain(game)?)),
+        Some(renderer) => Step::Rendered(renderer.render_game(game)?),
     };
     Some((step, split.map(|t| t.file_name(|name| game.tag(name)))))
 }
