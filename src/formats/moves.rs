@@ -1,12 +1,18 @@
 //! Moves as writers list them: each with its colour, passes made explicit. Shared by the
 //! GGF and SGF writers, so that neither format imports the other.
 
+use crate::engine::quick::implicit_passes;
 use crate::engine::{Color, Move};
 use crate::record::{MoveRecord, Record};
 
 /// The moves to write: each with the colour the record claims or replay gives, and the
 /// passes replay finds where a record without colours leaves them out (`None`).
 pub(crate) fn colored_moves(record: &Record) -> Vec<(Color, Option<&MoveRecord>)> {
+    quick_colored_moves(record).unwrap_or_else(|| engine_colored_moves(record))
+}
+
+/// [`colored_moves`] by the engine's replay, for any record.
+fn engine_colored_moves(record: &Record) -> Vec<(Color, Option<&MoveRecord>)> {
     let mut pos = record.start_position().ok();
     let mut expected = record.start_setup().turn;
     let mut out = Vec::with_capacity(record.moves.len());
@@ -33,4 +39,83 @@ pub(crate) fn colored_moves(record: &Record) -> Vec<(Color, Option<&MoveRecord>)
         expected = color.next(2);
     }
     out
+}
+
+/// [`colored_moves`] on the quick board, for a standard Othello game from the usual start
+/// whose moves claim no colour and replay legally (passes inferred where it leaves them
+/// out): the colours then take turns from Black, around the inferred passes. `None`
+/// otherwise, for the engine's replay.
+fn quick_colored_moves(record: &Record) -> Option<Vec<(Color, Option<&MoveRecord>)>> {
+    if record.start.is_some() || record.moves.iter().any(|m| m.color.is_some()) {
+        return None;
+    }
+    let mut passes = Vec::new();
+    implicit_passes(
+        &record.rules,
+        record.moves.iter().map(|m| m.mv),
+        &mut passes,
+    )?;
+    let mut out = Vec::with_capacity(record.moves.len() + passes.len());
+    let mut color = Color::Black;
+    let mut inferred = passes.iter().peekable();
+    for (i, m) in record.moves.iter().enumerate() {
+        if inferred.next_if(|&&before| before == i).is_some() {
+            out.push((color, None));
+            color = color.next(2);
+        }
+        out.push((color, Some(m)));
+        color = color.next(2);
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Position, Rules};
+
+    /// Random standard games, passes written or left out, some with a move changed: the
+    /// quick board gives the engine's colours wherever it answers, and answers for every
+    /// legal game.
+    #[test]
+    fn the_quick_board_colours_moves_as_the_engine_does() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed as usize % n
+        };
+        let mut answered = 0;
+        for k in 0..300 {
+            let mut pos = Position::new(Rules::default());
+            let mut record = Record::new(Rules::default());
+            while !pos.is_over() {
+                let legal: Vec<_> = pos.legal_moves().iter().collect();
+                let mv = match legal.len() {
+                    0 => Move::Pass,
+                    n => Move::Place(legal[next(n)]),
+                };
+                pos.play(mv).unwrap();
+                if mv != Move::Pass || k % 2 == 0 {
+                    record.moves.push(MoveRecord::new(mv));
+                }
+            }
+            let legal = k % 3 != 0;
+            if !legal {
+                let at = next(record.moves.len());
+                let sq = crate::engine::Square::new(next(8) as u8, next(8) as u8).unwrap();
+                record.moves[at] = MoveRecord::new(Move::Place(sq));
+            }
+            let engine = engine_colored_moves(&record);
+            match quick_colored_moves(&record) {
+                Some(quick) => {
+                    assert_eq!(quick, engine, "game {k}");
+                    answered += 1;
+                }
+                None => assert!(!legal, "game {k}: a legal game"),
+            }
+        }
+        assert!(answered > 200, "{answered}");
+    }
 }
