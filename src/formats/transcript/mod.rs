@@ -72,7 +72,7 @@ mod write;
 pub use write::writer;
 
 use crate::codes::Code;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 use std::io::{self, BufRead};
 use std::sync::Arc;
 
@@ -334,8 +334,52 @@ impl LineProblems {
 
 #[derive(Clone, Debug)]
 struct Token {
-    text: String,
+    text: TokenText,
     span: Span,
+}
+
+/// A token's text, held in place when short, as most cells are (`.`, `12`, `X`): a grid
+/// of 64 cells then costs no allocation for its tokens.
+#[derive(Clone, Debug)]
+enum TokenText {
+    Short { bytes: [u8; 6], len: u8 },
+    Long(String),
+}
+
+impl TokenText {
+    fn new(text: &str) -> TokenText {
+        match text.len() {
+            len @ 0..=6 => {
+                let mut bytes = [0; 6];
+                bytes[..len].copy_from_slice(text.as_bytes());
+                TokenText::Short {
+                    bytes,
+                    len: len as u8,
+                }
+            }
+            _ => TokenText::Long(text.to_owned()),
+        }
+    }
+}
+
+impl std::ops::Deref for TokenText {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        match self {
+            // A whole `str` was copied: its bytes are UTF-8.
+            TokenText::Short { bytes, len } => {
+                std::str::from_utf8(&bytes[..usize::from(*len)]).unwrap_or_default()
+            }
+            TokenText::Long(text) => text,
+        }
+    }
+}
+
+impl std::fmt::Display for TokenText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self)
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -411,7 +455,7 @@ fn tokenize(line: &str, base: usize) -> Vec<Token> {
         match (separator, start) {
             (true, Some(s)) => {
                 tokens.push(Token {
-                    text: line[s..i].to_owned(),
+                    text: TokenText::new(&line[s..i]),
                     span: Span::new(base + s, i - s),
                 });
                 start = None;
@@ -581,10 +625,10 @@ fn grid_record(
     record.tags = headers.tags;
     record.result = headers.result;
     record.span = Some(span);
+    // The first square of each number (a number on several is an error, reported).
     record.moves = numbers
-        .values()
-        .filter_map(|places| places.first())
-        .map(|&(sq, span)| MoveRecord::new(Move::Place(sq)).at(span))
+        .chunk_by(|a, b| a.0 == b.0)
+        .map(|group| MoveRecord::new(Move::Place(group[0].1)).at(group[0].2))
         .collect();
     record.start = start_position(&rules, &letters, record.moves.first().map(|m| m.mv));
     Ok((record, headers.warnings))
@@ -712,7 +756,7 @@ fn row_labels(block: &Block) -> (bool, bool) {
             .row_lines
             .iter()
             .enumerate()
-            .filter(|(r, row)| pick(&row.tokens).is_some_and(|t| t.text == (r + 1).to_string()))
+            .filter(|(r, row)| pick(&row.tokens).is_some_and(|t| *t.text == (r + 1).to_string()))
             .count();
         count * 2 > n
     };
@@ -757,8 +801,9 @@ impl Layout {
 /// What the cells of a grid say, gathered row by row.
 #[derive(Default)]
 struct Grid {
-    /// Each move number with the squares it stands on.
-    numbers: BTreeMap<u32, Vec<(Square, Span)>>,
+    /// Each move number with the square it stands on, in the order of the text; sorted
+    /// by number (the text's order kept among equal ones) by [`Grid::check_numbers`].
+    numbers: Vec<(u32, Square, Span)>,
     /// Start squares written as discs.
     letters: Vec<(Square, Option<Color>)>,
     errors: Vec<Diagnostic>,
@@ -834,7 +879,7 @@ impl Grid {
                 .at(Some(span), "out of range")
                 .help(format!("the {board} board has {max} squares to fill; write `.` for a square left empty")),
             ),
-            Some(Cell::Number(k, span)) => self.numbers.entry(k).or_default().push((sq, span)),
+            Some(Cell::Number(k, span)) => self.numbers.push((k, sq, span)),
             Some(Cell::Empty) => {}
             Some(Cell::Disc(color)) if layout.preprinted(sq) => self.letters.push((sq, color)),
             Some(Cell::Disc(_)) => errors.push(
@@ -856,11 +901,20 @@ impl Grid {
         }
     }
 
-    /// Reports move numbers written on several squares, and numbers missing before the last.
+    /// Sorts the move numbers, and reports those written on several squares and those
+    /// missing before the last.
     fn check_numbers(&mut self) {
-        let (numbers, errors) = (&self.numbers, &mut self.errors);
-        for (k, places) in numbers {
-            if places.len() > 1 {
+        self.numbers.sort_by_key(|&(k, _, _)| k);
+        let errors = &mut self.errors;
+        let groups = || {
+            self.numbers
+                .chunk_by(|a, b| a.0 == b.0)
+                .map(|group| (group[0].0, group))
+        };
+        for (k, group) in groups() {
+            if group.len() > 1 {
+                let places: Vec<(Square, Span)> =
+                    group.iter().map(|&(_, sq, span)| (sq, span)).collect();
                 let names: Vec<String> = places.iter().map(|(sq, _)| sq.to_string()).collect();
                 let mut d = Diagnostic::error(
                     Code::TranscriptDuplicateNumber,
@@ -879,7 +933,7 @@ impl Grid {
             }
         }
         let mut expected = 1;
-        for (&k, places) in numbers {
+        for (k, group) in groups() {
             if k > expected {
                 let message = if k - expected == 1 {
                     format!("there is no move {expected}, though the grid goes on to move {k}")
@@ -897,7 +951,7 @@ impl Grid {
                 errors.push(
                     Diagnostic::error(Code::TranscriptMissingNumber, message)
                         .at(
-                            Some(places[0].1),
+                            Some(group[0].2),
                             format!("move {k} follows move {}", expected - 1),
                         )
                         .help(
@@ -922,7 +976,7 @@ fn strip_labels(
 ) -> Option<&[Token]> {
     let label = row.to_string();
     let (left, right) = labels;
-    if (left && tokens.first()?.text != label) || (right && tokens.last()?.text != label) {
+    if (left && *tokens.first()?.text != label) || (right && *tokens.last()?.text != label) {
         return None;
     }
     let cells = tokens.get(usize::from(left)..tokens.len().checked_sub(usize::from(right))?)?;
@@ -930,7 +984,7 @@ fn strip_labels(
 }
 
 fn read_cell(token: &Token) -> Option<Cell> {
-    let t = token.text.as_str();
+    let t: &str = &token.text;
     if t.bytes().all(|b| b.is_ascii_digit()) {
         return Some(match t.parse::<u32>() {
             Ok(k) => Cell::Number(k, token.span),

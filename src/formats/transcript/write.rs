@@ -1,12 +1,12 @@
 //! Writing transcript grids: the move numbers on their squares, the start discs, and the
 //! header lines for what a grid can say (its tags, and the result as a `Result:` line).
 
-use std::collections::BTreeMap;
 use std::io::Write;
 
 use super::is_header_name;
 use crate::engine::{BoardShape, Color, Move, Rules, Setup, Square};
 use crate::formats::capabilities::{tags_phrase, Claim, ClaimLosses};
+use crate::formats::text::push_decimal;
 use crate::formats::{text_writer, RecordWriter, TextFormat, WriteError, WriteOptions};
 use crate::record::{score, Record, Tag};
 
@@ -60,7 +60,7 @@ impl TextFormat for Transcript {
         let setup = grid_start(record, &mut losses);
         let grid = move_numbers(record)?;
         let rules = record.rules;
-        let mut text = String::new();
+        let mut text = String::with_capacity(512);
         let plain = [
             BoardShape::Four,
             BoardShape::Six,
@@ -73,10 +73,14 @@ impl TextFormat for Transcript {
             text.push_str(&format!("Rules: {rules}\n"));
         }
         for tag in record.tags.iter().filter(|t| !bad_tags.contains(t)) {
-            text.push_str(&format!("{}: {}\n", tag.name, tag.value));
+            for part in [tag.name.as_str(), ": ", tag.value.as_str(), "\n"] {
+                text.push_str(part);
+            }
         }
         if let Some(result) = result {
-            text.push_str(&format!("Result: {result}\n"));
+            for part in ["Result: ", result.as_str(), "\n"] {
+                text.push_str(part);
+            }
         }
         write_grid(&mut text, &rules, &setup, &grid);
         Ok((text, losses))
@@ -106,26 +110,36 @@ fn grid_start(record: &Record, losses: &mut Vec<String>) -> Setup {
     setup
 }
 
+/// The move number on each square (by [`Square::index`]; 0: none).
+struct Numbers([u8; 128]);
+
+impl Numbers {
+    fn get(&self, sq: Square) -> Option<u8> {
+        Some(self.0[usize::from(sq.index())]).filter(|&k| k > 0)
+    }
+}
+
 /// Each placed square with its move number; refused when a move lands on a filled
 /// square (a grid holds one number a square: dropping a move would change the game).
-fn move_numbers(record: &Record) -> Result<BTreeMap<Square, usize>, WriteError> {
+fn move_numbers(record: &Record) -> Result<Numbers, WriteError> {
     let rules = record.rules;
     let board = rules.board();
     let (start_discs, neutral) = rules.start_discs();
-    let mut grid: BTreeMap<Square, usize> = BTreeMap::new();
+    let mut grid = Numbers([0; 128]);
     let mut clashes = Vec::new();
-    let mut number = 0;
+    let mut number = 0u8;
     for (i, m) in record.moves.iter().enumerate() {
         if let Move::Place(sq) = m.mv {
-            number += 1;
-            let taken = grid.contains_key(&sq)
+            // Each number on a square of its own: at most one per square.
+            number = number.saturating_add(1);
+            let taken = grid.get(sq).is_some()
                 || start_discs.iter().any(|s| s.contains(sq))
                 || neutral.contains(sq)
                 || !board.contains(sq);
             if taken {
                 clashes.push(format!("move {} on {sq}, a square already filled", i + 1));
             } else {
-                grid.insert(sq, number);
+                grid.0[usize::from(sq.index())] = number;
             }
         }
     }
@@ -137,31 +151,41 @@ fn move_numbers(record: &Record) -> Result<BTreeMap<Square, usize>, WriteError> 
 
 /// Writes the grid: column letters, then each row's number and cells (`#` off the board or
 /// blocked, `N` neutral, move numbers, start discs, `.`), and a blank line.
-fn write_grid(text: &mut String, rules: &Rules, setup: &Setup, grid: &BTreeMap<Square, usize>) {
+fn write_grid(text: &mut String, rules: &Rules, setup: &Setup, grid: &Numbers) {
     let board = rules.board();
     let side = board.side();
-    let width = if side >= 10 { 2 } else { 1 };
-    text.push_str(&" ".repeat(width));
+    let wide = side >= 10;
+    text.push_str(if wide { "  " } else { " " });
     for c in 0..side {
-        text.push_str(&format!(" {:>2}", (b'a' + c) as char));
+        text.push_str("  ");
+        text.push((b'a' + c) as char);
     }
     text.push('\n');
     for r in 0..side {
-        text.push_str(&format!("{:>width$}", r + 1));
+        if wide && r + 1 < 10 {
+            text.push(' ');
+        }
+        push_decimal(text, usize::from(r) + 1);
         for c in 0..side {
-            let cell = match Square::new(c, r) {
-                Some(sq) if !board.contains(sq) || rules.blocked().contains(sq) => "#".to_owned(),
-                Some(sq) if setup.neutral.contains(sq) => "N".to_owned(),
-                Some(sq) => match grid.get(&sq) {
-                    Some(k) => k.to_string(),
+            // Each cell right-aligned in two columns after a space.
+            let symbol = match Square::new(c, r) {
+                Some(sq) if !board.contains(sq) || rules.blocked().contains(sq) => '#',
+                Some(sq) if setup.neutral.contains(sq) => 'N',
+                Some(sq) => match grid.get(sq) {
+                    Some(k) => {
+                        text.push_str(if k < 10 { "  " } else { " " });
+                        push_decimal(text, usize::from(k));
+                        continue;
+                    }
                     None => Color::ALL
                         .into_iter()
                         .find(|c| setup.discs[c.index()].contains(sq))
-                        .map_or(".".to_owned(), |c| c.symbol().to_string()),
+                        .map_or('.', |c| c.symbol()),
                 },
-                None => ".".to_owned(),
+                None => '.',
             };
-            text.push_str(&format!(" {cell:>2}"));
+            text.push_str("  ");
+            text.push(symbol);
         }
         text.push('\n');
     }
