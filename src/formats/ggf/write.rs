@@ -187,7 +187,11 @@ pub(super) fn prop(out: &mut String, losses: &mut Vec<String>, id: &str, value: 
     }
     out.push_str(id);
     out.push('[');
-    out.push_str(&value.replace(']', ")").replace("(;", "( ;"));
+    if value.contains(']') || value.contains("(;") {
+        out.push_str(&value.replace(']', ")").replace("(;", "( ;"));
+    } else {
+        out.push_str(value);
+    }
     out.push(']');
 }
 
@@ -226,7 +230,7 @@ pub(super) fn write_moves(record: &Record, out: &mut String) {
             continue;
         };
         match m.mv {
-            Move::Place(sq) => out.push_str(&sq.to_string()),
+            Move::Place(sq) => out.push_str(sq.name()),
             Move::Pass => out.push_str("PA"),
         }
         if m.eval.is_some() || m.time.is_some() {

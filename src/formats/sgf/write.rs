@@ -35,13 +35,22 @@ impl TextFormat for Sgf {
 /// `value` with `\` and `]` escaped.
 pub(super) fn escape(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
+    push_escaped(&mut out, value);
+    out
+}
+
+/// Appends `value` escaped as [`escape`] escapes it.
+fn push_escaped(out: &mut String, value: &str) {
+    if !value.contains(['\\', ']']) {
+        out.push_str(value);
+        return;
+    }
     for c in value.chars() {
         if matches!(c, '\\' | ']') {
             out.push('\\');
         }
         out.push(c);
     }
-    out
 }
 
 pub(super) fn size_token(board: BoardShape) -> &'static str {
@@ -103,7 +112,9 @@ pub(super) fn to_sgf(record: &Record) -> (String, Vec<String>) {
                 == id
         };
         for t in record.tags.iter().filter(same) {
-            header.push_str(&format!("[{}]", escape(&t.value)));
+            header.push('[');
+            push_escaped(&mut header, &t.value);
+            header.push(']');
         }
     }
     out.push_str(&header);
@@ -112,7 +123,9 @@ pub(super) fn to_sgf(record: &Record) -> (String, Vec<String>) {
         if !set.is_empty() {
             out.push_str(id);
             for sq in set {
-                out.push_str(&format!("[{sq}]"));
+                out.push('[');
+                out.push_str(sq.name());
+                out.push(']');
             }
         }
     }
@@ -130,14 +143,16 @@ pub(super) fn to_sgf(record: &Record) -> (String, Vec<String>) {
     out.push('\n');
     let mut on_line = 0;
     for (color, m) in colored_moves(record) {
-        let letter = if color == Color::White { 'W' } else { 'B' };
-        let square = match m.map(|m| m.mv) {
-            Some(Move::Place(sq)) => sq.to_string(),
-            _ => "PA".into(),
-        };
-        out.push_str(&format!(";{letter}[{square}]"));
+        out.push_str(if color == Color::White { ";W[" } else { ";B[" });
+        out.push_str(match m.map(|m| m.mv) {
+            Some(Move::Place(sq)) => sq.name(),
+            _ => "PA",
+        });
+        out.push(']');
         if let Some(comment) = m.and_then(|m| m.comment.as_ref()) {
-            out.push_str(&format!("C[{}]", escape(comment)));
+            out.push_str("C[");
+            push_escaped(&mut out, comment);
+            out.push(']');
         }
         on_line += 1;
         if on_line == 10 {
