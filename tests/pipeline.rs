@@ -14,7 +14,9 @@ use std::sync::Arc;
 use common::Rng;
 use reversi_record::formats::{Format, ReadOptions, WriteOptions};
 use reversi_record::pipeline::validation::{Event, Input, Validation};
+use reversi_record::record::{FlipClaim, Record};
 use reversi_record::validate::{validate_game, Summary};
+use reversi_record::SquareSet;
 
 /// One game's report, comparable: its index, where its source is, and its diagnostics as
 /// JSON.
@@ -329,8 +331,7 @@ fn damage_text(game: &str, k: usize, rng: &mut Rng) -> String {
 #[test]
 fn games_of_every_rules_report_the_same() {
     use reversi_record::formats::WriteOptions;
-    use reversi_record::record::{ClaimedResult, MoveRecord, Record};
-    use reversi_record::{Move, Position, Rules};
+    use reversi_record::Rules;
     let rules_list = [
         "othello",
         "othello:6x6",
@@ -356,25 +357,7 @@ fn games_of_every_rules_report_the_same() {
             let record = if k % 3 == 0 {
                 common::random_record(rules, seed, k % 2 == 0)
             } else {
-                let mut record = Record::new(rules);
-                let mut pos = Position::new(rules);
-                let explicit = k % 2 == 0;
-                while !pos.is_over() && record.moves.len() < 200 {
-                    let legal: Vec<_> = pos.legal_moves().iter().collect();
-                    let mv = match legal.len() {
-                        0 => Move::Pass,
-                        n => Move::Place(legal[rng.below(n)]),
-                    };
-                    pos.play(mv).unwrap();
-                    if mv != Move::Pass || explicit {
-                        record.moves.push(MoveRecord::new(mv));
-                    }
-                }
-                if let Some(outcome) = pos.outcome() {
-                    let players = rules.players() as usize;
-                    record.result = Some(ClaimedResult::discs(outcome.score[..players].to_vec()));
-                }
-                record
+                played_game(rules, &mut rng, k % 2 == 0, |_, _| None)
             };
             let Ok((bytes, _)) = Format::Rgn.write_bytes(&[record], &WriteOptions::default())
             else {
@@ -409,8 +392,7 @@ fn games_of_every_rules_report_the_same() {
 /// a square twice, a count with leading zeros).
 #[test]
 fn flip_claims_report_the_same() {
-    use reversi_record::record::{ClaimedResult, FlipClaim, MoveRecord, Record};
-    use reversi_record::{Move, Position, Rules, Square, SquareSet};
+    use reversi_record::{Rules, Square};
     let rules_list = [
         "othello",
         "othello:6x6",
@@ -429,39 +411,19 @@ fn flip_claims_report_the_same() {
     for name in rules_list {
         let rules: Rules = name.parse().unwrap();
         for k in 0..40usize {
-            let mut record = Record::new(rules);
-            let mut pos = Position::new(rules);
-            let explicit = k % 2 == 0;
-            while !pos.is_over() && record.moves.len() < 200 {
-                let legal: Vec<_> = pos.legal_moves().iter().collect();
-                let mv = match legal.len() {
-                    0 => Move::Pass,
-                    n => Move::Place(legal[rng.below(n)]),
+            let mut record = played_game(rules, &mut rng, k % 2 == 0, |flipped, rng| {
+                let (squares, count) = match rng.below(5) {
+                    0 => (Some(flipped), Some(flipped.len() as u8)),
+                    1 | 2 => (Some(flipped), None),
+                    3 => (None, Some(flipped.len() as u8)),
+                    _ => (None, None),
                 };
-                let flipped = pos.play_with_flips(mv).unwrap();
-                if mv == Move::Pass && !explicit {
-                    continue;
-                }
-                let mut m = MoveRecord::new(mv);
-                if mv != Move::Pass {
-                    let (squares, count) = match rng.below(5) {
-                        0 => (Some(flipped), Some(flipped.len() as u8)),
-                        1 | 2 => (Some(flipped), None),
-                        3 => (None, Some(flipped.len() as u8)),
-                        _ => (None, None),
-                    };
-                    m.flips = Some(FlipClaim {
-                        squares,
-                        count,
-                        span: None,
-                    });
-                }
-                record.moves.push(m);
-            }
-            if let Some(outcome) = pos.outcome() {
-                let players = rules.players() as usize;
-                record.result = Some(ClaimedResult::discs(outcome.score[..players].to_vec()));
-            }
+                Some(FlipClaim {
+                    squares,
+                    count,
+                    span: None,
+                })
+            });
             // One claim made wrong, in every other game.
             let claimed: Vec<usize> = (0..record.moves.len())
                 .filter(|&i| record.moves[i].flips.is_some())
@@ -541,6 +503,42 @@ fn flip_claims_report_the_same() {
     assert_eq!(summary.games, count, "{summary}");
     assert!(summary.valid > count / 3, "{summary}");
     assert!(summary.invalid > count / 5, "{summary}");
+}
+
+/// A random game of `rules` played to its end (at most 200 moves), with the result its
+/// final board gives, passes written when `explicit`; `claim` gives each placement's flip
+/// claim from the discs it flipped.
+fn played_game(
+    rules: reversi_record::Rules,
+    rng: &mut Rng,
+    explicit: bool,
+    mut claim: impl FnMut(SquareSet, &mut Rng) -> Option<FlipClaim>,
+) -> Record {
+    use reversi_record::record::{ClaimedResult, MoveRecord};
+    use reversi_record::{Move, Position};
+    let mut record = Record::new(rules);
+    let mut pos = Position::new(rules);
+    while !pos.is_over() && record.moves.len() < 200 {
+        let legal: Vec<_> = pos.legal_moves().iter().collect();
+        let mv = match legal.len() {
+            0 => Move::Pass,
+            n => Move::Place(legal[rng.below(n)]),
+        };
+        let flipped = pos.play_with_flips(mv).unwrap();
+        if mv == Move::Pass && !explicit {
+            continue;
+        }
+        let mut m = MoveRecord::new(mv);
+        if mv != Move::Pass {
+            m.flips = claim(flipped, rng);
+        }
+        record.moves.push(m);
+    }
+    if let Some(outcome) = pos.outcome() {
+        let players = rules.players() as usize;
+        record.result = Some(ClaimedResult::discs(outcome.score[..players].to_vec()));
+    }
+    record
 }
 
 /// A reader that gives `bytes`, then fails.
