@@ -128,6 +128,13 @@ impl QuickMoves {
         let Some(index) = self.len.checked_sub(1) else {
             return false;
         };
+        // One claim a move: a second for the same move is not taken.
+        if self.claims[..self.claims_len]
+            .last()
+            .is_some_and(|c| usize::from(c.index) == index)
+        {
+            return false;
+        }
         self.claims[self.claims_len] = FlipClaimAt {
             index: index as u8,
             count,
