@@ -469,19 +469,19 @@ fn push_tags(out: &mut String, plan: &Plan, result: &str) {
 }
 
 /// Appends a movetext slot: its square (in capitals when `upper`), or `pass`.
-fn push_slot(out: &mut String, slot: Move, upper: bool, pass: &str) {
+fn push_slot(out: &mut String, slot: Move, upper: bool, pass: &'static str) {
     match slot {
         Move::Place(sq) if upper => out.extend(sq.name().chars().map(|c| c.to_ascii_uppercase())),
-        Move::Place(sq) => out.push_str(sq.name()),
-        Move::Pass => out.push_str(pass),
+        _ => out.push_str(slot_str(slot, pass)),
     }
 }
 
-/// A movetext slot as text ([`push_slot`]).
-fn slot_text(slot: Move, upper: bool, pass: &str) -> String {
-    let mut text = String::new();
-    push_slot(&mut text, slot, upper, pass);
-    text
+/// A movetext slot in lower case: its square, or `pass`.
+fn slot_str(slot: Move, pass: &'static str) -> &'static str {
+    match slot {
+        Move::Place(sq) => sq.name(),
+        Move::Pass => pass,
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -550,7 +550,7 @@ fn playok_text(plan: &Plan) -> String {
         if i % 2 == 0 {
             w.token(&format!("{}.", i / 2 + 1));
         }
-        w.token(&slot_text(*slot, false, "--"));
+        w.token(slot_str(*slot, "--"));
     }
     w.token(&result);
     w.out.push('\n');
@@ -588,11 +588,11 @@ fn edax_text(plan: &Plan) -> String {
         width: 79,
     };
     for (i, slot) in plan.slots.iter().enumerate() {
-        let mv = slot_text(*slot, false, "pass");
+        let mv = slot_str(*slot, "pass");
         if i % 2 == 0 {
             w.token(&format!("{}. {mv}", i / 2 + 1));
         } else {
-            w.token(&mv);
+            w.token(mv);
         }
     }
     let mut out = w.out;

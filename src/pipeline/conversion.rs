@@ -744,7 +744,7 @@ impl Scratch {
     }
 
     /// The quick WTHOR record `q`, when the quick check passes it, readied without its
-    /// record: rendered when there is a renderer that can (its tags and moves as
+    /// record: rendered by [`Renderer::render_game`] (its tags and moves as
     /// [`FileContext::view_quick`] gives them, its passes placed by the quick board). The
     /// game is reported as the reader gives it (its text-view line), with no record;
     /// `None`: read it.
@@ -811,8 +811,8 @@ impl Scratch {
     /// nothing to report: the quick scan takes it, without a comment (a record would keep
     /// it), in standard Othello, where the quick board says where its left-out passes go;
     /// it is over, and its result, when it claims one, is the board's (when it claims none,
-    /// the board's is written, [`settle_result`]). Rendered when there is a renderer that
-    /// can. The game is reported as read, with the text the reader would have given it;
+    /// the board's is written, [`settle_result`]). Rendered by [`Renderer::render_game`].
+    /// The game is reported as read, with the text the reader would have given it;
     /// `None`: read it.
     fn render_plain(
         &mut self,

@@ -179,15 +179,16 @@ pub(super) fn result_text(record: &Record, losses: &mut Vec<String>) -> Option<S
 /// Appends `ID[value]`. GGF has no escapes: a `]` would end the value and a `(;` would
 /// start a new game for readers that resynchronise, so both are reported and defused.
 pub(super) fn prop(out: &mut String, losses: &mut Vec<String>, id: &str, value: &str, what: &str) {
-    if value.contains(']') {
+    let (close, open) = (value.contains(']'), value.contains("(;"));
+    if close {
         losses.push(format!("a `]` in {what}"));
     }
-    if value.contains("(;") {
+    if open {
         losses.push(format!("a `(;` in {what}"));
     }
     out.push_str(id);
     out.push('[');
-    if value.contains(']') || value.contains("(;") {
+    if close || open {
         out.push_str(&value.replace(']', ")").replace("(;", "( ;"));
     } else {
         out.push_str(value);
