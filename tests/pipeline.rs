@@ -1136,3 +1136,220 @@ fn damage_json(line: &str, k: usize, rng: &mut Rng) -> String {
         }
     }
 }
+
+#[test]
+fn damaged_transcript_grids_report_the_same() {
+    let grids = written(Format::Transcript, None, &converted_records(1500));
+    let grids: Vec<&str> = grids.split("\n\n").filter(|g| !g.is_empty()).collect();
+    assert_damaged_the_same(
+        Format::Transcript,
+        "damaged.txt",
+        &grids,
+        "",
+        0x5eed_0007,
+        damage_grid,
+    );
+}
+
+/// One kind of damage, chosen by `k`, to a transcript grid (its header lines, its line of
+/// column letters and its rows), given back ending with a line terminator.
+fn damage_grid(grid: &str, k: usize, rng: &mut Rng) -> String {
+    let mut lines: Vec<String> = grid.lines().map(str::to_owned).collect();
+    // The rows: lines that start with their row number.
+    let rows: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].starts_with(|c: char| c.is_ascii_digit()))
+        .collect();
+    let numbers: Vec<(usize, usize)> = rows
+        .iter()
+        .flat_map(|&r| {
+            let cells = lines[r].split(' ').filter(|t| !t.is_empty()).count();
+            (1..cells).map(move |c| (r, c))
+        })
+        .filter(|&(r, c)| {
+            let cell = lines[r].split(' ').filter(|t| !t.is_empty()).nth(c);
+            cell.is_some_and(|t| t.bytes().all(|b| b.is_ascii_digit()))
+        })
+        .collect();
+    let cell = |lines: &[String], (r, c): (usize, usize)| -> String {
+        lines[r]
+            .split(' ')
+            .filter(|t| !t.is_empty())
+            .nth(c)
+            .unwrap_or("")
+            .to_owned()
+    };
+    let set = |lines: &mut [String], (r, c): (usize, usize), to: &str| {
+        let mut cells: Vec<String> = lines[r]
+            .split(' ')
+            .filter(|t| !t.is_empty())
+            .map(str::to_owned)
+            .collect();
+        if let Some(cell) = cells.get_mut(c) {
+            *cell = to.to_owned();
+        }
+        lines[r] = cells.join("  ");
+    };
+    let n = numbers.len().max(1);
+    let mut pick = || numbers.get(rng.below(n)).copied();
+    let choose = |options: &[&'static str]| options[k / 20 % options.len()];
+    match k % 20 {
+        0..=2 => {}
+        3 => {
+            if let (Some(a), Some(b)) = (pick(), pick()) {
+                let (x, y) = (cell(&lines, a), cell(&lines, b));
+                set(&mut lines, a, &y);
+                set(&mut lines, b, &x);
+            }
+        }
+        4 => {
+            if let (Some(a), Some(b)) = (pick(), pick()) {
+                let x = cell(&lines, a);
+                set(&mut lines, b, &x);
+            }
+        }
+        5 => {
+            if let Some(a) = pick() {
+                set(&mut lines, a, choose(&[".", "-", "_"]));
+            }
+        }
+        6 => {
+            if let Some(a) = pick() {
+                set(
+                    &mut lines,
+                    a,
+                    choose(&["0", "99", "61", "00007", "123456789012"]),
+                );
+            }
+        }
+        7 => {
+            if let Some(a) = pick() {
+                set(
+                    &mut lines,
+                    a,
+                    choose(&["?", "X", "o", "#", "1a", "\u{2460}"]),
+                );
+            }
+        }
+        8 => {
+            let centre = choose(&["X  O", ".  .", "0  0", "O  O", "x  o", "W  B", "R  G"]);
+            for line in &mut lines {
+                if line.contains("O  X") && line.starts_with(|c: char| c.is_ascii_digit()) {
+                    *line = line.replacen("O  X", centre, 1);
+                    break;
+                }
+            }
+        }
+        9 => {
+            let result = choose(&[
+                "Result: 34 - 30",
+                "Result: B+4",
+                "Result: *",
+                "Result: ?",
+                "Result: 1-0",
+                "Result: 30-34",
+                "Result: nonsense",
+                "Score: 64-0",
+                "Result: 034-030",
+                "Result: 20-22-22",
+                "Final: draw",
+            ]);
+            match lines.iter().position(|l| l.starts_with("Result:")) {
+                Some(at) if !result.starts_with("Result: 34") => lines[at] = result.to_owned(),
+                Some(at) => {
+                    let score = lines[at]["Result: ".len()..].replace('-', " - ");
+                    lines[at] = format!("Result: {score}");
+                }
+                None => lines.insert(0, result.to_owned()),
+            }
+        }
+        10 => lines.insert(
+            0,
+            choose(&[
+                "Rules: othello",
+                "Rules: anti",
+                "Rules: bogus",
+                "Rules: othello:6x6",
+                "rules: othello",
+            ])
+            .to_owned(),
+        ),
+        11 => {
+            for &r in &rows {
+                let line = &mut lines[r];
+                match k / 20 % 3 {
+                    0 => {
+                        *line = line
+                            .split_once(' ')
+                            .map_or(String::new(), |(_, rest)| rest.to_owned())
+                    }
+                    1 => {
+                        let label = line.split(' ').next().unwrap_or("").to_owned();
+                        line.push_str(&format!(" {label}"));
+                    }
+                    _ => *line = line.replacen(' ', "  ", 1),
+                }
+            }
+            if k / 20 % 2 == 0 {
+                lines.retain(|l| !l.trim_start().starts_with("a "));
+            }
+        }
+        12 => {
+            for &r in &rows {
+                let line = &mut lines[r];
+                for centre in ["  O  X", "  X  O"] {
+                    *line = line.replacen(centre, choose(&["", "  0  0", "  .  ."]), 1);
+                }
+            }
+        }
+        13 => {
+            let separator = choose(&[" | ", "\t", "\u{a0}", "\u{3000}", " \u{85}"]);
+            for &r in &rows {
+                lines[r] = lines[r].replace("  ", separator);
+            }
+        }
+        14 => {
+            let odd = choose(&["\u{7}", "\u{85}", "\0", "\u{1b}[0m", "\u{feff}", "é"]);
+            if let Some(line) = lines.iter_mut().find(|l| l.starts_with("Black:")) {
+                line.push_str(odd);
+            }
+        }
+        15 => {
+            let extra = choose(&[
+                "Result: 40-24",
+                "Black: Someone Else",
+                "Black Player: x",
+                "_x: y",
+                "Event : spaced",
+                "Round:",
+                "Date: 2000-01-01: with a colon",
+            ]);
+            lines.insert(1.min(lines.len()), extra.to_owned());
+        }
+        16 => {
+            let extra = choose(&["# a comment", "% a note", "+--+--+", "===", "", "   "]);
+            let at = rows.get(rng.below(rows.len().max(1))).copied().unwrap_or(0);
+            lines.insert(at, extra.to_owned());
+        }
+        17 => {
+            if let Some(&r) = rows.last() {
+                match k / 20 % 2 {
+                    0 => {
+                        lines.remove(r);
+                    }
+                    _ => {
+                        let row = lines[r].clone();
+                        lines.insert(r, row);
+                    }
+                }
+            }
+        }
+        18 => {
+            if let Some(a) = pick() {
+                let x = cell(&lines, a);
+                set(&mut lines, a, &format!("{x}  {x}"));
+            }
+        }
+        _ => return lines.join("\r\n") + "\r\n",
+    }
+    lines.join("\n") + "\n"
+}

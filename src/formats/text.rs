@@ -528,6 +528,22 @@ impl<R: BufRead> LineReader<R> {
 
     /// The next line, or `None` at the end.
     pub(crate) fn next_line(&mut self) -> Option<io::Result<Line>> {
+        let mut text = String::new();
+        Some(self.next_into(&mut text)?.map(|at| Line {
+            text,
+            terminator: at.terminator,
+            offset: at.offset,
+            number: at.number,
+            problems: at.problems,
+            too_long: at.too_long,
+        }))
+    }
+
+    /// The next line's text into `text` (cleared first: a caller that reuses it allocates
+    /// nothing for a clean line), and the rest of what [`Line`] says of it; `None` at
+    /// the end.
+    pub(crate) fn next_into(&mut self, text: &mut String) -> Option<io::Result<LineAt>> {
+        text.clear();
         self.buf.clear();
         let read = match read_line_capped(&mut self.input, &mut self.buf, MAX_GAME_BYTES) {
             Err(e) => return Some(Err(e)),
@@ -555,10 +571,20 @@ impl<R: BufRead> LineReader<R> {
                 offset += 3;
             }
         }
-        let (text, problems) = if too_long {
-            (String::new(), vec![too_long_line(self.number, n)])
+        let problems = if too_long {
+            vec![too_long_line(self.number, n)]
         } else {
-            decode(bytes.to_vec(), offset, self.number)
+            match std::str::from_utf8(bytes) {
+                Ok(clean) if memchr::memchr(0, bytes).is_none() => {
+                    text.push_str(clean);
+                    Vec::new()
+                }
+                _ => {
+                    let (decoded, problems) = decode(bytes.to_vec(), offset, self.number);
+                    *text = decoded;
+                    problems
+                }
+            }
         };
         // Offsets count the text as decoded, so that lines joined later (a quoted CSV
         // field) keep their spans: decoding may change a line's length.
@@ -567,8 +593,7 @@ impl<R: BufRead> LineReader<R> {
         } else {
             offset + text.len() + terminator.len()
         };
-        let line = Line {
-            text,
+        let at = LineAt {
             terminator,
             offset,
             number: self.number,
@@ -576,8 +601,17 @@ impl<R: BufRead> LineReader<R> {
             too_long,
         };
         self.number += 1;
-        Some(Ok(line))
+        Some(Ok(at))
     }
+}
+
+/// What [`LineReader::next_into`] says of a line besides its text: the fields of [`Line`].
+pub(crate) struct LineAt {
+    pub(crate) terminator: &'static str,
+    pub(crate) offset: usize,
+    pub(crate) number: usize,
+    pub(crate) problems: Vec<Diagnostic>,
+    pub(crate) too_long: bool,
 }
 
 /// The error for a line of `len` bytes, too long to read.

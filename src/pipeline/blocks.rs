@@ -33,7 +33,9 @@ use crate::engine::Rules;
 use crate::formats::rgn::{GameSpan, Splitter};
 use crate::formats::text::RunawayGuard;
 use crate::formats::wthor::{self, Entry, FileContext};
-use crate::formats::{capped, ggf, json, movestr, sgf, Format, ParsedGame, ReadOptions};
+use crate::formats::{
+    capped, ggf, json, movestr, sgf, transcript, Format, ParsedGame, ReadOptions,
+};
 
 /// An opened input to validate or convert: its format (as [`Format::detect`] chose it), its bytes and
 /// what its reader needs.
@@ -289,6 +291,7 @@ pub(crate) enum Pending {
     Ggf(ggf::PendingGame),
     Sgf(sgf::PendingTree),
     Json(json::PendingObject),
+    Transcript(transcript::PendingGrid),
 }
 
 impl Pending {
@@ -300,6 +303,7 @@ impl Pending {
             Pending::Ggf(game) => Some(game.index()),
             Pending::Sgf(tree) => Some(tree.index()),
             Pending::Json(object) => Some(object.index()),
+            Pending::Transcript(grid) => Some(grid.index()),
         }
     }
 
@@ -316,6 +320,7 @@ impl Pending {
             Pending::Ggf(game) => game.scan(moves, tag),
             Pending::Sgf(tree) => tree.scan(moves, tag),
             Pending::Json(object) => object.scan(moves, tag),
+            Pending::Transcript(grid) => grid.scan(moves, tag),
         }
     }
 
@@ -327,6 +332,7 @@ impl Pending {
             Pending::Ggf(game) => capped(game.read()),
             Pending::Sgf(tree) => capped(tree.read()),
             Pending::Json(object) => capped(object.read()),
+            Pending::Transcript(grid) => capped(grid.read()),
         }
     }
 }
@@ -416,6 +422,20 @@ fn produce<T>(
                     })
                 });
                 game_blocks(trees, block, &mut emit)
+            }
+            Format::Transcript => {
+                // Grids are split off here, read by the workers.
+                let (reader, consumed) = guarded(input.reader);
+                let mut grids = transcript::GridSplitter::new(reader, &input.options);
+                let pending = std::iter::from_fn(|| {
+                    let grid = grids.next_pending()?;
+                    consumed.store(0, std::sync::atomic::Ordering::Relaxed);
+                    Some(grid.map(|grid| {
+                        let bytes = grid.len();
+                        (Pending::Transcript(grid), bytes)
+                    }))
+                });
+                game_blocks(pending, block, &mut emit)
             }
             format => {
                 let games = format.read(input.reader, &input.options);

@@ -67,16 +67,18 @@
 //! is more than a recolouring of the start squares, two moves on one square, or tags whose
 //! names are not words or whose values span lines: these are refused unless writing lossily.
 
+mod quick;
+mod split;
 mod write;
 
+pub(crate) use split::{GridSplitter, PendingGrid};
 pub use write::writer;
 
 use crate::codes::Code;
-use std::collections::VecDeque;
-use std::io::{self, BufRead};
+use std::io::BufRead;
 use std::sync::Arc;
 
-use super::text::{self, Line, LineReader, MAX_GAME_BYTES};
+use super::text;
 use super::{Games, ParsedGame, ReadOptions, Sniff};
 use crate::diagnostic::{Diagnostic, Source};
 use crate::engine::{BoardShape, Color, Move, Opening, Position, Rules, Setup, Square, SquareSet};
@@ -122,211 +124,13 @@ pub fn sniff(input: &Sniff<'_>) -> bool {
 }
 
 /// Reads transcript grids, one at a time: a grid is read when the line after it shows it
-/// is complete, so memory holds one grid (at most [`MAX_GAME_BYTES`] of text; a longer
+/// is complete, so memory holds one grid (at most [`MAX_GAME_BYTES`](text::MAX_GAME_BYTES) of text; a longer
 /// one is skipped with `syntax-too-long`) whatever the size of the file.
 pub fn read<'a>(input: Box<dyn BufRead + Send + 'a>, options: &ReadOptions) -> Games<'a> {
-    Box::new(Grids {
-        lines: LineReader::new(input),
-        options: options.clone(),
-        block: Block::default(),
-        ready: None,
-        out: VecDeque::new(),
-        index: 0,
-        done: false,
-    })
-}
-
-/// The grids of an input, read line by line.
-struct Grids<R> {
-    lines: LineReader<R>,
-    options: ReadOptions,
-    /// The block being gathered.
-    block: Block,
-    /// The last game built, held until the next one is (or the input ends): decoding
-    /// problems on the lines after a grid belong to it.
-    ready: Option<(ParsedGame, LineProblems)>,
-    /// Games ready to hand out.
-    out: VecDeque<ParsedGame>,
-    index: usize,
-    done: bool,
-}
-
-impl<R: BufRead> Iterator for Grids<R> {
-    type Item = io::Result<ParsedGame>;
-
-    fn next(&mut self) -> Option<io::Result<ParsedGame>> {
-        loop {
-            if let Some(game) = self.out.pop_front() {
-                return Some(Ok(game));
-            }
-            if self.done {
-                return None;
-            }
-            match self.lines.next_line() {
-                Some(Ok(line)) => self.line(line),
-                Some(Err(e)) => {
-                    self.done = true;
-                    return Some(Err(e));
-                }
-                None => {
-                    self.done = true;
-                    self.finish();
-                    if let Some((game, problems)) = self.ready.take() {
-                        self.out.push_back(problems.attach(game));
-                    }
-                }
-            }
-        }
-    }
-}
-
-impl<R: BufRead> Grids<R> {
-    /// Takes one line: it may end the block (a game), start one or add to it.
-    fn line(&mut self, line: Line) {
-        let end = line.offset + line.text.len();
-        let kind = if line.too_long {
-            None
-        } else {
-            Some(classify(&line.text, line.offset))
-        };
-        let rows = self.block.rows > 0;
-        match &kind {
-            Some(LineKind::Blank) if rows => self.finish(),
-            Some(LineKind::Header { .. } | LineKind::Columns) if rows => self.finish(),
-            _ => {}
-        }
-        match kind {
-            None => {
-                self.block.touch(&line, end);
-                self.block.rows += 1;
-                let reason = line.problems.iter().find(|d| d.code == Code::SyntaxTooLong);
-                self.block.overflow(reason.cloned());
-            }
-            Some(LineKind::Blank | LineKind::Skip) => self.block.keep(&line),
-            Some(LineKind::Header { name, value }) => {
-                self.block.touch(&line, end);
-                let at = line.text.len() - line.text.trim_start().len();
-                let colon = line.text.find(':').map_or(0, |c| c + 1);
-                let value_at =
-                    colon + (line.text[colon..].len() - line.text[colon..].trim_start().len());
-                let value_span = Span::new(line.offset + value_at, value.len());
-                let header = HeaderLine {
-                    name,
-                    value,
-                    span: Span::new(line.offset + at, line.text.trim().len()),
-                    value_span,
-                };
-                self.block.headers += 1;
-                if !self.block.overflowed() {
-                    self.block.header_lines.push(header);
-                }
-            }
-            Some(LineKind::Columns) => self.block.touch(&line, end),
-            Some(LineKind::Row(tokens)) => {
-                self.block.touch(&line, end);
-                let at = line.text.len() - line.text.trim_start().len();
-                self.block.rows += 1;
-                if !self.block.overflowed() {
-                    self.block.row_lines.push(RowLine {
-                        tokens,
-                        span: Span::new(line.offset + at, line.text.trim().len()),
-                    });
-                }
-            }
-        }
-        // What decoding found belongs to the game the line is in, or to the one before.
-        for problem in line.problems {
-            if problem.code == Code::SyntaxTooLong {
-                continue;
-            }
-            match (&self.block.start, &mut self.ready) {
-                (None, Some((_, problems))) => problems.add(problem, line.number),
-                _ => self.block.problems.add(problem, line.number),
-            }
-        }
-    }
-
-    /// Ends the block: a game when it holds rows or headers.
-    fn finish(&mut self) {
-        let mut done = std::mem::take(&mut self.block);
-        let problems = std::mem::take(&mut done.problems);
-        if done.start.is_none() || (done.rows == 0 && done.headers == 0) {
-            // Not a game: its lines' problems go to the game before (or the first).
-            match &mut self.ready {
-                Some((_, before)) => before.merge(problems),
-                None => self.block.problems = problems,
-            }
-            return;
-        }
-        self.index += 1;
-        let game = build_game(done, self.index, &self.options);
-        if let Some((before, before_problems)) = self.ready.take() {
-            self.out.push_back(before_problems.attach(before));
-        }
-        self.ready = Some((game, problems));
-    }
-}
-
-/// The decoding problems of the lines a game answers for, one per kind as the decoder of a
-/// whole text gives them: the first bad encoding (counting the lines), the first NUL byte.
-#[derive(Default)]
-struct LineProblems {
-    /// The first bad-encoding warning, its 0-based line, and how many lines had one.
-    encoding: Option<(Diagnostic, usize, usize)>,
-    nul: Option<Diagnostic>,
-}
-
-impl LineProblems {
-    fn add(&mut self, problem: Diagnostic, line: usize) {
-        match problem.code {
-            Code::SyntaxBadEncoding => match &mut self.encoding {
-                Some((_, _, count)) => *count += 1,
-                None => self.encoding = Some((problem, line, 1)),
-            },
-            Code::SyntaxNulByte if self.nul.is_none() => self.nul = Some(problem),
-            _ => {}
-        }
-    }
-
-    fn merge(&mut self, other: LineProblems) {
-        if let Some((problem, line, count)) = other.encoding {
-            match &mut self.encoding {
-                Some((_, _, mine)) => *mine += count,
-                None => self.encoding = Some((problem, line, count)),
-            }
-        }
-        if self.nul.is_none() {
-            self.nul = other.nul;
-        }
-    }
-
-    /// `game` with the problems first. A problem outside the game's text (a line before
-    /// the first grid) keeps its message, which names the line, but points nowhere.
-    fn attach(self, mut game: ParsedGame) -> ParsedGame {
-        let encoding = self.encoding.map(|(mut problem, line, count)| {
-            problem.message = text::bad_encoding_message(line, count);
-            problem
-        });
-        let start = game.source.offset;
-        let end = start + game.source.text.len();
-        let problems: Vec<Diagnostic> = encoding
-            .into_iter()
-            .chain(self.nul)
-            .map(|problem| {
-                let mut problem = problem.in_game(game.index);
-                if !problem
-                    .span
-                    .is_some_and(|s| s.offset >= start && s.end() <= end)
-                {
-                    problem.span = None;
-                    problem.label = None;
-                }
-                problem
-            })
-            .collect();
-        game.diagnostics.splice(0..0, problems);
-        game
-    }
+    let mut grids = GridSplitter::new(input, options);
+    Box::new(std::iter::from_fn(move || {
+        Some(grids.next_pending()?.map(PendingGrid::read))
+    }))
 }
 
 // ----------------------------------------------------------------------------------------
@@ -396,79 +200,199 @@ enum LineKind {
     Row(Vec<Token>),
 }
 
-fn classify(line: &str, base: usize) -> LineKind {
-    let trimmed = line.trim();
+/// What kind of line a line is, without reading it: how the splitter sorts lines.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum LineSort {
+    Blank,
+    /// A comment or a border.
+    Skip,
+    Header,
+    /// A line of column letters.
+    Columns,
+    Row,
+}
+
+/// The kind of `line`, allocating nothing.
+fn sort(line: &str) -> LineSort {
+    let trimmed = trim(line);
     if trimmed.is_empty() {
-        return LineKind::Blank;
+        return LineSort::Blank;
     }
     // `#` is also a blocked square, so a `#` line is a comment only when it is not a row.
     if trimmed.starts_with('%') || (trimmed.starts_with('#') && !looks_like_row(trimmed)) {
-        return LineKind::Skip;
+        return LineSort::Skip;
     }
     let border = trimmed.chars().all(|c| "-+|= ".contains(c))
         && (trimmed.contains("--") || trimmed.contains(['+', '=']));
     if border {
-        return LineKind::Skip;
+        return LineSort::Skip;
     }
-    if let Some((name, value)) = trimmed.split_once(':') {
-        let name = name.trim();
-        if is_header_name(name) {
-            return LineKind::Header {
+    if header(trimmed).is_some() {
+        return LineSort::Header;
+    }
+    let mut count = 0;
+    let letters = tokens(line).all(|(_, t)| {
+        let letter = u8::try_from(count).ok().and_then(|i| b'a'.checked_add(i));
+        count += 1;
+        t.len() == 1 && Some(t.as_bytes()[0].to_ascii_lowercase()) == letter
+    });
+    if letters && count >= 4 {
+        return LineSort::Columns;
+    }
+    LineSort::Row
+}
+
+/// `line` without the whitespace around it, as [`str::trim`] has it: a byte at a time
+/// while the ends are ASCII.
+fn trim(line: &str) -> &str {
+    let bytes = line.as_bytes();
+    let blank = |b: u8| b != b'|' && ascii_separator(b);
+    let Some(start) = bytes.iter().position(|&b| !blank(b)) else {
+        return "";
+    };
+    let end = bytes
+        .iter()
+        .rposition(|&b| !blank(b))
+        .map_or(start, |e| e + 1);
+    if !bytes[start].is_ascii() || !bytes[end - 1].is_ascii() {
+        return line.trim();
+    }
+    &line[start..end]
+}
+
+/// The name and value of a header line (`trimmed` of its surrounding whitespace), both
+/// trimmed.
+fn header(trimmed: &str) -> Option<(&str, &str)> {
+    // A name starts with a letter: rows (digits, `.`) are not searched for a colon.
+    if !trimmed.as_bytes().first()?.is_ascii_alphabetic() {
+        return None;
+    }
+    let (name, value) = trimmed.split_once(':')?;
+    let name = trim(name);
+    is_header_name(name).then(|| (name, trim(value)))
+}
+
+/// `line` read as [`sort`] sorts it, with the tokens of a row.
+fn classify(line: &str, base: usize) -> LineKind {
+    match sort(line) {
+        LineSort::Blank => LineKind::Blank,
+        LineSort::Skip => LineKind::Skip,
+        LineSort::Columns => LineKind::Columns,
+        LineSort::Header => match header(trim(line)) {
+            Some((name, value)) => LineKind::Header {
                 name: name.to_owned(),
-                value: value.trim().to_owned(),
-            };
-        }
+                value: value.to_owned(),
+            },
+            None => LineKind::Skip,
+        },
+        LineSort::Row => LineKind::Row(tokenize(line, base)),
     }
-    let tokens = tokenize(line, base);
-    let letters = tokens.len() >= 4
-        && tokens.iter().enumerate().all(|(i, t)| {
-            t.text.len() == 1 && t.text.as_bytes()[0].to_ascii_lowercase() == b'a' + i as u8
-        });
-    if letters {
-        return LineKind::Columns;
-    }
-    LineKind::Row(tokens)
 }
 
 fn looks_like_row(trimmed: &str) -> bool {
-    tokenize(trimmed, 0)
-        .iter()
-        .filter(|t| t.text.bytes().all(|b| b.is_ascii_digit()))
+    tokens(trimmed)
+        .filter(|(_, t)| t.bytes().all(|b| b.is_ascii_digit()))
         .count()
         >= 3
 }
 
 pub(super) fn is_header_name(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
-        && chars.all(|c| c.is_ascii_alphanumeric() || " _-".contains(c))
+    // A byte at a time: a character that is not ASCII is no part of a name.
+    let mut bytes = name.bytes();
+    bytes.next().is_some_and(|b| b.is_ascii_alphabetic())
+        && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b' ' | b'_' | b'-'))
+}
+
+/// The tokens of `line` and where each starts in it: its text between whitespace and `|`.
+fn tokens(line: &str) -> Tokens<'_> {
+    Tokens { line, at: 0 }
+}
+
+/// The iterator of [`tokens`]: a byte at a time over ASCII (what rows are made of),
+/// a character at a time over the rest.
+struct Tokens<'t> {
+    line: &'t str,
+    at: usize,
+}
+
+impl Tokens<'_> {
+    /// The length of the separator (whitespace) starting with the non-ASCII byte at `i`,
+    /// or 0.
+    #[cold]
+    fn wide_separator(&self, i: usize) -> usize {
+        match self.line[i..].chars().next() {
+            Some(c) if c.is_whitespace() => c.len_utf8(),
+            _ => 0,
+        }
+    }
+}
+
+/// Whether the ASCII byte `b` separates tokens: whitespace (as [`char::is_whitespace`]
+/// has it) or `|`.
+#[inline]
+fn ascii_separator(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b'|')
+}
+
+impl<'t> Iterator for Tokens<'t> {
+    type Item = (usize, &'t str);
+
+    #[inline]
+    fn next(&mut self) -> Option<(usize, &'t str)> {
+        let bytes = self.line.as_bytes();
+        let mut i = self.at;
+        while let Some(&b) = bytes.get(i) {
+            let skip = match b {
+                0x00..=0x7F if ascii_separator(b) => 1,
+                0x00..=0x7F => break,
+                _ => match self.wide_separator(i) {
+                    0 => break,
+                    n => n,
+                },
+            };
+            i += skip;
+        }
+        if i == bytes.len() {
+            self.at = i;
+            return None;
+        }
+        let start = i;
+        while let Some(&b) = bytes.get(i) {
+            match b {
+                0x00..=0x7F if ascii_separator(b) => break,
+                0x00..=0x7F => i += 1,
+                _ if self.wide_separator(i) > 0 => break,
+                // A character's bytes: the first says how many.
+                _ => i += utf8_len(b),
+            }
+        }
+        self.at = i;
+        Some((start, &self.line[start..i]))
+    }
+}
+
+/// The length of the UTF-8 character whose first byte is `b`.
+#[inline]
+fn utf8_len(b: u8) -> usize {
+    match b {
+        0x00..=0x7F => 1,
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        _ => 4,
+    }
 }
 
 fn tokenize(line: &str, base: usize) -> Vec<Token> {
-    let mut tokens = Vec::new();
-    let mut start = None;
-    for (i, c) in line
-        .char_indices()
-        .chain(std::iter::once((line.len(), ' ')))
-    {
-        let separator = c.is_whitespace() || c == '|';
-        match (separator, start) {
-            (true, Some(s)) => {
-                tokens.push(Token {
-                    text: TokenText::new(&line[s..i]),
-                    span: Span::new(base + s, i - s),
-                });
-                start = None;
-            }
-            (false, None) => start = Some(i),
-            _ => {}
-        }
-    }
-    tokens
+    tokens(line)
+        .map(|(at, text)| Token {
+            text: TokenText::new(text),
+            span: Span::new(base + at, text.len()),
+        })
+        .collect()
 }
 
 // ----------------------------------------------------------------------------------------
-// Splitting a file into grids
+// The lines of a grid
 
 struct HeaderLine {
     name: String,
@@ -483,67 +407,70 @@ struct RowLine {
     span: Span,
 }
 
-/// The lines of one grid with its headers, gathered until the grid ends.
-#[derive(Default)]
+/// The lines of one grid with its headers, read from its text.
 struct Block {
     header_lines: Vec<HeaderLine>,
     row_lines: Vec<RowLine>,
-    /// How many header lines and rows the block has (kept when it overflows).
-    headers: usize,
-    rows: usize,
     /// Byte offset and 0-based line number of the block's first line.
-    start: Option<(usize, usize)>,
+    start: (usize, usize),
     /// Byte offset just past the block's last line.
     end: usize,
     /// The text from the block's first line on, line terminators included.
     text: String,
-    /// Why the block is not kept: longer than [`MAX_GAME_BYTES`] (`syntax-too-long`).
+    /// Why the block is not read: longer than [`MAX_GAME_BYTES`](text::MAX_GAME_BYTES) (`syntax-too-long`).
     too_long: Option<Diagnostic>,
-    /// Decoding problems of its lines.
-    problems: LineProblems,
 }
 
-impl Block {
-    /// Adds `line`, which belongs to the block and ends at `end`.
-    fn touch(&mut self, line: &Line, end: usize) {
-        self.start.get_or_insert((line.offset, line.number));
-        self.end = end;
-        self.keep(line);
-    }
+/// The lines of `text` (each with its terminator, as [`LineReader`] splits them) from
+/// byte offset `start.0` on, with one `(offset, line)` for each.
+fn lines_at(text: &str, offset: usize) -> impl Iterator<Item = (usize, &str)> {
+    text.split_inclusive('\n').scan(offset, |at, piece| {
+        let here = *at;
+        *at += piece.len();
+        let line = piece
+            .strip_suffix('\n')
+            .map_or(piece, |l| l.strip_suffix('\r').unwrap_or(l));
+        Some((here, line))
+    })
+}
 
-    /// Keeps the text of `line` when the block has started (a blank line or a comment
-    /// inside it), as long as the block fits [`MAX_GAME_BYTES`].
-    fn keep(&mut self, line: &Line) {
-        let Some((start, number)) = self.start else {
-            return;
-        };
-        if self.overflowed() {
-            return;
+/// The grid in `text`, its header lines and rows read (none when it is too long).
+fn grid_lines(
+    text: String,
+    start: (usize, usize),
+    end: usize,
+    too_long: Option<Diagnostic>,
+) -> Block {
+    let mut header_lines = Vec::new();
+    let mut row_lines = Vec::new();
+    if too_long.is_none() {
+        for (offset, line) in lines_at(&text, start.0) {
+            let at = line.len() - line.trim_start().len();
+            let span = Span::new(offset + at, line.trim().len());
+            match classify(line, offset) {
+                LineKind::Header { name, value } => {
+                    let colon = line.find(':').map_or(0, |c| c + 1);
+                    let value_at = colon + (line[colon..].len() - line[colon..].trim_start().len());
+                    let value_span = Span::new(offset + value_at, value.len());
+                    header_lines.push(HeaderLine {
+                        name,
+                        value,
+                        span,
+                        value_span,
+                    });
+                }
+                LineKind::Row(tokens) => row_lines.push(RowLine { tokens, span }),
+                LineKind::Blank | LineKind::Skip | LineKind::Columns => {}
+            }
         }
-        if self.text.len() + line.text.len() + line.terminator.len() > MAX_GAME_BYTES {
-            let len = line.offset + line.text.len() - start;
-            self.overflow(Some(text::too_long("the grid", number, len)));
-            return;
-        }
-        self.text.push_str(&line.text);
-        self.text.push_str(line.terminator);
     }
-
-    fn overflowed(&self) -> bool {
-        self.too_long.is_some()
-    }
-
-    /// Drops what the block holds, for `reason` (the first one stays).
-    fn overflow(&mut self, reason: Option<Diagnostic>) {
-        if self.too_long.is_none() {
-            let (_, number) = self.start.unwrap_or_default();
-            self.too_long = Some(
-                reason.unwrap_or_else(|| text::too_long("the grid", number, MAX_GAME_BYTES + 1)),
-            );
-        }
-        self.text = String::new();
-        self.header_lines = Vec::new();
-        self.row_lines = Vec::new();
+    Block {
+        header_lines,
+        row_lines,
+        start,
+        end,
+        text,
+        too_long,
     }
 }
 
@@ -557,13 +484,15 @@ enum Cell {
     Disc(Option<Color>),
 }
 
-fn build_game(mut block: Block, index: usize, options: &ReadOptions) -> ParsedGame {
-    let (offset, line) = block.start.unwrap_or((0, 0));
+/// The game of `block`, the file's `index`th: `rules` are for a grid without a `Rules:`
+/// header whose board fits its rows.
+fn build_game(mut block: Block, index: usize, name: &Arc<str>, rules: Option<Rules>) -> ParsedGame {
+    let (offset, line) = block.start;
     if let Some(too_long) = block.too_long.take() {
         return ParsedGame {
             index,
             source: Source {
-                name: options.name.clone(),
+                name: name.clone(),
                 text: Arc::from(""),
                 offset,
                 line,
@@ -573,14 +502,14 @@ fn build_game(mut block: Block, index: usize, options: &ReadOptions) -> ParsedGa
         };
     }
     let source = Source {
-        name: options.name.clone(),
+        name: name.clone(),
         text: Arc::from(block.text.get(..block.end - offset).unwrap_or_default()),
         offset,
         line,
     };
     let span = Span::new(offset, block.end - offset);
     let in_game = |diags: Vec<Diagnostic>| diags.into_iter().map(|d| d.in_game(index)).collect();
-    let (record, diagnostics) = match grid_record(&block, span, options) {
+    let (record, diagnostics) = match grid_record(&block, span, rules) {
         Ok((record, warnings)) => (Some(record), in_game(warnings)),
         Err(diags) => (None, in_game(diags)),
     };
@@ -598,11 +527,11 @@ fn build_game(mut block: Block, index: usize, options: &ReadOptions) -> ParsedGa
 fn grid_record(
     block: &Block,
     span: Span,
-    options: &ReadOptions,
+    rules: Option<Rules>,
 ) -> Result<(Record, Vec<Diagnostic>), Vec<Diagnostic>> {
     let headers = read_headers(block)?;
     let stated_rules = headers.rules;
-    let rules = grid_rules(block, span, stated_rules.map(|(r, _)| r), options)?;
+    let rules = grid_rules(block, span, stated_rules.map(|(r, _)| r), rules)?;
     let layout = Layout::of(rules);
     let mut grid = Grid::default();
     let labels = row_labels(block);
@@ -703,7 +632,7 @@ fn grid_rules(
     block: &Block,
     span: Span,
     stated: Option<Rules>,
-    options: &ReadOptions,
+    given: Option<Rules>,
 ) -> Result<Rules, Vec<Diagnostic>> {
     if block.row_lines.is_empty() {
         return Err(vec![Diagnostic::error(
@@ -714,7 +643,7 @@ fn grid_rules(
         .help("a grid of move numbers follows its header lines")]);
     }
     let n = block.row_lines.len();
-    let rules = match (stated, options.rules) {
+    let rules = match (stated, given) {
         (Some(rules), _) => rules,
         (None, Some(rules)) if usize::from(rules.board().side()) == n => rules,
         (None, _) => {
@@ -766,8 +695,8 @@ fn row_labels(block: &Block) -> (bool, bool) {
 /// The board of a grid: which squares are filled before move 1 and how many moves fit.
 struct Layout {
     rules: Rules,
-    start_discs: [SquareSet; 4],
-    neutral: SquareSet,
+    /// The squares filled before move 1: start discs, neutral and blocked squares.
+    filled: SquareSet,
     /// The highest move number: the squares left to fill.
     max: u32,
 }
@@ -777,24 +706,25 @@ impl Layout {
     fn of(rules: Rules) -> Layout {
         let board = rules.board();
         let (start_discs, neutral) = rules.start_discs();
+        let filled = start_discs
+            .iter()
+            .fold(rules.blocked().union(neutral), |all, discs| {
+                all.union(*discs)
+            });
         let playable_count = board.cells().len()
             - rules.blocked().len()
             - neutral.len()
             - start_discs.iter().map(|s| s.len()).sum::<usize>();
         Layout {
             rules,
-            start_discs,
-            neutral,
+            filled,
             max: u32::try_from(playable_count).unwrap_or(u32::MAX),
         }
     }
 
     /// Whether `sq` is printed before move 1: off the board, blocked, neutral or a start disc.
     fn preprinted(&self, sq: Square) -> bool {
-        !self.rules.board().contains(sq)
-            || self.rules.blocked().contains(sq)
-            || self.neutral.contains(sq)
-            || self.start_discs.iter().any(|s| s.contains(sq))
+        !self.rules.board().contains(sq) || self.filled.contains(sq)
     }
 }
 

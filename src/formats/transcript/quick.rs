@@ -1,0 +1,364 @@
+//! The quick scan of one transcript grid for the quick check ([`crate::engine::quick`]):
+//! the headers and the cells of a plain grid (every number once, from 1 up without a gap,
+//! the start squares left out or written as `0`, `.` or their usual discs) gathered
+//! without building a record or allocating. Anything the reader would have something to
+//! say about (a bad cell, a `Rules:` header, a result it does not read as disc counts, a
+//! start it would read as other than the usual one) makes it give up, and the grid is
+//! read in full.
+
+use super::split::PendingGrid;
+use super::{header, lines_at, sort, tokens, trim, Layout, LineSort};
+use crate::engine::quick::{code, QuickClaim, QuickMoves, PASS};
+use crate::engine::{BoardShape, Color, Opening, Rules, Square};
+use crate::formats::text::{decimal, has_control};
+use crate::record::{score, ResultScore};
+
+/// Most rows a grid has (10x10).
+const MAX_ROWS: usize = 10;
+/// Most tokens a row the scan takes has: ten squares and a row number on each side.
+const MAX_TOKENS: usize = MAX_ROWS + 2;
+/// Most move numbers a grid holds (10x10 less its centre).
+const MAX_NUMBER: usize = 100;
+
+impl PendingGrid {
+    /// Scans the grid into `moves` for the quick check, handing `tag` each tag the
+    /// reader's record would have, in its order: the grid's rules and claim, or `None`
+    /// when it must be read in full.
+    pub(crate) fn scan(
+        &self,
+        moves: &mut QuickMoves,
+        mut tag: impl FnMut(&str, &str),
+    ) -> Option<(Rules, QuickClaim)> {
+        // The reader would report what decoding found, or a control character.
+        if self.too_long.is_some() || !self.problems.is_empty() || has_control(&self.text) {
+            return None;
+        }
+        moves.clear();
+        let mut rows = [Row::default(); MAX_ROWS];
+        let mut n = 0;
+        let mut claim = QuickClaim::Nothing;
+        let mut result_read = false;
+        for (_, line) in lines_at(&self.text, 0) {
+            match sort(line) {
+                LineSort::Header => {
+                    let (name, value) = header(trim(line))?;
+                    if !result_read && score::is_result_field(name) {
+                        result_read = true;
+                        claim = result_claim(value)?;
+                    } else if name.eq_ignore_ascii_case("rules") {
+                        return None;
+                    } else {
+                        tag(name, value);
+                    }
+                }
+                LineSort::Row => {
+                    *rows.get_mut(n)? = Row::of(line)?;
+                    n += 1;
+                }
+                LineSort::Blank | LineSort::Skip | LineSort::Columns => {}
+            }
+        }
+        let rules = grid_rules(n, self.rules)?;
+        scan_cells(&rules, &rows[..n], moves)?;
+        Some((rules, claim))
+    }
+}
+
+/// The tokens of a row, when it has no more than [`MAX_TOKENS`].
+#[derive(Clone, Copy, Default)]
+struct Row<'t> {
+    tokens: [&'t str; MAX_TOKENS],
+    len: usize,
+}
+
+impl<'t> Row<'t> {
+    fn of(line: &'t str) -> Option<Row<'t>> {
+        let mut row = Row::default();
+        for (_, token) in tokens(line) {
+            *row.tokens.get_mut(row.len)? = token;
+            row.len += 1;
+        }
+        Some(row)
+    }
+
+    fn tokens(&self) -> &[&'t str] {
+        &self.tokens[..self.len]
+    }
+}
+
+/// The rules of a grid of `n` rows without a `Rules:` header, as the reader picks them:
+/// `given` when its board has as many rows, else Othello on a board of as many rows.
+fn grid_rules(n: usize, given: Option<Rules>) -> Option<Rules> {
+    match given {
+        Some(rules) if usize::from(rules.board().side()) == n => Some(rules),
+        _ => {
+            let board = match n {
+                4 => BoardShape::Four,
+                6 => BoardShape::Six,
+                8 => BoardShape::Eight,
+                10 => BoardShape::Ten,
+                _ => return None,
+            };
+            Some(Rules::othello(board))
+        }
+    }
+}
+
+/// The claim of a result header's `value`, when the reader reads it as disc counts (or
+/// as no claim); `None` for anything else.
+fn result_claim(value: &str) -> Option<QuickClaim> {
+    if let Some((black, white)) = two_counts(value) {
+        return Some(QuickClaim::Discs(black, white));
+    }
+    let written = match score::parse_result(value) {
+        Ok(None) => return Some(QuickClaim::Nothing),
+        Ok(Some(written)) => written,
+        Err(_) => return None,
+    };
+    match written.score {
+        ResultScore::Discs(counts) if written.termination.is_none() => match counts[..] {
+            [black, white] => Some(QuickClaim::Discs(black, white)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `B-W`, two counts of one to three digits, as most grids write their result (`1-0` and
+/// `0-1` name a winner instead): what [`score::parse_result`] reads as these two counts.
+fn two_counts(value: &str) -> Option<(u8, u8)> {
+    let (black, white) = value.split_once('-')?;
+    if matches!(value, "1-0" | "0-1") {
+        return None;
+    }
+    let count = |digits: &str| {
+        let ok = (1..=3).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit());
+        digits.parse::<u8>().ok().filter(|_| ok)
+    };
+    Some((count(black)?, count(white)?))
+}
+
+/// The cells of `rows` (the grid's rows, top first) into `moves`, in the order of their
+/// numbers; `None` at anything the reader would report or read as a start of its own.
+fn scan_cells(rules: &Rules, rows: &[Row<'_>], moves: &mut QuickMoves) -> Option<()> {
+    let layout = Layout::of(*rules);
+    let side = usize::from(rules.board().side());
+    let labels = row_labels(rows);
+    let mut squares = [PASS; MAX_NUMBER + 1];
+    let mut count = 0;
+    let mut highest = 0;
+    // The discs written on the centre squares, when the grid could name a start by them.
+    let usual_start = rules.players() == 2 && rules.opening() == Opening::Standard;
+    let centre = rules.board().centre();
+    let mut centre_letters = [None; 4];
+    for (r, row) in rows.iter().enumerate() {
+        let cells = strip_labels(row.tokens(), r + 1, labels)?;
+        let all = cells.len() == side;
+        if !all
+            && cells.len()
+                != (0..side)
+                    .filter(|&c| !layout.preprinted(square(c, r)))
+                    .count()
+        {
+            return None;
+        }
+        let mut targets = (0..side)
+            .map(|c| square(c, r))
+            .filter(|&sq| all || !layout.preprinted(sq));
+        for &cell in cells {
+            let sq = targets.next()?;
+            let preprinted = layout.preprinted(sq);
+            if cell.bytes().all(|b| b.is_ascii_digit()) {
+                // Past the highest number any board has, a number is out of range.
+                let k = cell.bytes().fold(0usize, |k, d| {
+                    (k * 10 + usize::from(d - b'0')).min(MAX_NUMBER + 1)
+                });
+                if preprinted {
+                    if k != 0 {
+                        return None;
+                    }
+                    continue;
+                }
+                if k == 0 || k > layout.max as usize {
+                    return None;
+                }
+                let slot = squares.get_mut(k)?;
+                if *slot != PASS {
+                    return None;
+                }
+                *slot = code(sq.col(), sq.row());
+                count += 1;
+                highest = highest.max(k);
+                continue;
+            }
+            match cell {
+                "." | "-" | "_" => {}
+                _ if !preprinted => return None,
+                "X" | "x" | "B" | "b" | "*" => {
+                    centre_letter(&centre, &mut centre_letters, sq, Color::Black)
+                }
+                "O" | "o" | "W" | "w" => {
+                    centre_letter(&centre, &mut centre_letters, sq, Color::White)
+                }
+                "R" | "r" | "G" | "g" | "N" | "n" | "#" => {}
+                _ => return None,
+            }
+        }
+    }
+    // A number missing below the highest is reported.
+    if count != highest {
+        return None;
+    }
+    if usual_start && centre_letters.iter().all(Option::is_some) {
+        // All four centre discs written: they are the start, which must be the usual one.
+        let discs = rules.start_discs().0;
+        let usual = centre.iter().zip(centre_letters).all(|(&sq, letter)| {
+            letter.is_some_and(|color: Color| discs[color.index()].contains(sq))
+        });
+        if !usual {
+            return None;
+        }
+    }
+    for &sq in &squares[1..=highest] {
+        if !moves.push(sq) {
+            return None;
+        }
+    }
+    Some(())
+}
+
+/// Notes `color` written on `sq` when it is one of the `centre` squares.
+fn centre_letter(centre: &[Square; 4], letters: &mut [Option<Color>; 4], sq: Square, color: Color) {
+    if let Some(i) = centre.iter().position(|&c| c == sq) {
+        letters[i] = Some(color);
+    }
+}
+
+/// The square in column `c` and row `r`, both below the side of a board.
+fn square(c: usize, r: usize) -> Square {
+    // Both are below 10: there is such a square.
+    Square::new(c as u8, r as u8).unwrap_or_else(|| unreachable!("a square of the board"))
+}
+
+/// Whether `token` is the number `n`.
+fn is_number(token: Option<&&str>, n: usize) -> bool {
+    token.is_some_and(|t| *t == decimal(n, &mut [0; 20]))
+}
+
+/// Whether the rows carry their numbers on the left and on the right: when most do.
+fn row_labels(rows: &[Row<'_>]) -> (bool, bool) {
+    let (mut left, mut right) = (0, 0);
+    for (r, row) in rows.iter().enumerate() {
+        left += usize::from(is_number(row.tokens().first(), r + 1));
+        right += usize::from(is_number(row.tokens().last(), r + 1));
+    }
+    (left * 2 > rows.len(), right * 2 > rows.len())
+}
+
+/// The cells of a row (`tokens`) without its row numbers (`labels`: on the left, on the
+/// right), when they are there.
+fn strip_labels<'t>(
+    tokens: &'t [&'t str],
+    row: usize,
+    labels: (bool, bool),
+) -> Option<&'t [&'t str]> {
+    let (left, right) = labels;
+    if (left && !is_number(tokens.first(), row)) || (right && !is_number(tokens.last(), row)) {
+        return None;
+    }
+    tokens.get(usize::from(left)..tokens.len().checked_sub(usize::from(right))?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::transcript::GridSplitter;
+    use crate::formats::ReadOptions;
+
+    const GRID: &str = "Black: Tastet\nWhite: Shaman\nResult: 34-30\n   a  b  c  d  e  f  g  h
+1 56 51 37 36 41 49 57 60
+2 47 52 44 18 35 42 58 59
+3 38 50  3  6 17  4 24 20
+4 45 25  7  O  X  5 19 33
+5 40 22 11  X  O  1 16 23
+6 39 26 12  2 10  9  8 34
+7 54 48 29 13 15 21 43 53
+8 55 28 27 14 30 31 32 46
+";
+
+    /// The scan of the first grid of `text`, with the tags it hands out.
+    fn scan(text: &str) -> Option<(Rules, QuickClaim, Vec<String>, Vec<u8>)> {
+        let mut grids = GridSplitter::new(std::io::Cursor::new(text), &ReadOptions::default());
+        let grid = grids.next_pending()?.ok()?;
+        let mut moves = QuickMoves::default();
+        let mut tags = Vec::new();
+        let (rules, claim) = grid.scan(&mut moves, |n, v| tags.push(format!("{n}={v}")))?;
+        Some((rules, claim, tags, moves.as_slice().to_vec()))
+    }
+
+    #[test]
+    fn a_plain_grid_is_scanned() {
+        let (rules, claim, tags, moves) = scan(GRID).unwrap();
+        assert_eq!(rules, Rules::default());
+        assert_eq!(claim, QuickClaim::Discs(34, 30));
+        assert_eq!(tags, ["Black=Tastet", "White=Shaman"]);
+        assert_eq!(moves.len(), 60);
+        assert_eq!(moves[0], code(5, 4));
+        assert_eq!(moves[59], code(7, 0));
+        // The same without labels, with the start squares left out or as `0`.
+        let bare: String = GRID
+            .lines()
+            .map(|l| match l.split_once(' ') {
+                Some((n, rest)) if n.parse::<u8>().is_ok() => format!("{rest}\n"),
+                _ => format!("{l}\n"),
+            })
+            .collect::<String>()
+            .replace(" O  X ", " ")
+            .replace(" X  O ", " 0 0 ");
+        assert_eq!(scan(&bare).unwrap().3, moves);
+    }
+
+    #[test]
+    fn anything_the_reader_reports_gives_up() {
+        for (from, to) in [
+            ("Result: 34-30", "Result: 1-0"),
+            ("Result: 34-30", "Rules: othello"),
+            ("Result: 34-30", "Result: nonsense"),
+            (" 56 ", " 61 "),
+            (" 56 ", " 51 "),
+            (" 56 ", " ? "),
+            (" 56 ", " X "),
+            (" 56 ", " . "),
+            ("  O  X ", "  X  X "),
+            ("  O  X ", "  1  X "),
+            ("8 55 ", "8 "),
+            ("Tastet", "Tas\u{7}tet"),
+        ] {
+            assert!(GRID.contains(from), "{from}");
+            let text = GRID.replacen(from, to, 1);
+            assert!(scan(&text).is_none(), "{to}");
+        }
+        // Results the reader reads as these counts, or as none.
+        for (value, claim) in [
+            ("34 - 30", QuickClaim::Discs(34, 30)),
+            ("034-030", QuickClaim::Discs(34, 30)),
+            ("?", QuickClaim::Nothing),
+        ] {
+            let text = GRID.replace("34-30", value);
+            assert_eq!(scan(&text).unwrap().1, claim, "{value}");
+        }
+    }
+
+    #[test]
+    fn two_counts_read_as_the_result_parser_reads_them() {
+        for text in ["34-30", "0-64", "64-0", "01-00", "100-0", "1-1", "10-54"] {
+            let parsed = score::parse_result(text).unwrap().unwrap();
+            let (black, white) = two_counts(text).unwrap();
+            assert_eq!(parsed.score, ResultScore::Discs(vec![black, white]));
+            assert!(parsed.termination.is_none());
+        }
+        for text in ["1-0", "0-1", "1000-0", "a-b", "-5", "5-"] {
+            assert!(two_counts(text).is_none(), "{text}");
+        }
+    }
+}

@@ -1,0 +1,324 @@
+//! Splitting a file of transcript grids into its grids, each a [`PendingGrid`]: its text
+//! and what decoding found on its lines, read into a game by [`PendingGrid::read`] (on
+//! another thread, when the pipeline has several) or scanned by the quick check.
+//!
+//! The splitter only sorts lines (a header, a row, a blank line ...), allocating nothing
+//! for them: the text of each grid is the one string it holds.
+
+use std::collections::VecDeque;
+use std::io::{self, BufRead};
+use std::sync::Arc;
+
+use super::{build_game, grid_lines, sort, LineSort};
+use crate::codes::Code;
+use crate::diagnostic::Diagnostic;
+use crate::engine::Rules;
+use crate::formats::text::{self, LineAt, LineReader, MAX_GAME_BYTES};
+use crate::formats::{ParsedGame, ReadOptions};
+
+/// Splits a file into grids: a grid ends at the line after it that shows it complete (a
+/// blank line, a header line or a line of column letters after its rows).
+pub(crate) struct GridSplitter<R> {
+    lines: LineReader<R>,
+    /// The line being looked at, its buffer reused.
+    line: String,
+    name: Arc<str>,
+    rules: Option<Rules>,
+    /// The block being gathered.
+    block: Gathered,
+    /// The last grid split off, held until the next one is (or the input ends): decoding
+    /// problems on the lines after a grid belong to it.
+    ready: Option<PendingGrid>,
+    /// Grids ready to hand out.
+    out: VecDeque<PendingGrid>,
+    index: usize,
+    done: bool,
+}
+
+impl<R: BufRead> GridSplitter<R> {
+    /// The grids of `input`, read as `options` say.
+    pub(crate) fn new(input: R, options: &ReadOptions) -> GridSplitter<R> {
+        GridSplitter {
+            lines: LineReader::new(input),
+            line: String::new(),
+            name: options.name.clone(),
+            rules: options.rules,
+            block: Gathered::default(),
+            ready: None,
+            out: VecDeque::new(),
+            index: 0,
+            done: false,
+        }
+    }
+
+    /// The next grid, not yet read; `None` at the end. A read error ends the grids.
+    pub(crate) fn next_pending(&mut self) -> Option<io::Result<PendingGrid>> {
+        loop {
+            if let Some(grid) = self.out.pop_front() {
+                return Some(Ok(grid));
+            }
+            if self.done {
+                return None;
+            }
+            let mut line = std::mem::take(&mut self.line);
+            match self.lines.next_into(&mut line) {
+                Some(Ok(at)) => self.take(&line, at),
+                Some(Err(e)) => {
+                    self.done = true;
+                    return Some(Err(e));
+                }
+                None => {
+                    self.done = true;
+                    self.finish();
+                    if let Some(grid) = self.ready.take() {
+                        self.out.push_back(grid);
+                    }
+                }
+            }
+            self.line = line;
+        }
+    }
+
+    /// Takes one line: it may end the block (a grid), start one or add to it.
+    fn take(&mut self, text: &str, at: LineAt) {
+        let end = at.offset + text.len();
+        let sorted = (!at.too_long).then(|| sort(text));
+        if self.block.rows > 0
+            && matches!(
+                sorted,
+                Some(LineSort::Blank | LineSort::Header | LineSort::Columns)
+            )
+        {
+            self.finish();
+        }
+        let block = &mut self.block;
+        match sorted {
+            None => {
+                block.touch(text, &at, end);
+                block.rows += 1;
+                let reason = at.problems.iter().find(|d| d.code == Code::SyntaxTooLong);
+                block.overflow(reason.cloned());
+            }
+            Some(LineSort::Blank | LineSort::Skip) => block.keep(text, &at),
+            Some(LineSort::Header) => {
+                block.touch(text, &at, end);
+                block.headers += 1;
+            }
+            Some(LineSort::Columns) => block.touch(text, &at, end),
+            Some(LineSort::Row) => {
+                block.touch(text, &at, end);
+                block.rows += 1;
+            }
+        }
+        // What decoding found belongs to the grid the line is in, or to the one before.
+        for problem in at.problems {
+            if problem.code == Code::SyntaxTooLong {
+                continue;
+            }
+            match (&self.block.start, &mut self.ready) {
+                (None, Some(ready)) => ready.problems.add(problem, at.number),
+                _ => self.block.problems.add(problem, at.number),
+            }
+        }
+    }
+
+    /// Ends the block: a grid when it holds rows or headers.
+    fn finish(&mut self) {
+        // The next block's text is about as long as this one's.
+        let capacity = self.block.text.len().next_power_of_two();
+        let mut done = std::mem::replace(
+            &mut self.block,
+            Gathered {
+                text: String::with_capacity(capacity),
+                ..Gathered::default()
+            },
+        );
+        let problems = std::mem::take(&mut done.problems);
+        let Some(start) = done.start.filter(|_| done.rows > 0 || done.headers > 0) else {
+            // Not a grid: its lines' problems go to the grid before (or the first).
+            match &mut self.ready {
+                Some(before) => before.problems.merge(problems),
+                None => self.block.problems = problems,
+            }
+            return;
+        };
+        self.index += 1;
+        let grid = PendingGrid {
+            name: self.name.clone(),
+            rules: self.rules,
+            index: self.index,
+            text: done.text,
+            start,
+            end: done.end,
+            too_long: done.too_long.map(Box::new),
+            problems,
+        };
+        if let Some(before) = self.ready.replace(grid) {
+            self.out.push_back(before);
+        }
+    }
+}
+
+/// The lines of one block, gathered until it ends.
+#[derive(Default)]
+struct Gathered {
+    /// How many header lines and rows the block has (kept when it overflows).
+    headers: usize,
+    rows: usize,
+    /// Byte offset and 0-based line number of the block's first line.
+    start: Option<(usize, usize)>,
+    /// Byte offset just past the block's last line.
+    end: usize,
+    /// The text from the block's first line on, line terminators included.
+    text: String,
+    /// Why the block is not kept: longer than [`MAX_GAME_BYTES`] (`syntax-too-long`).
+    too_long: Option<Diagnostic>,
+    /// Decoding problems of its lines.
+    problems: LineProblems,
+}
+
+impl Gathered {
+    /// Adds the line `text`, which belongs to the block and ends at `end`.
+    fn touch(&mut self, text: &str, at: &LineAt, end: usize) {
+        self.start.get_or_insert((at.offset, at.number));
+        self.end = end;
+        self.keep(text, at);
+    }
+
+    /// Keeps the line `text` when the block has started (a blank line or a comment inside
+    /// it), as long as the block fits [`MAX_GAME_BYTES`].
+    fn keep(&mut self, text: &str, at: &LineAt) {
+        let Some((start, number)) = self.start else {
+            return;
+        };
+        if self.too_long.is_some() {
+            return;
+        }
+        if self.text.len() + text.len() + at.terminator.len() > MAX_GAME_BYTES {
+            let len = at.offset + text.len() - start;
+            self.overflow(Some(text::too_long("the grid", number, len)));
+            return;
+        }
+        self.text.push_str(text);
+        self.text.push_str(at.terminator);
+    }
+
+    /// Drops what the block holds, for `reason` (the first one stays).
+    fn overflow(&mut self, reason: Option<Diagnostic>) {
+        if self.too_long.is_none() {
+            let (_, number) = self.start.unwrap_or_default();
+            self.too_long = Some(
+                reason.unwrap_or_else(|| text::too_long("the grid", number, MAX_GAME_BYTES + 1)),
+            );
+        }
+        self.text = String::new();
+    }
+}
+
+/// A grid split off a file, not yet read.
+pub(crate) struct PendingGrid {
+    name: Arc<str>,
+    /// The rules for a grid without a `Rules:` header whose board fits its rows.
+    pub(super) rules: Option<Rules>,
+    index: usize,
+    /// Its text from its first line on, line terminators included (empty when too long).
+    pub(super) text: String,
+    /// Byte offset and 0-based line number of its first line.
+    start: (usize, usize),
+    /// Byte offset just past its last line.
+    end: usize,
+    /// Why it is skipped: longer than [`MAX_GAME_BYTES`] (boxed: grids are moved about
+    /// in blocks, and this is rare).
+    pub(super) too_long: Option<Box<Diagnostic>>,
+    /// Decoding problems of its lines and of those after it.
+    pub(super) problems: LineProblems,
+}
+
+impl PendingGrid {
+    /// The game's index in its file, from 1.
+    pub(crate) fn index(&self) -> usize {
+        self.index
+    }
+
+    /// The bytes of its text.
+    pub(crate) fn len(&self) -> usize {
+        self.text.len()
+    }
+
+    /// The game the reader gives for this grid.
+    pub(crate) fn read(self) -> ParsedGame {
+        let too_long = self.too_long.map(|d| *d);
+        let block = grid_lines(self.text, self.start, self.end, too_long);
+        let game = build_game(block, self.index, &self.name, self.rules);
+        self.problems.attach(game)
+    }
+}
+
+/// The decoding problems of the lines a game answers for, one per kind as the decoder of a
+/// whole text gives them: the first bad encoding (counting the lines), the first NUL byte.
+#[derive(Default)]
+pub(super) struct LineProblems {
+    /// The first bad-encoding warning, its 0-based line, and how many lines had one
+    /// (boxed, as the NUL byte: most grids have neither).
+    encoding: Option<Box<(Diagnostic, usize, usize)>>,
+    nul: Option<Box<Diagnostic>>,
+}
+
+impl LineProblems {
+    /// Whether there are none.
+    pub(super) fn is_empty(&self) -> bool {
+        self.encoding.is_none() && self.nul.is_none()
+    }
+
+    fn add(&mut self, problem: Diagnostic, line: usize) {
+        match problem.code {
+            Code::SyntaxBadEncoding => match self.encoding.as_deref_mut() {
+                Some((_, _, count)) => *count += 1,
+                None => self.encoding = Some(Box::new((problem, line, 1))),
+            },
+            Code::SyntaxNulByte if self.nul.is_none() => self.nul = Some(Box::new(problem)),
+            _ => {}
+        }
+    }
+
+    fn merge(&mut self, other: LineProblems) {
+        if let Some(theirs) = other.encoding {
+            match self.encoding.as_deref_mut() {
+                Some((_, _, mine)) => *mine += theirs.2,
+                None => self.encoding = Some(theirs),
+            }
+        }
+        if self.nul.is_none() {
+            self.nul = other.nul;
+        }
+    }
+
+    /// `game` with the problems first. A problem outside the game's text (a line before
+    /// the first grid) keeps its message, which names the line, but points nowhere.
+    fn attach(self, mut game: ParsedGame) -> ParsedGame {
+        let encoding = self.encoding.map(|found| {
+            let (mut problem, line, count) = *found;
+            problem.message = text::bad_encoding_message(line, count);
+            problem
+        });
+        let start = game.source.offset;
+        let end = start + game.source.text.len();
+        let problems: Vec<Diagnostic> = encoding
+            .into_iter()
+            .chain(self.nul.map(|nul| *nul))
+            .map(|problem| {
+                let mut problem = problem.in_game(game.index);
+                if !problem
+                    .span
+                    .is_some_and(|s| s.offset >= start && s.end() <= end)
+                {
+                    problem.span = None;
+                    problem.label = None;
+                }
+                problem
+            })
+            .collect();
+        game.diagnostics.splice(0..0, problems);
+        game
+    }
+}
