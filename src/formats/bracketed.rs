@@ -248,6 +248,27 @@ pub(super) struct Decoded {
 /// Decodes `piece`, game `index` of file `name`.
 pub(super) fn decode_piece<E>(mut piece: Piece<E>, name: &Arc<str>, index: usize) -> Decoded {
     let base = piece.offset;
+    // Most pieces are UTF-8 without a NUL byte: their text is their bytes, as is.
+    let bytes = std::mem::take(&mut piece.bytes);
+    match String::from_utf8(bytes) {
+        Ok(text) if memchr::memchr(0, text.as_bytes()).is_none() => {
+            let game_at = piece.game_at.filter(|&at| at <= text.len());
+            return Decoded {
+                index,
+                source: Source {
+                    name: name.clone(),
+                    text: text.into(),
+                    offset: base,
+                    line: piece.line,
+                },
+                game_at,
+                problems: Vec::new(),
+                too_long: piece.too_long,
+            };
+        }
+        Ok(text) => piece.bytes = text.into_bytes(),
+        Err(e) => piece.bytes = e.into_bytes(),
+    }
     // The text before the game and the game are decoded apart, so that where the game
     // starts in the decoded text is known (decoding may change lengths).
     let game = piece
