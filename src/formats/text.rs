@@ -539,6 +539,47 @@ impl<R: BufRead> LineReader<R> {
         }))
     }
 
+    /// Hands the next line's text and the rest of what [`Line`] says of it to `take`,
+    /// and gives back what it returns; `None` at the end. A line that is UTF-8 without a
+    /// NUL byte, whole in the input's buffer, is handed over from there: nothing is copied.
+    pub(crate) fn next_with<T>(
+        &mut self,
+        text: &mut String,
+        take: impl FnOnce(&str, LineAt) -> T,
+    ) -> Option<io::Result<T>> {
+        // The first line may start with a byte-order mark: it is read as any other.
+        if self.number > 0 {
+            let buf = match self.input.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => &[],
+                Err(e) => return Some(Err(e)),
+            };
+            if let Some(newline) = memchr::memchr(b'\n', buf).filter(|&n| n < MAX_GAME_BYTES) {
+                let (line, terminator) = match buf[..newline].strip_suffix(b"\r") {
+                    Some(line) => (line, "\r\n"),
+                    None => (&buf[..newline], "\n"),
+                };
+                if let Ok(clean) = std::str::from_utf8(line) {
+                    if memchr::memchr(0, line).is_none() {
+                        let at = LineAt {
+                            terminator,
+                            offset: self.offset,
+                            number: self.number,
+                            problems: Vec::new(),
+                            too_long: false,
+                        };
+                        self.offset += line.len() + terminator.len();
+                        self.number += 1;
+                        let taken = take(clean, at);
+                        self.input.consume(newline + 1);
+                        return Some(Ok(taken));
+                    }
+                }
+            }
+        }
+        Some(self.next_into(text)?.map(|at| take(text, at)))
+    }
+
     /// The next line's text into `text` (cleared first: a caller that reuses it allocates
     /// nothing for a clean line), and the rest of what [`Line`] says of it; `None` at
     /// the end.

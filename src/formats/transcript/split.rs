@@ -20,8 +20,13 @@ use crate::formats::{ParsedGame, ReadOptions};
 /// blank line, a header line or a line of column letters after its rows).
 pub(crate) struct GridSplitter<R> {
     lines: LineReader<R>,
-    /// The line being looked at, its buffer reused.
+    /// A line that is not handed over from the input's buffer, its buffer reused.
     line: String,
+    split: Split,
+}
+
+/// Where a [`GridSplitter`] is.
+struct Split {
     name: Arc<str>,
     rules: Option<Rules>,
     /// The block being gathered.
@@ -41,44 +46,50 @@ impl<R: BufRead> GridSplitter<R> {
         GridSplitter {
             lines: LineReader::new(input),
             line: String::new(),
-            name: options.name.clone(),
-            rules: options.rules,
-            block: Gathered::default(),
-            ready: None,
-            out: VecDeque::new(),
-            index: 0,
-            done: false,
+            split: Split {
+                name: options.name.clone(),
+                rules: options.rules,
+                block: Gathered::default(),
+                ready: None,
+                out: VecDeque::new(),
+                index: 0,
+                done: false,
+            },
         }
     }
 
     /// The next grid, not yet read; `None` at the end. A read error ends the grids.
     pub(crate) fn next_pending(&mut self) -> Option<io::Result<PendingGrid>> {
+        let split = &mut self.split;
         loop {
-            if let Some(grid) = self.out.pop_front() {
+            if let Some(grid) = split.out.pop_front() {
                 return Some(Ok(grid));
             }
-            if self.done {
+            if split.done {
                 return None;
             }
-            let mut line = std::mem::take(&mut self.line);
-            match self.lines.next_into(&mut line) {
-                Some(Ok(at)) => self.take(&line, at),
+            match self
+                .lines
+                .next_with(&mut self.line, |text, at| split.take(text, at))
+            {
+                Some(Ok(())) => {}
                 Some(Err(e)) => {
-                    self.done = true;
+                    split.done = true;
                     return Some(Err(e));
                 }
                 None => {
-                    self.done = true;
-                    self.finish();
-                    if let Some(grid) = self.ready.take() {
-                        self.out.push_back(grid);
+                    split.done = true;
+                    split.finish();
+                    if let Some(grid) = split.ready.take() {
+                        split.out.push_back(grid);
                     }
                 }
             }
-            self.line = line;
         }
     }
+}
 
+impl Split {
     /// Takes one line: it may end the block (a grid), start one or add to it.
     fn take(&mut self, text: &str, at: LineAt) {
         let end = at.offset + text.len();
