@@ -215,8 +215,12 @@ enum LineSort {
 /// The kind of `line`, allocating nothing.
 fn sort(line: &str) -> LineSort {
     let trimmed = trim(line);
-    if trimmed.is_empty() {
-        return LineSort::Blank;
+    match trimmed.as_bytes().first() {
+        None => return LineSort::Blank,
+        // What most lines of a grid start with: a row number or a cell. Such a line is no
+        // comment, border, header (a name starts with a letter) or column letters.
+        Some(b'0'..=b'9' | b'.') => return LineSort::Row,
+        Some(_) => {}
     }
     // `#` is also a blocked square, so a `#` line is a comment only when it is not a row.
     if trimmed.starts_with('%') || (trimmed.starts_with('#') && !looks_like_row(trimmed)) {
@@ -267,7 +271,9 @@ fn header(trimmed: &str) -> Option<(&str, &str)> {
     if !trimmed.as_bytes().first()?.is_ascii_alphabetic() {
         return None;
     }
-    let (name, value) = trimmed.split_once(':')?;
+    let colon = memchr::memchr(b':', trimmed.as_bytes())?;
+    // The colon is ASCII: both sides are character boundaries.
+    let (name, value) = (&trimmed[..colon], &trimmed[colon + 1..]);
     let name = trim(name);
     is_header_name(name).then(|| (name, trim(value)))
 }
@@ -422,15 +428,24 @@ struct Block {
 }
 
 /// The lines of `text` (each with its terminator, as [`LineReader`] splits them) from
-/// byte offset `start.0` on, with one `(offset, line)` for each.
+/// byte offset `offset` on, with one `(offset, line)` for each.
 fn lines_at(text: &str, offset: usize) -> impl Iterator<Item = (usize, &str)> {
-    text.split_inclusive('\n').scan(offset, |at, piece| {
-        let here = *at;
-        *at += piece.len();
-        let line = piece
-            .strip_suffix('\n')
-            .map_or(piece, |l| l.strip_suffix('\r').unwrap_or(l));
-        Some((here, line))
+    let mut start = 0;
+    let mut newlines = memchr::memchr_iter(b'\n', text.as_bytes());
+    std::iter::from_fn(move || {
+        if start == text.len() {
+            return None;
+        }
+        let end = newlines.next().unwrap_or(text.len());
+        // `\n` is ASCII: the ends are character boundaries.
+        let line = &text[start..end];
+        let line = line
+            .strip_suffix('\r')
+            .filter(|_| end < text.len())
+            .unwrap_or(line);
+        let at = offset + start;
+        start = (end + 1).min(text.len());
+        Some((at, line))
     })
 }
 
