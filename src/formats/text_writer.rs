@@ -62,7 +62,7 @@ impl PlainGame<'_> {
     }
 
     /// The tags' names and values, in order.
-    pub(crate) fn tags(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
+    pub(crate) fn tags(&self) -> impl Iterator<Item = (&str, &str)> + Clone + '_ {
         self.tags.iter().map(|(name, value)| {
             let part = |r: &Range<usize>| self.text.get(r.clone()).unwrap_or_default();
             (part(name), part(value))

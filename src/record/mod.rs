@@ -144,7 +144,7 @@ pub fn start_position(rules: Rules, start: Option<&StartPosition>) -> Result<Pos
     Position::from_setup_in_hand(rules, start_setup(rules, start), in_hand)
 }
 
-fn start_setup(rules: Rules, start: Option<&StartPosition>) -> Setup {
+pub(crate) fn start_setup(rules: Rules, start: Option<&StartPosition>) -> Setup {
     match start {
         Some(s) => s.setup,
         None => {

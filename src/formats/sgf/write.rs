@@ -4,12 +4,13 @@
 use std::io::Write;
 
 use super::{STRUCTURAL_IDS, TAG_IDS};
-use crate::engine::{BoardShape, Color, Move};
+use crate::engine::{BoardShape, Color, Move, Setup};
 use crate::formats::capabilities::{tag_phrase, Claim, ClaimLosses};
 use crate::formats::moves::colored_moves;
 use crate::formats::text::format_number;
+use crate::formats::text_writer::PlainGame;
 use crate::formats::{text_writer, RecordWriter, TextFormat, WriteError, WriteOptions};
-use crate::record::{Record, ResultScore, Tag, Termination};
+use crate::record::{start_setup, ClaimedResult, Record, ResultScore, Termination};
 
 /// A writer of SGF game trees, Edax's layout made valid.
 pub fn writer<'a>(
@@ -29,6 +30,10 @@ impl TextFormat for Sgf {
     fn render(&self, record: &Record) -> Result<(String, Vec<String>), WriteError> {
         // Rules SGF cannot say were refused by the capability table already.
         Ok(to_sgf(record))
+    }
+
+    fn render_plain(&self, game: &PlainGame<'_>) -> Option<(String, Vec<String>)> {
+        plain_to_sgf(game)
     }
 }
 
@@ -70,17 +75,81 @@ pub(super) fn to_sgf(record: &Record) -> (String, Vec<String>) {
         &[Claim::Flips, Claim::Eval, Claim::Time, Claim::Position],
     )
     .into_vec();
-    let rules = &record.rules;
+    let mut out = String::new();
+    let tags = record
+        .tags
+        .iter()
+        .map(|t| (t.name.as_str(), t.value.as_str()));
+    push_root(&mut out, &record.rules, tags, &mut losses);
+    push_setup(&mut out, record.start_setup());
+    if let Some(re) = result_text(record.result.as_ref(), &mut losses) {
+        out.push_str(&format!("RE[{re}]"));
+    }
+    if let Some(comment) = &record.comment {
+        out.push_str(&format!("C[{}]", escape(comment)));
+    }
+    out.push('\n');
+    let moves = colored_moves(record).into_iter().map(|(color, m)| {
+        let comment = m.and_then(|m| m.comment.as_deref());
+        (color, m.map(|m| m.mv), comment)
+    });
+    push_moves(&mut out, moves);
+    (out, losses)
+}
 
+/// The SGF text of a plain game (its record's, without building it) and what it could not
+/// hold: its tags as the record's, its moves coloured in turn (every pass is written), its
+/// result a margin. `None` for 3-4 players, which SGF does not hold.
+fn plain_to_sgf(game: &PlainGame<'_>) -> Option<(String, Vec<String>)> {
+    if game.rules.players() != 2 {
+        return None;
+    }
+    let mut losses = Vec::new();
+    let mut out = String::with_capacity(256 + 5 * game.moves.len());
+    push_root(&mut out, &game.rules, game.tags(), &mut losses);
+    let setup = start_setup(game.rules, None);
+    push_setup(&mut out, setup);
+    let result = game
+        .discs
+        .map(|[black, white]| ClaimedResult::discs(vec![black, white]));
+    if let Some(re) = result_text(result.as_ref(), &mut losses) {
+        out.push_str("RE[");
+        out.push_str(&re);
+        out.push(']');
+    }
+    out.push('\n');
+    let mut color = setup.turn;
+    let moves = game.moves.iter().map(|&mv| {
+        let this = color;
+        color = color.next(2);
+        (this, Some(mv), None)
+    });
+    push_moves(&mut out, moves);
+    Some((out, losses))
+}
+
+/// Appends the root node's opening and the tags (`name`, `value`, in the record's order):
+/// named ones under their IDs, upper-case names as properties of their own (all values of
+/// one name together); the others are lost.
+fn push_root<'t>(
+    out: &mut String,
+    rules: &crate::engine::Rules,
+    tags: impl Iterator<Item = (&'t str, &'t str)> + Clone,
+    losses: &mut Vec<String>,
+) {
     // The root node on one line (old parsers such as sgflib's first versions take a line
     // break before a property into its identifier), the text declared as UTF-8.
-    let mut out = format!("(;FF[4]GM[2]SZ[{}]CA[UTF-8]", size_token(rules.board()));
-    // Tags in the record's order: named ones under their IDs, upper-case names as
-    // properties of their own (all values of one name together).
-    let mut header = String::new();
+    out.push_str("(;FF[4]GM[2]SZ[");
+    out.push_str(size_token(rules.board()));
+    out.push_str("]CA[UTF-8]");
+    let id_of = |name: &'t str| {
+        TAG_IDS
+            .iter()
+            .find(|(_, n)| n.eq_ignore_ascii_case(name))
+            .map_or(name, |(id, _)| *id)
+    };
     let mut done: Vec<&str> = Vec::new();
-    for tag in &record.tags {
-        let name = tag.name.as_str();
+    for (name, _) in tags.clone() {
         if name == "CA" {
             // A source's charset: this file's is the one declared above.
             continue;
@@ -103,22 +172,17 @@ pub(super) fn to_sgf(record: &Record) -> (String, Vec<String>) {
             continue;
         }
         done.push(id);
-        header.push_str(id);
-        let same = |t: &&Tag| {
-            TAG_IDS
-                .iter()
-                .find(|(_, n)| n.eq_ignore_ascii_case(&t.name))
-                .map_or(t.name.as_str(), |(i, _)| *i)
-                == id
-        };
-        for t in record.tags.iter().filter(same) {
-            header.push('[');
-            push_escaped(&mut header, &t.value);
-            header.push(']');
+        out.push_str(id);
+        for (_, value) in tags.clone().filter(|(n, _)| id_of(n) == id) {
+            out.push('[');
+            push_escaped(out, value);
+            out.push(']');
         }
     }
-    out.push_str(&header);
-    let setup = record.start_setup();
+}
+
+/// Appends the start position's discs (`AB`, `AW`) and the player to move (`PL`).
+fn push_setup(out: &mut String, setup: Setup) {
     for (id, set) in [("AB", setup.discs[0]), ("AW", setup.discs[1])] {
         if !set.is_empty() {
             out.push_str(id);
@@ -134,24 +198,25 @@ pub(super) fn to_sgf(record: &Record) -> (String, Vec<String>) {
     } else {
         "PL[B]"
     });
-    if let Some(re) = result_text(record, &mut losses) {
-        out.push_str(&format!("RE[{re}]"));
-    }
-    if let Some(comment) = &record.comment {
-        out.push_str(&format!("C[{}]", escape(comment)));
-    }
-    out.push('\n');
+}
+
+/// Appends the move nodes (each its colour, its move or a pass, its comment), ten a line,
+/// and the tree's end.
+fn push_moves<'m>(
+    out: &mut String,
+    moves: impl Iterator<Item = (Color, Option<Move>, Option<&'m str>)>,
+) {
     let mut on_line = 0;
-    for (color, m) in colored_moves(record) {
+    for (color, mv, comment) in moves {
         out.push_str(if color == Color::White { ";W[" } else { ";B[" });
-        out.push_str(match m.map(|m| m.mv) {
+        out.push_str(match mv {
             Some(Move::Place(sq)) => sq.name(),
             _ => "PA",
         });
         out.push(']');
-        if let Some(comment) = m.and_then(|m| m.comment.as_ref()) {
+        if let Some(comment) = comment {
             out.push_str("C[");
-            push_escaped(&mut out, comment);
+            push_escaped(out, comment);
             out.push(']');
         }
         on_line += 1;
@@ -164,12 +229,14 @@ pub(super) fn to_sgf(record: &Record) -> (String, Vec<String>) {
         out.push('\n');
     }
     out.push_str(")\n");
-    (out, losses)
 }
 
-/// The `RE` value, if the record claims a result SGF can hold.
-pub(super) fn result_text(record: &Record, losses: &mut Vec<String>) -> Option<String> {
-    let result = record.result.as_ref()?;
+/// The `RE` value, if the record claims a result (`result`) SGF can hold.
+pub(super) fn result_text(
+    result: Option<&ClaimedResult>,
+    losses: &mut Vec<String>,
+) -> Option<String> {
+    let result = result?;
     let margin = match &result.score {
         ResultScore::Margin(m) => Some(*m),
         ResultScore::Discs(d) if d.len() == 2 => Some(f64::from(d[0]) - f64::from(d[1])),
