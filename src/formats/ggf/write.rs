@@ -8,8 +8,9 @@ use crate::engine::{Color, Move, Rules, Setup};
 use crate::formats::capabilities::{tag_phrase, Claim, ClaimLosses};
 use crate::formats::moves::colored_moves;
 use crate::formats::text::{format_number, parse_number};
+use crate::formats::text_writer::PlainGame;
 use crate::formats::{text_writer, RecordWriter, TextFormat, WriteError, WriteOptions};
-use crate::record::{Record, ResultScore, TagName, Termination};
+use crate::record::{start_setup, ClaimedResult, Record, ResultScore, TagName, Termination};
 
 /// A writer of GGF games, one a line.
 pub fn writer<'a>(
@@ -30,6 +31,30 @@ impl TextFormat for Ggf {
         // Rules GGF cannot say were refused by the capability table already.
         Ok(to_ggf(record))
     }
+
+    fn render_plain(&self, game: &PlainGame<'_>) -> Option<(String, Vec<String>)> {
+        plain_to_ggf(game)
+    }
+}
+
+/// What the GGF text of a game is made of, from a record or from a plain game.
+struct GgfGame<'g, T> {
+    rules: Rules,
+    /// The tags' names and values, in order.
+    tags: T,
+    result: Option<&'g ClaimedResult>,
+    comment: Option<&'g str>,
+    setup: Setup,
+}
+
+impl<'g, T: Iterator<Item = (&'g str, &'g str)> + Clone> GgfGame<'g, T> {
+    /// The value of the first tag named `name` (case-insensitive, as [`Record::tag`]).
+    fn tag(&self, name: &str) -> Option<&'g str> {
+        self.tags
+            .clone()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v)
+    }
 }
 
 /// The GGF text of `record` and what it could not hold.
@@ -38,32 +63,87 @@ pub(super) fn to_ggf(record: &Record) -> (String, Vec<String>) {
     // claims or position claims.
     let mut losses =
         ClaimLosses::of(record, &[Claim::MoveComment, Claim::Flips, Claim::Position]).into_vec();
-    let rules = &record.rules;
-    let mut out = String::from("(;GM[Othello]");
+    let game = GgfGame {
+        rules: record.rules,
+        tags: record
+            .tags
+            .iter()
+            .map(|t| (t.name.as_str(), t.value.as_str())),
+        result: record.result.as_ref(),
+        comment: record.comment.as_deref(),
+        setup: record.start_setup(),
+    };
+    let moves = colored_moves(record)
+        .into_iter()
+        .map(|(color, m)| (color, m.map(|m| (m.mv, m.eval, m.time))));
+    let out = ggf_text(&game, moves, &mut losses);
+    (out, losses)
+}
+
+/// The GGF text of a plain game (its record's, without building it) and what it could not
+/// hold: its moves coloured in turn (every pass is written). `None` for 3-4 players, which
+/// GGF does not hold.
+fn plain_to_ggf(game: &PlainGame<'_>) -> Option<(String, Vec<String>)> {
+    if game.rules.players() != 2 {
+        return None;
+    }
+    let mut losses = Vec::new();
+    let result = game
+        .discs
+        .map(|[black, white]| ClaimedResult::discs(vec![black, white]));
+    let view = GgfGame {
+        rules: game.rules,
+        tags: game.tags(),
+        result: result.as_ref(),
+        comment: None,
+        setup: start_setup(game.rules, None),
+    };
+    let mut color = view.setup.turn;
+    let moves = game.moves.iter().map(|&mv| {
+        let this = color;
+        color = color.next(2);
+        (this, Some((mv, None, None)))
+    });
+    let out = ggf_text(&view, moves, &mut losses);
+    Some((out, losses))
+}
+
+/// A move as GGF writes it: the move, its evaluation and time (`None`: a pass to write).
+type GgfMove = Option<(Move, Option<f64>, Option<f64>)>;
+
+/// The GGF text of `game` with `moves`, noting in `losses` what it cannot hold.
+fn ggf_text<'g, T: Iterator<Item = (&'g str, &'g str)> + Clone>(
+    game: &GgfGame<'g, T>,
+    moves: impl Iterator<Item = (Color, GgfMove)>,
+    losses: &mut Vec<String>,
+) -> String {
+    let mut out = String::with_capacity(512);
+    out.push_str("(;GM[Othello]");
     // Tags that map to GGF properties, in GGS order, TY after the clocks.
     let mut written: Vec<&str> = vec![TYPE_TAG];
     for (id, name) in TAG_IDS {
         if id == "KB" {
-            let ty = type_text(record, &mut losses);
-            prop(&mut out, &mut losses, "TY", &ty, "the game type");
+            let ty = type_text(&game.rules, game.tag(TYPE_TAG), losses);
+            prop(&mut out, losses, "TY", &ty, "the game type");
         }
-        if let Some(value) = record.tag(name) {
-            prop(&mut out, &mut losses, id, value, &tag_phrase(name));
+        if let Some(value) = game.tag(name) {
+            prop(&mut out, losses, id, value, &tag_phrase(name));
         }
         written.push(name);
     }
-    if let Some(re) = result_text(record, &mut losses) {
-        out.push_str(&format!("RE[{re}]"));
+    if let Some(re) = result_text(&game.rules, game.result, game.tag(TagName::KOMI), losses) {
+        out.push_str("RE[");
+        out.push_str(&re);
+        out.push(']');
     }
-    if let Some(comment) = &record.comment {
-        prop(&mut out, &mut losses, "CO", comment, "the game comment");
+    if let Some(comment) = game.comment {
+        prop(&mut out, losses, "CO", comment, "the game comment");
     }
-    out.push_str(&board_text(rules, &record.start_setup()));
-    write_moves(record, &mut out);
+    out.push_str(&board_text(&game.rules, &game.setup));
+    write_moves(moves, &mut out);
     // Other tags, after the moves.
     let mut names_seen: Vec<&str> = Vec::new();
-    for tag in &record.tags {
-        let name = tag.name.as_str();
+    for (name, value) in game.tags.clone() {
         let known = written.iter().any(|w| w.eq_ignore_ascii_case(name));
         let repeated = names_seen.iter().any(|w| w.eq_ignore_ascii_case(name));
         names_seen.push(name);
@@ -80,25 +160,26 @@ pub(super) fn to_ggf(record: &Record) -> (String, Vec<String>) {
             && !STRUCTURAL_IDS.contains(&name)
             && !TAG_IDS.iter().any(|(id, _)| *id == name);
         if valid_id {
-            prop(&mut out, &mut losses, name, &tag.value, &tag_phrase(name));
+            prop(&mut out, losses, name, value, &tag_phrase(name));
         } else {
             losses.push(tag_phrase(name));
         }
     }
     out.push_str(";)\n");
-    (out, losses)
+    out
 }
 
-/// The `TY` value: the `GgfType` tag when it agrees with the rules, else the canonical form.
-pub(super) fn type_text(record: &Record, losses: &mut Vec<String>) -> String {
-    let canonical = canonical_type(&record.rules);
-    let Some(kept) = record.tag(TYPE_TAG) else {
+/// The `TY` value: the `GgfType` tag (`kept`) when it agrees with `rules`, else the
+/// canonical form.
+fn type_text(rules: &Rules, kept: Option<&str>, losses: &mut Vec<String>) -> String {
+    let canonical = canonical_type(rules);
+    let Some(kept) = kept else {
         return canonical;
     };
     let parsed = GgfType::parse(kept);
     let agrees = parsed.errors.is_empty()
-        && parsed.board == Some(TyBoard::Shape(record.rules.board()))
-        && parsed.anti == record.rules.is_anti();
+        && parsed.board == Some(TyBoard::Shape(rules.board()))
+        && parsed.anti == rules.is_anti();
     if agrees {
         kept.to_owned()
     } else {
@@ -109,16 +190,19 @@ pub(super) fn type_text(record: &Record, losses: &mut Vec<String>) -> String {
     }
 }
 
-/// The `RE` value, if the record claims a result GGF can hold.
-pub(super) fn result_text(record: &Record, losses: &mut Vec<String>) -> Option<String> {
-    let result = record.result.as_ref()?;
+/// The `RE` value, if the game claims a result (`result`) GGF can hold; `komi` is the
+/// game's `Komi` tag.
+fn result_text(
+    rules: &Rules,
+    result: Option<&ClaimedResult>,
+    komi: Option<&str>,
+    losses: &mut Vec<String>,
+) -> Option<String> {
+    let result = result?;
     let margin = match &result.score {
         ResultScore::Margin(m) => Some(*m),
         ResultScore::Discs(d) if d.len() == 2 => {
-            let komi = record
-                .tag(TagName::KOMI)
-                .and_then(|k| parse_number(k.trim()))
-                .unwrap_or(0.0);
+            let komi = komi.and_then(|k| parse_number(k.trim())).unwrap_or(0.0);
             Some(f64::from(d[0]) - f64::from(d[1]) - komi)
         }
         ResultScore::Discs(d) => {
@@ -143,7 +227,7 @@ pub(super) fn result_text(record: &Record, losses: &mut Vec<String>) -> Option<S
         };
     };
     // RE says how much Black won by: in anti games, the negated margin.
-    let re = if record.rules.is_anti() && margin != 0.0 {
+    let re = if rules.is_anti() && margin != 0.0 {
         -margin
     } else {
         margin
@@ -197,7 +281,7 @@ pub(super) fn prop(out: &mut String, losses: &mut Vec<String>, id: &str, value: 
 }
 
 /// `BO[8 -------- … *]`.
-pub(super) fn board_text(rules: &Rules, setup: &Setup) -> String {
+fn board_text(rules: &Rules, setup: &Setup) -> String {
     let board = rules.board();
     let mut out = format!("BO[{}", board_token(board));
     let mut row = u8::MAX;
@@ -223,23 +307,23 @@ pub(super) fn board_text(rules: &Rules, setup: &Setup) -> String {
 }
 
 /// `B[f5/eval/time]` for each move; `PA` passes.
-pub(super) fn write_moves(record: &Record, out: &mut String) {
-    for (color, m) in colored_moves(record) {
+fn write_moves(moves: impl Iterator<Item = (Color, GgfMove)>, out: &mut String) {
+    for (color, m) in moves {
         out.push_str(if color == Color::White { "W[" } else { "B[" });
-        let Some(m) = m else {
+        let Some((mv, eval, time)) = m else {
             out.push_str("PA]");
             continue;
         };
-        match m.mv {
+        match mv {
             Move::Place(sq) => out.push_str(sq.name()),
             Move::Pass => out.push_str("PA"),
         }
-        if m.eval.is_some() || m.time.is_some() {
+        if eval.is_some() || time.is_some() {
             out.push('/');
-            if let Some(e) = m.eval {
+            if let Some(e) = eval {
                 out.push_str(&format_number(e, 2, false));
             }
-            if let Some(t) = m.time {
+            if let Some(t) = time {
                 out.push('/');
                 out.push_str(&format_number(t, 2, false));
             }
