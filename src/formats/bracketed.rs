@@ -246,44 +246,17 @@ pub(super) struct Decoded {
 }
 
 /// Decodes `piece`, game `index` of file `name`.
-pub(super) fn decode_piece<E>(mut piece: Piece<E>, name: &Arc<str>, index: usize) -> Decoded {
+pub(super) fn decode_piece<E>(piece: Piece<E>, name: &Arc<str>, index: usize) -> Decoded {
     let base = piece.offset;
     // Most pieces are UTF-8 without a NUL byte: their text is their bytes, as is.
-    let bytes = std::mem::take(&mut piece.bytes);
-    match String::from_utf8(bytes) {
+    let (text, game_at, problems) = match String::from_utf8(piece.bytes) {
         Ok(text) if memchr::memchr(0, text.as_bytes()).is_none() => {
             let game_at = piece.game_at.filter(|&at| at <= text.len());
-            return Decoded {
-                index,
-                source: Source {
-                    name: name.clone(),
-                    text: text.into(),
-                    offset: base,
-                    line: piece.line,
-                },
-                game_at,
-                problems: Vec::new(),
-                too_long: piece.too_long,
-            };
+            (text, game_at, Vec::new())
         }
-        Ok(text) => piece.bytes = text.into_bytes(),
-        Err(e) => piece.bytes = e.into_bytes(),
-    }
-    // The text before the game and the game are decoded apart, so that where the game
-    // starts in the decoded text is known (decoding may change lengths).
-    let game = piece
-        .game_at
-        .filter(|&at| at <= piece.bytes.len())
-        .map(|at| piece.bytes.split_off(at));
-    let (mut text, mut problems) = text::decode(piece.bytes, base, piece.line);
-    let game_at = game.map(|game| {
-        let at = text.len();
-        let line = piece.line + text.matches('\n').count();
-        let (game_text, game_problems) = text::decode(game, base + at, line);
-        text.push_str(&game_text);
-        problems.extend(game_problems);
-        at
-    });
+        Ok(text) => decode_apart(text.into_bytes(), piece.game_at, base, piece.line),
+        Err(e) => decode_apart(e.into_bytes(), piece.game_at, base, piece.line),
+    };
     Decoded {
         index,
         source: Source {
@@ -296,6 +269,31 @@ pub(super) fn decode_piece<E>(mut piece: Piece<E>, name: &Arc<str>, index: usize
         problems,
         too_long: piece.too_long,
     }
+}
+
+/// The text of `bytes` (from file offset `base`, line `line` on) with the text before the
+/// game (at `game_at`) and the game decoded apart, so that where the game starts in the
+/// decoded text is known (decoding may change lengths); where it starts, and what
+/// decoding found.
+fn decode_apart(
+    mut bytes: Vec<u8>,
+    game_at: Option<usize>,
+    base: usize,
+    line: usize,
+) -> (String, Option<usize>, Vec<Diagnostic>) {
+    let game = game_at
+        .filter(|&at| at <= bytes.len())
+        .map(|at| bytes.split_off(at));
+    let (mut text, mut problems) = text::decode(bytes, base, line);
+    let game_at = game.map(|game| {
+        let at = text.len();
+        let line = line + text.matches('\n').count();
+        let (game_text, game_problems) = text::decode(game, base + at, line);
+        text.push_str(&game_text);
+        problems.extend(game_problems);
+        at
+    });
+    (text, game_at, problems)
 }
 
 impl Decoded {
