@@ -144,7 +144,7 @@ fn scan_cells(rules: &Rules, rows: &[Row<'_>], moves: &mut QuickMoves) -> Option
     let layout = Layout::of(*rules);
     let side = usize::from(rules.board().side());
     let labels = row_labels(rows);
-    let mut squares = [PASS; MAX_NUMBER + 1];
+    let mut by_number = [PASS; MAX_NUMBER + 1];
     let mut count = 0;
     let mut highest = 0;
     // The discs written on the centre squares, when the grid could name a start by them.
@@ -153,18 +153,19 @@ fn scan_cells(rules: &Rules, rows: &[Row<'_>], moves: &mut QuickMoves) -> Option
     let mut centre_letters = [None; 4];
     for (r, row) in rows.iter().enumerate() {
         let cells = strip_labels(row.tokens(), r + 1, labels)?;
+        // The row's squares (`side` and `r` are below 10: all of them are squares).
+        let squares_of_row = (0..side).filter_map(|c| Square::new(c as u8, r as u8));
         let all = cells.len() == side;
         if !all
             && cells.len()
-                != (0..side)
-                    .filter(|&c| !layout.preprinted(square(c, r)))
+                != squares_of_row
+                    .clone()
+                    .filter(|&sq| !layout.preprinted(sq))
                     .count()
         {
             return None;
         }
-        let mut targets = (0..side)
-            .map(|c| square(c, r))
-            .filter(|&sq| all || !layout.preprinted(sq));
+        let mut targets = squares_of_row.filter(|&sq| all || !layout.preprinted(sq));
         for &cell in cells {
             let sq = targets.next()?;
             let preprinted = layout.preprinted(sq);
@@ -182,7 +183,7 @@ fn scan_cells(rules: &Rules, rows: &[Row<'_>], moves: &mut QuickMoves) -> Option
                 if k == 0 || k > layout.max as usize {
                     return None;
                 }
-                let slot = squares.get_mut(k)?;
+                let slot = by_number.get_mut(k)?;
                 if *slot != PASS {
                     return None;
                 }
@@ -219,7 +220,7 @@ fn scan_cells(rules: &Rules, rows: &[Row<'_>], moves: &mut QuickMoves) -> Option
             return None;
         }
     }
-    for &sq in &squares[1..=highest] {
+    for &sq in &by_number[1..=highest] {
         if !moves.push(sq) {
             return None;
         }
@@ -232,12 +233,6 @@ fn centre_letter(centre: &[Square; 4], letters: &mut [Option<Color>; 4], sq: Squ
     if let Some(i) = centre.iter().position(|&c| c == sq) {
         letters[i] = Some(color);
     }
-}
-
-/// The square in column `c` and row `r`, both below the side of a board.
-fn square(c: usize, r: usize) -> Square {
-    // Both are below 10: there is such a square.
-    Square::new(c as u8, r as u8).unwrap_or_else(|| unreachable!("a square of the board"))
 }
 
 /// Whether `token` is the number `n`.
