@@ -746,16 +746,7 @@ fn rays<B: Bits>(side: u8) -> Vec<[B; 8]> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A small deterministic generator (xorshift64).
-    fn generator(mut seed: u64) -> impl FnMut(usize) -> usize {
-        move |n| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed as usize % n
-        }
-    }
+    use crate::engine::testing::{generator, random_game};
 
     /// The board's bits of `set`.
     fn bits<B: Bits>(set: SquareSet) -> B {
@@ -865,14 +856,8 @@ mod tests {
         let mut next = generator(7);
         let rules = Rules::default();
         let mut moves = QuickMoves::default();
-        let mut pos = Position::new(rules);
-        while !pos.is_over() {
-            let legal: Vec<_> = pos.legal_moves().iter().collect();
-            let mv = match legal.len() {
-                0 => Move::Pass,
-                n => Move::Place(legal[next(n)]),
-            };
-            pos.play(mv).unwrap();
+        let (played, pos) = random_game(rules, &mut next);
+        for mv in played {
             if let Move::Place(sq) = mv {
                 assert!(moves.push(code(sq.col(), sq.row())));
             }

@@ -72,31 +72,20 @@ fn quick_colored_moves(record: &Record) -> Option<Vec<(Color, Option<&MoveRecord
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Position, Rules};
+    use crate::engine::testing::{generator, random_game};
+    use crate::engine::Rules;
 
     /// Random standard games, passes written or left out, some with a move changed: the
     /// quick board gives the engine's colours wherever it answers, and answers for every
     /// legal game.
     #[test]
     fn the_quick_board_colours_moves_as_the_engine_does() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed as usize % n
-        };
+        let mut next = generator(0x2545_f491_4f6c_dd1d);
         let mut answered = 0;
         for k in 0..300 {
-            let mut pos = Position::new(Rules::default());
             let mut record = Record::new(Rules::default());
-            while !pos.is_over() {
-                let legal: Vec<_> = pos.legal_moves().iter().collect();
-                let mv = match legal.len() {
-                    0 => Move::Pass,
-                    n => Move::Place(legal[next(n)]),
-                };
-                pos.play(mv).unwrap();
+            let (played, _) = random_game(Rules::default(), &mut next);
+            for mv in played {
                 if mv != Move::Pass || k % 2 == 0 {
                     record.moves.push(MoveRecord::new(mv));
                 }

@@ -120,16 +120,14 @@ fn ggf_text<'g, T: Iterator<Item = (&'g str, &'g str)> + Clone>(
     let mut out = String::with_capacity(512);
     out.push_str("(;GM[Othello]");
     // Tags that map to GGF properties, in GGS order, TY after the clocks.
-    let mut written: Vec<&str> = vec![TYPE_TAG];
     for (id, name) in TAG_IDS {
         if id == "KB" {
             let ty = type_text(&game.rules, game.tag(TYPE_TAG), losses);
-            prop(&mut out, losses, "TY", &ty, "the game type");
+            prop(&mut out, losses, "TY", &ty, || "the game type".into());
         }
         if let Some(value) = game.tag(name) {
-            prop(&mut out, losses, id, value, &tag_phrase(name));
+            prop(&mut out, losses, id, value, || tag_phrase(name));
         }
-        written.push(name);
     }
     if let Some(re) = result_text(&game.rules, game.result, game.tag(TagName::KOMI), losses) {
         out.push_str("RE[");
@@ -137,14 +135,18 @@ fn ggf_text<'g, T: Iterator<Item = (&'g str, &'g str)> + Clone>(
         out.push(']');
     }
     if let Some(comment) = game.comment {
-        prop(&mut out, losses, "CO", comment, "the game comment");
+        prop(&mut out, losses, "CO", comment, || {
+            "the game comment".into()
+        });
     }
     out.push_str(&board_text(&game.rules, &game.setup));
     write_moves(moves, &mut out);
     // Other tags, after the moves.
     let mut names_seen: Vec<&str> = Vec::new();
     for (name, value) in game.tags.clone() {
-        let known = written.iter().any(|w| w.eq_ignore_ascii_case(name));
+        // Written above: the game type and the tags GGF has properties for.
+        let known = name.eq_ignore_ascii_case(TYPE_TAG)
+            || TAG_IDS.iter().any(|(_, n)| n.eq_ignore_ascii_case(name));
         let repeated = names_seen.iter().any(|w| w.eq_ignore_ascii_case(name));
         names_seen.push(name);
         if known {
@@ -160,7 +162,7 @@ fn ggf_text<'g, T: Iterator<Item = (&'g str, &'g str)> + Clone>(
             && !STRUCTURAL_IDS.contains(&name)
             && !TAG_IDS.iter().any(|(id, _)| *id == name);
         if valid_id {
-            prop(&mut out, losses, name, value, &tag_phrase(name));
+            prop(&mut out, losses, name, value, || tag_phrase(name));
         } else {
             losses.push(tag_phrase(name));
         }
@@ -261,14 +263,21 @@ fn result_text(
 }
 
 /// Appends `ID[value]`. GGF has no escapes: a `]` would end the value and a `(;` would
-/// start a new game for readers that resynchronise, so both are reported and defused.
-pub(super) fn prop(out: &mut String, losses: &mut Vec<String>, id: &str, value: &str, what: &str) {
+/// start a new game for readers that resynchronise, so both are reported and defused;
+/// `what` names the value in the report (made only then: most values need none).
+fn prop(
+    out: &mut String,
+    losses: &mut Vec<String>,
+    id: &str,
+    value: &str,
+    what: impl Fn() -> String,
+) {
     let (close, open) = (value.contains(']'), value.contains("(;"));
     if close {
-        losses.push(format!("a `]` in {what}"));
+        losses.push(format!("a `]` in {}", what()));
     }
     if open {
-        losses.push(format!("a `(;` in {what}"));
+        losses.push(format!("a `(;` in {}", what()));
     }
     out.push_str(id);
     out.push('[');
