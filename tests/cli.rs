@@ -569,6 +569,43 @@ fn convert_to_wthor_with_output_file_and_names() {
 
 /// The demo evening: four games, of four events, three of them dated.
 const DEMO: &str = "fixtures/demo/club-night.rgn";
+/// The movetext of a finished game (the first of the 1977 world championship, 34-30),
+/// which the quick check passes.
+const FINISHED_MOVES: &str = "1. f5 d6 2. c3 f3 3. f4 d3 4. c4 g6 5. f6 e6 6. c5 c6 7. d7 d8 \
+    8. e7 g5 9. e3 d2 10. g4 h3 11. f7 b5 12. h5 g3 13. b4 b6 14. c8 b8 15. c7 e8 16. f8 g8 \
+    17. h4 h6 18. e2 d1 19. c1 a3 20. a6 a5 21. e1 f2 22. g7 c2 23. a4 h8 24. a2 b7 25. f1 b3 \
+    26. b1 b2 27. h7 -- 28. a7 a8 29. a1 -- 30. g1 g2 31. h2 h1";
+
+/// A template names a game's file by its tags as they are named in any case, whether the
+/// game is rendered from its quick scan (a plain game) or from its record (here, one with
+/// a comment): both games below go to one file.
+#[test]
+fn a_template_reads_tag_names_in_any_case_on_every_path() {
+    let dir = scratch("split-case");
+    let plain = format!("[EVENT \"Club\"]\n[Result \"34-30\"]\n\n{FINISHED_MOVES} 34-30\n");
+    let noted = plain.replacen("1. f5", "1. f5 {opening}", 1);
+    let input = dir.join("two.rgn");
+    std::fs::write(&input, format!("{plain}\n{noted}")).unwrap();
+    let template = format!("{}/out/{{event}}.rgn", dir.to_str().unwrap());
+    let r = run(&[
+        "convert",
+        "-q",
+        "--to",
+        "rgn",
+        "-o",
+        &template,
+        input.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let mut files: Vec<String> = std::fs::read_dir(dir.join("out"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(files, ["Club.rgn"]);
+    let text = std::fs::read_to_string(dir.join("out/Club.rgn")).unwrap();
+    assert_eq!(text.matches("[EVENT \"Club\"]").count(), 2, "{text}");
+}
 
 #[test]
 fn convert_splits_the_games_into_the_files_a_template_names() {

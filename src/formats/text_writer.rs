@@ -56,9 +56,12 @@ pub(crate) struct PlainGame<'a> {
 }
 
 impl PlainGame<'_> {
-    /// The value of the first tag named `name`.
+    /// The value of the first tag named `name` (case-insensitive, as [`Record::tag`]: a
+    /// plain game and its record name the same files).
     pub(crate) fn tag(&self, name: &str) -> Option<&str> {
-        self.tags().find(|(n, _)| *n == name).map(|(_, v)| v)
+        self.tags()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v)
     }
 
     /// The tags' names and values, in order.
