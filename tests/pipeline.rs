@@ -505,6 +505,90 @@ fn flip_claims_report_the_same() {
     assert!(summary.invalid > count / 5, "{summary}");
 }
 
+#[test]
+fn colour_prefixes_report_the_same() {
+    use reversi_record::{Color, Move, Position, Rules};
+    let rules_list = [
+        "othello",
+        "othello:6x6",
+        "othello:10x10",
+        "anti",
+        "free",
+        "classic",
+        "multi3",
+    ];
+    let mut rng = Rng::new(0xc0_10a5);
+    let mut text = String::new();
+    let mut count = 0;
+    for name in rules_list {
+        let rules: Rules = name.parse().unwrap();
+        for k in 0..36usize {
+            let explicit = k % 3 != 0;
+            let mut record = played_game(rules, &mut rng, explicit, |_, _| None);
+            // Every move claims its mover (or every other one), as replayed; in some
+            // games, the moves after a pass the record leaves out claim the other colour
+            // (as if there were no pass), which is wrong.
+            let mut pos = Position::new(rules);
+            let mut after_pass = false;
+            for (i, m) in record.moves.iter_mut().enumerate() {
+                if m.mv != Move::Pass && pos.must_pass() {
+                    pos.play(Move::Pass).unwrap();
+                    after_pass = true;
+                }
+                let other = |c: Color| match c {
+                    Color::Black => Color::White,
+                    _ => Color::Black,
+                };
+                if k % 4 != 1 || i % 2 == 0 {
+                    m.color = Some(pos.turn());
+                    if after_pass && k % 6 == 3 {
+                        m.color = m.color.map(other);
+                    }
+                }
+                pos.play(m.mv).unwrap();
+            }
+            // Damaged in every third game: a colour changed, a pass dropped.
+            let n = record.moves.len();
+            match k % 6 {
+                2 if n > 0 => {
+                    let m = &mut record.moves[rng.below(n)];
+                    m.color = Some(match m.color {
+                        Some(Color::Black) => Color::White,
+                        _ => Color::Black,
+                    });
+                }
+                5 => {
+                    if let Some(i) = record.moves.iter().position(|m| m.mv == Move::Pass) {
+                        record.moves.remove(i);
+                    }
+                }
+                _ => {}
+            }
+            let Ok((bytes, _)) = Format::Rgn.write_bytes(&[record], &WriteOptions::default())
+            else {
+                continue;
+            };
+            let mut game = String::from_utf8(bytes).unwrap();
+            if k % 8 == 3 {
+                // Prefixes in lower case, and glued to the move numbers.
+                game = game.replace("B:", "b:").replace(". W:", ".w:");
+            }
+            text.push_str(&game);
+            text.push('\n');
+            count += 1;
+        }
+    }
+    let summary = assert_same(
+        Format::Rgn,
+        text.as_bytes(),
+        &options("colours.rgn", None),
+        "colours.rgn",
+    );
+    assert_eq!(summary.games, count, "{summary}");
+    assert!(summary.valid > count / 3, "{summary}");
+    assert!(summary.invalid > count / 10, "{summary}");
+}
+
 /// A random game of `rules` played to its end (at most 200 moves), with the result its
 /// final board gives, passes written when `explicit`; `claim` gives each placement's flip
 /// claim from the discs it flipped.

@@ -1,9 +1,9 @@
 //! The quick scan of one RGN/PGN game for the quick check ([`crate::engine::quick`]):
 //! one pass over the bytes that takes only the plainest games (simple tags, squares,
-//! passes, move numbers, plain comments, flip claims, a disc-count result) and gathers
-//! their moves and claims without allocating. Anything else (escapes, colour prefixes,
-//! boards, comment commands, other results, a `Start`, `FEN` or `Termination` tag) makes
-//! it give up, and the game is parsed in full.
+//! passes, move numbers, plain comments, flip claims, `B:` and `W:` colour prefixes, a
+//! disc-count result) and gathers their moves and claims without allocating. Anything
+//! else (escapes, boards, comment commands, other results, a `Start`, `FEN` or
+//! `Termination` tag) makes it give up, and the game is parsed in full.
 
 use crate::engine::quick::{claimed_bit, code, QuickMoves, PASS};
 use std::ops::Range;
@@ -22,11 +22,13 @@ pub(crate) fn plain_text(bytes: &[u8]) -> Option<&str> {
         .filter(|text| !crate::formats::text::has_control(text))
 }
 
-/// What the scan does with a comment or a flip claim.
+/// What the scan does with a comment, a flip claim or a colour prefix.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Annotations {
-    /// Skips a plain comment and hands a flip claim to the quick check, to be compared
-    /// with what the move flips (for a caller that keeps neither).
+    /// Skips a plain comment; hands a flip claim to the quick check, to be compared with
+    /// what the move flips; takes a two-player game's colour prefixes when they name the
+    /// players by turns, with its passes written ([`QuickMoves::require_written_passes`]:
+    /// then every prefix names the mover). For a caller that keeps none of them.
     Dropped,
     /// Gives up (for a caller that would have to keep them).
     GiveUp,
@@ -73,7 +75,8 @@ pub(crate) fn scan_with_tags(
         }
         pos = skip_ws(bytes, end);
     }
-    let text_result = movetext(bytes, pos, moves, annotations)?;
+    let colours = annotations == Annotations::Dropped && rules.players() == 2;
+    let text_result = movetext(bytes, pos, moves, annotations, colours)?;
     match (tag_result, text_result) {
         (Some(t), Some(m)) if t != m => None,
         (t, m) => Some((rules, t.or(m))),
@@ -165,6 +168,11 @@ fn number(digits: &[u8]) -> Option<u8> {
     u8::try_from(n).ok()
 }
 
+/// Whether a move, square or pass, may start with `b` (what follows a colour prefix).
+fn starts_move(b: Option<&u8>) -> bool {
+    b.is_some_and(|b| matches!(b, b'a'..=b'j' | b'A'..=b'J' | b'-' | b'@' | b'p' | b'P'))
+}
+
 /// Whether `b` ends a movetext word, as the parser splits words (ASCII whitespace and the
 /// bytes that open a comment or a board; other whitespace makes the scan give up).
 #[inline]
@@ -176,24 +184,38 @@ fn ends_word(b: Option<&u8>) -> bool {
 }
 
 /// The movetext from `pos`: moves into `moves`, and the result after them, if any. One
-/// pass over the bytes; every token must end where the parser's word would.
+/// pass over the bytes; every token must end where the parser's word would. `colours`:
+/// whether `B:` and `W:` prefixes may name the players by turns.
 fn movetext(
     bytes: &[u8],
     mut pos: usize,
     moves: &mut QuickMoves,
     annotations: Annotations,
+    colours: bool,
 ) -> Option<Claim> {
     let mut result: Claim = None;
     while let Some(&b) = bytes.get(pos) {
+        if bytes.get(pos + 1) == Some(&b':') {
+            // A colour prefix, glued to its move: Black's on the moves of even index
+            // (passes counted), White's on the others.
+            let turn = moves.as_slice().len() % 2;
+            let named = match b {
+                b'B' | b'b' => 0,
+                b'W' | b'w' => 1,
+                _ => return None,
+            };
+            let glued = starts_move(bytes.get(pos + 2)) && bytes.get(pos + 3) != Some(&b':');
+            if !colours || named != turn || !glued {
+                return None;
+            }
+            moves.require_written_passes();
+            pos += 2;
+            continue;
+        }
         match b {
             b if b.is_ascii_whitespace() => pos += 1,
             b'a'..=b'j' | b'A'..=b'J' => {
-                let col = b.to_ascii_lowercase() - b'a';
-                let (row, len) = match (bytes.get(pos + 1), bytes.get(pos + 2)) {
-                    (Some(b'1'), Some(b'0')) => (9, 3),
-                    (Some(&d @ b'1'..=b'9'), _) => (d - b'1', 2),
-                    _ => return None,
-                };
+                let (col, row, len) = square(&bytes[pos..])?;
                 pos += len;
                 if result.is_some() || !moves.push(code(col, row)) {
                     return None;
@@ -269,55 +291,61 @@ fn movetext(
 /// The flip claim at `pos` (its `(`), handed to `moves` for the move before it: `(?)`,
 /// `(count)`, `(count:squares)` or `(squares)`, squares separated by commas (none: a
 /// claim that nothing flipped), as the parser reads it. Returns where it ends; `None` for
-/// anything the scan does not follow.
+/// anything the scan does not follow, and for a count that is not the number of the
+/// squares beside it (a claim that cannot hold, for the full validator to report).
 fn flip_claim(bytes: &[u8], pos: usize, moves: &mut QuickMoves) -> Option<usize> {
-    let mut pos = pos + 1;
-    if bytes.get(pos..pos + 2) == Some(b"?)") {
-        return Some(pos + 2);
+    let start = pos + 1;
+    let mut rest = bytes.get(start..)?;
+    if rest.starts_with(b"?)") {
+        return Some(start + 2);
     }
     let mut count = None;
-    if bytes.get(pos).is_some_and(u8::is_ascii_digit) {
-        let (digits, end) = digits(bytes, pos);
+    if rest.first().is_some_and(u8::is_ascii_digit) {
+        let (digits, end) = digits(bytes, start);
         count = Some(number(digits)?);
-        pos = end;
-        match bytes.get(pos) {
-            Some(b')') => {
-                moves.claim_flips(count, None).then_some(())?;
-                return Some(pos + 1);
-            }
-            Some(b':') => pos += 1,
+        match bytes.get(end) {
+            Some(b')') => return moves.claim_flips(count, None).then_some(end + 1),
+            Some(b':') => rest = &bytes[end + 1..],
             _ => return None,
         }
     }
     let mut squares = 0u128;
-    if bytes.get(pos) != Some(&b')') {
+    if let [b')', tail @ ..] = rest {
+        rest = tail;
+    } else {
         loop {
-            let (col, row, len) = claimed_square(bytes, pos)?;
+            let (col, row, len) = square(rest)?;
             squares |= claimed_bit(col, row);
-            pos += len;
-            match bytes.get(pos) {
-                Some(b',') => pos += 1,
-                Some(b')') => break,
+            match rest.get(len) {
+                Some(b',') => rest = &rest[len + 1..],
+                Some(b')') => {
+                    rest = &rest[len + 1..];
+                    break;
+                }
                 _ => return None,
             }
         }
     }
-    moves.claim_flips(count, Some(squares)).then_some(pos + 1)
+    // With its squares, a count holds exactly when they do, if it is their number.
+    if count.is_some_and(|count| u32::from(count) != squares.count_ones()) {
+        return None;
+    }
+    moves
+        .claim_flips(None, Some(squares))
+        .then_some(bytes.len() - rest.len())
 }
 
-/// A square's column and row at `pos` in a flip claim (`d4`, `J10`), and its length.
-fn claimed_square(bytes: &[u8], pos: usize) -> Option<(u8, u8, usize)> {
-    let col = match bytes.get(pos)? {
-        b @ (b'a'..=b'j' | b'A'..=b'J') => b.to_ascii_lowercase() - b'a',
+/// The square at the start of `rest` (`d4`, `J10`): its column, its row and its length.
+#[inline]
+fn square(rest: &[u8]) -> Option<(u8, u8, usize)> {
+    let (column, row, len) = match rest {
+        [column, b'1', b'0', ..] => (column, 9, 3),
+        [column, row @ b'1'..=b'9', ..] => (column, row - b'1', 2),
         _ => return None,
     };
-    match (bytes.get(pos + 1), bytes.get(pos + 2)) {
-        (Some(b'1'), Some(b'0')) => Some((col, 9, 3)),
-        (Some(&d @ b'1'..=b'9'), next) if !next.is_some_and(u8::is_ascii_digit) => {
-            Some((col, d - b'1', 2))
-        }
-        _ => None,
-    }
+    // Lower case, and every byte that is not a column letter to 10 or above.
+    let column = (column | 0x20).wrapping_sub(b'a');
+    (column < 10).then_some((column, row, len))
 }
 
 /// The run of ASCII digits at `pos`, and where it ends.
@@ -405,12 +433,17 @@ mod tests {
             ("(b2,c2)", false),
             ("()", false),
             ("(2)", false),
-            ("(0:b2)", false),
-            ("(1:)", false),
+            ("(2:b2,b3)", false),
             ("(j10)", false),
         ] {
             first[0] = claim;
             assert_eq!(claims_hold(&game(first)), Some(holds), "{claim}");
+        }
+        // A count that is not the number of the squares beside it cannot hold: the scan
+        // leaves the claim to the full validator.
+        for claim in ["(0:b2)", "(1:)", "(2:b2)", "(2:b2,b2)"] {
+            first[0] = claim;
+            assert_eq!(claims_hold(&game(first)), None, "{claim}");
         }
         // A claim on a later move, after the pass the record leaves out.
         let mut late = none;
@@ -423,6 +456,68 @@ mod tests {
             late[10] = claim;
             assert_eq!(claims_hold(&game(late)), Some(holds), "b4{claim}");
         }
+    }
+
+    #[test]
+    fn colour_prefixes_name_the_players_by_turns() {
+        let scanned_moves = |text: &str| {
+            let mut moves = QuickMoves::default();
+            scan(text.as_bytes(), Rules::default(), &mut moves)?;
+            Some(moves.as_slice().to_vec())
+        };
+        let plain = scanned_moves("1. f5 d6 2. c3 --").unwrap();
+        for text in [
+            "1. B:f5 W:d6 2. B:c3 W:--",
+            "1. b:f5 w:d6 2.B:c3 w:pass",
+            "1. f5 W:d6 2. c3 W:@@",
+        ] {
+            assert_eq!(scanned_moves(text).as_ref(), Some(&plain), "{text}");
+        }
+        // Prefixes make every pass count as written: a missing one fails the check.
+        let holds = |text: &str| {
+            let mut moves = QuickMoves::default();
+            let (rules, claim) = scan(text.as_bytes(), Rules::default(), &mut moves)?;
+            Some(moves.clean_score(&rules, claim).is_some())
+        };
+        let game = "f5 d6 c3 d3 c4 f4 f6 f3 e6 e7 d7 g6 f8 f7 g5 h6 h4 g4 h3 g3 h5 c5 e3 \
+            d8 e8 c6 b4 a3 b5 a6 b3 b6 a5 a4 c8 g8 h7 b8 e2 f2 f1 e1 g1 d1 c7 a8 g7 h8 c2 \
+            c1 b1 b2 a1 a2 a7 d2 g2 h2 h1 b7";
+        let Some(clean) = holds(game) else {
+            panic!("the bare game is scanned")
+        };
+        let coloured: Vec<String> = game
+            .split_whitespace()
+            .enumerate()
+            .map(|(i, mv)| format!("{}:{mv}", ["B", "W"][i % 2]))
+            .collect();
+        assert_eq!(
+            holds(&coloured.join(" ")),
+            Some(clean && !game.contains("--"))
+        );
+        for text in [
+            "1. W:f5",
+            "1. B:f5 B:d6",
+            "1. R:f5",
+            "1. B: f5",
+            "1. B:B:f5",
+            "1. B:41-23",
+            "1. B:{x} f5",
+            "1. f5 W:",
+        ] {
+            assert_eq!(scanned(text), None, "{text}");
+        }
+        // Three players, or a caller that keeps the prefixes: the full parser reads them.
+        let mut moves = QuickMoves::default();
+        let multi: Rules = "multi3".parse().unwrap();
+        assert!(scan(b"B:f5", multi, &mut moves).is_none());
+        let kept = scan_with_tags(
+            b"B:f5",
+            Rules::default(),
+            &mut moves,
+            Annotations::GiveUp,
+            |_, _| {},
+        );
+        assert!(kept.is_none());
     }
 
     #[test]
@@ -447,7 +542,6 @@ mod tests {
             "1. f5(?e5) d6",
             "1. f5(e5;e6) d6",
             "1. --(0) d6",
-            "1. B:f5",
             "1. f5 {[%eval 1]}",
             "1. f5 <board>",
             "1. k5",
