@@ -395,3 +395,92 @@ fn written_outputs_verify_and_changed_ones_do_not() {
         );
     }
 }
+
+/// RGN games with colour prefixes, flip claims and comments (what a conversion from SGF
+/// or GGF writes, and more) read back on the quick path as written; a colour or a claim
+/// changed is found.
+#[test]
+fn annotated_rgn_reads_back_as_written_and_a_changed_claim_does_not() {
+    use reversi_record::record::FlipClaim;
+    use reversi_record::Position;
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data/sample.wtb");
+    let bytes = std::fs::read(sample).unwrap();
+    let games = Format::Wthor
+        .read_bytes(bytes, &ReadOptions::default())
+        .unwrap();
+    let mut records = Vec::new();
+    for game in games.into_iter().take(300) {
+        let Some(record) = game.record else {
+            continue;
+        };
+        let mut record = with_explicit_passes(&record).into_owned();
+        let mut pos = Position::new(record.rules);
+        for (i, m) in record.moves.iter_mut().enumerate() {
+            m.color = Some(pos.turn());
+            let flipped = pos.play_with_flips(m.mv).unwrap();
+            if m.mv != reversi_record::Move::Pass && i % 3 != 2 {
+                m.flips = Some(FlipClaim {
+                    squares: (i % 3 == 0).then_some(flipped),
+                    count: (i % 3 == 1).then_some(flipped.len() as u8),
+                    span: None,
+                });
+            }
+            if i == 10 {
+                m.comment = Some("the turning point".to_owned());
+            }
+        }
+        records.push(record);
+    }
+    let (text, _) = Format::Rgn
+        .write_bytes(&records, &WriteOptions::default())
+        .unwrap();
+    let text = String::from_utf8(text).unwrap();
+    assert!(text.contains("B:") && text.contains("(") && text.contains('{'));
+    let (mut out, mut written) = (Vec::new(), Vec::new());
+    {
+        let mut writer = Format::Rgn.writer(Box::new(&mut out), &WriteOptions::default());
+        let input = Input {
+            format: Format::Rgn,
+            reader: Box::new(Cursor::new(text.clone().into_bytes())),
+            options: ReadOptions::default(),
+        };
+        Conversion::new()
+            .jobs(2)
+            .run([((), Some(input))].into_iter(), &mut *writer, |e| {
+                if let Event::Game(_, Outcome::Written(w)) = e {
+                    written.push(w.fingerprint);
+                }
+                Ok(())
+            })
+            .unwrap();
+        writer.finish().unwrap();
+    }
+    assert_eq!(written.len(), records.len());
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains("B:") && out.contains("(") && out.contains('{'));
+    let verify = |text: &str, jobs| {
+        let back = Input {
+            format: Format::Rgn,
+            reader: Box::new(Cursor::new(text.as_bytes().to_vec())),
+            options: ReadOptions::default(),
+        };
+        let found = Conversion::new()
+            .jobs(jobs)
+            .verify(back, written.iter().copied().map(Ok));
+        found.unwrap().map(|m| (m.game, m.what))
+    };
+    for jobs in [1, 2] {
+        assert_eq!(verify(&out, jobs), None, "{jobs} jobs");
+    }
+    // In the second game, Black's first move claimed by White; in the third, a flip claim
+    // made wrong.
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(out.match_indices("\n\n[").map(|(i, _)| i + 2))
+        .collect();
+    let second = starts[1] + out[starts[1]..].find("B:").unwrap();
+    let changed = format!("{}W:{}", &out[..second], &out[second + 2..]);
+    assert_eq!(verify(&changed, 1), Some((2, vec!["findings"])));
+    let third = starts[2] + out[starts[2]..].find(")").unwrap();
+    let changed = format!("{},a1{}", &out[..third], &out[third..]);
+    assert_eq!(verify(&changed, 2), Some((3, vec!["findings"])));
+}

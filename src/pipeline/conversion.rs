@@ -46,7 +46,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use crate::diagnostic::{Diagnostic, Source};
-use crate::engine::quick::{move_of, standard_end, QuickMoves};
+use crate::engine::quick::{move_of, standard_end, QuickClaim, QuickMoves};
 use crate::engine::{Move, Rules};
 use crate::formats::rgn::quick::Annotations;
 use crate::formats::rgn::GameSpan;
@@ -463,6 +463,31 @@ struct Prepared {
     file: Option<String>,
 }
 
+impl Prepared {
+    /// Game `index` of an output read back, that the quick check passed: only its
+    /// fingerprint counts, its text (`nothing`) is not kept.
+    fn fingerprinted(index: usize, fingerprint: Fingerprint, nothing: &Arc<str>) -> Prepared {
+        let source = Source {
+            name: nothing.clone(),
+            text: nothing.clone(),
+            offset: 0,
+            line: 0,
+        };
+        Prepared {
+            game: ParsedGame {
+                index,
+                source,
+                record: None,
+                diagnostics: Vec::new(),
+            },
+            step: Step::Record,
+            derived_result: false,
+            fingerprint,
+            file: None,
+        }
+    }
+}
+
 /// What a worker works with.
 #[derive(Clone, Copy)]
 struct Work<'w> {
@@ -545,24 +570,7 @@ fn prepare<T>(unit: Unit<T>, work: Work<'_>, scratch: &mut Scratch) -> Done<T> {
                     .then(|| Some((pending.unread_index()?, scratch.fingerprint(&pending)?)))
                     .flatten();
                 if let Some((index, fingerprint)) = plain {
-                    let source = Source {
-                        name: nothing.clone(),
-                        text: nothing.clone(),
-                        offset: 0,
-                        line: 0,
-                    };
-                    prepared.push(Prepared {
-                        game: ParsedGame {
-                            index,
-                            source,
-                            record: None,
-                            diagnostics: Vec::new(),
-                        },
-                        step: Step::Record,
-                        derived_result: false,
-                        fingerprint,
-                        file: None,
-                    });
+                    prepared.push(Prepared::fingerprinted(index, fingerprint, &nothing));
                     continue;
                 }
                 let game = pending.read();
@@ -593,7 +601,18 @@ fn prepare<T>(unit: Unit<T>, work: Work<'_>, scratch: &mut Scratch) -> Done<T> {
             }
         }
         Unit::Text(block) => {
+            // Reading an output back, as above.
+            let fingerprint_only = work.fingerprint_only && work.select.is_none();
+            let nothing: Arc<str> = Arc::from("");
             for (k, at) in block.games.iter().enumerate() {
+                let fingerprint = fingerprint_only
+                    .then(|| scratch.fingerprint_text(&block, at))
+                    .flatten();
+                if let Some(fingerprint) = fingerprint {
+                    let index = block.first + k;
+                    prepared.push(Prepared::fingerprinted(index, fingerprint, &nothing));
+                    continue;
+                }
                 let bytes = &block.bytes[at.range.clone()];
                 let quick = match work.takes_index(block.first + k) {
                     Some(false) => continue,
@@ -731,7 +750,31 @@ impl Scratch {
     /// The fingerprint of a two-player game still to be read that the quick check passes:
     /// its result, once settled, is the final board's discs. `None`: read it.
     fn fingerprint(&mut self, pending: &Pending) -> Option<Fingerprint> {
-        let (rules, claim) = pending.scan(&mut self.quick, |_, _| {})?;
+        let scanned = pending.scan(&mut self.quick, |_, _| {})?;
+        self.fingerprint_scanned(scanned)
+    }
+
+    /// [`Scratch::fingerprint`] for the RGN/PGN game at `at` in `block`: its comments,
+    /// flip claims and colour prefixes, which a fingerprint does not keep, only checked.
+    fn fingerprint_text(&mut self, block: &TextBlock, at: &GameSpan) -> Option<Fingerprint> {
+        let bytes = block.bytes.get(at.range.clone())?;
+        if at.too_long.is_some() {
+            return None;
+        }
+        rgn::quick::plain_text(bytes)?;
+        let scanned = rgn::quick::scan_with_tags(
+            bytes,
+            block.rules,
+            &mut self.quick,
+            Annotations::Dropped,
+            |_, _| {},
+        )?;
+        self.fingerprint_scanned((scanned.0, QuickClaim::of_discs(scanned.1)))
+    }
+
+    /// The fingerprint of the game a quick scan gave (its moves in `self.quick`), when it
+    /// is a two-player game the quick check passes.
+    fn fingerprint_scanned(&mut self, (rules, claim): (Rules, QuickClaim)) -> Option<Fingerprint> {
         if rules.players() != 2 {
             return None;
         }
