@@ -10,21 +10,49 @@ use crate::formats::text::{parse_number, too_large, MAX_MOVES};
 use crate::record::{
     ClaimedResult, MoveRecord, Record, ResultScore, Span, StartPosition, Tag, Termination,
 };
-use std::collections::HashSet;
+use std::borrow::Cow;
 
-/// One property with its values (escapes resolved).
+/// A property value (escapes resolved: borrowed from the text when it has none) and where
+/// it is.
+type Value<'t> = (Cow<'t, str>, Span);
+
+/// One property with its values, the first kept apart: most properties have one, and
+/// then no list is allocated.
 #[derive(Clone, Debug)]
-pub(super) struct Prop {
-    id: String,
-    values: Vec<(String, Span)>,
+pub(super) struct Prop<'t> {
+    id: Cow<'t, str>,
+    first: Value<'t>,
+    more: Vec<Value<'t>>,
     span: Span,
 }
 
-impl Prop {
+impl<'t> Prop<'t> {
     fn first(&self) -> (&str, Span) {
-        self.values
-            .first()
-            .map_or(("", self.span), |(v, s)| (v.as_str(), *s))
+        (&self.first.0, self.first.1)
+    }
+
+    fn values(&self) -> impl Iterator<Item = &Value<'t>> {
+        std::iter::once(&self.first).chain(&self.more)
+    }
+}
+
+/// The main line's nodes, their properties in one list.
+#[derive(Default)]
+struct Nodes<'t> {
+    props: Vec<Prop<'t>>,
+    /// Where each node's properties end in `props`.
+    ends: Vec<usize>,
+}
+
+impl<'t> Nodes<'t> {
+    /// Each node's properties, in order.
+    fn iter(&self) -> impl Iterator<Item = &[Prop<'t>]> {
+        let mut start = 0;
+        self.ends.iter().map(move |&end| {
+            let node = &self.props[start..end];
+            start = end;
+            node
+        })
     }
 }
 
@@ -45,7 +73,7 @@ pub(super) struct TreeParser<'t, 'd> {
 /// multiple of its bytes.
 const MAX_ITEMS: usize = 4 * MAX_MOVES;
 
-impl TreeParser<'_, '_> {
+impl<'t> TreeParser<'t, '_> {
     fn span(&self, start: usize, end: usize) -> Span {
         Span::new(self.base + start, end.saturating_sub(start))
     }
@@ -75,15 +103,24 @@ impl TreeParser<'_, '_> {
 
     /// Reads a value starting at `[`; returns it and the index after `]`, or `None` when it
     /// is never closed.
-    fn value(&mut self, open: usize, id: &str) -> Option<(String, Span, usize)> {
-        let bytes = self.text.as_bytes();
+    fn value(&mut self, open: usize, id: &str) -> Option<(Cow<'t, str>, Span, usize)> {
+        let text = self.text;
+        let bytes = text.as_bytes();
+        let rest = bytes.get(open + 1..).unwrap_or_default();
+        // Without an escape, the value is the text between the brackets (ASCII bytes, so
+        // character boundaries).
+        if let Some(k) = memchr::memchr2(b']', b'\\', rest).filter(|&k| rest[k] == b']') {
+            let close = open + 1 + k;
+            let value = text.get(open + 1..close)?;
+            return Some((Cow::Borrowed(value), self.span(open + 1, close), close + 1));
+        }
         let mut value = Vec::new();
         let mut i = open + 1;
         while i < bytes.len() {
             match bytes[i] {
                 b']' => {
                     let text = String::from_utf8_lossy(&value).into_owned();
-                    return Some((text, self.span(open + 1, i), i + 1));
+                    return Some((Cow::Owned(text), self.span(open + 1, i), i + 1));
                 }
                 b'\\' if i + 1 < bytes.len() => {
                     let next = bytes[i + 1];
@@ -115,16 +152,15 @@ impl TreeParser<'_, '_> {
         None
     }
 
-    /// Reads a node's properties from just after its `;`. Returns the node and the index
+    /// Reads a node's properties from just after its `;` onto `props`. Returns the index
     /// where it ends (the end of the text after an unterminated value).
-    fn node(&mut self, mut i: usize) -> (Vec<Prop>, usize) {
+    fn node(&mut self, mut i: usize, props: &mut Vec<Prop<'t>>) -> usize {
         let text = self.text;
         let bytes = text.as_bytes();
-        let mut props = Vec::new();
         loop {
             i = self.skip_ws(i);
             if i >= bytes.len() || matches!(bytes[i], b';' | b'(' | b')') {
-                return (props, i);
+                return i;
             }
             if !bytes[i].is_ascii_alphabetic() {
                 let start = i;
@@ -146,7 +182,7 @@ impl TreeParser<'_, '_> {
                     // A value with no property: skip it.
                     match self.value(start, "?") {
                         Some((_, _, next)) => i = next,
-                        None => return (props, bytes.len()),
+                        None => return bytes.len(),
                     }
                 }
                 continue;
@@ -156,26 +192,32 @@ impl TreeParser<'_, '_> {
                 i += 1;
             }
             // FF[3] allowed lower-case letters in IDs (`AddBlack`); only the capitals count.
-            let id: String = text[start..i]
-                .chars()
-                .filter(char::is_ascii_uppercase)
-                .collect();
+            let written = &text[start..i];
+            let id: Cow<'t, str> = if written.bytes().all(|b| b.is_ascii_uppercase()) {
+                Cow::Borrowed(written)
+            } else {
+                Cow::Owned(written.chars().filter(char::is_ascii_uppercase).collect())
+            };
             let id_end = i;
             let mut values = Vec::new();
+            let mut first = None;
             loop {
                 let j = self.skip_ws(i);
                 if bytes.get(j) != Some(&b'[') {
                     break;
                 }
                 if !self.count_item(j) {
-                    return (props, bytes.len());
+                    return bytes.len();
                 }
                 match self.value(j, &id) {
                     Some((value, span, next)) => {
-                        values.push((value, span));
+                        match first {
+                            None => first = Some((value, span)),
+                            Some(_) => values.push((value, span)),
+                        }
                         i = next;
                     }
-                    None => return (props, bytes.len()),
+                    None => return bytes.len(),
                 }
             }
             if id.is_empty() {
@@ -191,23 +233,24 @@ impl TreeParser<'_, '_> {
                 self.push(d);
                 continue;
             }
-            if values.is_empty() {
+            let Some(first) = first else {
                 let d = bracketed::missing_value(&id, self.span(start, id_end));
                 self.push(d);
                 continue;
-            }
+            };
             props.push(Prop {
                 id,
-                values,
+                first,
+                more: values,
                 span: self.span(start, i),
             });
         }
     }
 
     /// The main line's nodes, reporting dropped variations.
-    fn main_line(&mut self, at: usize, closed: bool) -> Vec<Vec<Prop>> {
+    fn main_line(&mut self, at: usize, closed: bool) -> Nodes<'t> {
         let bytes = self.text.as_bytes();
-        let mut nodes = Vec::new();
+        let mut nodes = Nodes::default();
         let mut depth = 1usize;
         let mut main = true;
         let mut i = at + 1;
@@ -231,10 +274,12 @@ impl TreeParser<'_, '_> {
             match bytes[i] {
                 b';' if !self.count_item(i) => return nodes,
                 b';' => {
-                    let (props, next) = self.node(i + 1);
+                    let before = nodes.props.len();
+                    let next = self.node(i + 1, &mut nodes.props);
                     if main {
-                        nodes.push(props);
+                        nodes.ends.push(nodes.props.len());
                     } else {
+                        nodes.props.truncate(before);
                         let d = Diagnostic::error(
                             Code::SyntaxUnexpectedText,
                             "a node after the variations of a game tree",
@@ -271,7 +316,8 @@ impl TreeParser<'_, '_> {
                 _ => {
                     // Properties with no `;` before them: read them as a node so nothing is lost
                     // silently.
-                    let (props, next) = self.node(i);
+                    let before = nodes.props.len();
+                    let next = self.node(i, &mut nodes.props);
                     let d =
                         Diagnostic::error(Code::SyntaxUnexpectedText, "properties outside a node")
                             .at(
@@ -286,7 +332,9 @@ impl TreeParser<'_, '_> {
                         i = next;
                     }
                     if main {
-                        nodes.push(props);
+                        nodes.ends.push(nodes.props.len());
+                    } else {
+                        nodes.props.truncate(before);
                     }
                 }
             }
@@ -332,7 +380,7 @@ impl TreeParser<'_, '_> {
         if self.items > MAX_ITEMS {
             return None;
         }
-        let Some(root) = nodes.first() else {
+        let Some(root) = nodes.iter().next() else {
             let d = Diagnostic::error(Code::SgfEmptyGame, "the game tree has no nodes")
                 .at(Some(self.span(at, self.text.len())), "empty")
                 .help("a game tree is `(;` root properties, then `;` nodes with moves `)`");
@@ -351,21 +399,22 @@ impl TreeParser<'_, '_> {
         record.rules = Rules::othello(board);
 
         // Setup.
-        let setup_props: Vec<&Prop> = root
+        let setup_props: Vec<&Prop<'_>> = root
             .iter()
-            .filter(|p| matches!(p.id.as_str(), "AB" | "AW" | "AE" | "PL"))
+            .filter(|p| matches!(&*p.id, "AB" | "AW" | "AE" | "PL"))
             .collect();
         if !setup_props.is_empty() {
             record.start = self.setup(&setup_props, &record.rules);
         }
 
-        let mut seen: HashSet<&str> = HashSet::new();
+        // The root's IDs so far (a few: a list is quicker than a set).
+        let mut seen: Vec<&str> = Vec::new();
         for (n, node) in nodes.iter().enumerate() {
             let mut comments: Vec<&str> = Vec::new();
             for prop in node {
-                let first = n > 0 || !seen.contains(prop.id.as_str());
+                let first = n > 0 || !seen.contains(&&*prop.id);
                 if n == 0 {
-                    if !first && !matches!(prop.id.as_str(), "B" | "W") {
+                    if !first && !matches!(&*prop.id, "B" | "W") {
                         let d = Diagnostic::warning(
                             Code::SgfDuplicateProperty,
                             format!("property `{}` appears twice in the root node", prop.id),
@@ -374,7 +423,7 @@ impl TreeParser<'_, '_> {
                         .help("give each property once per node; all setup squares are read, otherwise the first value counts");
                         self.push(d);
                     }
-                    seen.insert(&prop.id);
+                    seen.push(&prop.id);
                 }
                 self.read_property(n, prop, first, &mut record, &mut comments);
             }
@@ -384,7 +433,7 @@ impl TreeParser<'_, '_> {
     }
 
     /// Checks the root's `GM`: another game is refused (`false`), a missing one warned about.
-    fn check_game_type(&mut self, root: &[Prop], at: usize) -> bool {
+    fn check_game_type(&mut self, root: &[Prop<'_>], at: usize) -> bool {
         match root.iter().find(|p| p.id == "GM") {
             Some(gm) if gm.first().0.trim() != "2" => {
                 let (value, span) = gm.first();
@@ -411,7 +460,7 @@ impl TreeParser<'_, '_> {
 
     /// The board the root's `SZ` gives (8x8 without one) and where it is; `None` (reported)
     /// for a size the engine does not play.
-    fn board_size(&mut self, root: &[Prop]) -> Option<(BoardShape, Option<Span>)> {
+    fn board_size(&mut self, root: &[Prop<'_>]) -> Option<(BoardShape, Option<Span>)> {
         let Some(sz) = root.iter().find(|p| p.id == "SZ") else {
             return Some((BoardShape::Eight, None));
         };
@@ -442,12 +491,12 @@ impl TreeParser<'_, '_> {
     fn read_property<'p>(
         &mut self,
         n: usize,
-        prop: &'p Prop,
+        prop: &'p Prop<'_>,
         first: bool,
         record: &mut Record,
         comments: &mut Vec<&'p str>,
     ) {
-        match (n, prop.id.as_str()) {
+        match (n, &*prop.id) {
             (_, "B" | "W") => {
                 let color = if prop.id == "B" {
                     Color::Black
@@ -459,8 +508,8 @@ impl TreeParser<'_, '_> {
                 }
             }
             (_, "C") => {
-                for (value, _) in &prop.values {
-                    comments.push(value.as_str());
+                for (value, _) in prop.values() {
+                    comments.push(value);
                 }
             }
             // Setup properties are all read above; repeats of the others were
@@ -476,10 +525,10 @@ impl TreeParser<'_, '_> {
                     .iter()
                     .find(|(tid, _)| *tid == id)
                     .map_or(id, |(_, name)| name);
-                for (value, _) in &prop.values {
+                for (value, _) in prop.values() {
                     record.tags.push(Tag {
                         name: name.into(),
-                        value: value.clone(),
+                        value: value.to_string(),
                         span: Some(prop.span),
                     });
                 }
@@ -507,7 +556,7 @@ impl TreeParser<'_, '_> {
 
     /// Reports a `CA` the reader did not honour: an unknown charset, or an 8-bit one
     /// declared for UTF-8 text.
-    fn check_charset(&mut self, prop: &Prop) {
+    fn check_charset(&mut self, prop: &Prop<'_>) {
         let (value, span) = prop.first();
         let d = if self.mislabelled {
             Diagnostic::warning(
@@ -530,7 +579,7 @@ impl TreeParser<'_, '_> {
     }
 
     /// Reads the root's `AB`, `AW`, `AE`, `PL`.
-    fn setup(&mut self, props: &[&Prop], rules: &Rules) -> Option<StartPosition> {
+    fn setup(&mut self, props: &[&Prop<'_>], rules: &Rules) -> Option<StartPosition> {
         let (start_discs, _) = rules.start_discs();
         let explicit = props.iter().any(|p| p.id == "AB" || p.id == "AW");
         let mut setup = Setup {
@@ -562,7 +611,7 @@ impl TreeParser<'_, '_> {
                 }
                 continue;
             }
-            for (value, vspan) in &prop.values {
+            for (value, vspan) in prop.values() {
                 let sq = match parse_point(value) {
                     Some(Move::Place(sq)) if rules.board().contains(sq) => sq,
                     _ => {
@@ -578,7 +627,7 @@ impl TreeParser<'_, '_> {
                 };
                 setup.discs[0].remove(sq);
                 setup.discs[1].remove(sq);
-                match prop.id.as_str() {
+                match &*prop.id {
                     "AB" => setup.discs[0].insert(sq),
                     "AW" => setup.discs[1].insert(sq),
                     _ => {}
@@ -595,7 +644,7 @@ impl TreeParser<'_, '_> {
         })
     }
 
-    fn parse_move(&mut self, prop: &Prop, color: Color) -> Option<MoveRecord> {
+    fn parse_move(&mut self, prop: &Prop<'_>, color: Color) -> Option<MoveRecord> {
         let (value, span) = prop.first();
         match parse_point(value.trim()) {
             Some(mv) => Some(MoveRecord {
@@ -612,7 +661,7 @@ impl TreeParser<'_, '_> {
         }
     }
 
-    fn parse_result(&mut self, prop: &Prop) -> Option<ClaimedResult> {
+    fn parse_result(&mut self, prop: &Prop<'_>) -> Option<ClaimedResult> {
         let (value, span) = prop.first();
         let text = value.trim();
         let upper = text.to_ascii_uppercase();
