@@ -270,6 +270,57 @@ fn every_fixture_converts_the_same_to_every_target() {
     );
 }
 
+/// Real games as move strings, JSON objects (some with a comment, which their records
+/// keep) and transcript grids, with their results claimed or not: converted on the plain
+/// path (from their quick scans) exactly as their records are.
+#[test]
+fn scanned_games_of_every_format_convert_as_their_records() {
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data/sample.wtb");
+    let bytes = std::fs::read(&sample).unwrap();
+    let games = Format::Wthor
+        .read_bytes(bytes, &ReadOptions::default())
+        .unwrap();
+    let mut records: Vec<_> = games
+        .into_iter()
+        .filter_map(|g| g.record)
+        .take(120)
+        .collect();
+    for (i, record) in records.iter_mut().enumerate() {
+        if i % 3 == 0 {
+            record.result = None;
+        }
+        if i % 4 == 1 {
+            record.comment = Some(format!("game {i}"));
+        }
+    }
+    let options = WriteOptions {
+        lossy: true,
+        ..WriteOptions::default()
+    };
+    for (format, dialect) in [
+        (Format::Json, Some("lines")),
+        (Format::Json, None),
+        (Format::MoveString, None),
+        (Format::Transcript, None),
+    ] {
+        let options = WriteOptions {
+            dialect: dialect.map(str::to_owned),
+            ..options.clone()
+        };
+        let (text, _) = format.write_bytes(&records, &options).unwrap();
+        let name = format!("scanned.{format}");
+        for target in [
+            (Format::Rgn, None),
+            (Format::Sgf, None),
+            (Format::Json, Some("lines")),
+        ] {
+            let read = read_options(&name, &sample);
+            let games = assert_same(format, &text, &read, target, false, &name);
+            assert_eq!(games, records.len(), "{name}");
+        }
+    }
+}
+
 #[test]
 fn every_real_record_converts_the_same() {
     let mut games = 0;

@@ -535,6 +535,13 @@ impl PendingLine {
         self.index
     }
 
+    /// The game as [`PendingLine::read`] gives it, without its record, when decoding found
+    /// nothing in the line: for a game the quick scan took.
+    pub(crate) fn unread(&self) -> Option<ParsedGame> {
+        let clean = !self.line.too_long && self.line.problems.is_empty();
+        clean.then(|| make_game(&self.name, self.index, &self.line, None, Vec::new()))
+    }
+
     /// Scans a plain line into `moves` for the quick check, exactly as [`parse_moves`]
     /// reads it: its rules, or `None` when the line must be read in full (what decoding
     /// found, a line too long, an Edax start, any token that is not a square of the board

@@ -324,6 +324,33 @@ impl Pending {
         }
     }
 
+    /// [`Pending::scan`] for a caller that keeps the game (a conversion): `None` also where
+    /// the record would keep more than the game's tags, moves and result (a JSON comment;
+    /// GGF and SGF moves, which claim their colours).
+    pub(crate) fn scan_kept(
+        &self,
+        moves: &mut QuickMoves,
+        tag: impl FnMut(&str, &str),
+    ) -> Option<(Rules, QuickClaim)> {
+        match self {
+            Pending::MoveString(line) => Some((line.scan(moves)?, QuickClaim::Nothing)),
+            Pending::Json(object) => object.scan_kept(moves, tag),
+            Pending::Transcript(grid) => grid.scan(moves, tag),
+            Pending::Read(_) | Pending::Ggf(_) | Pending::Sgf(_) => None,
+        }
+    }
+
+    /// The game as its reader gives it, without its record: for a game still to be read
+    /// that [`Pending::scan_kept`] took (the reader then reports nothing of it).
+    pub(crate) fn unread(&self) -> Option<ParsedGame> {
+        match self {
+            Pending::MoveString(line) => line.unread(),
+            Pending::Json(object) => object.unread(),
+            Pending::Transcript(grid) => grid.unread(),
+            Pending::Read(_) | Pending::Ggf(_) | Pending::Sgf(_) => None,
+        }
+    }
+
     /// The game, read if it was not yet.
     pub(crate) fn read(self) -> ParsedGame {
         match self {

@@ -573,6 +573,14 @@ fn prepare<T>(unit: Unit<T>, work: Work<'_>, scratch: &mut Scratch) -> Done<T> {
                     prepared.push(Prepared::fingerprinted(index, fingerprint, &nothing));
                     continue;
                 }
+                let rendered = pending
+                    .unread_index()
+                    .filter(|&index| work.takes_index(index) == Some(true) && work.plain())
+                    .and_then(|_| scratch.render_pending(work, &pending));
+                if let Some(rendered) = rendered {
+                    prepared.push(rendered);
+                    continue;
+                }
                 let game = pending.read();
                 if work.takes(&game) {
                     prepared.push(ready(game, work));
@@ -834,6 +842,55 @@ impl Scratch {
             step,
             derived_result: false,
             fingerprint: Fingerprint::of_plain(rules, &self.moves, discs),
+            file,
+        })
+    }
+
+    /// A game still to be read (a move string, a JSON object, a transcript grid) readied
+    /// without its record, as [`Scratch::render_plain`] readies an RGN game: when its scan
+    /// takes it with nothing its record would keep beyond its tags, moves and result
+    /// ([`Pending::scan_kept`]), in standard Othello, over, with the board's result if it
+    /// claims one. The game is reported as its reader gives it; `None`: read it.
+    fn render_pending(&mut self, work: Work<'_>, pending: &Pending) -> Option<Prepared> {
+        let Scratch {
+            quick, text, tags, ..
+        } = self;
+        text.clear();
+        tags.clear();
+        let (rules, claim) = pending.scan_kept(quick, |name, value| {
+            let name_at = text.len()..text.len() + name.len();
+            text.push_str(name);
+            let value_at = text.len()..text.len() + value.len();
+            text.push_str(value);
+            tags.push((name_at, value_at));
+        })?;
+        let claim = match claim {
+            QuickClaim::Nothing => None,
+            QuickClaim::Discs(black, white) => Some([black, white]),
+            QuickClaim::Margin(..) => return None,
+        };
+        self.moves.clear();
+        for &code in self.quick.as_slice() {
+            self.moves.push(move_of(code)?);
+        }
+        let discs = self.place_passes(rules)??;
+        if claim.is_some_and(|c| c != discs) {
+            return None;
+        }
+        let fingerprint = Fingerprint::of_plain(rules, &self.moves, discs);
+        let game = PlainGame {
+            rules,
+            text: &self.text,
+            tags: &self.tags,
+            moves: &self.moves,
+            discs: Some(discs),
+        };
+        let (step, file) = plain_step(&game, work.renderer, work.split)?;
+        Some(Prepared {
+            game: pending.unread()?,
+            step,
+            derived_result: claim.is_none(),
+            fingerprint,
             file,
         })
     }

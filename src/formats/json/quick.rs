@@ -20,19 +20,47 @@ impl PendingObject {
         moves: &mut QuickMoves,
         tag: impl FnMut(&str, &str),
     ) -> Option<(Rules, QuickClaim)> {
+        self.scan_object(moves, tag, Comment::Dropped)
+    }
+
+    /// [`PendingObject::scan`] for a caller that keeps the game: `None` also for an object
+    /// with a comment, which its record would keep.
+    pub(crate) fn scan_kept(
+        &self,
+        moves: &mut QuickMoves,
+        tag: impl FnMut(&str, &str),
+    ) -> Option<(Rules, QuickClaim)> {
+        self.scan_object(moves, tag, Comment::GiveUp)
+    }
+
+    fn scan_object(
+        &self,
+        moves: &mut QuickMoves,
+        tag: impl FnMut(&str, &str),
+        comment: Comment,
+    ) -> Option<(Rules, QuickClaim)> {
         if matches!(self.version(), Version::Unsupported(_)) {
             return None;
         }
         // UTF-8, and nothing the reader would replace and report (NUL, control characters).
         let text = crate::formats::rgn::quick::plain_text(self.bytes())?;
         let mut scan = Scan { text, i: 0 };
-        let (rules, claim) = scan.game(moves, tag)?;
+        let (rules, claim) = scan.game(moves, tag, comment)?;
         let rules = match rules {
             Some(stated) => stated.parse().ok()?,
             None => self.default_rules().unwrap_or_default(),
         };
         Some((rules, claim))
     }
+}
+
+/// What the scan does with the game's comment.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Comment {
+    /// Skips it.
+    Dropped,
+    /// Gives up.
+    GiveUp,
 }
 
 /// A cursor over an object's text.
@@ -136,6 +164,7 @@ impl<'t> Scan<'t> {
         &mut self,
         moves: &mut QuickMoves,
         mut tag: impl FnMut(&str, &str),
+        comment: Comment,
     ) -> Option<(Option<&'t str>, QuickClaim)> {
         moves.clear();
         let mut rules = None;
@@ -220,6 +249,7 @@ impl<'t> Scan<'t> {
                 claim = Some(QuickClaim::of_discs(Some(discs?)));
                 Some(())
             }
+            "comment" if comment == Comment::GiveUp => None,
             "comment" => {
                 once(4)?;
                 scan.string().map(|_| ())
@@ -245,7 +275,11 @@ mod tests {
         let mut moves = QuickMoves::default();
         let mut tags = Vec::new();
         let mut scan = Scan { text, i: 0 };
-        let (rules, claim) = scan.game(&mut moves, |n, v| tags.push(format!("{n}={v}")))?;
+        let (rules, claim) = scan.game(
+            &mut moves,
+            |n, v| tags.push(format!("{n}={v}")),
+            Comment::Dropped,
+        )?;
         Some((
             rules.map(str::to_owned),
             claim,

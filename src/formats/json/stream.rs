@@ -139,6 +139,27 @@ impl PendingObject {
         self.rules
     }
 
+    /// The game as [`PendingObject::read`] gives it, without its record, when the reader
+    /// reports nothing of the object itself (its encoding, version and size): for a game
+    /// the quick scan took.
+    pub(crate) fn unread(&self) -> Option<ParsedGame> {
+        if matches!(self.version, Version::Unsupported(_)) {
+            return None;
+        }
+        let (source, encoding) = source(&self.name, &self.chunk);
+        if encoding.is_some()
+            || JsonGames::too_large_game(&source.text, self.chunk.offset).is_some()
+        {
+            return None;
+        }
+        Some(ParsedGame {
+            index: self.index,
+            source,
+            record: None,
+            diagnostics: Vec::new(),
+        })
+    }
+
     /// The game.
     pub(crate) fn read(self) -> ParsedGame {
         let PendingObject {

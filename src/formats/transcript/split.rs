@@ -14,7 +14,7 @@ use crate::codes::Code;
 use crate::diagnostic::Diagnostic;
 use crate::engine::Rules;
 use crate::formats::text::{self, LineAt, LineReader, MAX_GAME_BYTES};
-use crate::formats::{ParsedGame, ReadOptions};
+use crate::formats::{ParsedGame, ReadOptions, Source};
 
 /// Splits a file into grids: a grid ends at the line after it that shows it complete (a
 /// blank line, a header line or a line of column letters after its rows).
@@ -257,6 +257,27 @@ impl PendingGrid {
     }
 
     /// The game the reader gives for this grid.
+    /// The game as [`PendingGrid::read`] gives it, without its record, when decoding found
+    /// nothing in its lines: for a grid the quick scan took.
+    pub(crate) fn unread(&self) -> Option<ParsedGame> {
+        if self.too_long.is_some() || !self.problems.is_empty() {
+            return None;
+        }
+        let (offset, line) = self.start;
+        let source = Source {
+            name: self.name.clone(),
+            text: Arc::from(self.text.get(..self.end - offset).unwrap_or_default()),
+            offset,
+            line,
+        };
+        Some(ParsedGame {
+            index: self.index,
+            source,
+            record: None,
+            diagnostics: Vec::new(),
+        })
+    }
+
     pub(crate) fn read(self) -> ParsedGame {
         let too_long = self.too_long.map(|d| *d);
         let block = grid_lines(self.text, self.start, self.end, too_long);
