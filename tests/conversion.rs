@@ -321,6 +321,50 @@ fn scanned_games_of_every_format_convert_as_their_records() {
     }
 }
 
+/// An unfinished game without a result converts to every target and reads back as
+/// written: PGN writes `*` for it, which claims nothing as no result does.
+#[test]
+fn an_unfinished_game_without_a_result_reads_back_in_every_target() {
+    let text = "f5f6e6f4g5e7e3g4f3d3g3c6c4c3d6e2c5b6d7g6\nf5d6c3\n";
+    for (target, dialect) in targets() {
+        // WTHOR needs its name files; OBF keeps positions, not moves.
+        if matches!(target, Format::Wthor | Format::Obf) {
+            continue;
+        }
+        let options = WriteOptions {
+            lossy: true,
+            dialect: dialect.map(str::to_owned),
+            ..WriteOptions::default()
+        };
+        let (mut out, mut written) = (Vec::new(), Vec::new());
+        {
+            let mut writer = target.writer(Box::new(&mut out), &options);
+            let input = Input {
+                format: Format::MoveString,
+                reader: Box::new(Cursor::new(text.as_bytes().to_vec())),
+                options: ReadOptions::default(),
+            };
+            Conversion::new()
+                .run([((), Some(input))].into_iter(), &mut *writer, |e| {
+                    if let Event::Game(_, Outcome::Written(w)) = e {
+                        written.push(w.fingerprint);
+                    }
+                    Ok(())
+                })
+                .unwrap();
+            writer.finish().unwrap();
+        }
+        assert_eq!(written.len(), 2, "{target} {dialect:?}");
+        let back = Input {
+            format: target,
+            reader: Box::new(Cursor::new(out)),
+            options: ReadOptions::default(),
+        };
+        let found = Conversion::new().verify(back, written.into_iter().map(Ok));
+        assert_eq!(found.unwrap(), None, "{target} {dialect:?}");
+    }
+}
+
 #[test]
 fn every_real_record_converts_the_same() {
     let mut games = 0;

@@ -94,7 +94,15 @@ impl Fingerprint {
     /// The fingerprint of `record`, read with `diagnostics` (whose errors count).
     pub fn of_record(record: &Record, diagnostics: &[Diagnostic]) -> Fingerprint {
         let result = match &record.result {
+            // `*`, an unknown result (what PGN writes for a game without one), claims
+            // nothing, as no result does.
             None => digest(0u8),
+            Some(claim)
+                if claim.score == ResultScore::None
+                    && claim.termination == Termination::Unfinished =>
+            {
+                digest(0u8)
+            }
             Some(claim) => match &claim.score {
                 ResultScore::Discs(d) if claim.termination.is_normal() => discs_result(d),
                 ResultScore::Discs(d) => digest((1u8, d.as_slice(), ending(claim.termination))),
