@@ -69,7 +69,22 @@ pub(crate) const MAX_MOVES: usize = 128;
 /// flip claim's squares are gathered in: `u128`'s [`Bits`] layout, 11 bits a row.
 #[inline]
 pub(crate) fn claimed_bit(col: u8, row: u8) -> u128 {
-    u128::bit(u32::from(row) * u128::STRIDE + u32::from(col))
+    // A table: a variable shift of a `u128` takes several instructions, and a claim
+    // names a square for every disc it flips.
+    const BITS: [u128; 16 * 10] = {
+        let mut bits = [0; 16 * 10];
+        let mut i = 0;
+        while i < bits.len() {
+            if i % 16 < 10 {
+                bits[i] = 1 << (i / 16 * 11 + i % 16);
+            }
+            i += 1;
+        }
+        bits
+    };
+    BITS.get(usize::from(row) * 16 + usize::from(col))
+        .copied()
+        .unwrap_or_default()
 }
 
 /// What one move claims to flip (RGN `c4(d4,d5)`, `c4(2)`, `c4(2:d4,d5)`, `c4()`), as the
@@ -124,6 +139,7 @@ impl QuickMoves {
     /// (when given, [`claimed_bit`]s; none is a claim that nothing flipped). The quick
     /// check passes the game only if every claim holds, as the full validator compares
     /// them; `false` when there is no move to claim for.
+    #[inline]
     pub(crate) fn claim_flips(&mut self, count: Option<u8>, squares: Option<u128>) -> bool {
         let Some(index) = self.len.checked_sub(1) else {
             return false;
@@ -444,8 +460,9 @@ fn replay_engine(
 pub(crate) trait RayBits: Bits {
     /// The lowest set bit alone (none when empty).
     fn lowest_bit(self) -> Self;
-    /// The highest set bit alone (none when empty).
-    fn highest_bit(self) -> Self;
+    /// The bits above the highest set one, and that bit alone (anything and none when
+    /// empty).
+    fn above_highest(self) -> (Self, Self);
     /// Every bit below the lowest set one (all bits when empty).
     fn below(self) -> Self;
     /// Every bit when `yes`, none otherwise.
@@ -455,16 +472,15 @@ pub(crate) trait RayBits: Bits {
 }
 
 macro_rules! ray_bits {
-    ($t:ty, $to_claimed:expr) => {
+    ($t:ty, $to_claimed:expr, $above_highest:expr) => {
         impl RayBits for $t {
             #[inline]
             fn lowest_bit(self) -> $t {
                 self & self.wrapping_neg()
             }
             #[inline]
-            fn highest_bit(self) -> $t {
-                // A shift by the full width wraps to no shift, and the mask clears it.
-                ((1 as $t) << (<$t>::BITS - 1)).wrapping_shr(self.leading_zeros()) & self
+            fn above_highest(self) -> ($t, $t) {
+                $above_highest(self)
             }
             #[inline]
             fn below(self) -> $t {
@@ -481,12 +497,44 @@ macro_rules! ray_bits {
         }
     };
 }
-// Rows 8 bits apart move to 11.
-ray_bits!(u64, |bits: u64| (0..8).fold(0u128, |acc, row| {
-    acc | u128::from(bits >> (8 * row) & 0xff) << (11 * row)
-}));
-// The same layout.
-ray_bits!(u128, |bits: u128| bits);
+ray_bits!(
+    u64,
+    // Rows 8 bits apart move to 11.
+    |bits: u64| (0..8).fold(0u128, |acc, row| {
+        acc | u128::from(bits >> (8 * row) & 0xff) << (11 * row)
+    }),
+    |bits: u64| {
+        // A shift by the full width wraps to no shift, and the mask clears it.
+        let highest = (1u64 << 63).wrapping_shr(bits.leading_zeros()) & bits;
+        (!(highest | highest.wrapping_sub(1)), highest)
+    }
+);
+ray_bits!(
+    u128,
+    // The same layout.
+    |bits: u128| bits,
+    |bits: u128| {
+        // From a table: a variable shift of a `u128` takes several instructions.
+        let zeros = bits.leading_zeros() as usize;
+        let (above, up_to) = (ABOVE[zeros], ABOVE[zeros + 1]);
+        (above, up_to ^ above)
+    }
+);
+
+/// `ABOVE[n]`: the top `n` bits of a `u128` (the bits above the highest set one of a
+/// `u128` with `n` leading zeros); all of them past 128.
+const ABOVE: [u128; 130] = {
+    let mut above = [u128::MAX; 130];
+    let mut n = 0;
+    while n < 128 {
+        above[n] = match n {
+            0 => 0,
+            n => u128::MAX << (128 - n),
+        };
+        n += 1;
+    }
+    above
+};
 
 /// Two-player rules from a standard opening without a disc supply, in the engine's bitboard
 /// layout `B`: squares off the board or blocked are never occupied, so runs stop there on
@@ -545,8 +593,9 @@ impl<B: RayBits> Board<B> {
             flipped |= ray & first.below() & B::all_if(!(first & own).is_zero());
         }
         for &ray in &rays[4..] {
-            let first = (ray & !opp).highest_bit();
-            flipped |= ray & !(first | first.below()) & B::all_if(!(first & own).is_zero());
+            // Every square of the ray above its first that is not `opp`'s is `opp`'s.
+            let (above, first) = (ray & !opp).above_highest();
+            flipped |= ray & above & B::all_if(!(first & own).is_zero());
         }
         flipped
     }
@@ -819,6 +868,28 @@ mod tests {
             clean += usize::from(engine.is_some());
         }
         clean
+    }
+
+    #[test]
+    fn the_bits_above_the_highest_are_found_at_every_width() {
+        for n in 0..128 {
+            let bits = (1u128 << n) | (1u128 << n) - 1 >> 1;
+            let above = (!0u128).checked_shl(n + 1).unwrap_or(0);
+            assert_eq!(bits.above_highest(), (above, 1 << n), "u128 bit {n}");
+            if n < 64 {
+                let bits = bits as u64;
+                let above = (!0u64).checked_shl(n + 1).unwrap_or(0);
+                assert_eq!(bits.above_highest(), (above, 1 << n), "u64 bit {n}");
+            }
+        }
+        assert_eq!(0u128.above_highest().1, 0);
+        assert_eq!(0u64.above_highest().1, 0);
+        for (col, row) in [(0, 0), (9, 0), (0, 9), (9, 9), (4, 5)] {
+            assert_eq!(
+                claimed_bit(col, row),
+                1u128 << (u32::from(row) * 11 + u32::from(col))
+            );
+        }
     }
 
     #[test]

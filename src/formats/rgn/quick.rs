@@ -168,6 +168,20 @@ fn number(digits: &[u8]) -> Option<u8> {
     u8::try_from(n).ok()
 }
 
+/// The colour prefix at `pos` (`B:`, `w:` ...), glued to its move: where the move starts.
+/// Black's on the moves of even index (passes counted), White's on the others, and only
+/// when `colours`; then every pass counts as written.
+fn colour_prefix(bytes: &[u8], pos: usize, moves: &mut QuickMoves, colours: bool) -> Option<usize> {
+    let named = usize::from(matches!(bytes.get(pos), Some(b'W' | b'w')));
+    let turn = moves.as_slice().len() % 2;
+    let glued = starts_move(bytes.get(pos + 2)) && bytes.get(pos + 3) != Some(&b':');
+    if !colours || named != turn || !glued {
+        return None;
+    }
+    moves.require_written_passes();
+    Some(pos + 2)
+}
+
 /// Whether a move, square or pass, may start with `b` (what follows a colour prefix).
 fn starts_move(b: Option<&u8>) -> bool {
     b.is_some_and(|b| matches!(b, b'a'..=b'j' | b'A'..=b'J' | b'-' | b'@' | b'p' | b'P'))
@@ -195,25 +209,11 @@ fn movetext(
 ) -> Option<Claim> {
     let mut result: Claim = None;
     while let Some(&b) = bytes.get(pos) {
-        if bytes.get(pos + 1) == Some(&b':') {
-            // A colour prefix, glued to its move: Black's on the moves of even index
-            // (passes counted), White's on the others.
-            let turn = moves.as_slice().len() % 2;
-            let named = match b {
-                b'B' | b'b' => 0,
-                b'W' | b'w' => 1,
-                _ => return None,
-            };
-            let glued = starts_move(bytes.get(pos + 2)) && bytes.get(pos + 3) != Some(&b':');
-            if !colours || named != turn || !glued {
-                return None;
-            }
-            moves.require_written_passes();
-            pos += 2;
-            continue;
-        }
         match b {
             b if b.is_ascii_whitespace() => pos += 1,
+            b'B' | b'b' | b'W' | b'w' if bytes.get(pos + 1) == Some(&b':') => {
+                pos = colour_prefix(bytes, pos, moves, colours)?;
+            }
             b'a'..=b'j' | b'A'..=b'J' => {
                 let (col, row, len) = square(&bytes[pos..])?;
                 pos += len;
