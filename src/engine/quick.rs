@@ -873,7 +873,7 @@ mod tests {
     #[test]
     fn the_bits_above_the_highest_are_found_at_every_width() {
         for n in 0..128 {
-            let bits = (1u128 << n) | (1u128 << n) - 1 >> 1;
+            let bits = (1u128 << n) | ((1u128 << n) - 1) >> 1;
             let above = (!0u128).checked_shl(n + 1).unwrap_or(0);
             assert_eq!(bits.above_highest(), (above, 1 << n), "u128 bit {n}");
             if n < 64 {
