@@ -175,6 +175,9 @@ impl<'t> GameParser<'t, '_> {
             return None;
         }
         self.read_rules(&props, &mut record)?;
+        // The moves' list at its length at once (a move record is large to grow).
+        let moves = props.iter().filter(|p| matches!(p.id, "B" | "W")).count();
+        record.moves.reserve_exact(moves);
 
         // A set, not a list: a game of many distinct properties costs their number.
         let mut seen: HashSet<&str> = HashSet::new();

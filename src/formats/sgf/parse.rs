@@ -407,6 +407,13 @@ impl<'t> TreeParser<'t, '_> {
             record.start = self.setup(&setup_props, &record.rules);
         }
 
+        // The moves' list at its length at once (a move record is large to grow).
+        let moves = nodes
+            .props
+            .iter()
+            .filter(|p| matches!(&*p.id, "B" | "W"))
+            .count();
+        record.moves.reserve_exact(moves);
         // The root's IDs so far (a few: a list is quicker than a set).
         let mut seen: Vec<&str> = Vec::new();
         for (n, node) in nodes.iter().enumerate() {
