@@ -91,8 +91,8 @@ impl<'t> Cursor<'t> {
                 return None;
             }
             let open = self.i;
-            let close = open + 1 + memchr::memchr(b']', &bytes[open + 1..])?;
-            if memchr::memchr(b'\\', &bytes[open + 1..close]).is_some() {
+            let close = open + 1 + memchr::memchr2(b']', b'\\', &bytes[open + 1..])?;
+            if bytes[close] != b']' {
                 return None;
             }
             first.get_or_insert(self.text.get(open + 1..close)?);
@@ -120,6 +120,10 @@ fn scan_tree(
             return None;
         }
         black_next = !black_next;
+        // Most moves are a letter and a digit (`f5`): the square at once.
+        if let [column @ b'a'..=b'j', row @ b'1'..=b'9'] = *value.as_bytes() {
+            return moves.push(code(column - b'a', row - b'1')).then_some(());
+        }
         let pushed = match parse_point(value.trim())? {
             Move::Pass => moves.push(PASS),
             Move::Place(sq) => moves.push(code(sq.col(), sq.row())),
