@@ -11,7 +11,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use reversi_record::formats::{Format, ParsedGame, PgnDialect, ReadOptions, WriteOptions};
-use reversi_record::pipeline::conversion::{Conversion, Event, Outcome, Tally};
+use reversi_record::pipeline::conversion::{
+    Conversion, Event, Fingerprint, Mismatch, Outcome, Tally,
+};
 use reversi_record::pipeline::Input;
 use reversi_record::validate::{settle_result, validate_record, with_explicit_passes};
 
@@ -336,32 +338,11 @@ fn an_unfinished_game_without_a_result_reads_back_in_every_target() {
             dialect: dialect.map(str::to_owned),
             ..WriteOptions::default()
         };
-        let (mut out, mut written) = (Vec::new(), Vec::new());
-        {
-            let mut writer = target.writer(Box::new(&mut out), &options);
-            let input = Input {
-                format: Format::MoveString,
-                reader: Box::new(Cursor::new(text.as_bytes().to_vec())),
-                options: ReadOptions::default(),
-            };
-            Conversion::new()
-                .run([((), Some(input))].into_iter(), &mut *writer, |e| {
-                    if let Event::Game(_, Outcome::Written(w)) = e {
-                        written.push(w.fingerprint);
-                    }
-                    Ok(())
-                })
-                .unwrap();
-            writer.finish().unwrap();
-        }
+        let input = (Format::MoveString, text.as_bytes());
+        let (out, written) = converted(input, target, &options, 1);
         assert_eq!(written.len(), 2, "{target} {dialect:?}");
-        let back = Input {
-            format: target,
-            reader: Box::new(Cursor::new(out)),
-            options: ReadOptions::default(),
-        };
-        let found = Conversion::new().verify(back, written.into_iter().map(Ok));
-        assert_eq!(found.unwrap(), None, "{target} {dialect:?}");
+        let found = read_back(target, &out, &written, 1);
+        assert_eq!(found, None, "{target} {dialect:?}");
     }
 }
 
@@ -412,6 +393,48 @@ fn the_bench_sample_converts_the_same_with_passes_made_explicit() {
     assert!(text.contains(" -- "), "no pass was made explicit");
 }
 
+/// `input` (its format and bytes) converted to `target` with `jobs` workers: the output,
+/// and the fingerprint of every game written.
+fn converted(
+    (format, bytes): (Format, &[u8]),
+    target: Format,
+    options: &WriteOptions,
+    jobs: usize,
+) -> (Vec<u8>, Vec<Fingerprint>) {
+    let (mut out, mut written) = (Vec::new(), Vec::new());
+    {
+        let mut writer = target.writer(Box::new(&mut out), options);
+        let input = Input {
+            format,
+            reader: Box::new(Cursor::new(bytes.to_vec())),
+            options: ReadOptions::default(),
+        };
+        Conversion::new()
+            .jobs(jobs)
+            .run([((), Some(input))].into_iter(), &mut *writer, |e| {
+                if let Event::Game(_, Outcome::Written(w)) = e {
+                    written.push(w.fingerprint);
+                }
+                Ok(())
+            })
+            .unwrap();
+        writer.finish().unwrap();
+    }
+    (out, written)
+}
+
+/// The first game of `out`, read back as `format` with `jobs` workers, that differs from
+/// what was `written`.
+fn read_back(format: Format, out: &[u8], written: &[Fingerprint], jobs: usize) -> Option<Mismatch> {
+    let back = Input {
+        format,
+        reader: Box::new(Cursor::new(out.to_vec())),
+        options: ReadOptions::default(),
+    };
+    let check = Conversion::new().jobs(jobs);
+    check.verify(back, written.iter().copied().map(Ok)).unwrap()
+}
+
 /// What every text target writes of real games reads back as written (the quick scans
 /// of the read-back fingerprint the games they pass), and a changed game does not.
 #[test]
@@ -434,35 +457,11 @@ fn written_outputs_verify_and_changed_ones_do_not() {
             dialect: dialect.map(str::to_owned),
             ..WriteOptions::default()
         };
-        let (mut out, mut written) = (Vec::new(), Vec::new());
-        {
-            let mut writer = target.writer(Box::new(&mut out), &options);
-            let input = Input {
-                format: Format::Wthor,
-                reader: Box::new(Cursor::new(bytes.clone())),
-                options: ReadOptions::default(),
-            };
-            Conversion::new()
-                .jobs(2)
-                .run([((), Some(input))].into_iter(), &mut *writer, |e| {
-                    if let Event::Game(_, Outcome::Written(w)) = e {
-                        written.push(w.fingerprint);
-                    }
-                    Ok(())
-                })
-                .unwrap();
-            writer.finish().unwrap();
-        }
+        let (out, written) = converted((Format::Wthor, &bytes), target, &options, 2);
         assert!(written.len() > 100, "{target}: {} games", written.len());
-        let back = |text: Vec<u8>| Input {
-            format: target,
-            reader: Box::new(Cursor::new(text)),
-            options: ReadOptions::default(),
-        };
         for jobs in [1, 2] {
-            let check = Conversion::new().jobs(jobs);
-            let found = check.verify(back(out.clone()), written.iter().copied().map(Ok));
-            assert_eq!(found.unwrap(), None, "{target} {dialect:?}, {jobs} jobs");
+            let found = read_back(target, &out, &written, jobs);
+            assert_eq!(found, None, "{target} {dialect:?}, {jobs} jobs");
         }
         // The second game's first two moves swapped: it reads back with other moves.
         let text = String::from_utf8(out.clone()).unwrap();
@@ -479,9 +478,7 @@ fn written_outputs_verify_and_changed_ones_do_not() {
             &rest[..next],
             &rest[next + 2..]
         );
-        let found = Conversion::new()
-            .verify(back(changed.into_bytes()), written.iter().copied().map(Ok))
-            .unwrap();
+        let found = read_back(target, changed.as_bytes(), &written, 1);
         assert!(
             found
                 .as_ref()
@@ -531,38 +528,13 @@ fn annotated_rgn_reads_back_as_written_and_a_changed_claim_does_not() {
         .unwrap();
     let text = String::from_utf8(text).unwrap();
     assert!(text.contains("B:") && text.contains("(") && text.contains('{'));
-    let (mut out, mut written) = (Vec::new(), Vec::new());
-    {
-        let mut writer = Format::Rgn.writer(Box::new(&mut out), &WriteOptions::default());
-        let input = Input {
-            format: Format::Rgn,
-            reader: Box::new(Cursor::new(text.clone().into_bytes())),
-            options: ReadOptions::default(),
-        };
-        Conversion::new()
-            .jobs(2)
-            .run([((), Some(input))].into_iter(), &mut *writer, |e| {
-                if let Event::Game(_, Outcome::Written(w)) = e {
-                    written.push(w.fingerprint);
-                }
-                Ok(())
-            })
-            .unwrap();
-        writer.finish().unwrap();
-    }
+    let input = (Format::Rgn, text.as_bytes());
+    let (out, written) = converted(input, Format::Rgn, &WriteOptions::default(), 2);
     assert_eq!(written.len(), records.len());
     let out = String::from_utf8(out).unwrap();
     assert!(out.contains("B:") && out.contains("(") && out.contains('{'));
     let verify = |text: &str, jobs| {
-        let back = Input {
-            format: Format::Rgn,
-            reader: Box::new(Cursor::new(text.as_bytes().to_vec())),
-            options: ReadOptions::default(),
-        };
-        let found = Conversion::new()
-            .jobs(jobs)
-            .verify(back, written.iter().copied().map(Ok));
-        found.unwrap().map(|m| (m.game, m.what))
+        read_back(Format::Rgn, text.as_bytes(), &written, jobs).map(|m| (m.game, m.what))
     };
     for jobs in [1, 2] {
         assert_eq!(verify(&out, jobs), None, "{jobs} jobs");

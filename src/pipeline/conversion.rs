@@ -805,7 +805,6 @@ impl Scratch {
         context: &FileContext,
         q: &QuickRecord,
     ) -> Option<Prepared> {
-        let (renderer, split) = (work.renderer, work.split);
         if !q.is_clean() {
             return None;
         }
@@ -836,13 +835,9 @@ impl Scratch {
             moves: &self.moves,
             discs: Some(discs),
         };
-        let (step, file) = plain_step(&game, renderer, split)?;
-        Some(Prepared {
-            game: context.read_quick_unbuilt(q, &mut self.line)?,
-            step,
-            derived_result: false,
-            fingerprint: Fingerprint::of_plain(rules, &self.moves, discs),
-            file,
+        let line = &mut self.line;
+        ready_plain(&game, discs, work, false, || {
+            context.read_quick_unbuilt(q, line)
         })
     }
 
@@ -877,7 +872,6 @@ impl Scratch {
         if claim.is_some_and(|c| c != discs) {
             return None;
         }
-        let fingerprint = Fingerprint::of_plain(rules, &self.moves, discs);
         let game = PlainGame {
             rules,
             text: &self.text,
@@ -885,14 +879,7 @@ impl Scratch {
             moves: &self.moves,
             discs: Some(discs),
         };
-        let (step, file) = plain_step(&game, work.renderer, work.split)?;
-        Some(Prepared {
-            game: pending.unread()?,
-            step,
-            derived_result: claim.is_none(),
-            fingerprint,
-            file,
-        })
+        ready_plain(&game, discs, work, claim.is_none(), || pending.unread())
     }
 
     /// Inserts the passes the moves leave out, as the quick board places them, and says
@@ -921,7 +908,6 @@ impl Scratch {
         k: usize,
         at: &GameSpan,
     ) -> Option<Prepared> {
-        let (renderer, split) = (work.renderer, work.split);
         let bytes = block.bytes.get(at.range.clone())?;
         if at.too_long.is_some() {
             return None;
@@ -945,7 +931,6 @@ impl Scratch {
         if claim.is_some_and(|c| c != discs) {
             return None;
         }
-        let fingerprint = Fingerprint::of_plain(rules, &self.moves, discs);
         let game = PlainGame {
             rules,
             text,
@@ -953,31 +938,43 @@ impl Scratch {
             moves: &self.moves,
             discs: Some(discs),
         };
-        let (step, file) = plain_step(&game, renderer, split)?;
         // The game as the reader gives it, its record taken out once rendered.
-        let (source_text, problems) = text::decode(bytes.to_vec(), at.offset, at.line);
-        if !problems.is_empty() {
-            return None;
-        }
-        let game = ParsedGame {
-            index: block.first + k,
-            source: Source {
-                name: block.name.clone(),
-                text: Arc::from(source_text),
-                offset: at.offset,
-                line: at.line,
-            },
-            record: None,
-            diagnostics: Vec::new(),
+        let read = || {
+            let (source_text, problems) = text::decode(bytes.to_vec(), at.offset, at.line);
+            problems.is_empty().then(|| ParsedGame {
+                index: block.first + k,
+                source: Source {
+                    name: block.name.clone(),
+                    text: Arc::from(source_text),
+                    offset: at.offset,
+                    line: at.line,
+                },
+                record: None,
+                diagnostics: Vec::new(),
+            })
         };
-        Some(Prepared {
-            game,
-            step,
-            derived_result: claim.is_none(),
-            fingerprint,
-            file,
-        })
+        ready_plain(&game, discs, work, claim.is_none(), read)
     }
+}
+
+/// A plain game readied for the writer: rendered (or, without a renderer, to be written
+/// from its record), its file named, reported as `read` gives it (`None`: read it in
+/// full); `discs` is its final board's.
+fn ready_plain(
+    game: &PlainGame<'_>,
+    discs: [u8; 2],
+    work: Work<'_>,
+    derived_result: bool,
+    read: impl FnOnce() -> Option<ParsedGame>,
+) -> Option<Prepared> {
+    let (step, file) = plain_step(game, work.renderer, work.split)?;
+    Some(Prepared {
+        game: read()?,
+        step,
+        derived_result,
+        fingerprint: Fingerprint::of_plain(game.rules, game.moves, discs),
+        file,
+    })
 }
 
 /// Writes a prepared game; an output error is returned, a refusal is an outcome. The text
