@@ -98,6 +98,22 @@ impl<'t> Scan<'t> {
         self.text.get(start..end)
     }
 
+    /// A move as the writer writes it, `{"move":"f5"}` (a lower-case letter and a digit),
+    /// taken at once; `None` (nothing taken) for any other form.
+    fn written_move(&mut self) -> Option<u8> {
+        self.peek()?;
+        let rest = self
+            .text
+            .as_bytes()
+            .get(self.i..)?
+            .strip_prefix(b"{\"move\":\"")?;
+        let [column @ b'a'..=b'j', row @ b'1'..=b'9', b'"', b'}', ..] = *rest else {
+            return None;
+        };
+        self.i += 13;
+        Some(code(column - b'a', row - b'1'))
+    }
+
     /// A disc count: digits without a leading zero, at most 255.
     fn count(&mut self) -> Option<u8> {
         self.peek()?;
@@ -206,6 +222,9 @@ impl<'t> Scan<'t> {
                 once(2)?;
                 moves.clear();
                 scan.array(|scan| {
+                    if let Some(code) = scan.written_move() {
+                        return moves.push(code).then_some(());
+                    }
                     let mut mv = None;
                     scan.object(|scan, key| {
                         if key != "move" || mv.is_some() {
@@ -300,6 +319,22 @@ mod tests {
         assert_eq!(moves, [code(5, 4), PASS, code(3, 5)]);
         assert_eq!(tags, ["Black=Tamaru", "Round=x"]);
         assert_eq!(scan("{}").unwrap().1, QuickClaim::Nothing);
+    }
+
+    #[test]
+    fn moves_in_the_written_form_and_any_other_scan_the_same() {
+        let moves = |list: &str| scan(&format!(r#"{{"moves":[{list}]}}"#)).map(|s| s.2);
+        let written = moves(r#"{"move":"f5"},{"move":"d6"},{"move":"j9"}"#);
+        assert_eq!(written, Some(vec![code(5, 4), code(3, 5), code(9, 8)]));
+        let spaced = moves(r#" { "move" : "f5" } , {"move":"D6"},{"move": "j9"}"#);
+        assert_eq!(spaced, written);
+        for list in [
+            r#"{"move":"f5","x":1}"#,
+            r#"{"move":"f5"}{"move":"d6"}"#,
+            r#"{"move":"f5"]"#,
+        ] {
+            assert_eq!(moves(list), None, "{list}");
+        }
     }
 
     #[test]
