@@ -11,7 +11,7 @@ use super::stream::PendingGame;
 use super::ty::{canonical_type, GgfType, TyBoard};
 use super::{TAG_IDS, TYPE_TAG};
 use crate::engine::quick::{code, QuickClaim, QuickMoves, PASS};
-use crate::engine::{BoardShape, Move, Preset, Rules};
+use crate::engine::{BoardShape, Move, Preset, Rules, Square};
 use crate::formats::text::{parse_number, MAX_TAGS};
 use crate::record::TagName;
 
@@ -271,8 +271,23 @@ fn tag_name(id: &str) -> &str {
 /// A move `move/eval/time` the reader reads without a word: at most three parts, a move,
 /// numbers or nothing after it.
 fn parse_move(value: &str) -> Option<Move> {
-    let mut parts = value.split('/');
-    let mv = parse_move_token(parts.next()?.trim())?;
+    // Most moves start with a square as a letter and a digit (`f5/0.00/1.23`): taken at
+    // once, and the eval and time after it split as below.
+    let (mv, mut parts) = match *value.as_bytes() {
+        [column, row @ b'1'..=b'9', ref rest @ ..]
+            if (column | 0x20).wrapping_sub(b'a') < 10 && matches!(rest, [] | [b'/', ..]) =>
+        {
+            let square = Square::new((column | 0x20) - b'a', row - b'1')?;
+            let mut parts = value[2..].split('/');
+            // The empty text before the first `/`, or before the end.
+            parts.next();
+            (Move::Place(square), parts)
+        }
+        _ => {
+            let mut parts = value.split('/');
+            (parse_move_token(parts.next()?.trim())?, parts)
+        }
+    };
     for _ in 0..2 {
         match parts.next().map(str::trim) {
             Some(n) if !n.is_empty() && parse_number(n).is_none() => return None,
@@ -298,6 +313,28 @@ fn komi_bid_fits(value: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_move_at_once_reads_as_the_move_split_into_parts() {
+        // The move read without the shortcut: its parts split, the first one a token.
+        let split = |value: &str| {
+            let mut parts = value.split('/');
+            let mv = parse_move_token(parts.next()?.trim())?;
+            for _ in 0..2 {
+                match parts.next().map(str::trim) {
+                    Some(n) if !n.is_empty() && parse_number(n).is_none() => return None,
+                    _ => {}
+                }
+            }
+            parts.next().is_none().then_some(mv)
+        };
+        for value in [
+            "f5", "F5", "j9", "J9", "a1/", "f5/1.2/3", "f5//0.5", "f5/1/2/3", "f5///", "f5/x",
+            "f5 /1", " f5", "f55", "f5x", "k5", "a0", "j10/1", "pass", "PA", "--", "", "/",
+        ] {
+            assert_eq!(parse_move(value), split(value), "{value:?}");
+        }
+    }
 
     /// What a scan gives: rules, claim, moves, tags.
     type Scanned = (Rules, QuickClaim, Vec<u8>, Vec<(String, String)>);
