@@ -256,7 +256,6 @@ impl PendingGrid {
         self.text.len()
     }
 
-    /// The game the reader gives for this grid.
     /// The game as [`PendingGrid::read`] gives it, without its record, when decoding found
     /// nothing in its lines: for a grid the quick scan took.
     pub(crate) fn unread(&self) -> Option<ParsedGame> {
@@ -278,6 +277,7 @@ impl PendingGrid {
         })
     }
 
+    /// The game the reader gives for this grid.
     pub(crate) fn read(self) -> ParsedGame {
         let too_long = self.too_long.map(|d| *d);
         let block = grid_lines(self.text, self.start, self.end, too_long);
