@@ -769,15 +769,8 @@ impl Scratch {
         if at.too_long.is_some() {
             return None;
         }
-        rgn::quick::plain_text(bytes)?;
-        let scanned = rgn::quick::scan_with_tags(
-            bytes,
-            block.rules,
-            &mut self.quick,
-            Annotations::Dropped,
-            |_, _| {},
-        )?;
-        self.fingerprint_scanned((scanned.0, QuickClaim::of_discs(scanned.1)))
+        let scanned = rgn::quick::scan_plain(bytes, block.rules, &mut self.quick, |_, _| {})?;
+        self.fingerprint_scanned(scanned)
     }
 
     /// The fingerprint of the game a quick scan gave (its moves in `self.quick`), when it

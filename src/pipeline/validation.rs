@@ -521,17 +521,11 @@ fn quick_text(
     moves: &mut QuickMoves,
     mut gather: Option<Gather<'_>>,
 ) -> bool {
-    let Some(text) = rgn::quick::plain_text(bytes) else {
-        return false;
-    };
-    let annotations = rgn::quick::Annotations::Dropped;
-    let scanned = rgn::quick::scan_with_tags(bytes, rules, moves, annotations, |n, v| {
-        // Names and values lie between ASCII bytes: character boundaries.
-        if let (Some(g), Some(name), Some(value)) = (&mut gather, text.get(n), text.get(v)) {
+    let scanned = rgn::quick::scan_plain(bytes, rules, moves, |name, value| {
+        if let Some(g) = &mut gather {
             g.facts.tag(name, value);
         }
     });
-    let scanned = scanned.map(|(rules, claim)| (rules, QuickClaim::of_discs(claim)));
     quick_pass(scanned, moves, gather)
 }
 

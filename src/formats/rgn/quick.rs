@@ -5,7 +5,7 @@
 //! else (escapes, boards, comment commands, other results, a `Start`, `FEN` or
 //! `Termination` tag) makes it give up, and the game is parsed in full.
 
-use crate::engine::quick::{claimed_bit, code, QuickMoves, PASS};
+use crate::engine::quick::{claimed_bit, code, QuickClaim, QuickMoves, PASS};
 use std::ops::Range;
 
 use crate::engine::Rules;
@@ -20,6 +20,25 @@ pub(crate) fn plain_text(bytes: &[u8]) -> Option<&str> {
     std::str::from_utf8(bytes)
         .ok()
         .filter(|text| !crate::formats::text::has_control(text))
+}
+
+/// The quick scan of a game for a caller that keeps none of its annotations (the quick
+/// check, a read-back): its `bytes` must be [`plain_text`], then [`scan_with_tags`] with
+/// [`Annotations::Dropped`], each tag handed to `tag` as its name and value.
+pub(crate) fn scan_plain(
+    bytes: &[u8],
+    rules: Rules,
+    moves: &mut QuickMoves,
+    mut tag: impl FnMut(&str, &str),
+) -> Option<(Rules, QuickClaim)> {
+    let text = plain_text(bytes)?;
+    let (rules, claim) = scan_with_tags(bytes, rules, moves, Annotations::Dropped, |n, v| {
+        // Names and values lie between ASCII bytes: character boundaries.
+        if let (Some(name), Some(value)) = (text.get(n), text.get(v)) {
+            tag(name, value);
+        }
+    })?;
+    Some((rules, QuickClaim::of_discs(claim)))
 }
 
 /// What the scan does with a comment, a flip claim or a colour prefix.
