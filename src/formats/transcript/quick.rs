@@ -7,10 +7,10 @@
 //! read in full.
 
 use super::split::PendingGrid;
-use super::{header, lines_at, sort, tokens, trim, Layout, LineSort};
+use super::{lines_at, sort, tokens, Layout, LineSort};
 use crate::engine::quick::{code, QuickClaim, QuickMoves, PASS};
 use crate::engine::{BoardShape, Color, Opening, Rules, Square};
-use crate::formats::text::{decimal, has_control};
+use crate::formats::text::has_control;
 use crate::record::{score, ResultScore};
 
 /// Most rows a grid has (10x10).
@@ -40,8 +40,7 @@ impl PendingGrid {
         let mut result_read = false;
         for (_, line) in lines_at(&self.text, 0) {
             match sort(line) {
-                LineSort::Header => {
-                    let (name, value) = header(trim(line))?;
+                LineSort::Header(name, value) => {
                     if !result_read && score::is_result_field(name) {
                         result_read = true;
                         claim = result_claim(value)?;
@@ -235,9 +234,18 @@ fn centre_letter(centre: &[Square; 4], letters: &mut [Option<Color>; 4], sq: Squ
     }
 }
 
-/// Whether `token` is the number `n`.
+/// Whether `token` is the number `n` (above 0) written as decimals, without a leading zero.
 fn is_number(token: Option<&&str>, n: usize) -> bool {
-    token.is_some_and(|t| *t == decimal(n, &mut [0; 20]))
+    token.is_some_and(|t| {
+        let digits = t.as_bytes();
+        matches!(digits.first(), Some(b'1'..=b'9'))
+            && digits.len() <= 3
+            && digits.iter().all(u8::is_ascii_digit)
+            && digits
+                .iter()
+                .fold(0, |k, &d| k * 10 + usize::from(d - b'0'))
+                == n
+    })
 }
 
 /// Whether the rows carry their numbers on the left and on the right: when most do.
@@ -289,6 +297,21 @@ mod tests {
         let mut tags = Vec::new();
         let (rules, claim) = grid.scan(&mut moves, |n, v| tags.push(format!("{n}={v}")))?;
         Some((rules, claim, tags, moves.as_slice().to_vec()))
+    }
+
+    #[test]
+    fn a_row_number_is_its_decimals_only() {
+        use crate::formats::text::decimal;
+        let tokens = [
+            "", "0", "00", "01", "1", "10", "010", "100", "1000", "1a", "+1", "\u{661}",
+        ];
+        for n in 1..=10 {
+            for token in tokens.iter().copied().chain([decimal(n, &mut [0; 20])]) {
+                let written = token == decimal(n, &mut [0; 20]);
+                assert_eq!(is_number(Some(&token), n), written, "{token:?} {n}");
+            }
+        }
+        assert!(!is_number(None, 1));
     }
 
     #[test]

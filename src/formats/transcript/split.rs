@@ -97,7 +97,7 @@ impl Split {
         if self.block.rows > 0
             && matches!(
                 sorted,
-                Some(LineSort::Blank | LineSort::Header | LineSort::Columns)
+                Some(LineSort::Blank | LineSort::Header(..) | LineSort::Columns)
             )
         {
             self.finish();
@@ -111,7 +111,7 @@ impl Split {
                 block.overflow(reason.cloned());
             }
             Some(LineSort::Blank | LineSort::Skip) => block.keep(text, &at),
-            Some(LineSort::Header) => {
+            Some(LineSort::Header(..)) => {
                 block.touch(text, &at, end);
                 block.headers += 1;
             }
