@@ -66,6 +66,7 @@ impl Square {
     }
 
     /// Parses a square from ASCII bytes: a letter (`a`..`j`, either case) and a row number.
+    #[inline]
     pub fn from_ascii(text: &[u8]) -> Result<Square, ParseSquareError> {
         // Most squares in most files: a letter and one digit.
         if let &[letter, digit] = text {

@@ -560,10 +560,13 @@ impl PendingLine {
                 i += 1;
                 continue;
             }
-            if let Some(len) = pass_len(&bytes[i..]) {
-                moves.push(PASS).then_some(())?;
-                i += len;
-                continue;
+            // Every pass starts with one of these bytes.
+            if matches!(b, b'p' | b'P' | b'-' | b'@') {
+                if let Some(len) = pass_len(&bytes[i..]) {
+                    moves.push(PASS).then_some(())?;
+                    i += len;
+                    continue;
+                }
             }
             if !b.is_ascii_alphabetic() {
                 return None;
