@@ -24,7 +24,7 @@ pub(super) fn next_piece(splitter: &mut Splitter<'_>) -> io::Result<Option<Piece
     let mut in_value = false;
     let mut prev = 0u8;
     let mut end = End::Eof;
-    splitter.scan_game(&mut piece, |b| {
+    let mut stop = |b: u8| {
         if prev == b'(' && b == b';' {
             end = End::NextGame;
             return true;
@@ -39,7 +39,8 @@ pub(super) fn next_piece(splitter: &mut Splitter<'_>) -> io::Result<Option<Piece
         }
         prev = b;
         false
-    })?;
+    };
+    splitter.scan_game(&mut piece, |chunk| chunk.iter().position(|&b| stop(b)))?;
     if end == End::NextGame {
         splitter.carry_opening(&mut piece);
     }

@@ -91,7 +91,11 @@ impl<'t> Cursor<'t> {
                 return None;
             }
             let open = self.i;
-            let close = open + 1 + memchr::memchr2(b']', b'\\', &bytes[open + 1..])?;
+            let close = match bytes.get(open + 1..open + 4) {
+                // Most values are two bytes (a move): their end at once.
+                Some(&[a, b, b']']) if ![a, b].iter().any(|&c| c == b']' || c == b'\\') => open + 3,
+                _ => open + 1 + memchr::memchr2(b']', b'\\', &bytes[open + 1..])?,
+            };
             if bytes[close] != b']' {
                 return None;
             }

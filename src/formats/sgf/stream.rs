@@ -21,30 +21,57 @@ pub(super) fn next_piece(splitter: &mut Splitter<'_>) -> io::Result<Option<Piece
     let mut depth = 1usize;
     let mut in_value = false;
     let mut escaped = false;
-    piece.end = splitter.scan_game(&mut piece, |b| {
-        if in_value {
+    // A buffer at a time, stopping only at the bytes that may matter: `[`, `]`, `\\`,
+    // `(` and `)`.
+    piece.end = splitter.scan_game(&mut piece, |chunk| {
+        let mut i = 0;
+        loop {
+            // The byte after an escape, whatever it is, is the value's.
             if escaped {
+                chunk.get(i)?;
                 escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b']' {
-                in_value = false;
+                i += 1;
+                continue;
             }
-            return false;
-        }
-        match b {
-            b'[' => in_value = true,
-            b'(' => depth += 1,
-            b')' => {
-                depth -= 1;
-                return depth == 0;
+            while chunk.get(i).is_some_and(|&b| !MAY_MATTER[usize::from(b)]) {
+                i += 1;
             }
-            _ => {}
+            let &b = chunk.get(i)?;
+            if in_value {
+                match b {
+                    b'\\' => escaped = true,
+                    b']' => in_value = false,
+                    _ => {}
+                }
+            } else {
+                match b {
+                    b'[' => in_value = true,
+                    b'(' => depth += 1,
+                    b')' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(i);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            i += 1;
         }
-        false
     })?;
     Ok(Some(piece))
 }
+
+/// The bytes the end of a game tree depends on.
+const MAY_MATTER: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < 5 {
+        table[b"[]\\()"[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
 
 /// Reads SGF game trees one at a time.
 ///
@@ -175,4 +202,62 @@ fn parse_piece(mut piece: Piece<bool>, name: &Arc<str>, index: usize) -> ParsedG
             (record, ())
         });
     game
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where each tree of `text` ends, by the rule a byte at a time: the `)` that closes
+    /// it, outside values, escapes skipped.
+    fn tree_ends(text: &[u8]) -> Vec<usize> {
+        let mut ends = Vec::new();
+        let (mut depth, mut in_value, mut escaped) = (0usize, false, false);
+        for (i, &b) in text.iter().enumerate() {
+            if in_value {
+                if escaped {
+                    escaped = false;
+                } else if b == b'\\' {
+                    escaped = true;
+                } else if b == b']' {
+                    in_value = false;
+                }
+                continue;
+            }
+            match b {
+                b'[' if depth > 0 => in_value = true,
+                b'(' => depth += 1,
+                b')' if depth > 0 => {
+                    depth -= 1;
+                    if depth == 0 {
+                        ends.push(i + 1);
+                    }
+                }
+                _ => {}
+            }
+        }
+        ends
+    }
+
+    #[test]
+    fn trees_end_where_the_rule_says_at_any_buffer_size() {
+        let text = concat!(
+            "(;GM[2]C[x\\y])\n",
+            "(;GM[2]C[a \\] b ) c ( d]PB[x\\\\](;B[f5])(;B[d3]C[\\n)]))\n",
+            "(;GM[2]C[\\\\\\]]PW[)];W[f5]C[(((]C[\\)\\(])",
+            "junk ( ;GM[2];B[f5]C[\\",
+            "]])"
+        );
+        let ends = tree_ends(text.as_bytes());
+        assert_eq!(ends.len(), 4);
+        for capacity in (1..=9).chain([64, 8192]) {
+            let input = io::BufReader::with_capacity(capacity, text.as_bytes());
+            let pieces: Vec<_> = trees(Box::new(input), &ReadOptions::default())
+                .map(|tree| tree.unwrap().piece)
+                .filter(|piece| piece.game_at.is_some())
+                .map(|piece| piece.offset + piece.bytes.len())
+                .collect();
+            assert_eq!(pieces, ends, "buffers of {capacity} bytes");
+        }
+    }
 }
