@@ -17,6 +17,7 @@ use crate::record::{GameSelector, Identity, Record};
 
 mod board_text;
 mod bracketed;
+mod byte_masks;
 pub mod capabilities;
 pub mod ggf;
 pub mod json;

@@ -3,6 +3,7 @@
 
 use std::io::{self, BufRead};
 
+use crate::formats::byte_masks::{masks, prefix_xor, Needle, BLOCK};
 use crate::formats::text::{read_line_capped, LineRead, MAX_GAME_BYTES};
 
 /// Text read from the input with where it starts.
@@ -154,9 +155,11 @@ impl Scanner<'_> {
     /// Reads the rest of an object or array whose opening bracket is already in `buf`,
     /// a buffer at a time.
     fn nested_rest(&mut self, buf: &mut Vec<u8>) -> io::Result<End> {
-        let mut depth = 1usize;
-        let mut in_string = false;
-        let mut escaped = false;
+        let mut nesting = Nesting {
+            depth: 1,
+            in_string: false,
+            escaped: false,
+        };
         loop {
             let (used, lines, done) = {
                 let avail = match self.input.fill_buf() {
@@ -167,38 +170,7 @@ impl Scanner<'_> {
                 if avail.is_empty() {
                     return Ok(End::Eof);
                 }
-                let mut used = 0;
-                let mut lines = 0;
-                let mut done = false;
-                for &b in avail {
-                    used += 1;
-                    if b == b'\n' {
-                        lines += 1;
-                    }
-                    if in_string {
-                        // A raw line break ends the string too: it is invalid JSON, and
-                        // the parser reports it instead of the scan swallowing the file.
-                        match b {
-                            _ if escaped => escaped = false,
-                            b'\\' => escaped = true,
-                            b'"' | b'\n' => in_string = false,
-                            _ => {}
-                        }
-                        continue;
-                    }
-                    match b {
-                        b'"' => in_string = true,
-                        b'{' | b'[' => depth += 1,
-                        b'}' | b']' => {
-                            depth -= 1;
-                            if depth == 0 {
-                                done = true;
-                                break;
-                            }
-                        }
-                        _ => {}
-                    }
-                }
+                let (used, lines, done) = nesting.scan(avail);
                 buf.extend_from_slice(&avail[..used]);
                 (used, lines, done)
             };
@@ -226,5 +198,184 @@ impl Scanner<'_> {
             self.line += 1;
         }
         Ok(())
+    }
+}
+
+/// Where a scan of an object or array stands: how deep, and in a string or an escape.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Nesting {
+    depth: usize,
+    in_string: bool,
+    escaped: bool,
+}
+
+impl Nesting {
+    /// Scans `bytes` up to the bracket that closes the value: the bytes used, the line
+    /// breaks among them, and whether that bracket was found (the last byte used).
+    ///
+    /// Blocks of 64 bytes without a backslash or a line break, outside an escape, are
+    /// scanned whole: the bytes inside strings found from the quotes at once, and the
+    /// brackets outside them looked at only when they may close the value. Other bytes go
+    /// one at a time ([`Nesting::step`]), which is the definition.
+    #[inline]
+    fn scan(&mut self, bytes: &[u8]) -> (usize, usize, bool) {
+        let (mut at, mut lines) = (0, 0);
+        while let Some(Ok(block)) = bytes.get(at..at + BLOCK).map(<&[u8; BLOCK]>::try_from) {
+            let [quotes, escapes, breaks, opens, closes] = masks(
+                block,
+                [
+                    Needle::Byte(b'"'),
+                    Needle::Byte(b'\\'),
+                    Needle::Byte(b'\n'),
+                    Needle::EitherCase(b'{'),
+                    Needle::EitherCase(b'}'),
+                ],
+            );
+            if self.escaped || escapes | breaks != 0 {
+                for (i, &b) in block.iter().enumerate() {
+                    lines += usize::from(b == b'\n');
+                    if self.step(b) {
+                        return (at + i + 1, lines, true);
+                    }
+                }
+            } else {
+                let strings = prefix_xor(quotes) ^ if self.in_string { u64::MAX } else { 0 };
+                self.in_string ^= quotes.count_ones() % 2 == 1;
+                let (opens, closes) = (opens & !strings, closes & !strings);
+                if (closes.count_ones() as usize) < self.depth {
+                    self.depth += opens.count_ones() as usize;
+                    self.depth -= closes.count_ones() as usize;
+                } else {
+                    let mut brackets = opens | closes;
+                    while brackets != 0 {
+                        let i = brackets.trailing_zeros();
+                        brackets &= brackets - 1;
+                        if opens >> i & 1 == 1 {
+                            self.depth += 1;
+                        } else {
+                            self.depth -= 1;
+                            if self.depth == 0 {
+                                // A bracket that counts is outside strings.
+                                self.in_string = false;
+                                return (at + i as usize + 1, lines, true);
+                            }
+                        }
+                    }
+                }
+            }
+            at += BLOCK;
+        }
+        for (i, &b) in bytes[at..].iter().enumerate() {
+            lines += usize::from(b == b'\n');
+            if self.step(b) {
+                return (at + i + 1, lines, true);
+            }
+        }
+        (bytes.len(), lines, false)
+    }
+
+    /// Takes one byte; whether it closes the value.
+    #[inline]
+    fn step(&mut self, b: u8) -> bool {
+        if self.in_string {
+            // A raw line break ends the string too: it is invalid JSON, and the parser
+            // reports it instead of the scan swallowing the file.
+            match b {
+                _ if self.escaped => self.escaped = false,
+                b'\\' => self.escaped = true,
+                b'"' | b'\n' => self.in_string = false,
+                _ => {}
+            }
+            return false;
+        }
+        match b {
+            b'"' => self.in_string = true,
+            b'{' | b'[' => self.depth += 1,
+            b'}' | b']' => {
+                self.depth -= 1;
+                return self.depth == 0;
+            }
+            _ => {}
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The scan a byte at a time, as it was before blocks.
+    fn stepped(nesting: &mut Nesting, bytes: &[u8]) -> (usize, usize, bool) {
+        for (i, &b) in bytes.iter().enumerate() {
+            if nesting.step(b) {
+                let lines = bytes[..=i].iter().filter(|&&b| b == b'\n').count();
+                return (i + 1, lines, true);
+            }
+        }
+        let lines = bytes.iter().filter(|&&b| b == b'\n').count();
+        (bytes.len(), lines, false)
+    }
+
+    #[test]
+    fn blocks_scan_as_bytes_one_at_a_time() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed as usize % n
+        };
+        let pieces: [&[u8]; 12] = [
+            b"{",
+            b"}",
+            b"[",
+            b"]",
+            b"\"",
+            b"\\",
+            b"\n",
+            b"\"move\":\"f5\"",
+            b",",
+            b"x",
+            b"{\"move\":\"d6\"},",
+            b"\"World Championship\"",
+        ];
+        for round in 0..3000 {
+            let mut text = Vec::new();
+            let len = 1 + next(300);
+            while text.len() < len {
+                // Backslashes and line breaks in some texts only, so that whole blocks
+                // are scanned at once too.
+                let piece = pieces[next(pieces.len())];
+                if round % 2 == 0 && (piece == b"\\" || piece == b"\n") {
+                    continue;
+                }
+                text.extend_from_slice(piece);
+            }
+            let start = Nesting {
+                depth: 1 + next(3),
+                in_string: next(2) == 1,
+                escaped: next(4) == 1,
+            };
+            let (mut fast, mut slow) = (start, start);
+            // Fed whole and cut in two, as buffers come.
+            let cut = next(text.len() + 1);
+            let whole = fast.scan(&text);
+            assert_eq!(
+                whole,
+                stepped(&mut slow, &text),
+                "{:?}",
+                String::from_utf8_lossy(&text)
+            );
+            assert_eq!(fast, slow);
+            let (mut fast, mut slow) = (start, start);
+            let first = fast.scan(&text[..cut]);
+            assert_eq!(first, stepped(&mut slow, &text[..cut]));
+            if !first.2 {
+                let second = fast.scan(&text[cut..]);
+                assert_eq!(second, stepped(&mut slow, &text[cut..]));
+            }
+            assert_eq!(fast, slow);
+        }
     }
 }
