@@ -89,9 +89,12 @@ impl<'t> Scan<'t> {
         self.expect(b'"')?;
         let bytes = self.text.as_bytes();
         let start = self.i;
-        let len = memchr::memchr2(b'"', b'\\', &bytes[start..])?;
+        // Keys, squares and names are short: a byte loop beats a vectorised search.
+        let len = bytes[start..]
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
         let end = start + len;
-        if bytes[end] != b'"' || bytes[start..end].iter().any(|&b| b < 0x20) {
+        if bytes[end] != b'"' {
             return None;
         }
         self.i = end + 1;
