@@ -389,98 +389,93 @@ fn produce<T>(
         let go_on = match input.format {
             Format::Wthor => wthor_blocks(input, block, &mut emit),
             Format::Rgn | Format::Pgn(_) => text_blocks(input, block, &mut emit),
-            Format::MoveString => {
-                // Lines are split off here and read by the workers.
-                let consumed = Arc::new(AtomicU64::new(0));
-                let guarded = RunawayGuard::new(input.reader, consumed.clone());
-                let mut lines = movestr::splitter(guarded, &input.options);
-                let entries = std::iter::from_fn(|| {
-                    let entry = lines.next_entry()?;
-                    // The bytes read for the entry: what its line holds.
-                    let bytes = consumed.swap(0, std::sync::atomic::Ordering::Relaxed);
-                    Some(entry.map(|entry| match entry {
-                        movestr::Entry::Game(game) => (Pending::Read(game), bytes as usize),
-                        movestr::Entry::Line(line) => (Pending::MoveString(line), bytes as usize),
-                    }))
-                });
-                game_blocks(entries, block, &mut emit)
-            }
-            Format::Ggf => {
-                // Games are split off and decoded here, parsed by the workers.
-                let consumed = Arc::new(AtomicU64::new(0));
-                let guarded = Box::new(RunawayGuard::new(input.reader, consumed.clone()));
-                let mut games = ggf::reader(guarded, &input.options);
-                let pending = std::iter::from_fn(|| {
-                    let game = games.next_pending()?;
-                    consumed.store(0, std::sync::atomic::Ordering::Relaxed);
-                    Some(game.map(|game| {
-                        let bytes = game.len();
-                        (Pending::Ggf(game), bytes)
-                    }))
-                });
-                game_blocks(pending, block, &mut emit)
-            }
-            Format::Json => {
-                // Game objects are split off here, parsed by the workers.
-                let (reader, consumed) = guarded(input.reader);
-                let entries = json::entries(reader, &input.options).map(move |entry| {
-                    consumed.store(0, std::sync::atomic::Ordering::Relaxed);
-                    entry.map(|entry| match entry {
-                        json::Entry::Game(game) => {
-                            let bytes = game.source.text.len();
-                            (Pending::Read(Box::new(capped(*game))), bytes)
-                        }
-                        json::Entry::Object(object) => {
-                            let bytes = object.len();
-                            (Pending::Json(object), bytes)
-                        }
-                    })
-                });
-                game_blocks(entries, block, &mut emit)
-            }
-            Format::Sgf => {
-                // Trees are split off here, decoded and parsed by the workers.
-                let (reader, consumed) = guarded(input.reader);
-                let trees = sgf::trees(reader, &input.options).map(move |tree| {
-                    consumed.store(0, std::sync::atomic::Ordering::Relaxed);
-                    tree.map(|tree| {
-                        let bytes = tree.len();
-                        (Pending::Sgf(tree), bytes)
-                    })
-                });
-                game_blocks(trees, block, &mut emit)
-            }
-            Format::Transcript => {
-                // Grids are split off here, read by the workers.
-                let (reader, consumed) = guarded(input.reader);
-                let mut grids = transcript::GridSplitter::new(reader, &input.options);
-                let pending = std::iter::from_fn(|| {
-                    let grid = grids.next_pending()?;
-                    consumed.store(0, std::sync::atomic::Ordering::Relaxed);
-                    Some(grid.map(|grid| {
-                        let bytes = grid.len();
-                        (Pending::Transcript(grid), bytes)
-                    }))
-                });
-                game_blocks(pending, block, &mut emit)
-            }
-            format => {
-                let games = format.read(input.reader, &input.options);
-                game_blocks(
-                    games.map(|game| {
-                        game.map(|g| {
-                            let bytes = g.source.text.len();
-                            (Pending::Read(Box::new(g)), bytes)
-                        })
-                    }),
-                    block,
-                    &mut emit,
-                )
-            }
+            _ => game_blocks(pending_games(input), block, &mut emit),
         };
         if !go_on {
             return;
         }
+    }
+}
+
+/// The games of an input of a format other than WTHOR and RGN/PGN, each with its bytes:
+/// split off here, to be read by whoever takes them (move-string lines, GGF games, SGF
+/// trees, JSON objects and transcript grids), or read in full here (the other formats, and
+/// what a reader reports of the input itself).
+pub(crate) fn pending_games(
+    input: Input,
+) -> Box<dyn Iterator<Item = io::Result<(Pending, usize)>> + Send> {
+    let relaxed = std::sync::atomic::Ordering::Relaxed;
+    match input.format {
+        Format::MoveString => {
+            let consumed = Arc::new(AtomicU64::new(0));
+            let guarded = RunawayGuard::new(input.reader, consumed.clone());
+            let mut lines = movestr::splitter(guarded, &input.options);
+            Box::new(std::iter::from_fn(move || {
+                let entry = lines.next_entry()?;
+                // The bytes read for the entry: what its line holds.
+                let bytes = consumed.swap(0, relaxed) as usize;
+                Some(entry.map(|entry| match entry {
+                    movestr::Entry::Game(game) => (Pending::Read(game), bytes),
+                    movestr::Entry::Line(line) => (Pending::MoveString(line), bytes),
+                }))
+            }))
+        }
+        Format::Ggf => {
+            let (reader, consumed) = guarded(input.reader);
+            let mut games = ggf::reader(reader, &input.options);
+            Box::new(std::iter::from_fn(move || {
+                let game = games.next_pending()?;
+                consumed.store(0, relaxed);
+                Some(game.map(|game| {
+                    let bytes = game.len();
+                    (Pending::Ggf(game), bytes)
+                }))
+            }))
+        }
+        Format::Json => {
+            let (reader, consumed) = guarded(input.reader);
+            Box::new(json::entries(reader, &input.options).map(move |entry| {
+                consumed.store(0, relaxed);
+                entry.map(|entry| match entry {
+                    json::Entry::Game(game) => {
+                        let bytes = game.source.text.len();
+                        (Pending::Read(Box::new(capped(*game))), bytes)
+                    }
+                    json::Entry::Object(object) => {
+                        let bytes = object.len();
+                        (Pending::Json(object), bytes)
+                    }
+                })
+            }))
+        }
+        Format::Sgf => {
+            let (reader, consumed) = guarded(input.reader);
+            Box::new(sgf::trees(reader, &input.options).map(move |tree| {
+                consumed.store(0, relaxed);
+                tree.map(|tree| {
+                    let bytes = tree.len();
+                    (Pending::Sgf(tree), bytes)
+                })
+            }))
+        }
+        Format::Transcript => {
+            let (reader, consumed) = guarded(input.reader);
+            let mut grids = transcript::GridSplitter::new(reader, &input.options);
+            Box::new(std::iter::from_fn(move || {
+                let grid = grids.next_pending()?;
+                consumed.store(0, relaxed);
+                Some(grid.map(|grid| {
+                    let bytes = grid.len();
+                    (Pending::Transcript(grid), bytes)
+                }))
+            }))
+        }
+        format => Box::new(format.read(input.reader, &input.options).map(|game| {
+            game.map(|g| {
+                let bytes = g.source.text.len();
+                (Pending::Read(Box::new(g)), bytes)
+            })
+        })),
     }
 }
 
