@@ -49,7 +49,7 @@ pub(crate) enum QuickClaim {
     Discs(u8, u8),
     /// A margin (GGF `RE[+18.000]`) without a komi: the board's, Black's score minus
     /// White's, a whole number, and the claim as the record keeps it.
-    Margin(i16, f32),
+    Margin(i16, f64),
 }
 
 impl QuickClaim {

@@ -571,7 +571,7 @@ fn quick_pass(
     let claimed = match claim {
         QuickClaim::Nothing => Claimed::Nothing,
         QuickClaim::Discs(black, white) => Claimed::Discs([black, white]),
-        QuickClaim::Margin(_, claimed) => Claimed::Margin(claimed),
+        QuickClaim::Margin(_, claimed) => Claimed::Margin(claimed as f32),
     };
     g.facts
         .finish(Facts::clean(g.index, rules, key, claimed, score));

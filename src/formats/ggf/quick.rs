@@ -254,7 +254,7 @@ fn scan_game(
             if komi != 0.0 || (margin - board).abs() >= 0.005 || board.abs() > 1000.0 {
                 return None;
             }
-            QuickClaim::Margin(board as i16, margin as f32)
+            QuickClaim::Margin(board as i16, margin)
         }
     };
     Some((rules, claim))

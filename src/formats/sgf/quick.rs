@@ -238,8 +238,8 @@ fn scan_tree(
         // Under a komi the margin is not the board's, and a conversion keeps it as it is:
         // for the reader.
         let komi: f64 = komi.and_then(|k| k.trim().parse().ok()).unwrap_or(0.0);
-        let board = f64::from(claimed).round();
-        if komi != 0.0 || (f64::from(claimed) - board).abs() >= 0.005 || board.abs() > 1000.0 {
+        let board = claimed.round();
+        if komi != 0.0 || (claimed - board).abs() >= 0.005 || board.abs() > 1000.0 {
             return None;
         }
         claim = QuickClaim::Margin(board as i16, claimed);
@@ -309,7 +309,7 @@ fn result(value: &str) -> Option<QuickClaim> {
     };
     let n = parse_number(text[2..].trim()).filter(|n| *n >= 0.0)?;
     let margin = if black { n } else { -n };
-    Some(QuickClaim::Margin(0, margin as f32))
+    Some(QuickClaim::Margin(0, margin))
 }
 
 #[cfg(test)]
