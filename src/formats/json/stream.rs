@@ -44,6 +44,8 @@ pub(crate) fn entries<'a>(
         version: Version::Assumed,
         failed: false,
         rules: options.rules,
+        scratch: Vec::new(),
+        last_len: 0,
     }
 }
 
@@ -66,6 +68,7 @@ impl Entry {
 
 /// A game object split off, not yet parsed: [`PendingObject::read`] gives the game the
 /// reader would have.
+#[derive(Clone)]
 pub(crate) struct PendingObject {
     chunk: Chunk,
     name: Arc<str>,
@@ -111,6 +114,10 @@ pub(super) struct JsonGames<'a> {
     rules: Option<crate::engine::Rules>,
     version: Version,
     failed: bool,
+    /// What is read between games and dropped (blanks, commas), kept from game to game.
+    scratch: Vec<u8>,
+    /// The bytes of the last game object: the room the next one starts with.
+    last_len: usize,
 }
 
 impl PendingObject {
@@ -548,11 +555,11 @@ impl JsonGames<'_> {
 
     /// Reads one element of the document's `games` array, or its closing `]`.
     fn game_element(&mut self) -> io::Result<()> {
-        let mut skipped = Vec::new();
-        self.scanner.skip_ws(&mut skipped)?;
+        self.scratch.clear();
+        self.scanner.skip_ws(&mut self.scratch)?;
         match self.scanner.peek()? {
             Some(b']') => {
-                self.scanner.take(&mut skipped)?;
+                self.scanner.take(&mut self.scratch)?;
                 self.state = State::AfterGames;
                 return Ok(());
             }
@@ -563,7 +570,10 @@ impl JsonGames<'_> {
             Some(_) => {}
         }
         let mut element = self.chunk_start();
+        // Games are alike in size: room for one a little longer than the last, at once.
+        element.bytes.reserve(self.last_len + self.last_len / 8);
         let end = self.scanner.value(&mut element.bytes)?;
+        self.last_len = element.bytes.len();
         if end == End::Eof {
             self.game(element);
             self.state = State::Done;
@@ -571,10 +581,12 @@ impl JsonGames<'_> {
         }
         self.game(element);
         let mut between = self.chunk_start();
-        self.scanner.skip_ws(&mut between.bytes)?;
+        // What lies between two games is dropped but where a comma is missing.
+        self.scratch.clear();
+        self.scanner.skip_ws(&mut self.scratch)?;
         match self.scanner.peek()? {
             Some(b',') => {
-                self.scanner.take(&mut between.bytes)?;
+                self.scanner.take(&mut self.scratch)?;
             }
             Some(b']') => {}
             None => self.unexpected_end("the `games` array is not closed"),
@@ -582,6 +594,7 @@ impl JsonGames<'_> {
                 // A missing comma before the next game: report it and read on. Anything
                 // else ends the array as far as this reader can tell.
                 let at = self.scanner.offset;
+                between.bytes = std::mem::take(&mut self.scratch);
                 let mut help = "separate the games of the array with commas";
                 if next == b'{' {
                     between.bytes.push(next);
@@ -806,15 +819,26 @@ impl JsonGames<'_> {
         chunk.bytes.truncate(end);
         chunk.bytes.drain(..start);
         chunk.offset += start;
-        if let Ok(header) = serde_json::from_slice::<HeaderProbe>(&chunk.bytes) {
-            if header.format.is_some() || header.version.is_some() {
-                let fields = header_fields(&chunk.bytes);
-                self.envelope(&chunk, &fields, false);
-                return;
+        if may_be_header(&chunk.bytes) {
+            if let Ok(header) = serde_json::from_slice::<HeaderProbe>(&chunk.bytes) {
+                if header.format.is_some() || header.version.is_some() {
+                    let fields = header_fields(&chunk.bytes);
+                    self.envelope(&chunk, &fields, false);
+                    return;
+                }
             }
         }
         self.game(chunk);
     }
+}
+
+/// Whether a line of JSON Lines may be a header, which names `format` or `version`: a line
+/// without either word, nor an escape that could spell one, is a game (serde is asked
+/// only about the others, its refusals of game lines costing more than this look).
+fn may_be_header(line: &[u8]) -> bool {
+    memchr::memchr(b'\\', line).is_some()
+        || memchr::memmem::find(line, b"\"format\"").is_some()
+        || memchr::memmem::find(line, b"\"version\"").is_some()
 }
 
 /// Recognises a JSON Lines header: an object with only `format` and `version`.
