@@ -28,17 +28,18 @@
 //! );
 //! ```
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use super::capabilities::{tag_phrase, termination_phrase, Claim, ClaimLosses};
 use super::text::push_decimal;
 use super::{
-    check_losses, text_writer, PgnDialect, RecordWriter, TextFormat, WriteError, WriteOptions,
-    Written,
+    check_losses, text_writer, PgnDialect, PlainGame, RecordWriter, TextFormat, WriteError,
+    WriteOptions, Written,
 };
 use crate::engine::{BoardShape, Color, Move, Position, Rules, Setup, Square, SquareSet};
-use crate::record::{Record, ResultScore, Termination};
+use crate::record::{ClaimedResult, Record, ResultScore, StartPosition, Termination};
 
 /// A writer of `dialect`. [`PgnDialect::Rgn`] belongs to the `rgn` format: asked for here,
 /// every write fails with an [`io::ErrorKind::InvalidInput`] error.
@@ -78,7 +79,28 @@ fn render_game(record: &Record, dialect: PgnDialect) -> Result<(String, Vec<Stri
         )));
     }
     let mut losses = Losses::default();
-    let plan = plan(record, dialect, &mut losses);
+    let game = PgnGame {
+        rules: record.rules,
+        start: record.start.as_ref(),
+        tags: record
+            .tags
+            .iter()
+            .map(|t| (t.name.as_str(), t.value.as_str())),
+        result: record.result.as_ref(),
+    };
+    let slots = movetext(record, dialect, &mut losses);
+    // No dialect holds these; colour claims are lost only where replay disagrees.
+    losses.claims.add(record, &Claim::ANNOTATIONS);
+    text(&plan(&game, slots, dialect, &mut losses), dialect, losses)
+}
+
+/// The text of a plan in `dialect` and what it drops, or what the dialect cannot hold even
+/// when lossy (`losses.fatal`).
+fn text(
+    plan: &Plan<'_>,
+    dialect: PgnDialect,
+    mut losses: Losses,
+) -> Result<(String, Vec<String>), WriteError> {
     if !losses.fatal.is_empty() {
         // Refused even lossily: only what changes the game is named.
         return Err(WriteError::ChangesMeaning(std::mem::take(
@@ -86,11 +108,38 @@ fn render_game(record: &Record, dialect: PgnDialect) -> Result<(String, Vec<Stri
         )));
     }
     let text = match dialect {
-        PgnDialect::Thor => thor_text(&plan),
-        PgnDialect::PlayOk => playok_text(&plan),
-        PgnDialect::Edax | PgnDialect::Rgn => edax_text(&plan),
+        PgnDialect::Thor => thor_text(plan),
+        PgnDialect::PlayOk => playok_text(plan),
+        PgnDialect::Edax | PgnDialect::Rgn => edax_text(plan),
     };
     Ok((text, losses.finish()))
+}
+
+/// The text of a plain game in `dialect`, as [`render_game`] gives its record's, without
+/// building it: standard Othello from the usual start, its passes written (Thor leaves
+/// them out), no claims. `None` for other rules.
+fn render_plain(game: &PlainGame<'_>, dialect: PgnDialect) -> Option<(String, Vec<String>)> {
+    if game.rules != Rules::default() || dialect == PgnDialect::Rgn {
+        return None;
+    }
+    let result = game
+        .discs
+        .map(|[black, white]| ClaimedResult::discs(vec![black, white]));
+    let view = PgnGame {
+        rules: game.rules,
+        start: None,
+        tags: game.tags(),
+        result: result.as_ref(),
+    };
+    let slots = game
+        .moves
+        .iter()
+        .copied()
+        .filter(|&mv| mv != Move::Pass || dialect != PgnDialect::Thor)
+        .collect();
+    let mut losses = Losses::default();
+    let plan = plan(&view, slots, dialect, &mut losses);
+    text(&plan, dialect, losses).ok()
 }
 
 /// Games of one PGN dialect.
@@ -101,6 +150,10 @@ struct PgnGames {
 impl TextFormat for PgnGames {
     fn render(&self, record: &Record) -> Result<(String, Vec<String>), WriteError> {
         render_game(record, self.dialect)
+    }
+
+    fn render_plain(&self, game: &PlainGame<'_>) -> Option<(String, Vec<String>)> {
+        render_plain(game, self.dialect)
     }
 
     fn frame(&self, written: &Written, _rules: &Rules, text: &str, out: &mut String) {
@@ -137,12 +190,32 @@ impl Losses {
     }
 }
 
-/// What will be written: the movetext slots, the start as FEN if any, and the result.
-struct Plan {
+/// What the PGN text of a game is made of, from a record or from a plain game.
+struct PgnGame<'g, T> {
+    rules: Rules,
+    start: Option<&'g StartPosition>,
+    /// The tags' names and values, in order.
+    tags: T,
+    result: Option<&'g ClaimedResult>,
+}
+
+impl<'g, T: Iterator<Item = (&'g str, &'g str)> + Clone> PgnGame<'g, T> {
+    /// The value of the first tag named `name` (case-insensitive, as [`Record::tag`]).
+    fn tag(&self, name: &str) -> Option<&'g str> {
+        self.tags
+            .clone()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v)
+    }
+}
+
+/// What will be written: the movetext slots, the start as FEN if any, the result and the
+/// tags (`Result` among them with an empty value to fill in).
+struct Plan<'g> {
     slots: Vec<Move>,
     fen: Option<String>,
     result: PgnResult,
-    tags: Vec<(String, String)>,
+    tags: Vec<(&'g str, Cow<'g, str>)>,
 }
 
 /// A result as PGN dialects write it.
@@ -156,14 +229,16 @@ enum PgnResult {
     Unknown,
 }
 
-fn plan(record: &Record, dialect: PgnDialect, losses: &mut Losses) -> Plan {
+fn plan<'g, T: Iterator<Item = (&'g str, &'g str)> + Clone>(
+    game: &PgnGame<'g, T>,
+    slots: Vec<Move>,
+    dialect: PgnDialect,
+    losses: &mut Losses,
+) -> Plan<'g> {
     // Rules other than 8x8 Othello were refused by the capability table already.
-    let fen = start(record, dialect, losses);
-    let slots = movetext(record, dialect, losses);
-    let result = result(record, dialect, losses);
-    let tags = tags(record, dialect, losses);
-    // No dialect holds these; colour claims are lost only where replay disagrees.
-    losses.claims.add(record, &Claim::ANNOTATIONS);
+    let fen = start(game.rules, game.start, dialect, losses);
+    let result = result(game.result, dialect, losses);
+    let tags = tags(game, dialect, losses);
     Plan {
         slots,
         fen,
@@ -173,12 +248,17 @@ fn plan(record: &Record, dialect: PgnDialect, losses: &mut Losses) -> Plan {
 }
 
 /// The FEN of a custom start (Edax only).
-fn start(record: &Record, dialect: PgnDialect, losses: &mut Losses) -> Option<String> {
-    let start = record.start.as_ref()?;
+fn start(
+    rules: Rules,
+    start: Option<&StartPosition>,
+    dialect: PgnDialect,
+    losses: &mut Losses,
+) -> Option<String> {
+    let start = start?;
     if start.in_hand.is_some() {
         losses.plain.push("the discs in hand".to_owned());
     }
-    let (discs, neutral) = record.rules.start_discs();
+    let (discs, neutral) = rules.start_discs();
     let standard = Setup {
         discs,
         neutral,
@@ -299,8 +379,8 @@ fn movetext(record: &Record, dialect: PgnDialect, losses: &mut Losses) -> Vec<Mo
     slots
 }
 
-fn result(record: &Record, dialect: PgnDialect, losses: &mut Losses) -> PgnResult {
-    let Some(claimed) = &record.result else {
+fn result(claimed: Option<&ClaimedResult>, dialect: PgnDialect, losses: &mut Losses) -> PgnResult {
+    let Some(claimed) = claimed else {
         return PgnResult::Unknown;
     };
     match claimed.termination {
@@ -381,69 +461,71 @@ const EDAX_TAGS: &[(&str, bool)] = &[
 /// The tags to write, in order, with `Result` holding an empty value to fill in. Thor and
 /// PlayOK have no place for other tags; Edax writes them after its roster (its reader
 /// skips them).
-fn tags(record: &Record, dialect: PgnDialect, losses: &mut Losses) -> Vec<(String, String)> {
+fn tags<'g, T: Iterator<Item = (&'g str, &'g str)> + Clone>(
+    game: &PgnGame<'g, T>,
+    dialect: PgnDialect,
+    losses: &mut Losses,
+) -> Vec<(&'g str, Cow<'g, str>)> {
     let roster = match dialect {
         PgnDialect::Thor => THOR_TAGS,
         PgnDialect::PlayOk => PLAYOK_TAGS,
         PgnDialect::Edax | PgnDialect::Rgn => EDAX_TAGS,
     };
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(roster.len());
     for &(name, always) in roster {
         let value = if name == "Result" {
-            Some(String::new())
+            Some(Cow::Borrowed(""))
         } else {
-            record.tag(name).map(|v| clean_value(name, v, losses))
+            game.tag(name).map(|v| clean_value(name, v, losses))
         };
         match value {
-            Some(v) => out.push((name.to_owned(), v)),
-            None if always => out.push((name.to_owned(), unknown_value(dialect, name))),
+            Some(v) => out.push((name, v)),
+            None if always => out.push((name, Cow::Borrowed(unknown_value(dialect, name)))),
             None => {}
         }
     }
-    let mut seen: Vec<&str> = Vec::new();
-    for tag in &record.tags {
-        let in_roster = roster
-            .iter()
-            .any(|(n, _)| n.eq_ignore_ascii_case(&tag.name));
-        let repeated = seen.iter().any(|n| n.eq_ignore_ascii_case(&tag.name));
-        seen.push(&tag.name);
+    for (k, (name, value)) in game.tags.clone().enumerate() {
+        let in_roster = roster.iter().any(|(n, _)| n.eq_ignore_ascii_case(name));
+        let repeated = game
+            .tags
+            .clone()
+            .take(k)
+            .any(|(n, _)| n.eq_ignore_ascii_case(name));
         if in_roster && !repeated {
             continue;
         }
-        let name_ok = !tag.name.is_empty()
-            && tag
-                .name
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'_');
+        let name_ok =
+            !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
         if repeated {
-            losses
-                .plain
-                .push(format!("the repeated tag `{}`", tag.name));
-        } else if dialect == PgnDialect::Edax && name_ok && !tag.name.eq_ignore_ascii_case("FEN") {
-            out.push((tag.name.clone(), clean_value(&tag.name, &tag.value, losses)));
+            losses.plain.push(format!("the repeated tag `{name}`"));
+        } else if dialect == PgnDialect::Edax && name_ok && !name.eq_ignore_ascii_case("FEN") {
+            out.push((name, clean_value(name, value, losses)));
         } else {
-            losses.plain.push(tag_phrase(&tag.name));
+            losses.plain.push(tag_phrase(name));
         }
     }
     out
 }
 
-fn unknown_value(dialect: PgnDialect, name: &str) -> String {
+fn unknown_value(dialect: PgnDialect, name: &str) -> &'static str {
     match (dialect, name) {
-        (PgnDialect::Edax, "Date") => "????.??.??".to_owned(),
-        _ => "?".to_owned(),
+        (PgnDialect::Edax, "Date") => "????.??.??",
+        _ => "?",
     }
 }
 
 /// A tag value as PGN writes it: `\` and `"` escaped; line breaks and other control
 /// characters cannot be held.
-fn clean_value(name: &str, value: &str, losses: &mut Losses) -> String {
+fn clean_value<'v>(name: &str, value: &'v str, losses: &mut Losses) -> Cow<'v, str> {
+    if !value.contains(|c: char| c.is_control() || c == '\\' || c == '"') {
+        return Cow::Borrowed(value);
+    }
     if value.chars().any(char::is_control) {
         losses.plain.push(format!(
             "line breaks or control characters in the tag `{name}`"
         ));
     }
-    let mut out = String::with_capacity(value.len());
+    let mut out = String::with_capacity(value.len() + 2);
     for c in value.chars() {
         match c {
             '\\' | '"' => {
@@ -454,12 +536,12 @@ fn clean_value(name: &str, value: &str, losses: &mut Losses) -> String {
             c => out.push(c),
         }
     }
-    out
+    Cow::Owned(out)
 }
 
-fn push_tags(out: &mut String, plan: &Plan, result: &str) {
+fn push_tags(out: &mut String, plan: &Plan<'_>, result: &str) {
     for (name, value) in &plan.tags {
-        let value = if name == "Result" { result } else { value };
+        let value = if *name == "Result" { result } else { value };
         out.push('[');
         out.push_str(name);
         out.push_str(" \"");
@@ -489,11 +571,16 @@ fn slot_str(slot: Move, pass: &'static str) -> &'static str {
 
 /// `WTHOR-2004.r.pgn`: tags, then one numbered line per pair of written moves; a lone last
 /// move keeps the pair's trailing space.
-fn thor_text(plan: &Plan) -> String {
-    let result = match plan.result {
-        PgnResult::Discs(b, w) => format!("{b}-{w}"),
-        _ => "*".to_owned(),
-    };
+fn thor_text(plan: &Plan<'_>) -> String {
+    let mut result = String::new();
+    match plan.result {
+        PgnResult::Discs(b, w) => {
+            push_decimal(&mut result, usize::from(b));
+            result.push('-');
+            push_decimal(&mut result, usize::from(w));
+        }
+        _ => result.push('*'),
+    }
     let mut out = String::with_capacity(256 + 8 * plan.slots.len());
     push_tags(&mut out, plan, &result);
     for (line, pair) in plan.slots.chunks(2).enumerate() {
@@ -534,7 +621,7 @@ impl Wrapper {
 
 /// `playok_sample.pgn`: tags, a blank line, numbered pairs wrapped at 79 columns, `--`
 /// passes, the score after the movetext.
-fn playok_text(plan: &Plan) -> String {
+fn playok_text(plan: &Plan<'_>) -> String {
     let result = match plan.result {
         PgnResult::Discs(b, w) => format!("{b}-{w}"),
         _ => "*".to_owned(),
@@ -560,7 +647,7 @@ fn playok_text(plan: &Plan) -> String {
 /// Edax 4.6's export without its bugs: one `Date`, `Time` only when known, no leading
 /// space; `pass`; moves wrapped at 79 columns; the chess-style result after a
 /// `{Black wins 34-30}` comment on its own line.
-fn edax_text(plan: &Plan) -> String {
+fn edax_text(plan: &Plan<'_>) -> String {
     let (result, comment) = match plan.result {
         PgnResult::Discs(b, w) => {
             let (r, c) = match b.cmp(&w) {
