@@ -121,6 +121,9 @@ impl Split {
                 block.rows += 1;
             }
         }
+        if at.problems.is_empty() {
+            return;
+        }
         // What decoding found belongs to the grid the line is in, or to the one before.
         for problem in at.problems {
             if problem.code == Code::SyntaxTooLong {
@@ -211,7 +214,11 @@ impl Gathered {
             return;
         }
         self.text.push_str(text);
-        self.text.push_str(at.terminator);
+        // Most lines end with a line feed: one byte, pushed without a copy.
+        match at.terminator {
+            "\n" => self.text.push('\n'),
+            terminator => self.text.push_str(terminator),
+        }
     }
 
     /// Drops what the block holds, for `reason` (the first one stays).
