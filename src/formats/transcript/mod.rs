@@ -81,7 +81,9 @@ use std::sync::Arc;
 use super::text;
 use super::{Games, ParsedGame, ReadOptions, Sniff};
 use crate::diagnostic::{Diagnostic, Source};
-use crate::engine::{BoardShape, Color, Move, Opening, Position, Rules, Setup, Square, SquareSet};
+use crate::engine::{
+    BoardShape, Color, Move, Opening, Position, Rules, Setup, Square, SquareSet, MAX_SIDE,
+};
 use crate::record::{score, ClaimedResult, MoveRecord, Record, Span, StartPosition, Tag};
 
 /// Whether the input looks like a transcript grid: six or more consecutive lines of 4 to 12
@@ -722,8 +724,8 @@ fn row_labels(block: &Block) -> (bool, bool) {
 /// The board of a grid: which squares are filled before move 1 and how many moves fit.
 struct Layout {
     rules: Rules,
-    /// The squares filled before move 1: start discs, neutral and blocked squares.
-    filled: SquareSet,
+    /// The squares printed before move 1: off the board, blocked, neutral or a start disc.
+    printed: SquareSet,
     /// The highest move number: the squares left to fill.
     max: u32,
 }
@@ -744,14 +746,25 @@ impl Layout {
             - start_discs.iter().map(|s| s.len()).sum::<usize>();
         Layout {
             rules,
-            filled,
+            printed: SquareSet(!board.cells().0).union(filled),
             max: u32::try_from(playable_count).unwrap_or(u32::MAX),
         }
     }
 
     /// Whether `sq` is printed before move 1: off the board, blocked, neutral or a start disc.
     fn preprinted(&self, sq: Square) -> bool {
-        !self.rules.board().contains(sq) || self.filled.contains(sq)
+        self.printed.contains(sq)
+    }
+
+    /// The squares of 0-based row `row` printed before move 1, bit `c` for column `c`:
+    /// what [`Layout::preprinted`] says of each of them, at once.
+    fn printed_row(&self, row: u8) -> u16 {
+        let side = self.rules.board().side();
+        // A set's bit for a square is its index, `row * MAX_SIDE + col`.
+        let bits = (self.printed.0)
+            .checked_shr(u32::from(row) * u32::from(MAX_SIDE))
+            .unwrap_or(0);
+        bits as u16 & ((1 << side) - 1)
     }
 }
 
@@ -1078,6 +1091,38 @@ mod tests {
             "",
         ] {
             assert_eq!(header(line), general(line), "{line:?}");
+        }
+    }
+
+    #[test]
+    fn printed_squares_are_off_the_board_or_filled_before_move_1() {
+        for text in [
+            "othello:4x4",
+            "othello",
+            "othello:10x10",
+            "othello:octagon",
+            "free",
+            "multi3",
+            "multi4:10x10",
+            "classic,handicap=white:2",
+            "othello,blocked=c3+f6",
+        ] {
+            let rules: Rules = text.parse().unwrap();
+            let layout = Layout::of(rules);
+            let (discs, neutral) = rules.start_discs();
+            let filled = discs
+                .iter()
+                .fold(rules.blocked().union(neutral), |all, d| all.union(*d));
+            for row in 0..MAX_SIDE {
+                for col in 0..MAX_SIDE {
+                    let sq = Square::new(col, row).unwrap();
+                    let printed = !rules.board().contains(sq) || filled.contains(sq);
+                    assert_eq!(layout.preprinted(sq), printed, "{text} {sq}");
+                    let in_row =
+                        col < rules.board().side() && layout.printed_row(row) >> col & 1 == 1;
+                    assert_eq!(in_row, printed && col < rules.board().side(), "{text} {sq}");
+                }
+            }
         }
     }
 
