@@ -217,14 +217,29 @@ enum LineSort<'t> {
 
 /// The kind of `line`, allocating nothing.
 fn sort(line: &str) -> LineSort<'_> {
-    let trimmed = trim(line);
+    // Past ASCII whitespace, most lines start with an ASCII byte: the first of the line
+    // trimmed. Such a line is sorted from there, its end trimmed only when it must be.
+    let bytes = line.as_bytes();
+    let trimmed = match bytes.iter().position(|&b| !ascii_blank(b)) {
+        Some(start) if bytes[start].is_ascii() => &line[start..],
+        _ => trim(line),
+    };
     match trimmed.as_bytes().first() {
         None => return LineSort::Blank,
         // What most lines of a grid start with: a row number or a cell. Such a line is no
         // comment, border, header (a name starts with a letter) or column letters.
         Some(b'0'..=b'9' | b'.') => return LineSort::Row,
+        // A header line (its name and value do not depend on where the line ends), or
+        // else column letters or a row.
+        Some(b) if b.is_ascii_alphabetic() => {
+            if let Some((name, value)) = header(trimmed) {
+                return LineSort::Header(name, value);
+            }
+            return letters_or_row(line);
+        }
         Some(_) => {}
     }
+    let trimmed = trim(trimmed);
     // `#` is also a blocked square, so a `#` line is a comment only when it is not a row.
     if trimmed.starts_with('%') || (trimmed.starts_with('#') && !looks_like_row(trimmed)) {
         return LineSort::Skip;
@@ -236,15 +251,27 @@ fn sort(line: &str) -> LineSort<'_> {
     if border {
         return LineSort::Skip;
     }
-    if let Some((name, value)) = header(trimmed) {
-        return LineSort::Header(name, value);
-    }
+    letters_or_row(line)
+}
+
+/// A line of column letters (`a b c d ...`, four or more) or else a row.
+fn letters_or_row(line: &str) -> LineSort<'_> {
     let mut count = 0;
-    let letters = tokens(line).all(|(_, t)| {
+    let mut next_letter = |t: &[u8]| {
         let letter = u8::try_from(count).ok().and_then(|i| b'a'.checked_add(i));
         count += 1;
-        t.len() == 1 && Some(t.as_bytes()[0].to_ascii_lowercase()) == letter
-    });
+        t.len() == 1 && Some(t[0].to_ascii_lowercase()) == letter
+    };
+    // An ASCII line (as column letters are) has no separators but ASCII ones: its tokens
+    // are split off as bytes.
+    let letters = if line.is_ascii() {
+        (line.as_bytes())
+            .split(|&b| ascii_separator(b))
+            .filter(|t| !t.is_empty())
+            .all(next_letter)
+    } else {
+        tokens(line).all(|(_, t)| next_letter(t.as_bytes()))
+    };
     if letters && count >= 4 {
         return LineSort::Columns;
     }
@@ -255,13 +282,12 @@ fn sort(line: &str) -> LineSort<'_> {
 /// while the ends are ASCII.
 fn trim(line: &str) -> &str {
     let bytes = line.as_bytes();
-    let blank = |b: u8| b != b'|' && ascii_separator(b);
-    let Some(start) = bytes.iter().position(|&b| !blank(b)) else {
+    let Some(start) = bytes.iter().position(|&b| !ascii_blank(b)) else {
         return "";
     };
     let end = bytes
         .iter()
-        .rposition(|&b| !blank(b))
+        .rposition(|&b| !ascii_blank(b))
         .map_or(start, |e| e + 1);
     if !bytes[start].is_ascii() || !bytes[end - 1].is_ascii() {
         return line.trim();
@@ -269,8 +295,14 @@ fn trim(line: &str) -> &str {
     &line[start..end]
 }
 
-/// The name and value of a header line (`trimmed` of its surrounding whitespace), both
-/// trimmed.
+/// Whether the ASCII byte `b` is whitespace, as [`char::is_whitespace`] has it.
+#[inline]
+fn ascii_blank(b: u8) -> bool {
+    b != b'|' && ascii_separator(b)
+}
+
+/// The name and value of a header line (`trimmed` of the whitespace before it; that after
+/// it changes neither), both trimmed.
 fn header(trimmed: &str) -> Option<(&str, &str)> {
     let bytes = trimmed.as_bytes();
     // A name starts with a letter: rows (digits, `.`) are not searched for a colon.
@@ -280,9 +312,7 @@ fn header(trimmed: &str) -> Option<(&str, &str)> {
     // Most names are a run of name bytes up to the colon: the first byte past the run
     // is then the first colon, and the run (spaces at its end left out) is the name. A
     // line of name bytes only has no colon.
-    let past_run = bytes
-        .iter()
-        .position(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b' ' | b'_' | b'-')))?;
+    let past_run = bytes.iter().position(|&b| !NAME_BYTES[usize::from(b)])?;
     if bytes[past_run] == b':' {
         let colon = past_run;
         let name = trimmed[..colon].trim_end_matches(' ');
@@ -320,8 +350,21 @@ pub(super) fn is_header_name(name: &str) -> bool {
     // A byte at a time: a character that is not ASCII is no part of a name.
     let mut bytes = name.bytes();
     bytes.next().is_some_and(|b| b.is_ascii_alphabetic())
-        && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b' ' | b'_' | b'-'))
+        && bytes.all(|b| NAME_BYTES[usize::from(b)])
 }
+
+/// The bytes of a header's name after its first (a letter): ASCII letters and digits, ` `,
+/// `_` and `-`. A table: the bytes of every header line's name are looked up.
+const NAME_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        table[b] = byte.is_ascii_alphanumeric() || matches!(byte, b' ' | b'_' | b'-');
+        b += 1;
+    }
+    table
+};
 
 /// The tokens of `line` and where each starts in it: its text between whitespace and `|`.
 fn tokens(line: &str) -> Tokens<'_> {
@@ -1123,6 +1166,65 @@ mod tests {
                     assert_eq!(in_row, printed && col < rules.board().side(), "{text} {sq}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn lines_sort_as_the_general_rule_sorts_them() {
+        // The rule without the shortcuts for a line that starts with an ASCII byte.
+        fn general(line: &str) -> LineSort<'_> {
+            let trimmed = trim(line);
+            match trimmed.as_bytes().first() {
+                None => return LineSort::Blank,
+                Some(b'0'..=b'9' | b'.') => return LineSort::Row,
+                Some(_) => {}
+            }
+            if trimmed.starts_with('%') || (trimmed.starts_with('#') && !looks_like_row(trimmed)) {
+                return LineSort::Skip;
+            }
+            let border = trimmed
+                .bytes()
+                .all(|b| matches!(b, b'-' | b'+' | b'|' | b'=' | b' '))
+                && (trimmed.contains("--") || trimmed.contains(['+', '=']));
+            if border {
+                return LineSort::Skip;
+            }
+            if let Some((name, value)) = header(trimmed) {
+                return LineSort::Header(name, value);
+            }
+            letters_or_row(line)
+        }
+        for line in [
+            "",
+            " \t ",
+            "\u{3000}",
+            "1 56 51 37 36 41 49 57 60",
+            "  . . 1 2",
+            "\u{3000}1 2 3",
+            "Black: Tastet",
+            " Black : Tastet \t",
+            "Black: Tastet\u{3000}",
+            "\u{3000}Black: Tastet",
+            "Black\t: Tastet",
+            "Black Tastet \t",
+            "White Player-2_x: a: b",
+            "   a  b  c  d  e  f  g  h",
+            "a b c d\t",
+            "A B C D E F G H ",
+            "a b c",
+            "|a|b|c|d|",
+            "X O . . 1 2 3 4",
+            "# comment",
+            "# 1 2 3",
+            "% comment",
+            "  +--+--+ ",
+            "---\t",
+            "====",
+            "-- \u{3000}",
+            "| 1 2 3 |",
+            "é: x",
+        ] {
+            assert_eq!(sort(line), general(line), "{line:?}");
         }
     }
 
