@@ -257,20 +257,23 @@ fn sort(line: &str) -> LineSort<'_> {
 /// A line of column letters (`a b c d ...`, four or more) or else a row.
 fn letters_or_row(line: &str) -> LineSort<'_> {
     let mut count = 0;
-    let mut next_letter = |t: &[u8]| {
+    let mut next_letter = |b: u8| {
         let letter = u8::try_from(count).ok().and_then(|i| b'a'.checked_add(i));
         count += 1;
-        t.len() == 1 && Some(t[0].to_ascii_lowercase()) == letter
+        Some(b.to_ascii_lowercase()) == letter
     };
-    // An ASCII line (as column letters are) has no separators but ASCII ones: its tokens
-    // are split off as bytes.
+    // An ASCII line (as column letters are) has no separators but ASCII ones: it is read
+    // a byte at a time, each token one byte long.
     let letters = if line.is_ascii() {
-        (line.as_bytes())
-            .split(|&b| ascii_separator(b))
-            .filter(|t| !t.is_empty())
-            .all(next_letter)
+        let mut after_separator = true;
+        line.bytes().all(|b| {
+            let separator = ascii_separator(b);
+            let ok = separator || (after_separator && next_letter(b));
+            after_separator = separator;
+            ok
+        })
     } else {
-        tokens(line).all(|(_, t)| next_letter(t.as_bytes()))
+        tokens(line).all(|(_, t)| t.len() == 1 && next_letter(t.as_bytes()[0]))
     };
     if letters && count >= 4 {
         return LineSort::Columns;
@@ -283,7 +286,8 @@ fn letters_or_row(line: &str) -> LineSort<'_> {
 fn trim(line: &str) -> &str {
     let bytes = line.as_bytes();
     let Some(start) = bytes.iter().position(|&b| !ascii_blank(b)) else {
-        return "";
+        // Still a slice of `line`: the splitter finds a header's value in its line.
+        return &line[line.len()..];
     };
     let end = bytes
         .iter()
@@ -488,22 +492,30 @@ struct Block {
 /// byte offset `offset` on, with one `(offset, line)` for each.
 fn lines_at(text: &str, offset: usize) -> impl Iterator<Item = (usize, &str)> {
     let mut start = 0;
-    let mut newlines = memchr::memchr_iter(b'\n', text.as_bytes());
     std::iter::from_fn(move || {
         if start == text.len() {
             return None;
         }
-        let end = newlines.next().unwrap_or(text.len());
-        // `\n` is ASCII: the ends are character boundaries.
-        let line = &text[start..end];
-        let line = line
-            .strip_suffix('\r')
-            .filter(|_| end < text.len())
-            .unwrap_or(line);
         let at = offset + start;
-        start = (end + 1).min(text.len());
+        let line;
+        (line, start) = line_at(text, start);
         Some((at, line))
     })
+}
+
+/// The line of `text` that starts at byte `start`, without its terminator (as
+/// [`LineReader`] splits lines), and where the next one starts. A grid's lines are short:
+/// a loop over their bytes finds their ends for less than calls to `memchr` would.
+fn line_at(text: &str, start: usize) -> (&str, usize) {
+    let rest = text.get(start..).unwrap_or_default();
+    match rest.bytes().position(|b| b == b'\n') {
+        // `\n` is ASCII: the ends are character boundaries.
+        Some(end) => {
+            let line = &rest[..end];
+            (line.strip_suffix('\r').unwrap_or(line), start + end + 1)
+        }
+        None => (rest, text.len()),
+    }
 }
 
 /// The grid in `text`, its header lines and rows read (none when it is too long).

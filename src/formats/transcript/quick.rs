@@ -7,7 +7,7 @@
 //! read in full.
 
 use super::split::PendingGrid;
-use super::{ascii_separator, lines_at, sort, Layout, LineSort};
+use super::{ascii_separator, line_at, sort, Layout, LineSort};
 use crate::engine::quick::{code, QuickClaim, QuickMoves, PASS};
 use crate::engine::{BoardShape, Color, Opening, Rules, Square};
 use crate::formats::text::has_control;
@@ -38,28 +38,51 @@ impl PendingGrid {
         let mut n = 0;
         let mut claim = QuickClaim::Nothing;
         let mut result_read = false;
-        for (_, line) in lines_at(&self.text, 0) {
+        let text = self.text.as_str();
+        // The header lines, as the splitter found them.
+        for header in &self.header_lines {
+            let (name, value) = header.read(text)?;
+            // The name is trimmed: compared as `is_result_field` compares it.
+            if !result_read
+                && score::RESULT_FIELDS
+                    .iter()
+                    .any(|f| f.eq_ignore_ascii_case(name))
+            {
+                result_read = true;
+                claim = result_claim(value)?;
+            } else if name.eq_ignore_ascii_case("rules") {
+                return None;
+            } else {
+                tag(name, value);
+            }
+        }
+        // From the first row on, a grid has rows and lines skipped only: a blank line,
+        // header line or line of column letters would have ended it.
+        let mut at = self.rows_at;
+        while at < text.len() {
+            // A line that starts, past spaces and tabs, with a digit or `.` is a row (as
+            // `sort` sorts it): its cells are read as its end is found.
+            let rest = &text.as_bytes()[at..];
+            let indent = rest
+                .iter()
+                .take_while(|&&b| matches!(b, b' ' | b'\t'))
+                .count();
+            if let Some(b'0'..=b'9' | b'.') = rest.get(indent) {
+                let (row, len) = Row::read(&rest[indent..])?;
+                *rows.get_mut(n)? = row;
+                n += 1;
+                at += indent + len;
+                continue;
+            }
+            let line;
+            (line, at) = line_at(text, at);
             match sort(line) {
-                LineSort::Header(name, value) => {
-                    // The name is trimmed: compared as `is_result_field` compares it.
-                    if !result_read
-                        && score::RESULT_FIELDS
-                            .iter()
-                            .any(|f| f.eq_ignore_ascii_case(name))
-                    {
-                        result_read = true;
-                        claim = result_claim(value)?;
-                    } else if name.eq_ignore_ascii_case("rules") {
-                        return None;
-                    } else {
-                        tag(name, value);
-                    }
-                }
                 LineSort::Row => {
                     *rows.get_mut(n)? = Row::of(line)?;
                     n += 1;
                 }
-                LineSort::Blank | LineSort::Skip | LineSort::Columns => {}
+                LineSort::Skip => {}
+                LineSort::Blank | LineSort::Header(..) | LineSort::Columns => return None,
             }
         }
         let rules = grid_rules(n, self.rules)?;
@@ -86,36 +109,53 @@ struct Row {
 }
 
 impl Row {
-    /// The tokens of `line` (split as [`tokens`](super::tokens) splits them) read in one
-    /// pass over its bytes; `None` for a token that is not ASCII (or a separator that is
-    /// not), not a cell, or a number written with a leading zero, which is never a row
-    /// number: the reader reads such a row in full.
+    /// The tokens of `line` (split as [`tokens`](super::tokens) splits them), read as
+    /// [`Row::read`] reads them.
     fn of(line: &str) -> Option<Row> {
+        Some(Row::read(line.as_bytes())?.0)
+    }
+
+    /// The tokens of the line `text` starts with, read in one pass over its bytes, and the
+    /// bytes the line takes with its line feed; `None` for a token that is not ASCII (or a
+    /// separator that is not), not a cell, or a number written with a leading zero, which
+    /// is never a row number: the reader reads such a row in full.
+    fn read(text: &[u8]) -> Option<(Row, usize)> {
         let mut row = Row::default();
-        // The token being read, as far as it goes.
-        let mut token = None;
-        for &b in line.as_bytes() {
-            token = match (token, b) {
-                (_, b) if ascii_separator(b) => {
-                    if let Some(cell) = token {
-                        row.push(cell)?;
+        let mut i = 0;
+        loop {
+            while text
+                .get(i)
+                .is_some_and(|&b| b != b'\n' && ascii_separator(b))
+            {
+                i += 1;
+            }
+            let cell = match text.get(i) {
+                None => return Some((row, i)),
+                Some(b'\n') => return Some((row, i + 1)),
+                Some(&digit @ b'0'..=b'9') => {
+                    let mut k = u16::from(digit - b'0');
+                    i += 1;
+                    while let Some(&digit @ b'0'..=b'9') = text.get(i) {
+                        if k == 0 {
+                            return None;
+                        }
+                        // Past the highest number any board has, a number is out of range.
+                        k = (k * 10 + u16::from(digit - b'0')).min(MAX_NUMBER as u16 + 1);
+                        i += 1;
                     }
-                    None
+                    Cell::Number(k as u8)
                 }
-                (None, b'0'..=b'9') => Some(Cell::Number(b - b'0')),
-                // Past the highest number any board has, a number is out of range.
-                (Some(Cell::Number(k @ 1..)), b'0'..=b'9') => {
-                    let k = (u16::from(k) * 10 + u16::from(b - b'0')).min(MAX_NUMBER as u16 + 1);
-                    Some(Cell::Number(k as u8))
+                Some(&b) => {
+                    i += 1;
+                    letter(b)?
                 }
-                (None, b) => Some(letter(b)?),
-                _ => return None,
             };
-        }
-        if let Some(cell) = token {
+            // A token ends at a separator (a line feed is one) or at the end.
+            if text.get(i).is_some_and(|&b| !ascii_separator(b)) {
+                return None;
+            }
             row.push(cell)?;
         }
-        Some(row)
     }
 
     fn push(&mut self, cell: Cell) -> Option<()> {
@@ -439,6 +479,21 @@ mod tests {
             let text = GRID.replace("34-30", value);
             assert_eq!(scan(&text).unwrap().1, claim, "{value}");
         }
+    }
+
+    #[test]
+    fn header_lines_are_handed_over_as_the_reader_reads_them() {
+        let headers = "Event: Paris Open\r\n  Black\t: Tastet  \nWhite :\u{a0}Shaman\u{3000}\n\
+                       Round:\nPlace:   \t\n% a comment\nDate : 1977 : 05\nX_y-2 z: a:b\n\n";
+        let text = format!("{headers}{GRID}").replace("Black: Tastet\nWhite: Shaman\n", "");
+        let (_, _, tags, _) = scan(&text).unwrap();
+        let mut grids = GridSplitter::new(std::io::Cursor::new(text), &ReadOptions::default());
+        let game = grids.next_pending().unwrap().unwrap().read();
+        let read: Vec<String> = (game.record.unwrap().tags.iter())
+            .map(|t| format!("{}={}", t.name, t.value))
+            .collect();
+        assert_eq!(tags, read);
+        assert_eq!(tags.len(), 7);
     }
 
     #[test]
