@@ -81,7 +81,9 @@ use std::sync::Arc;
 use super::text;
 use super::{Games, ParsedGame, ReadOptions, Sniff};
 use crate::diagnostic::{Diagnostic, Source};
-use crate::engine::{BoardShape, Color, Move, Opening, Position, Rules, Setup, Square, SquareSet};
+use crate::engine::{
+    BoardShape, Color, Move, Opening, Position, Rules, Setup, Square, SquareSet, MAX_SIDE,
+};
 use crate::record::{score, ClaimedResult, MoveRecord, Record, Span, StartPosition, Tag};
 
 /// Whether the input looks like a transcript grid: six or more consecutive lines of 4 to 12
@@ -215,14 +217,29 @@ enum LineSort<'t> {
 
 /// The kind of `line`, allocating nothing.
 fn sort(line: &str) -> LineSort<'_> {
-    let trimmed = trim(line);
+    // Past ASCII whitespace, most lines start with an ASCII byte: the first of the line
+    // trimmed. Such a line is sorted from there, its end trimmed only when it must be.
+    let bytes = line.as_bytes();
+    let trimmed = match bytes.iter().position(|&b| !ascii_blank(b)) {
+        Some(start) if bytes[start].is_ascii() => &line[start..],
+        _ => trim(line),
+    };
     match trimmed.as_bytes().first() {
         None => return LineSort::Blank,
         // What most lines of a grid start with: a row number or a cell. Such a line is no
         // comment, border, header (a name starts with a letter) or column letters.
         Some(b'0'..=b'9' | b'.') => return LineSort::Row,
+        // A header line (its name and value do not depend on where the line ends), or
+        // else column letters or a row.
+        Some(b) if b.is_ascii_alphabetic() => {
+            if let Some((name, value)) = header(trimmed) {
+                return LineSort::Header(name, value);
+            }
+            return letters_or_row(line);
+        }
         Some(_) => {}
     }
+    let trimmed = trim(trimmed);
     // `#` is also a blocked square, so a `#` line is a comment only when it is not a row.
     if trimmed.starts_with('%') || (trimmed.starts_with('#') && !looks_like_row(trimmed)) {
         return LineSort::Skip;
@@ -234,15 +251,30 @@ fn sort(line: &str) -> LineSort<'_> {
     if border {
         return LineSort::Skip;
     }
-    if let Some((name, value)) = header(trimmed) {
-        return LineSort::Header(name, value);
-    }
+    letters_or_row(line)
+}
+
+/// A line of column letters (`a b c d ...`, four or more) or else a row.
+fn letters_or_row(line: &str) -> LineSort<'_> {
     let mut count = 0;
-    let letters = tokens(line).all(|(_, t)| {
+    let mut next_letter = |b: u8| {
         let letter = u8::try_from(count).ok().and_then(|i| b'a'.checked_add(i));
         count += 1;
-        t.len() == 1 && Some(t.as_bytes()[0].to_ascii_lowercase()) == letter
-    });
+        Some(b.to_ascii_lowercase()) == letter
+    };
+    // An ASCII line (as column letters are) has no separators but ASCII ones: it is read
+    // a byte at a time, each token one byte long.
+    let letters = if line.is_ascii() {
+        let mut after_separator = true;
+        line.bytes().all(|b| {
+            let separator = ascii_separator(b);
+            let ok = separator || (after_separator && next_letter(b));
+            after_separator = separator;
+            ok
+        })
+    } else {
+        tokens(line).all(|(_, t)| t.len() == 1 && next_letter(t.as_bytes()[0]))
+    };
     if letters && count >= 4 {
         return LineSort::Columns;
     }
@@ -253,13 +285,13 @@ fn sort(line: &str) -> LineSort<'_> {
 /// while the ends are ASCII.
 fn trim(line: &str) -> &str {
     let bytes = line.as_bytes();
-    let blank = |b: u8| b != b'|' && ascii_separator(b);
-    let Some(start) = bytes.iter().position(|&b| !blank(b)) else {
-        return "";
+    let Some(start) = bytes.iter().position(|&b| !ascii_blank(b)) else {
+        // Still a slice of `line`: the splitter finds a header's value in its line.
+        return &line[line.len()..];
     };
     let end = bytes
         .iter()
-        .rposition(|&b| !blank(b))
+        .rposition(|&b| !ascii_blank(b))
         .map_or(start, |e| e + 1);
     if !bytes[start].is_ascii() || !bytes[end - 1].is_ascii() {
         return line.trim();
@@ -267,8 +299,14 @@ fn trim(line: &str) -> &str {
     &line[start..end]
 }
 
-/// The name and value of a header line (`trimmed` of its surrounding whitespace), both
-/// trimmed.
+/// Whether the ASCII byte `b` is whitespace, as [`char::is_whitespace`] has it.
+#[inline]
+fn ascii_blank(b: u8) -> bool {
+    b != b'|' && ascii_separator(b)
+}
+
+/// The name and value of a header line (`trimmed` of the whitespace before it; that after
+/// it changes neither), both trimmed.
 fn header(trimmed: &str) -> Option<(&str, &str)> {
     let bytes = trimmed.as_bytes();
     // A name starts with a letter: rows (digits, `.`) are not searched for a colon.
@@ -278,9 +316,7 @@ fn header(trimmed: &str) -> Option<(&str, &str)> {
     // Most names are a run of name bytes up to the colon: the first byte past the run
     // is then the first colon, and the run (spaces at its end left out) is the name. A
     // line of name bytes only has no colon.
-    let past_run = bytes
-        .iter()
-        .position(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b' ' | b'_' | b'-')))?;
+    let past_run = bytes.iter().position(|&b| !NAME_BYTES[usize::from(b)])?;
     if bytes[past_run] == b':' {
         let colon = past_run;
         let name = trimmed[..colon].trim_end_matches(' ');
@@ -318,8 +354,21 @@ pub(super) fn is_header_name(name: &str) -> bool {
     // A byte at a time: a character that is not ASCII is no part of a name.
     let mut bytes = name.bytes();
     bytes.next().is_some_and(|b| b.is_ascii_alphabetic())
-        && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b' ' | b'_' | b'-'))
+        && bytes.all(|b| NAME_BYTES[usize::from(b)])
 }
+
+/// The bytes of a header's name after its first (a letter): ASCII letters and digits, ` `,
+/// `_` and `-`. A table: the bytes of every header line's name are looked up.
+const NAME_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        table[b] = byte.is_ascii_alphanumeric() || matches!(byte, b' ' | b'_' | b'-');
+        b += 1;
+    }
+    table
+};
 
 /// The tokens of `line` and where each starts in it: its text between whitespace and `|`.
 fn tokens(line: &str) -> Tokens<'_> {
@@ -443,22 +492,30 @@ struct Block {
 /// byte offset `offset` on, with one `(offset, line)` for each.
 fn lines_at(text: &str, offset: usize) -> impl Iterator<Item = (usize, &str)> {
     let mut start = 0;
-    let mut newlines = memchr::memchr_iter(b'\n', text.as_bytes());
     std::iter::from_fn(move || {
         if start == text.len() {
             return None;
         }
-        let end = newlines.next().unwrap_or(text.len());
-        // `\n` is ASCII: the ends are character boundaries.
-        let line = &text[start..end];
-        let line = line
-            .strip_suffix('\r')
-            .filter(|_| end < text.len())
-            .unwrap_or(line);
         let at = offset + start;
-        start = (end + 1).min(text.len());
+        let line;
+        (line, start) = line_at(text, start);
         Some((at, line))
     })
+}
+
+/// The line of `text` that starts at byte `start`, without its terminator (as
+/// [`LineReader`] splits lines), and where the next one starts. A grid's lines are short:
+/// a loop over their bytes finds their ends for less than calls to `memchr` would.
+fn line_at(text: &str, start: usize) -> (&str, usize) {
+    let rest = text.get(start..).unwrap_or_default();
+    match rest.bytes().position(|b| b == b'\n') {
+        // `\n` is ASCII: the ends are character boundaries.
+        Some(end) => {
+            let line = &rest[..end];
+            (line.strip_suffix('\r').unwrap_or(line), start + end + 1)
+        }
+        None => (rest, text.len()),
+    }
 }
 
 /// The grid in `text`, its header lines and rows read (none when it is too long).
@@ -722,8 +779,8 @@ fn row_labels(block: &Block) -> (bool, bool) {
 /// The board of a grid: which squares are filled before move 1 and how many moves fit.
 struct Layout {
     rules: Rules,
-    /// The squares filled before move 1: start discs, neutral and blocked squares.
-    filled: SquareSet,
+    /// The squares printed before move 1: off the board, blocked, neutral or a start disc.
+    printed: SquareSet,
     /// The highest move number: the squares left to fill.
     max: u32,
 }
@@ -744,14 +801,25 @@ impl Layout {
             - start_discs.iter().map(|s| s.len()).sum::<usize>();
         Layout {
             rules,
-            filled,
+            printed: SquareSet(!board.cells().0).union(filled),
             max: u32::try_from(playable_count).unwrap_or(u32::MAX),
         }
     }
 
     /// Whether `sq` is printed before move 1: off the board, blocked, neutral or a start disc.
     fn preprinted(&self, sq: Square) -> bool {
-        !self.rules.board().contains(sq) || self.filled.contains(sq)
+        self.printed.contains(sq)
+    }
+
+    /// The squares of 0-based row `row` printed before move 1, bit `c` for column `c`:
+    /// what [`Layout::preprinted`] says of each of them, at once.
+    fn printed_row(&self, row: u8) -> u16 {
+        let side = self.rules.board().side();
+        // A set's bit for a square is its index, `row * MAX_SIDE + col`.
+        let bits = (self.printed.0)
+            .checked_shr(u32::from(row) * u32::from(MAX_SIDE))
+            .unwrap_or(0);
+        bits as u16 & ((1 << side) - 1)
     }
 }
 
@@ -1078,6 +1146,97 @@ mod tests {
             "",
         ] {
             assert_eq!(header(line), general(line), "{line:?}");
+        }
+    }
+
+    #[test]
+    fn printed_squares_are_off_the_board_or_filled_before_move_1() {
+        for text in [
+            "othello:4x4",
+            "othello",
+            "othello:10x10",
+            "othello:octagon",
+            "free",
+            "multi3",
+            "multi4:10x10",
+            "classic,handicap=white:2",
+            "othello,blocked=c3+f6",
+        ] {
+            let rules: Rules = text.parse().unwrap();
+            let layout = Layout::of(rules);
+            let (discs, neutral) = rules.start_discs();
+            let filled = discs
+                .iter()
+                .fold(rules.blocked().union(neutral), |all, d| all.union(*d));
+            for row in 0..MAX_SIDE {
+                for col in 0..MAX_SIDE {
+                    let sq = Square::new(col, row).unwrap();
+                    let printed = !rules.board().contains(sq) || filled.contains(sq);
+                    assert_eq!(layout.preprinted(sq), printed, "{text} {sq}");
+                    let in_row =
+                        col < rules.board().side() && layout.printed_row(row) >> col & 1 == 1;
+                    assert_eq!(in_row, printed && col < rules.board().side(), "{text} {sq}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn lines_sort_as_the_general_rule_sorts_them() {
+        // The rule without the shortcuts for a line that starts with an ASCII byte.
+        fn general(line: &str) -> LineSort<'_> {
+            let trimmed = trim(line);
+            match trimmed.as_bytes().first() {
+                None => return LineSort::Blank,
+                Some(b'0'..=b'9' | b'.') => return LineSort::Row,
+                Some(_) => {}
+            }
+            if trimmed.starts_with('%') || (trimmed.starts_with('#') && !looks_like_row(trimmed)) {
+                return LineSort::Skip;
+            }
+            let border = trimmed
+                .bytes()
+                .all(|b| matches!(b, b'-' | b'+' | b'|' | b'=' | b' '))
+                && (trimmed.contains("--") || trimmed.contains(['+', '=']));
+            if border {
+                return LineSort::Skip;
+            }
+            if let Some((name, value)) = header(trimmed) {
+                return LineSort::Header(name, value);
+            }
+            letters_or_row(line)
+        }
+        for line in [
+            "",
+            " \t ",
+            "\u{3000}",
+            "1 56 51 37 36 41 49 57 60",
+            "  . . 1 2",
+            "\u{3000}1 2 3",
+            "Black: Tastet",
+            " Black : Tastet \t",
+            "Black: Tastet\u{3000}",
+            "\u{3000}Black: Tastet",
+            "Black\t: Tastet",
+            "Black Tastet \t",
+            "White Player-2_x: a: b",
+            "   a  b  c  d  e  f  g  h",
+            "a b c d\t",
+            "A B C D E F G H ",
+            "a b c",
+            "|a|b|c|d|",
+            "X O . . 1 2 3 4",
+            "# comment",
+            "# 1 2 3",
+            "% comment",
+            "  +--+--+ ",
+            "---\t",
+            "====",
+            "-- \u{3000}",
+            "| 1 2 3 |",
+            "é: x",
+        ] {
+            assert_eq!(sort(line), general(line), "{line:?}");
         }
     }
 

@@ -7,7 +7,7 @@
 //! read in full.
 
 use super::split::PendingGrid;
-use super::{lines_at, sort, tokens, Layout, LineSort};
+use super::{ascii_separator, line_at, sort, Layout, LineSort};
 use crate::engine::quick::{code, QuickClaim, QuickMoves, PASS};
 use crate::engine::{BoardShape, Color, Opening, Rules, Square};
 use crate::formats::text::has_control;
@@ -38,23 +38,51 @@ impl PendingGrid {
         let mut n = 0;
         let mut claim = QuickClaim::Nothing;
         let mut result_read = false;
-        for (_, line) in lines_at(&self.text, 0) {
+        let text = self.text.as_str();
+        // The header lines, as the splitter found them.
+        for header in &self.header_lines {
+            let (name, value) = header.read(text)?;
+            // The name is trimmed: compared as `is_result_field` compares it.
+            if !result_read
+                && score::RESULT_FIELDS
+                    .iter()
+                    .any(|f| f.eq_ignore_ascii_case(name))
+            {
+                result_read = true;
+                claim = result_claim(value)?;
+            } else if name.eq_ignore_ascii_case("rules") {
+                return None;
+            } else {
+                tag(name, value);
+            }
+        }
+        // From the first row on, a grid has rows and lines skipped only: a blank line,
+        // header line or line of column letters would have ended it.
+        let mut at = self.rows_at;
+        while at < text.len() {
+            // A line that starts, past spaces and tabs, with a digit or `.` is a row (as
+            // `sort` sorts it): its cells are read as its end is found.
+            let rest = &text.as_bytes()[at..];
+            let indent = rest
+                .iter()
+                .take_while(|&&b| matches!(b, b' ' | b'\t'))
+                .count();
+            if let Some(b'0'..=b'9' | b'.') = rest.get(indent) {
+                let (row, len) = Row::read(&rest[indent..])?;
+                *rows.get_mut(n)? = row;
+                n += 1;
+                at += indent + len;
+                continue;
+            }
+            let line;
+            (line, at) = line_at(text, at);
             match sort(line) {
-                LineSort::Header(name, value) => {
-                    if !result_read && score::is_result_field(name) {
-                        result_read = true;
-                        claim = result_claim(value)?;
-                    } else if name.eq_ignore_ascii_case("rules") {
-                        return None;
-                    } else {
-                        tag(name, value);
-                    }
-                }
                 LineSort::Row => {
                     *rows.get_mut(n)? = Row::of(line)?;
                     n += 1;
                 }
-                LineSort::Blank | LineSort::Skip | LineSort::Columns => {}
+                LineSort::Skip => {}
+                LineSort::Blank | LineSort::Header(..) | LineSort::Columns => return None,
             }
         }
         let rules = grid_rules(n, self.rules)?;
@@ -63,26 +91,93 @@ impl PendingGrid {
     }
 }
 
-/// The tokens of a row, when it has no more than [`MAX_TOKENS`].
+/// A token of a row as [`read_cell`](super::read_cell) reads it: a number ([`MAX_NUMBER`]
+/// + 1 for any higher), an empty square, or a disc (`None`: `R`, `G`, `N`, `#`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+enum Cell {
+    Number(u8),
+    #[default]
+    Empty,
+    Disc(Option<Color>),
+}
+
+/// The tokens of a row, when it has no more than [`MAX_TOKENS`], each a [`Cell`].
 #[derive(Clone, Copy, Default)]
-struct Row<'t> {
-    tokens: [&'t str; MAX_TOKENS],
+struct Row {
+    cells: [Cell; MAX_TOKENS],
     len: usize,
 }
 
-impl<'t> Row<'t> {
-    fn of(line: &'t str) -> Option<Row<'t>> {
-        let mut row = Row::default();
-        for (_, token) in tokens(line) {
-            *row.tokens.get_mut(row.len)? = token;
-            row.len += 1;
-        }
-        Some(row)
+impl Row {
+    /// The tokens of `line` (split as [`tokens`](super::tokens) splits them), read as
+    /// [`Row::read`] reads them.
+    fn of(line: &str) -> Option<Row> {
+        Some(Row::read(line.as_bytes())?.0)
     }
 
-    fn tokens(&self) -> &[&'t str] {
-        &self.tokens[..self.len]
+    /// The tokens of the line `text` starts with, read in one pass over its bytes, and the
+    /// bytes the line takes with its line feed; `None` for a token that is not ASCII (or a
+    /// separator that is not), not a cell, or a number written with a leading zero, which
+    /// is never a row number: the reader reads such a row in full.
+    fn read(text: &[u8]) -> Option<(Row, usize)> {
+        let mut row = Row::default();
+        let mut i = 0;
+        loop {
+            while text
+                .get(i)
+                .is_some_and(|&b| b != b'\n' && ascii_separator(b))
+            {
+                i += 1;
+            }
+            let cell = match text.get(i) {
+                None => return Some((row, i)),
+                Some(b'\n') => return Some((row, i + 1)),
+                Some(&digit @ b'0'..=b'9') => {
+                    let mut k = u16::from(digit - b'0');
+                    i += 1;
+                    while let Some(&digit @ b'0'..=b'9') = text.get(i) {
+                        if k == 0 {
+                            return None;
+                        }
+                        // Past the highest number any board has, a number is out of range.
+                        k = (k * 10 + u16::from(digit - b'0')).min(MAX_NUMBER as u16 + 1);
+                        i += 1;
+                    }
+                    Cell::Number(k as u8)
+                }
+                Some(&b) => {
+                    i += 1;
+                    letter(b)?
+                }
+            };
+            // A token ends at a separator (a line feed is one) or at the end.
+            if text.get(i).is_some_and(|&b| !ascii_separator(b)) {
+                return None;
+            }
+            row.push(cell)?;
+        }
     }
+
+    fn push(&mut self, cell: Cell) -> Option<()> {
+        *self.cells.get_mut(self.len)? = cell;
+        self.len += 1;
+        Some(())
+    }
+
+    fn cells(&self) -> &[Cell] {
+        &self.cells[..self.len]
+    }
+}
+
+/// The cell a token of one byte, `b`, is, other than a number.
+fn letter(b: u8) -> Option<Cell> {
+    Some(match b {
+        b'.' | b'-' | b'_' => Cell::Empty,
+        b'X' | b'x' | b'B' | b'b' | b'*' => Cell::Disc(Some(Color::Black)),
+        b'O' | b'o' | b'W' | b'w' => Cell::Disc(Some(Color::White)),
+        b'R' | b'r' | b'G' | b'g' | b'N' | b'n' | b'#' => Cell::Disc(None),
+        _ => return None,
+    })
 }
 
 /// The rules of a grid of `n` rows without a `Rules:` header, as the reader picks them:
@@ -139,9 +234,9 @@ fn two_counts(value: &str) -> Option<(u8, u8)> {
 
 /// The cells of `rows` (the grid's rows, top first) into `moves`, in the order of their
 /// numbers; `None` at anything the reader would report or read as a start of its own.
-fn scan_cells(rules: &Rules, rows: &[Row<'_>], moves: &mut QuickMoves) -> Option<()> {
+fn scan_cells(rules: &Rules, rows: &[Row], moves: &mut QuickMoves) -> Option<()> {
     let layout = Layout::of(*rules);
-    let side = usize::from(rules.board().side());
+    let side = rules.board().side();
     let labels = row_labels(rows);
     let mut by_number = [PASS; MAX_NUMBER + 1];
     let mut count = 0;
@@ -150,58 +245,45 @@ fn scan_cells(rules: &Rules, rows: &[Row<'_>], moves: &mut QuickMoves) -> Option
     let usual_start = rules.players() == 2 && rules.opening() == Opening::Standard;
     let centre = rules.board().centre();
     let mut centre_letters = [None; 4];
-    for (r, row) in rows.iter().enumerate() {
-        let cells = strip_labels(row.tokens(), r + 1, labels)?;
-        // The row's squares (`side` and `r` are below 10: all of them are squares).
-        let squares_of_row = (0..side).filter_map(|c| Square::new(c as u8, r as u8));
-        let all = cells.len() == side;
-        if !all
-            && cells.len()
-                != squares_of_row
-                    .clone()
-                    .filter(|&sq| !layout.preprinted(sq))
-                    .count()
-        {
+    for (r, row) in (0..).zip(rows) {
+        let cells = strip_labels(row.cells(), r + 1, labels)?;
+        let printed = layout.printed_row(r);
+        // Every square of the row, or those not printed before move 1.
+        let all = cells.len() == usize::from(side);
+        if !all && cells.len() != usize::from(side) - printed.count_ones() as usize {
             return None;
         }
-        let mut targets = squares_of_row.filter(|&sq| all || !layout.preprinted(sq));
+        let mut col = 0;
         for &cell in cells {
-            let sq = targets.next()?;
-            let preprinted = layout.preprinted(sq);
-            if cell.bytes().all(|b| b.is_ascii_digit()) {
-                // Past the highest number any board has, a number is out of range.
-                let k = cell.bytes().fold(0usize, |k, d| {
-                    (k * 10 + usize::from(d - b'0')).min(MAX_NUMBER + 1)
-                });
-                if preprinted {
-                    if k != 0 {
+            // Past the printed squares a row leaves out (there are as many columns left as
+            // cells: `col` stays below `side`).
+            while !all && printed >> col & 1 == 1 {
+                col += 1;
+            }
+            let preprinted = printed >> col & 1 == 1;
+            let c = col;
+            col += 1;
+            match cell {
+                Cell::Number(0) if preprinted => {}
+                Cell::Number(k) if preprinted || k == 0 || u32::from(k) > layout.max => {
+                    return None
+                }
+                Cell::Number(k) => {
+                    let k = usize::from(k);
+                    let slot = by_number.get_mut(k)?;
+                    if *slot != PASS {
                         return None;
                     }
-                    continue;
+                    *slot = code(c, r);
+                    count += 1;
+                    highest = highest.max(k);
                 }
-                if k == 0 || k > layout.max as usize {
-                    return None;
+                Cell::Empty => {}
+                Cell::Disc(_) if !preprinted => return None,
+                Cell::Disc(Some(color)) => {
+                    centre_letter(&centre, &mut centre_letters, Square::new(c, r)?, color)
                 }
-                let slot = by_number.get_mut(k)?;
-                if *slot != PASS {
-                    return None;
-                }
-                *slot = code(sq.col(), sq.row());
-                count += 1;
-                highest = highest.max(k);
-                continue;
-            }
-            match cell {
-                "." | "-" | "_" => {}
-                _ if !preprinted => return None,
-                "X" | "x" | "B" | "b" | "*" => {
-                    centre_letter(&centre, &mut centre_letters, sq, Color::Black)
-                }
-                "O" | "o" | "W" | "w" => {
-                    centre_letter(&centre, &mut centre_letters, sq, Color::White)
-                }
-                "R" | "r" | "G" | "g" | "N" | "n" | "#" => {}
-                _ => return None,
+                Cell::Disc(None) => {}
             }
         }
     }
@@ -234,42 +316,30 @@ fn centre_letter(centre: &[Square; 4], letters: &mut [Option<Color>; 4], sq: Squ
     }
 }
 
-/// Whether `token` is the number `n` (above 0) written as decimals, without a leading zero.
-fn is_number(token: Option<&&str>, n: usize) -> bool {
-    token.is_some_and(|t| {
-        let digits = t.as_bytes();
-        matches!(digits.first(), Some(b'1'..=b'9'))
-            && digits.len() <= 3
-            && digits.iter().all(u8::is_ascii_digit)
-            && digits
-                .iter()
-                .fold(0, |k, &d| k * 10 + usize::from(d - b'0'))
-                == n
-    })
+/// Whether `cell` is the number `n` (above 0): as its row number, the decimals of `n`
+/// ([`Row::of`] reads no number with a leading zero).
+fn is_number(cell: Option<&Cell>, n: u8) -> bool {
+    cell == Some(&Cell::Number(n))
 }
 
 /// Whether the rows carry their numbers on the left and on the right: when most do.
-fn row_labels(rows: &[Row<'_>]) -> (bool, bool) {
+fn row_labels(rows: &[Row]) -> (bool, bool) {
     let (mut left, mut right) = (0, 0);
-    for (r, row) in rows.iter().enumerate() {
-        left += usize::from(is_number(row.tokens().first(), r + 1));
-        right += usize::from(is_number(row.tokens().last(), r + 1));
+    for (r, row) in (1..).zip(rows) {
+        left += usize::from(is_number(row.cells().first(), r));
+        right += usize::from(is_number(row.cells().last(), r));
     }
     (left * 2 > rows.len(), right * 2 > rows.len())
 }
 
-/// The cells of a row (`tokens`) without its row numbers (`labels`: on the left, on the
+/// The cells of a row (`cells`) without its row numbers (`labels`: on the left, on the
 /// right), when they are there.
-fn strip_labels<'t>(
-    tokens: &'t [&'t str],
-    row: usize,
-    labels: (bool, bool),
-) -> Option<&'t [&'t str]> {
+fn strip_labels(cells: &[Cell], row: u8, labels: (bool, bool)) -> Option<&[Cell]> {
     let (left, right) = labels;
-    if (left && !is_number(tokens.first(), row)) || (right && !is_number(tokens.last(), row)) {
+    if (left && !is_number(cells.first(), row)) || (right && !is_number(cells.last(), row)) {
         return None;
     }
-    tokens.get(usize::from(left)..tokens.len().checked_sub(usize::from(right))?)
+    cells.get(usize::from(left)..cells.len().checked_sub(usize::from(right))?)
 }
 
 #[cfg(test)]
@@ -303,15 +373,59 @@ mod tests {
     fn a_row_number_is_its_decimals_only() {
         use crate::formats::text::decimal;
         let tokens = [
-            "", "0", "00", "01", "1", "10", "010", "100", "1000", "1a", "+1", "\u{661}",
+            "0", "00", "01", "1", "10", "010", "100", "1000", "1a", "+1", "\u{661}",
         ];
         for n in 1..=10 {
             for token in tokens.iter().copied().chain([decimal(n, &mut [0; 20])]) {
                 let written = token == decimal(n, &mut [0; 20]);
-                assert_eq!(is_number(Some(&token), n), written, "{token:?} {n}");
+                let row = Row::of(token);
+                let first = row.as_ref().and_then(|row| row.cells().first());
+                assert_eq!(is_number(first, n as u8), written, "{token:?} {n}");
             }
         }
         assert!(!is_number(None, 1));
+    }
+
+    #[test]
+    fn rows_read_as_the_reader_reads_their_cells() {
+        use super::super::{read_cell, tokenize, Cell as Read};
+        for line in [
+            "1 56 51 37 36 41 49 57 60",
+            "  4 45 25  7  O  X  5 19 33  4",
+            "|1|2|3|.|-|_|x|o|",
+            "\t* b B W w R r G g N n # 0\r",
+            "101 999 100 1234567890123 0",
+            "1 2 3 4 5 6 7 8 9 10 11 12",
+            "1 2 3 4 5 6 7 8 9 10 11 12 13",
+            "01 2",
+            "1 00",
+            "1a 2",
+            "1 Y",
+            "1 XO",
+            "1 .. 2",
+            "1\u{3000}2",
+            "1 \u{a0}2",
+            "1 é",
+            "",
+            "   ",
+        ] {
+            let read: Option<Vec<Cell>> = tokenize(line, 0)
+                .iter()
+                .map(|token| {
+                    let digits = token.text.len() > 1 && token.text.starts_with('0');
+                    match read_cell(token)? {
+                        _ if digits => None,
+                        Read::Number(k, _) => Some(Cell::Number(k.min(101) as u8)),
+                        Read::Empty => Some(Cell::Empty),
+                        Read::Disc(color) => Some(Cell::Disc(color)),
+                    }
+                })
+                .collect();
+            // A line that is not ASCII is read in full.
+            let read = read.filter(|cells| cells.len() <= MAX_TOKENS && line.is_ascii());
+            let scanned = Row::of(line).map(|row| row.cells().to_vec());
+            assert_eq!(scanned, read, "{line:?}");
+        }
     }
 
     #[test]
@@ -365,6 +479,21 @@ mod tests {
             let text = GRID.replace("34-30", value);
             assert_eq!(scan(&text).unwrap().1, claim, "{value}");
         }
+    }
+
+    #[test]
+    fn header_lines_are_handed_over_as_the_reader_reads_them() {
+        let headers = "Event: Paris Open\r\n  Black\t: Tastet  \nWhite :\u{a0}Shaman\u{3000}\n\
+                       Round:\nPlace:   \t\n% a comment\nDate : 1977 : 05\nX_y-2 z: a:b\n\n";
+        let text = format!("{headers}{GRID}").replace("Black: Tastet\nWhite: Shaman\n", "");
+        let (_, _, tags, _) = scan(&text).unwrap();
+        let mut grids = GridSplitter::new(std::io::Cursor::new(text), &ReadOptions::default());
+        let game = grids.next_pending().unwrap().unwrap().read();
+        let read: Vec<String> = (game.record.unwrap().tags.iter())
+            .map(|t| format!("{}={}", t.name, t.value))
+            .collect();
+        assert_eq!(tags, read);
+        assert_eq!(tags.len(), 7);
     }
 
     #[test]

@@ -7,6 +7,7 @@
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead};
+use std::ops::Range;
 use std::sync::Arc;
 
 use super::{build_game, grid_lines, sort, LineSort};
@@ -111,15 +112,21 @@ impl Split {
                 block.overflow(reason.cloned());
             }
             Some(LineSort::Blank | LineSort::Skip) => block.keep(text, &at),
-            Some(LineSort::Header(..)) => {
+            Some(LineSort::Header(name, value)) => {
+                let header = HeaderAt::new(text, block.text.len(), name, value);
+                block.header_lines.push(header);
                 block.touch(text, &at, end);
                 block.headers += 1;
             }
             Some(LineSort::Columns) => block.touch(text, &at, end),
             Some(LineSort::Row) => {
+                block.rows_at.get_or_insert(block.text.len());
                 block.touch(text, &at, end);
                 block.rows += 1;
             }
+        }
+        if at.problems.is_empty() {
+            return;
         }
         // What decoding found belongs to the grid the line is in, or to the one before.
         for problem in at.problems {
@@ -135,12 +142,14 @@ impl Split {
 
     /// Ends the block: a grid when it holds rows or headers.
     fn finish(&mut self) {
-        // The next block's text is about as long as this one's.
+        // The next block's text is about as long as this one's, with as many headers.
         let capacity = self.block.text.len().next_power_of_two();
+        let headers = self.block.header_lines.len();
         let mut done = std::mem::replace(
             &mut self.block,
             Gathered {
                 text: String::with_capacity(capacity),
+                header_lines: Vec::with_capacity(headers),
                 ..Gathered::default()
             },
         );
@@ -158,7 +167,9 @@ impl Split {
             name: self.name.clone(),
             rules: self.rules,
             index: self.index,
+            rows_at: done.rows_at.unwrap_or(done.text.len()),
             text: done.text,
+            header_lines: done.header_lines,
             start,
             end: done.end,
             too_long: done.too_long.map(Box::new),
@@ -182,6 +193,10 @@ struct Gathered {
     end: usize,
     /// The text from the block's first line on, line terminators included.
     text: String,
+    /// Its header lines, as sorting them found them, and where its first row starts in
+    /// `text`: what the quick scan would find again.
+    header_lines: Vec<HeaderAt>,
+    rows_at: Option<usize>,
     /// Why the block is not kept: longer than [`MAX_GAME_BYTES`] (`syntax-too-long`).
     too_long: Option<Diagnostic>,
     /// Decoding problems of its lines.
@@ -211,7 +226,11 @@ impl Gathered {
             return;
         }
         self.text.push_str(text);
-        self.text.push_str(at.terminator);
+        // Most lines end with a line feed: one byte, pushed without a copy.
+        match at.terminator {
+            "\n" => self.text.push('\n'),
+            terminator => self.text.push_str(terminator),
+        }
     }
 
     /// Drops what the block holds, for `reason` (the first one stays).
@@ -234,6 +253,10 @@ pub(crate) struct PendingGrid {
     index: usize,
     /// Its text from its first line on, line terminators included (empty when too long).
     pub(super) text: String,
+    /// Its header lines and where its first row starts in `text` (its length when it has
+    /// none), as the splitter sorted its lines.
+    pub(super) header_lines: Vec<HeaderAt>,
+    pub(super) rows_at: usize,
     /// Byte offset and 0-based line number of its first line.
     start: (usize, usize),
     /// Byte offset just past its last line.
@@ -283,6 +306,33 @@ impl PendingGrid {
         let block = grid_lines(self.text, self.start, self.end, too_long);
         let game = build_game(block, self.index, &self.name, self.rules);
         self.problems.attach(game)
+    }
+}
+
+/// Where a header line's name and value are in its grid's text, as [`sort`] found them.
+pub(super) struct HeaderAt {
+    name: Range<usize>,
+    value: Range<usize>,
+}
+
+impl HeaderAt {
+    /// The header line `line`, which starts at byte `at` of its grid's text, with the
+    /// `name` and `value` sorting it found in it.
+    fn new(line: &str, at: usize, name: &str, value: &str) -> HeaderAt {
+        // Both are slices of `line`.
+        let within = |part: &str| {
+            let start = at + (part.as_ptr() as usize).wrapping_sub(line.as_ptr() as usize);
+            start..start + part.len()
+        };
+        HeaderAt {
+            name: within(name),
+            value: within(value),
+        }
+    }
+
+    /// Its name and value in `text`, its grid's text.
+    pub(super) fn read<'t>(&self, text: &'t str) -> Option<(&'t str, &'t str)> {
+        Some((text.get(self.name.clone())?, text.get(self.value.clone())?))
     }
 }
 
