@@ -505,6 +505,10 @@ pub(crate) struct Line {
     pub(crate) too_long: bool,
 }
 
+/// The most bytes of clean lines [`LineReader::next_lines`] hands over at once (a few
+/// dozen games' worth: what a caller holds of them stays small).
+const CLEAN_RUN: usize = 1 << 16;
+
 /// Reads lines one at a time, keeping their byte offsets, each at most
 /// [`MAX_GAME_BYTES`] long.
 #[derive(Debug)]
@@ -539,14 +543,15 @@ impl<R: BufRead> LineReader<R> {
         }))
     }
 
-    /// Hands the next line's text and the rest of what [`Line`] says of it to `take`,
-    /// and gives back what it returns; `None` at the end. A line that is UTF-8 without a
-    /// NUL byte, whole in the input's buffer, is handed over from there: nothing is copied.
-    pub(crate) fn next_with<T>(
+    /// Hands lines to `take`, each with the rest of what [`Line`] says of it: every whole
+    /// line of the next [`CLEAN_RUN`] bytes of the input's buffer when they are UTF-8
+    /// without a NUL byte (looked at once, handed over from there: nothing is copied), else
+    /// the next line alone, read as [`LineReader::next_into`] reads it. `None` at the end.
+    pub(crate) fn next_lines(
         &mut self,
         text: &mut String,
-        take: impl FnOnce(&str, LineAt) -> T,
-    ) -> Option<io::Result<T>> {
+        mut take: impl FnMut(&str, LineAt),
+    ) -> Option<io::Result<()>> {
         // The first line may start with a byte-order mark: it is read as any other.
         if self.number > 0 {
             let buf = match self.input.fill_buf() {
@@ -554,13 +559,19 @@ impl<R: BufRead> LineReader<R> {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => &[],
                 Err(e) => return Some(Err(e)),
             };
-            if let Some(newline) = memchr::memchr(b'\n', buf).filter(|&n| n < MAX_GAME_BYTES) {
-                let (line, terminator) = match buf[..newline].strip_suffix(b"\r") {
-                    Some(line) => (line, "\r\n"),
-                    None => (&buf[..newline], "\n"),
-                };
-                if let Ok(clean) = std::str::from_utf8(line) {
-                    if memchr::memchr(0, line).is_none() {
+            let window = &buf[..buf.len().min(CLEAN_RUN)];
+            let run = memchr::memrchr(b'\n', window).map_or(&[][..], |last| &window[..=last]);
+            if let Ok(run) = std::str::from_utf8(run) {
+                if !run.is_empty() && memchr::memchr(0, run.as_bytes()).is_none() {
+                    let mut start = 0;
+                    for newline in memchr::memchr_iter(b'\n', run.as_bytes()) {
+                        // A line feed is a character of its own: both ends are boundaries.
+                        let line = run.get(start..newline).unwrap_or_default();
+                        start = newline + 1;
+                        let (line, terminator) = match line.strip_suffix('\r') {
+                            Some(line) => (line, "\r\n"),
+                            None => (line, "\n"),
+                        };
                         let at = LineAt {
                             terminator,
                             offset: self.offset,
@@ -570,10 +581,11 @@ impl<R: BufRead> LineReader<R> {
                         };
                         self.offset += line.len() + terminator.len();
                         self.number += 1;
-                        let taken = take(clean, at);
-                        self.input.consume(newline + 1);
-                        return Some(Ok(taken));
+                        take(line, at);
                     }
+                    let used = run.len();
+                    self.input.consume(used);
+                    return Some(Ok(()));
                 }
             }
         }
@@ -914,6 +926,75 @@ mod tests {
         assert_eq!(format_number(0.001234, 2, false), "0.001234");
         assert_eq!(parse_number("inf"), None);
         assert_eq!(parse_number("+18.000"), Some(18.0));
+    }
+
+    /// Every line of `bytes` with what [`LineReader`] says of it, read through a buffer of
+    /// `capacity` bytes: by [`LineReader::next_lines`] or one at a time.
+    fn lines_of(bytes: &[u8], capacity: usize, many: bool) -> Vec<(String, String)> {
+        let input = io::BufReader::with_capacity(capacity, bytes);
+        let mut reader = LineReader::new(input);
+        let (mut text, mut out) = (String::new(), Vec::new());
+        let mut take = |line: &str, at: LineAt| {
+            let what = (
+                at.terminator,
+                at.offset,
+                at.number,
+                at.too_long,
+                at.problems.len(),
+            );
+            out.push((line.to_owned(), format!("{what:?}")));
+        };
+        if many {
+            while let Some(read) = reader.next_lines(&mut text, &mut take) {
+                read.unwrap();
+            }
+        } else {
+            while let Some(at) = reader.next_into(&mut text) {
+                take(&text, at.unwrap());
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn lines_handed_over_in_runs_are_the_lines_read_one_at_a_time() {
+        let pieces: [&[u8]; 9] = [
+            b"1 . . 3 4\n",
+            b"Black: Ann\r\n",
+            b"\n",
+            b"\r",
+            b"\0",
+            b"\xe9t\xe9\n",
+            b"caf\xc3\xa9\n",
+            b"\xef\xbb\xbf",
+            b"  a b c\n",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for round in 0..400 {
+            let mut bytes = Vec::new();
+            while bytes.len() < 50 + round * 3 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                // Mostly clean lines; dirty ones in some inputs only.
+                let piece = pieces[seed as usize % pieces.len()];
+                if round % 3 != 0 && matches!(piece, b"\0" | b"\xe9t\xe9\n" | b"\r") {
+                    continue;
+                }
+                bytes.extend_from_slice(piece);
+            }
+            if round % 5 == 0 {
+                bytes.extend(std::iter::repeat(b'x').take(3000));
+            }
+            for capacity in [8, 64, 1000, 1 << 17] {
+                assert_eq!(
+                    lines_of(&bytes, capacity, true),
+                    lines_of(&bytes, capacity, false),
+                    "{capacity}: {:?}",
+                    String::from_utf8_lossy(&bytes)
+                );
+            }
+        }
     }
 
     #[test]

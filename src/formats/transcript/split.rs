@@ -71,7 +71,7 @@ impl<R: BufRead> GridSplitter<R> {
             }
             match self
                 .lines
-                .next_with(&mut self.line, |text, at| split.take(text, at))
+                .next_lines(&mut self.line, |text, at| split.take(text, at))
             {
                 Some(Ok(())) => {}
                 Some(Err(e)) => {
