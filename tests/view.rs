@@ -14,7 +14,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use common::RecordFile;
-use reversi_record::formats::{Format, ParsedGame, ReadOptions};
+use reversi_record::formats::{Format, ParsedGame, PgnDialect, ReadOptions, WriteOptions};
 use reversi_record::pipeline::view::{GameReader, GameView, Input};
 use reversi_record::record::StartPosition;
 use reversi_record::Move;
@@ -219,6 +219,66 @@ fn plain_games_allocate_nothing() {
         assert!(
             made <= 8,
             "{format:?}: {made} allocations for {} games",
+            games - 10
+        );
+    }
+}
+
+/// The WTHOR sample's games written in every text format and read through the view: each
+/// view holds what the format's reader reads, every game is viewed without its record
+/// (its format's quick scan takes it), and a game costs a few allocations (the text split
+/// off for it), where the full reader makes dozens.
+#[test]
+fn games_of_every_format_are_viewed_without_their_records() {
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data/sample.wtb");
+    let wthor = std::fs::read(sample).expect("the WTHOR sample");
+    let records: Vec<_> = Format::Wthor
+        .read(Box::new(Cursor::new(wthor)), &options("sample", None))
+        .map(|g| g.unwrap().record.unwrap())
+        .collect();
+    assert_eq!(records.len(), 300);
+    let formats = [
+        ("rgn", Format::Rgn, None, Format::Rgn),
+        ("pgn:thor", Format::Pgn(PgnDialect::Thor), None, Format::Rgn),
+        ("moves", Format::MoveString, None, Format::MoveString),
+        ("ggf", Format::Ggf, None, Format::Ggf),
+        ("sgf", Format::Sgf, None, Format::Sgf),
+        ("json", Format::Json, None, Format::Json),
+        ("json:lines", Format::Json, Some("lines"), Format::Json),
+        ("transcript", Format::Transcript, None, Format::Transcript),
+    ];
+    for (name, format, dialect, read_as) in formats {
+        let write = WriteOptions {
+            lossy: true,
+            dialect: dialect.map(str::to_owned),
+            ..WriteOptions::default()
+        };
+        let (bytes, _) = format.write_bytes(&records, &write).unwrap();
+        let file = RecordFile {
+            path: Path::new("sample").with_extension(name),
+            name: name.to_owned(),
+            format: read_as,
+            bytes,
+        };
+        assert_eq!(
+            check_file(&file),
+            records.len(),
+            "{name}: every game is plain"
+        );
+        let mut reader = GameReader::new(input(read_as, &file.bytes, name, None));
+        let (mut games, mut warm) = (0, 0);
+        while let Some(view) = reader.next_game() {
+            assert!(view.unwrap().parsed().is_none());
+            games += 1;
+            if games == 10 {
+                warm = allocations();
+            }
+        }
+        let made = allocations() - warm;
+        println!("{name}: {made} allocations for {} games", games - 10);
+        assert!(
+            made <= 40 * (games - 10),
+            "{name}: {made} allocations for {} games",
             games - 10
         );
     }

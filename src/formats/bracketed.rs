@@ -107,6 +107,7 @@ fn is_bom_byte(offset: usize, b: u8) -> bool {
 }
 
 /// One piece of the input: a game (with whatever came before it) or trailing garbage.
+#[derive(Clone)]
 pub(super) struct Piece<E> {
     pub(super) bytes: Vec<u8>,
     pub(super) offset: usize,
@@ -239,6 +240,7 @@ pub(super) fn parse_piece<E, T: Default>(
 }
 
 /// A piece decoded, not yet parsed: [`Decoded::parse`] builds its game.
+#[derive(Clone)]
 pub(super) struct Decoded {
     pub(super) index: usize,
     /// The game's source: its text decoded.

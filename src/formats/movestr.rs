@@ -512,6 +512,7 @@ pub(crate) struct MoveStringReader<R> {
 
 /// A game line split off but not yet read (the reading is most of the work, and can be
 /// done on another thread): [`PendingLine::read`] gives the game the reader would have.
+#[derive(Clone)]
 pub(crate) struct PendingLine {
     name: Arc<str>,
     index: usize,

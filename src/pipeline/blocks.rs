@@ -285,6 +285,7 @@ pub(crate) enum Unit<T> {
 
 /// A game of a format other than WTHOR and RGN/PGN: read in full by the reading thread,
 /// or split off by it to be read by a worker.
+#[derive(Clone)]
 pub(crate) enum Pending {
     Read(Box<ParsedGame>),
     MoveString(movestr::PendingLine),

@@ -50,13 +50,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
-use crate::engine::quick::{move_of, QuickMoves};
+use crate::engine::quick::{move_of, QuickClaim, QuickMoves};
 use crate::engine::{Move, Rules};
 use crate::formats::rgn::{self, GameSpan, Splitter};
 use crate::formats::text::RunawayGuard;
 use crate::formats::wthor::{self, Entry, FileContext, QuickRecord};
-use crate::formats::{capped, Format, Games, ParsedGame};
+use crate::formats::{capped, Format, ParsedGame};
 pub use crate::pipeline::blocks::Input;
+use crate::pipeline::blocks::{pending_games, Pending};
 use crate::record::{ClaimedResult, Record, ResultScore, StartPosition, Tag, Termination};
 
 /// Reads one input's games as [`GameView`]s, reusing its buffers from game to game.
@@ -77,8 +78,8 @@ enum GameSource {
     Text(Box<TextSource>),
     /// WTHOR records, most of them quick.
     Wthor(Box<wthor::Reader<'static>>),
-    /// Any other format's reader: every game read in full.
-    Full(Games<'static>),
+    /// The other formats' games, split off as the pipeline splits them and scanned.
+    Pending(Box<PendingSource>),
     /// The input ended, or failed.
     Ended,
 }
@@ -90,6 +91,11 @@ struct TextSource {
     /// The rules of games without a `Rules` tag.
     rules: Rules,
     next_index: usize,
+    quick: QuickMoves,
+}
+
+struct PendingSource {
+    games: Box<dyn Iterator<Item = io::Result<(Pending, usize)>> + Send>,
     quick: QuickMoves,
 }
 
@@ -130,6 +136,8 @@ enum Plain {
         rules: Rules,
         span: GameSpan,
     },
+    /// A game of another format that its quick scan took.
+    Pending(Pending),
 }
 
 impl Buffers {
@@ -152,6 +160,16 @@ impl Buffers {
             None => self.tags.push(Tag::new(name, value)),
         }
         self.tag_count += 1;
+    }
+
+    /// Sets the result to a margin (GGF, SGF).
+    fn set_margin(&mut self, margin: f64) {
+        self.result = Some(ClaimedResult {
+            score: ResultScore::Margin(margin),
+            termination: Termination::Normal,
+            span: None,
+        });
+        self.has_result = true;
     }
 
     /// Sets the result to a disc count, reusing the slot's list.
@@ -193,6 +211,7 @@ impl Buffers {
         };
         let origin = match plain {
             Plain::Wthor(context, q) => Origin::Wthor(context, q),
+            Plain::Pending(pending) => Origin::Pending(pending),
             Plain::Text { name, rules, span } => Origin::Text {
                 name,
                 rules: *rules,
@@ -235,7 +254,10 @@ impl GameReader {
                     quick: QuickMoves::default(),
                 }))
             }
-            format => GameSource::Full(format.read(input.reader, &input.options)),
+            _ => GameSource::Pending(Box::new(PendingSource {
+                games: pending_games(input),
+                quick: QuickMoves::default(),
+            })),
         };
         GameReader {
             source,
@@ -263,10 +285,7 @@ impl GameReader {
                 }
                 Ok(())
             }),
-            GameSource::Full(games) => games.next().map(|game| {
-                b.game = Some(Held::Parsed(Box::new(game?)));
-                Ok(())
-            }),
+            GameSource::Pending(pending) => pending.next(b),
             GameSource::Ended => None,
         };
         match read {
@@ -348,6 +367,51 @@ impl TextSource {
     }
 }
 
+impl PendingSource {
+    /// Splits off the next game and views it: scanned when its format's quick scan takes
+    /// it, read in full otherwise.
+    fn next(&mut self, b: &mut Buffers) -> Option<io::Result<()>> {
+        let pending = match self.games.next()? {
+            Ok((pending, _)) => pending,
+            Err(e) => return Some(Err(e)),
+        };
+        if let Some(index) = pending.unread_index() {
+            if self.scan(&pending, b) {
+                b.index = index;
+                b.game = Some(Held::Plain(Plain::Pending(pending)));
+                return Some(Ok(()));
+            }
+            b.clear();
+        }
+        b.game = Some(Held::Parsed(Box::new(capped(pending.read()))));
+        Some(Ok(()))
+    }
+
+    /// Views the game `pending` into `b`; `false` when the scan gives up (the reader
+    /// would have something to say, or the game is not plain enough).
+    fn scan(&mut self, pending: &Pending, b: &mut Buffers) -> bool {
+        if matches!(pending, Pending::Transcript(_)) {
+            return false;
+        }
+        let Some((rules, claim)) = pending.scan(&mut self.quick, |n, v| b.push_tag(n, v)) else {
+            return false;
+        };
+        b.rules = rules;
+        for &code in self.quick.as_slice() {
+            let Some(mv) = move_of(code) else {
+                return false;
+            };
+            b.moves.push(mv);
+        }
+        match claim {
+            QuickClaim::Nothing => {}
+            QuickClaim::Discs(black, white) => b.set_discs([black, white]),
+            QuickClaim::Margin(_, claimed) => b.set_margin(claimed),
+        }
+        true
+    }
+}
+
 /// Fills `b` with the view of the quick WTHOR record `q`.
 fn view_wthor(context: &FileContext, q: &QuickRecord, b: &mut Buffers) {
     let mut moves = std::mem::take(&mut b.moves);
@@ -379,6 +443,8 @@ enum Origin<'a> {
     Parsed(&'a ParsedGame),
     /// A quick WTHOR record.
     Wthor(&'a FileContext, &'a QuickRecord),
+    /// A scanned game of another format.
+    Pending(&'a Pending),
     /// A scanned RGN/PGN game.
     Text {
         name: &'a Arc<str>,
@@ -467,6 +533,7 @@ impl<'a> GameView<'a> {
         match self.origin {
             Origin::Parsed(game) => game.clone(),
             Origin::Wthor(context, q) => capped(context.read_quick(q)),
+            Origin::Pending(pending) => pending.clone().read(),
             Origin::Text {
                 name,
                 rules,

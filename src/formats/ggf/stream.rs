@@ -230,6 +230,7 @@ impl Iterator for Reader<'_> {
 /// A GGF game split off and decoded, not yet parsed (the parsing is most of the work, and
 /// can be done on another thread): [`PendingGame::read`] gives the game the reader would
 /// have.
+#[derive(Clone)]
 pub(crate) struct PendingGame {
     decoded: Decoded,
     end: End,

@@ -7,6 +7,7 @@ use crate::formats::byte_masks::{masks, prefix_xor, Needle, BLOCK};
 use crate::formats::text::{read_line_capped, LineRead, MAX_GAME_BYTES};
 
 /// Text read from the input with where it starts.
+#[derive(Clone)]
 pub(super) struct Chunk {
     pub(super) bytes: Vec<u8>,
     pub(super) offset: usize,

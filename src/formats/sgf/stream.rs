@@ -119,6 +119,7 @@ pub(crate) fn trees<'a>(
 
 /// A game tree split off, not yet parsed: [`PendingTree::read`] gives the game the reader
 /// would have.
+#[derive(Clone)]
 pub(crate) struct PendingTree {
     piece: Piece<bool>,
     name: Arc<str>,

@@ -246,6 +246,7 @@ impl Gathered {
 }
 
 /// A grid split off a file, not yet read.
+#[derive(Clone)]
 pub(crate) struct PendingGrid {
     name: Arc<str>,
     /// The rules for a grid without a `Rules:` header whose board fits its rows.
@@ -338,7 +339,7 @@ impl HeaderAt {
 
 /// The decoding problems of the lines a game answers for, one per kind as the decoder of a
 /// whole text gives them: the first bad encoding (counting the lines), the first NUL byte.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(super) struct LineProblems {
     /// The first bad-encoding warning, its 0-based line, and how many lines had one
     /// (boxed, as the NUL byte: most grids have neither).
