@@ -277,7 +277,7 @@ fn games_of_every_format_are_viewed_without_their_records() {
         let made = allocations() - warm;
         println!("{name}: {made} allocations for {} games", games - 10);
         assert!(
-            made <= 40 * (games - 10),
+            made <= 4 * (games - 10),
             "{name}: {made} allocations for {} games",
             games - 10
         );

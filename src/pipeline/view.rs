@@ -40,10 +40,13 @@
 //! [`GameView::to_parsed_game`], which reads it exactly as the format's reader does.
 //!
 //! Which games are plain: WTHOR 8x8 records with well-formed fields and move bytes, and
-//! RGN/PGN games that the quick scan takes (simple tags, squares, passes, move numbers,
-//! comments without escapes or commands, flip claims, a disc-count result). Every other
-//! game, and every game of the other formats, is read in full and viewed through its
-//! record.
+//! the games of the text formats that their quick scans take (RGN/PGN: simple tags,
+//! squares, passes, move numbers, comments without escapes or commands, flip claims, a
+//! disc-count result; move strings, GGF, SGF, JSON and transcript grids: what
+//! `docs/performance.md` lists for each). Every other game (and every OBF position) is
+//! read in full and viewed through its record. RGN/PGN and WTHOR games are viewed where
+//! they lie in the reader's buffers; a game of the other formats costs the one allocation
+//! its text is split off into (GGF and SGF a few more).
 
 use std::io::{self, BufRead};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -118,6 +121,9 @@ struct Buffers {
 }
 
 /// The game just read.
+// One is held at a time, by the reader: a plain game's size costs nothing, a box would
+// cost an allocation a game.
+#[allow(clippy::large_enum_variant)]
 enum Held {
     /// Read in full by the format's reader.
     Parsed(Box<ParsedGame>),
@@ -390,9 +396,6 @@ impl PendingSource {
     /// Views the game `pending` into `b`; `false` when the scan gives up (the reader
     /// would have something to say, or the game is not plain enough).
     fn scan(&mut self, pending: &Pending, b: &mut Buffers) -> bool {
-        if matches!(pending, Pending::Transcript(_)) {
-            return false;
-        }
         let Some((rules, claim)) = pending.scan(&mut self.quick, |n, v| b.push_tag(n, v)) else {
             return false;
         };

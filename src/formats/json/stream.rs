@@ -68,6 +68,7 @@ impl Entry {
 
 /// A game object split off, not yet parsed: [`PendingObject::read`] gives the game the
 /// reader would have.
+#[derive(Clone)]
 pub(crate) struct PendingObject {
     chunk: Chunk,
     name: Arc<str>,

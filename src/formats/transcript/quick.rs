@@ -9,7 +9,7 @@
 use super::split::PendingGrid;
 use super::{ascii_separator, line_at, sort, Layout, LineSort};
 use crate::engine::quick::{code, QuickClaim, QuickMoves, PASS};
-use crate::engine::{BoardShape, Color, Opening, Rules, Square};
+use crate::engine::{BoardShape, Color, Opening, Position, Rules, Square};
 use crate::formats::text::has_control;
 use crate::record::{score, ResultScore};
 
@@ -87,6 +87,15 @@ impl PendingGrid {
         }
         let rules = grid_rules(n, self.rules)?;
         scan_cells(&rules, &rows[..n], moves)?;
+        // A first move the usual start does not allow may make the reader take the
+        // inverted start (module docs): for the reader to say.
+        if let Some(&first) = moves.as_slice().first() {
+            let sq = Square::new(first & 15, first >> 4)?;
+            Position::new(rules)
+                .legal_moves()
+                .contains(sq)
+                .then_some(())?;
+        }
         Some((rules, claim))
     }
 }

@@ -311,6 +311,7 @@ impl PendingGrid {
 }
 
 /// Where a header line's name and value are in its grid's text, as [`sort`] found them.
+#[derive(Clone)]
 pub(super) struct HeaderAt {
     name: Range<usize>,
     value: Range<usize>,
