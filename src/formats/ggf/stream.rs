@@ -210,13 +210,8 @@ impl Reader<'_> {
     /// the line's count prefix does not match.
     fn count(&mut self, game: &mut PendingGame) {
         let source = &game.decoded.source;
-        let end_line = source.line
-            + source
-                .text
-                .trim_end()
-                .bytes()
-                .filter(|&b| b == b'\n')
-                .count();
+        let end_line =
+            source.line + memchr::memchr_iter(b'\n', source.text.trim_end().as_bytes()).count();
         let has_game = game.decoded.game_at.is_some();
         let joins = has_game
             && game.prefix.is_none()
