@@ -272,12 +272,17 @@ fn tag_name(id: &str) -> &str {
 /// numbers or nothing after it.
 fn parse_move(value: &str) -> Option<Move> {
     // Most moves start with a square as a letter and a digit (`f5/0.00/1.23`): taken at
-    // once, and the eval and time after it split as below.
+    // once, and the eval and time after it split as below; most of those are the square
+    // alone, and so is a pass (`PA`).
     let (mv, mut parts) = match *value.as_bytes() {
+        [b'P', b'A'] => return Some(Move::Pass),
         [column, row @ b'1'..=b'9', ref rest @ ..]
             if (column | 0x20).wrapping_sub(b'a') < 10 && matches!(rest, [] | [b'/', ..]) =>
         {
             let square = Square::new((column | 0x20) - b'a', row - b'1')?;
+            if rest.is_empty() {
+                return Some(Move::Place(square));
+            }
             let mut parts = value[2..].split('/');
             // The empty text before the first `/`, or before the end.
             parts.next();
