@@ -14,6 +14,7 @@ use crate::engine::quick::{code, QuickClaim, QuickMoves, PASS};
 use crate::engine::{BoardShape, Move, Preset, Rules, Square};
 use crate::formats::text::{parse_number, MAX_TAGS};
 use crate::record::TagName;
+use std::str;
 
 /// The most distinct properties other than moves a game the scan takes may hold.
 const MAX_DISTINCT: usize = 32;
@@ -35,7 +36,7 @@ impl PendingGame {
 /// The properties of the game at `text[at..]` (`(;` first), in order, up to `;)`; the
 /// iteration stops early (with `failed` set) at anything the reader would report.
 struct Properties<'t> {
-    text: &'t str,
+    bytes: &'t [u8],
     at: usize,
     count: usize,
     failed: bool,
@@ -44,7 +45,7 @@ struct Properties<'t> {
 impl<'t> Properties<'t> {
     fn of(text: &'t str, at: usize) -> Properties<'t> {
         Properties {
-            text,
+            bytes: text.as_bytes(),
             at: at + 2,
             count: 0,
             failed: false,
@@ -53,50 +54,61 @@ impl<'t> Properties<'t> {
 }
 
 impl<'t> Iterator for Properties<'t> {
-    /// A property's ID and value.
-    type Item = (&'t str, &'t str);
+    /// A property's ID and value, as bytes: most are moves, read as bytes.
+    type Item = (&'t [u8], &'t [u8]);
 
-    fn next(&mut self) -> Option<(&'t str, &'t str)> {
-        let bytes = self.text.as_bytes();
-        let mut i = self.at;
-        while bytes.get(i).is_some_and(u8::is_ascii_whitespace) {
-            i += 1;
-        }
-        self.at = i;
+    #[inline]
+    fn next(&mut self) -> Option<(&'t [u8], &'t [u8])> {
+        let bytes = self.bytes;
+        // Offsets are found from what is left of the bytes: `bytes.len() - rest.len()`.
+        let rest = bytes.get(self.at..).unwrap_or_default().trim_ascii_start();
+        self.at = bytes.len() - rest.len();
         // Closed, or (unterminated, stray text, a missing or open value) reported.
-        if bytes[i.min(bytes.len())..].starts_with(b";)") {
+        if rest.starts_with(b";)") {
             return None;
         }
         self.failed = true;
-        if !bytes.get(i)?.is_ascii_alphabetic() {
+        if !rest.first()?.is_ascii_alphabetic() {
             return None;
         }
-        let start = i;
-        while bytes.get(i).is_some_and(u8::is_ascii_alphanumeric) {
-            i += 1;
-        }
-        let id_end = i;
-        while matches!(bytes.get(i), Some(b' ' | b'\t')) {
-            i += 1;
-        }
-        if bytes.get(i) != Some(&b'[') {
-            return None;
-        }
-        let open = i;
-        let close = open + 1 + memchr::memchr(b']', &bytes[open + 1..])?;
+        let id_len = rest
+            .iter()
+            .position(|b| !b.is_ascii_alphanumeric())
+            .unwrap_or(rest.len());
+        let (id, rest) = rest.split_at(id_len);
+        let gap = rest.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
+        let rest = rest[gap..].strip_prefix(b"[")?;
+        let value = &rest[..value_len(rest)?];
         if self.count == MAX_PROPERTIES {
             return None;
         }
         self.count += 1;
         self.failed = false;
-        self.at = close + 1;
-        // Both ends are ASCII bytes: character boundaries.
-        Some((
-            self.text.get(start..id_end)?,
-            self.text.get(open + 1..close)?,
-        ))
+        // Past the value and its `]`.
+        self.at = bytes.len() - (rest.len() - value.len() - 1);
+        Some((id, value))
     }
 }
+
+/// The index of the first `]` in `rest`. Most values are short (`f5`): a byte loop finds
+/// their end before a vectorised search would have started.
+#[inline]
+fn value_len(rest: &[u8]) -> Option<usize> {
+    // Most values are two bytes (a move): their end at once.
+    if let [a, b, b']', ..] = *rest {
+        if a != b']' && b != b']' {
+            return Some(2);
+        }
+    }
+    let head = rest.get(..SHORT_VALUE).unwrap_or(rest);
+    match head.iter().position(|&b| b == b']') {
+        Some(len) => Some(len),
+        None => Some(head.len() + memchr::memchr(b']', &rest[head.len()..])?),
+    }
+}
+
+/// The bytes of a value looked at one at a time before a vectorised search.
+const SHORT_VALUE: usize = 16;
 
 /// The rules a canonical `TY` value names (`8`, `10a`, `88` ...), without parsing it.
 fn canonical_rules(value: &str) -> Option<Rules> {
@@ -136,8 +148,8 @@ fn scan_game(
     let mut props = Properties::of(text, at);
     for (id, value) in props.by_ref() {
         match id {
-            "B" | "W" => {
-                if (id == "B") != black_next {
+            b"B" | b"W" => {
+                if (id == b"B") != black_next {
                     return None;
                 }
                 black_next = !black_next;
@@ -150,6 +162,8 @@ fn scan_game(
                 }
             }
             _ => {
+                // Both ends are ASCII bytes: character boundaries of the text.
+                let (id, value) = (str::from_utf8(id).ok()?, str::from_utf8(value).ok()?);
                 if distinct == MAX_DISTINCT
                     || others[..distinct].iter().any(|(seen, _)| *seen == id)
                 {
@@ -270,11 +284,11 @@ fn tag_name(id: &str) -> &str {
 
 /// A move `move/eval/time` the reader reads without a word: at most three parts, a move,
 /// numbers or nothing after it.
-fn parse_move(value: &str) -> Option<Move> {
+fn parse_move(value: &[u8]) -> Option<Move> {
     // Most moves start with a square as a letter and a digit (`f5/0.00/1.23`): taken at
     // once, and the eval and time after it split as below; most of those are the square
     // alone, and so is a pass (`PA`).
-    let (mv, mut parts) = match *value.as_bytes() {
+    let (mv, mut parts) = match *value {
         [b'P', b'A'] => return Some(Move::Pass),
         [column, row @ b'1'..=b'9', ref rest @ ..]
             if (column | 0x20).wrapping_sub(b'a') < 10 && matches!(rest, [] | [b'/', ..]) =>
@@ -283,13 +297,13 @@ fn parse_move(value: &str) -> Option<Move> {
             if rest.is_empty() {
                 return Some(Move::Place(square));
             }
-            let mut parts = value[2..].split('/');
+            let mut parts = str::from_utf8(rest).ok()?.split('/');
             // The empty text before the first `/`, or before the end.
             parts.next();
             (Move::Place(square), parts)
         }
         _ => {
-            let mut parts = value.split('/');
+            let mut parts = str::from_utf8(value).ok()?.split('/');
             (parse_move_token(parts.next()?.trim())?, parts)
         }
     };
@@ -337,7 +351,20 @@ mod tests {
             "f5", "F5", "j9", "J9", "a1/", "f5/1.2/3", "f5//0.5", "f5/1/2/3", "f5///", "f5/x",
             "f5 /1", " f5", "f55", "f5x", "k5", "a0", "j10/1", "pass", "PA", "--", "", "/",
         ] {
-            assert_eq!(parse_move(value), split(value), "{value:?}");
+            assert_eq!(parse_move(value.as_bytes()), split(value), "{value:?}");
+        }
+    }
+
+    #[test]
+    fn a_value_ends_at_the_first_bracket_near_or_far() {
+        // Brackets 7 bytes apart, then 37, then none for 40.
+        let text: String = (0..92)
+            .map(|k| if [6, 13, 50, 51].contains(&k) { ']' } else { 'x' })
+            .collect();
+        let bytes = text.as_bytes();
+        for from in 0..=bytes.len() {
+            let rest = &bytes[from..];
+            assert_eq!(value_len(rest), memchr::memchr(b']', rest), "from {from}");
         }
     }
 
