@@ -12,6 +12,7 @@ use super::ty::{canonical_type, GgfType, TyBoard};
 use super::{TAG_IDS, TYPE_TAG};
 use crate::engine::quick::{code, QuickClaim, QuickMoves, PASS};
 use crate::engine::{BoardShape, Move, Preset, Rules, Square};
+use crate::formats::bracketed::{same_id, value_len};
 use crate::formats::text::{parse_number, MAX_TAGS};
 use crate::record::TagName;
 use std::str;
@@ -76,9 +77,12 @@ impl<'t> Iterator for Properties<'t> {
             .position(|b| !b.is_ascii_alphanumeric())
             .unwrap_or(rest.len());
         let (id, rest) = rest.split_at(id_len);
-        let gap = rest.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
+        let gap = rest
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
         let rest = rest[gap..].strip_prefix(b"[")?;
-        let value = &rest[..value_len(rest)?];
+        let value = &rest[..value_len(rest, false)?];
         if self.count == MAX_PROPERTIES {
             return None;
         }
@@ -89,26 +93,6 @@ impl<'t> Iterator for Properties<'t> {
         Some((id, value))
     }
 }
-
-/// The index of the first `]` in `rest`. Most values are short (`f5`): a byte loop finds
-/// their end before a vectorised search would have started.
-#[inline]
-fn value_len(rest: &[u8]) -> Option<usize> {
-    // Most values are two bytes (a move): their end at once.
-    if let [a, b, b']', ..] = *rest {
-        if a != b']' && b != b']' {
-            return Some(2);
-        }
-    }
-    let head = rest.get(..SHORT_VALUE).unwrap_or(rest);
-    match head.iter().position(|&b| b == b']') {
-        Some(len) => Some(len),
-        None => Some(head.len() + memchr::memchr(b']', &rest[head.len()..])?),
-    }
-}
-
-/// The bytes of a value looked at one at a time before a vectorised search.
-const SHORT_VALUE: usize = 16;
 
 /// The rules a canonical `TY` value names (`8`, `10a`, `88` ...), without parsing it.
 fn canonical_rules(value: &str) -> Option<Rules> {
@@ -165,7 +149,9 @@ fn scan_game(
                 // Both ends are ASCII bytes: character boundaries of the text.
                 let (id, value) = (str::from_utf8(id).ok()?, str::from_utf8(value).ok()?);
                 if distinct == MAX_DISTINCT
-                    || others[..distinct].iter().any(|(seen, _)| *seen == id)
+                    || others[..distinct]
+                        .iter()
+                        .any(|(seen, _)| same_id(seen.as_bytes(), id.as_bytes()))
                 {
                     return None;
                 }
@@ -278,7 +264,7 @@ fn scan_game(
 fn tag_name(id: &str) -> &str {
     TAG_IDS
         .iter()
-        .find(|(tid, _)| *tid == id)
+        .find(|(tid, _)| same_id(tid.as_bytes(), id.as_bytes()))
         .map_or(id, |(_, name)| name)
 }
 
@@ -352,19 +338,6 @@ mod tests {
             "f5 /1", " f5", "f55", "f5x", "k5", "a0", "j10/1", "pass", "PA", "--", "", "/",
         ] {
             assert_eq!(parse_move(value.as_bytes()), split(value), "{value:?}");
-        }
-    }
-
-    #[test]
-    fn a_value_ends_at_the_first_bracket_near_or_far() {
-        // Brackets 7 bytes apart, then 37, then none for 40.
-        let text: String = (0..92)
-            .map(|k| if [6, 13, 50, 51].contains(&k) { ']' } else { 'x' })
-            .collect();
-        let bytes = text.as_bytes();
-        for from in 0..=bytes.len() {
-            let rest = &bytes[from..];
-            assert_eq!(value_len(rest), memchr::memchr(b']', rest), "from {from}");
         }
     }
 

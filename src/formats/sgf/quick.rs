@@ -11,8 +11,10 @@ use super::stream::PendingTree;
 use super::TAG_IDS;
 use crate::engine::quick::{code, QuickClaim, QuickMoves, PASS};
 use crate::engine::{BoardShape, Color, Move, Rules, Setup, SquareSet};
+use crate::formats::bracketed::{same_id, value_len};
 use crate::formats::text::parse_number;
 use crate::record::TagName;
+use std::str;
 
 /// The most distinct root properties a tree the scan takes may hold.
 const MAX_ROOT: usize = 32;
@@ -46,6 +48,16 @@ struct RootProp<'t> {
 }
 
 impl<'t> RootProp<'t> {
+    /// The root property `prop` as text (its bytes end in ASCII: character boundaries).
+    fn of((id, first, values): Property<'t>) -> Option<RootProp<'t>> {
+        let values = str::from_utf8(values).ok()?;
+        Some(RootProp {
+            id: str::from_utf8(id).ok()?,
+            first: values.get(1..1 + first.len())?,
+            values,
+        })
+    }
+
     /// Each value, in order.
     fn each(&self) -> impl Iterator<Item = &'t str> {
         let values: &'t str = self.values;
@@ -55,16 +67,20 @@ impl<'t> RootProp<'t> {
     }
 }
 
+/// A property's ID, first value and all its values (from the first `[` to the last `]`),
+/// as bytes: most are moves, read as bytes.
+type Property<'t> = (&'t [u8], &'t [u8], &'t [u8]);
+
 /// A cursor over a tree's bytes.
 struct Cursor<'t> {
-    text: &'t str,
+    bytes: &'t [u8],
     i: usize,
     items: usize,
 }
 
 impl<'t> Cursor<'t> {
     fn skip_ws(&mut self) -> Option<u8> {
-        let bytes = self.text.as_bytes();
+        let bytes = self.bytes;
         while bytes.get(self.i).is_some_and(u8::is_ascii_whitespace) {
             self.i += 1;
         }
@@ -73,38 +89,40 @@ impl<'t> Cursor<'t> {
 
     /// The property at the cursor: an upper-case ID and its values, none with an escape;
     /// `None` for anything else.
-    fn property(&mut self) -> Option<(&'t str, &'t str, &'t str)> {
-        let bytes = self.text.as_bytes();
-        let start = self.i;
-        while bytes.get(self.i).is_some_and(u8::is_ascii_uppercase) {
-            self.i += 1;
-        }
+    fn property(&mut self) -> Option<Property<'t>> {
+        let bytes = self.bytes;
+        // Offsets are found from what is left of the bytes: `bytes.len() - rest.len()`.
+        let rest = bytes.get(self.i..)?;
+        let id_len = rest
+            .iter()
+            .position(|b| !b.is_ascii_uppercase())
+            .unwrap_or(rest.len());
         // A lower-case letter in an ID is left out by the reader: not for the scan.
-        if self.i == start || bytes.get(self.i).is_some_and(u8::is_ascii_lowercase) {
+        if id_len == 0 || rest.get(id_len).is_some_and(u8::is_ascii_lowercase) {
             return None;
         }
-        let id = self.text.get(start..self.i)?;
-        let (mut first, mut from, mut to) = (None, None, self.i);
-        while self.skip_ws() == Some(b'[') {
+        let (id, mut rest) = rest.split_at(id_len);
+        let (mut first, mut from, mut to) = (None, None, 0);
+        loop {
+            rest = rest.trim_ascii_start();
+            let Some(value) = rest.strip_prefix(b"[") else {
+                break;
+            };
             self.items += 1;
             if self.items > MAX_ITEMS {
                 return None;
             }
-            let open = self.i;
-            let close = match bytes.get(open + 1..open + 4) {
-                // Most values are two bytes (a move): their end at once.
-                Some(&[a, b, b']']) if ![a, b].iter().any(|&c| c == b']' || c == b'\\') => open + 3,
-                _ => open + 1 + memchr::memchr2(b']', b'\\', &bytes[open + 1..])?,
-            };
-            if bytes[close] != b']' {
+            let len = value_len(value, true)?;
+            if value[len] != b']' {
                 return None;
             }
-            first.get_or_insert(self.text.get(open + 1..close)?);
-            from.get_or_insert(open);
-            to = close + 1;
-            self.i = close + 1;
+            first.get_or_insert(&value[..len]);
+            from.get_or_insert(bytes.len() - rest.len());
+            rest = &value[len + 1..];
+            to = bytes.len() - rest.len();
         }
-        Some((id, first?, self.text.get(from?..to)?))
+        self.i = bytes.len() - rest.len();
+        Some((id, first?, bytes.get(from?..to)?))
     }
 }
 
@@ -119,23 +137,23 @@ fn scan_tree(
     // Colours must take turns, Black first, with every pass written.
     moves.require_written_passes();
     let mut black_next = true;
-    let mut play = |id: &str, value: &str| -> Option<()> {
-        if (id == "B") != black_next {
+    let mut play = |id: &[u8], value: &[u8]| -> Option<()> {
+        if (id == b"B") != black_next {
             return None;
         }
         black_next = !black_next;
         // Most moves are a letter and a digit (`f5`): the square at once.
-        if let [column @ b'a'..=b'j', row @ b'1'..=b'9'] = *value.as_bytes() {
+        if let [column @ b'a'..=b'j', row @ b'1'..=b'9'] = *value {
             return moves.push(code(column - b'a', row - b'1')).then_some(());
         }
-        let pushed = match parse_point(value.trim())? {
+        let pushed = match parse_point(str::from_utf8(value).ok()?.trim())? {
             Move::Pass => moves.push(PASS),
             Move::Place(sq) => moves.push(code(sq.col(), sq.row())),
         };
         pushed.then_some(())
     };
     let mut cursor = Cursor {
-        text,
+        bytes: text.as_bytes(),
         i: at + 1,
         items: 0,
     };
@@ -160,19 +178,22 @@ fn scan_tree(
                 break;
             }
             _ => {
-                let (id, first, values) = cursor.property()?;
+                let prop = cursor.property()?;
+                let (id, first, _) = prop;
                 match (node, id) {
-                    (_, "B" | "W") => play(id, first)?,
+                    (_, b"B" | b"W") => play(id, first)?,
                     (0, _) => {
-                        if count == MAX_ROOT || root[..count].iter().any(|p| p.id == id) {
+                        if count == MAX_ROOT
+                            || root[..count].iter().any(|p| same_id(p.id.as_bytes(), id))
+                        {
                             return None;
                         }
-                        root[count] = RootProp { id, first, values };
+                        root[count] = RootProp::of(prop)?;
                         count += 1;
                     }
                     // A move's comment is kept with it; anything else in a move node is
                     // reported.
-                    (_, "C") => {}
+                    (_, b"C") => {}
                     _ => return None,
                 }
             }
@@ -223,7 +244,7 @@ fn scan_tree(
             id => {
                 let name = TAG_IDS
                     .iter()
-                    .find(|(tid, _)| *tid == id)
+                    .find(|(tid, _)| same_id(tid.as_bytes(), id.as_bytes()))
                     .map_or(id, |(_, name)| name);
                 for value in prop.each() {
                     if komi.is_none() && name.eq_ignore_ascii_case(TagName::KOMI) {
