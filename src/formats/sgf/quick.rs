@@ -90,6 +90,26 @@ impl<'t> Cursor<'t> {
     /// The property at the cursor: an upper-case ID and its values, none with an escape;
     /// `None` for anything else.
     fn property(&mut self) -> Option<Property<'t>> {
+        let i = self.i;
+        // Most properties are a move: a one-letter ID and one two-byte value, neither space
+        // nor a value after it (`B[f5];`). Taken at once, as `property_in_full` takes it.
+        if let Some(&[b'A'..=b'Z', b'[', a, b, b']', next]) = self.bytes.get(i..i + 6) {
+            let plain = |c: u8| c != b']' && c != b'\\';
+            if plain(a) && plain(b) && next != b'[' && !next.is_ascii_whitespace() {
+                self.items += 1;
+                if self.items > MAX_ITEMS {
+                    return None;
+                }
+                self.i = i + 5;
+                let bytes = self.bytes;
+                return Some((&bytes[i..i + 1], &bytes[i + 2..i + 4], &bytes[i + 1..i + 5]));
+            }
+        }
+        self.property_in_full()
+    }
+
+    /// [`Cursor::property`], byte by byte.
+    fn property_in_full(&mut self) -> Option<Property<'t>> {
         let bytes = self.bytes;
         // Offsets are found from what is left of the bytes: `bytes.len() - rest.len()`.
         let rest = bytes.get(self.i..)?;
@@ -347,6 +367,44 @@ mod tests {
             tags.push((n.to_owned(), v.to_owned()))
         })?;
         Some((rules, claim, moves.as_slice().to_vec(), tags))
+    }
+
+    #[test]
+    fn a_move_at_once_reads_as_the_property_in_full() {
+        for text in [
+            "B[f5];",
+            "W[PA])",
+            "B[f5]C[x]",
+            "B[f5] ",
+            "B[f5][d6]",
+            "B[f5]\n;",
+            "B[f]]",
+            "B[\\5];",
+            "B[]5];",
+            "b[f5];",
+            "BW[f5];",
+            "B [f5];",
+            "B[f5]",
+            "B[f5",
+            "B[f5]x",
+            "B[ab]c",
+        ] {
+            let bytes = text.as_bytes();
+            for items in [0, MAX_ITEMS - 1, MAX_ITEMS] {
+                let mut at_once = Cursor { bytes, i: 0, items };
+                let mut in_full = Cursor { bytes, i: 0, items };
+                assert_eq!(
+                    at_once.property(),
+                    in_full.property_in_full(),
+                    "{text:?} after {items}"
+                );
+                assert_eq!(
+                    (at_once.i, at_once.items),
+                    (in_full.i, in_full.items),
+                    "{text:?}"
+                );
+            }
+        }
     }
 
     #[test]
