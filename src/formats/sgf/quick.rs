@@ -14,6 +14,7 @@ use crate::engine::{BoardShape, Color, Move, Rules, Setup, SquareSet};
 use crate::formats::bracketed::{same_id, value_len};
 use crate::formats::text::parse_number;
 use crate::record::TagName;
+use std::ops::Range;
 use std::str;
 
 /// The most distinct root properties a tree the scan takes may hold.
@@ -48,11 +49,12 @@ struct RootProp<'t> {
 }
 
 impl<'t> RootProp<'t> {
-    /// The root property `prop` as text (its bytes end in ASCII: character boundaries).
-    fn of((id, first, values): Property<'t>) -> Option<RootProp<'t>> {
-        let values = str::from_utf8(values).ok()?;
+    /// The root property `prop`, its ID at `text[at..]` (its parts end in ASCII:
+    /// character boundaries).
+    fn of(text: &'t str, at: usize, (id, first, values): Property<'t>) -> Option<RootProp<'t>> {
+        let values = text.get(values)?;
         Some(RootProp {
-            id: str::from_utf8(id).ok()?,
+            id: text.get(at..at + id.len())?,
             first: values.get(1..1 + first.len())?,
             values,
         })
@@ -67,9 +69,9 @@ impl<'t> RootProp<'t> {
     }
 }
 
-/// A property's ID, first value and all its values (from the first `[` to the last `]`),
-/// as bytes: most are moves, read as bytes.
-type Property<'t> = (&'t [u8], &'t [u8], &'t [u8]);
+/// A property's ID and first value, as bytes (most are moves, read as bytes), and where
+/// all its values are (from the first `[` to the last `]`).
+type Property<'t> = (&'t [u8], &'t [u8], Range<usize>);
 
 /// A cursor over a tree's bytes.
 struct Cursor<'t> {
@@ -102,7 +104,7 @@ impl<'t> Cursor<'t> {
                 }
                 self.i = i + 5;
                 let bytes = self.bytes;
-                return Some((&bytes[i..i + 1], &bytes[i + 2..i + 4], &bytes[i + 1..i + 5]));
+                return Some((&bytes[i..i + 1], &bytes[i + 2..i + 4], i + 1..i + 5));
             }
         }
         self.property_in_full()
@@ -142,7 +144,7 @@ impl<'t> Cursor<'t> {
             to = bytes.len() - rest.len();
         }
         self.i = bytes.len() - rest.len();
-        Some((id, first?, bytes.get(from?..to)?))
+        Some((id, first?, from?..to))
     }
 }
 
@@ -198,8 +200,9 @@ fn scan_tree(
                 break;
             }
             _ => {
+                let at = cursor.i;
                 let prop = cursor.property()?;
-                let (id, first, _) = prop;
+                let (id, first) = (prop.0, prop.1);
                 match (node, id) {
                     (_, b"B" | b"W") => play(id, first)?,
                     (0, _) => {
@@ -208,7 +211,7 @@ fn scan_tree(
                         {
                             return None;
                         }
-                        root[count] = RootProp::of(prop)?;
+                        root[count] = RootProp::of(text, at, prop)?;
                         count += 1;
                     }
                     // A move's comment is kept with it; anything else in a move node is
@@ -291,10 +294,29 @@ fn scan_tree(
 /// Whether the root's setup (`AB`, `AW`, `AE`, `PL`) is none or the rules' own start,
 /// Black to move, read as the reader reads it; `None` when the reader would report it.
 fn usual_start(root: &[RootProp<'_>], rules: &Rules) -> Option<bool> {
-    let setup_props = || {
-        root.iter()
-            .filter(|p| matches!(p.id, "AB" | "AW" | "AE" | "PL"))
-    };
+    // Most trees set up the standard start as this crate writes it: known at once.
+    let standard = *rules == Rules::default()
+        && setup_props(root)
+            .map(|p| (p.id, p.values))
+            .eq(STANDARD_SETUP);
+    if standard {
+        return Some(true);
+    }
+    usual_start_in_full(root, rules)
+}
+
+/// The standard start's setup as this crate writes it: IDs and values.
+const STANDARD_SETUP: [(&str, &str); 3] = [("AB", "[e4][d5]"), ("AW", "[d4][e5]"), ("PL", "[B]")];
+
+/// The root's setup properties, in order.
+fn setup_props<'r, 't>(root: &'r [RootProp<'t>]) -> impl Iterator<Item = &'r RootProp<'t>> {
+    root.iter()
+        .filter(|p| matches!(p.id, "AB" | "AW" | "AE" | "PL"))
+}
+
+/// [`usual_start`], the setup played out.
+fn usual_start_in_full(root: &[RootProp<'_>], rules: &Rules) -> Option<bool> {
+    let setup_props = || setup_props(root);
     if setup_props().next().is_none() {
         return Some(true);
     }
@@ -402,6 +424,36 @@ mod tests {
                     (at_once.i, at_once.items),
                     (in_full.i, in_full.items),
                     "{text:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_standard_setup_at_once_reads_as_played_out() {
+        let prop = |(id, values): (&'static str, &'static str)| RootProp {
+            id,
+            first: values.get(1..values.find(']').unwrap_or(1)).unwrap_or(""),
+            values,
+        };
+        let [ab, aw, pl] = STANDARD_SETUP;
+        for setup in [
+            vec![ab, aw, pl],
+            vec![("GM", "[2]"), ab, ("PB", "[x]"), aw, pl],
+            vec![pl, ab, aw],
+            vec![ab, aw],
+            vec![ab, aw, pl, ("AE", "[a1]")],
+            vec![ab, aw, ("PL", "[W]")],
+            vec![("AB", "[d5][e4]"), aw, pl],
+            vec![("AB", "[e4][d5][a1]"), aw, pl],
+            vec![ab, ("AW", "[d4]"), pl],
+        ] {
+            let root: Vec<RootProp<'_>> = setup.iter().copied().map(prop).collect();
+            for rules in [Rules::default(), Rules::othello(BoardShape::Six)] {
+                assert_eq!(
+                    usual_start(&root, &rules),
+                    usual_start_in_full(&root, &rules),
+                    "{setup:?} {rules:?}"
                 );
             }
         }
