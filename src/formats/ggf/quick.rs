@@ -58,7 +58,8 @@ impl<'t> Iterator for Properties<'t> {
     /// A property's ID and value, as bytes: most are moves, read as bytes.
     type Item = (&'t [u8], &'t [u8]);
 
-    #[inline]
+    // Inlined into the scan's loop: most properties are moves, read in a few steps.
+    #[inline(always)]
     fn next(&mut self) -> Option<(&'t [u8], &'t [u8])> {
         let bytes = self.bytes;
         // Offsets are found from what is left of the bytes: `bytes.len() - rest.len()`.
