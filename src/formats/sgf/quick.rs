@@ -81,6 +81,7 @@ struct Cursor<'t> {
 }
 
 impl<'t> Cursor<'t> {
+    #[inline]
     fn skip_ws(&mut self) -> Option<u8> {
         let bytes = self.bytes;
         while bytes.get(self.i).is_some_and(u8::is_ascii_whitespace) {
@@ -91,19 +92,22 @@ impl<'t> Cursor<'t> {
 
     /// The property at the cursor: an upper-case ID and its values, none with an escape;
     /// `None` for anything else.
+    // Inlined into the scan's loop: most properties are moves, read in a few steps.
+    #[inline(always)]
     fn property(&mut self) -> Option<Property<'t>> {
         let i = self.i;
-        // Most properties are a move: a one-letter ID and one two-byte value, neither space
-        // nor a value after it (`B[f5];`). Taken at once, as `property_in_full` takes it.
-        if let Some(&[b'A'..=b'Z', b'[', a, b, b']', next]) = self.bytes.get(i..i + 6) {
+        // Most properties are a move: a one-letter ID and one two-byte value, no value
+        // after it (`B[f5];`). Taken at once, as `property_in_full` takes it.
+        let bytes = self.bytes;
+        if let Some(&[b'A'..=b'Z', b'[', a, b, b']']) = bytes.get(i..i + 5) {
             let plain = |c: u8| c != b']' && c != b'\\';
-            if plain(a) && plain(b) && next != b'[' && !next.is_ascii_whitespace() {
+            let after = bytes[i + 5..].trim_ascii_start();
+            if plain(a) && plain(b) && after.first() != Some(&b'[') {
                 self.items += 1;
                 if self.items > MAX_ITEMS {
                     return None;
                 }
-                self.i = i + 5;
-                let bytes = self.bytes;
+                self.i = bytes.len() - after.len();
                 return Some((&bytes[i..i + 1], &bytes[i + 2..i + 4], i + 1..i + 5));
             }
         }
@@ -111,6 +115,7 @@ impl<'t> Cursor<'t> {
     }
 
     /// [`Cursor::property`], byte by byte.
+    #[inline(never)]
     fn property_in_full(&mut self) -> Option<Property<'t>> {
         let bytes = self.bytes;
         // Offsets are found from what is left of the bytes: `bytes.len() - rest.len()`.
@@ -400,6 +405,8 @@ mod tests {
             "B[f5] ",
             "B[f5][d6]",
             "B[f5]\n;",
+            "B[f5] [d6]",
+            "B[f5]\n\t;",
             "B[f]]",
             "B[\\5];",
             "B[]5];",
