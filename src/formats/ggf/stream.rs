@@ -35,6 +35,13 @@ pub(super) fn next_piece(splitter: &mut Splitter<'_>) -> io::Result<Option<Piece
                 return Some(i);
             }
             i += 1;
+            // Most values are two bytes (a move): stepped over at once.
+            if let Some(&[x, y, b']']) = chunk.get(i..i + 3).filter(|_| in_value) {
+                if (MAY_MATTER[usize::from(x)] | MAY_MATTER[usize::from(y)]) & IN_VALUE == 0 {
+                    i += 3;
+                    in_value = false;
+                }
+            }
             let here = if in_value { IN_VALUE } else { OUTSIDE };
             while chunk
                 .get(i)
@@ -439,10 +446,11 @@ mod tests {
             "1 (;GM[Othello]C[a ;) b ] c (]B[f5]C[;;;)]W[PA];)junk;)\n",
             "(;C[x(;y]B[f5]W[d6]\n",
             "(;B[f5];(;GM[]C[(]]C[;]);)",
+            "(;B[f5]C[(;]W[d6];)C[;)]\n",
             "(;)(;B[f5] ; ) ;)(;GM[x",
         );
         let ends = game_ends(text.as_bytes());
-        assert_eq!(ends.len(), 9);
+        assert_eq!(ends.len(), 11);
         for capacity in (1..=9).chain([64, 8192]) {
             let input = io::BufReader::with_capacity(capacity, text.as_bytes());
             let mut splitter = Splitter::new(Box::new(input), b"(;");
