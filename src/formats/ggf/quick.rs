@@ -271,19 +271,29 @@ fn tag_name(id: &str) -> &str {
 
 /// A move `move/eval/time` the reader reads without a word: at most three parts, a move,
 /// numbers or nothing after it.
+#[inline]
 fn parse_move(value: &[u8]) -> Option<Move> {
+    // Most moves are a square alone, a letter and a digit (`f5`), or a pass (`PA`): taken
+    // at once, in the scan's loop.
+    match *value {
+        [b'P', b'A'] => Some(Move::Pass),
+        [column, row @ b'1'..=b'9'] if (column | 0x20).wrapping_sub(b'a') < 10 => {
+            Square::new((column | 0x20) - b'a', row - b'1').map(Move::Place)
+        }
+        _ => parse_move_in_parts(value),
+    }
+}
+
+/// [`parse_move`], the value split into its parts.
+#[inline(never)]
+fn parse_move_in_parts(value: &[u8]) -> Option<Move> {
     // Most moves start with a square as a letter and a digit (`f5/0.00/1.23`): taken at
-    // once, and the eval and time after it split as below; most of those are the square
-    // alone, and so is a pass (`PA`).
+    // once, and the eval and time after it split as below.
     let (mv, mut parts) = match *value {
-        [b'P', b'A'] => return Some(Move::Pass),
         [column, row @ b'1'..=b'9', ref rest @ ..]
             if (column | 0x20).wrapping_sub(b'a') < 10 && matches!(rest, [] | [b'/', ..]) =>
         {
             let square = Square::new((column | 0x20) - b'a', row - b'1')?;
-            if rest.is_empty() {
-                return Some(Move::Place(square));
-            }
             let mut parts = str::from_utf8(rest).ok()?.split('/');
             // The empty text before the first `/`, or before the end.
             parts.next();
@@ -338,7 +348,13 @@ mod tests {
             "f5", "F5", "j9", "J9", "a1/", "f5/1.2/3", "f5//0.5", "f5/1/2/3", "f5///", "f5/x",
             "f5 /1", " f5", "f55", "f5x", "k5", "a0", "j10/1", "pass", "PA", "--", "", "/",
         ] {
-            assert_eq!(parse_move(value.as_bytes()), split(value), "{value:?}");
+            let bytes = value.as_bytes();
+            assert_eq!(parse_move(bytes), split(value), "{value:?}");
+            assert_eq!(
+                parse_move_in_parts(bytes),
+                split(value),
+                "{value:?} in parts"
+            );
         }
     }
 
