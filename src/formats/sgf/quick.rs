@@ -62,10 +62,18 @@ impl<'t> RootProp<'t> {
 
     /// Each value, in order.
     fn each(&self) -> impl Iterator<Item = &'t str> {
-        let values: &'t str = self.values;
-        values
-            .split(']')
-            .filter_map(|v| v.trim_start().strip_prefix('['))
+        // Most properties have one value, their first (`[first]`): not split.
+        let single = self.values.len() == self.first.len() + 2;
+        let (first, values) = if single {
+            (Some(self.first), "")
+        } else {
+            (None, self.values)
+        };
+        first.into_iter().chain(
+            values
+                .split(']')
+                .filter_map(|v| v.trim_start().strip_prefix('[')),
+        )
     }
 }
 
@@ -463,6 +471,29 @@ mod tests {
                     "{setup:?} {rules:?}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn a_single_value_reads_as_the_values_split() {
+        for (first, values) in [
+            ("x", "[x]"),
+            ("", "[]"),
+            ("a b", "[a b]"),
+            ("x", "[x][y]"),
+            ("x", "[x] [y]"),
+            ("", "[][]"),
+        ] {
+            let prop = RootProp {
+                id: "XX",
+                first,
+                values,
+            };
+            let split: Vec<&str> = values
+                .split(']')
+                .filter_map(|v| v.trim_start().strip_prefix('['))
+                .collect();
+            assert_eq!(prop.each().collect::<Vec<_>>(), split, "{values:?}");
         }
     }
 
