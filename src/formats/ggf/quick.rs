@@ -12,8 +12,10 @@ use super::ty::{canonical_type, GgfType, TyBoard};
 use super::{TAG_IDS, TYPE_TAG};
 use crate::engine::quick::{code, QuickClaim, QuickMoves, PASS};
 use crate::engine::{BoardShape, Move, Preset, Rules, Square};
+use crate::formats::bracketed::{same_id, value_len};
 use crate::formats::text::{parse_number, MAX_TAGS};
 use crate::record::TagName;
+use std::str;
 
 /// The most distinct properties other than moves a game the scan takes may hold.
 const MAX_DISTINCT: usize = 32;
@@ -35,7 +37,7 @@ impl PendingGame {
 /// The properties of the game at `text[at..]` (`(;` first), in order, up to `;)`; the
 /// iteration stops early (with `failed` set) at anything the reader would report.
 struct Properties<'t> {
-    text: &'t str,
+    bytes: &'t [u8],
     at: usize,
     count: usize,
     failed: bool,
@@ -44,7 +46,7 @@ struct Properties<'t> {
 impl<'t> Properties<'t> {
     fn of(text: &'t str, at: usize) -> Properties<'t> {
         Properties {
-            text,
+            bytes: text.as_bytes(),
             at: at + 2,
             count: 0,
             failed: false,
@@ -53,48 +55,43 @@ impl<'t> Properties<'t> {
 }
 
 impl<'t> Iterator for Properties<'t> {
-    /// A property's ID and value.
-    type Item = (&'t str, &'t str);
+    /// A property's ID and value, as bytes: most are moves, read as bytes.
+    type Item = (&'t [u8], &'t [u8]);
 
-    fn next(&mut self) -> Option<(&'t str, &'t str)> {
-        let bytes = self.text.as_bytes();
-        let mut i = self.at;
-        while bytes.get(i).is_some_and(u8::is_ascii_whitespace) {
-            i += 1;
-        }
-        self.at = i;
+    // Inlined into the scan's loop: most properties are moves, read in a few steps.
+    #[inline(always)]
+    fn next(&mut self) -> Option<(&'t [u8], &'t [u8])> {
+        let bytes = self.bytes;
+        // Offsets are found from what is left of the bytes: `bytes.len() - rest.len()`.
+        let rest = bytes.get(self.at..).unwrap_or_default().trim_ascii_start();
+        self.at = bytes.len() - rest.len();
         // Closed, or (unterminated, stray text, a missing or open value) reported.
-        if bytes[i.min(bytes.len())..].starts_with(b";)") {
+        if rest.starts_with(b";)") {
             return None;
         }
         self.failed = true;
-        if !bytes.get(i)?.is_ascii_alphabetic() {
+        if !rest.first()?.is_ascii_alphabetic() {
             return None;
         }
-        let start = i;
-        while bytes.get(i).is_some_and(u8::is_ascii_alphanumeric) {
-            i += 1;
-        }
-        let id_end = i;
-        while matches!(bytes.get(i), Some(b' ' | b'\t')) {
-            i += 1;
-        }
-        if bytes.get(i) != Some(&b'[') {
-            return None;
-        }
-        let open = i;
-        let close = open + 1 + memchr::memchr(b']', &bytes[open + 1..])?;
+        let id_len = rest
+            .iter()
+            .position(|b| !b.is_ascii_alphanumeric())
+            .unwrap_or(rest.len());
+        let (id, rest) = rest.split_at(id_len);
+        let gap = rest
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+        let rest = rest[gap..].strip_prefix(b"[")?;
+        let value = &rest[..value_len(rest, false)?];
         if self.count == MAX_PROPERTIES {
             return None;
         }
         self.count += 1;
         self.failed = false;
-        self.at = close + 1;
-        // Both ends are ASCII bytes: character boundaries.
-        Some((
-            self.text.get(start..id_end)?,
-            self.text.get(open + 1..close)?,
-        ))
+        // Past the value and its `]`.
+        self.at = bytes.len() - (rest.len() - value.len() - 1);
+        Some((id, value))
     }
 }
 
@@ -136,8 +133,8 @@ fn scan_game(
     let mut props = Properties::of(text, at);
     for (id, value) in props.by_ref() {
         match id {
-            "B" | "W" => {
-                if (id == "B") != black_next {
+            b"B" | b"W" => {
+                if (id == b"B") != black_next {
                     return None;
                 }
                 black_next = !black_next;
@@ -150,8 +147,12 @@ fn scan_game(
                 }
             }
             _ => {
+                // Both ends are ASCII bytes: character boundaries of the text.
+                let (id, value) = (str::from_utf8(id).ok()?, str::from_utf8(value).ok()?);
                 if distinct == MAX_DISTINCT
-                    || others[..distinct].iter().any(|(seen, _)| *seen == id)
+                    || others[..distinct]
+                        .iter()
+                        .any(|(seen, _)| same_id(seen.as_bytes(), id.as_bytes()))
                 {
                     return None;
                 }
@@ -264,27 +265,42 @@ fn scan_game(
 fn tag_name(id: &str) -> &str {
     TAG_IDS
         .iter()
-        .find(|(tid, _)| *tid == id)
+        .find(|(tid, _)| same_id(tid.as_bytes(), id.as_bytes()))
         .map_or(id, |(_, name)| name)
 }
 
 /// A move `move/eval/time` the reader reads without a word: at most three parts, a move,
 /// numbers or nothing after it.
-fn parse_move(value: &str) -> Option<Move> {
+#[inline]
+fn parse_move(value: &[u8]) -> Option<Move> {
+    // Most moves are a square alone, a letter and a digit (`f5`), or a pass (`PA`): taken
+    // at once, in the scan's loop.
+    match *value {
+        [b'P', b'A'] => Some(Move::Pass),
+        [column, row @ b'1'..=b'9'] if (column | 0x20).wrapping_sub(b'a') < 10 => {
+            Square::new((column | 0x20) - b'a', row - b'1').map(Move::Place)
+        }
+        _ => parse_move_in_parts(value),
+    }
+}
+
+/// [`parse_move`], the value split into its parts.
+#[inline(never)]
+fn parse_move_in_parts(value: &[u8]) -> Option<Move> {
     // Most moves start with a square as a letter and a digit (`f5/0.00/1.23`): taken at
     // once, and the eval and time after it split as below.
-    let (mv, mut parts) = match *value.as_bytes() {
+    let (mv, mut parts) = match *value {
         [column, row @ b'1'..=b'9', ref rest @ ..]
             if (column | 0x20).wrapping_sub(b'a') < 10 && matches!(rest, [] | [b'/', ..]) =>
         {
             let square = Square::new((column | 0x20) - b'a', row - b'1')?;
-            let mut parts = value[2..].split('/');
+            let mut parts = str::from_utf8(rest).ok()?.split('/');
             // The empty text before the first `/`, or before the end.
             parts.next();
             (Move::Place(square), parts)
         }
         _ => {
-            let mut parts = value.split('/');
+            let mut parts = str::from_utf8(value).ok()?.split('/');
             (parse_move_token(parts.next()?.trim())?, parts)
         }
     };
@@ -332,7 +348,13 @@ mod tests {
             "f5", "F5", "j9", "J9", "a1/", "f5/1.2/3", "f5//0.5", "f5/1/2/3", "f5///", "f5/x",
             "f5 /1", " f5", "f55", "f5x", "k5", "a0", "j10/1", "pass", "PA", "--", "", "/",
         ] {
-            assert_eq!(parse_move(value), split(value), "{value:?}");
+            let bytes = value.as_bytes();
+            assert_eq!(parse_move(bytes), split(value), "{value:?}");
+            assert_eq!(
+                parse_move_in_parts(bytes),
+                split(value),
+                "{value:?} in parts"
+            );
         }
     }
 

@@ -24,29 +24,70 @@ pub(super) fn next_piece(splitter: &mut Splitter<'_>) -> io::Result<Option<Piece
     let mut in_value = false;
     let mut prev = 0u8;
     let mut end = End::Eof;
-    let mut stop = |b: u8| {
-        if prev == b'(' && b == b';' {
-            end = End::NextGame;
-            return true;
+    // A buffer at a time, by the rule of `stop_at`, stepping over the bytes that cannot
+    // matter where they are: all but `]` and `;` in a value, `[`, `;` and `)` outside.
+    splitter.scan_game(&mut piece, |chunk| {
+        let mut i = 0;
+        while let Some(&b) = chunk.get(i) {
+            let before = if i == 0 { prev } else { chunk[i - 1] };
+            if let Some(found) = stop_at(before, b, &mut in_value) {
+                end = found;
+                return Some(i);
+            }
+            i += 1;
+            // Most values are two bytes (a move): stepped over at once.
+            if let Some(&[x, y, b']']) = chunk.get(i..i + 3).filter(|_| in_value) {
+                if (MAY_MATTER[usize::from(x)] | MAY_MATTER[usize::from(y)]) & IN_VALUE == 0 {
+                    i += 3;
+                    in_value = false;
+                }
+            }
+            let here = if in_value { IN_VALUE } else { OUTSIDE };
+            while chunk
+                .get(i)
+                .is_some_and(|&b| MAY_MATTER[usize::from(b)] & here == 0)
+            {
+                i += 1;
+            }
         }
-        if in_value {
-            in_value = b != b']';
-        } else if b == b'[' {
-            in_value = true;
-        } else if prev == b';' && b == b')' {
-            end = End::Closed;
-            return true;
-        }
-        prev = b;
-        false
-    };
-    splitter.scan_game(&mut piece, |chunk| chunk.iter().position(|&b| stop(b)))?;
+        prev = chunk.last().copied().unwrap_or(prev);
+        None
+    })?;
     if end == End::NextGame {
         splitter.carry_opening(&mut piece);
     }
     piece.end = end;
     Ok(Some(piece))
 }
+
+/// The splitting rule, byte `b` after byte `before`: a `(;` anywhere starts the next game;
+/// outside values (in brackets, `in_value`) a `[` opens one and `;)` closes the game.
+/// Gives how the game ended at `b`, if it did.
+fn stop_at(before: u8, b: u8, in_value: &mut bool) -> Option<End> {
+    if before == b'(' && b == b';' {
+        return Some(End::NextGame);
+    }
+    if *in_value {
+        *in_value = b != b']';
+    } else if b == b'[' {
+        *in_value = true;
+    } else if before == b';' && b == b')' {
+        return Some(End::Closed);
+    }
+    None
+}
+
+/// Where a byte may matter to `stop_at`: a mask of [`IN_VALUE`] and [`OUTSIDE`].
+const MAY_MATTER: [u8; 256] = {
+    let mut table = [0; 256];
+    table[b']' as usize] = IN_VALUE;
+    table[b'[' as usize] = OUTSIDE;
+    table[b')' as usize] = OUTSIDE;
+    table[b';' as usize] = IN_VALUE | OUTSIDE;
+    table
+};
+const IN_VALUE: u8 = 1;
+const OUTSIDE: u8 = 2;
 
 /// Reads GGF games one at a time.
 ///
@@ -176,13 +217,8 @@ impl Reader<'_> {
     /// the line's count prefix does not match.
     fn count(&mut self, game: &mut PendingGame) {
         let source = &game.decoded.source;
-        let end_line = source.line
-            + source
-                .text
-                .trim_end()
-                .bytes()
-                .filter(|&b| b == b'\n')
-                .count();
+        let end_line =
+            source.line + memchr::memchr_iter(b'\n', source.text.trim_end().as_bytes()).count();
         let has_game = game.decoded.game_at.is_some();
         let joins = has_game
             && game.prefix.is_none()
@@ -368,4 +404,64 @@ pub(super) fn before_game(
         dropped,
     ));
     (count, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where each game of `text` ends and how, by the rule a byte at a time: from each
+    /// `(;` on, up to the byte `stop_at` stops at.
+    fn game_ends(text: &[u8]) -> Vec<(usize, End)> {
+        let mut ends = Vec::new();
+        let mut at = memchr::memmem::find(text, b"(;");
+        while let Some(open) = at {
+            let (mut prev, mut in_value) = (0, false);
+            let stop = text[open + 2..].iter().enumerate().find_map(|(i, &b)| {
+                let found = stop_at(prev, b, &mut in_value);
+                prev = b;
+                found.map(|end| (open + 2 + i, end))
+            });
+            at = match stop {
+                Some((i, End::NextGame)) => {
+                    ends.push((i - 1, End::NextGame));
+                    Some(i - 1)
+                }
+                Some((i, end)) => {
+                    ends.push((i + 1, end));
+                    memchr::memmem::find(&text[i + 1..], b"(;").map(|k| i + 1 + k)
+                }
+                None => {
+                    ends.push((text.len(), End::Eof));
+                    None
+                }
+            };
+        }
+        ends
+    }
+
+    #[test]
+    fn games_end_where_the_rule_says_at_any_buffer_size() {
+        let text = concat!(
+            "(;GM[Othello]B[f5]W[d6];)\n",
+            "1 (;GM[Othello]C[a ;) b ] c (]B[f5]C[;;;)]W[PA];)junk;)\n",
+            "(;C[x(;y]B[f5]W[d6]\n",
+            "(;B[f5];(;GM[]C[(]]C[;]);)",
+            "(;B[f5]C[(;]W[d6];)C[;)]\n",
+            "(;)(;B[f5] ; ) ;)(;GM[x",
+        );
+        let ends = game_ends(text.as_bytes());
+        assert_eq!(ends.len(), 11);
+        for capacity in (1..=9).chain([64, 8192]) {
+            let input = io::BufReader::with_capacity(capacity, text.as_bytes());
+            let mut splitter = Splitter::new(Box::new(input), b"(;");
+            let mut pieces = Vec::new();
+            while let Some(piece) = next_piece(&mut splitter).unwrap() {
+                if piece.game_at.is_some() {
+                    pieces.push((piece.offset + piece.bytes.len(), piece.end));
+                }
+            }
+            assert_eq!(pieces, ends, "buffers of {capacity} bytes");
+        }
+    }
 }

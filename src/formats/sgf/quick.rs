@@ -11,8 +11,11 @@ use super::stream::PendingTree;
 use super::TAG_IDS;
 use crate::engine::quick::{code, QuickClaim, QuickMoves, PASS};
 use crate::engine::{BoardShape, Color, Move, Rules, Setup, SquareSet};
+use crate::formats::bracketed::{same_id, value_len};
 use crate::formats::text::parse_number;
 use crate::record::TagName;
+use std::ops::Range;
+use std::str;
 
 /// The most distinct root properties a tree the scan takes may hold.
 const MAX_ROOT: usize = 32;
@@ -46,25 +49,49 @@ struct RootProp<'t> {
 }
 
 impl<'t> RootProp<'t> {
+    /// The root property `prop`, its ID at `text[at..]` (its parts end in ASCII:
+    /// character boundaries).
+    fn of(text: &'t str, at: usize, (id, first, values): Property<'t>) -> Option<RootProp<'t>> {
+        let values = text.get(values)?;
+        Some(RootProp {
+            id: text.get(at..at + id.len())?,
+            first: values.get(1..1 + first.len())?,
+            values,
+        })
+    }
+
     /// Each value, in order.
     fn each(&self) -> impl Iterator<Item = &'t str> {
-        let values: &'t str = self.values;
-        values
-            .split(']')
-            .filter_map(|v| v.trim_start().strip_prefix('['))
+        // Most properties have one value, their first (`[first]`): not split.
+        let single = self.values.len() == self.first.len() + 2;
+        let (first, values) = if single {
+            (Some(self.first), "")
+        } else {
+            (None, self.values)
+        };
+        first.into_iter().chain(
+            values
+                .split(']')
+                .filter_map(|v| v.trim_start().strip_prefix('[')),
+        )
     }
 }
 
+/// A property's ID and first value, as bytes (most are moves, read as bytes), and where
+/// all its values are (from the first `[` to the last `]`).
+type Property<'t> = (&'t [u8], &'t [u8], Range<usize>);
+
 /// A cursor over a tree's bytes.
 struct Cursor<'t> {
-    text: &'t str,
+    bytes: &'t [u8],
     i: usize,
     items: usize,
 }
 
 impl<'t> Cursor<'t> {
+    #[inline]
     fn skip_ws(&mut self) -> Option<u8> {
-        let bytes = self.text.as_bytes();
+        let bytes = self.bytes;
         while bytes.get(self.i).is_some_and(u8::is_ascii_whitespace) {
             self.i += 1;
         }
@@ -73,38 +100,64 @@ impl<'t> Cursor<'t> {
 
     /// The property at the cursor: an upper-case ID and its values, none with an escape;
     /// `None` for anything else.
-    fn property(&mut self) -> Option<(&'t str, &'t str, &'t str)> {
-        let bytes = self.text.as_bytes();
-        let start = self.i;
-        while bytes.get(self.i).is_some_and(u8::is_ascii_uppercase) {
-            self.i += 1;
+    // Inlined into the scan's loop: most properties are moves, read in a few steps.
+    #[inline(always)]
+    fn property(&mut self) -> Option<Property<'t>> {
+        let i = self.i;
+        // Most properties are a move: a one-letter ID and one two-byte value, no value
+        // after it (`B[f5];`). Taken at once, as `property_in_full` takes it.
+        let bytes = self.bytes;
+        if let Some(&[b'A'..=b'Z', b'[', a, b, b']']) = bytes.get(i..i + 5) {
+            let plain = |c: u8| c != b']' && c != b'\\';
+            let after = bytes[i + 5..].trim_ascii_start();
+            if plain(a) && plain(b) && after.first() != Some(&b'[') {
+                self.items += 1;
+                if self.items > MAX_ITEMS {
+                    return None;
+                }
+                self.i = bytes.len() - after.len();
+                return Some((&bytes[i..i + 1], &bytes[i + 2..i + 4], i + 1..i + 5));
+            }
         }
+        self.property_in_full()
+    }
+
+    /// [`Cursor::property`], byte by byte.
+    #[inline(never)]
+    fn property_in_full(&mut self) -> Option<Property<'t>> {
+        let bytes = self.bytes;
+        // Offsets are found from what is left of the bytes: `bytes.len() - rest.len()`.
+        let rest = bytes.get(self.i..)?;
+        let id_len = rest
+            .iter()
+            .position(|b| !b.is_ascii_uppercase())
+            .unwrap_or(rest.len());
         // A lower-case letter in an ID is left out by the reader: not for the scan.
-        if self.i == start || bytes.get(self.i).is_some_and(u8::is_ascii_lowercase) {
+        if id_len == 0 || rest.get(id_len).is_some_and(u8::is_ascii_lowercase) {
             return None;
         }
-        let id = self.text.get(start..self.i)?;
-        let (mut first, mut from, mut to) = (None, None, self.i);
-        while self.skip_ws() == Some(b'[') {
+        let (id, mut rest) = rest.split_at(id_len);
+        let (mut first, mut from, mut to) = (None, None, 0);
+        loop {
+            rest = rest.trim_ascii_start();
+            let Some(value) = rest.strip_prefix(b"[") else {
+                break;
+            };
             self.items += 1;
             if self.items > MAX_ITEMS {
                 return None;
             }
-            let open = self.i;
-            let close = match bytes.get(open + 1..open + 4) {
-                // Most values are two bytes (a move): their end at once.
-                Some(&[a, b, b']']) if ![a, b].iter().any(|&c| c == b']' || c == b'\\') => open + 3,
-                _ => open + 1 + memchr::memchr2(b']', b'\\', &bytes[open + 1..])?,
-            };
-            if bytes[close] != b']' {
+            let len = value_len(value, true)?;
+            if value[len] != b']' {
                 return None;
             }
-            first.get_or_insert(self.text.get(open + 1..close)?);
-            from.get_or_insert(open);
-            to = close + 1;
-            self.i = close + 1;
+            first.get_or_insert(&value[..len]);
+            from.get_or_insert(bytes.len() - rest.len());
+            rest = &value[len + 1..];
+            to = bytes.len() - rest.len();
         }
-        Some((id, first?, self.text.get(from?..to)?))
+        self.i = bytes.len() - rest.len();
+        Some((id, first?, from?..to))
     }
 }
 
@@ -119,23 +172,23 @@ fn scan_tree(
     // Colours must take turns, Black first, with every pass written.
     moves.require_written_passes();
     let mut black_next = true;
-    let mut play = |id: &str, value: &str| -> Option<()> {
-        if (id == "B") != black_next {
+    let mut play = |id: &[u8], value: &[u8]| -> Option<()> {
+        if (id == b"B") != black_next {
             return None;
         }
         black_next = !black_next;
         // Most moves are a letter and a digit (`f5`): the square at once.
-        if let [column @ b'a'..=b'j', row @ b'1'..=b'9'] = *value.as_bytes() {
+        if let [column @ b'a'..=b'j', row @ b'1'..=b'9'] = *value {
             return moves.push(code(column - b'a', row - b'1')).then_some(());
         }
-        let pushed = match parse_point(value.trim())? {
+        let pushed = match parse_point(str::from_utf8(value).ok()?.trim())? {
             Move::Pass => moves.push(PASS),
             Move::Place(sq) => moves.push(code(sq.col(), sq.row())),
         };
         pushed.then_some(())
     };
     let mut cursor = Cursor {
-        text,
+        bytes: text.as_bytes(),
         i: at + 1,
         items: 0,
     };
@@ -160,19 +213,23 @@ fn scan_tree(
                 break;
             }
             _ => {
-                let (id, first, values) = cursor.property()?;
+                let at = cursor.i;
+                let prop = cursor.property()?;
+                let (id, first) = (prop.0, prop.1);
                 match (node, id) {
-                    (_, "B" | "W") => play(id, first)?,
+                    (_, b"B" | b"W") => play(id, first)?,
                     (0, _) => {
-                        if count == MAX_ROOT || root[..count].iter().any(|p| p.id == id) {
+                        if count == MAX_ROOT
+                            || root[..count].iter().any(|p| same_id(p.id.as_bytes(), id))
+                        {
                             return None;
                         }
-                        root[count] = RootProp { id, first, values };
+                        root[count] = RootProp::of(text, at, prop)?;
                         count += 1;
                     }
                     // A move's comment is kept with it; anything else in a move node is
                     // reported.
-                    (_, "C") => {}
+                    (_, b"C") => {}
                     _ => return None,
                 }
             }
@@ -223,7 +280,7 @@ fn scan_tree(
             id => {
                 let name = TAG_IDS
                     .iter()
-                    .find(|(tid, _)| *tid == id)
+                    .find(|(tid, _)| same_id(tid.as_bytes(), id.as_bytes()))
                     .map_or(id, |(_, name)| name);
                 for value in prop.each() {
                     if komi.is_none() && name.eq_ignore_ascii_case(TagName::KOMI) {
@@ -250,10 +307,29 @@ fn scan_tree(
 /// Whether the root's setup (`AB`, `AW`, `AE`, `PL`) is none or the rules' own start,
 /// Black to move, read as the reader reads it; `None` when the reader would report it.
 fn usual_start(root: &[RootProp<'_>], rules: &Rules) -> Option<bool> {
-    let setup_props = || {
-        root.iter()
-            .filter(|p| matches!(p.id, "AB" | "AW" | "AE" | "PL"))
-    };
+    // Most trees set up the standard start as this crate writes it: known at once.
+    let standard = *rules == Rules::default()
+        && setup_props(root)
+            .map(|p| (p.id, p.values))
+            .eq(STANDARD_SETUP);
+    if standard {
+        return Some(true);
+    }
+    usual_start_in_full(root, rules)
+}
+
+/// The standard start's setup as this crate writes it: IDs and values.
+const STANDARD_SETUP: [(&str, &str); 3] = [("AB", "[e4][d5]"), ("AW", "[d4][e5]"), ("PL", "[B]")];
+
+/// The root's setup properties, in order.
+fn setup_props<'r, 't>(root: &'r [RootProp<'t>]) -> impl Iterator<Item = &'r RootProp<'t>> {
+    root.iter()
+        .filter(|p| matches!(p.id, "AB" | "AW" | "AE" | "PL"))
+}
+
+/// [`usual_start`], the setup played out.
+fn usual_start_in_full(root: &[RootProp<'_>], rules: &Rules) -> Option<bool> {
+    let setup_props = || setup_props(root);
     if setup_props().next().is_none() {
         return Some(true);
     }
@@ -326,6 +402,99 @@ mod tests {
             tags.push((n.to_owned(), v.to_owned()))
         })?;
         Some((rules, claim, moves.as_slice().to_vec(), tags))
+    }
+
+    #[test]
+    fn a_move_at_once_reads_as_the_property_in_full() {
+        for text in [
+            "B[f5];",
+            "W[PA])",
+            "B[f5]C[x]",
+            "B[f5] ",
+            "B[f5][d6]",
+            "B[f5]\n;",
+            "B[f5] [d6]",
+            "B[f5]\n\t;",
+            "B[f]]",
+            "B[\\5];",
+            "B[]5];",
+            "b[f5];",
+            "BW[f5];",
+            "B [f5];",
+            "B[f5]",
+            "B[f5",
+            "B[f5]x",
+            "B[ab]c",
+        ] {
+            let bytes = text.as_bytes();
+            for items in [0, MAX_ITEMS - 1, MAX_ITEMS] {
+                let mut at_once = Cursor { bytes, i: 0, items };
+                let mut in_full = Cursor { bytes, i: 0, items };
+                assert_eq!(
+                    at_once.property(),
+                    in_full.property_in_full(),
+                    "{text:?} after {items}"
+                );
+                assert_eq!(
+                    (at_once.i, at_once.items),
+                    (in_full.i, in_full.items),
+                    "{text:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_standard_setup_at_once_reads_as_played_out() {
+        let prop = |(id, values): (&'static str, &'static str)| RootProp {
+            id,
+            first: values.get(1..values.find(']').unwrap_or(1)).unwrap_or(""),
+            values,
+        };
+        let [ab, aw, pl] = STANDARD_SETUP;
+        for setup in [
+            vec![ab, aw, pl],
+            vec![("GM", "[2]"), ab, ("PB", "[x]"), aw, pl],
+            vec![pl, ab, aw],
+            vec![ab, aw],
+            vec![ab, aw, pl, ("AE", "[a1]")],
+            vec![ab, aw, ("PL", "[W]")],
+            vec![("AB", "[d5][e4]"), aw, pl],
+            vec![("AB", "[e4][d5][a1]"), aw, pl],
+            vec![ab, ("AW", "[d4]"), pl],
+        ] {
+            let root: Vec<RootProp<'_>> = setup.iter().copied().map(prop).collect();
+            for rules in [Rules::default(), Rules::othello(BoardShape::Six)] {
+                assert_eq!(
+                    usual_start(&root, &rules),
+                    usual_start_in_full(&root, &rules),
+                    "{setup:?} {rules:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_single_value_reads_as_the_values_split() {
+        for (first, values) in [
+            ("x", "[x]"),
+            ("", "[]"),
+            ("a b", "[a b]"),
+            ("x", "[x][y]"),
+            ("x", "[x] [y]"),
+            ("", "[][]"),
+        ] {
+            let prop = RootProp {
+                id: "XX",
+                first,
+                values,
+            };
+            let split: Vec<&str> = values
+                .split(']')
+                .filter_map(|v| v.trim_start().strip_prefix('['))
+                .collect();
+            assert_eq!(prop.each().collect::<Vec<_>>(), split, "{values:?}");
+        }
     }
 
     #[test]

@@ -45,7 +45,16 @@ pub(super) fn next_piece(splitter: &mut Splitter<'_>) -> io::Result<Option<Piece
                 }
             } else {
                 match b {
-                    b'[' => in_value = true,
+                    b'[' => {
+                        // Most values are two bytes (a move): stepped over at once.
+                        if let Some(&[x, y, b']']) = chunk.get(i + 1..i + 4) {
+                            if !MAY_MATTER[usize::from(x)] && !MAY_MATTER[usize::from(y)] {
+                                i += 4;
+                                continue;
+                            }
+                        }
+                        in_value = true;
+                    }
                     b'(' => depth += 1,
                     b')' => {
                         depth -= 1;
@@ -243,7 +252,7 @@ mod tests {
     #[test]
     fn trees_end_where_the_rule_says_at_any_buffer_size() {
         let text = concat!(
-            "(;GM[2]C[x\\y])\n",
+            "(;GM[2]C[x\\y];B[f5]W[)(]C[\\\\]C[a]]C[(]]C[a\\](])\n",
             "(;GM[2]C[a \\] b ) c ( d]PB[x\\\\](;B[f5])(;B[d3]C[\\n)]))\n",
             "(;GM[2]C[\\\\\\]]PW[)];W[f5]C[(((]C[\\)\\(])",
             "junk ( ;GM[2];B[f5]C[\\",
