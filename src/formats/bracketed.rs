@@ -127,6 +127,8 @@ pub(super) struct Splitter<'a> {
     opening: &'static [u8],
     /// Offset and line of an opening already consumed that starts the next game.
     carry: Option<(usize, usize)>,
+    /// The bytes of the last game: the room the next piece starts with.
+    last_len: usize,
 }
 
 impl<'a> Splitter<'a> {
@@ -136,6 +138,7 @@ impl<'a> Splitter<'a> {
             scanner: Scanner::new(input),
             opening,
             carry: None,
+            last_len: 0,
         }
     }
 
@@ -144,8 +147,11 @@ impl<'a> Splitter<'a> {
     /// or when too much garbage came before the opening to keep it with the game (it is
     /// then carried over to the next piece). `None` at the end of the input.
     pub(super) fn next_opening<E: Default>(&mut self) -> io::Result<Option<Piece<E>>> {
+        // Games are alike in size: room for one a little longer than the last, at once
+        // (within reason: one huge game does not make every piece after it huge).
+        let room = self.last_len.min(1 << 16);
         let mut piece = Piece {
-            bytes: Vec::new(),
+            bytes: Vec::with_capacity(room + room / 8),
             offset: self.scanner.offset,
             line: self.scanner.line,
             game_at: None,
@@ -211,6 +217,7 @@ impl<'a> Splitter<'a> {
             piece.bytes = Vec::new();
             piece.too_long = Some(before + scanned);
         }
+        self.last_len = before + scanned;
         Ok(hit)
     }
 
@@ -240,8 +247,13 @@ pub(super) fn parse_piece<E, T: Default>(
 #[derive(Clone)]
 pub(super) struct Decoded {
     pub(super) index: usize,
-    /// The game's source: its text decoded.
-    pub(super) source: Source,
+    name: Arc<str>,
+    /// The piece's text decoded, made the game's [`Source`] when it is read in full (a
+    /// plain game needs no shared copy of it).
+    pub(super) text: String,
+    /// Byte offset of `text` in the file, and its first line (0-based).
+    pub(super) offset: usize,
+    pub(super) line: usize,
     /// Where the game starts in the text, if there is a game.
     pub(super) game_at: Option<usize>,
     /// What decoding found.
@@ -264,12 +276,10 @@ pub(super) fn decode_piece<E>(piece: Piece<E>, name: &Arc<str>, index: usize) ->
     };
     Decoded {
         index,
-        source: Source {
-            name: name.clone(),
-            text: text.into(),
-            offset: base,
-            line: piece.line,
-        },
+        name: name.clone(),
+        text,
+        offset: base,
+        line: piece.line,
         game_at,
         problems,
         too_long: piece.too_long,
@@ -309,7 +319,7 @@ impl Decoded {
         let at = self
             .game_at
             .filter(|_| self.problems.is_empty() && self.too_long.is_none())?;
-        Some((&self.source.text, at))
+        Some((&self.text, at))
     }
 
     pub(super) fn parse<T: Default>(
@@ -320,13 +330,13 @@ impl Decoded {
         for d in self.problems {
             diagnostics.push(d);
         }
-        let base = self.source.offset;
+        let base = self.offset;
         let (record, extra) = match self.too_long {
             Some(len) => {
-                diagnostics.push(text::too_long("the game starting", self.source.line, len));
+                diagnostics.push(text::too_long("the game starting", self.line, len));
                 (None, T::default())
             }
-            None => parse(&self.source.text, base, self.game_at, &mut diagnostics),
+            None => parse(&self.text, base, self.game_at, &mut diagnostics),
         };
         let mut diagnostics = diagnostics.into_vec();
         for d in &mut diagnostics {
@@ -334,7 +344,12 @@ impl Decoded {
         }
         let game = ParsedGame {
             index: self.index,
-            source: self.source,
+            source: Source {
+                name: self.name,
+                text: self.text.into(),
+                offset: self.offset,
+                line: self.line,
+            },
             record,
             diagnostics,
         };

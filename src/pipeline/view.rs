@@ -46,7 +46,7 @@
 //! `docs/performance.md` lists for each). Every other game (and every OBF position) is
 //! read in full and viewed through its record. RGN/PGN and WTHOR games are viewed where
 //! they lie in the reader's buffers; a game of the other formats costs the one allocation
-//! its text is split off into (GGF and SGF a few more).
+//! its text is split off into.
 
 use std::io::{self, BufRead};
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -152,7 +152,7 @@ impl Reader<'_> {
             return;
         };
         if group.seen < group.count {
-            let src = &held.decoded.source;
+            let src = &held.decoded;
             // The game's last two characters (`;)` when it is closed), whole.
             let text = src.text.trim_end();
             let last_two = text.char_indices().rev().nth(1).map_or(0, |(k, _)| k);
@@ -216,7 +216,7 @@ impl Reader<'_> {
     /// Counts `game` in its archive line, noting on it (or on the line's last game) where
     /// the line's count prefix does not match.
     fn count(&mut self, game: &mut PendingGame) {
-        let source = &game.decoded.source;
+        let source = &game.decoded;
         let end_line =
             source.line + memchr::memchr_iter(b'\n', source.text.trim_end().as_bytes()).count();
         let has_game = game.decoded.game_at.is_some();
@@ -290,15 +290,10 @@ impl PendingGame {
         let (prefix, garbage) = if too_long {
             (None, false)
         } else {
-            let text = &decoded.source.text;
+            let text = &decoded.text;
             let pre = &text[..decoded.game_at.unwrap_or(text.len())];
             // The garbage is reported by the parse; here only whether there is any.
-            before_game(
-                pre,
-                decoded.source.offset,
-                dropped,
-                &mut Collected::default(),
-            )
+            before_game(pre, decoded.offset, dropped, &mut Collected::default())
         };
         PendingGame {
             decoded,
@@ -335,7 +330,7 @@ impl PendingGame {
 
     /// The bytes of the game's text.
     pub(crate) fn len(&self) -> usize {
-        self.decoded.source.text.len()
+        self.decoded.text.len()
     }
 
     /// The game.
