@@ -243,7 +243,7 @@ enum Stopped {
     Io(io::Error),
 }
 
-/// An input as the reading thread opened it, for the report.
+/// An input as the reading opened it, for the report.
 enum Opened {
     /// Its name and the note saying how it is read.
     Input(std::sync::Arc<str>, String),

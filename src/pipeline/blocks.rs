@@ -2,12 +2,11 @@
 //! in input order: the machinery under [`Validation`](crate::pipeline::Validation) and
 //! [`Conversion`](crate::pipeline::Conversion).
 //!
-//! One thread reads the inputs and splits them into blocks (WTHOR records, RGN/PGN game
-//! texts, move-string lines and GGF games not yet parsed, or games other readers read in
-//! full), the workers read and work on each block, and the calling thread takes the
-//! results in order. At most a couple of
-//! blocks more than the workers (or the cores) are in flight, so memory stays flat however
-//! long the inputs are.
+//! Each worker in turn reads the next block of the inputs (WTHOR records, RGN/PGN game
+//! texts, the games of the other formats split off but not yet read, or games their
+//! readers read in full), one worker reading at a time, and works on the block it read;
+//! the calling thread takes the results in order. At most a couple of blocks more than the
+//! workers (or the cores) are in flight, so memory stays flat however long the inputs are.
 //!
 //! A block is bounded by its bytes as well as by its games: it closes at its game count or
 //! before the game that would take it past [`BLOCK_BYTES`] of game text (RGN/PGN blocks:
@@ -111,10 +110,16 @@ const SPARE_BLOCKS: usize = 2;
 
 /// Reads `inputs` into blocks and hands each to `work`, then its result to `report`, in
 /// input order, until `report` fails. With one job everything runs on the calling thread;
-/// otherwise one thread reads, `jobs` workers work (each with its own `S`, reused from
-/// block to block) and the calling thread reports. A result goes back to the worker that
-/// made it to be dropped there: memory is freed by the thread that allocated it, which the
-/// system allocator does without taking another thread's lock.
+/// otherwise `jobs` workers each take the next block (reading it under a lock: one reads
+/// at a time) and work on it, and the calling thread reports. Nothing is read far ahead:
+/// a block is read only with a token, which reporting it gives back.
+///
+/// A worker works on the block it read itself, while its bytes are still in its core's
+/// cache, and frees what it allocated: glibc's allocator takes a lock for every block of
+/// memory another thread frees, and a thread that only reads (the first design here, with
+/// a thread of its own for the reading) ran the cores three threads to two, at the cost of
+/// their caches. For the same reason a result goes back to the worker that made it to be
+/// dropped there.
 pub(crate) fn run<T, I, S, D, W>(
     jobs: usize,
     block: usize,
@@ -127,84 +132,155 @@ where
     I: Iterator<Item = (T, Option<Input>)> + Send,
     S: Default,
     D: Send,
-    W: Fn(Unit<T>, &mut S) -> D + Sync,
+    W: Fn(Unit<T>, &mut S) -> (D, Spent) + Sync,
 {
+    let mut blocks = Blocks {
+        inputs,
+        block,
+        reading: None,
+        queued: None,
+    };
     if jobs <= 1 {
-        let mut scratch = S::default();
-        let mut outcome = Ok(());
-        produce(inputs, block, |unit| {
-            outcome = report(&mut work(unit, &mut scratch));
-            outcome.is_ok()
-        });
-        return outcome;
-    }
-    {
-        // More blocks than cores can work on at once only hold memory.
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let in_flight = jobs.min(cores) + SPARE_BLOCKS;
-        // A worker more than there are blocks in flight would only wait, holding the
-        // results handed back to it to drop.
-        let jobs = jobs.min(in_flight);
-        let (unit_tx, unit_rx) = sync_channel::<(usize, Unit<T>)>(jobs);
-        // Shared by the workers only: when the last one stops (the reporting failed), the
-        // receiver goes, and the reading thread's next send fails instead of blocking.
-        let unit_rx = Arc::new(Mutex::new(unit_rx));
-        let (done_tx, done_rx) = channel::<Done<D>>();
-        // A block may be read only with a token; reporting a block gives its token back.
-        let (token_tx, token_rx) = sync_channel::<()>(in_flight);
-        for _ in 0..in_flight {
-            let _ = token_tx.send(());
+        let (mut scratch, mut recycler) = (S::default(), Recycler::default());
+        while let Some(unit) = blocks.next_unit(&mut recycler) {
+            let (mut done, spent) = work(unit, &mut scratch);
+            recycler.keep(spent);
+            report(&mut done)?;
         }
-        std::thread::scope(|scope| {
+        return Ok(());
+    }
+    // More blocks than cores can work on at once only hold memory.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let in_flight = jobs.min(cores) + SPARE_BLOCKS;
+    // A worker more than there are blocks in flight would only wait, holding the results
+    // handed back to it to drop.
+    let jobs = jobs.min(in_flight);
+    let (done_tx, done_rx) = channel::<Done<D>>();
+    // A block may be read only with a token; reporting a block gives its token back.
+    let (token_tx, token_rx) = sync_channel::<()>(in_flight);
+    for _ in 0..in_flight {
+        let _ = token_tx.send(());
+    }
+    // The reading, shared: the blocks, the next block's number and the tokens. When the
+    // reporting fails the tokens' sender goes, and a worker waiting for one stops.
+    let shared = Mutex::new((blocks, 0usize, token_rx));
+    std::thread::scope(|scope| {
+        let mut returns = Vec::with_capacity(jobs);
+        for worker in 0..jobs {
+            let done_tx = done_tx.clone();
+            let (return_tx, return_rx) = channel::<D>();
+            returns.push(return_tx);
+            let (work, shared) = (&work, &shared);
             scope.spawn(move || {
-                let mut seq = 0;
-                produce(inputs, block, |unit| {
-                    let sent = token_rx.recv().is_ok() && unit_tx.send((seq, unit)).is_ok();
-                    seq += 1;
-                    sent
-                });
-            });
-            let mut returns = Vec::with_capacity(jobs);
-            for worker in 0..jobs {
-                let done_tx = done_tx.clone();
-                let unit_rx = unit_rx.clone();
-                let (return_tx, return_rx) = channel::<D>();
-                returns.push(return_tx);
-                let work = &work;
-                scope.spawn(move || {
-                    let mut scratch = S::default();
-                    loop {
-                        // Drop what was reported since the last block.
-                        while return_rx.try_recv().is_ok() {}
-                        let next = match unit_rx.lock() {
-                            Ok(rx) => rx.recv(),
-                            Err(_) => break,
-                        };
-                        let Ok((seq, unit)) = next else { break };
-                        let result = work(unit, &mut scratch);
-                        if done_tx
-                            .send(Done {
-                                seq,
-                                worker,
-                                result,
-                            })
-                            .is_err()
-                        {
-                            break;
+                let (mut scratch, mut recycler) = (S::default(), Recycler::default());
+                loop {
+                    // Drop what was reported since the last block.
+                    while return_rx.try_recv().is_ok() {}
+                    let next = match shared.lock() {
+                        Ok(mut shared) => {
+                            let (blocks, seq, tokens) = &mut *shared;
+                            let unit = tokens
+                                .recv()
+                                .ok()
+                                .and_then(|()| blocks.next_unit(&mut recycler));
+                            *seq += 1;
+                            unit.map(|unit| (*seq - 1, unit))
                         }
+                        Err(_) => None,
+                    };
+                    let Some((seq, unit)) = next else { break };
+                    let (result, spent) = work(unit, &mut scratch);
+                    recycler.keep(spent);
+                    if done_tx
+                        .send(Done {
+                            seq,
+                            worker,
+                            result,
+                        })
+                        .is_err()
+                    {
+                        break;
                     }
-                    // The rest, until the reporting is over (which waits for every
-                    // worker's results to end: this one's end here).
-                    drop(done_tx);
-                    for returned in return_rx {
-                        drop(returned);
-                    }
-                });
+                }
+                // The rest, until the reporting is over (which waits for every worker's
+                // results to end: this one's end here).
+                drop(done_tx);
+                for returned in return_rx {
+                    drop(returned);
+                }
+            });
+        }
+        drop(done_tx);
+        report_in_order(done_rx, token_tx, &returns, report)
+    })
+}
+
+/// What `work` is done with of a block: its storage, kept by the worker to read its next
+/// block into ([`Recycler`]).
+pub(crate) enum Spent {
+    /// Nothing to hand back.
+    Nothing,
+    /// The games of a block, read or not.
+    Games(Vec<Pending>),
+    /// WTHOR entries.
+    Wthor(Vec<Entry>),
+    /// RGN/PGN games.
+    Text(TextBlock),
+}
+
+/// A worker's store of blocks it is done with: the storage of the next blocks it reads,
+/// kept emptied.
+#[derive(Default)]
+struct Recycler {
+    games: Option<Vec<Pending>>,
+    entries: Option<Vec<Entry>>,
+    text: Option<(Vec<u8>, Vec<GameSpan>)>,
+}
+
+impl Recycler {
+    /// Empties `spent` and keeps its storage for the next block of its kind.
+    fn keep(&mut self, spent: Spent) {
+        match spent {
+            Spent::Nothing => {}
+            Spent::Games(mut games) => {
+                games.clear();
+                self.games = Some(games);
             }
-            drop(unit_rx);
-            drop(done_tx);
-            report_in_order(done_rx, token_tx, &returns, report)
-        })
+            Spent::Wthor(mut entries) => {
+                entries.clear();
+                self.entries = Some(entries);
+            }
+            Spent::Text(TextBlock {
+                mut bytes,
+                mut games,
+                ..
+            }) => {
+                bytes.clear();
+                games.clear();
+                self.text = Some((bytes, games));
+            }
+        }
+    }
+
+    /// An empty list for a block of games.
+    fn games(&mut self, capacity: usize) -> Vec<Pending> {
+        self.games
+            .take()
+            .unwrap_or_else(|| Vec::with_capacity(capacity))
+    }
+
+    /// An empty list for a block of WTHOR entries.
+    fn entries(&mut self, capacity: usize) -> Vec<Entry> {
+        self.entries
+            .take()
+            .unwrap_or_else(|| Vec::with_capacity(capacity))
+    }
+
+    /// Empty storage for a block of RGN/PGN games: its bytes and spans.
+    fn text(&mut self) -> (Vec<u8>, Vec<GameSpan>) {
+        self.text
+            .take()
+            .unwrap_or_else(|| (Vec::with_capacity(TEXT_BLOCK + TEXT_BLOCK / 4), Vec::new()))
     }
 }
 
@@ -245,7 +321,7 @@ struct Done<D> {
 }
 
 /// Reports finished blocks in their order, giving a token back for each and the result to
-/// its worker; dropping the tokens on an error stops the reading thread.
+/// its worker; dropping the tokens on an error stops the workers.
 fn report_in_order<D>(
     done_rx: Receiver<Done<D>>,
     token_tx: std::sync::mpsc::SyncSender<()>,
@@ -283,8 +359,8 @@ pub(crate) enum Unit<T> {
     Failed(io::Error),
 }
 
-/// A game of a format other than WTHOR and RGN/PGN: read in full by the reading thread,
-/// or split off by it to be read by a worker.
+/// A game of a format other than WTHOR and RGN/PGN, as the reading gives it: read in full,
+/// or split off to be read by the worker.
 #[derive(Clone)]
 pub(crate) enum Pending {
     Read(Box<ParsedGame>),
@@ -376,24 +452,169 @@ pub(crate) struct TextBlock {
     pub(crate) games: Vec<GameSpan>,
 }
 
-/// Reads every input into blocks, handing each to `emit` until it says stop.
-fn produce<T>(
-    inputs: impl Iterator<Item = (T, Option<Input>)>,
+/// The inputs read into blocks, one block at a time: an input's start, then its blocks,
+/// then (if reading it failed) its error.
+struct Blocks<T, I> {
+    inputs: I,
+    /// Games a block holds at most.
     block: usize,
-    mut emit: impl FnMut(Unit<T>) -> bool,
-) {
-    for (tag, input) in inputs {
-        if !emit(Unit::Start(tag, input.is_some())) {
-            return;
+    /// The input being read.
+    reading: Option<Reading>,
+    /// What to hand out before reading on: an input's error, after its last block.
+    queued: Option<Unit<T>>,
+}
+
+impl<T, I: Iterator<Item = (T, Option<Input>)>> Blocks<T, I> {
+    /// The next block, its storage taken from `recycler`; `None` when the inputs are over.
+    fn next_unit(&mut self, recycler: &mut Recycler) -> Option<Unit<T>> {
+        loop {
+            if let Some(unit) = self.queued.take() {
+                return Some(unit);
+            }
+            let Some(reading) = &mut self.reading else {
+                let (tag, input) = self.inputs.next()?;
+                let opened = input.is_some();
+                self.reading = input.map(Reading::of);
+                return Some(Unit::Start(tag, opened));
+            };
+            let (unit, failed, more) = reading.next_block(self.block, recycler);
+            if failed.is_some() || !more {
+                self.reading = None;
+            }
+            self.queued = failed.map(Unit::Failed);
+            if let Some(unit) = unit {
+                return Some(unit);
+            }
         }
-        let Some(input) = input else { continue };
-        let go_on = match input.format {
-            Format::Wthor => wthor_blocks(input, block, &mut emit),
-            Format::Rgn | Format::Pgn(_) => text_blocks(input, block, &mut emit),
-            _ => game_blocks(pending_games(input), block, &mut emit),
-        };
-        if !go_on {
-            return;
+    }
+}
+
+/// One input being read into blocks.
+enum Reading {
+    /// WTHOR records, most of them for the quick check.
+    Wthor(Box<wthor::Reader<'static>>),
+    /// RGN/PGN games, split off as bytes back to back.
+    Text(Box<TextReading>),
+    /// The other formats' games ([`pending_games`]), and the one that did not fit the
+    /// last block.
+    Games(Box<GamesReading>),
+}
+
+/// An input of another format being split.
+struct GamesReading {
+    games: Box<dyn Iterator<Item = io::Result<(Pending, usize)>> + Send>,
+    carried: Option<(Pending, usize)>,
+}
+
+/// An RGN/PGN input being split.
+struct TextReading {
+    splitter: Splitter<RunawayGuard<Box<dyn BufRead + Send>>>,
+    consumed: Arc<AtomicU64>,
+    name: Arc<str>,
+    /// The rules of games without a `Rules` tag.
+    rules: Rules,
+    /// The index of the next game.
+    first: usize,
+}
+
+impl Reading {
+    fn of(input: Input) -> Reading {
+        match input.format {
+            Format::Wthor => {
+                Reading::Wthor(Box::new(wthor::Reader::quick(input.reader, &input.options)))
+            }
+            Format::Rgn | Format::Pgn(_) => {
+                let consumed = Arc::new(AtomicU64::new(0));
+                let guarded = RunawayGuard::new(input.reader, consumed.clone());
+                let name = match &*input.options.name {
+                    "" => Arc::from("-"),
+                    _ => input.options.name.clone(),
+                };
+                Reading::Text(Box::new(TextReading {
+                    splitter: Splitter::new(guarded),
+                    consumed,
+                    name,
+                    rules: input.options.rules.unwrap_or_default(),
+                    first: 1,
+                }))
+            }
+            _ => Reading::Games(Box::new(GamesReading {
+                games: pending_games(input),
+                carried: None,
+            })),
+        }
+    }
+
+    /// The next block (none when it would be empty), the error that ends the input if
+    /// reading failed, and whether more may follow.
+    fn next_block<T>(
+        &mut self,
+        size: usize,
+        recycler: &mut Recycler,
+    ) -> (Option<Unit<T>>, Option<io::Error>, bool) {
+        match self {
+            Reading::Wthor(reader) => {
+                let mut entries = recycler.entries(size);
+                let mut bytes = 0;
+                let mut failed = None;
+                // Records are small (68 or 104 bytes; a game read in full, its line of the
+                // text view and its findings, a few hundred): the byte budget is for form's
+                // sake.
+                while entries.len() < size && bytes < BLOCK_BYTES {
+                    match reader.next_entry() {
+                        Some(Ok(entry)) => {
+                            bytes += entry.bytes();
+                            entries.push(entry);
+                        }
+                        Some(Err(e)) => {
+                            failed = Some(e);
+                            break;
+                        }
+                        None => break,
+                    }
+                }
+                let full = entries.len() == size || bytes >= BLOCK_BYTES;
+                let unit =
+                    (!entries.is_empty()).then(|| Unit::Wthor(reader.context().clone(), entries));
+                (unit, failed, full)
+            }
+            Reading::Text(text) => {
+                let (bytes, games) = recycler.text();
+                let mut block = TextBlock {
+                    name: text.name.clone(),
+                    rules: text.rules,
+                    first: text.first,
+                    bytes,
+                    games,
+                };
+                let (mut failed, mut ended) = (None, false);
+                while block.bytes.len() < TEXT_BLOCK && block.games.len() < size {
+                    match text.splitter.next_game(&mut block.bytes) {
+                        Ok(Some(game)) => {
+                            text.consumed.store(0, std::sync::atomic::Ordering::Relaxed);
+                            block.games.push(game);
+                        }
+                        Ok(None) => {
+                            ended = true;
+                            break;
+                        }
+                        Err(e) => {
+                            failed = Some(e);
+                            break;
+                        }
+                    }
+                }
+                text.first += block.games.len();
+                let unit = (!block.games.is_empty()).then_some(Unit::Text(block));
+                (unit, failed, !ended)
+            }
+            Reading::Games(reading) => {
+                let block = recycler.games(size.min(64));
+                let GamesReading { games, carried } = &mut **reading;
+                let (block, failed, ended) = next_game_block(games, size, block, carried);
+                let unit = (!block.is_empty()).then_some(Unit::Games(block));
+                (unit, failed, !ended)
+            }
         }
     }
 }
@@ -491,120 +712,15 @@ fn guarded<'a>(
     (guarded, consumed)
 }
 
-fn wthor_blocks<T>(input: Input, block: usize, emit: &mut impl FnMut(Unit<T>) -> bool) -> bool {
-    let mut reader = wthor::Reader::quick(input.reader, &input.options);
-    loop {
-        let mut entries = Vec::with_capacity(block);
-        let mut bytes = 0;
-        let mut failed = None;
-        // Records are small (68 or 104 bytes; a game read in full, its line of the text
-        // view and its findings, a few hundred): the byte budget is for form's sake.
-        while entries.len() < block && bytes < BLOCK_BYTES {
-            match reader.next_entry() {
-                Some(Ok(entry)) => {
-                    bytes += entry.bytes();
-                    entries.push(entry);
-                }
-                Some(Err(e)) => {
-                    failed = Some(e);
-                    break;
-                }
-                None => break,
-            }
-        }
-        let full = entries.len() == block || bytes >= BLOCK_BYTES;
-        if !entries.is_empty() && !emit(Unit::Wthor(reader.context().clone(), entries)) {
-            return false;
-        }
-        if let Some(e) = failed {
-            return emit(Unit::Failed(e));
-        }
-        if !full {
-            return true;
-        }
-    }
-}
-
-fn text_blocks<T>(input: Input, games: usize, emit: &mut impl FnMut(Unit<T>) -> bool) -> bool {
-    let consumed = Arc::new(AtomicU64::new(0));
-    let guarded = RunawayGuard::new(input.reader, consumed.clone());
-    let mut splitter = Splitter::new(guarded);
-    let name = match &*input.options.name {
-        "" => Arc::from("-"),
-        _ => input.options.name.clone(),
-    };
-    let rules = input.options.rules.unwrap_or_default();
-    let mut first = 1;
-    loop {
-        let mut block = TextBlock {
-            name: name.clone(),
-            rules,
-            first,
-            bytes: Vec::with_capacity(TEXT_BLOCK + TEXT_BLOCK / 4),
-            games: Vec::new(),
-        };
-        let mut failed = None;
-        let mut ended = false;
-        while block.bytes.len() < TEXT_BLOCK && block.games.len() < games {
-            match splitter.next_game(&mut block.bytes) {
-                Ok(Some(game)) => {
-                    consumed.store(0, std::sync::atomic::Ordering::Relaxed);
-                    block.games.push(game);
-                }
-                Ok(None) => {
-                    ended = true;
-                    break;
-                }
-                Err(e) => {
-                    failed = Some(e);
-                    break;
-                }
-            }
-        }
-        first += block.games.len();
-        if !block.games.is_empty() && !emit(Unit::Text(block)) {
-            return false;
-        }
-        if let Some(e) = failed {
-            return emit(Unit::Failed(e));
-        }
-        if ended {
-            return true;
-        }
-    }
-}
-
-/// Blocks of `size` games, or fewer when the next game would take a block past
-/// [`BLOCK_BYTES`]; `games` gives each game with its bytes.
-fn game_blocks<T>(
-    mut games: impl Iterator<Item = io::Result<(Pending, usize)>>,
-    size: usize,
-    emit: &mut impl FnMut(Unit<T>) -> bool,
-) -> bool {
-    let mut carried = None;
-    loop {
-        let (block, failed, ended) = next_game_block(&mut games, size, &mut carried);
-        if !block.is_empty() && !emit(Unit::Games(block)) {
-            return false;
-        }
-        if let Some(e) = failed {
-            return emit(Unit::Failed(e));
-        }
-        if ended {
-            return true;
-        }
-    }
-}
-
-/// The next block of [`game_blocks`], starting with the game `carried` over from the one
+/// The next block of games, starting with the game `carried` over from the one
 /// before (and leaving there the game that would take this one past the budget); whether
 /// reading failed, and whether the games ended.
 fn next_game_block(
     games: &mut impl Iterator<Item = io::Result<(Pending, usize)>>,
     size: usize,
+    mut block: Vec<Pending>,
     carried: &mut Option<(Pending, usize)>,
 ) -> (Vec<Pending>, Option<io::Error>, bool) {
-    let mut block = Vec::with_capacity(size.min(64));
     let mut bytes = 0;
     if let Some((game, n)) = carried.take() {
         block.push(game);
@@ -643,12 +759,16 @@ mod tests {
         Ok((Pending::Read(Box::new(game)), len))
     }
 
-    /// The games of each block `game_blocks` makes of games of these sizes.
+    /// The games of each block made of games of these sizes.
     fn blocks_of(sizes: &[usize], per_block: usize) -> Vec<Vec<usize>> {
         let mut blocks = Vec::new();
-        let games = sizes.iter().map(|&n| game(n));
-        let whole = game_blocks(games, per_block, &mut |unit: Unit<()>| {
-            if let Unit::Games(block) = unit {
+        let mut games = sizes.iter().map(|&n| game(n));
+        let mut carried = None;
+        loop {
+            let (block, failed, ended) =
+                next_game_block(&mut games, per_block, Vec::new(), &mut carried);
+            assert!(failed.is_none());
+            if !block.is_empty() {
                 blocks.push(
                     block
                         .into_iter()
@@ -656,10 +776,10 @@ mod tests {
                         .collect(),
                 );
             }
-            true
-        });
-        assert!(whole);
-        blocks
+            if ended {
+                return blocks;
+            }
+        }
     }
 
     #[test]

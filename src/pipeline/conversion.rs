@@ -32,8 +32,9 @@
 //! assert_eq!(String::from_utf8(out).unwrap(), "[Rules \"othello\"]\n\n1. f5 d6 2. c3\n");
 //! ```
 //!
-//! How it is fast: the reading thread only splits the inputs into blocks of games (WTHOR
-//! records, RGN/PGN game texts); the workers read each game into a record, insert the
+//! How it is fast: the reading only splits the inputs into blocks of games (WTHOR records,
+//! RGN/PGN game texts, the other formats' games); the workers read each game (into a
+//! record, unless its quick scan takes it: then it is rendered from the scan), insert the
 //! passes it leaves implicit ([`insert_inferred_passes`]) and, for a text target, render it
 //! with the writer's [`Renderer`]; the calling thread writes
 //! the texts (or, for WTHOR, the records) in input order and reports each game. Memory
@@ -55,7 +56,7 @@ use crate::formats::{
     capped, rgn, text, Format, ParsedGame, PlainGame, ReadOptions, RecordWriter, Rendered,
     Renderer, WriteError, WriteOptions,
 };
-use crate::pipeline::blocks::{self, Pending, TextBlock, Unit};
+use crate::pipeline::blocks::{self, Pending, Spent, TextBlock, Unit};
 use crate::record::{GameSelector, Record};
 use crate::validate::{insert_inferred_passes, settle_result, validate_game, validate_record};
 
@@ -556,18 +557,20 @@ enum Step {
 /// Reads a block's games and readies each for the writer: replayed, passes made
 /// explicit and result settled when it has no error, and the text rendered when the
 /// writer has a renderer.
-fn prepare<T>(unit: Unit<T>, work: Work<'_>, scratch: &mut Scratch) -> Done<T> {
+fn prepare<T>(unit: Unit<T>, work: Work<'_>, scratch: &mut Scratch) -> (Done<T>, Spent) {
     let mut prepared = Vec::new();
-    match unit {
-        Unit::Start(tag, opened) => return Done::Start(tag, opened),
-        Unit::Failed(e) => return Done::Failed(e),
+    // The games are looked at where they lie and their storage handed back for the next
+    // block (`blocks::run`); a game read in full is read from a copy.
+    let spent = match unit {
+        Unit::Start(tag, opened) => return (Done::Start(tag, opened), Spent::Nothing),
+        Unit::Failed(e) => return (Done::Failed(e), Spent::Nothing),
         Unit::Games(games) => {
             // Reading an output back, a game the quick check passes is only fingerprinted.
             let quick = work.fingerprint_only && work.select.is_none();
             let nothing: Arc<str> = Arc::from("");
-            for pending in games {
+            for pending in &games {
                 let plain = quick
-                    .then(|| Some((pending.unread_index()?, scratch.fingerprint(&pending)?)))
+                    .then(|| Some((pending.unread_index()?, scratch.fingerprint(pending)?)))
                     .flatten();
                 if let Some((index, fingerprint)) = plain {
                     prepared.push(Prepared::fingerprinted(index, fingerprint, &nothing));
@@ -576,37 +579,39 @@ fn prepare<T>(unit: Unit<T>, work: Work<'_>, scratch: &mut Scratch) -> Done<T> {
                 let rendered = pending
                     .unread_index()
                     .filter(|&index| work.takes_index(index) == Some(true) && work.plain())
-                    .and_then(|_| scratch.render_pending(work, &pending));
+                    .and_then(|_| scratch.render_pending(work, pending));
                 if let Some(rendered) = rendered {
                     prepared.push(rendered);
                     continue;
                 }
-                let game = pending.read();
+                let game = pending.clone().read();
                 if work.takes(&game) {
                     prepared.push(ready(game, work));
                 }
             }
+            Spent::Games(games)
         }
         Unit::Wthor(context, entries) => {
-            for entry in entries {
+            for entry in &entries {
                 let game = match entry {
                     Entry::Quick(q) if work.takes_index(q.index()) == Some(false) => continue,
                     Entry::Quick(q) => {
                         let quick = work.takes_index(q.index()).is_some();
                         let plain = (quick && work.plain())
-                            .then(|| scratch.render_wthor(work, &context, &q));
+                            .then(|| scratch.render_wthor(work, &context, q));
                         if let Some(plain) = plain.flatten() {
                             prepared.push(plain);
                             continue;
                         }
-                        context.read_quick(&q)
+                        context.read_quick(q)
                     }
-                    Entry::Game(game) => *game,
+                    Entry::Game(game) => (**game).clone(),
                 };
                 if work.takes(&game) {
                     prepared.push(ready(game, work));
                 }
             }
+            Spent::Wthor(entries)
         }
         Unit::Text(block) => {
             // Reading an output back, as above.
@@ -639,9 +644,10 @@ fn prepare<T>(unit: Unit<T>, work: Work<'_>, scratch: &mut Scratch) -> Done<T> {
                     prepared.push(ready(game, work));
                 }
             }
+            Spent::Text(block)
         }
-    }
-    Done::Games(prepared)
+    };
+    (Done::Games(prepared), spent)
 }
 
 /// A game read, readied for the writer. Everything found in it is added to its

@@ -31,12 +31,12 @@
 //! or the quick check does not pass is read and validated in full, so its diagnostics are
 //! exactly the full validator's; a game it passes has none, and is only counted
 //! ([`Event::Clean`]), as is a game validated in full that has nothing to report. The
-//! reading thread only splits the inputs into games (a WTHOR file into records); the
-//! workers scan and read them. Other formats (transcripts, OBF) are read in full on the
-//! reading thread. With more than one job, one
-//! thread reads and splits the inputs into blocks of games, the workers validate the
-//! blocks, and the caller's thread reports them in order; at most two blocks more than the
-//! workers (or the cores) are in flight, so memory stays flat however long the inputs are.
+//! reading only splits the inputs into games (a WTHOR file into records, a transcript into
+//! grids), which the quick scans and the readers then read; only OBF is read in full as
+//! it is split. With more than one job, each worker in turn reads the next block of games
+//! (one at a time) and validates the block it read, and the caller's thread reports the
+//! blocks in order; at most two blocks more than the workers (or the cores) are in flight,
+//! so memory stays flat however long the inputs are.
 
 use std::io;
 
@@ -48,7 +48,7 @@ use crate::formats::rgn;
 use crate::formats::wthor::{Entry, FileContext, QuickRecord};
 use crate::formats::{capped, ParsedGame};
 pub use crate::pipeline::blocks::Input;
-use crate::pipeline::blocks::{self, Pending, Unit};
+use crate::pipeline::blocks::{self, Pending, Spent, Unit};
 use crate::record::GameSelector;
 use crate::validate::{validate_game_to_end, Summary};
 
@@ -370,7 +370,7 @@ impl Settings<'_> {
 
 /// Validates a block: the quick check first where it applies, the full validator for the
 /// rest; with `gather`, every game's facts too; only the games the selector takes.
-fn process<T>(unit: Unit<T>, settings: Settings<'_>, scratch: &mut Scratch) -> Done<T> {
+fn process<T>(unit: Unit<T>, settings: Settings<'_>, scratch: &mut Scratch) -> (Done<T>, Spent) {
     let Settings { allow, gather, .. } = settings;
     let mut games = Vec::new();
     let mut clean = 0;
@@ -403,27 +403,30 @@ fn process<T>(unit: Unit<T>, settings: Settings<'_>, scratch: &mut Scratch) -> D
                 games.push((game, diagnostics));
             }
         };
-    match unit {
-        Unit::Start(tag, opened) => return Done::Start(tag, opened),
-        Unit::Failed(e) => return Done::Failed(e),
+    // The games are looked at where they lie and their storage handed back for the next
+    // block (`blocks::run`); a game read in full is read from a copy.
+    let spent = match unit {
+        Unit::Start(tag, opened) => return (Done::Start(tag, opened), Spent::Nothing),
+        Unit::Failed(e) => return (Done::Failed(e), Spent::Nothing),
         Unit::Games(block) => {
-            for pending in block {
+            for pending in &block {
                 // A game read already goes to the full validator as it is.
                 if let Some(index) = pending.unread_index() {
                     let Some(quick) = settings.quick_takes(index) else {
                         continue;
                     };
                     let gather = Gather::of(index, &mut facts, symmetries);
-                    if quick && quick_pending(&pending, moves, gather) {
+                    if quick && quick_pending(pending, moves, gather) {
                         clean += 1;
                         continue;
                     }
                 }
-                full(pending.read(), &mut facts, symmetries);
+                full(pending.clone().read(), &mut facts, symmetries);
             }
+            Spent::Games(block)
         }
         Unit::Wthor(ctx, entries) => {
-            for entry in entries {
+            for entry in &entries {
                 match entry {
                     Entry::Quick(q) if settings.takes_index(q.index()) == Some(false) => {}
                     Entry::Quick(q)
@@ -431,13 +434,14 @@ fn process<T>(unit: Unit<T>, settings: Settings<'_>, scratch: &mut Scratch) -> D
                     {
                         clean += 1;
                         if let Some(facts) = &mut facts {
-                            gather_quick_wthor(&ctx, &q, facts, symmetries, squares);
+                            gather_quick_wthor(&ctx, q, facts, symmetries, squares);
                         }
                     }
-                    Entry::Quick(q) => full(ctx.read_quick(&q), &mut facts, symmetries),
-                    Entry::Game(game) => full(*game, &mut facts, symmetries),
+                    Entry::Quick(q) => full(ctx.read_quick(q), &mut facts, symmetries),
+                    Entry::Game(game) => full((**game).clone(), &mut facts, symmetries),
                 }
             }
+            Spent::Wthor(entries)
         }
         Unit::Text(block) => {
             for (k, at) in block.games.iter().enumerate() {
@@ -456,13 +460,15 @@ fn process<T>(unit: Unit<T>, settings: Settings<'_>, scratch: &mut Scratch) -> D
                     full(game, &mut facts, symmetries);
                 }
             }
+            Spent::Text(block)
         }
-    }
-    Done::Games {
+    };
+    let done = Done::Games {
         games,
         clean: clean + found_clean,
         facts,
-    }
+    };
+    (done, spent)
 }
 
 /// The facts of a quick WTHOR record the quick check passed.
