@@ -24,7 +24,7 @@
 use std::collections::BTreeMap;
 use std::io::{self, BufRead};
 use std::sync::atomic::AtomicU64;
-use std::sync::mpsc::{channel, sync_channel, Receiver};
+use std::sync::mpsc::{channel, sync_channel};
 use std::sync::{Arc, Mutex};
 
 use crate::engine::quick::{QuickClaim, QuickMoves};
@@ -110,16 +110,17 @@ const SPARE_BLOCKS: usize = 2;
 
 /// Reads `inputs` into blocks and hands each to `work`, then its result to `report`, in
 /// input order, until `report` fails. With one job everything runs on the calling thread;
-/// otherwise `jobs` workers each take the next block (reading it under a lock: one reads
-/// at a time) and work on it, and the calling thread reports. Nothing is read far ahead:
-/// a block is read only with a token, which reporting it gives back.
+/// otherwise the calling thread and `jobs - 1` more each take the next block (reading it
+/// under a lock: one reads at a time) and work on it, and the calling thread reports the
+/// results in order between its own blocks. Nothing is read far ahead: a block is read
+/// only with a token, which reporting it gives back.
 ///
-/// A worker works on the block it read itself, while its bytes are still in its core's
+/// A thread works on the block it read itself, while its bytes are still in its core's
 /// cache, and frees what it allocated: glibc's allocator takes a lock for every block of
-/// memory another thread frees, and a thread that only reads (the first design here, with
-/// a thread of its own for the reading) ran the cores three threads to two, at the cost of
-/// their caches. For the same reason a result goes back to the worker that made it to be
-/// dropped there.
+/// memory another thread frees (a result goes back to the worker that made it to be
+/// dropped there). No thread only reads or only reports: the first design here, a reading
+/// thread feeding the workers and a reporting thread woken for every block, ran three or
+/// four threads on two cores, at the cost of their caches and a switch for each block.
 pub(crate) fn run<T, I, S, D, W>(
     jobs: usize,
     block: usize,
@@ -134,15 +135,18 @@ where
     D: Send,
     W: Fn(Unit<T>, &mut S) -> (D, Spent) + Sync,
 {
-    let mut blocks = Blocks {
-        inputs,
-        block,
-        reading: None,
-        queued: None,
+    let mut blocks = Numbered {
+        blocks: Blocks {
+            inputs,
+            block,
+            reading: None,
+            queued: None,
+        },
+        next: 0,
     };
     if jobs <= 1 {
         let (mut scratch, mut recycler) = (S::default(), Recycler::default());
-        while let Some(unit) = blocks.next_unit(&mut recycler) {
+        while let Some((_, unit)) = blocks.next_unit(&mut recycler) {
             let (mut done, spent) = work(unit, &mut scratch);
             recycler.keep(spent);
             report(&mut done)?;
@@ -152,42 +156,32 @@ where
     // More blocks than cores can work on at once only hold memory.
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let in_flight = jobs.min(cores) + SPARE_BLOCKS;
-    // A worker more than there are blocks in flight would only wait, holding the results
-    // handed back to it to drop.
     let jobs = jobs.min(in_flight);
     let (done_tx, done_rx) = channel::<Done<D>>();
-    // A block may be read only with a token; reporting a block gives its token back.
+    // A block may be read only with a token; reporting a block gives its token back. When
+    // the reporting fails the tokens' sender goes, and a worker waiting for one stops.
     let (token_tx, token_rx) = sync_channel::<()>(in_flight);
     for _ in 0..in_flight {
         let _ = token_tx.send(());
     }
-    // The reading, shared: the blocks, the next block's number and the tokens. When the
-    // reporting fails the tokens' sender goes, and a worker waiting for one stops.
-    let shared = Mutex::new((blocks, 0usize, token_rx));
+    let (blocks, tokens) = (Mutex::new(blocks), Mutex::new(token_rx));
     std::thread::scope(|scope| {
-        let mut returns = Vec::with_capacity(jobs);
-        for worker in 0..jobs {
+        let mut returns = Vec::with_capacity(jobs - 1);
+        for worker in 0..jobs - 1 {
             let done_tx = done_tx.clone();
             let (return_tx, return_rx) = channel::<D>();
             returns.push(return_tx);
-            let (work, shared) = (&work, &shared);
+            let (work, blocks, tokens) = (&work, &blocks, &tokens);
             scope.spawn(move || {
                 let (mut scratch, mut recycler) = (S::default(), Recycler::default());
                 loop {
                     // Drop what was reported since the last block.
                     while return_rx.try_recv().is_ok() {}
-                    let next = match shared.lock() {
-                        Ok(mut shared) => {
-                            let (blocks, seq, tokens) = &mut *shared;
-                            let unit = tokens
-                                .recv()
-                                .ok()
-                                .and_then(|()| blocks.next_unit(&mut recycler));
-                            *seq += 1;
-                            unit.map(|unit| (*seq - 1, unit))
-                        }
-                        Err(_) => None,
-                    };
+                    // A token first, waited for outside the reading's lock.
+                    let token = tokens.lock().ok().and_then(|rx| rx.recv().ok());
+                    let next = token
+                        .and_then(|()| blocks.lock().ok())
+                        .and_then(|mut blocks| blocks.next_unit(&mut recycler));
                     let Some((seq, unit)) = next else { break };
                     let (result, spent) = work(unit, &mut scratch);
                     recycler.keep(spent);
@@ -211,8 +205,109 @@ where
             });
         }
         drop(done_tx);
-        report_in_order(done_rx, token_tx, &returns, report)
+        let mut reporting = Reporting {
+            waiting: BTreeMap::new(),
+            next: 0,
+            token_tx,
+            returns,
+            report,
+        };
+        let (mut scratch, mut recycler) = (S::default(), Recycler::default());
+        let mut over = false;
+        let outcome = loop {
+            while let Ok(done) = done_rx.try_recv() {
+                reporting.waiting.insert(done.seq, Finished::Worker(done));
+            }
+            if let Err(e) = reporting.report_ready() {
+                break Err(e);
+            }
+            // A block of its own, when a token is free (without waiting for one: only
+            // this thread gives them back).
+            let token = (!over)
+                .then(|| tokens.try_lock().ok()?.try_recv().ok())
+                .flatten();
+            if token.is_some() {
+                match blocks
+                    .lock()
+                    .ok()
+                    .and_then(|mut b| b.next_unit(&mut recycler))
+                {
+                    Some((seq, unit)) => {
+                        let (result, spent) = work(unit, &mut scratch);
+                        recycler.keep(spent);
+                        reporting.waiting.insert(seq, Finished::Own(result));
+                    }
+                    None => over = true,
+                }
+                continue;
+            }
+            // Nothing to do but wait for a worker's block.
+            match done_rx.recv() {
+                Ok(done) => {
+                    reporting.waiting.insert(done.seq, Finished::Worker(done));
+                }
+                // Every worker stopped: the inputs are over, unless this thread reads on.
+                Err(_) if over => break reporting.report_ready(),
+                Err(_) => {}
+            }
+        };
+        // Stops the workers (they wait for tokens) and lets them go once the results they
+        // made are back.
+        drop(reporting);
+        outcome
     })
+}
+
+/// The blocks, each with its number in input order.
+struct Numbered<T, I> {
+    blocks: Blocks<T, I>,
+    next: usize,
+}
+
+impl<T, I: Iterator<Item = (T, Option<Input>)>> Numbered<T, I> {
+    fn next_unit(&mut self, recycler: &mut Recycler) -> Option<(usize, Unit<T>)> {
+        let unit = self.blocks.next_unit(recycler)?;
+        self.next += 1;
+        Some((self.next - 1, unit))
+    }
+}
+
+/// A block worked on, waiting for its turn to be reported.
+enum Finished<D> {
+    /// By the reporting thread itself.
+    Own(D),
+    /// By another worker, which gets it back to drop.
+    Worker(Done<D>),
+}
+
+/// The reporting side of [`run`]: results in input order, tokens given back.
+struct Reporting<'r, D> {
+    waiting: BTreeMap<usize, Finished<D>>,
+    next: usize,
+    token_tx: std::sync::mpsc::SyncSender<()>,
+    returns: Vec<std::sync::mpsc::Sender<D>>,
+    report: &'r mut dyn FnMut(&mut D) -> io::Result<()>,
+}
+
+impl<D> Reporting<'_, D> {
+    /// Reports the blocks that are next in order, giving a token back for each.
+    fn report_ready(&mut self) -> io::Result<()> {
+        while let Some(finished) = self.waiting.remove(&self.next) {
+            match finished {
+                Finished::Own(mut result) => (self.report)(&mut result)?,
+                Finished::Worker(mut done) => {
+                    (self.report)(&mut done.result)?;
+                    if let Err(unsent) = self.returns[done.worker].send(done.result) {
+                        // The worker is gone: dropped here after all.
+                        drop(unsent);
+                    }
+                }
+            }
+            self.next += 1;
+            let _ = self.token_tx.send(());
+        }
+        Ok(())
+    }
 }
 
 /// What `work` is done with of a block: its storage, kept by the worker to read its next
@@ -318,31 +413,6 @@ struct Done<D> {
     seq: usize,
     worker: usize,
     result: D,
-}
-
-/// Reports finished blocks in their order, giving a token back for each and the result to
-/// its worker; dropping the tokens on an error stops the workers.
-fn report_in_order<D>(
-    done_rx: Receiver<Done<D>>,
-    token_tx: std::sync::mpsc::SyncSender<()>,
-    returns: &[std::sync::mpsc::Sender<D>],
-    report: &mut dyn FnMut(&mut D) -> io::Result<()>,
-) -> io::Result<()> {
-    let mut waiting = BTreeMap::new();
-    let mut next = 0;
-    for done in done_rx {
-        waiting.insert(done.seq, done);
-        while let Some(mut done) = waiting.remove(&next) {
-            report(&mut done.result)?;
-            next += 1;
-            let _ = token_tx.send(());
-            if let Err(unsent) = returns[done.worker].send(done.result) {
-                // The worker is gone: dropped here after all.
-                drop(unsent);
-            }
-        }
-    }
-    Ok(())
 }
 
 /// A block of work, as the reading side hands it out.
