@@ -298,7 +298,15 @@ struct Lines<'a> {
 impl Lines<'_> {
     /// Lays out `word`, which may span lines (a comment with line breaks).
     fn word(&mut self, word: &str) {
-        let (first_line, last_line) = match memchr::memchr(b'\n', word.as_bytes()) {
+        let bytes = word.as_bytes();
+        // Most words are a move or its number: a byte loop looks at them before a
+        // vectorised search would have started.
+        let line_break = if bytes.len() <= 16 {
+            bytes.iter().position(|&b| b == b'\n')
+        } else {
+            memchr::memchr(b'\n', bytes)
+        };
+        let (first_line, last_line) = match line_break {
             Some(first) => {
                 let last = memchr::memrchr(b'\n', word.as_bytes()).unwrap_or(first);
                 (&word[..first], Some(&word[last + 1..]))
