@@ -202,10 +202,7 @@ struct PgnGame<'g, T> {
 impl<'g, T: Iterator<Item = (&'g str, &'g str)> + Clone> PgnGame<'g, T> {
     /// The value of the first tag named `name` (case-insensitive, as [`Record::tag`]).
     fn tag(&self, name: &str) -> Option<&'g str> {
-        self.tags
-            .clone()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v)
+        super::text_writer::tag_named(self.tags.clone(), name)
     }
 }
 

@@ -59,9 +59,7 @@ impl PlainGame<'_> {
     /// The value of the first tag named `name` (case-insensitive, as [`Record::tag`]: a
     /// plain game and its record name the same files).
     pub(crate) fn tag(&self, name: &str) -> Option<&str> {
-        self.tags()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v)
+        tag_named(self.tags(), name)
     }
 
     /// The tags' names and values, in order.
@@ -86,6 +84,16 @@ impl PlainGame<'_> {
             .map(|[black, white]| ClaimedResult::discs(vec![black, white]));
         record
     }
+}
+
+/// The value of the first of `tags` (names and values) named `name`, in any case, as
+/// [`Record::tag`] finds it: for the writers' views of a record or a plain game.
+pub(crate) fn tag_named<'t>(
+    mut tags: impl Iterator<Item = (&'t str, &'t str)>,
+    name: &str,
+) -> Option<&'t str> {
+    tags.find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v)
 }
 
 /// What a text writer wrote before the record it frames.

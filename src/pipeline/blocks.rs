@@ -258,6 +258,11 @@ where
     })
 }
 
+/// The storage `kept`, or new storage when none is.
+fn reuse<V>(kept: &mut Option<V>, new: impl FnOnce() -> V) -> V {
+    kept.take().unwrap_or_else(new)
+}
+
 /// The blocks, each with its number in input order.
 struct Numbered<T, I> {
     blocks: Blocks<T, I>,
@@ -359,23 +364,19 @@ impl Recycler {
 
     /// An empty list for a block of games.
     fn games(&mut self, capacity: usize) -> Vec<Pending> {
-        self.games
-            .take()
-            .unwrap_or_else(|| Vec::with_capacity(capacity))
+        reuse(&mut self.games, || Vec::with_capacity(capacity))
     }
 
     /// An empty list for a block of WTHOR entries.
     fn entries(&mut self, capacity: usize) -> Vec<Entry> {
-        self.entries
-            .take()
-            .unwrap_or_else(|| Vec::with_capacity(capacity))
+        reuse(&mut self.entries, || Vec::with_capacity(capacity))
     }
 
     /// Empty storage for a block of RGN/PGN games: its bytes and spans.
     fn text(&mut self) -> (Vec<u8>, Vec<GameSpan>) {
-        self.text
-            .take()
-            .unwrap_or_else(|| (Vec::with_capacity(TEXT_BLOCK + TEXT_BLOCK / 4), Vec::new()))
+        reuse(&mut self.text, || {
+            (Vec::with_capacity(TEXT_BLOCK + TEXT_BLOCK / 4), Vec::new())
+        })
     }
 }
 
@@ -576,15 +577,45 @@ struct GamesReading {
     carried: Option<(Pending, usize)>,
 }
 
-/// An RGN/PGN input being split.
-struct TextReading {
+/// An RGN/PGN input being split into games (for the blocks, and for the view).
+pub(crate) struct TextReading {
     splitter: Splitter<RunawayGuard<Box<dyn BufRead + Send>>>,
+    /// The bytes read since the last game, which the runaway guard counts.
     consumed: Arc<AtomicU64>,
-    name: Arc<str>,
+    /// The name its games are reported by.
+    pub(crate) name: Arc<str>,
     /// The rules of games without a `Rules` tag.
-    rules: Rules,
+    pub(crate) rules: Rules,
     /// The index of the next game.
-    first: usize,
+    pub(crate) next_index: usize,
+}
+
+impl TextReading {
+    pub(crate) fn open(input: Input) -> TextReading {
+        let consumed = Arc::new(AtomicU64::new(0));
+        let guarded = RunawayGuard::new(input.reader, consumed.clone());
+        let name = match &*input.options.name {
+            "" => Arc::from("-"),
+            _ => input.options.name.clone(),
+        };
+        TextReading {
+            splitter: Splitter::new(guarded),
+            consumed,
+            name,
+            rules: input.options.rules.unwrap_or_default(),
+            next_index: 1,
+        }
+    }
+
+    /// Splits the next game off, appending its bytes to `bytes`: where it is; `None` at
+    /// the end of the input.
+    pub(crate) fn next_game(&mut self, bytes: &mut Vec<u8>) -> io::Result<Option<GameSpan>> {
+        let span = self.splitter.next_game(bytes)?;
+        if span.is_some() {
+            self.consumed.store(0, std::sync::atomic::Ordering::Relaxed);
+        }
+        Ok(span)
+    }
 }
 
 impl Reading {
@@ -593,21 +624,7 @@ impl Reading {
             Format::Wthor => {
                 Reading::Wthor(Box::new(wthor::Reader::quick(input.reader, &input.options)))
             }
-            Format::Rgn | Format::Pgn(_) => {
-                let consumed = Arc::new(AtomicU64::new(0));
-                let guarded = RunawayGuard::new(input.reader, consumed.clone());
-                let name = match &*input.options.name {
-                    "" => Arc::from("-"),
-                    _ => input.options.name.clone(),
-                };
-                Reading::Text(Box::new(TextReading {
-                    splitter: Splitter::new(guarded),
-                    consumed,
-                    name,
-                    rules: input.options.rules.unwrap_or_default(),
-                    first: 1,
-                }))
-            }
+            Format::Rgn | Format::Pgn(_) => Reading::Text(Box::new(TextReading::open(input))),
             _ => Reading::Games(Box::new(GamesReading {
                 games: pending_games(input),
                 carried: None,
@@ -653,17 +670,14 @@ impl Reading {
                 let mut block = TextBlock {
                     name: text.name.clone(),
                     rules: text.rules,
-                    first: text.first,
+                    first: text.next_index,
                     bytes,
                     games,
                 };
                 let (mut failed, mut ended) = (None, false);
                 while block.bytes.len() < TEXT_BLOCK && block.games.len() < size {
-                    match text.splitter.next_game(&mut block.bytes) {
-                        Ok(Some(game)) => {
-                            text.consumed.store(0, std::sync::atomic::Ordering::Relaxed);
-                            block.games.push(game);
-                        }
+                    match text.next_game(&mut block.bytes) {
+                        Ok(Some(game)) => block.games.push(game),
                         Ok(None) => {
                             ended = true;
                             break;
@@ -674,7 +688,7 @@ impl Reading {
                         }
                     }
                 }
-                text.first += block.games.len();
+                text.next_index += block.games.len();
                 let unit = (!block.games.is_empty()).then_some(Unit::Text(block));
                 (unit, failed, !ended)
             }

@@ -48,19 +48,17 @@
 //! they lie in the reader's buffers; a game of the other formats costs the one allocation
 //! its text is split off into.
 
-use std::io::{self, BufRead};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::io;
 use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
 use crate::engine::quick::{move_of, QuickClaim, QuickMoves};
 use crate::engine::{Move, Rules};
-use crate::formats::rgn::{self, GameSpan, Splitter};
-use crate::formats::text::RunawayGuard;
+use crate::formats::rgn::{self, GameSpan};
 use crate::formats::wthor::{self, Entry, FileContext, QuickRecord};
 use crate::formats::{capped, Format, ParsedGame};
 pub use crate::pipeline::blocks::Input;
-use crate::pipeline::blocks::{pending_games, Pending};
+use crate::pipeline::blocks::{pending_games, Pending, TextReading};
 use crate::record::{ClaimedResult, Record, ResultScore, StartPosition, Tag, Termination};
 
 /// Reads one input's games as [`GameView`]s, reusing its buffers from game to game.
@@ -88,12 +86,7 @@ enum GameSource {
 }
 
 struct TextSource {
-    splitter: Splitter<RunawayGuard<Box<dyn BufRead + Send>>>,
-    consumed: Arc<AtomicU64>,
-    name: Arc<str>,
-    /// The rules of games without a `Rules` tag.
-    rules: Rules,
-    next_index: usize,
+    text: TextReading,
     quick: QuickMoves,
 }
 
@@ -166,6 +159,17 @@ impl Buffers {
             None => self.tags.push(Tag::new(name, value)),
         }
         self.tag_count += 1;
+    }
+
+    /// Pushes the moves of quick codes; `false` for a code that names no move.
+    fn push_moves(&mut self, codes: &[u8]) -> bool {
+        for &code in codes {
+            let Some(mv) = move_of(code) else {
+                return false;
+            };
+            self.moves.push(mv);
+        }
+        true
     }
 
     /// Sets the result to a margin (GGF, SGF).
@@ -244,22 +248,10 @@ impl GameReader {
             Format::Wthor => {
                 GameSource::Wthor(Box::new(wthor::Reader::quick(input.reader, &input.options)))
             }
-            Format::Rgn | Format::Pgn(_) => {
-                let consumed = Arc::new(AtomicU64::new(0));
-                let guarded = RunawayGuard::new(input.reader, consumed.clone());
-                let name = match &*input.options.name {
-                    "" => Arc::from("-"),
-                    _ => input.options.name.clone(),
-                };
-                GameSource::Text(Box::new(TextSource {
-                    splitter: Splitter::new(guarded),
-                    consumed,
-                    name,
-                    rules: input.options.rules.unwrap_or_default(),
-                    next_index: 1,
-                    quick: QuickMoves::default(),
-                }))
-            }
+            Format::Rgn | Format::Pgn(_) => GameSource::Text(Box::new(TextSource {
+                text: TextReading::open(input),
+                quick: QuickMoves::default(),
+            })),
             _ => GameSource::Pending(Box::new(PendingSource {
                 games: pending_games(input),
                 quick: QuickMoves::default(),
@@ -313,27 +305,26 @@ impl TextSource {
     /// otherwise.
     fn next(&mut self, b: &mut Buffers) -> Option<io::Result<()>> {
         b.text.clear();
-        let span = match self.splitter.next_game(&mut b.text) {
+        let span = match self.text.next_game(&mut b.text) {
             Ok(Some(span)) => span,
             Ok(None) => return None,
             Err(e) => return Some(Err(e)),
         };
-        self.consumed.store(0, Ordering::Relaxed);
-        let index = self.next_index;
-        self.next_index += 1;
+        let index = self.text.next_index;
+        self.text.next_index += 1;
         // Out of the buffers while the scan fills them.
         let text = std::mem::take(&mut b.text);
         let bytes = text.get(span.range.clone()).unwrap_or_default();
         if self.scan(bytes, b) {
             b.index = index;
             b.game = Some(Held::Plain(Plain::Text {
-                name: self.name.clone(),
-                rules: self.rules,
+                name: self.text.name.clone(),
+                rules: self.text.rules,
                 span,
             }));
         } else {
             b.clear();
-            let game = rgn::read_game(&self.name, index, self.rules, bytes, &span);
+            let game = rgn::read_game(&self.text.name, index, self.text.rules, bytes, &span);
             b.game = Some(Held::Parsed(Box::new(capped(game))));
         }
         b.text = text;
@@ -348,23 +339,25 @@ impl TextSource {
         };
         let mut whole = true;
         let annotations = rgn::quick::Annotations::Dropped;
-        let scanned =
-            rgn::quick::scan_with_tags(bytes, self.rules, &mut self.quick, annotations, |n, v| {
+        let scanned = rgn::quick::scan_with_tags(
+            bytes,
+            self.text.rules,
+            &mut self.quick,
+            annotations,
+            |n, v| {
                 // Names and values lie between ASCII bytes: character boundaries.
                 match (text.get(n), text.get(v)) {
                     (Some(name), Some(value)) => b.push_tag(name, value),
                     _ => whole = false,
                 }
-            });
+            },
+        );
         let Some((rules, claim)) = scanned.filter(|_| whole) else {
             return false;
         };
         b.rules = rules;
-        for &code in self.quick.as_slice() {
-            let Some(mv) = move_of(code) else {
-                return false;
-            };
-            b.moves.push(mv);
+        if !b.push_moves(self.quick.as_slice()) {
+            return false;
         }
         if let Some((black, white)) = claim {
             b.set_discs([black, white]);
@@ -400,11 +393,8 @@ impl PendingSource {
             return false;
         };
         b.rules = rules;
-        for &code in self.quick.as_slice() {
-            let Some(mv) = move_of(code) else {
-                return false;
-            };
-            b.moves.push(mv);
+        if !b.push_moves(self.quick.as_slice()) {
+            return false;
         }
         match claim {
             QuickClaim::Nothing => {}

@@ -8,7 +8,7 @@ use crate::engine::{Color, Move, Rules, Setup};
 use crate::formats::capabilities::{tag_phrase, Claim, ClaimLosses};
 use crate::formats::moves::colored_moves;
 use crate::formats::text::{format_number, parse_number};
-use crate::formats::text_writer::PlainGame;
+use crate::formats::text_writer::{tag_named, PlainGame};
 use crate::formats::{text_writer, RecordWriter, TextFormat, WriteError, WriteOptions};
 use crate::record::{start_setup, ClaimedResult, Record, ResultScore, TagName, Termination};
 
@@ -50,10 +50,7 @@ struct GgfGame<'g, T> {
 impl<'g, T: Iterator<Item = (&'g str, &'g str)> + Clone> GgfGame<'g, T> {
     /// The value of the first tag named `name` (case-insensitive, as [`Record::tag`]).
     fn tag(&self, name: &str) -> Option<&'g str> {
-        self.tags
-            .clone()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v)
+        tag_named(self.tags.clone(), name)
     }
 }
 

@@ -239,19 +239,22 @@ fn sort(line: &str) -> LineSort<'_> {
         }
         Some(_) => {}
     }
-    let trimmed = trim(trimmed);
-    // `#` is also a blocked square, so a `#` line is a comment only when it is not a row.
-    if trimmed.starts_with('%') || (trimmed.starts_with('#') && !looks_like_row(trimmed)) {
-        return LineSort::Skip;
-    }
-    let border = trimmed
-        .bytes()
-        .all(|b| matches!(b, b'-' | b'+' | b'|' | b'=' | b' '))
-        && (trimmed.contains("--") || trimmed.contains(['+', '=']));
-    if border {
+    if comment_or_border(trim(trimmed)) {
         return LineSort::Skip;
     }
     letters_or_row(line)
+}
+
+/// Whether a trimmed line is a comment (`%`, or `#` when it is not a row: `#` is also a
+/// blocked square) or a border of dashes, pluses, bars and equals signs.
+fn comment_or_border(trimmed: &str) -> bool {
+    if trimmed.starts_with('%') || (trimmed.starts_with('#') && !looks_like_row(trimmed)) {
+        return true;
+    }
+    trimmed
+        .bytes()
+        .all(|b| matches!(b, b'-' | b'+' | b'|' | b'=' | b' '))
+        && (trimmed.contains("--") || trimmed.contains(['+', '=']))
 }
 
 /// A line of column letters (`a b c d ...`, four or more) or else a row.
@@ -1191,14 +1194,7 @@ mod tests {
                 Some(b'0'..=b'9' | b'.') => return LineSort::Row,
                 Some(_) => {}
             }
-            if trimmed.starts_with('%') || (trimmed.starts_with('#') && !looks_like_row(trimmed)) {
-                return LineSort::Skip;
-            }
-            let border = trimmed
-                .bytes()
-                .all(|b| matches!(b, b'-' | b'+' | b'|' | b'=' | b' '))
-                && (trimmed.contains("--") || trimmed.contains(['+', '=']));
-            if border {
+            if comment_or_border(trimmed) {
                 return LineSort::Skip;
             }
             if let Some((name, value)) = header(trimmed) {
