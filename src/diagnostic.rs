@@ -919,8 +919,20 @@ pub fn is_control(c: char) -> bool {
 /// what a reader replaces, a writer refuses and a report shows escaped.
 pub(crate) fn controls_in(text: &str) -> impl Iterator<Item = (usize, char)> + '_ {
     let bytes = text.as_bytes();
+    // Most texts hold none: a pass over their bytes says so without decoding a character.
+    let text = if may_hold_control(bytes) { text } else { "" };
     text.char_indices()
         .filter(move |&(at, c)| is_control(c) && !(c == '\r' && bytes.get(at + 1) == Some(&b'\n')))
+}
+
+/// Whether `bytes` may hold a control character: every one is ASCII or starts with the
+/// byte 0xC2 (the C1 controls). Looked at in blocks without an early exit, so that the
+/// test runs on whole vectors.
+fn may_hold_control(bytes: &[u8]) -> bool {
+    let suspect = |b: u8| b < 0x20 && b != b'\t' && b != b'\n' || b == 0x7f || b == 0xc2;
+    let any_in = |block: &[u8]| block.iter().fold(false, |any, &b| any | suspect(b));
+    let mut blocks = bytes.chunks_exact(32);
+    blocks.any(any_in) || any_in(blocks.remainder())
 }
 
 /// The length of `c` escaped: `\x1b` (4) or `\u{9b}` (6).

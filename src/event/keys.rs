@@ -155,60 +155,115 @@ pub(crate) fn keeping(rules: &Rules, setup: Option<&Setup>) -> u8 {
     mask
 }
 
-/// The symmetries of a start, remembered for the last rules (most games of a file share
-/// them).
+/// The key maker of the last rules and start symmetries a game had (most games of a file
+/// share them), so that a game's key costs a table lookup a placement and symmetry.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Symmetries {
     last: Option<(Rules, u8)>,
+    keys: Option<KeyMaker>,
 }
 
 impl Symmetries {
-    /// The symmetries keeping the start of `rules`, or `setup` when the game has its own.
-    pub(crate) fn of(&mut self, rules: &Rules, setup: Option<&Setup>) -> u8 {
-        if setup.is_some() {
-            return keeping(rules, setup);
+    /// The key of the placements `codes` (each `row << 4 | col`) of a game of `rules` from
+    /// their usual start, or from `setup` when the game has its own.
+    pub(crate) fn key(
+        &mut self,
+        rules: &Rules,
+        setup: Option<&Setup>,
+        codes: impl Iterator<Item = u8>,
+    ) -> MoveKey {
+        let mask = match (setup, self.last) {
+            (None, Some((r, mask))) if r == *rules => mask,
+            _ => keeping(rules, setup),
+        };
+        if self.last != Some((*rules, mask)) || self.keys.is_none() {
+            self.last = Some((*rules, mask));
+            self.keys = Some(KeyMaker::new(rules, mask));
         }
-        match self.last {
-            Some((r, mask)) if r == *rules => mask,
-            _ => {
-                let mask = keeping(rules, None);
-                self.last = Some((*rules, mask));
-                mask
+        match &self.keys {
+            Some(keys) => keys.key(codes),
+            None => KeyMaker::new(rules, mask).key(codes),
+        }
+    }
+}
+
+/// How the placements of games of one set of rules become their keys: the rules' seed,
+/// and where each symmetry kept takes each square.
+#[derive(Clone, Debug)]
+pub(crate) struct KeyMaker {
+    /// The hash state before any placement.
+    start: u64,
+    /// The symmetries kept, the identity first, and how many.
+    symmetries: [Symmetry; 8],
+    kept: usize,
+    /// `squares[k][code]`: where the `k`-th symmetry kept takes the square `code`
+    /// (`row << 4 | col`).
+    squares: [[u8; 256]; 8],
+}
+
+impl KeyMaker {
+    /// The key maker of `rules` under the symmetries in `mask` (a bit set over
+    /// [`Symmetry::ALL`]; the identity is always kept).
+    pub(crate) fn new(rules: &Rules, mask: u8) -> KeyMaker {
+        let side = rules.board().side();
+        let mut maker = KeyMaker {
+            start: mix(rules_seed(rules) ^ 0x9E37_79B9_7F4A_7C15),
+            symmetries: [Symmetry::Identity; 8],
+            kept: 0,
+            squares: [[0; 256]; 8],
+        };
+        for (k, s) in Symmetry::ALL.into_iter().enumerate() {
+            if k == 0 || mask & (1 << k) != 0 {
+                for (code, to) in maker.squares[maker.kept].iter_mut().enumerate() {
+                    let (c, r) = s.apply(side, code as u8 & 15, code as u8 >> 4);
+                    *to = r << 4 | c;
+                }
+                maker.symmetries[maker.kept] = s;
+                maker.kept += 1;
             }
         }
+        maker
     }
-}
 
-/// A 64-bit hash of a byte sequence, fed eight bytes at a time through a strong mixer.
-#[derive(Clone, Copy)]
-struct Hasher {
-    state: u64,
-    word: u64,
-    filled: u32,
-}
-
-impl Hasher {
-    fn new(seed: u64) -> Hasher {
-        Hasher {
-            state: mix(seed ^ 0x9E37_79B9_7F4A_7C15),
-            word: 0,
-            filled: 0,
+    /// The key of the placements `codes` (each `row << 4 | col`): under each symmetry, the
+    /// squares where it takes them hashed eight at a time (a byte each) through a strong
+    /// mixer, with their number at the end.
+    pub(crate) fn key(&self, codes: impl Iterator<Item = u8>) -> MoveKey {
+        let kept = &self.squares[..self.kept];
+        let mut states = [self.start; 8];
+        let word = |squares: &[u8; 256], chunk: &[u8; 8]| {
+            u64::from_le_bytes(chunk.map(|code| squares[usize::from(code)]))
+        };
+        let (mut chunk, mut filled, mut placements) = ([0u8; 8], 0, 0u16);
+        for code in codes {
+            chunk[filled] = code;
+            filled += 1;
+            placements = placements.saturating_add(1);
+            if filled == 8 {
+                for (state, squares) in states.iter_mut().zip(kept) {
+                    *state = mix(*state ^ word(squares, &chunk));
+                }
+                filled = 0;
+            }
         }
-    }
-
-    #[inline]
-    fn push(&mut self, byte: u8) {
-        self.word |= u64::from(byte) << (8 * self.filled);
-        self.filled += 1;
-        if self.filled == 8 {
-            self.state = mix(self.state ^ self.word);
-            self.word = 0;
-            self.filled = 0;
+        // The last, partial word: its bytes past `filled` are none.
+        let tail = u64::MAX.checked_shr(64 - 8 * filled as u32).unwrap_or(0);
+        let end = u64::from(placements) << 56 | filled as u64;
+        let finish = |state: u64, squares| mix(state ^ word(squares, &chunk) & tail ^ end);
+        let exact = finish(states[0], &kept[0]);
+        let (mut canonical, mut to_canonical) = (exact, Symmetry::Identity);
+        for k in 1..self.kept {
+            let h = finish(states[k], &kept[k]);
+            if h < canonical {
+                (canonical, to_canonical) = (h, self.symmetries[k]);
+            }
         }
-    }
-
-    fn finish(self, len: u16) -> u64 {
-        mix(self.state ^ self.word ^ (u64::from(len) << 56 | u64::from(self.filled)))
+        MoveKey {
+            exact,
+            canonical,
+            to_canonical,
+            placements,
+        }
     }
 }
 
@@ -227,49 +282,7 @@ impl MoveKey {
         setup: Option<&Setup>,
         moves: &[crate::engine::Move],
     ) -> MoveKey {
-        let squares = moves.iter().filter_map(|m| match m {
-            crate::engine::Move::Place(sq) => Some((sq.col(), sq.row())),
-            crate::engine::Move::Pass => None,
-        });
-        MoveKey::of_squares(rules, keeping(rules, setup), squares)
-    }
-
-    /// The key of placements given as `(col, row)`, under the symmetries in `mask` (a bit
-    /// set over [`Symmetry::ALL`]).
-    pub(crate) fn of_squares(
-        rules: &Rules,
-        mask: u8,
-        squares: impl Iterator<Item = (u8, u8)> + Clone,
-    ) -> MoveKey {
-        let side = rules.board().side();
-        let seed = rules_seed(rules);
-        let mut hashers = [Hasher::new(seed); 8];
-        let mut placements: u16 = 0;
-        for (col, row) in squares {
-            placements = placements.saturating_add(1);
-            for (k, s) in Symmetry::ALL.iter().enumerate() {
-                if mask & (1 << k) != 0 {
-                    let (c, r) = s.apply(side, col, row);
-                    hashers[k].push(r << 4 | c);
-                }
-            }
-        }
-        let exact = hashers[0].finish(placements);
-        let (mut canonical, mut to_canonical) = (exact, Symmetry::Identity);
-        for (k, s) in Symmetry::ALL.iter().enumerate().skip(1) {
-            if mask & (1 << k) != 0 {
-                let h = hashers[k].finish(placements);
-                if h < canonical {
-                    (canonical, to_canonical) = (h, *s);
-                }
-            }
-        }
-        MoveKey {
-            exact,
-            canonical,
-            to_canonical,
-            placements,
-        }
+        Symmetries::default().key(rules, setup, placements(moves))
     }
 
     /// The symmetry that takes this game's placements to `other`'s, when both have the same
@@ -285,6 +298,14 @@ impl MoveKey {
     }
 }
 
+/// The placements of `moves` as square codes (`row << 4 | col`), for a key.
+pub(crate) fn placements(moves: &[crate::engine::Move]) -> impl Iterator<Item = u8> + Clone + '_ {
+    moves.iter().filter_map(|m| match m {
+        crate::engine::Move::Place(sq) => Some(sq.row() << 4 | sq.col()),
+        crate::engine::Move::Pass => None,
+    })
+}
+
 /// What the rules add to a key: games under other rules are other games.
 fn rules_seed(rules: &Rules) -> u64 {
     use std::hash::{Hash, Hasher as _};
@@ -296,6 +317,101 @@ fn rules_seed(rules: &Rules) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The key as first written: each symmetry's squares pushed a byte at a time into its
+    /// own hasher, every square mapped by [`Symmetry::apply`]. The oracle of the tables.
+    fn key_byte_by_byte(rules: &Rules, mask: u8, squares: &[(u8, u8)]) -> MoveKey {
+        #[derive(Clone, Copy)]
+        struct Hasher {
+            state: u64,
+            word: u64,
+            filled: u32,
+        }
+        let side = rules.board().side();
+        let start = mix(rules_seed(rules) ^ 0x9E37_79B9_7F4A_7C15);
+        let mut hashers = [Hasher {
+            state: start,
+            word: 0,
+            filled: 0,
+        }; 8];
+        let mut placements: u16 = 0;
+        for &(col, row) in squares {
+            placements = placements.saturating_add(1);
+            for (k, s) in Symmetry::ALL.iter().enumerate() {
+                if mask & (1 << k) != 0 {
+                    let (c, r) = s.apply(side, col, row);
+                    let h = &mut hashers[k];
+                    h.word |= u64::from(r << 4 | c) << (8 * h.filled);
+                    h.filled += 1;
+                    if h.filled == 8 {
+                        (h.state, h.word, h.filled) = (mix(h.state ^ h.word), 0, 0);
+                    }
+                }
+            }
+        }
+        let finish =
+            |h: Hasher| mix(h.state ^ h.word ^ (u64::from(placements) << 56 | u64::from(h.filled)));
+        let exact = finish(hashers[0]);
+        let (mut canonical, mut to_canonical) = (exact, Symmetry::Identity);
+        for (k, s) in Symmetry::ALL.iter().enumerate().skip(1) {
+            if mask & (1 << k) != 0 && finish(hashers[k]) < canonical {
+                (canonical, to_canonical) = (finish(hashers[k]), *s);
+            }
+        }
+        MoveKey {
+            exact,
+            canonical,
+            to_canonical,
+            placements,
+        }
+    }
+
+    #[test]
+    fn keys_from_tables_are_those_hashed_a_byte_at_a_time() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        // One for every rules, as a worker keeps one: it changes its maker with them.
+        let mut symmetries = Symmetries::default();
+        for rules in [
+            "othello",
+            "othello:10x10",
+            "othello:octagon",
+            "othello:6x6",
+            "othello",
+        ] {
+            let rules: Rules = rules.parse().unwrap();
+            let side = rules.board().side();
+            for round in 0..300 {
+                let mask = 1 | next() as u8;
+                // Squares on the board, and now and then one off it (a record's bad move).
+                let squares: Vec<(u8, u8)> = (0..round % 70)
+                    .map(|_| {
+                        let n = next();
+                        let limit = if n % 17 == 0 { 16 } else { side };
+                        ((n >> 8) as u8 % limit, (n >> 16) as u8 % limit)
+                    })
+                    .collect();
+                let codes = squares.iter().map(|&(c, r)| r << 4 | c);
+                let key = KeyMaker::new(&rules, mask).key(codes.clone());
+                assert_eq!(
+                    key,
+                    key_byte_by_byte(&rules, mask, &squares),
+                    "{rules} {mask:#b}"
+                );
+                // The remembered maker keys a game as a fresh one does.
+                let kept = keeping(&rules, None);
+                assert_eq!(
+                    symmetries.key(&rules, None, codes),
+                    key_byte_by_byte(&rules, kept, &squares)
+                );
+            }
+        }
+    }
 
     #[test]
     fn the_standard_start_keeps_four_symmetries() {

@@ -373,7 +373,7 @@ impl FactsBlock {
             self.finish(Facts {
                 index: game.index,
                 rules: Rules::default(),
-                moves: MoveKey::of_squares(&Rules::default(), 1, std::iter::empty()),
+                moves: keys::KeyMaker::new(&Rules::default(), 1).key(std::iter::empty()),
                 claimed: Claimed::Nothing,
                 termination: Termination::Normal,
                 board: None,
@@ -385,12 +385,11 @@ impl FactsBlock {
             self.tag(&tag.name, &tag.value);
         }
         let setup: Option<&Setup> = record.start.as_ref().map(|s| &s.setup);
-        let mask = symmetries.of(&record.rules, setup);
         let squares = record.moves.iter().filter_map(|m| match m.mv {
-            crate::engine::Move::Place(sq) => Some((sq.col(), sq.row())),
+            crate::engine::Move::Place(sq) => Some(sq.row() << 4 | sq.col()),
             crate::engine::Move::Pass => None,
         });
-        let key = MoveKey::of_squares(&record.rules, mask, squares);
+        let key = symmetries.key(&record.rules, setup, squares);
         let board = outcome
             .filter(|_| record.rules.players() == 2)
             .map(|o| [o.score[0], o.score[1]]);

@@ -41,9 +41,9 @@
 use std::io;
 
 use crate::diagnostic::Diagnostic;
-use crate::engine::quick::{move_of, QuickClaim, QuickMoves};
-use crate::engine::{Move, Rules};
-use crate::event::{Claimed, Facts, FactsBlock, MoveKey, Symmetries};
+use crate::engine::quick::{QuickClaim, QuickMoves, PASS};
+use crate::engine::Rules;
+use crate::event::{Claimed, Facts, FactsBlock, Symmetries};
 use crate::formats::rgn;
 use crate::formats::wthor::{Entry, FileContext, QuickRecord};
 use crate::formats::{capped, ParsedGame};
@@ -325,7 +325,7 @@ enum Done<T> {
 struct Scratch {
     moves: QuickMoves,
     symmetries: Symmetries,
-    squares: Vec<(u8, u8)>,
+    squares: Vec<u8>,
 }
 
 /// What every block is validated with.
@@ -477,15 +477,15 @@ fn gather_quick_wthor(
     q: &QuickRecord,
     facts: &mut FactsBlock,
     symmetries: &mut Symmetries,
-    squares: &mut Vec<(u8, u8)>,
+    squares: &mut Vec<u8>,
 ) {
     squares.clear();
     let (rules, discs) = ctx.view_quick(
         q,
         |name, value| facts.tag(name, value),
-        |sq| squares.push((sq.col(), sq.row())),
+        |sq| squares.push(sq.row() << 4 | sq.col()),
     );
-    let key = MoveKey::of_squares(&rules, symmetries.of(&rules, None), squares.iter().copied());
+    let key = symmetries.key(&rules, None, squares.iter().copied());
     facts.finish(Facts::clean(
         q.index(),
         rules,
@@ -569,11 +569,9 @@ fn quick_pass(
         g.facts.forget();
         return false;
     };
-    let squares = moves.as_slice().iter().filter_map(|&c| match move_of(c) {
-        Some(Move::Place(sq)) => Some((sq.col(), sq.row())),
-        _ => None,
-    });
-    let key = MoveKey::of_squares(&rules, g.symmetries.of(&rules, None), squares);
+    // Square codes are the key's (`row << 4 | col`); passes are no placement.
+    let squares = moves.as_slice().iter().copied().filter(|&c| c != PASS);
+    let key = g.symmetries.key(&rules, None, squares);
     let claimed = match claim {
         QuickClaim::Nothing => Claimed::Nothing,
         QuickClaim::Discs(black, white) => Claimed::Discs([black, white]),
