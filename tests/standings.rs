@@ -211,6 +211,70 @@ fn a_name_that_is_markup_stays_text_in_html() {
 }
 
 #[test]
+fn a_name_that_is_a_formula_stays_text_in_csv() {
+    let names = [
+        "=HYPERLINK(\"http://x\",\"y\")",
+        "+1+cmd|' /C calc'!A0",
+        "-2+3",
+        "@SUM(A1)",
+        "-",
+        "Ann",
+        "Jean-Luc = 2",
+        "O'Neil",
+    ];
+    let pairings: Vec<Pairing> = names
+        .chunks(2)
+        .enumerate()
+        .map(|(i, pair)| Pairing::game(i as u32 + 1, pair[0], pair[1], discs(33, 31)))
+        .collect();
+    let csv = Standings::compute(&pairings, &StandingsOptions::default())
+        .unwrap()
+        .to_csv();
+    // Each row's third field, its quotes (RFC 4180) taken off.
+    let mut written: Vec<String> = Vec::new();
+    for row in csv.lines().skip(1) {
+        let after_rank = row.splitn(3, ',').nth(2).unwrap();
+        let name = match after_rank.strip_prefix('"') {
+            // Up to the quote that is not doubled.
+            Some(quoted) => {
+                let (mut name, mut chars) = (String::new(), quoted.chars().peekable());
+                while let Some(c) = chars.next() {
+                    match (c, chars.peek()) {
+                        ('"', Some('"')) => {
+                            chars.next();
+                        }
+                        ('"', _) => break,
+                        _ => {}
+                    }
+                    name.push(c);
+                }
+                name
+            }
+            None => after_rank.split(',').next().unwrap().to_owned(),
+        };
+        written.push(name);
+    }
+    written.sort();
+    let mut expected: Vec<String> = names
+        .iter()
+        .map(|name| match name.starts_with(['=', '+', '-', '@']) {
+            true => format!("'{name}"),
+            false => name.to_string(),
+        })
+        .collect();
+    expected.sort();
+    assert_eq!(written, expected, "{csv}");
+    // Only names are touched: each row ends with its four round cells, one game in them.
+    for row in csv.lines().skip(1) {
+        let cells: Vec<&str> = row.rsplit(',').take(4).filter(|c| *c != "-").collect();
+        assert!(
+            matches!(cells[..], [cell] if cell.ends_with("B 33-31") || cell.ends_with("W 31-33")),
+            "{row}"
+        );
+    }
+}
+
+#[test]
 fn a_full_tie_shares_the_rank_and_keeps_a_stable_order() {
     // Each beats the other 40-24 with Black: 1 point, BQ 40+24 + 6+6 = 76, 64 discs each.
     let pairings = [

@@ -905,7 +905,9 @@ impl Standings {
     }
 
     /// The standings as CSV (quoted as RFC 4180 says), one row per player, the crosstable cells in
-    /// the round columns.
+    /// the round columns. A name a spreadsheet would take for a formula (one that starts
+    /// with `=`, `+`, `-`, `@`, a tab or a carriage return) is written after a `'`, so that
+    /// opening the file runs nothing a record put there.
     ///
     /// ```
     /// use reversi_record::event::standings::{GameResult, Pairing, Standings};
@@ -915,6 +917,10 @@ impl Standings {
     /// assert_eq!(lines.next(), Some("number,rank,player,points,bq,discs,games,wins,draws,losses,byes,black,white,withdrawn,round 1"));
     /// assert_eq!(lines.next(), Some("1,1,Bob,1,33,33,1,1,0,0,0,0,1,no,2W win ff"));
     /// assert_eq!(lines.next(), Some("2,2,\"Ann, Jr\",0,37,31,1,0,0,1,0,1,0,no,1B loss ff"));
+    ///
+    /// let pairings = [Pairing::game("1", "=HYPERLINK(\"x\")", "Bob", GameResult::Winner(None))];
+    /// let csv = Standings::compute(&pairings, &Default::default())?.to_csv();
+    /// assert!(csv.contains(",\"'=HYPERLINK(\"\"x\"\")\","));
     /// # Ok::<(), reversi_record::event::standings::StandingsError>(())
     /// ```
     pub fn to_csv(&self) -> String {
@@ -943,7 +949,7 @@ impl Standings {
             let fields = [
                 p.number.to_string(),
                 p.rank.to_string(),
-                p.name.clone(),
+                inert_in_spreadsheets(&p.name),
                 p.points.to_string(),
                 p.bq.to_string(),
                 p.discs.to_string(),
@@ -1121,6 +1127,17 @@ fn one_line(text: &str) -> String {
     text.chars()
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect()
+}
+
+/// `text` as a spreadsheet shows it without evaluating it: after a `'` when it starts with
+/// a byte that opens a formula (`=`, `+`, `-`, `@`) or with a tab or a carriage return,
+/// which some spreadsheets drop before looking for one.
+fn inert_in_spreadsheets(text: &str) -> String {
+    if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{text}")
+    } else {
+        text.to_owned()
+    }
 }
 
 fn push_csv_row(out: &mut String, fields: impl Iterator<Item = String>) {
