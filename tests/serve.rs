@@ -72,12 +72,18 @@ fn start() -> Desk {
 }
 
 fn start_in(dir: tempfile::TempDir) -> Desk {
+    start_with(dir, &[], Stdio::null())
+}
+
+/// Serves `dir` with `args` beside `--port 0`, its standard error to `stderr`.
+fn start_with(dir: tempfile::TempDir, args: &[&str], stderr: Stdio) -> Desk {
     let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
         .args(["serve", "--port", "0"])
+        .args(args)
         .arg(dir.path())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(stderr)
         .spawn()
         .expect("reversi serve starts");
     let mut line = String::new();
@@ -264,6 +270,77 @@ fn a_foreign_host_is_refused_dns_rebinding() {
             "{host}"
         );
     }
+}
+
+#[test]
+fn listening_on_every_interface_answers_to_addresses_not_names() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    std::fs::copy(
+        Path::new(ROOT).join("fixtures/serve/round-1.rgn"),
+        dir.path().join("round-1.rgn"),
+    )
+    .expect("copied");
+    let mut desk = start_with(dir, &["--listen", "0.0.0.0"], Stdio::piped());
+    let port = desk.host.rsplit(':').next().unwrap().to_string();
+    // The page is opened from another computer by an address of this one.
+    for host in [
+        format!("192.0.2.7:{port}"),
+        format!("[2001:db8::7]:{port}"),
+        format!("localhost:{port}"),
+    ] {
+        let a = desk.raw("GET", "/api/folder", &[("Host", &host)], b"");
+        assert_eq!(a.status, 200, "{host}");
+        let origin = format!("http://{host}");
+        let a = desk.raw(
+            "POST",
+            "/api/open",
+            &[
+                ("Host", &host),
+                ("Origin", &origin),
+                ("X-Desk-Token", &desk.token.clone()),
+                ("Content-Type", "application/json"),
+            ],
+            br#"{"root": 0, "path": "round-1.rgn"}"#,
+        );
+        assert_eq!(a.status, 200, "{origin}: {}", a.text());
+    }
+    // A name, another port or the unspecified address itself is still refused.
+    for host in [
+        format!("evil.example:{port}"),
+        "192.0.2.7:1".to_string(),
+        "192.0.2.7".to_string(),
+        format!("0.0.0.0:{port}"),
+    ] {
+        let a = desk.raw("GET", "/", &[("Host", &host)], b"");
+        assert_eq!(a.status, 421, "{host}");
+        assert!(!a.text().contains(&desk.token));
+    }
+    let a = desk.raw(
+        "POST",
+        "/api/open",
+        &[
+            ("Host", &format!("192.0.2.7:{port}")),
+            ("Origin", &format!("http://evil.example:{port}")),
+            ("X-Desk-Token", &desk.token.clone()),
+            ("Content-Type", "application/json"),
+        ],
+        br#"{"root": 0, "path": "round-1.rgn"}"#,
+    );
+    assert_eq!(a.status, 403, "a foreign origin");
+    // The warning that anyone who reaches the machine can use the page.
+    let _ = desk.child.kill();
+    let _ = desk.child.wait();
+    let mut stderr = String::new();
+    desk.child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut stderr)
+        .expect("stderr read");
+    assert!(
+        stderr.contains("warning: listening on 0.0.0.0, not the loopback interface"),
+        "{stderr}"
+    );
 }
 
 #[test]

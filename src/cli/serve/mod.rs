@@ -65,9 +65,24 @@ pub(crate) struct Server {
     token: String,
     /// The `Host` values accepted: the loopback names with the port, and `--listen`'s.
     hosts: Vec<String>,
+    /// With `--listen` on every interface (`0.0.0.0`, `::`): the port, and then any
+    /// address of this machine written as an IP address is accepted too (the page is
+    /// opened from another computer by the address it knows). A name is not: DNS
+    /// rebinding needs one.
+    any_address_on: Option<u16>,
 }
 
 impl Server {
+    /// Whether `host` (a `Host` header, or an origin without its `http://`) names this
+    /// desk.
+    fn answers_as(&self, host: &str) -> bool {
+        self.hosts.iter().any(|h| h.eq_ignore_ascii_case(host))
+            || self.any_address_on.is_some_and(|port| {
+                host.parse::<SocketAddr>()
+                    .is_ok_and(|at| at.port() == port && !at.ip().is_unspecified())
+            })
+    }
+
     fn desk(&self) -> MutexGuard<'_, Desk> {
         self.desk
             .lock()
@@ -110,7 +125,7 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
             format!("localhost:{port}"),
             format!("[::1]:{port}"),
         ];
-        if !address.is_loopback() {
+        if !address.is_loopback() && !address.is_unspecified() {
             hosts.push(SocketAddr::new(address, port).to_string());
         }
         let url = format!("http://{}/", url_host(bound));
@@ -129,6 +144,7 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
             desk: Mutex::new(Desk::new(roots)),
             token: new_token()?,
             hosts,
+            any_address_on: address.is_unspecified().then_some(port),
         });
         if args.open {
             open_browser(&url);
@@ -224,7 +240,7 @@ async fn guard(State(server): State<Arc<Server>>, request: Request, next: Next) 
         .get(header::HOST)
         .and_then(|h| h.to_str().ok())
         .unwrap_or("");
-    if !server.hosts.iter().any(|h| h.eq_ignore_ascii_case(host)) {
+    if !server.answers_as(host) {
         return refusal(Refusal::new(
             421,
             format!("this desk answers only as {}", server.hosts[0]),
@@ -269,10 +285,10 @@ fn same_origin(server: &Server, headers: &HeaderMap) -> Result<(), String> {
     }
     if let Some(origin) = headers.get(header::ORIGIN) {
         let origin = origin.to_str().unwrap_or("");
-        let ours = server
-            .hosts
-            .iter()
-            .any(|h| origin.eq_ignore_ascii_case(&format!("http://{h}")));
+        let ours = origin
+            .get(..7)
+            .is_some_and(|scheme| scheme.eq_ignore_ascii_case("http://"))
+            && server.answers_as(&origin[7..]);
         if !ours {
             return Err(format!(
                 "requests from {origin} are refused: use the desk's page"
