@@ -35,6 +35,7 @@ use crate::formats::wthor::{self, Entry, FileContext};
 use crate::formats::{
     capped, ggf, json, movestr, sgf, transcript, Format, ParsedGame, ReadOptions,
 };
+use crate::record::GameSelector;
 
 /// An opened input to validate or convert: its format (as [`Format::detect`] chose it), its bytes and
 /// what its reader needs.
@@ -825,6 +826,22 @@ fn next_game_block(
         }
     }
     (block, None, false)
+}
+
+/// Whether game `index` (from 1) is taken under `select` without its tags being read:
+/// no selector, or one by number that takes it. `None`: the tags decide.
+pub(crate) fn taken_by_number(select: Option<&GameSelector>, index: usize) -> Option<bool> {
+    match select {
+        None => Some(true),
+        Some(GameSelector::Index(n)) => Some(*n == index),
+        Some(GameSelector::Tags(_)) => None,
+    }
+}
+
+/// Whether `game`, read in full, is taken under `select`; an entry about the input itself
+/// (game 0) always is.
+pub(crate) fn taken_in_full(select: Option<&GameSelector>, game: &ParsedGame) -> bool {
+    game.index == 0 || select.map_or(true, |selector| game.is_selected(selector))
 }
 
 #[cfg(test)]

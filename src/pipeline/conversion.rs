@@ -513,20 +513,12 @@ impl Work<'_> {
     /// Whether game `index` may be taken without reading its tags (no selector, or one by
     /// number that takes it); `None`: the tags decide.
     fn takes_index(&self, index: usize) -> Option<bool> {
-        match self.select {
-            None => Some(true),
-            Some(GameSelector::Index(n)) => Some(*n == index),
-            Some(GameSelector::Tags(_)) => None,
-        }
+        blocks::taken_by_number(self.select, index)
     }
 
     /// Whether `game`, read in full, is taken (an entry about the input itself always is).
     fn takes(&self, game: &ParsedGame) -> bool {
-        game.index == 0
-            || match self.select {
-                None => true,
-                Some(selector) => game.is_selected(selector),
-            }
+        blocks::taken_in_full(self.select, game)
     }
 }
 

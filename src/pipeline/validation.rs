@@ -340,11 +340,7 @@ impl Settings<'_> {
     /// Whether game `index` may be taken without reading its tags: no selector, or one
     /// that takes it by number. `None`: the tags decide.
     fn takes_index(&self, index: usize) -> Option<bool> {
-        match self.select {
-            None => Some(true),
-            Some(GameSelector::Index(n)) => Some(*n == index),
-            Some(GameSelector::Tags(_)) => None,
-        }
+        blocks::taken_by_number(self.select, index)
     }
 
     /// For game `index`: `None` when the selector leaves it out, else whether the quick
@@ -359,12 +355,7 @@ impl Settings<'_> {
 
     /// Whether `game`, read in full, is validated.
     fn takes(&self, game: &ParsedGame) -> bool {
-        // An entry about the input itself is always reported.
-        game.index == 0
-            || match self.select {
-                None => true,
-                Some(selector) => game.is_selected(selector),
-            }
+        blocks::taken_in_full(self.select, game)
     }
 }
 
