@@ -63,12 +63,17 @@ impl Answer {
 
 /// Copies the fixture folder `fixtures/serve` into a temporary folder and serves it.
 fn start() -> Desk {
+    start_in(fixture_copy())
+}
+
+/// A temporary folder holding a copy of `fixtures/serve`.
+fn fixture_copy() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("a temporary folder");
     for entry in std::fs::read_dir(Path::new(ROOT).join("fixtures/serve")).expect("fixtures") {
         let entry = entry.expect("an entry");
         std::fs::copy(entry.path(), dir.path().join(entry.file_name())).expect("copied");
     }
-    start_in(dir)
+    dir
 }
 
 fn start_in(dir: tempfile::TempDir) -> Desk {
@@ -274,14 +279,18 @@ fn a_foreign_host_is_refused_dns_rebinding() {
 
 #[test]
 fn listening_on_every_interface_answers_to_addresses_not_names() {
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    std::fs::copy(
-        Path::new(ROOT).join("fixtures/serve/round-1.rgn"),
-        dir.path().join("round-1.rgn"),
-    )
-    .expect("copied");
-    let mut desk = start_with(dir, &["--listen", "0.0.0.0"], Stdio::piped());
+    let mut desk = start_with(fixture_copy(), &["--listen", "0.0.0.0"], Stdio::piped());
     let port = desk.host.rsplit(':').next().unwrap().to_string();
+    let open = |host: &str, origin: &str| {
+        let headers = [
+            ("Host", host),
+            ("Origin", origin),
+            ("X-Desk-Token", desk.token.as_str()),
+            ("Content-Type", "application/json"),
+        ];
+        let body = br#"{"root": 0, "path": "round-1.rgn"}"#;
+        desk.raw("POST", "/api/open", &headers, body).status
+    };
     // The page is opened from another computer by an address of this one.
     for host in [
         format!("192.0.2.7:{port}"),
@@ -290,19 +299,7 @@ fn listening_on_every_interface_answers_to_addresses_not_names() {
     ] {
         let a = desk.raw("GET", "/api/folder", &[("Host", &host)], b"");
         assert_eq!(a.status, 200, "{host}");
-        let origin = format!("http://{host}");
-        let a = desk.raw(
-            "POST",
-            "/api/open",
-            &[
-                ("Host", &host),
-                ("Origin", &origin),
-                ("X-Desk-Token", &desk.token.clone()),
-                ("Content-Type", "application/json"),
-            ],
-            br#"{"root": 0, "path": "round-1.rgn"}"#,
-        );
-        assert_eq!(a.status, 200, "{origin}: {}", a.text());
+        assert_eq!(open(&host, &format!("http://{host}")), 200, "{host}");
     }
     // A name, another port or the unspecified address itself is still refused.
     for host in [
@@ -315,18 +312,9 @@ fn listening_on_every_interface_answers_to_addresses_not_names() {
         assert_eq!(a.status, 421, "{host}");
         assert!(!a.text().contains(&desk.token));
     }
-    let a = desk.raw(
-        "POST",
-        "/api/open",
-        &[
-            ("Host", &format!("192.0.2.7:{port}")),
-            ("Origin", &format!("http://evil.example:{port}")),
-            ("X-Desk-Token", &desk.token.clone()),
-            ("Content-Type", "application/json"),
-        ],
-        br#"{"root": 0, "path": "round-1.rgn"}"#,
-    );
-    assert_eq!(a.status, 403, "a foreign origin");
+    let host = format!("192.0.2.7:{port}");
+    let foreign = format!("http://evil.example:{port}");
+    assert_eq!(open(&host, &foreign), 403, "a foreign origin");
     // The warning that anyone who reaches the machine can use the page.
     let _ = desk.child.kill();
     let _ = desk.child.wait();

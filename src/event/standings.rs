@@ -906,8 +906,8 @@ impl Standings {
 
     /// The standings as CSV (quoted as RFC 4180 says), one row per player, the crosstable cells in
     /// the round columns. A name a spreadsheet would take for a formula (one that starts
-    /// with `=`, `+`, `-`, `@`, a tab or a carriage return) is written after a `'`, so that
-    /// opening the file runs nothing a record put there.
+    /// with `=`, `+`, `-` or `@`) is written after a `'`, so that opening the file runs
+    /// nothing a record put there.
     ///
     /// ```
     /// use reversi_record::event::standings::{GameResult, Pairing, Standings};
@@ -1129,11 +1129,11 @@ fn one_line(text: &str) -> String {
         .collect()
 }
 
-/// `text` as a spreadsheet shows it without evaluating it: after a `'` when it starts with
-/// a byte that opens a formula (`=`, `+`, `-`, `@`) or with a tab or a carriage return,
-/// which some spreadsheets drop before looking for one.
+/// A player's name as a spreadsheet shows it without evaluating it: after a `'` when it
+/// starts with a character that opens a formula. Names are trimmed ([`Pairing::players`]),
+/// so none starts with the tab or carriage return some spreadsheets skip before looking.
 fn inert_in_spreadsheets(text: &str) -> String {
-    if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+    if text.starts_with(['=', '+', '-', '@']) {
         format!("'{text}")
     } else {
         text.to_owned()
