@@ -19,15 +19,16 @@ use reversi_record::Move;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-/// The real data directory, or `None` (with a note) when it is missing.
-fn data(rel: &str) -> Option<PathBuf> {
-    let path = PathBuf::from(format!("{ROOT}/../shared/data/{rel}"));
-    if path.exists() {
-        Some(path)
-    } else {
-        eprintln!("skipped: {} is missing", path.display());
-        None
-    }
+/// A path in the repository's real data (`data/`, see `data/SOURCES.md`); a missing file
+/// fails the test.
+fn data(rel: &str) -> PathBuf {
+    let path = PathBuf::from(format!("{ROOT}/data/{rel}"));
+    assert!(
+        path.exists(),
+        "{} is missing: the real data is part of the repository (data/SOURCES.md)",
+        path.display()
+    );
+    path
 }
 
 /// The format `bytes` are detected as, content first, then the file name.
@@ -111,9 +112,7 @@ fn placements(record: &Record) -> Vec<Move> {
 
 #[test]
 fn wthor_2004_to_thor_pgn_is_the_reference_export() {
-    let (Some(wtb), Some(pgn)) = (data("wthor/WTH_2004.wtb"), data("pgn/WTHOR-2004.r.pgn")) else {
-        return;
-    };
+    let (wtb, pgn) = (data("wthor/WTH_2004.wtb"), data("pgn/WTHOR-2004.r.pgn"));
     let wthor = records(
         Format::Wthor,
         &std::fs::read(&wtb).unwrap(),
@@ -167,9 +166,7 @@ fn wthor_2004_to_thor_pgn_is_the_reference_export() {
 
 #[test]
 fn thor_pgn_to_wthor_gives_back_the_games_and_scores() {
-    let (Some(wtb), Some(pgn)) = (data("wthor/WTH_2004.wtb"), data("pgn/WTHOR-2004.r.pgn")) else {
-        return;
-    };
+    let (wtb, pgn) = (data("wthor/WTH_2004.wtb"), data("pgn/WTHOR-2004.r.pgn"));
     let original = records(
         Format::Wthor,
         &std::fs::read(&wtb).unwrap(),
@@ -220,15 +217,13 @@ fn thor_pgn_to_wthor_gives_back_the_games_and_scores() {
 // ---------------------------------------------------------------------------------------
 // Every real file through RGN and JSON
 
+/// The 16 record files of `data/` (the name files `WTHOR.JOU` and `WTHOR.TRN` left out).
 fn real_files() -> Vec<PathBuf> {
-    let Some(root) = data("") else {
-        return Vec::new();
-    };
+    let root = data("");
     let mut files = Vec::new();
     for dir in ["wthor", "pgn", "ggf", "obf", "movestrings"] {
-        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
-            continue;
-        };
+        let entries = std::fs::read_dir(root.join(dir))
+            .unwrap_or_else(|e| panic!("{}: {e}", root.join(dir).display()));
         for e in entries.flatten() {
             let path = e.path();
             let name = path
@@ -243,6 +238,7 @@ fn real_files() -> Vec<PathBuf> {
         }
     }
     files.sort();
+    assert_eq!(files.len(), 16, "{files:#?}");
     files
 }
 
@@ -276,9 +272,6 @@ fn every_real_file_converts_to_rgn_and_json_and_back() {
                 );
             }
         }
-    }
-    if !files.is_empty() {
-        assert!(files.len() >= 10, "{files:?}");
     }
 }
 
@@ -543,9 +536,7 @@ fn transcript_refuses_a_start_it_cannot_draw_even_lossily() {
 /// results, with the year appended to the event.
 #[test]
 fn wthor_2021_matches_the_python_export_game_by_game() {
-    let (Some(wtb), Some(pgn)) = (data("wthor/WTH_2021.wtb"), data("pgn/WTH_2021.py.pgn")) else {
-        return;
-    };
+    let (wtb, pgn) = (data("wthor/WTH_2021.wtb"), data("pgn/WTH_2021.py.pgn"));
     let wthor = records(
         Format::Wthor,
         &std::fs::read(&wtb).unwrap(),

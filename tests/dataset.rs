@@ -1,6 +1,6 @@
 //! Datasets: the arrays of `dataset::Batch` equal the engine's replay position by position,
 //! on the quick board (standard Othello) and on the engine (every other variant, and
-//! whenever legal-move masks are asked for), on fixtures and the shared WTHOR years.
+//! whenever legal-move masks are asked for), on fixtures and the WTHOR years of `data/wthor`.
 
 use std::path::Path;
 
@@ -186,22 +186,25 @@ fn mixed_board_sizes_are_refused_with_the_game_named() {
     );
 }
 
-/// The shared WTHOR years through the readers' views (no records): equal to the engine on
-/// every game, the quick board's arrays equal to the engine's (legal masks force the
-/// engine), and the same on two threads.
+/// The WTHOR years of `data/wthor` through the readers' views (no records): equal to the
+/// engine on every game, the quick board's arrays equal to the engine's (legal masks force
+/// the engine), and the same on two threads.
 #[test]
-fn shared_wthor_years_through_views_equal_the_engine() {
-    let dir = Path::new("../shared/data/wthor");
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        eprintln!("skipped: no {}", dir.display());
-        return;
-    };
+fn wthor_years_through_views_equal_the_engine() {
+    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/data/wthor"));
+    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}: the real data is part of the repository (data/SOURCES.md)",
+            dir.display()
+        )
+    });
     let mut files: Vec<_> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|e| e == "wtb"))
         .collect();
     files.sort();
-    assert!(!files.is_empty());
+    assert_eq!(files.len(), 5, "the five WTHOR years of data/wthor: {files:?}");
+    let mut games = 0;
     for path in files {
         let mut batch = Batch::new();
         let mut reader = GameReader::new(Input::open(&path).expect("opens"));
@@ -210,6 +213,7 @@ fn shared_wthor_years_through_views_equal_the_engine() {
         }
         let records = records(&path);
         assert_eq!(batch.len(), records.len());
+        games += records.len();
         let quick = batch.build(Options::default(), 1).unwrap();
         check(&records, &quick, Options::default());
         let engine = batch
@@ -228,4 +232,5 @@ fn shared_wthor_years_through_views_equal_the_engine() {
         );
         assert_eq!(batch.build(Options::default(), 2).unwrap(), quick);
     }
+    assert_eq!(games, 14_357, "the games of the five years");
 }

@@ -9,7 +9,7 @@ use reversi_record::record::{
 };
 use reversi_record::{BoardShape, Color, Move, Position, Rules, Square};
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/ggf/");
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/ggf/");
 
 fn read_bytes(bytes: Vec<u8>) -> Vec<ParsedGame> {
     let options = ReadOptions {
@@ -21,13 +21,14 @@ fn read_bytes(bytes: Vec<u8>) -> Vec<ParsedGame> {
         .expect("reading from memory cannot fail")
 }
 
-fn read_data(name: &str) -> Option<Vec<ParsedGame>> {
+/// The games of a file of the repository's real data (`data/ggf`, see `data/SOURCES.md`);
+/// a missing file fails the test.
+fn read_data(name: &str) -> Vec<ParsedGame> {
     match std::fs::read(format!("{DATA}{name}")) {
-        Ok(bytes) => Some(read_bytes(bytes)),
-        Err(e) => {
-            eprintln!("skipping: {DATA}{name}: {e}");
-            None
-        }
+        Ok(bytes) => read_bytes(bytes),
+        Err(e) => panic!(
+            "{DATA}{name}: {e}: the real data is part of the repository (data/SOURCES.md)"
+        ),
     }
 }
 
@@ -73,9 +74,7 @@ fn margin(r: &Record) -> f64 {
 
 #[test]
 fn nboard_test_reads_and_replays() {
-    let Some(games) = read_data("nboard_test.ggf") else {
-        return;
-    };
+    let games = read_data("nboard_test.ggf");
     assert_eq!(games.len(), 1);
     assert!(
         games[0].diagnostics.is_empty(),
@@ -105,9 +104,7 @@ fn nboard_test_reads_and_replays() {
 
 #[test]
 fn nboard_test2_reads_4x4_and_komi_games() {
-    let Some(games) = read_data("nboard_test2.ggf") else {
-        return;
-    };
+    let games = read_data("nboard_test2.ggf");
     assert_eq!(games.len(), 3);
     for g in &games {
         assert!(g.diagnostics.is_empty(), "{:?}", g.diagnostics);
@@ -143,9 +140,7 @@ fn nboard_test2_reads_4x4_and_komi_games() {
 
 #[test]
 fn novello_games_read_and_replay() {
-    let Some(games) = read_data("novello_TestGames.ggf") else {
-        return;
-    };
+    let games = read_data("novello_TestGames.ggf");
     assert_eq!(games.len(), 12);
     let mut passes = 0;
     for g in &games {
@@ -180,9 +175,7 @@ fn real_files_round_trip() {
         "nboard_test2.ggf",
         "novello_TestGames.ggf",
     ] {
-        let Some(games) = read_data(name) else {
-            return;
-        };
+        let games = read_data(name);
         let first = records(&games);
         let (text, lost) = write(&first, false).expect("GGF holds what it read");
         assert!(lost.is_empty());
@@ -197,9 +190,7 @@ fn real_files_round_trip() {
 
 #[test]
 fn nboard_test_writes_in_ggs_order() {
-    let Some(games) = read_data("nboard_test.ggf") else {
-        return;
-    };
+    let games = read_data("nboard_test.ggf");
     let (text, _) = write(&records(&games), false).unwrap();
     assert!(text.starts_with(
         "(;GM[Othello]PC[GGS/os]DT[2003.12.15_12:33:18.MST]PB[Saio1200]PW[Saio3000]RB[2196.37]RW[2200.35]TI[05:00//02:00]TY[8]RE[+0.000]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]B[d3//0.01]W[c5//0.01]"
@@ -315,9 +306,6 @@ fn writer_converts_disc_counts_and_inserts_passes() {
     // 4x4: a game where White must pass, written without passes or colours (as WTHOR would).
     let rules: Rules = "othello:4x4".parse().unwrap();
     let games = read_data("nboard_test2.ggf");
-    let Some(games) = games else {
-        return;
-    };
     let mut r = strip(games[0].record.clone().unwrap());
     assert_eq!(r.rules, rules);
     let with_passes = r.clone();

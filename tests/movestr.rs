@@ -124,12 +124,11 @@ fn fixtures_are_sniffed_as_move_strings() {
 fn real_xot_openings_read_and_replay() {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/movestrings/nboard_xot-large.txt"
+        "/data/movestrings/nboard_xot-large.txt"
     );
-    let Ok(file) = std::fs::File::open(path) else {
-        eprintln!("skipping: {path} is missing");
-        return;
-    };
+    let file = std::fs::File::open(path).unwrap_or_else(|e| {
+        panic!("{path}: {e}: the real data is part of the repository (data/SOURCES.md)")
+    });
     let head = std::fs::read(path).expect("the file reads");
     let sniff = Sniff {
         head: &head[..4096],

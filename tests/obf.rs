@@ -98,23 +98,24 @@ fn invalid_fixtures() {
     });
 }
 
-fn ffo_games() -> Option<Vec<(String, Vec<ParsedGame>)>> {
+/// The FFO files of the repository's real data (`data/obf`, see `data/SOURCES.md`); a
+/// missing file fails the test.
+fn ffo_games() -> Vec<(String, Vec<ParsedGame>)> {
     let mut all = Vec::new();
     for name in FFO_FILES {
-        let path = format!("{}/../shared/data/obf/{name}", env!("CARGO_MANIFEST_DIR"));
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            eprintln!("skipping: {path} is missing");
-            return None;
-        };
+        let path = format!("{}/data/obf/{name}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            panic!("{path}: {e}: the real data is part of the repository (data/SOURCES.md)")
+        });
         let games = read_all(&text);
         all.push((text, games));
     }
-    Some(all)
+    all
 }
 
 #[test]
 fn ffo_files_read_cleanly_and_list_every_legal_move() {
-    let Some(files) = ffo_games() else { return };
+    let files = ffo_games();
     let mut to_move = [0; 2];
     let mut total = 0;
     for (_, games) in &files {
@@ -160,7 +161,7 @@ fn ffo_files_read_cleanly_and_list_every_legal_move() {
 
 #[test]
 fn ffo_files_are_sniffed_and_written_back_byte_for_byte() {
-    let Some(files) = ffo_games() else { return };
+    let files = ffo_games();
     for (text, games) in files {
         let head = text.as_bytes();
         assert_eq!(

@@ -1,5 +1,6 @@
 //! Perft against independent oracles: the project's fixture table (from the issue and OEIS
-//! A124004) and, when present, the shared perft table `../shared/data/perft/`.
+//! A124004) and the perft table of the repository's real data, `data/perft/` (see
+//! `data/SOURCES.md`).
 
 mod common;
 
@@ -50,27 +51,28 @@ fn fixture_table() {
     assert!(rows >= 16);
 }
 
-/// The rows of the shared perft table (depth, leaves counting finished games, leaves
-/// ignoring them) up to `max_depth`, or `None` when the table is absent.
-fn shared_table(max_depth: u64) -> Option<Vec<[u64; 3]>> {
+/// The rows of the perft table of `data/perft` (depth, leaves counting finished games,
+/// leaves ignoring them) from depth 0 to `max_depth`; a missing table fails the test.
+fn data_table(max_depth: u64) -> Vec<[u64; 3]> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/perft/othello_8x8_perft.csv"
+        "/data/perft/othello_8x8_perft.csv"
     );
-    let Ok(table) = std::fs::read_to_string(path) else {
-        eprintln!("skipped: {path} not found");
-        return None;
-    };
+    let table = std::fs::read_to_string(path).unwrap_or_else(|e| {
+        panic!("{path}: {e}: the real data is part of the repository (data/SOURCES.md)")
+    });
     let rows = table.lines().skip(1).map(|line| {
         let f: Vec<u64> = line.split(',').map(|x| x.trim().parse().unwrap()).collect();
         [f[0], f[1], f[2]]
     });
-    Some(rows.take_while(|row| row[0] <= max_depth).collect())
+    let rows: Vec<_> = rows.take_while(|row| row[0] <= max_depth).collect();
+    assert_eq!(rows.len() as u64, max_depth + 1, "{path}: depths 0 to {max_depth}");
+    rows
 }
 
 #[test]
-fn shared_table_to_depth_9() {
-    let Some(table) = shared_table(9) else { return };
+fn data_table_to_depth_9() {
+    let table = data_table(9);
     let pos = Position::new(Rules::default());
     for [depth, counted, ignored] in table {
         assert_eq!(
@@ -169,8 +171,8 @@ fn parallel_equals_serial_at_the_end_of_games() {
 }
 
 #[test]
-fn parallel_matches_the_shared_table() {
-    let Some(table) = shared_table(8) else { return };
+fn parallel_matches_the_data_table() {
+    let table = data_table(8);
     let pos = Position::new(Rules::default());
     assert_eq!(table.len(), 9);
     for [depth, counted, ignored] in table {

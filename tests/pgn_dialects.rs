@@ -8,21 +8,19 @@ use reversi_record::Move;
 
 const THOR_FILE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../shared/data/pgn/WTHOR-2004.r.pgn"
+    "/data/pgn/WTHOR-2004.r.pgn"
 );
 const PLAYOK_FILE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../shared/data/pgn/playok_sample.pgn"
+    "/data/pgn/playok_sample.pgn"
 );
 
-fn load(path: &str) -> Option<String> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => Some(text),
-        Err(e) => {
-            eprintln!("skipping: cannot read {path}: {e}");
-            None
-        }
-    }
+/// A file of the repository's real data (`data/pgn`, see `data/SOURCES.md`); a missing
+/// file fails the test.
+fn load(path: &str) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| {
+        panic!("{path}: {e}: the real data is part of the repository (data/SOURCES.md)")
+    })
 }
 
 /// A test-only reading of one game of the real files: tags, then move tokens (numbers
@@ -80,7 +78,7 @@ fn write_all(records: &[Record], dialect: PgnDialect, options: &WriteOptions) ->
 
 #[test]
 fn thor_reproduces_the_whole_2004_export() {
-    let Some(text) = load(THOR_FILE) else { return };
+    let text = load(THOR_FILE);
     let records: Vec<Record> = text
         .split("\n\n")
         .filter(|g| !g.trim().is_empty())
@@ -100,7 +98,7 @@ fn thor_reproduces_the_whole_2004_export() {
 
 #[test]
 fn thor_drops_passes_that_replay_infers() {
-    let Some(text) = load(THOR_FILE) else { return };
+    let text = load(THOR_FILE);
     // Some 2004 games hold passes: write each through PlayOK (which makes them explicit)
     // and back through Thor; the Thor text must not change.
     let mut with_passes = 0;
@@ -127,9 +125,7 @@ fn thor_drops_passes_that_replay_infers() {
 
 #[test]
 fn playok_reproduces_the_sample() {
-    let Some(text) = load(PLAYOK_FILE) else {
-        return;
-    };
+    let text = load(PLAYOK_FILE);
     let record = tiny_parse(&text);
     assert!(record.moves.contains(&MoveRecord::new(Move::Pass)));
     let written = write_all(
@@ -147,9 +143,7 @@ fn playok_reproduces_the_sample() {
 
 #[test]
 fn edax_writes_the_sample_its_own_way() {
-    let Some(text) = load(PLAYOK_FILE) else {
-        return;
-    };
+    let text = load(PLAYOK_FILE);
     let record = tiny_parse(&text);
     let mut options = WriteOptions::default();
     let refused = pgn::format_game(&record, PgnDialect::Edax, &options);
@@ -251,7 +245,7 @@ fn invalid_fixtures() {
 
 #[test]
 fn the_2004_export_survives_a_trip_through_json() {
-    let Some(text) = load(THOR_FILE) else { return };
+    let text = load(THOR_FILE);
     let records: Vec<Record> = text
         .split("\n\n")
         .filter(|g| !g.trim().is_empty())

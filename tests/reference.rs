@@ -517,16 +517,16 @@ fn replay_inferring_passes(
 /// 25th game alongside the engine.
 #[test]
 fn wthor_games_replay_with_their_stored_scores() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/wthor");
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        eprintln!("skipped: {dir} not found");
-        return;
-    };
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/data/wthor");
+    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| {
+        panic!("{dir}: {e}: the real data is part of the repository (data/SOURCES.md)")
+    });
     let mut paths: Vec<_> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("wtb")))
         .collect();
     paths.sort();
+    assert_eq!(paths.len(), 5, "the five WTHOR years of {dir}: {paths:?}");
     let (mut finished, mut unfinished, mut total) = (0, 0, 0);
     for path in paths {
         let unfinished_before = unfinished;
@@ -557,20 +557,20 @@ fn wthor_games_replay_with_their_stored_scores() {
             assert_eq!(unfinished - unfinished_before, 21, "{}", path.display());
         }
     }
-    assert!(total > 10_000, "{total} games");
+    assert_eq!(total, 14_357, "the games of the five years");
     assert!(finished > 0 && unfinished > 0);
 }
 
 /// Oracle: the FFO endgame positions list every legal move of the side to move.
 #[test]
 fn ffo_positions_list_every_legal_move() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/obf");
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        eprintln!("skipped: {dir} not found");
-        return;
-    };
-    let mut positions = 0;
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/data/obf");
+    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| {
+        panic!("{dir}: {e}: the real data is part of the repository (data/SOURCES.md)")
+    });
+    let (mut positions, mut files) = (0, 0);
     for entry in entries.filter_map(Result::ok) {
+        files += 1;
         let text = std::fs::read_to_string(entry.path()).expect("readable");
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
             let mut fields = line.split(';').map(str::trim);
@@ -608,5 +608,6 @@ fn ffo_positions_list_every_legal_move() {
             positions += 1;
         }
     }
-    assert!(positions >= 70, "{positions} positions");
+    // The four fforum files: 79 positions.
+    assert_eq!((files, positions), (4, 79), "files and positions of {dir}");
 }

@@ -23,15 +23,13 @@ fn clean(text: &str) -> Vec<Record> {
         .collect()
 }
 
-fn data(name: &str) -> Option<String> {
-    let path = format!("{}/../shared/data/pgn/{name}", env!("CARGO_MANIFEST_DIR"));
-    match std::fs::read_to_string(&path) {
-        Ok(text) => Some(text),
-        Err(_) => {
-            eprintln!("skipping: {path} is missing");
-            None
-        }
-    }
+/// A PGN file of the repository's real data (`data/pgn`, see `data/SOURCES.md`); a missing
+/// file fails the test.
+fn data(name: &str) -> String {
+    let path = format!("{}/data/pgn/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!("{path}: {e}: the real data is part of the repository (data/SOURCES.md)")
+    })
 }
 
 fn squares(moves: &[reversi_record::record::MoveRecord]) -> Vec<String> {
@@ -72,9 +70,7 @@ fn check_spans(games: &[ParsedGame], file: &str) {
 
 #[test]
 fn thor_export_wthor_2004() {
-    let Some(text) = data("WTHOR-2004.r.pgn") else {
-        return;
-    };
+    let text = data("WTHOR-2004.r.pgn");
     let games = rgn::parse_str(&text, "WTHOR-2004.r.pgn");
     assert_eq!(games.len(), 9113);
     assert!(games
@@ -98,9 +94,7 @@ fn thor_export_wthor_2004() {
 
 #[test]
 fn thor_export_wth_2021_colours_come_from_replay() {
-    let Some(text) = data("WTH_2021.py.pgn") else {
-        return;
-    };
+    let text = data("WTH_2021.py.pgn");
     let games = rgn::parse_str(&text, "WTH_2021.py.pgn");
     assert_eq!(games.len(), 320);
     assert!(games
@@ -120,9 +114,7 @@ fn thor_export_wth_2021_colours_come_from_replay() {
 
 #[test]
 fn playok_sample() {
-    let Some(text) = data("playok_sample.pgn") else {
-        return;
-    };
+    let text = data("playok_sample.pgn");
     let games = rgn::parse_str(&text, "playok_sample.pgn");
     assert_eq!(games.len(), 1);
     assert!(games[0].diagnostics.is_empty());
@@ -140,9 +132,7 @@ fn playok_sample() {
 
 #[test]
 fn crlf_line_ends_read_the_same() {
-    let Some(text) = data("playok_sample.pgn") else {
-        return;
-    };
+    let text = data("playok_sample.pgn");
     let crlf = text.replace('\n', "\r\n");
     let a = clean(&text);
     let b = clean(&crlf);
@@ -171,9 +161,7 @@ fn edax_dialect() {
 
 #[test]
 fn streaming_reads_the_same_through_a_tiny_buffer() {
-    let Some(text) = data("WTH_2021.py.pgn") else {
-        return;
-    };
+    let text = data("WTH_2021.py.pgn");
     let reader = BufReader::with_capacity(7, text.as_bytes());
     let streamed: Vec<ParsedGame> = rgn::read(Box::new(reader), &ReadOptions::default())
         .map(|g| g.unwrap())

@@ -19,7 +19,7 @@ use reversi_record::repair::{repair_record, RepairOptions, Status};
 use reversi_record::validate::{validate_game, validate_record, GameReport, CODES};
 use reversi_record::{Move, Position, Square, SquareSet};
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data");
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data");
 
 /// Every game of the file at `path`, read as its extension says.
 fn read_file(path: &Path) -> Vec<ParsedGame> {
@@ -199,14 +199,14 @@ fn several_games_in_one_file_are_reported_separately() {
 
 // ---- Real data -------------------------------------------------------------------------
 
-/// The real game files, or `None` (with a note) when the data is missing.
-fn real_files() -> Option<Vec<std::path::PathBuf>> {
+/// The 16 real record files of `data/` (see `data/SOURCES.md`); a missing folder fails
+/// the test.
+fn real_files() -> Vec<std::path::PathBuf> {
     let mut files = Vec::new();
     for dir in ["wthor", "pgn", "ggf", "obf", "movestrings"] {
-        let Ok(entries) = std::fs::read_dir(Path::new(DATA).join(dir)) else {
-            eprintln!("no real data under {DATA}/{dir}: skipped");
-            return None;
-        };
+        let entries = std::fs::read_dir(Path::new(DATA).join(dir)).unwrap_or_else(|e| {
+            panic!("{DATA}/{dir}: {e}: the real data is part of the repository (data/SOURCES.md)")
+        });
         for e in entries {
             let path = e.unwrap().path();
             let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
@@ -216,13 +216,13 @@ fn real_files() -> Option<Vec<std::path::PathBuf>> {
         }
     }
     files.sort();
-    Some(files)
+    assert_eq!(files.len(), 16, "the record files of {DATA}: {files:#?}");
+    files
 }
 
 #[test]
 fn every_real_game_validates_without_errors() {
-    let Some(files) = real_files() else { return };
-    assert!(files.len() >= 10, "expected the shared data files");
+    let files = real_files();
     for path in files {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let games = read_file(&path);
@@ -654,16 +654,17 @@ fn append_a_move(record: &Record, rng: &mut Rng, squares: &[Square]) {
     assert_eq!(got, vec![("moves-after-end", Some(n + 1), plies + 1)]);
 }
 
-/// Corrupts `count` games drawn (seeded) from the finished, valid games of `files`; `None`
-/// when the data is missing.
-fn corrupt_sample(files: &[&str], count: usize, seed: u64) -> Option<Tally> {
+/// Corrupts `count` games drawn (seeded) from the finished, valid games of `files` (of
+/// `data/`; a missing file fails the test).
+fn corrupt_sample(files: &[&str], count: usize, seed: u64) -> Tally {
     let mut games = Vec::new();
     for file in files {
         let path = Path::new(DATA).join(file);
-        if !path.exists() {
-            eprintln!("{} is missing: skipped", path.display());
-            return None;
-        }
+        assert!(
+            path.exists(),
+            "{} is missing: the real data is part of the repository (data/SOURCES.md)",
+            path.display()
+        );
         games.extend(
             read_file(&path)
                 .into_iter()
@@ -675,6 +676,7 @@ fn corrupt_sample(files: &[&str], count: usize, seed: u64) -> Option<Tally> {
                 }),
         );
     }
+    assert!(!games.is_empty(), "{files:?}: no finished valid game to corrupt");
     let mut rng = Rng::new(seed);
     let mut tally = Tally::default();
     for _ in 0..count {
@@ -682,7 +684,7 @@ fn corrupt_sample(files: &[&str], count: usize, seed: u64) -> Option<Tally> {
         corrupt_game(record, &mut rng, &mut tally);
     }
     eprintln!("{files:?}: {tally:?}");
-    Some(tally)
+    tally
 }
 
 #[test]
@@ -694,9 +696,7 @@ fn corrupted_wthor_games_are_caught() {
         "wthor/WTH_2015.wtb",
         "wthor/WTH_2021.wtb",
     ];
-    let Some(t) = corrupt_sample(&files, 400, 2004) else {
-        return;
-    };
+    let t = corrupt_sample(&files, 400, 2004);
     assert_eq!(t.games, 400);
     // The sample is big enough to see every outcome of a changed move.
     assert!(t.changed_illegal_at_once > 100, "{t:?}");
@@ -709,9 +709,7 @@ fn corrupted_wthor_games_are_caught() {
 #[test]
 fn corrupted_pgn_games_are_caught() {
     for (file, seed) in [("pgn/WTHOR-2004.r.pgn", 7), ("pgn/WTH_2021.py.pgn", 2021)] {
-        let Some(t) = corrupt_sample(&[file], 100, seed) else {
-            return;
-        };
+        let t = corrupt_sample(&[file], 100, seed);
         assert_eq!(t.games, 100);
         assert!(t.changed_illegal_at_once > 30, "{file}: {t:?}");
         assert!(t.swap_suggested > 10, "{file}: {t:?}");

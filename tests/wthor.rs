@@ -11,7 +11,7 @@ use reversi_record::formats::{ParsedGame, ReadOptions, WriteError, WriteOptions}
 use reversi_record::record::{ClaimedResult, MoveRecord, Record, ResultScore, Tag};
 use reversi_record::{BoardShape, Move, Position, Rules};
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/wthor");
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/wthor");
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/wthor");
 
 /// The real files and their header game counts.
@@ -23,14 +23,15 @@ const REAL: [(&str, usize); 5] = [
     ("WTH_2021.wtb", 320),
 ];
 
-fn data_dir() -> Option<PathBuf> {
+/// The WTHOR folder of the repository's real data (`data/wthor`, see `data/SOURCES.md`); a
+/// missing folder fails the test.
+fn data_dir() -> PathBuf {
     let dir = PathBuf::from(DATA);
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipping: {DATA} is missing");
-        None
-    }
+    assert!(
+        dir.is_dir(),
+        "{DATA} is missing: the real data is part of the repository (data/SOURCES.md)"
+    );
+    dir
 }
 
 fn read_path(path: &Path, names_dir: Option<PathBuf>) -> Vec<ParsedGame> {
@@ -72,7 +73,7 @@ fn write_all(records: &[Record], options: &WriteOptions) -> Result<Vec<u8>, Writ
 
 #[test]
 fn real_files_read_cleanly_with_their_counts() {
-    let Some(dir) = data_dir() else { return };
+    let dir = data_dir();
     for (name, count) in REAL {
         let games = read_path(&dir.join(name), None);
         assert_eq!(games.len(), count, "{name}");
@@ -119,7 +120,7 @@ fn real_files_read_cleanly_with_their_counts() {
 
 #[test]
 fn oracle_scores_match_the_engine() {
-    let Some(dir) = data_dir() else { return };
+    let dir = data_dir();
     let mut unfinished_1990 = None;
     for (name, _) in REAL {
         let mut unfinished = 0;
@@ -164,7 +165,7 @@ fn oracle_scores_match_the_engine() {
 
 #[test]
 fn real_files_round_trip_byte_for_byte() {
-    let Some(dir) = data_dir() else { return };
+    let dir = data_dir();
     for (name, _) in REAL {
         let path = dir.join(name);
         let original = std::fs::read(&path).expect("read");
@@ -193,7 +194,7 @@ fn real_files_round_trip_byte_for_byte() {
 
 #[test]
 fn names_decode_windows_1252() {
-    let Some(dir) = data_dir() else { return };
+    let dir = data_dir();
     let players = NameTable::read(NameKind::Player, &dir.join("WTHOR.JOU")).expect("JOU");
     let tournaments = NameTable::read(NameKind::Tournament, &dir.join("WTHOR.TRN")).expect("TRN");
     assert_eq!(players.len(), 3_884);
@@ -496,7 +497,7 @@ fn writer_adds_names_to_the_tables() {
 #[test]
 fn sniff_recognises_game_files_only() {
     use reversi_record::formats::{Format, Sniff};
-    let Some(dir) = data_dir() else { return };
+    let dir = data_dir();
     for (name, _) in REAL {
         let bytes = std::fs::read(dir.join(name)).unwrap();
         let head = &bytes[..bytes.len().min(4096)];

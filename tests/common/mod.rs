@@ -424,16 +424,56 @@ pub fn fixture_files() -> Vec<RecordFile> {
     })
 }
 
-/// Every real record file in `../shared/data` (none when it is absent), named by its file
-/// name.
+/// The repository's real data: WTHOR years, PGN, GGF, move strings, OBF and perft tables
+/// (`data/`, where each file comes from: `data/SOURCES.md`).
+pub const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data");
+
+/// The record files of `data/`, below its folders (`WTHOR.JOU` and `WTHOR.TRN` hold names,
+/// not games; `perft/` holds a table).
+pub const REAL_RECORD_FILES: [&str; 16] = [
+    "wthor/WTH_1977.wtb",
+    "wthor/WTH_1990.wtb",
+    "wthor/WTH_2004.wtb",
+    "wthor/WTH_2015.wtb",
+    "wthor/WTH_2021.wtb",
+    "pgn/WTHOR-2004.r.pgn",
+    "pgn/WTH_2021.py.pgn",
+    "pgn/playok_sample.pgn",
+    "ggf/nboard_test.ggf",
+    "ggf/nboard_test2.ggf",
+    "ggf/novello_TestGames.ggf",
+    "movestrings/nboard_xot-large.txt",
+    "obf/fforum-1-19.obf",
+    "obf/fforum-20-39.obf",
+    "obf/fforum-40-59.obf",
+    "obf/fforum-60-79.obf",
+];
+
+/// A file of `data/`, by its path below it; a missing file fails the test (the data is
+/// part of the repository).
+pub fn data_path(rel: &str) -> std::path::PathBuf {
+    let path = std::path::Path::new(DATA).join(rel);
+    assert!(
+        path.exists(),
+        "{} is missing: the real data is part of the repository (data/SOURCES.md)",
+        path.display()
+    );
+    path
+}
+
+/// Every real record file of `data/` ([`REAL_RECORD_FILES`], each required and read in the
+/// format `reversi` detects for it), named by its file name.
 pub fn real_record_files() -> Vec<RecordFile> {
-    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
-    let paths = ["wthor", "pgn", "ggf", "movestrings", "obf"]
-        .iter()
-        .flat_map(|dir| files_under(&data.join(dir)))
-        .collect();
-    record_files(paths, |p| {
+    let paths: Vec<_> = REAL_RECORD_FILES.iter().map(|rel| data_path(rel)).collect();
+    let files = record_files(paths, |p| {
         p.file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
-    })
+    });
+    let read: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
+    let listed: Vec<&str> = REAL_RECORD_FILES
+        .iter()
+        .map(|rel| rel.rsplit('/').next().unwrap_or(rel))
+        .collect();
+    assert_eq!(read, listed, "every real record file reads as a record file");
+    files
 }
