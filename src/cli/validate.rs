@@ -67,21 +67,24 @@ struct Printer {
     files: Vec<serde_json::Value>,
     renderer: Renderer,
     progress: Option<super::progress::Progress>,
+    /// Human lines held while a bar is drawn on the terminal they go to (see
+    /// [`Printer::human`]), and since when.
+    held: Vec<u8>,
+    held_since: std::time::Instant,
+    /// Whether standard output is the terminal the bar is drawn on.
+    shares_terminal: bool,
 }
+
+/// How long human lines are held while a bar is shown: the bar is cleared and drawn
+/// again at most ten times a second, whatever the number of findings.
+const HOLD: std::time::Duration = std::time::Duration::from_millis(100);
 
 impl Printer {
     fn diagnostic(&mut self, d: &Diagnostic, source: &Source) -> io::Result<()> {
         match self.format {
             OutputFormat::Human => {
                 let text = self.renderer.render(d, source);
-                let out = &mut self.out;
-                match &self.progress {
-                    Some(_) => super::progress::suspend(|| {
-                        writeln!(out, "{text}")?;
-                        out.flush()
-                    }),
-                    None => writeln!(out, "{text}"),
-                }
+                self.human(&text)
             }
             OutputFormat::Json => {
                 let value = json_line(&self.renderer.locate(d, source))?;
@@ -99,17 +102,7 @@ impl Printer {
     /// A finding across games: after the games' diagnostics (in JSON, in its own array).
     fn finding(&mut self, finding: &Finding) -> io::Result<()> {
         match self.format {
-            OutputFormat::Human => {
-                let out = &mut self.out;
-                let text = finding.to_string();
-                match &self.progress {
-                    Some(_) => super::progress::suspend(|| {
-                        writeln!(out, "{text}")?;
-                        out.flush()
-                    }),
-                    None => writeln!(out, "{text}"),
-                }
-            }
+            OutputFormat::Human => self.human(&finding.to_string()),
             OutputFormat::Json => {
                 let value = json_line(finding)?;
                 // The findings across games have their own array, after the diagnostics.
@@ -127,6 +120,44 @@ impl Printer {
 }
 
 impl Printer {
+    /// A line of the human report: straight to standard output, unless a bar is drawn on
+    /// the terminal it goes to; then the lines are held and written with the bar cleared
+    /// at most every [`HOLD`] (a run of many findings would redraw the bar for each).
+    fn human(&mut self, text: &str) -> io::Result<()> {
+        if !(self.shares_terminal && self.progress.is_some()) {
+            return writeln!(self.out, "{text}");
+        }
+        if self.held.is_empty() {
+            self.held_since = std::time::Instant::now();
+        }
+        writeln!(self.held, "{text}")?;
+        self.tick()
+    }
+
+    /// Writes the lines held for [`HOLD`] or longer (or many of them).
+    fn tick(&mut self) -> io::Result<()> {
+        if self.held.is_empty() || (self.held_since.elapsed() < HOLD && self.held.len() < 1 << 16) {
+            return Ok(());
+        }
+        self.release()
+    }
+
+    /// Writes every line held, with the bar cleared, and flushes standard output.
+    fn release(&mut self) -> io::Result<()> {
+        let (out, held) = (&mut self.out, &self.held);
+        let mut write = move || {
+            out.write_all(held)?;
+            out.flush()
+        };
+        if held.is_empty() || self.progress.is_none() {
+            write()?;
+        } else {
+            super::progress::suspend(write)?;
+        }
+        self.held.clear();
+        Ok(())
+    }
+
     /// The counts of the input `name`, just ended: a line (human, unless `quiet`), an
     /// entry of `files` (JSON), or a `file` line (JSON Lines).
     fn file_ended(&mut self, name: &str, counts: &Summary, quiet: bool) -> io::Result<()> {
@@ -138,17 +169,7 @@ impl Printer {
         }
         match self.format {
             OutputFormat::Human if quiet => Ok(()),
-            OutputFormat::Human => {
-                let text = format!("{name}: {}", counts.games_line());
-                let out = &mut self.out;
-                match &self.progress {
-                    Some(_) => super::progress::suspend(|| {
-                        writeln!(out, "{text}")?;
-                        out.flush()
-                    }),
-                    None => writeln!(out, "{text}"),
-                }
-            }
+            OutputFormat::Human => self.human(&format!("{name}: {}", counts.games_line())),
             OutputFormat::Json => {
                 self.files.push(value);
                 Ok(())
@@ -177,6 +198,9 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
         files: Vec::new(),
         renderer: Renderer::terminal(),
         progress,
+        held: Vec::new(),
+        held_since: std::time::Instant::now(),
+        shares_terminal: std::io::IsTerminal::is_terminal(&io::stdout()),
     };
     let pairings = match &args.pairings {
         Some(path) => Some(read_pairings(path)?),
@@ -198,12 +222,14 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
             Ok(summary)
         })
         .and_then(|summary| {
-            // The bar is cleared before the summary.
+            // The bar is cleared before the summary, the lines held written.
+            printer.release().map_err(Stopped::of(summary.is_clean()))?;
             if let Some(p) = printer.progress.take() {
                 p.finish();
             }
             print_summary(&mut printer, &summary).map(|()| summary)
         });
+    let _ = printer.release();
     if let Some(p) = printer.progress.take() {
         p.finish();
     }
@@ -241,6 +267,16 @@ enum Stopped {
     Pipe(bool),
     /// Writing standard output failed.
     Io(io::Error),
+}
+
+impl Stopped {
+    /// What an error writing standard output stops, when what was reported was `clean`.
+    fn of(clean: bool) -> impl Fn(io::Error) -> Stopped {
+        move |e| match e.kind() {
+            io::ErrorKind::BrokenPipe => Stopped::Pipe(clean),
+            _ => Stopped::Io(e),
+        }
+    }
 }
 
 /// An input as the reading opened it, for the report.
@@ -281,10 +317,7 @@ fn print_findings(
             return Ok(());
         }
         summary.add_across_games(finding.severity);
-        printer.finding(&finding).map_err(|e| match e.kind() {
-            io::ErrorKind::BrokenPipe => Stopped::Pipe(false),
-            _ => Stopped::Io(e),
-        })
+        printer.finding(&finding).map_err(Stopped::of(false))
     })
 }
 
@@ -333,11 +366,12 @@ fn validate_files(
                     event.start_input(input_name.clone());
                     name = input_name;
                     if human && !args.quiet {
-                        printer.out.flush()?;
+                        printer.release()?;
                         stderr_line(format_args!("note: {note}"));
                     }
                 }
                 Found::Start(Opened::Failed(e)) => {
+                    printer.release()?;
                     stderr_line(format_args!("error: {e}"));
                     *failed_inputs = true;
                 }
@@ -346,11 +380,14 @@ fn validate_files(
                         printer.diagnostic(d, &game.source)?;
                     }
                     super::progress::games(printer.progress.as_ref(), 1);
+                    printer.tick()?;
                 }
                 Found::Clean(games) => {
                     super::progress::games(printer.progress.as_ref(), games as u64);
+                    printer.tick()?;
                 }
                 Found::ReadFailed(e) => {
+                    printer.release()?;
                     stderr_line(format_args!("error: {name}: reading failed: {e}"));
                     *failed_inputs = true;
                 }
@@ -369,10 +406,7 @@ fn validate_files(
 
 /// The summary line, or the summary object that ends the JSON forms.
 fn print_summary(printer: &mut Printer, summary: &Summary) -> Result<(), Stopped> {
-    write_summary(printer, summary).map_err(|e| match e.kind() {
-        io::ErrorKind::BrokenPipe => Stopped::Pipe(summary.is_clean()),
-        _ => Stopped::Io(e),
-    })
+    write_summary(printer, summary).map_err(Stopped::of(summary.is_clean()))
 }
 
 fn write_summary(printer: &mut Printer, summary: &Summary) -> io::Result<()> {

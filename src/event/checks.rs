@@ -94,11 +94,17 @@ struct Normal {
 }
 
 impl Normal {
+    /// The names the checks compare: every game's event and round, and the players of the
+    /// games with a round (an archive's players are never compared, and cost nothing).
     fn new(event: &Event) -> Normal {
         let mut keys: HashMap<String, u32> = HashMap::new();
         let mut of = HashMap::new();
         for game in event.games() {
-            for field in [Field::Black, Field::White, Field::Round, Field::Event] {
+            let fields: &[Field] = match event.field_id(game, Field::Round) {
+                Some(_) => &[Field::Black, Field::White, Field::Round, Field::Event],
+                None => &[Field::Event],
+            };
+            for &field in fields {
                 let Some(id) = event.field_id(game, field) else {
                     continue;
                 };
@@ -137,29 +143,39 @@ pub(super) fn normalise(text: &str, round: bool) -> String {
     joined
 }
 
-/// Finds the games that are the same game: for each game, the first earlier game with the
-/// same moves (under the rules and the start's symmetries), if any.
-pub(super) fn first_copies(event: &Event) -> Vec<Option<usize>> {
-    let games = event.games();
-    // The rules by their id in the event: games under other rules are other games.
-    let mut seen: HashMap<(u64, u16, u16), usize> = HashMap::with_capacity(games.len());
-    games
-        .iter()
-        .enumerate()
-        .map(|(k, g)| {
-            if g.moves.placements == 0 {
-                return None;
+/// The games that are the same game: for each game, the first earlier game with the same
+/// moves (under the rules and the start's symmetries), if any. Found by sorting the games
+/// by their keys, so that it holds four bytes a game however many games share a key.
+pub(super) struct Copies(Vec<u32>);
+
+impl Copies {
+    const NONE: u32 = u32::MAX;
+
+    pub(super) fn of(event: &Event) -> Copies {
+        let games = event.games();
+        let key = |k: u32| {
+            let g = &games[k as usize];
+            (g.moves.canonical, g.moves.placements, g.rules)
+        };
+        // A game without moves is never a copy.
+        let mut order: Vec<u32> = (0..games.len() as u32)
+            .filter(|&k| games[k as usize].moves.placements > 0)
+            .collect();
+        order.sort_unstable_by_key(|&k| (key(k), k));
+        let mut first = vec![Copies::NONE; games.len()];
+        for same in order.chunk_by(|&a, &b| key(a) == key(b)) {
+            for &k in &same[1..] {
+                first[k as usize] = same[0];
             }
-            let key = (g.moves.canonical, g.moves.placements, g.rules);
-            match seen.get(&key) {
-                Some(&first) => Some(first),
-                None => {
-                    seen.insert(key, k);
-                    None
-                }
-            }
-        })
-        .collect()
+        }
+        Copies(first)
+    }
+
+    /// The first earlier game that game `k` copies.
+    pub(super) fn first(&self, k: usize) -> Option<usize> {
+        let first = *self.0.get(k)?;
+        (first != Copies::NONE).then_some(first as usize)
+    }
 }
 
 impl Event {
@@ -197,13 +213,13 @@ impl Event {
     fn find(&self, pairings: Option<&Schedule>) -> Vec<(usize, Code, Pending)> {
         let games = self.games();
         let normal = Normal::new(self);
-        let copies = first_copies(self);
+        let copies = Copies::of(self);
         // A copy of an earlier game is reported as that (its names and round are the copy's
         // and would only repeat the finding).
-        let is_copy = |k: usize| copies[k].is_some();
+        let is_copy = |k: usize| copies.first(k).is_some();
         let mut findings: Vec<(usize, Code, Pending)> = Vec::new();
-        for (k, first) in copies.iter().enumerate() {
-            if let Some(first) = *first {
+        for k in 0..games.len() {
+            if let Some(first) = copies.first(k) {
                 findings.push((k, Code::DuplicateGame, Pending::Duplicate(first, k)));
             }
         }
@@ -389,7 +405,7 @@ impl Event {
         &self,
         pairings: &Schedule,
         normal: &Normal,
-        copies: &[Option<usize>],
+        copies: &Copies,
         findings: &mut Vec<(usize, Code, Pending)>,
     ) {
         let games = self.games();
@@ -442,7 +458,7 @@ impl Event {
         }
         for k in 0..games.len() {
             // A copy of a game is reported as a duplicate already.
-            if paired[k] || copies[k].is_some_and(|first| paired[first]) {
+            if paired[k] || copies.first(k).is_some_and(|first| paired[first]) {
                 continue;
             }
             findings.push((k, Code::UnpairedGame, Pending::Unpaired(k)));

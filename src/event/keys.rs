@@ -18,14 +18,12 @@ use crate::engine::{Rules, Setup, Square, SquareSet};
 /// let game = MoveKey::of_moves(&rules, None, &squares("f5 d6 c3"));
 /// // f5 d6 c3 reflected on the a1-h8 diagonal is e6 f4 c3.
 /// let mirrored = MoveKey::of_moves(&rules, None, &squares("e6 f4 c3"));
-/// assert_ne!(game.exact, mirrored.exact);
 /// assert_eq!(game.canonical, mirrored.canonical);
+/// assert_ne!(game.to_canonical, mirrored.to_canonical);
 /// assert_eq!(game.symmetry_to(&mirrored), Some(Symmetry::Diagonal));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct MoveKey {
-    /// The placements as written.
-    pub exact: u64,
     /// The least of the placements' hashes under the symmetries that keep the start.
     pub canonical: u64,
     /// The symmetry that takes the placements as written to the canonical ones.
@@ -155,12 +153,17 @@ pub(crate) fn keeping(rules: &Rules, setup: Option<&Setup>) -> u8 {
     mask
 }
 
-/// The key maker of the last rules and start symmetries a game had (most games of a file
-/// share them), so that a game's key costs a table lookup a placement and symmetry.
+/// The key maker of a worker: a game's key depends on that game alone (its rules, its
+/// start, its placements); what is kept from game to game is only what the rules alone
+/// decide (the usual start's symmetries and seed) and the square tables of the last rules
+/// and symmetries, each looked up by everything it depends on.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Symmetries {
-    last: Option<(Rules, u8)>,
-    keys: Option<KeyMaker>,
+    /// The rules of the last game from the usual start, with that start's symmetries and
+    /// seed.
+    usual: Option<(Rules, u8, u64)>,
+    /// The tables of the last rules and symmetries keyed.
+    maker: Option<(Rules, u8, KeyMaker)>,
 }
 
 impl Symmetries {
@@ -172,27 +175,55 @@ impl Symmetries {
         setup: Option<&Setup>,
         codes: impl Iterator<Item = u8>,
     ) -> MoveKey {
-        let mask = match (setup, self.last) {
-            (None, Some((r, mask))) if r == *rules => mask,
-            _ => keeping(rules, setup),
+        let (mask, start) = match (setup, self.usual) {
+            (Some(setup), _) => start_of(rules, setup),
+            (None, Some((r, mask, start))) if r == *rules => (mask, start),
+            (None, _) => {
+                let (mask, start) = start_of(rules, &usual_setup(rules));
+                self.usual = Some((*rules, mask, start));
+                (mask, start)
+            }
         };
-        if self.last != Some((*rules, mask)) || self.keys.is_none() {
-            self.last = Some((*rules, mask));
-            self.keys = Some(KeyMaker::new(rules, mask));
-        }
-        match &self.keys {
-            Some(keys) => keys.key(codes),
-            None => KeyMaker::new(rules, mask).key(codes),
+        match &self.maker {
+            Some((r, m, maker)) if r == rules && *m == mask => maker.key(start, codes),
+            _ => {
+                let maker = KeyMaker::new(rules, mask);
+                let key = maker.key(start, codes);
+                self.maker = Some((*rules, mask, maker));
+                key
+            }
         }
     }
+}
+
+/// The usual start of `rules` as a setup: its discs, Black to move.
+fn usual_setup(rules: &Rules) -> Setup {
+    let (discs, neutral) = rules.start_discs();
+    Setup {
+        discs,
+        neutral,
+        turn: crate::engine::Color::Black,
+    }
+}
+
+/// The symmetries that keep `setup` (a bit set over [`Symmetry::ALL`]) and the seed of a
+/// game's key from it: the rules and the start hashed together, so that games from
+/// different starts are different games.
+fn start_of(rules: &Rules, setup: &Setup) -> (u8, u64) {
+    use std::hash::{Hash, Hasher as _};
+    let mut h = std::hash::DefaultHasher::new();
+    rules.hash(&mut h);
+    setup.hash(&mut h);
+    (
+        keeping(rules, Some(setup)),
+        mix(h.finish() ^ 0x9E37_79B9_7F4A_7C15),
+    )
 }
 
 /// How the placements of games of one set of rules become their keys: the rules' seed,
 /// and where each symmetry kept takes each square.
 #[derive(Clone, Debug)]
 pub(crate) struct KeyMaker {
-    /// The hash state before any placement.
-    start: u64,
     /// The symmetries kept, the identity first, and how many.
     symmetries: [Symmetry; 8],
     kept: usize,
@@ -207,7 +238,6 @@ impl KeyMaker {
     pub(crate) fn new(rules: &Rules, mask: u8) -> KeyMaker {
         let side = rules.board().side();
         let mut maker = KeyMaker {
-            start: mix(rules_seed(rules) ^ 0x9E37_79B9_7F4A_7C15),
             symmetries: [Symmetry::Identity; 8],
             kept: 0,
             squares: [[0; 256]; 8],
@@ -225,12 +255,12 @@ impl KeyMaker {
         maker
     }
 
-    /// The key of the placements `codes` (each `row << 4 | col`): under each symmetry, the
-    /// squares where it takes them hashed eight at a time (a byte each) through a strong
-    /// mixer, with their number at the end.
-    pub(crate) fn key(&self, codes: impl Iterator<Item = u8>) -> MoveKey {
+    /// The key of the placements `codes` (each `row << 4 | col`) from the start whose seed
+    /// is `start`: under each symmetry, the squares where it takes them hashed eight at a
+    /// time (a byte each) through a strong mixer, with their number at the end.
+    pub(crate) fn key(&self, start: u64, codes: impl Iterator<Item = u8>) -> MoveKey {
         let kept = &self.squares[..self.kept];
-        let mut states = [self.start; 8];
+        let mut states = [start; 8];
         let word = |squares: &[u8; 256], chunk: &[u8; 8]| {
             u64::from_le_bytes(chunk.map(|code| squares[usize::from(code)]))
         };
@@ -259,7 +289,6 @@ impl KeyMaker {
             }
         }
         MoveKey {
-            exact,
             canonical,
             to_canonical,
             placements,
@@ -286,13 +315,11 @@ impl MoveKey {
     }
 
     /// The symmetry that takes this game's placements to `other`'s, when both have the same
-    /// canonical key.
+    /// canonical key. (The same placements take the same symmetry to their canonical form:
+    /// the first of the least hashes, in the order of [`Symmetry::ALL`].)
     pub fn symmetry_to(&self, other: &MoveKey) -> Option<Symmetry> {
         if self.canonical != other.canonical || self.placements != other.placements {
             return None;
-        }
-        if self.exact == other.exact {
-            return Some(Symmetry::Identity);
         }
         Some(self.to_canonical.then(other.to_canonical.inverse()))
     }
@@ -306,21 +333,13 @@ pub(crate) fn placements(moves: &[crate::engine::Move]) -> impl Iterator<Item = 
     })
 }
 
-/// What the rules add to a key: games under other rules are other games.
-fn rules_seed(rules: &Rules) -> u64 {
-    use std::hash::{Hash, Hasher as _};
-    let mut h = std::hash::DefaultHasher::new();
-    rules.hash(&mut h);
-    h.finish()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     /// The key as first written: each symmetry's squares pushed a byte at a time into its
     /// own hasher, every square mapped by [`Symmetry::apply`]. The oracle of the tables.
-    fn key_byte_by_byte(rules: &Rules, mask: u8, squares: &[(u8, u8)]) -> MoveKey {
+    fn key_byte_by_byte(rules: &Rules, mask: u8, start: u64, squares: &[(u8, u8)]) -> MoveKey {
         #[derive(Clone, Copy)]
         struct Hasher {
             state: u64,
@@ -328,7 +347,6 @@ mod tests {
             filled: u32,
         }
         let side = rules.board().side();
-        let start = mix(rules_seed(rules) ^ 0x9E37_79B9_7F4A_7C15);
         let mut hashers = [Hasher {
             state: start,
             word: 0,
@@ -359,7 +377,6 @@ mod tests {
             }
         }
         MoveKey {
-            exact,
             canonical,
             to_canonical,
             placements,
@@ -397,20 +414,59 @@ mod tests {
                     })
                     .collect();
                 let codes = squares.iter().map(|&(c, r)| r << 4 | c);
-                let key = KeyMaker::new(&rules, mask).key(codes.clone());
+                let start = next();
+                let key = KeyMaker::new(&rules, mask).key(start, codes.clone());
                 assert_eq!(
                     key,
-                    key_byte_by_byte(&rules, mask, &squares),
+                    key_byte_by_byte(&rules, mask, start, &squares),
                     "{rules} {mask:#b}"
                 );
                 // The remembered maker keys a game as a fresh one does.
-                let kept = keeping(&rules, None);
+                let (kept, start) = start_of(&rules, &usual_setup(&rules));
                 assert_eq!(
                     symmetries.key(&rules, None, codes),
-                    key_byte_by_byte(&rules, kept, &squares)
+                    key_byte_by_byte(&rules, kept, start, &squares)
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_game_is_keyed_from_its_own_start_whatever_came_before() {
+        let rules = Rules::default();
+        let codes = |text: &str| -> Vec<u8> {
+            text.split(' ')
+                .map(|s| {
+                    s.parse::<Square>()
+                        .map(|sq| sq.row() << 4 | sq.col())
+                        .unwrap()
+                })
+                .collect()
+        };
+        let game = codes("f5 d6 c3 d3 c4");
+        // f5 d6 c3 d3 c4 reflected on the a1-h8 diagonal.
+        let reflected = codes("e6 f4 c3 c4 d3");
+        let fresh = |setup: Option<&Setup>, codes: &[u8]| {
+            Symmetries::default().key(&rules, setup, codes.iter().copied())
+        };
+        // A start of its own that keeps no symmetry but the identity.
+        let mut lopsided = usual_setup(&rules);
+        lopsided.discs[0].insert("b1".parse().unwrap());
+        assert_eq!(keeping(&rules, Some(&lopsided)), Symmetry::Identity.bit());
+        let mut worker = Symmetries::default();
+        let before = worker.key(&rules, Some(&lopsided), game.iter().copied());
+        // The same placements from another start are another game.
+        assert_ne!(before, fresh(None, &game));
+        assert_eq!(before, fresh(Some(&lopsided), &game));
+        // The next games, from the usual start, are keyed as by a fresh worker: their
+        // reflections are still found.
+        let usual = worker.key(&rules, None, game.iter().copied());
+        let mirror = worker.key(&rules, None, reflected.iter().copied());
+        assert_eq!(usual, fresh(None, &game));
+        assert_eq!(mirror, fresh(None, &reflected));
+        assert_eq!(usual.canonical, mirror.canonical);
+        // The usual start written out is the usual start.
+        assert_eq!(fresh(Some(&usual_setup(&rules)), &game), usual);
     }
 
     #[test]

@@ -20,7 +20,6 @@
 //! assert!(findings[0].message.contains("Ann"));
 //! ```
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::engine::{Color, Outcome, Rules, Setup};
@@ -30,6 +29,7 @@ use crate::record::{is_unknown_value, ClaimedResult, Identity, ResultScore, Term
 
 pub mod checks;
 mod keys;
+mod names;
 pub mod schedule;
 pub mod standings;
 mod tally;
@@ -111,8 +111,7 @@ impl NameId {
 #[derive(Debug, Default)]
 pub struct Event {
     inputs: Vec<Arc<str>>,
-    names: Vec<Box<str>>,
-    ids: HashMap<Box<str>, NameId>,
+    names: names::Names,
     rules: Vec<Rules>,
     games: Vec<EventGame>,
 }
@@ -173,7 +172,7 @@ impl Event {
 
     /// The text of an interned name.
     pub fn name(&self, id: NameId) -> &str {
-        self.names.get(id.0 as usize).map_or("", |n| n)
+        self.names.get(id)
     }
 
     /// A game's identity, as messages give it.
@@ -259,14 +258,9 @@ impl Event {
         (self.rules.len() - 1) as u16
     }
 
+    /// The id of a name (none past the 4 GiB of names an event can hold).
     fn intern(&mut self, text: &str) -> NameId {
-        if let Some(id) = self.ids.get(text) {
-            return *id;
-        }
-        let id = NameId(self.names.len() as u32);
-        self.names.push(text.into());
-        self.ids.insert(text.into(), id);
-        id
+        self.names.intern(text).unwrap_or(NameId::NONE)
     }
 }
 
@@ -373,7 +367,7 @@ impl FactsBlock {
             self.finish(Facts {
                 index: game.index,
                 rules: Rules::default(),
-                moves: keys::KeyMaker::new(&Rules::default(), 1).key(std::iter::empty()),
+                moves: keys::KeyMaker::new(&Rules::default(), 1).key(0, std::iter::empty()),
                 claimed: Claimed::Nothing,
                 termination: Termination::Normal,
                 board: None,
@@ -403,5 +397,17 @@ impl FactsBlock {
             board,
             valid,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_is_kept_in_64_bytes() {
+        // What an archive of millions of games holds for each, besides its names.
+        assert!(std::mem::size_of::<EventGame>() <= 64);
+        assert_eq!(std::mem::size_of::<MoveKey>(), 16);
     }
 }

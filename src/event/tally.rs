@@ -86,7 +86,7 @@ impl Event {
     /// assert_eq!(names, ["Cy", "Ann", "Bob"]);
     /// ```
     pub fn tally(&self) -> Tally {
-        let copies = super::checks::first_copies(self);
+        let copies = super::checks::Copies::of(self);
         let spelling = self.spellings();
         let mut tally = Tally::default();
         for (k, game) in self.games().iter().enumerate() {
@@ -98,7 +98,7 @@ impl Event {
                     left_out: true,
                 })
             };
-            if let Some(first) = copies[k] {
+            if let Some(first) = copies.first(k) {
                 let original = self.game_ref(&self.games()[first]);
                 leave_out(format!("left out: the same game as {original}"));
                 continue;
