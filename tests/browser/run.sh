@@ -3,7 +3,8 @@
 # driven by selenium from a virtual environment (tests/browser/.venv, reused between runs).
 # Walks the page on a file with a planted error (walk.py) and checks the DOM at each step;
 # screenshots go to tests/browser/out/ (with --docs, the README's are refreshed in docs/).
-# REVERSI sets the binary (default: target/debug/reversi, built when missing).
+# REVERSI sets the binary (default: debug/reversi in CARGO_TARGET_DIR or target/, built when
+# missing).
 set -euo pipefail
 cd "$(dirname "$0")"
 root=$(cd ../.. && pwd)
@@ -18,7 +19,7 @@ if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
 fi
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r requirements.txt
-reversi=${REVERSI:-$root/target/debug/reversi}
+reversi=${REVERSI:-${CARGO_TARGET_DIR:-$root/target}/debug/reversi}
 if [ ! -x "$reversi" ]; then
     (cd "$root" && cargo build --features cli --locked --bin reversi)
 fi
