@@ -17,15 +17,15 @@ use common::scratch;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-/// The real data directory, or `None` (with a note) when it is missing.
-fn data(rel: &str) -> Option<String> {
-    let path = format!("{ROOT}/../shared/data/{rel}");
-    if Path::new(&path).exists() {
-        Some(path)
-    } else {
-        eprintln!("skipped: {path} is missing");
-        None
-    }
+/// A path in the repository's real data (`data/`, see `data/SOURCES.md`); a missing file
+/// fails the test.
+fn data(rel: &str) -> String {
+    let path = format!("{ROOT}/data/{rel}");
+    assert!(
+        Path::new(&path).exists(),
+        "{path} is missing: the real data is part of the repository (data/SOURCES.md)"
+    );
+    path
 }
 
 /// The `reversi` binary, deterministic: run from the crate root, no colour, 80 columns.
@@ -321,9 +321,7 @@ fn validate_jobs_give_identical_output_in_input_order() {
         assert_eq!(one.transcript(), two.transcript());
     }
     // A real file, many batches' worth of games.
-    let Some(pgn) = data("pgn/WTHOR-2004.r.pgn") else {
-        return;
-    };
+    let pgn = data("pgn/WTHOR-2004.r.pgn");
     let one = run(&["validate", "--format", "jsonl", "-j", "1", &pgn]);
     let two = run(&["validate", "--format", "jsonl", "-j", "2", &pgn]);
     assert_eq!(one.stdout, two.stdout);
@@ -1051,9 +1049,7 @@ fn convert_reports_unreadable_inputs_and_keeps_going() {
 
 #[test]
 fn convert_wthor_to_thor_pgn_matches_the_reference_export() {
-    let (Some(wtb), Some(pgn)) = (data("wthor/WTH_2004.wtb"), data("pgn/WTHOR-2004.r.pgn")) else {
-        return;
-    };
+    let (wtb, pgn) = (data("wthor/WTH_2004.wtb"), data("pgn/WTHOR-2004.r.pgn"));
     let r = reversi()
         .args(["convert", "-q", "--lossy", "--to", "pgn:thor", &wtb])
         .output()
@@ -1259,9 +1255,7 @@ fn convert_refuses_to_overwrite_its_input() {
 
 #[test]
 fn validate_every_real_file_in_one_run() {
-    let Some(root) = data("") else {
-        return;
-    };
+    let root = data("");
     let mut files = Vec::new();
     for dir in ["wthor", "pgn", "ggf", "obf", "movestrings"] {
         for e in std::fs::read_dir(format!("{root}/{dir}"))
@@ -1275,6 +1269,8 @@ fn validate_every_real_file_in_one_run() {
         }
     }
     files.sort();
+    // The 16 record files of data/ (the name files WTHOR.JOU and WTHOR.TRN left out).
+    assert_eq!(files.len(), 16, "{files:#?}");
     let mut args = vec![
         "validate",
         "-q",

@@ -203,7 +203,11 @@ fn wthor_years_through_views_equal_the_engine() {
         .filter(|p| p.extension().is_some_and(|e| e == "wtb"))
         .collect();
     files.sort();
-    assert_eq!(files.len(), 5, "the five WTHOR years of data/wthor: {files:?}");
+    assert_eq!(
+        files.len(),
+        5,
+        "the five WTHOR years of data/wthor: {files:?}"
+    );
     let mut games = 0;
     for path in files {
         let mut batch = Batch::new();

@@ -26,9 +26,9 @@ fn read_bytes(bytes: Vec<u8>) -> Vec<ParsedGame> {
 fn read_data(name: &str) -> Vec<ParsedGame> {
     match std::fs::read(format!("{DATA}{name}")) {
         Ok(bytes) => read_bytes(bytes),
-        Err(e) => panic!(
-            "{DATA}{name}: {e}: the real data is part of the repository (data/SOURCES.md)"
-        ),
+        Err(e) => {
+            panic!("{DATA}{name}: {e}: the real data is part of the repository (data/SOURCES.md)")
+        }
     }
 }
 

@@ -286,10 +286,15 @@ fn a_wtb_of_zero_bytes_stops_with_an_error_after_a_bound() {
     }
 }
 
+/// A file of the repository's real data (`data/`, see `data/SOURCES.md`).
+fn data(rel: &str) -> String {
+    format!("{}/data/{rel}", env!("CARGO_MANIFEST_DIR"))
+}
+
 /// A real game file (the 2021 games) with `zeros` all-zero records appended, then `tail`
 /// more real records.
 fn wthor_with_zeros(zeros: usize, tail: usize) -> Vec<u8> {
-    let real = fs::read("../shared/data/wthor/WTH_2021.wtb").expect("the 2021 WTHOR file");
+    let real = fs::read(data("wthor/WTH_2021.wtb")).expect("the 2021 WTHOR file (data/wthor)");
     let (header, records) = real.split_at(16);
     let mut bytes = header.to_vec();
     bytes.extend_from_slice(records);
@@ -326,8 +331,8 @@ fn a_few_zero_records_are_games_and_a_long_run_stops_after_the_games_before() {
 #[test]
 fn a_name_file_over_the_bound_is_refused_unread_with_a_note() {
     let dir = scratch("big-names");
-    fs::copy("../shared/data/wthor/WTH_2021.wtb", dir.join("games.wtb")).unwrap();
-    fs::copy("../shared/data/wthor/WTHOR.TRN", dir.join("WTHOR.TRN")).unwrap();
+    fs::copy(data("wthor/WTH_2021.wtb"), dir.join("games.wtb")).unwrap();
+    fs::copy(data("wthor/WTHOR.TRN"), dir.join("WTHOR.TRN")).unwrap();
     // 200 MB, sparse: what a damaged or crafted WTHOR.JOU may be.
     let jou = fs::File::create(dir.join("WTHOR.JOU")).unwrap();
     jou.set_len(200 << 20).unwrap();

@@ -66,7 +66,11 @@ fn data_table(max_depth: u64) -> Vec<[u64; 3]> {
         [f[0], f[1], f[2]]
     });
     let rows: Vec<_> = rows.take_while(|row| row[0] <= max_depth).collect();
-    assert_eq!(rows.len() as u64, max_depth + 1, "{path}: depths 0 to {max_depth}");
+    assert_eq!(
+        rows.len() as u64,
+        max_depth + 1,
+        "{path}: depths 0 to {max_depth}"
+    );
     rows
 }
 

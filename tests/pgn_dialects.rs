@@ -6,14 +6,8 @@ use reversi_record::formats::{json, pgn, PgnDialect, ReadOptions, WriteError, Wr
 use reversi_record::record::{ClaimedResult, MoveRecord, Record, Tag};
 use reversi_record::Move;
 
-const THOR_FILE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/data/pgn/WTHOR-2004.r.pgn"
-);
-const PLAYOK_FILE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/data/pgn/playok_sample.pgn"
-);
+const THOR_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/pgn/WTHOR-2004.r.pgn");
+const PLAYOK_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/pgn/playok_sample.pgn");
 
 /// A file of the repository's real data (`data/pgn`, see `data/SOURCES.md`); a missing
 /// file fails the test.

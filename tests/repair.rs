@@ -23,7 +23,7 @@ use reversi_record::repair::{
 use reversi_record::validate::validate_record;
 use reversi_record::{Move, Square};
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data");
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data");
 
 fn read_file(path: &Path) -> (Format, ReadOptions, Vec<ParsedGame>) {
     let bytes = std::fs::read(path).unwrap();
@@ -49,22 +49,29 @@ fn read_file(path: &Path) -> (Format, ReadOptions, Vec<ParsedGame>) {
     (format, options, games)
 }
 
-/// Finished, valid games of the standard start from the real files, or `None` (with a
-/// note) when the data is missing.
-fn real_games(files: &[&str]) -> Option<Vec<Record>> {
+/// Finished, valid games of the standard start from the real files of `data/` (see
+/// `data/SOURCES.md`); a missing file, or one without such games, fails the test.
+fn real_games(files: &[&str]) -> Vec<Record> {
     let mut out = Vec::new();
     for file in files {
         let path = Path::new(DATA).join(file);
-        if !path.exists() {
-            eprintln!("{} is missing: skipped", path.display());
-            return None;
-        }
+        assert!(
+            path.exists(),
+            "{} is missing: the real data is part of the repository (data/SOURCES.md)",
+            path.display()
+        );
         let (_, _, games) = read_file(&path);
+        let before = out.len();
         out.extend(games.into_iter().filter_map(|g| g.record).filter(|r| {
             r.start.is_none() && r.moves.len() >= 20 && validate_record(r, 1).diagnostics.is_empty()
         }));
+        assert!(
+            out.len() > before,
+            "{}: no finished valid game",
+            path.display()
+        );
     }
-    Some(out)
+    out
 }
 
 /// How a score sheet goes wrong.
@@ -298,9 +305,7 @@ const SAMPLE: [&str; 4] = [
 
 #[test]
 fn clean_games_are_never_changed() {
-    let Some(games) = real_games(&SAMPLE) else {
-        return;
-    };
+    let games = real_games(&SAMPLE);
     for record in games.iter().step_by(games.len() / 200 + 1) {
         let repair = repair_record(record, &RepairOptions::default());
         assert_eq!(repair.status, Status::Valid);
@@ -312,9 +317,7 @@ fn clean_games_are_never_changed() {
 
 #[test]
 fn one_error_is_restored_at_least_95_percent() {
-    let Some(games) = real_games(&SAMPLE) else {
-        return;
-    };
+    let games = real_games(&SAMPLE);
     let start = Instant::now();
     let tallies = measure(&games, &KINDS, 1, 240, 11);
     let all = total(&tallies);
@@ -333,9 +336,7 @@ fn one_error_is_restored_at_least_95_percent() {
 
 #[test]
 fn two_errors_are_restored_at_least_80_percent() {
-    let Some(games) = real_games(&SAMPLE) else {
-        return;
-    };
+    let games = real_games(&SAMPLE);
     let start = Instant::now();
     let tallies = measure(&games, &KINDS, 2, 120, 22);
     let all = total(&tallies);
@@ -357,9 +358,7 @@ fn two_errors_are_restored_at_least_80_percent() {
 /// wrong repair more than one time in five.
 #[test]
 fn a_swap_two_moves_apart_is_restored_or_called_ambiguous() {
-    let Some(games) = real_games(&SAMPLE) else {
-        return;
-    };
+    let games = real_games(&SAMPLE);
     let tallies = measure(&games, &[Corruption::SwapNear], 1, 60, 33);
     let t = total(&tallies);
     eprintln!("swap two apart: {t:?}, rate {:.3}", t.rate());
@@ -372,9 +371,7 @@ fn a_swap_two_moves_apart_is_restored_or_called_ambiguous() {
 /// as such, never as making the game legal.
 #[test]
 fn a_suggestion_that_contradicts_the_result_says_so() {
-    let Some(games) = real_games(&["wthor/WTH_2004.wtb"]) else {
-        return;
-    };
+    let games = real_games(&["wthor/WTH_2004.wtb"]);
     let mut rng = Rng::new(9);
     let mut checked = 0;
     for record in games.iter().take(200) {
@@ -788,9 +785,7 @@ fn corrupt_grid(text: &str, kind: GridCorruption, rng: &mut Rng) -> Option<Strin
 /// legality tells candidates apart.
 #[test]
 fn corrupted_grids_are_restored() {
-    let Some(games) = real_games(&["wthor/WTH_2015.wtb"]) else {
-        return;
-    };
+    let games = real_games(&["wthor/WTH_2015.wtb"]);
     let options = ReadOptions::default();
     let kinds = [
         GridCorruption::Misread,
@@ -968,9 +963,7 @@ fn check_result_only(original: &Record, mistyped: &Record, fault: ResultFault) -
 #[test]
 fn real_games_with_a_mistyped_result_keep_their_moves() {
     use reversi_record::record::ClaimedResult;
-    let Some(games) = real_games(&SAMPLE) else {
-        return;
-    };
+    let games = real_games(&SAMPLE);
     let faults = [
         ResultFault::Reversed,
         ResultFault::DigitTypo,
@@ -1077,9 +1070,7 @@ fn every_variant_with_a_mistyped_result_keeps_its_moves() {
 #[test]
 fn a_move_error_and_a_reversed_result_are_both_found() {
     use reversi_record::record::ClaimedResult;
-    let Some(games) = real_games(&SAMPLE) else {
-        return;
-    };
+    let games = real_games(&SAMPLE);
     let mut rng = Rng::new(5150);
     let (mut cases, mut restored) = (0, 0);
     for original in games.iter().step_by(games.len() / 300 + 1) {

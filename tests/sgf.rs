@@ -169,10 +169,7 @@ fn writer_refuses_what_sgf_cannot_hold() {
 
 #[test]
 fn ggf_games_convert_to_sgf() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/data/ggf/nboard_test2.ggf"
-    );
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/ggf/nboard_test2.ggf");
     let bytes = std::fs::read(path).unwrap_or_else(|e| {
         panic!("{path}: {e}: the real data is part of the repository (data/SOURCES.md)")
     });

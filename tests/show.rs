@@ -347,12 +347,10 @@ fn validate_board(record: &Record, moves: usize) -> String {
 /// of a WTHOR file, and the first one whose record leaves a pass out.
 #[test]
 fn show_agrees_with_validate_for_every_move_of_a_real_game() {
-    let path = format!("{ROOT}/../shared/data/wthor/WTH_2004.wtb");
-    if !Path::new(&path).exists() {
-        eprintln!("skipped: {path} is missing");
-        return;
-    }
-    let bytes = std::fs::read(&path).unwrap();
+    let path = format!("{ROOT}/data/wthor/WTH_2004.wtb");
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| {
+        panic!("{path}: {e}: the real data is part of the repository (data/SOURCES.md)")
+    });
     let games = Format::Wthor
         .read_bytes(bytes, &ReadOptions::default())
         .unwrap();

@@ -676,7 +676,10 @@ fn corrupt_sample(files: &[&str], count: usize, seed: u64) -> Tally {
                 }),
         );
     }
-    assert!(!games.is_empty(), "{files:?}: no finished valid game to corrupt");
+    assert!(
+        !games.is_empty(),
+        "{files:?}: no finished valid game to corrupt"
+    );
     let mut rng = Rng::new(seed);
     let mut tally = Tally::default();
     for _ in 0..count {

@@ -16,7 +16,7 @@ use reversi_record::{Move, Position, Rules};
 mod common;
 use common::scratch;
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/wthor");
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/wthor");
 
 /// The real files, every year we have.
 const YEARS: [&str; 5] = [

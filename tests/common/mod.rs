@@ -474,6 +474,9 @@ pub fn real_record_files() -> Vec<RecordFile> {
         .iter()
         .map(|rel| rel.rsplit('/').next().unwrap_or(rel))
         .collect();
-    assert_eq!(read, listed, "every real record file reads as a record file");
+    assert_eq!(
+        read, listed,
+        "every real record file reads as a record file"
+    );
     files
 }
