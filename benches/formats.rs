@@ -15,9 +15,10 @@
 //!   library's conversion pipeline ([`Conversion::run`], what `reversi convert --jobs N`
 //!   runs) into each text target, written to a sink.
 //!
-//! The games are those of the real WTHOR files when present (`../shared/data/wthor/*.wtb`,
-//! 14,357 games, their names from `WTHOR.JOU`/`WTHOR.TRN`), otherwise our own sample
-//! `benches/data/sample.wtb` (300 generated games; also with `BENCH_SAMPLE_ONLY=1`). They
+//! The games are those of the real WTHOR files (`data/wthor/*.wtb`, 14,357 games, their
+//! names from `WTHOR.JOU`/`WTHOR.TRN`; another folder of WTHOR files with
+//! `REVERSI_ARCHIVE=DIR`, such as the whole FFO base), or with `BENCH_SAMPLE_ONLY=1` our
+//! own sample `benches/data/sample.wtb` (300 generated games). They
 //! are read into records once and written once, in memory, by the library's writers into
 //! each format: WTHOR (the files themselves), RGN, PGN (`pgn:thor`), move strings, GGF,
 //! SGF, JSON, JSON Lines and transcript grids; lossily (`WriteOptions::lossy`) where the
@@ -43,38 +44,27 @@ use reversi_record::validate::with_explicit_passes;
 #[path = "plain/mod.rs"]
 mod plain;
 
+#[allow(dead_code)]
+#[path = "archive/mod.rs"]
+mod archive;
+
 use plain::{discs, number, square, Claim, Squares, PASS};
 
 /// Our own sample, committed beside the benchmarks.
 const SAMPLE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/data");
 
-/// WTHOR files of 8x8 games, as (path, bytes), and the folder of their name files: the
-/// real ones when present, else our sample.
+/// WTHOR files of 8x8 games, as (path, bytes), and the folder of their name files: those
+/// of `REVERSI_ARCHIVE` or `data/wthor`, or our sample with `BENCH_SAMPLE_ONLY=1`.
 fn wthor_files() -> (Vec<(PathBuf, Vec<u8>)>, Option<PathBuf>) {
-    let real = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/wthor"));
-    let entries = match std::env::var_os("BENCH_SAMPLE_ONLY") {
-        Some(_) => Err(std::io::Error::other("BENCH_SAMPLE_ONLY is set")),
-        None => std::fs::read_dir(&real),
-    };
-    let entries = match entries {
-        Ok(entries) => entries,
-        Err(e) => {
-            eprintln!("../shared/data/wthor: {e}: using benches/data/sample.wtb");
-            let sample = Path::new(SAMPLE_DIR).join("sample.wtb");
-            let bytes = std::fs::read(&sample).expect("benches/data/sample.wtb is committed");
-            return (vec![(sample, bytes)], None);
-        }
-    };
-    let mut paths: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("wtb")))
-        .collect();
-    paths.sort();
-    let files: Vec<_> = paths
-        .into_iter()
-        .filter_map(|p| std::fs::read(&p).ok().map(|bytes| (p, bytes)))
-        .collect();
-    let names = real.join("WTHOR.JOU").is_file().then_some(real);
+    if std::env::var_os("BENCH_SAMPLE_ONLY").is_some() {
+        eprintln!("BENCH_SAMPLE_ONLY is set: using benches/data/sample.wtb");
+        let sample = Path::new(SAMPLE_DIR).join("sample.wtb");
+        let bytes = std::fs::read(&sample).expect("benches/data/sample.wtb is committed");
+        return (vec![(sample, bytes)], None);
+    }
+    let dir = archive::wthor_dir();
+    let files = archive::wthor_files();
+    let names = dir.join("WTHOR.JOU").is_file().then_some(dir);
     (files, names)
 }
 

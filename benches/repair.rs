@@ -1,10 +1,9 @@
-//! Repair benchmark: 250 real games of `../shared/data/wthor/WTH_2015.wtb`, each with one
+//! Repair benchmark: 250 real games of `WTH_2015.wtb` (in `data/wthor`, or in the folder of
+//! WTHOR files `REVERSI_ARCHIVE` names), each with one
 //! or two errors of the kinds score sheets have (two adjacent moves swapped, a square
 //! misread as a neighbour or with a confused digit or letter, a move left out or written
 //! twice), kept only when validation detects them; `repair_record` with the default two
-//! edits over all of them, on one core. Without the file the benchmark is skipped.
-
-use std::path::Path;
+//! edits over all of them, on one core. Without the file the benchmark stops with its name.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use reversi_record::formats::{Format, ReadOptions};
@@ -12,6 +11,10 @@ use reversi_record::record::{MoveRecord, Record};
 use reversi_record::repair::{repair_record, RepairOptions, Status};
 use reversi_record::validate::validate_record;
 use reversi_record::{Move, Square};
+
+#[allow(dead_code)]
+#[path = "archive/mod.rs"]
+mod archive;
 
 /// A small deterministic generator (splitmix64).
 struct Rng(u64);
@@ -79,15 +82,15 @@ fn corrupt(moves: &mut Vec<Move>, rng: &mut Rng) -> bool {
     }
 }
 
-/// 250 corrupted copies of real games, or none without the data.
+/// 250 corrupted copies of real games.
 fn corrupted_games() -> Vec<Record> {
-    let path = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/wthor/WTH_2015.wtb"
-    ));
-    let Ok(bytes) = std::fs::read(path) else {
-        return Vec::new();
-    };
+    let path = archive::wthor_dir().join("WTH_2015.wtb");
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (REVERSI_ARCHIVE names a folder of WTHOR files; unset, data/wthor)",
+            path.display()
+        )
+    });
     let games: Vec<Record> = Format::Wthor
         .read_bytes(bytes, &ReadOptions::default())
         .unwrap_or_default()
@@ -95,6 +98,11 @@ fn corrupted_games() -> Vec<Record> {
         .filter_map(|g| g.record)
         .filter(|r| r.moves.len() >= 20 && validate_record(r, 1).diagnostics.is_empty())
         .collect();
+    assert!(
+        !games.is_empty(),
+        "{}: no finished valid game",
+        path.display()
+    );
     let mut rng = Rng(250);
     let mut out = Vec::new();
     while out.len() < 250 && !games.is_empty() {
@@ -115,10 +123,6 @@ fn corrupted_games() -> Vec<Record> {
 
 fn bench(c: &mut Criterion) {
     let games = corrupted_games();
-    if games.is_empty() {
-        eprintln!("../shared/data/wthor/WTH_2015.wtb is missing: skipped");
-        return;
-    }
     let options = RepairOptions::default();
     let repaired = games
         .iter()

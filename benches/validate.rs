@@ -21,11 +21,11 @@
 //!   `reversi convert` did before the pipeline) and by the library's conversion pipeline
 //!   ([`Conversion::run`], what `reversi convert --jobs N` runs) with 1 and 2 workers.
 //!
-//! The inputs are the real files when present (`../shared/data/wthor/*.wtb`, 14,351
-//! games; `../shared/data/pgn/WTHOR-2004.r.pgn`, 9,111 games), otherwise our own samples
+//! The inputs are the real files (`data/wthor/*.wtb`, 14,351 games, or the WTHOR files of
+//! the folder `REVERSI_ARCHIVE` names, such as the whole FFO base;
+//! `data/pgn/WTHOR-2004.r.pgn`, 9,111 games), or with `BENCH_SAMPLE_ONLY=1` our own samples
 //! `benches/data/sample.{wtb,rgn}` (300 generated games each; `tests/bench_data.rs` makes
-//! them), or the samples alone with `BENCH_SAMPLE_ONLY=1`. Each is read into memory once;
-//! no name files are read.
+//! them). Each is read into memory once; no name files are read.
 
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
@@ -39,34 +39,23 @@ use reversi_record::record::{FlipClaim, MoveRecord, Record};
 use reversi_record::validate::{validate_game, with_explicit_passes};
 use reversi_record::{Move, Position, Rules};
 
+#[allow(dead_code)]
+#[path = "archive/mod.rs"]
+mod archive;
+
 /// Our own sample, committed beside the benchmarks.
 const SAMPLE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/data");
 
-/// WTHOR files of 8x8 games, as (path, bytes): the real ones when present, else our sample.
+/// WTHOR files of 8x8 games, as (path, bytes): those of `REVERSI_ARCHIVE` or `data/wthor`,
+/// or our sample with `BENCH_SAMPLE_ONLY=1`.
 fn wthor_files() -> Vec<(PathBuf, Vec<u8>)> {
-    let real = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/wthor"));
-    let real = match std::env::var_os("BENCH_SAMPLE_ONLY") {
-        Some(_) => Err(std::io::Error::other("BENCH_SAMPLE_ONLY is set")),
-        None => std::fs::read_dir(real),
-    };
-    let entries = match real {
-        Ok(entries) => entries,
-        Err(e) => {
-            eprintln!("../shared/data/wthor: {e}: using benches/data/sample.wtb");
-            let sample = Path::new(SAMPLE_DIR).join("sample.wtb");
-            let bytes = std::fs::read(&sample).expect("benches/data/sample.wtb is committed");
-            return vec![(sample, bytes)];
-        }
-    };
-    let mut paths: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("wtb")))
-        .collect();
-    paths.sort();
-    paths
-        .into_iter()
-        .filter_map(|p| std::fs::read(&p).ok().map(|bytes| (p, bytes)))
-        .collect()
+    if std::env::var_os("BENCH_SAMPLE_ONLY").is_some() {
+        eprintln!("BENCH_SAMPLE_ONLY is set: using benches/data/sample.wtb");
+        let sample = Path::new(SAMPLE_DIR).join("sample.wtb");
+        let bytes = std::fs::read(&sample).expect("benches/data/sample.wtb is committed");
+        return vec![(sample, bytes)];
+    }
+    archive::wthor_files()
 }
 
 // ---------------------------------------------------------------------------------------
@@ -284,20 +273,14 @@ fn split_text(text: &[u8]) -> Vec<&[u8]> {
 
 // ---------------------------------------------------------------------------------------
 
-/// The real thor-style PGN export when present, else our RGN sample.
+/// The real thor-style PGN export (`data/pgn`), or our RGN sample with `BENCH_SAMPLE_ONLY=1`.
 fn text_file() -> (PathBuf, Vec<u8>) {
-    let real = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/pgn/WTHOR-2004.r.pgn"
-    ));
-    let sample = Path::new(SAMPLE_DIR).join("sample.rgn");
-    match std::fs::read(real) {
-        Ok(bytes) if std::env::var_os("BENCH_SAMPLE_ONLY").is_none() => (real.to_path_buf(), bytes),
-        _ => {
-            let bytes = std::fs::read(&sample).expect("benches/data/sample.rgn is committed");
-            (sample, bytes)
-        }
+    if std::env::var_os("BENCH_SAMPLE_ONLY").is_some() {
+        let sample = Path::new(SAMPLE_DIR).join("sample.rgn");
+        let bytes = std::fs::read(&sample).expect("benches/data/sample.rgn is committed");
+        return (sample, bytes);
     }
+    archive::data_file("pgn/WTHOR-2004.r.pgn")
 }
 
 /// Random complete games of `rules` as RGN text, passes written out; with `claims`, every

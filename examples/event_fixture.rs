@@ -1,9 +1,9 @@
 //! Makes `fixtures/event/`: a 40-player, 7-round Swiss event built from real finished games
-//! of `../shared/data/wthor/WTH_2004.wtb`, written as round sheets in mixed formats, with
+//! of `data/wthor/WTH_2004.wtb`, written as round sheets in mixed formats, with
 //! the true schedule (`pairings.csv`), the true results (`results.csv`) and planted
 //! problems for the cross-game checks (listed in the README it writes).
 //!
-//! `cargo run --example event_fixture -- ../shared/data/wthor/WTH_2004.wtb fixtures/event`
+//! `cargo run --example event_fixture -- data/wthor/WTH_2004.wtb fixtures/event`
 //!
 //! Everything is deterministic: running it again writes the same files.
 
@@ -458,10 +458,10 @@ fn readme(notes: &[String], games: &[RealGame]) -> String {
     let mut out = format!(
         "# A realistic event: {EVENT}\n\n\
          40 players, 7 Swiss rounds (paired by points, no repeats but one), 20 boards a round. \
-         Every game is a real finished, legal 8x8 game of `../shared/data/wthor/WTH_2004.wtb` \
+         Every game is a real finished, legal 8x8 game of `data/wthor/WTH_2004.wtb` \
          (its games {first} to {last} in file order, the first {} finished legal ones with \
          distinct moves); the names are invented. Made by \
-         `cargo run --example event_fixture -- ../shared/data/wthor/WTH_2004.wtb fixtures/event` \
+         `cargo run --example event_fixture -- data/wthor/WTH_2004.wtb fixtures/event` \
          (`examples/event_fixture.rs`); do not edit by hand.\n\n\
          ## Files\n\n\
          | file | what |\n|---|---|\n\
