@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the Python package in a virtual environment and runs its tests
-# (python/tests, on fixtures/ and, when present, ../shared/data).
+# (python/tests, on fixtures/ and the real data in data/, which they require).
 # VENV sets the environment's directory (default python/.venv, reused between runs).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -13,4 +13,4 @@ fi
 # A release build of the extension, installed into the environment.
 VIRTUAL_ENV="$PWD/$venv" PATH="$PWD/$venv/bin:$PATH" \
     "$venv/bin/maturin" develop --release --locked --quiet
-"$venv/bin/python" -m pytest -q tests "$@"
+"$venv/bin/python" -m pytest -q -rs tests "$@"

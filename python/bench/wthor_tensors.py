@@ -21,13 +21,15 @@ the arrays `reversi_record.dataset` returns. The contenders:
   the script reports it.
 
 Every contender's arrays are checked equal to reversi_record's before a time is printed.
-Then the per-game cost of `read` (every game a `Game`, diagnostics included) on the shared
-PGN and GGF files.
+Then the per-game cost of `read` (every game a `Game`, diagnostics included) on the PGN and
+GGF files of `data/`.
 
     python bench/wthor_tensors.py [--repeat N] [--only NAME,...] [FILE.wtb ...]
 
-Without files, the shared WTHOR years (`../shared/data/wthor/*.wtb`). `--repeat N` reads the
-files N times (as N inputs), to reach the size of a full archive.
+Without files, the WTHOR files of the folder the environment variable `REVERSI_ARCHIVE` names
+(such as the whole FFO base), and when it is unset the five years the repository carries
+(`data/wthor/*.wtb`; `data/SOURCES.md`). `--repeat N` reads the files N times (as N inputs),
+to reach the size of a full archive.
 """
 
 from __future__ import annotations
@@ -42,7 +44,8 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-SHARED = HERE.parent.parent.parent / "shared" / "data" / "wthor"
+DATA = HERE.parent.parent / "data"
+WTHOR = Path(os.environ["REVERSI_ARCHIVE"]) if os.environ.get("REVERSI_ARCHIVE") else DATA / "wthor"
 
 # Bitboards: bit `row * 8 + col`. The eight directions as shifts with edge masks.
 FULL = (1 << 64) - 1
@@ -360,13 +363,12 @@ def timed(name, fn, reference=None, games=0):
 
 
 def read_costs() -> None:
-    """Per-game cost of `read` (every game a `Game`, diagnostics included) on the shared PGN
-    and GGF files."""
+    """Per-game cost of `read` (every game a `Game`, diagnostics included) on the PGN and GGF
+    files of `data/`."""
     import reversi_record as rr
 
-    shared = SHARED.parent
     for pattern in ("pgn/*.pgn", "ggf/*.ggf"):
-        for path in sorted(glob.glob(str(shared / pattern))):
+        for path in sorted(glob.glob(str(DATA / pattern))):
             start = time.perf_counter()
             games = list(rr.read(path))
             seconds = time.perf_counter() - start
@@ -385,9 +387,10 @@ def main() -> None:
     ap.add_argument("--only", default="reversi_record,numba,rust-reversi,plain")
     ap.add_argument("--sample", type=int, default=0, help="the Python contenders on the first N games only")
     args = ap.parse_args()
-    files = args.files or sorted(glob.glob(str(SHARED / "*.wtb")))
+    files = args.files or sorted(glob.glob(str(WTHOR / "*.wtb")))
     if not files:
-        sys.exit("no WTHOR files (give some, or put the shared data beside the project)")
+        sys.exit(f"no WTHOR files in {WTHOR} (give some, or set REVERSI_ARCHIVE to a folder of them)")
+    print(f"{len(files)} WTHOR files from {WTHOR if not args.files else 'the command line'}", flush=True)
     paths = files * args.repeat
     games = read_all(paths)
     only = set(args.only.split(","))

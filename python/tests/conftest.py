@@ -1,5 +1,5 @@
-"""Paths of the repository's fixtures and of the shared real data (tests on it skip when
-it is missing)."""
+"""Paths of the repository's fixtures and of its real data (`data/`, where each file comes
+from: `data/SOURCES.md`; part of the repository, so a missing file fails the test)."""
 
 from pathlib import Path
 
@@ -7,7 +7,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"
-SHARED = ROOT.parent / "shared" / "data"
+DATA = ROOT / "data"
 # Fixture folders whose `valid/` and `invalid/` hold inputs of one format.
 FORMAT_DIRS = ["ggf", "json", "moves", "obf", "pgn", "rgn", "sgf", "transcript", "wthor"]
 
@@ -25,8 +25,9 @@ def fixture_files(kind):
     return out
 
 
-def shared(*parts):
-    path = SHARED.joinpath(*parts)
+def data(*parts):
+    """A file or folder of `data/`; a missing one fails the test."""
+    path = DATA.joinpath(*parts)
     if not path.exists():
-        pytest.skip(f"{path} is missing")
+        pytest.fail(f"{path} is missing: the real data is part of the repository (data/SOURCES.md)")
     return path

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import reversi_record as rr
-from conftest import FIXTURES, SHARED
+from conftest import DATA, FIXTURES
 
 
 def side_index(square, side):
@@ -75,10 +75,9 @@ def test_dataset_chunks_equal_the_whole():
     assert sum(len(c["lengths"]) for c in chunks) == len(whole["lengths"]) == 18
 
 
-def test_shared_wthor_tensors_equal_the_engine():
-    paths = sorted(glob.glob(str(SHARED / "wthor" / "*.wtb")))
-    if not paths:
-        pytest.skip("no shared WTHOR files")
+def test_data_wthor_tensors_equal_the_engine():
+    paths = sorted(glob.glob(str(DATA / "wthor" / "*.wtb")))
+    assert len(paths) == 5, f"the five WTHOR years of {DATA / 'wthor'}: {paths}"
     data = rr.dataset(paths[:1])
     games = list(rr.read(paths[0]))
     assert len(games) == len(data["lengths"])

@@ -3,7 +3,7 @@ import io
 import pytest
 
 import reversi_record as rr
-from conftest import FIXTURES, fixture_files, shared
+from conftest import FIXTURES, data, fixture_files
 
 
 @pytest.mark.parametrize("path", fixture_files("valid"), ids=lambda p: f"{p.parent.parent.name}/{p.name}")
@@ -122,13 +122,18 @@ def test_validate_gives_the_json_summary():
     assert allowed["summary"]["warnings"] < out["summary"]["warnings"]
 
 
-def test_every_shared_format_reads():
-    for sub, pattern in [("wthor", "*.wtb"), ("pgn", "*.pgn"), ("ggf", "*.ggf"), ("obf", "*.obf"), ("movestrings", "*.txt")]:
-        folder = shared(sub)
-        for path in sorted(folder.glob(pattern))[:2]:
+def test_every_data_format_reads():
+    # The record files of data/, by folder; the first two of each read (200 games at most).
+    read = 0
+    for sub, pattern, count in [("wthor", "*.wtb", 5), ("pgn", "*.pgn", 3), ("ggf", "*.ggf", 3), ("obf", "*.obf", 4), ("movestrings", "*.txt", 1)]:
+        paths = sorted(data(sub).glob(pattern))
+        assert len(paths) == count, (sub, paths)
+        for path in paths[:2]:
             n = 0
             for g in rr.read(path):
                 n += 1
                 if n > 200:
                     break
             assert n > 0, path
+            read += 1
+    assert read == 9
