@@ -236,16 +236,16 @@ impl Event {
         // The same two players twice.
         let mut met: HashMap<(Option<u32>, u32, u32), usize> = HashMap::new();
         for (k, g) in games.iter().enumerate() {
+            // Only an event with rounds pairs its players; an archive's players meet often.
+            if is_copy(k) || self.field_id(g, Field::Round).is_none() {
+                continue;
+            }
             let (Some(b), Some(w)) = (
                 normal.get(self, g, Field::Black),
                 normal.get(self, g, Field::White),
             ) else {
                 continue;
             };
-            // Only an event with rounds pairs its players; an archive's players meet often.
-            if is_copy(k) || normal.get(self, g, Field::Round).is_none() {
-                continue;
-            }
             if b == w {
                 continue;
             }
@@ -262,7 +262,10 @@ impl Event {
         // A player twice in one round.
         let mut playing: HashMap<(Option<u32>, u32, u32), usize> = HashMap::new();
         for (k, g) in games.iter().enumerate() {
-            let Some(round) = normal.get(self, g, Field::Round).filter(|_| !is_copy(k)) else {
+            if is_copy(k) || self.field_id(g, Field::Round).is_none() {
+                continue;
+            }
+            let Some(round) = normal.get(self, g, Field::Round) else {
                 continue;
             };
             for field in [Field::Black, Field::White] {

@@ -256,49 +256,81 @@ impl KeyMaker {
     }
 
     /// The key of the placements `codes` (each `row << 4 | col`) from the start whose seed
-    /// is `start`: under each symmetry, the squares where it takes them hashed eight at a
-    /// time (a byte each) through a strong mixer, with their number at the end.
+    /// is `start`. The canonical placements are the least, square by square, of the
+    /// placements under each symmetry kept: a symmetry is dropped as soon as it takes a
+    /// placement to a greater square than another does (most often at the first), so one
+    /// sequence is hashed, eight squares a word through a strong mixer, with their number
+    /// at the end. The symmetry to it is the first left, in the order of [`Symmetry::ALL`].
     pub(crate) fn key(&self, start: u64, codes: impl Iterator<Item = u8>) -> MoveKey {
-        let kept = &self.squares[..self.kept];
-        let mut states = [start; 8];
-        let word = |squares: &[u8; 256], chunk: &[u8; 8]| {
-            u64::from_le_bytes(chunk.map(|code| squares[usize::from(code)]))
+        let mut hash = Words {
+            state: start,
+            word: 0,
+            filled: 0,
+            placements: 0,
         };
-        let (mut chunk, mut filled, mut placements) = ([0u8; 8], 0, 0u16);
-        for code in codes {
-            chunk[filled] = code;
-            filled += 1;
-            placements = placements.saturating_add(1);
-            if filled == 8 {
-                for (state, squares) in states.iter_mut().zip(kept) {
-                    *state = mix(*state ^ word(squares, &chunk));
+        // The symmetries still in the running, as a bit set over the ones kept.
+        let mut left: u8 = u8::MAX >> (8 - self.kept);
+        let mut codes = codes.into_iter();
+        while left & (left - 1) != 0 {
+            let Some(code) = codes.next() else { break };
+            let (mut least, mut ties) = (u8::MAX, 0u8);
+            let mut rest = left;
+            while rest != 0 {
+                let k = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let to = self.squares[k][usize::from(code)];
+                if to < least {
+                    (least, ties) = (to, 1 << k);
+                } else if to == least {
+                    ties |= 1 << k;
                 }
-                filled = 0;
             }
+            left = ties;
+            hash.push(least);
         }
-        // The last, partial word: its bytes past `filled` are none.
-        let tail = u64::MAX.checked_shr(64 - 8 * filled as u32).unwrap_or(0);
-        let end = u64::from(placements) << 56 | filled as u64;
-        let finish = |state: u64, squares| mix(state ^ word(squares, &chunk) & tail ^ end);
-        let exact = finish(states[0], &kept[0]);
-        let (mut canonical, mut to_canonical) = (exact, Symmetry::Identity);
-        for k in 1..self.kept {
-            let h = finish(states[k], &kept[k]);
-            if h < canonical {
-                (canonical, to_canonical) = (h, self.symmetries[k]);
-            }
+        // One symmetry left: the rest through its table.
+        let first = left.trailing_zeros() as usize;
+        let table = &self.squares[first];
+        for code in codes {
+            hash.push(table[usize::from(code)]);
         }
         MoveKey {
-            canonical,
-            to_canonical,
-            placements,
+            canonical: hash.finish(),
+            to_canonical: self.symmetries[first],
+            placements: hash.placements,
         }
+    }
+}
+
+/// Squares hashed eight a word through a strong mixer, their number at the end.
+struct Words {
+    state: u64,
+    word: u64,
+    filled: u32,
+    placements: u16,
+}
+
+impl Words {
+    #[inline]
+    fn push(&mut self, code: u8) {
+        self.word |= u64::from(code) << (8 * self.filled);
+        self.filled += 1;
+        self.placements = self.placements.saturating_add(1);
+        if self.filled == 8 {
+            self.state = mix(self.state ^ self.word);
+            (self.word, self.filled) = (0, 0);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        let end = u64::from(self.placements) << 56 | u64::from(self.filled);
+        mix(self.state ^ self.word ^ end)
     }
 }
 
 /// splitmix64's finaliser.
 #[inline]
-fn mix(mut z: u64) -> u64 {
+pub(super) fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
@@ -337,47 +369,38 @@ pub(crate) fn placements(moves: &[crate::engine::Move]) -> impl Iterator<Item = 
 mod tests {
     use super::*;
 
-    /// The key as first written: each symmetry's squares pushed a byte at a time into its
-    /// own hasher, every square mapped by [`Symmetry::apply`]. The oracle of the tables.
+    /// The key written plainly: every symmetry's sequence of squares (each mapped by
+    /// [`Symmetry::apply`]), the least of them (the first on a tie), hashed a byte at a
+    /// time. The oracle of the tables and of dropping symmetries on the way.
     fn key_byte_by_byte(rules: &Rules, mask: u8, start: u64, squares: &[(u8, u8)]) -> MoveKey {
-        #[derive(Clone, Copy)]
-        struct Hasher {
-            state: u64,
-            word: u64,
-            filled: u32,
-        }
         let side = rules.board().side();
-        let mut hashers = [Hasher {
-            state: start,
-            word: 0,
-            filled: 0,
-        }; 8];
-        let mut placements: u16 = 0;
-        for &(col, row) in squares {
-            placements = placements.saturating_add(1);
-            for (k, s) in Symmetry::ALL.iter().enumerate() {
-                if mask & (1 << k) != 0 {
-                    let (c, r) = s.apply(side, col, row);
-                    let h = &mut hashers[k];
-                    h.word |= u64::from(r << 4 | c) << (8 * h.filled);
-                    h.filled += 1;
-                    if h.filled == 8 {
-                        (h.state, h.word, h.filled) = (mix(h.state ^ h.word), 0, 0);
-                    }
-                }
+        let (to_canonical, least) = Symmetry::ALL
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| *k == 0 || mask & (1 << k) != 0)
+            .map(|(_, s)| {
+                let sequence: Vec<u8> = squares
+                    .iter()
+                    .map(|&(col, row)| {
+                        let (c, r) = s.apply(side, col, row);
+                        r << 4 | c
+                    })
+                    .collect();
+                (*s, sequence)
+            })
+            .reduce(|best, next| if next.1 < best.1 { next } else { best })
+            .unwrap();
+        let (mut state, mut word, mut filled) = (start, 0u64, 0u32);
+        for &code in &least {
+            word |= u64::from(code) << (8 * filled);
+            filled += 1;
+            if filled == 8 {
+                (state, word, filled) = (mix(state ^ word), 0, 0);
             }
         }
-        let finish =
-            |h: Hasher| mix(h.state ^ h.word ^ (u64::from(placements) << 56 | u64::from(h.filled)));
-        let exact = finish(hashers[0]);
-        let (mut canonical, mut to_canonical) = (exact, Symmetry::Identity);
-        for (k, s) in Symmetry::ALL.iter().enumerate().skip(1) {
-            if mask & (1 << k) != 0 && finish(hashers[k]) < canonical {
-                (canonical, to_canonical) = (finish(hashers[k]), *s);
-            }
-        }
+        let placements = squares.len() as u16;
         MoveKey {
-            canonical,
+            canonical: mix(state ^ word ^ (u64::from(placements) << 56 | u64::from(filled))),
             to_canonical,
             placements,
         }

@@ -206,12 +206,18 @@ impl Event {
     /// Adds a block of facts gathered by a run, to the input started last.
     pub fn absorb(&mut self, block: &FactsBlock) {
         let input = self.inputs.len().saturating_sub(1) as u32;
+        // Each field's last name: games in a row share their event, date and round.
+        let mut last = [NameId::NONE; 6];
         for raw in &block.games {
             let mut who = [NameId::NONE; 6];
             for (k, range) in raw.who.iter().enumerate() {
                 if let Some((from, to)) = *range {
                     let text = block.text.get(from as usize..to as usize).unwrap_or("");
-                    who[k] = self.intern(text);
+                    who[k] = match last[k] {
+                        id if id != NameId::NONE && self.names.get(id) == text => id,
+                        _ => self.intern(text),
+                    };
+                    last[k] = who[k];
                 }
             }
             let facts = &raw.facts;
@@ -263,6 +269,22 @@ impl Event {
         self.names.intern(text).unwrap_or(NameId::NONE)
     }
 }
+
+/// The shortest and the longest of [`IDENTITY_TAGS`]' names.
+const IDENTITY_LENGTHS: (usize, usize) = {
+    let (mut shortest, mut longest, mut k) = (usize::MAX, 0, 0);
+    while k < IDENTITY_TAGS.len() {
+        let len = IDENTITY_TAGS[k].len();
+        if len < shortest {
+            shortest = len;
+        }
+        if len > longest {
+            longest = len;
+        }
+        k += 1;
+    }
+    (shortest, longest)
+};
 
 /// What a game's facts hold besides its names, as the gatherer gives them.
 #[derive(Clone, Copy, Debug)]
@@ -328,17 +350,26 @@ impl FactsBlock {
 
     /// Notes a tag of the game being gathered (before [`FactsBlock::finish`]).
     pub(crate) fn tag(&mut self, name: &str, value: &str) {
+        // Most tags are longer or shorter than every identity tag's name.
+        if !(IDENTITY_LENGTHS.0..=IDENTITY_LENGTHS.1).contains(&name.len()) {
+            return;
+        }
         let Some(k) = IDENTITY_TAGS
             .iter()
             .position(|n| n.eq_ignore_ascii_case(name))
         else {
             return;
         };
+        // Most values have nothing to trim: a byte at each end says so.
+        let value = match (value.as_bytes().first(), value.as_bytes().last()) {
+            (Some(a), Some(z)) if a.is_ascii_graphic() && z.is_ascii_graphic() => value,
+            _ => value.trim(),
+        };
         if self.who[k].is_some() || is_unknown_value(value) {
             return;
         }
         let from = self.text.len() as u32;
-        self.text.push_str(value.trim());
+        self.text.push_str(value);
         self.who[k] = Some((from, self.text.len() as u32));
     }
 

@@ -1,56 +1,90 @@
 //! The names of an event, each kept once in one buffer: an archive of a million games
-//! between two million different players keeps their text and about six bytes more a name,
-//! with no allocation of its own.
+//! between two million different players keeps their text and about seven bytes more a
+//! name, with no allocation of its own.
 
-use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+use std::hash::BuildHasher;
 
+use super::keys::mix;
 use super::NameId;
 
-/// Every distinct text once, in the order first seen, by a [`NameId`].
+/// Every distinct text once, in the order first seen, by a [`NameId`]: where it starts in
+/// one buffer.
 ///
-/// The texts follow each other in one `String`; `ends[k]` is where the `k`-th ends. The
-/// index is an open-addressing table of ids (linear probing, a power of two in size, at
-/// most three quarters full), so a name costs its bytes, four for its end and about six
-/// for its slot.
-#[derive(Debug, Default)]
+/// Each text follows its length (LEB128: one byte below 128) in one buffer. The index is
+/// an open-addressing table of ids (linear probing, a power of two in size, at most three
+/// quarters full), so a name costs its bytes, one for its length and about six for its
+/// slot.
+#[derive(Debug)]
 pub(super) struct Names {
-    text: String,
-    ends: Vec<u32>,
+    bytes: Vec<u8>,
+    len: usize,
     /// Ids by hash; `EMPTY` where none.
     slots: Vec<u32>,
+    /// The hash's seed, random for each run: where a name's slot is changes nothing that is
+    /// reported (ids go in the order names are first seen), and a file cannot be made to
+    /// put every name in one place.
+    seed: u64,
+}
+
+impl Default for Names {
+    fn default() -> Names {
+        Names {
+            bytes: Vec::new(),
+            len: 0,
+            slots: Vec::new(),
+            seed: std::collections::hash_map::RandomState::new().hash_one(0x5eed_u64),
+        }
+    }
 }
 
 const EMPTY: u32 = u32::MAX;
 
-/// The names' hash: deterministic, so that nothing depends on a random seed.
-fn hash(text: &str) -> u64 {
-    BuildHasherDefault::<DefaultHasher>::default().hash_one(text)
+/// A name's hash: its length and bytes, eight a step, through splitmix64's finaliser, from
+/// the seed.
+fn hash(seed: u64, text: &str) -> u64 {
+    let mut state = seed ^ text.len() as u64;
+    let mut chunks = text.as_bytes().chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        state = mix(state ^ u64::from_le_bytes(word));
+    }
+    let mut word = [0; 8];
+    word[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+    mix(state ^ u64::from_le_bytes(word))
 }
 
 impl Names {
     /// How many distinct names.
+    #[cfg(test)]
     pub(super) fn len(&self) -> usize {
-        self.ends.len()
+        self.len
     }
 
     /// The text of `id` (empty for an id it did not give).
     pub(super) fn get(&self, id: NameId) -> &str {
-        let k = id.0 as usize;
-        let Some(&end) = self.ends.get(k) else {
-            return "";
-        };
-        let start = k.checked_sub(1).map_or(0, |p| self.ends[p]);
-        self.text.get(start as usize..end as usize).unwrap_or("")
+        let at = id.0 as usize;
+        let (mut len, mut shift, mut k) = (0usize, 0, at);
+        while let Some(&byte) = self.bytes.get(k) {
+            len |= usize::from(byte & 0x7f) << shift;
+            k += 1;
+            if byte & 0x80 == 0 || shift > 28 {
+                break;
+            }
+            shift += 7;
+        }
+        let text = self.bytes.get(k..k.saturating_add(len)).unwrap_or_default();
+        std::str::from_utf8(text).unwrap_or_default()
     }
 
     /// The id of `text`, given the first time it is seen; `None` when the names fill the
     /// 4 GiB an id can reach.
     pub(super) fn intern(&mut self, text: &str) -> Option<NameId> {
-        if (self.len() + 1) * 4 > self.slots.len() * 3 {
+        if (self.len + 1) * 4 > self.slots.len() * 3 {
             self.grow();
         }
         let mask = self.slots.len() - 1;
-        let mut at = hash(text) as usize & mask;
+        let mut at = hash(self.seed, text) as usize & mask;
         loop {
             match self.slots[at] {
                 EMPTY => break,
@@ -58,34 +92,40 @@ impl Names {
                 _ => at = (at + 1) & mask,
             }
         }
-        let end = u32::try_from(self.text.len() + text.len()).ok()?;
-        let id = u32::try_from(self.ends.len())
+        let id = u32::try_from(self.bytes.len())
             .ok()
             .filter(|&id| id != EMPTY)?;
-        self.text.push_str(text);
-        self.ends.push(end);
+        let mut len = text.len();
+        while len >= 0x80 {
+            self.bytes.push(len as u8 | 0x80);
+            len >>= 7;
+        }
+        self.bytes.push(len as u8);
+        self.bytes.extend_from_slice(text.as_bytes());
         self.slots[at] = id;
+        self.len += 1;
         Some(NameId(id))
     }
 
     /// Twice the slots (16 at first), every id placed again.
     fn grow(&mut self) {
         let size = (self.slots.len() * 2).max(16);
-        self.slots = vec![EMPTY; size];
+        let mut slots = vec![EMPTY; size];
         let mask = size - 1;
-        for id in 0..self.ends.len() as u32 {
-            let mut at = hash(self.get(NameId(id))) as usize & mask;
-            while self.slots[at] != EMPTY {
+        for &id in self.slots.iter().filter(|&&id| id != EMPTY) {
+            let mut at = hash(self.seed, self.get(NameId(id))) as usize & mask;
+            while slots[at] != EMPTY {
                 at = (at + 1) & mask;
             }
-            self.slots[at] = id;
+            slots[at] = id;
         }
+        self.slots = slots;
     }
 
     /// The bytes it holds (for the memory figures).
     #[cfg(test)]
     pub(super) fn bytes(&self) -> usize {
-        self.text.capacity() + 4 * (self.ends.capacity() + self.slots.capacity())
+        self.bytes.capacity() + 4 * self.slots.capacity()
     }
 }
 
@@ -109,10 +149,19 @@ mod tests {
         let empty = names.intern("").unwrap();
         assert_eq!(names.intern(""), Some(empty));
         assert_eq!((names.get(empty), names.len()), ("", 10_001));
-        assert_eq!(names.get(NameId(123_456)), "");
+        assert_eq!(names.get(NameId(1 << 30)), "");
+        // Long names have longer lengths.
+        let long = "é".repeat(40_000);
+        let id = names.intern(&long).unwrap();
+        assert_eq!(names.get(id), long);
+        assert_eq!(names.intern(&long), Some(id));
         // The names' bytes (twice, as the buffer grows by doubling) and a few dozen a name
         // at most, however they grow.
         let text: usize = (0..10_000).map(|k| format!("Player {k}").len()).sum();
-        assert!(names.bytes() <= 2 * text + 24 * 10_001, "{}", names.bytes());
+        assert!(
+            names.bytes() <= 2 * (text + 80_000) + 24 * 10_002,
+            "{}",
+            names.bytes()
+        );
     }
 }

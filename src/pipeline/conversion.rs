@@ -807,6 +807,7 @@ impl Scratch {
         moves.clear();
         let (rules, discs) = context.view_quick(
             q,
+            crate::formats::wthor::Tags::All,
             |name, value| {
                 let name_at = text.len()..text.len() + name.len();
                 text.push_str(name);

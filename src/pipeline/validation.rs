@@ -473,6 +473,7 @@ fn gather_quick_wthor(
     squares.clear();
     let (rules, discs) = ctx.view_quick(
         q,
+        crate::formats::wthor::Tags::Identity,
         |name, value| facts.tag(name, value),
         |sq| squares.push(sq.row() << 4 | sq.col()),
     );

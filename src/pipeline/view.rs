@@ -410,6 +410,7 @@ fn view_wthor(context: &FileContext, q: &QuickRecord, b: &mut Buffers) {
     let mut moves = std::mem::take(&mut b.moves);
     let (rules, discs) = context.view_quick(
         q,
+        crate::formats::wthor::Tags::All,
         |name, value| b.push_tag(name, value),
         |sq| moves.push(Move::Place(sq)),
     );

@@ -216,6 +216,7 @@ impl FileContext {
     pub(crate) fn view_quick(
         &self,
         q: &QuickRecord,
+        tags: Tags,
         mut tag: impl FnMut(&str, &str),
         mut square: impl FnMut(Square),
     ) -> (Rules, [u8; 2]) {
@@ -226,7 +227,7 @@ impl FileContext {
             players.and_then(|t| t.get(raw.black)),
             players.and_then(|t| t.get(raw.white)),
         ];
-        self.each_tag(&raw, names, |name, value, _| match value {
+        self.each_tag(&raw, names, tags, |name, value, _| match value {
             TagValue::Name(value) | TagValue::Text(value) => tag(name, value),
         });
         for &byte in q.bytes[8..].iter().take_while(|&&b| b != 0) {
@@ -508,26 +509,31 @@ impl FileContext {
         let (black_span, black) = fields.black;
         let (white_span, white) = fields.white;
         let mut tags = Vec::with_capacity(12);
-        self.each_tag(raw, [event, black, white], |name, value, field| {
-            let span = match field {
-                TagField::Event => Some(event_span),
-                TagField::Black => Some(black_span),
-                TagField::White => Some(white_span),
-                TagField::Year => fields.year_span,
-                TagField::Theoretical => Some(fields.theoretical_span),
-                TagField::Depth => Some(fields.depth_span),
-                TagField::Header => None,
-            };
-            tags.push(Tag {
-                name: name.to_owned(),
-                // The names found are moved into their tags rather than copied.
-                value: match value {
-                    TagValue::Name(name) => name,
-                    TagValue::Text(text) => text.to_owned(),
-                },
-                span,
-            });
-        });
+        self.each_tag(
+            raw,
+            [event, black, white],
+            Tags::All,
+            |name, value, field| {
+                let span = match field {
+                    TagField::Event => Some(event_span),
+                    TagField::Black => Some(black_span),
+                    TagField::White => Some(white_span),
+                    TagField::Year => fields.year_span,
+                    TagField::Theoretical => Some(fields.theoretical_span),
+                    TagField::Depth => Some(fields.depth_span),
+                    TagField::Header => None,
+                };
+                tags.push(Tag {
+                    name: name.to_owned(),
+                    // The names found are moved into their tags rather than copied.
+                    value: match value {
+                        TagValue::Name(name) => name,
+                        TagValue::Text(text) => text.to_owned(),
+                    },
+                    span,
+                });
+            },
+        );
         let total = self.geometry.squares();
         let mut result = ClaimedResult::discs(vec![raw.score, total - raw.score]);
         result.span = Some(fields.score_span);
@@ -561,14 +567,25 @@ pub(super) enum TagValue<'v, N> {
     Text(&'v str),
 }
 
+/// Which of a record's tags a view hands over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Tags {
+    /// Every tag the record has.
+    All,
+    /// Only those that say who played and where ([`crate::record::IDENTITY_TAGS`]): the
+    /// event, the date and the players (a WTHOR record has no round or board).
+    Identity,
+}
+
 impl FileContext {
-    /// The tags of record `raw`, in order, each handed to `tag` with the field it is read
+    /// The tags of record `raw`, in order (`tags` says which), each handed to `tag` with the field it is read
     /// from; `names` are the tournament's and the players' names found in the name tables
     /// (`None` without a table).
     pub(super) fn each_tag<N>(
         &self,
         raw: &RawRecord,
         names: [Option<N>; 3],
+        tags: Tags,
         mut tag: impl FnMut(&'static str, TagValue<'_, N>, TagField),
     ) {
         let [event, black, white] = names;
@@ -596,6 +613,9 @@ impl FileContext {
                 TagValue::Name(name),
                 TagField::White,
             );
+        }
+        if tags == Tags::Identity {
+            return;
         }
         let theoretical = decimal(raw.theoretical.into(), &mut digits);
         tag(
