@@ -390,3 +390,56 @@ fn duplicates_are_those_of_a_brute_force_reference_at_any_number_of_jobs() {
         }
     }
 }
+
+/// Short distinct legal games, each between two players no other game has, as RGN.
+fn small_games(count: usize, seed: u64) -> String {
+    let mut rng = Rng::new(seed);
+    let mut text = String::new();
+    for k in 0..count {
+        text.push_str(&format!("[Black \"Black {k}\"]\n[White \"White {k}\"]\n\n"));
+        let mut pos = Position::new(Rules::default());
+        for _ in 0..16 {
+            let legal: Vec<Square> = pos.legal_moves().iter().collect();
+            if legal.is_empty() {
+                break;
+            }
+            let sq = *rng.pick(&legal);
+            let _ = pos.play(Move::Place(sq));
+            text.push_str(&format!("{sq} "));
+        }
+        text.push_str("*\n\n");
+    }
+    text
+}
+
+#[test]
+fn the_checks_keep_a_small_fixed_record_a_game() {
+    // 100,000 distinct games between 200,000 players (9 MB): what the checks keep grows
+    // with the games and the names, and the guide promises about 52 bytes a game besides
+    // the names' own bytes.
+    let dir = common::scratch("across-games-memory");
+    let path = dir.join("small.rgn");
+    let games = 100_000;
+    std::fs::write(&path, small_games(games, 7)).expect("written");
+    let path = path.display().to_string();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["validate", "-q", "--jobs", "1", "--format", "json", &path];
+        args.extend(extra);
+        let run = child::run(&args);
+        assert!(
+            matches!(run.code, Some(0 | 1)),
+            "validate {extra:?}: {}",
+            run.stderr
+        );
+        run.max_rss_kb
+    };
+    let without = run(&["--no-event-checks"]);
+    let with = run(&[]);
+    let per_game = (with - without) * 1024 / games as i64;
+    eprintln!(
+        "the checks across games: {per_game} bytes a game ({without} KiB without, {with} KiB with)"
+    );
+    // 52 bytes of facts, two names of about 13 bytes with their length and slot, and the
+    // sort of the copies' keys: about 110. The checks before kept about 850.
+    assert!(per_game <= 160, "{per_game} bytes a game");
+}

@@ -70,11 +70,11 @@ fn facts(event: &Event) -> Vec<String> {
                 g.index,
                 event.identity(g),
                 event.rules(g),
-                g.moves,
-                g.claimed,
-                g.termination,
-                g.board,
-                g.valid
+                g.moves(),
+                g.claimed(),
+                g.termination(),
+                g.board(),
+                g.valid()
             )
         })
         .collect()

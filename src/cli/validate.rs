@@ -79,6 +79,10 @@ struct Printer {
 /// again at most ten times a second, whatever the number of findings.
 const HOLD: std::time::Duration = std::time::Duration::from_millis(100);
 
+/// How much human output is held at most before it is written (a terminal takes it in a
+/// few milliseconds).
+const HELD_BYTES: usize = 1 << 20;
+
 impl Printer {
     fn diagnostic(&mut self, d: &Diagnostic, source: &Source) -> io::Result<()> {
         match self.format {
@@ -134,9 +138,11 @@ impl Printer {
         self.tick()
     }
 
-    /// Writes the lines held for [`HOLD`] or longer (or many of them).
+    /// Writes the lines held for [`HOLD`] or longer (or [`HELD_BYTES`] of them).
     fn tick(&mut self) -> io::Result<()> {
-        if self.held.is_empty() || (self.held_since.elapsed() < HOLD && self.held.len() < 1 << 16) {
+        if self.held.is_empty()
+            || (self.held_since.elapsed() < HOLD && self.held.len() < HELD_BYTES)
+        {
             return Ok(());
         }
         self.release()

@@ -155,11 +155,11 @@ impl Copies {
         let games = event.games();
         let key = |k: u32| {
             let g = &games[k as usize];
-            (g.moves.canonical, g.moves.placements, g.rules)
+            (g.canonical, g.placements, g.rules)
         };
         // A game without moves is never a copy.
         let mut order: Vec<u32> = (0..games.len() as u32)
-            .filter(|&k| games[k as usize].moves.placements > 0)
+            .filter(|&k| games[k as usize].placements > 0)
             .collect();
         order.sort_unstable_by_key(|&k| (key(k), k));
         let mut first = vec![Copies::NONE; games.len()];
@@ -319,7 +319,7 @@ impl Event {
     fn duplicate(&self, first: &EventGame, later: &EventGame) -> Finding {
         let (a, b) = (self.game_ref(first), self.game_ref(later));
         let mut message = format!("{b} is the same game as {a}");
-        if let Some(s) = first.moves.symmetry_to(&later.moves) {
+        if let Some(s) = first.moves().symmetry_to(&later.moves()) {
             if s != super::Symmetry::Identity {
                 message.push_str(&format!(", its moves {}", s.describe()));
             }
@@ -339,10 +339,10 @@ impl Event {
                 message.push_str(", with other players' names");
             }
         }
-        if first.moves.placements < SHORT_GAME {
+        if first.placements < SHORT_GAME {
             message.push_str(&format!(
                 " (a short game of {} moves: two games can really be the same)",
-                first.moves.placements
+                first.placements
             ));
         }
         Finding {

@@ -4,9 +4,9 @@
 //! what looks across games: the checks ([`checks`]) and the standings ([`standings`]).
 //!
 //! A run gathers facts for every game, the ones the quick check passes without building a
-//! record included ([`Validation::gather`](crate::pipeline::Validation::gather)); names are
-//! kept once however many games carry them, so an archive of millions of games costs a few
-//! dozen bytes a game.
+//! record included ([`Validation::gather`](crate::pipeline::Validation::gather)); a game's
+//! facts take 52 bytes and names are kept once in one buffer however many games carry
+//! them, so an archive of a million games costs a few dozen megabytes.
 //!
 //! ```
 //! use reversi_record::event::Event;
@@ -71,7 +71,8 @@ impl Claimed {
 }
 
 /// A game's facts, as an [`Event`] keeps them; its names are in the event
-/// ([`Event::identity`]).
+/// ([`Event::identity`]). Packed in 52 bytes, so that an archive of millions of games
+/// keeps a few dozen megabytes: read it through its methods.
 #[derive(Clone, Copy, Debug)]
 pub struct EventGame {
     /// The input it was read from ([`Event::input_name`]).
@@ -81,17 +82,113 @@ pub struct EventGame {
     who: [NameId; 6],
     /// The rules it was played under ([`Event::rules`]).
     rules: u16,
+    /// [`MoveKey::canonical`] in two halves (so that the record aligns on four bytes),
+    /// and [`MoveKey::placements`].
+    canonical: [u32; 2],
+    placements: u16,
+    /// The claim's value: the discs, a margin's bits, or the winner's colour.
+    claim: [u8; 4],
+    /// The final board's scores, when `flags` says it is known.
+    board: [u8; 2],
+    /// `MoveKey::to_canonical` (bits 0-2), valid (bit 3), board known (bit 4), the claim's
+    /// kind (bits 5-7).
+    flags: u8,
+    /// How its record says it ended ([`pack_termination`]).
+    termination: u8,
+}
+
+const VALID: u8 = 1 << 3;
+const BOARD_KNOWN: u8 = 1 << 4;
+
+impl EventGame {
+    fn new(input: u32, who: [NameId; 6], rules: u16, facts: &Facts) -> EventGame {
+        let (kind, claim) = match facts.claimed {
+            Claimed::Nothing => (0, [0; 4]),
+            Claimed::Discs([black, white]) => (1, [black, white, 0, 0]),
+            Claimed::Margin(m) => (2, m.to_le_bytes()),
+            Claimed::Winner(w) => (3, [w.map_or(0, |c| c.index() as u8 + 1), 0, 0, 0]),
+            Claimed::Other => (4, [0; 4]),
+        };
+        let moves = facts.moves;
+        let mut flags = moves.to_canonical as u8 | kind << 5;
+        if facts.valid {
+            flags |= VALID;
+        }
+        if facts.board.is_some() {
+            flags |= BOARD_KNOWN;
+        }
+        EventGame {
+            input,
+            index: facts.index as u32,
+            who,
+            rules,
+            canonical: [moves.canonical as u32, (moves.canonical >> 32) as u32],
+            placements: moves.placements,
+            claim,
+            board: facts.board.unwrap_or_default(),
+            flags,
+            termination: pack_termination(facts.termination),
+        }
+    }
+
     /// Its moves, as keys.
-    pub moves: MoveKey,
+    pub fn moves(&self) -> MoveKey {
+        MoveKey {
+            canonical: u64::from(self.canonical[0]) | u64::from(self.canonical[1]) << 32,
+            to_canonical: keys::Symmetry::ALL[usize::from(self.flags & 7)],
+            placements: self.placements,
+        }
+    }
+
     /// The result its record claims.
-    pub claimed: Claimed,
+    pub fn claimed(&self) -> Claimed {
+        match self.flags >> 5 {
+            0 => Claimed::Nothing,
+            1 => Claimed::Discs([self.claim[0], self.claim[1]]),
+            2 => Claimed::Margin(f32::from_le_bytes(self.claim)),
+            3 => Claimed::Winner(color_of(self.claim[0])),
+            _ => Claimed::Other,
+        }
+    }
+
     /// How its record says it ended.
-    pub termination: Termination,
+    pub fn termination(&self) -> Termination {
+        match self.termination {
+            0 => Termination::Normal,
+            1 => Termination::Unfinished,
+            2 => Termination::Agreement,
+            k @ 3..=7 => Termination::Resignation(color_of(k - 3)),
+            k => Termination::Time(color_of(k - 8)),
+        }
+    }
+
     /// Black's and White's scores on the final board, when the game was replayed legally
     /// to its end (two players only).
-    pub board: Option<[u8; 2]>,
+    pub fn board(&self) -> Option<[u8; 2]> {
+        (self.flags & BOARD_KNOWN != 0).then_some(self.board)
+    }
+
     /// Whether the game was read and replayed without an error.
-    pub valid: bool,
+    pub fn valid(&self) -> bool {
+        self.flags & VALID != 0
+    }
+}
+
+/// A colour as a number: 0 for none, else its index and one.
+fn color_of(code: u8) -> Option<Color> {
+    Color::ALL.get(usize::from(code).checked_sub(1)?).copied()
+}
+
+/// A termination as a number (the inverse of [`EventGame::termination`]).
+fn pack_termination(termination: Termination) -> u8 {
+    let code = |c: Option<Color>| c.map_or(0, |c| c.index() as u8 + 1);
+    match termination {
+        Termination::Normal => 0,
+        Termination::Unfinished => 1,
+        Termination::Agreement => 2,
+        Termination::Resignation(c) => 3 + code(c),
+        Termination::Time(c) => 8 + code(c),
+    }
 }
 
 /// An interned name.
@@ -222,17 +319,7 @@ impl Event {
             }
             let facts = &raw.facts;
             let rules = self.rules_id(facts.rules);
-            self.games.push(EventGame {
-                input,
-                index: facts.index as u32,
-                who,
-                rules,
-                moves: facts.moves,
-                claimed: facts.claimed,
-                termination: facts.termination,
-                board: facts.board,
-                valid: facts.valid,
-            });
+            self.games.push(EventGame::new(input, who, rules, facts));
         }
     }
 
@@ -436,9 +523,58 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_game_is_kept_in_64_bytes() {
+    fn a_game_is_kept_in_52_bytes() {
         // What an archive of millions of games holds for each, besides its names.
-        assert!(std::mem::size_of::<EventGame>() <= 64);
-        assert_eq!(std::mem::size_of::<MoveKey>(), 16);
+        assert_eq!(std::mem::size_of::<EventGame>(), 52);
+    }
+
+    #[test]
+    fn a_game_reads_back_what_it_was_given() {
+        let colors = [
+            None,
+            Some(Color::Black),
+            Some(Color::White),
+            Some(Color::Green),
+        ];
+        let terminations = [
+            Termination::Normal,
+            Termination::Unfinished,
+            Termination::Agreement,
+        ]
+        .into_iter()
+        .chain(colors.iter().map(|&c| Termination::Resignation(c)))
+        .chain(colors.iter().map(|&c| Termination::Time(c)));
+        let claims = [
+            Claimed::Nothing,
+            Claimed::Discs([33, 31]),
+            Claimed::Margin(-22.87),
+            Claimed::Winner(None),
+            Claimed::Winner(Some(Color::White)),
+            Claimed::Other,
+        ];
+        for (k, termination) in terminations.enumerate() {
+            for (j, claimed) in claims.into_iter().enumerate() {
+                let facts = Facts {
+                    index: 7 + k,
+                    rules: Rules::default(),
+                    moves: MoveKey {
+                        canonical: 0xDEAD_BEEF_0123_4567 ^ j as u64,
+                        to_canonical: Symmetry::ALL[(k + j) % 8],
+                        placements: 58,
+                    },
+                    claimed,
+                    termination,
+                    board: (j % 2 == 0).then_some([40, 24]),
+                    valid: k % 2 == 1,
+                };
+                let game = EventGame::new(3, [NameId::NONE; 6], 1, &facts);
+                assert_eq!(game.moves(), facts.moves);
+                assert_eq!(game.claimed(), claimed);
+                assert_eq!(game.termination(), termination);
+                assert_eq!(game.board(), facts.board);
+                assert_eq!(game.valid(), facts.valid);
+                assert_eq!((game.input, game.index), (3, 7 + k as u32));
+            }
+        }
     }
 }

@@ -191,7 +191,7 @@ impl Event {
     /// The result a game counts with, and a note when it is not simply the record's.
     fn counted(&self, game: &EventGame) -> (GameResult, Option<String>) {
         let claimed = self.claimed_result(game);
-        if let Some(board @ [black, white]) = game.board {
+        if let Some(board @ [black, white]) = game.board() {
             let counted = GameResult::Discs { black, white };
             let note = match claimed {
                 Some(GameResult::Discs { black: b, white: w }) if [b, w] != board => Some(format!(
@@ -208,14 +208,14 @@ impl Event {
             return (counted, note);
         }
         let unchecked = |r: GameResult| {
-            let note = (!game.valid).then(|| {
+            let note = (!game.valid()).then(|| {
                 "the game does not replay (see its errors): its claimed result counts, unchecked"
                     .to_owned()
             });
             (r, note)
         };
         match claimed {
-            Some(GameResult::Winner(Some(winner))) if game.moves.placements == 0 => {
+            Some(GameResult::Winner(Some(winner))) if game.moves().placements == 0 => {
                 (GameResult::Forfeit { winner }, None)
             }
             Some(result) => unchecked(result),
@@ -226,7 +226,7 @@ impl Event {
     /// What the record claims, as a standings result.
     fn claimed_result(&self, game: &EventGame) -> Option<GameResult> {
         let squares = self.rules(game).playable().len();
-        match game.claimed {
+        match game.claimed() {
             Claimed::Discs([black, white]) => Some(GameResult::Discs { black, white }),
             Claimed::Margin(m) if squares == 64 && m.fract() == 0.0 && m.abs() <= 64.0 => {
                 // On 8x8 a whole margin gives the counts (empties to the winner).
@@ -243,7 +243,7 @@ impl Event {
                 _ => None,
             })),
             Claimed::Winner(w) => Some(GameResult::Winner(w.and_then(side))),
-            Claimed::Nothing | Claimed::Other => match game.termination {
+            Claimed::Nothing | Claimed::Other => match game.termination() {
                 Termination::Resignation(Some(loser)) | Termination::Time(Some(loser)) => {
                     side(loser).map(|s| GameResult::Winner(Some(s.other())))
                 }
