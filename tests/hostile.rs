@@ -179,6 +179,117 @@ fn a_line_over_the_limit_is_skipped_with_a_diagnostic_and_the_rest_is_read() {
     }
 }
 
+#[test]
+fn a_game_over_the_limit_is_an_error_in_its_place_and_never_ends_the_file() {
+    use reversi_record::formats::{Format, WriteOptions};
+    use reversi_record::record::{MoveRecord, Record, Tag};
+    use reversi_record::{Move, Rules};
+    let dir = scratch("over-the-limit");
+    // Five games, the second with a comment of 1.2 MB: over the 1 MiB a game may take.
+    let records: Vec<Record> = (0..5)
+        .map(|k| {
+            let mut record = Record::new(Rules::default());
+            if k == 1 {
+                // A comment every format holds (GGF and SGF have no Event).
+                record.comment = Some("x".repeat(1_200_000));
+            }
+            record.tags.push(Tag::new("Event", format!("game {k}")));
+            for square in ["f5", "d6", "c3"] {
+                record
+                    .moves
+                    .push(MoveRecord::new(Move::Place(square.parse().unwrap())));
+            }
+            record
+        })
+        .collect();
+    let options = WriteOptions {
+        lossy: true,
+        ..WriteOptions::default()
+    };
+    for (format, name) in [
+        (Format::Json, "games.json"),
+        (Format::Json, "games.jsonl"),
+        (Format::Rgn, "games.rgn"),
+        (Format::Ggf, "games.ggf"),
+        (Format::Sgf, "games.sgf"),
+        (Format::Rgn, "tag.rgn"),
+    ] {
+        let bytes = if name == "tag.rgn" {
+            // The second game's tag line over the limit, right after the first's movetext.
+            (0..5)
+                .map(|k| match k {
+                    1 => format!("[Annotator \"{}\"]\nf5 d6 c3 *\n", "x".repeat(1_200_000)),
+                    _ => format!("[Event \"game {k}\"]\nf5 d6 c3 *\n"),
+                })
+                .collect::<String>()
+                .into_bytes()
+        } else if name.ends_with(".jsonl") {
+            let mut lines = Vec::new();
+            for record in &records {
+                let (one, _) = format
+                    .write_bytes(std::slice::from_ref(record), &options)
+                    .unwrap();
+                let text = String::from_utf8(one).unwrap();
+                // The game object alone on its line.
+                let start = text
+                    .find("\"games\"")
+                    .and_then(|at| text[at..].find('{').map(|k| at + k));
+                let end = text.rfind(']').unwrap();
+                let object: String = text[start.unwrap()..end].trim().lines().collect();
+                lines.extend_from_slice(object.as_bytes());
+                lines.push(b'\n');
+            }
+            lines
+        } else {
+            format.write_bytes(&records, &options).unwrap().0
+        };
+        let path = dir.join(name);
+        fs::write(&path, bytes).unwrap();
+        let r = run(&["validate", "-q", "--format", "json", path_str(&path)]);
+        r.sane(name);
+        assert_eq!(r.code, Some(1), "{name}: {}", r.stderr);
+        let report: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+        assert_eq!(report["summary"]["games"], 5, "{name}: {report}");
+        let too_long: Vec<&serde_json::Value> = report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["code"] == "syntax-too-long")
+            .collect();
+        assert_eq!(too_long.len(), 1, "{name}: {report}");
+        assert_eq!(too_long[0]["game"], 2, "{name}: the second game is named");
+        // The games around it are read, and converted; the skipped one is counted.
+        let r = run(&[
+            "convert",
+            "--lossy",
+            path_str(&path),
+            "--to",
+            "moves",
+            "-o",
+            "-",
+        ]);
+        r.sane(name);
+        assert_eq!(
+            r.stdout().lines().filter(|l| *l == "f5d6c3").count(),
+            4,
+            "{name}"
+        );
+        assert!(r.stderr.contains("1 not converted"), "{name}: {}", r.stderr);
+        assert_ne!(r.code, Some(0), "{name}");
+    }
+    // An array that cannot end within the limit is an error, never "no games".
+    let brackets = dir.join("brackets.json");
+    fs::write(
+        &brackets,
+        format!("{}{}", "[".repeat(600_000), "]".repeat(600_000)),
+    )
+    .unwrap();
+    let r = run(&["validate", "-q", path_str(&brackets)]);
+    r.sane("brackets");
+    assert_eq!(r.code, Some(1), "{}", r.stdout());
+    assert!(r.stdout().contains("syntax-too-long"), "{}", r.stdout());
+}
+
 // ---------------------------------------------------------------------------------------
 // Time and memory
 

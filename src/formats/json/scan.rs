@@ -27,6 +27,9 @@ pub(super) struct Scanner<'a> {
     pub(super) offset: usize,
     /// 0-based line of the next byte.
     pub(super) line: usize,
+    /// While a value longer than the cap is read: where it starts in the buffer, and how
+    /// many of its bytes were thrown away so far.
+    pub(super) over: Option<(usize, usize)>,
 }
 
 /// Where a scanned value stopped.
@@ -34,6 +37,9 @@ pub(super) struct Scanner<'a> {
 pub(super) enum End {
     /// The value is complete.
     Complete,
+    /// The value is complete but longer than the cap: it was read to its end and not
+    /// kept (the buffer holds what it held before it); its length in bytes.
+    TooLong(usize),
     /// The input ended inside it.
     Eof,
 }
@@ -108,9 +114,7 @@ impl Scanner<'_> {
             self.input.consume(run);
             self.offset += run;
             if !done {
-                if self.cap.is_some_and(|cap| buf.len() > cap) {
-                    return Ok(End::Eof);
-                }
+                self.shed(buf);
                 continue;
             }
             match self.take(buf)? {
@@ -129,8 +133,35 @@ impl Scanner<'_> {
         }
     }
 
-    /// Reads one JSON value (string, object, array or scalar) into `buf`.
+    /// Once `buf` holds more than the cap, the value being read is thrown away as it is
+    /// read (its bytes counted), so that memory stays bounded whatever its length.
+    fn shed(&mut self, buf: &mut Vec<u8>) {
+        let Some((start, thrown)) = &mut self.over else {
+            return;
+        };
+        if self.cap.is_some_and(|cap| buf.len() > cap) || *thrown > 0 {
+            *thrown += buf.len().saturating_sub(*start);
+            buf.truncate(*start);
+        }
+    }
+
+    /// Reads one JSON value (string, object, array or scalar) into `buf`; a value longer
+    /// than the cap is read to its end but not kept ([`End::TooLong`]).
     pub(super) fn value(&mut self, buf: &mut Vec<u8>) -> io::Result<End> {
+        self.over = Some((buf.len(), 0));
+        let end = self.value_kept(buf);
+        let over = self.over.take();
+        match (end?, over) {
+            (End::Complete, Some((start, thrown))) if thrown > 0 => {
+                let len = thrown + buf.len().saturating_sub(start);
+                buf.truncate(start);
+                Ok(End::TooLong(len))
+            }
+            (end, _) => Ok(end),
+        }
+    }
+
+    fn value_kept(&mut self, buf: &mut Vec<u8>) -> io::Result<End> {
         let Some(first) = self.take(buf)? else {
             return Ok(End::Eof);
         };
@@ -144,9 +175,7 @@ impl Scanner<'_> {
                     }
                     self.bump(b);
                     buf.push(b);
-                    if self.cap.is_some_and(|cap| buf.len() > cap) {
-                        return Ok(End::Eof);
-                    }
+                    self.shed(buf);
                 }
                 Ok(End::Complete)
             }
@@ -181,16 +210,15 @@ impl Scanner<'_> {
             if done {
                 return Ok(End::Complete);
             }
-            if self.cap.is_some_and(|cap| buf.len() > cap) {
-                return Ok(End::Eof);
-            }
+            self.shed(buf);
         }
     }
 
     /// Reads up to and including the next line break, or to the end.
-    /// A line longer than [`MAX_GAME_BYTES`] is read but not kept.
-    pub(super) fn rest_of_line(&mut self, buf: &mut Vec<u8>) -> io::Result<()> {
-        let n = match read_line_capped(&mut self.input, buf, MAX_GAME_BYTES)? {
+    /// A line longer than [`MAX_GAME_BYTES`] is read but not kept ([`LineRead::TooLong`]).
+    pub(super) fn rest_of_line(&mut self, buf: &mut Vec<u8>) -> io::Result<LineRead> {
+        let read = read_line_capped(&mut self.input, buf, MAX_GAME_BYTES)?;
+        let n = match read {
             LineRead::End => 0,
             LineRead::Line(n) | LineRead::TooLong(n) => n,
         };
@@ -198,7 +226,7 @@ impl Scanner<'_> {
         if n > 0 {
             self.line += 1;
         }
-        Ok(())
+        Ok(read)
     }
 }
 

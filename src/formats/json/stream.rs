@@ -12,7 +12,7 @@ use super::errors::{serde_diagnostic, text_span};
 use super::scan::{Chunk, End, Scanner, FIRST_OBJECT_CAP};
 use super::{FORMAT_NAME, VERSION};
 use crate::diagnostic::{Diagnostic, Source};
-use crate::formats::text::{too_large, MAX_GAME_BYTES, MAX_MOVES, MAX_TAGS};
+use crate::formats::text::{too_large, LineRead, MAX_GAME_BYTES, MAX_MOVES, MAX_TAGS};
 use crate::formats::{Games, ParsedGame, ReadOptions};
 use crate::record::{Record, Span};
 
@@ -36,6 +36,7 @@ pub(crate) fn entries<'a>(
             cap: Some(MAX_GAME_BYTES),
             offset: 0,
             line: 0,
+            over: None,
         },
         name: options.name.clone(),
         state: State::Start,
@@ -298,7 +299,7 @@ impl JsonGames<'_> {
                 _ => return self.broken_first_object(head),
             }
             let key_start = head.bytes.len();
-            if self.scanner.value(&mut head.bytes)? == End::Eof {
+            if self.scanner.value(&mut head.bytes)? != End::Complete {
                 return self.broken_first_object(head);
             }
             let key_at = (key_start, head.bytes.len());
@@ -325,7 +326,7 @@ impl JsonGames<'_> {
                 return Ok(());
             }
             let value_start = head.bytes.len();
-            if self.scanner.value(&mut head.bytes)? == End::Eof {
+            if self.scanner.value(&mut head.bytes)? != End::Complete {
                 return self.broken_first_object(head);
             }
             fields.push(Field {
@@ -352,7 +353,7 @@ impl JsonGames<'_> {
         let rest_offset = self.scanner.offset;
         let rest_line = self.scanner.line;
         let mut rest = Vec::new();
-        self.scanner.rest_of_line(&mut rest)?;
+        let rest_read = self.scanner.rest_of_line(&mut rest)?;
         let garbled = || {
             head.bytes.contains(&b'\n')
                 && serde_json::from_slice::<serde::de::IgnoredAny>(&head.bytes)
@@ -366,7 +367,16 @@ impl JsonGames<'_> {
         } else {
             self.game(head);
         }
-        if !rest.iter().all(u8::is_ascii_whitespace) {
+        if let LineRead::TooLong(len) = rest_read {
+            let diagnostic = crate::formats::text::too_long("the rest of the line", rest_line, len);
+            let chunk = Chunk {
+                bytes: Vec::new(),
+                offset: rest_offset,
+                line: rest_line,
+            };
+            let entry = self.file_problem(chunk, vec![diagnostic], 0);
+            self.pending.push_back(Entry::Game(Box::new(entry)));
+        } else if !rest.iter().all(u8::is_ascii_whitespace) {
             let at = Some(Span::new(rest_offset, rest.len()));
             let entry = self.file_problem(
                 Chunk {
@@ -574,12 +584,15 @@ impl JsonGames<'_> {
         element.bytes.reserve(self.last_len + self.last_len / 8);
         let end = self.scanner.value(&mut element.bytes)?;
         self.last_len = element.bytes.len();
-        if end == End::Eof {
-            self.game(element);
-            self.state = State::Done;
-            return Ok(());
+        match end {
+            End::Eof => {
+                self.game(element);
+                self.state = State::Done;
+                return Ok(());
+            }
+            End::TooLong(len) => self.too_long(element, len),
+            End::Complete => self.game(element),
         }
-        self.game(element);
         let mut between = self.chunk_start();
         // What lies between two games is dropped but where a comma is missing.
         self.scratch.clear();
@@ -645,7 +658,7 @@ impl JsonGames<'_> {
             self.scanner.skip_ws(&mut tail.bytes)?;
             let key_start = tail.bytes.len();
             if self.scanner.peek()? != Some(b'"')
-                || self.scanner.value(&mut tail.bytes)? == End::Eof
+                || self.scanner.value(&mut tail.bytes)? != End::Complete
             {
                 return self.trailing(tail);
             }
@@ -658,7 +671,7 @@ impl JsonGames<'_> {
             }
             self.scanner.skip_ws(&mut tail.bytes)?;
             let value_start = tail.bytes.len();
-            if self.scanner.value(&mut tail.bytes)? == End::Eof {
+            if self.scanner.value(&mut tail.bytes)? != End::Complete {
                 return self.trailing(tail);
             }
             fields.push(Field {
@@ -779,13 +792,27 @@ impl JsonGames<'_> {
     /// Reads one line of JSON Lines: a game, a header, or nothing.
     fn line(&mut self) -> io::Result<()> {
         let mut chunk = self.chunk_start();
-        self.scanner.rest_of_line(&mut chunk.bytes)?;
-        if chunk.bytes.is_empty() {
-            self.state = State::Done;
-            return Ok(());
+        match self.scanner.rest_of_line(&mut chunk.bytes)? {
+            LineRead::End => self.state = State::Done,
+            LineRead::TooLong(len) => self.too_long(chunk, len),
+            LineRead::Line(_) => self.line_unit(chunk),
         }
-        self.line_unit(chunk);
         Ok(())
+    }
+
+    /// A game (an element of the `games` array, or a line) longer than
+    /// [`MAX_GAME_BYTES`], read to its end and not kept: an error in the game's place, and
+    /// reading goes on with the next.
+    fn too_long(&mut self, chunk: Chunk, len: usize) {
+        let index = self.next_index;
+        self.next_index += 1;
+        let what = match self.state {
+            State::Games => "the game starting",
+            _ => "the line",
+        };
+        let diagnostic = crate::formats::text::too_long(what, chunk.line, len).in_game(index);
+        let entry = self.file_problem(chunk, vec![diagnostic], index);
+        self.pending.push_back(Entry::Game(Box::new(entry)));
     }
 
     /// Reads each line of `chunk` as a line of JSON Lines.
@@ -856,6 +883,7 @@ pub(super) fn header_fields(text: &[u8]) -> Vec<Field> {
         cap: Some(MAX_GAME_BYTES),
         offset: 0,
         line: 0,
+        over: None,
     };
     let mut sink = Vec::new();
     let mut fields = Vec::new();

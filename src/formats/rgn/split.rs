@@ -27,6 +27,9 @@ struct LineInfo {
     /// The line's length in the file.
     len: usize,
     too_long: bool,
+    /// A line too long to keep: its first byte that is not blank, when the input's buffer
+    /// held it (enough to tell a tag line from movetext).
+    first: Option<u8>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -69,6 +72,12 @@ impl<R: BufRead> Splitter<R> {
             return Ok(None);
         }
         let start = out.len();
+        // The line starts the input's buffer: its first byte that is not blank, should
+        // the line be too long to keep.
+        let first = match self.input.fill_buf() {
+            Ok(available) => available.iter().copied().find(|b| !b.is_ascii_whitespace()),
+            Err(_) => None,
+        };
         let (n, too_long) = match read_line_capped(&mut self.input, out, start + MAX_GAME_BYTES) {
             Ok(LineRead::End) => {
                 self.done = true;
@@ -91,6 +100,7 @@ impl<R: BufRead> Splitter<R> {
             line: self.line,
             len: n,
             too_long,
+            first,
         };
         self.offset += n;
         self.line += 1;
@@ -161,6 +171,7 @@ impl<R: BufRead> Splitter<R> {
                 line: self.line,
                 len,
                 too_long: false,
+                first: None,
             };
             self.offset += len;
             self.line += 1;
@@ -223,10 +234,15 @@ impl GameState {
     }
 }
 
-/// What a line is, from its `bytes` (empty when it was too long to keep).
+/// What a line is, from its `bytes` (empty when it was too long to keep: then from its
+/// first byte, so that a tag line too long to keep still starts the next game and never
+/// takes the game before it along).
 fn kind(line: LineInfo, bytes: &[u8]) -> LineKind {
     if line.too_long {
-        return LineKind::Other;
+        return match line.first {
+            Some(b'[') => LineKind::Tag,
+            _ => LineKind::Other,
+        };
     }
     match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
         None => LineKind::Blank,
