@@ -290,6 +290,77 @@ fn a_game_over_the_limit_is_an_error_in_its_place_and_never_ends_the_file() {
     assert!(r.stdout().contains("syntax-too-long"), "{}", r.stdout());
 }
 
+#[test]
+fn special_files_and_links_in_a_folder_never_hang_or_fail_a_run() {
+    let dir = scratch("special-files");
+    let folder = dir.join("event");
+    fs::create_dir_all(folder.join("round-2")).unwrap();
+    fs::write(folder.join("round-1.rgn"), RGN_GAME).unwrap();
+    fs::write(
+        folder.join("round-2/sheet.rgn"),
+        "[Black \"Ann\"]\n[White \"Bob\"]\n\n1. f5 f6 2. e6 f4 *\n\n",
+    )
+    .unwrap();
+    // A FIFO nobody writes, a socket, a link to a device, a link to the sub-folder (its
+    // games once), a link to the folder itself (a loop), a broken link.
+    let fifo = folder.join("pipe.rgn");
+    let status = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(status.success(), "mkfifo");
+    let _socket = std::os::unix::net::UnixListener::bind(folder.join("socket.rgn")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", folder.join("zero.wtb")).unwrap();
+    std::os::unix::fs::symlink(folder.join("round-2"), folder.join("again")).unwrap();
+    std::os::unix::fs::symlink(&folder, folder.join("round-2/loop")).unwrap();
+    std::os::unix::fs::symlink(dir.join("nowhere.rgn"), folder.join("broken.rgn")).unwrap();
+    let folder_arg = path_str(&folder);
+    for args in [
+        vec!["validate", "--jobs", "2", "--format", "json", folder_arg],
+        vec!["standings", folder_arg],
+        vec!["repair", "-o", "-", folder_arg],
+        vec!["convert", "--lossy", folder_arg, "--to", "moves", "-o", "-"],
+    ] {
+        let mut cmd = Command::new(bin());
+        cmd.args(&args).stdin(Stdio::null()).env("NO_COLOR", "1");
+        let start = Instant::now();
+        let mut child = cmd
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        while child.try_wait().unwrap().is_none() {
+            if start.elapsed() > Duration::from_secs(30) {
+                let _ = child.kill();
+                panic!("{args:?} still running after 30 s");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let out = child.wait_with_output().unwrap();
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        for (name, why) in [
+            ("pipe.rgn", "a FIFO"),
+            ("socket.rgn", "a socket"),
+            ("zero.wtb", "a device"),
+            ("loop", "a folder already walked"),
+        ] {
+            assert!(
+                stderr.contains(&format!("{name}: skipped")) && stderr.contains(why),
+                "{args:?}: {name} is not said to be skipped as {why}: {stderr}"
+            );
+        }
+        // The broken link is an input that cannot be opened: named, exit 2.
+        assert!(stderr.contains("broken.rgn"), "{args:?}: {stderr}");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        if args[0] == "validate" {
+            // Both sheets read, the linked sub-folder's once.
+            let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+            assert_eq!(report["summary"]["games"], 2, "{report}");
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Time and memory
 

@@ -144,10 +144,16 @@ pub(crate) fn expand(paths: &[PathBuf], quiet: bool) -> io::Result<Vec<PathBuf>>
             continue;
         }
         let mut files = Vec::new();
-        walk(path, &mut files)?;
-        files.sort();
-        for file in files {
-            match found(&file) {
+        let mut seen = std::collections::HashSet::new();
+        walk(path, &mut files, &mut seen)?;
+        files.sort_by(|a, b| a.0.cmp(&b.0));
+        for (file, kind) in files {
+            let found = match kind {
+                Entry::File => found(&file),
+                Entry::Special(what) => Found::Skipped(what),
+                Entry::Cycle => Found::Skipped("a folder already walked (by another path)"),
+            };
+            match found {
                 Found::Record => out.push(file),
                 Found::Skipped(why) if !quiet => {
                     super::stderr_line(format_args!("note: {}: skipped, {why}", file.display()))
@@ -159,30 +165,74 @@ pub(crate) fn expand(paths: &[PathBuf], quiet: bool) -> io::Result<Vec<PathBuf>>
     Ok(out)
 }
 
-/// Every file below `dir` (symbolic links to folders are not followed).
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
-    let entries = std::fs::read_dir(dir).map_err(|e| {
+/// What a folder walk found at a path.
+enum Entry {
+    /// A regular file, or a link to one.
+    File,
+    /// Something that is not a file: never opened (a FIFO would wait for a writer).
+    Special(&'static str),
+    /// A link to a folder walked already (a loop, or the same folder twice).
+    Cycle,
+}
+
+/// Every file below `dir`: regular files (and links to them) to read, folders walked (a
+/// link to a folder once: `seen` holds the folders walked), anything else named as what it
+/// is, without opening it.
+fn walk(
+    dir: &Path,
+    out: &mut Vec<(PathBuf, Entry)>,
+    seen: &mut std::collections::HashSet<PathBuf>,
+) -> io::Result<()> {
+    let cannot = |e: io::Error| {
         io::Error::new(
             e.kind(),
             format!("{}: cannot read the folder: {e}", dir.display()),
         )
-    })?;
-    for entry in entries {
-        let entry = entry.map_err(|e| {
-            io::Error::new(
-                e.kind(),
-                format!("{}: cannot read the folder: {e}", dir.display()),
-            )
-        })?;
+    };
+    if let Ok(real) = std::fs::canonicalize(dir) {
+        if !seen.insert(real) {
+            out.push((dir.to_path_buf(), Entry::Cycle));
+            return Ok(());
+        }
+    }
+    for entry in std::fs::read_dir(dir).map_err(cannot)? {
+        let entry = entry.map_err(cannot)?;
         let path = entry.path();
-        let hidden = entry.file_name().to_string_lossy().starts_with('.');
-        match entry.file_type() {
-            Ok(kind) if kind.is_dir() && !hidden => walk(&path, out)?,
-            Ok(kind) if kind.is_dir() => {}
-            _ => out.push(path),
+        if entry.file_name().to_string_lossy().starts_with('.') {
+            continue;
+        }
+        // What a link points to; a broken link is read as named, to report its error.
+        let kind = match entry.file_type() {
+            Ok(kind) if kind.is_symlink() => std::fs::metadata(&path).map(|m| m.file_type()),
+            other => other,
+        };
+        match kind {
+            Ok(kind) if kind.is_dir() => walk(&path, out, seen)?,
+            Ok(kind) if kind.is_file() => out.push((path, Entry::File)),
+            Ok(kind) => out.push((path, Entry::Special(special(&kind)))),
+            Err(_) => out.push((path, Entry::File)),
         }
     }
     Ok(())
+}
+
+/// What a file that is neither a regular file nor a folder is, for the note that skips it.
+fn special(kind: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "not a regular file (a FIFO)";
+        }
+        if kind.is_socket() {
+            return "not a regular file (a socket)";
+        }
+        if kind.is_block_device() || kind.is_char_device() {
+            return "not a regular file (a device)";
+        }
+    }
+    let _ = kind;
+    "not a regular file"
 }
 
 /// What becomes of a file found in a folder.

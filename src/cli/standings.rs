@@ -123,12 +123,12 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
                 stderr_line(format_args!("error: {}", event.explain(problem)));
             }
             stderr_line("error: no standings: fix the sheets (or `--withdrawn`) and run again");
-            return Ok(exit::INVALID);
+            return Ok(refused(failed_inputs));
         }
     };
     if standings.players.is_empty() {
         stderr_line("error: no game names its round and both players: no standings");
-        return Ok(exit::INVALID);
+        return Ok(refused(failed_inputs));
     }
     let text = match args.format {
         StandingsFormat::Text => standings.to_text(),
@@ -143,4 +143,14 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
     let written = output::write_whole(&args.output, &protected, text.as_bytes());
     let status = if failed_inputs { exit::USAGE } else { exit::OK };
     output::finish_whole(&args.output, written, status)
+}
+
+/// The exit code of standings refused: an input that could not be read says more (2) than
+/// the sheets' problems (1), as in `validate`.
+fn refused(failed_inputs: bool) -> u8 {
+    if failed_inputs {
+        exit::USAGE
+    } else {
+        exit::INVALID
+    }
 }
