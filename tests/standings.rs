@@ -649,3 +649,34 @@ fn the_planted_extra_records_are_what_the_readme_says() {
         assert_eq!(sheet(name).len(), 20, "{name}");
     }
 }
+
+#[test]
+fn an_archive_without_rounds_is_noted_a_hundred_games_a_reason_then_counted() {
+    use reversi_record::event::Event;
+    use reversi_record::formats::{Format, ReadOptions};
+    // 250 games without a round (and without moves: none is a copy of another), and one
+    // with a round.
+    let mut text: String = (0..250)
+        .map(|k| format!("[Black \"B{k}\"]\n[White \"W{k}\"]\n\n*\n\n"))
+        .collect();
+    text.push_str("[Round \"1\"]\n[Black \"Ann\"]\n[White \"Bob\"]\n\nf5 f6 *\n\n");
+    let games = Format::Rgn
+        .read_bytes(text, &ReadOptions::default())
+        .unwrap();
+    let mut event = Event::default();
+    event.add_games("archive.rgn", &games);
+    let tally = event.tally();
+    let no_round: Vec<&str> = tally
+        .notes
+        .iter()
+        .map(|n| n.message.as_str())
+        .filter(|m| m.contains("no Round tag"))
+        .collect();
+    assert_eq!(no_round.len(), 101, "{no_round:?}");
+    assert_eq!(
+        no_round[100],
+        "left out, as 150 more games of archive.rgn: it has no Round tag"
+    );
+    // The game with a round still comes to the standings.
+    assert_eq!(tally.pairings.len(), 1);
+}

@@ -15,6 +15,17 @@ use crate::record::Termination;
 /// Names that stand for no opponent: a game against one is a bye.
 pub const BYE_NAMES: [&str; 4] = ["bye", "(bye)", "-", "--"];
 
+/// Why a game is left out, when many games may share the reason.
+const LEFT_OUT: [&str; 3] = [
+    "it has no Round tag",
+    "it does not name both players",
+    "both players are byes",
+];
+
+/// How many games of one input are noted one by one for one of [`LEFT_OUT`]'s reasons;
+/// the rest are counted in one note.
+const NOTES_A_REASON: usize = 100;
+
 /// What happened to one game on its way to the standings.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Note {
@@ -89,14 +100,26 @@ impl Event {
         let copies = super::checks::Copies::of(self);
         let spelling = self.spellings();
         let mut tally = Tally::default();
+        // An archive without rounds would have a note for each of its games: past
+        // `NOTES_A_REASON` of one input for one reason, they are counted, and said at the end.
+        let mut unsaid: HashMap<(u32, &'static str), usize> = HashMap::new();
         for (k, game) in self.games().iter().enumerate() {
             let at = || self.game_ref(game);
             let mut leave_out = |message: String| {
-                tally.notes.push(Note {
-                    game: at(),
-                    message,
-                    left_out: true,
-                })
+                let reason = LEFT_OUT
+                    .iter()
+                    .copied()
+                    .find(|r| message.ends_with(r))
+                    .unwrap_or("");
+                let said = unsaid.entry((game.input, reason)).or_default();
+                *said += 1;
+                if reason.is_empty() || *said <= NOTES_A_REASON {
+                    tally.notes.push(Note {
+                        game: at(),
+                        message,
+                        left_out: true,
+                    })
+                }
             };
             if let Some(first) = copies.first(k) {
                 let original = self.game_ref(&self.games()[first]);
@@ -104,17 +127,17 @@ impl Event {
                 continue;
             }
             let Some(round) = self.field(game, Field::Round) else {
-                leave_out("left out: it has no Round tag".into());
+                leave_out(format!("left out: {}", LEFT_OUT[0]));
                 continue;
             };
             let name = |field| self.field_id(game, field).map(&spelling);
             let (Some(black), Some(white)) = (name(Field::Black), name(Field::White)) else {
-                leave_out("left out: it does not name both players".into());
+                leave_out(format!("left out: {}", LEFT_OUT[1]));
                 continue;
             };
             let seat = match (is_bye(black), is_bye(white)) {
                 (true, true) => {
-                    leave_out("left out: both players are byes".into());
+                    leave_out(format!("left out: {}", LEFT_OUT[2]));
                     continue;
                 }
                 (false, true) => Seat::Bye {
@@ -153,6 +176,25 @@ impl Event {
             }
             tally.pairings.push(pairing);
         }
+        let mut unsaid: Vec<((u32, &str), usize)> = unsaid
+            .into_iter()
+            .filter(|((_, reason), n)| !reason.is_empty() && *n > NOTES_A_REASON)
+            .collect();
+        unsaid.sort();
+        for ((input, reason), n) in unsaid {
+            let last = self.games().iter().rev().find(|g| g.input == input);
+            if let Some(game) = last {
+                tally.notes.push(Note {
+                    game: self.game_ref(game),
+                    message: format!(
+                        "left out, as {} more games of {}: {reason}",
+                        n - NOTES_A_REASON,
+                        self.input_name(input)
+                    ),
+                    left_out: true,
+                });
+            }
+        }
         tally
     }
 
@@ -161,7 +203,12 @@ impl Event {
     /// met on a tie).
     fn spellings<'a>(&'a self) -> impl Fn(NameId) -> &'a str + 'a {
         let mut count: HashMap<NameId, usize> = HashMap::new();
-        for game in self.games() {
+        // Only the games with a round come to the standings.
+        for game in self
+            .games()
+            .iter()
+            .filter(|g| self.field_id(g, Field::Round).is_some())
+        {
             for field in [Field::Black, Field::White] {
                 if let Some(id) = self.field_id(game, field) {
                     *count.entry(id).or_default() += 1;
