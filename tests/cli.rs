@@ -1077,6 +1077,29 @@ fn perft_human_and_json() {
 }
 
 #[test]
+fn perft_divide_gives_each_first_move_then_the_total() {
+    let human = run(&["perft", "3", "--divide"]);
+    assert_eq!(human.code, 0);
+    assert_eq!(
+        human.stdout,
+        "d3: 14\nc4: 14\nf5: 14\ne6: 14\nperft(3) othello: 56\n"
+    );
+    // A free opening's first placements, and the counts adding up in JSON.
+    let json = run(&[
+        "perft", "5", "--rules", "free:6x6", "--divide", "--format", "json",
+    ]);
+    let value: Value = serde_json::from_str(&json.stdout).unwrap();
+    let divide = value["divide"].as_array().unwrap();
+    let moves: Vec<&str> = divide.iter().map(|d| d["move"].as_str().unwrap()).collect();
+    assert_eq!(moves, ["c3", "d3", "c4", "d4"]);
+    let sum: u64 = divide.iter().map(|d| d["leaves"].as_u64().unwrap()).sum();
+    assert_eq!(Some(sum), value["leaves"].as_u64());
+    let whole = run(&["perft", "5", "--rules", "free:6x6", "--format", "json"]);
+    let whole: Value = serde_json::from_str(&whole.stdout).unwrap();
+    assert_eq!(whole["leaves"], value["leaves"]);
+}
+
+#[test]
 fn perft_count_finished_counts_games_that_end_early() {
     let zero = run(&["perft", "10", "--rules", "othello:4x4", "--format", "json"]);
     let one = run(&[

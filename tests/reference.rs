@@ -611,3 +611,82 @@ fn ffo_positions_list_every_legal_move() {
     // The four fforum files: 79 positions.
     assert_eq!((files, positions), (4, 79), "files and positions of {dir}");
 }
+
+/// The rows of the published perft table, `spec/perft.md`: rules, depth, and the counts
+/// with a finished game as 0 and as 1 leaf.
+fn published_perft() -> Vec<(Rules, u32, u64, u64)> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/spec/perft.md");
+    let text = std::fs::read_to_string(path).expect("spec/perft.md");
+    text.lines()
+        .filter_map(|line| {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            let rules = cells.get(1)?.strip_prefix('`')?.strip_suffix('`')?;
+            Some((
+                rules.parse().expect("published rules parse"),
+                cells[2].parse().expect("a depth"),
+                cells[3].parse().expect("a count"),
+                cells[4].parse().expect("a count"),
+            ))
+        })
+        .collect()
+}
+
+#[test]
+fn published_table_agrees_with_both_implementations() {
+    let rows = published_perft();
+    // Every preset on every board it is played on, and the rules with options.
+    assert!(rows.len() >= 250, "{} rows", rows.len());
+    let mut by_reference = 0;
+    for &(rules, depth, zero, one) in &rows {
+        let pos = Position::new(rules);
+        let at = format!("{rules} depth {depth}");
+        assert_eq!(pos.perft(depth, Finished::Ignored), zero, "{at}");
+        assert_eq!(pos.perft(depth, Finished::Counted), one, "{at}, finished 1");
+        // The canonical form is the one the engine prints.
+        assert_eq!(rules.to_string().parse::<Rules>().unwrap(), rules, "{at}");
+        if one <= 30_000 {
+            let game = Game::new(&rules);
+            assert_eq!(game.perft(depth, 0), zero, "{at}: the reference");
+            assert_eq!(game.perft(depth, 1), one, "{at}: the reference, finished 1");
+            by_reference += 1;
+        }
+    }
+    assert!(
+        by_reference >= 150,
+        "{by_reference} rows checked by the reference"
+    );
+}
+
+#[test]
+fn perft_divided_by_the_first_ply_adds_up_to_the_whole() {
+    for (rules, depth) in [
+        ("othello", 6),
+        ("othello:4x4", 12),
+        ("free:6x6", 5),
+        ("classic", 5),
+        ("multi3:octagon", 4),
+        ("anti:10x10", 4),
+    ] {
+        let rules: Rules = rules.parse().unwrap();
+        let pos = Position::new(rules);
+        let game = Game::new(&rules);
+        for finished in [Finished::Ignored, Finished::Counted] {
+            let divided = pos.perft_divide(depth, finished, 2);
+            let total: u64 = divided.iter().map(|(_, n)| n).sum();
+            assert_eq!(total, pos.perft(depth, finished), "{rules} depth {depth}");
+            // Each first move's count is the reference's from the position after it.
+            for (mv, n) in divided {
+                let mut child = game.clone();
+                child
+                    .play(mv)
+                    .expect("the reference plays the engine's first move");
+                let leaves = child.perft(depth - 1, u64::from(finished == Finished::Counted));
+                assert_eq!(n, leaves, "{rules} depth {depth}, first move {mv}");
+            }
+        }
+    }
+    // At depth 0 and at the end of a game there is nothing to divide.
+    assert!(Position::new(Rules::default())
+        .perft_divide(0, Finished::Ignored, 1)
+        .is_empty());
+}

@@ -517,6 +517,39 @@ impl Position {
         with!(&self.layout, p => super::perft::perft(p, depth, finished))
     }
 
+    /// [`Position::perft`] divided by the first ply: each legal move in square order (or
+    /// the forced pass) with the leaves below it, `jobs` threads searching each (see
+    /// [`Position::perft_jobs`]). The counts add up to [`Position::perft`]'s; none at depth
+    /// 0 or when the game is over (then the whole count is `perft`'s: 1 or what `finished`
+    /// says).
+    ///
+    /// ```
+    /// use reversi_record::{Finished, Move, Position, Rules};
+    /// let pos = Position::new(Rules::default());
+    /// let divided = pos.perft_divide(3, Finished::Ignored, 1);
+    /// assert_eq!(divided[0], (Move::Place("d3".parse()?), 14));
+    /// assert_eq!(divided.iter().map(|(_, n)| n).sum::<u64>(), 56);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn perft_divide(&self, depth: u32, finished: Finished, jobs: usize) -> Vec<(Move, u64)> {
+        if depth == 0 || self.is_over() {
+            return Vec::new();
+        }
+        let moves: Vec<Move> = if self.must_pass() {
+            vec![Move::Pass]
+        } else {
+            self.legal_moves().iter().map(Move::Place).collect()
+        };
+        moves
+            .into_iter()
+            .filter_map(|mv| {
+                let mut child = *self;
+                child.play(mv).ok()?;
+                Some((mv, child.perft_jobs(depth - 1, finished, jobs)))
+            })
+            .collect()
+    }
+
     /// Counts what [`Position::perft`] counts on `jobs` threads (0: one per core; at most 256),
     /// splitting the tree at the first ply (deeper while there are too few subtrees to share
     /// out).
