@@ -84,11 +84,14 @@ pub enum DatasetError {
         /// The first game's side.
         side: usize,
     },
+    /// The caller asked the build to stop ([`Batch::build_until`]).
+    Stopped,
 }
 
 impl fmt::Display for DatasetError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            DatasetError::Stopped => f.write_str("stopped before the arrays were built"),
             DatasetError::MixedBoards { index, board, side } => write!(
                 f,
                 "game {} is on a {board} board, but the first on {side}x{side}: arrays hold one board size; filter the games by rules first",
@@ -197,6 +200,18 @@ impl Batch {
 
     /// Replays every game into arrays, on `jobs` threads (1: this one; 0: all cores).
     pub fn build(&self, options: Options, jobs: usize) -> Result<Arrays, DatasetError> {
+        self.build_until(options, jobs, &std::sync::atomic::AtomicBool::new(false))
+    }
+
+    /// [`Batch::build`], stopping with [`DatasetError::Stopped`] soon after `stop` is set
+    /// (it is looked at before each block of 2,048 games, a few milliseconds of work), so
+    /// that a caller can interrupt a long build (Python's Ctrl-C).
+    pub fn build_until(
+        &self,
+        options: Options,
+        jobs: usize,
+        stop: &std::sync::atomic::AtomicBool,
+    ) -> Result<Arrays, DatasetError> {
         let side = self
             .entries
             .first()
@@ -228,7 +243,12 @@ impl Batch {
         let mut arrays = Arrays::new(self.entries.len(), plies, side, colors, options);
         let shape = Shape::of(&arrays, options);
         let work = arrays.split(&self.entries, shape);
-        let fill = |w: Work<'_>| w.fill(&self.moves, shape);
+        let stopped = || stop.load(std::sync::atomic::Ordering::Relaxed);
+        let fill = |w: Work<'_>| {
+            if !stopped() {
+                w.fill(&self.moves, shape);
+            }
+        };
         if jobs == 1 || work.len() <= 1 {
             work.into_iter().for_each(fill);
         } else {
@@ -236,6 +256,9 @@ impl Batch {
                 Ok(pool) => pool.install(|| work.into_par_iter().for_each(fill)),
                 Err(_) => work.into_iter().for_each(fill),
             }
+        }
+        if stopped() {
+            return Err(DatasetError::Stopped);
         }
         Ok(arrays)
     }

@@ -61,15 +61,14 @@ pub(crate) fn to_numpy(
     jobs: usize,
 ) -> PyResult<Py<PyDict>> {
     let records = records(py, games)?;
-    let arrays = py
-        .allow_threads(|| {
-            let mut batch = Batch::new();
-            for record in &records {
-                batch.push_record(record);
-            }
-            batch.build(options, jobs)
-        })
-        .map_err(|e| errors::usage(py, e.to_string()))?;
+    let arrays = crate::interrupt::interruptible(py, |stop| {
+        let mut batch = Batch::new();
+        for record in &records {
+            batch.push_record(record);
+        }
+        batch.build_until(options, jobs, stop)
+    })?
+    .map_err(|e| errors::usage(py, e.to_string()))?;
     into_dict(py, arrays, options.planes)
 }
 
@@ -128,11 +127,14 @@ impl Dataset {
             };
             let chunk = self.chunk;
             let batch = &mut *batch;
-            let done = py.allow_threads(|| -> std::io::Result<bool> {
+            let done = crate::interrupt::interruptible(py, |stop| -> std::io::Result<bool> {
                 let Ok(mut reader) = reader.lock() else {
                     return Ok(true);
                 };
                 while batch.len() < chunk {
+                    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        return Err(crate::interrupt::stopped());
+                    }
                     match reader.next_game() {
                         None => return Ok(true),
                         Some(game) => {
@@ -146,7 +148,7 @@ impl Dataset {
                     }
                 }
                 Ok(false)
-            });
+            })?;
             match done {
                 Ok(true) => self.current = None,
                 Ok(false) => {}
@@ -172,9 +174,9 @@ impl Dataset {
         if batch.is_empty() {
             return Ok(None);
         }
-        let arrays = py
-            .allow_threads(|| batch.build(options, jobs))
-            .map_err(|e| errors::usage(py, e.to_string()))?;
+        let arrays =
+            crate::interrupt::interruptible(py, |stop| batch.build_until(options, jobs, stop))?
+                .map_err(|e| errors::usage(py, e.to_string()))?;
         into_dict(py, arrays, options.planes).map(Some)
     }
 }

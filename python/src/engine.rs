@@ -241,9 +241,14 @@ impl PyPosition {
     /// The leaf count of the move tree `depth` plies deep (passes count as plies), on
     /// `jobs` threads; the GIL is released.
     #[pyo3(signature = (depth, jobs = 1))]
-    fn perft(&self, py: Python<'_>, depth: u32, jobs: usize) -> u64 {
+    fn perft(&self, py: Python<'_>, depth: u32, jobs: usize) -> PyResult<u64> {
         let pos = self.0;
-        py.allow_threads(|| pos.perft_jobs(depth, Finished::Ignored, jobs.max(1)))
+        let leaves = crate::interrupt::interruptible(py, |stop| {
+            pos.perft_jobs_until(depth, Finished::Ignored, jobs.max(1), stop)
+        })?;
+        // No count without a signal: the signal's exception came first.
+        py.check_signals()?;
+        leaves.ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err(()))
     }
 
     /// The board as an int8 array rows x cols: 0 empty, 1 Black, 2 White, 3 Red, 4 Green,

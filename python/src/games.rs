@@ -437,6 +437,10 @@ fn escape(text: &str) -> String {
 pub(crate) fn records(py: Python<'_>, games: &Bound<'_, PyAny>) -> PyResult<Vec<Record>> {
     let mut out = Vec::new();
     for g in games.try_iter()? {
+        // Millions of games take a while: Ctrl-C is looked for every 4,096.
+        if out.len() % 4096 == 4095 {
+            py.check_signals()?;
+        }
         let g = g?;
         let game = g.downcast::<Game>()?.get();
         out.push(game.record(py)?.clone());
@@ -559,13 +563,16 @@ pub(crate) fn validate_paths(
     if let Some(j) = jobs {
         validation = validation.jobs(j);
     }
-    let run = py.allow_threads(|| {
+    let run = crate::interrupt::interruptible(py, |stop| {
         let mut found: Vec<serde_json::Value> = Vec::new();
         let mut failed: Vec<String> = Vec::new();
         let mut event = reversi_record::event::Event::default();
         let mut renderer = Renderer::plain();
         let mut name: Arc<str> = Arc::from("-");
         let outcome = validation.run(inputs.into_iter(), |e| {
+            if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                return Err(crate::interrupt::stopped());
+            }
             match e {
                 Event::Start(n) => {
                     name = Arc::from(n.as_str());
@@ -599,7 +606,7 @@ pub(crate) fn validate_paths(
         }
         let summary = serde_json::to_value(summary).map_err(|e| e.to_string())?;
         Ok((found, findings, summary, failed))
-    });
+    })?;
     let (found, findings, summary, failed) =
         run.map_err(|e| errors::raise(py, "ReadError", e, "io", None))?;
     if let Some(first) = failed.first() {

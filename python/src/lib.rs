@@ -14,6 +14,7 @@ mod engine;
 mod errors;
 mod extras;
 mod games;
+mod interrupt;
 
 /// Reads the games of `source`: a path, `bytes`, or a file object; the format detected
 /// (content, then extension) unless `format` names it (`"wthor"`, `"pgn:playok"`, ...);
@@ -133,6 +134,10 @@ fn path_list(paths: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // numpy's C API is fetched on first use, an import that Ctrl-C can break halfway: a
+    // later array would then panic ("Failed to access NumPy array API capsule"). Fetch it
+    // now, at import, where a failure is an ImportError.
+    numpy::PyArray1::<i8>::zeros(m.py(), 0, false);
     m.add_class::<engine::PyRules>()?;
     m.add_class::<engine::PyPosition>()?;
     m.add_class::<games::Game>()?;

@@ -1,6 +1,6 @@
 //! Perft: counting the leaves of the game tree, the standard test of a move generator.
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use super::bits::{BitIter, Bits};
 use super::board_state::{flipping_moves, flips, BitPosition};
@@ -107,13 +107,27 @@ pub fn perft_jobs<B: Bits>(
     finished: Finished,
     jobs: usize,
 ) -> u64 {
+    let never = AtomicBool::new(false);
+    perft_jobs_until(pos, depth, finished, jobs, &never).unwrap_or(0)
+}
+
+/// [`perft_jobs`], giving up (`None`) soon after `stop` is set: it is looked at before each
+/// subtree [`STOP_DEPTH`] plies deep or more (a few milliseconds of search below it), so
+/// that a caller can interrupt a deep search (Python's Ctrl-C).
+pub(super) fn perft_jobs_until<B: Bits>(
+    pos: &BitPosition<B>,
+    depth: u32,
+    finished: Finished,
+    jobs: usize,
+    stop: &AtomicBool,
+) -> Option<u64> {
     let jobs = match jobs {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
     }
     .min(MAX_JOBS);
     if jobs == 1 || depth < MIN_SPLIT_DEPTH {
-        return perft(pos, depth, finished);
+        return perft_until(pos, depth, finished, stop);
     }
     let mut split = Split {
         tasks: vec![*pos],
@@ -132,7 +146,10 @@ pub fn perft_jobs<B: Bits>(
     let work = || {
         let mut leaves = 0;
         while let Some(task) = tasks.get(next.fetch_add(1, Ordering::Relaxed)) {
-            leaves += perft(task, remaining, finished);
+            match perft_until(task, remaining, finished, stop) {
+                Some(n) => leaves += n,
+                None => return,
+            }
         }
         total.fetch_add(leaves, Ordering::Relaxed);
     };
@@ -143,7 +160,57 @@ pub fn perft_jobs<B: Bits>(
         }
         work();
     });
-    total.into_inner()
+    (!stop.load(Ordering::Relaxed)).then(|| total.into_inner())
+}
+
+/// Subtrees at least this deep look at the stop flag before they are searched; shallower
+/// ones are searched by [`perft`] without a look (at most a few milliseconds each).
+pub(super) const STOP_DEPTH: u32 = 7;
+
+/// [`perft`], `None` once `stop` is set (looked at above [`STOP_DEPTH`]).
+fn perft_until<B: Bits>(
+    pos: &BitPosition<B>,
+    depth: u32,
+    finished: Finished,
+    stop: &AtomicBool,
+) -> Option<u64> {
+    if depth < STOP_DEPTH {
+        return Some(perft(pos, depth, finished));
+    }
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let mut leaves = 0;
+    let over = !each_child(pos, |child| {
+        if let Some(n) = perft_until(&child, depth - 1, finished, stop) {
+            leaves += n;
+        }
+    });
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    Some(if over { finished.leaves() } else { leaves })
+}
+
+/// Hands `f` each position one ply below `pos` as perft plays a ply: after every legal
+/// move, else after the forced pass; `false` (and nothing handed) when the game is over.
+fn each_child<B: Bits>(pos: &BitPosition<B>, mut f: impl FnMut(BitPosition<B>)) -> bool {
+    let moves = pos.legal_moves();
+    if moves.is_zero() {
+        if !pos.must_pass() {
+            return false;
+        }
+        let mut child = *pos;
+        child.pass_unchecked();
+        f(child);
+        return true;
+    }
+    for index in BitIter(moves) {
+        let mut child = *pos;
+        child.play_unchecked(index, pos.flips_at(index));
+        f(child);
+    }
+    true
 }
 
 /// The most threads [`perft_jobs`] starts.
@@ -174,21 +241,8 @@ impl<B: Bits> Split<B> {
             leaves: self.leaves,
         };
         for pos in &self.tasks {
-            let moves = pos.legal_moves();
-            if moves.is_zero() {
-                if pos.must_pass() {
-                    let mut child = *pos;
-                    child.pass_unchecked();
-                    next.tasks.push(child);
-                } else {
-                    next.leaves += finished.leaves();
-                }
-                continue;
-            }
-            for index in BitIter(moves) {
-                let mut child = *pos;
-                child.play_unchecked(index, pos.flips_at(index));
-                next.tasks.push(child);
+            if !each_child(pos, |child| next.tasks.push(child)) {
+                next.leaves += finished.leaves();
             }
         }
         next

@@ -564,6 +564,27 @@ impl Position {
     pub fn perft_jobs(&self, depth: u32, finished: Finished, jobs: usize) -> u64 {
         with!(&self.layout, p => super::perft::perft_jobs(p, depth, finished, jobs))
     }
+
+    /// [`Position::perft_jobs`], giving up (`None`) soon after `stop` is set, so that a
+    /// caller can interrupt a deep search: the flag is looked at before every subtree of
+    /// 7 plies or more, a few milliseconds of search apart.
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    /// use reversi_record::{Finished, Position, Rules};
+    /// let pos = Position::new(Rules::default());
+    /// assert_eq!(pos.perft_jobs_until(8, Finished::Ignored, 2, &AtomicBool::new(false)), Some(390_216));
+    /// assert_eq!(pos.perft_jobs_until(30, Finished::Ignored, 2, &AtomicBool::new(true)), None);
+    /// ```
+    pub fn perft_jobs_until(
+        &self,
+        depth: u32,
+        finished: Finished,
+        jobs: usize,
+        stop: &std::sync::atomic::AtomicBool,
+    ) -> Option<u64> {
+        with!(&self.layout, p => super::perft::perft_jobs_until(p, depth, finished, jobs, stop))
+    }
 }
 
 #[inline(always)]
