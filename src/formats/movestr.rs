@@ -77,6 +77,74 @@ const MOVE_COLUMNS: [&str; 10] = [
     "opening",
 ];
 
+/// The headers of spreadsheets kept in French, German, Dutch, Spanish, Italian and
+/// Japanese (lower case), with the column each stands for: a tag's name, or `moves`.
+const LOCALIZED_COLUMNS: [(&str, &[&str]); 8] = [
+    (
+        "moves",
+        &[
+            "coups", "züge", "zuege", "zetten", "jugadas", "mosse", "棋譜", "手順",
+        ],
+    ),
+    (
+        "Black",
+        &[
+            "noir", "noirs", "schwarz", "zwart", "negro", "negras", "nero", "黒", "黒番",
+        ],
+    ),
+    (
+        "White",
+        &[
+            "blanc", "blancs", "weiß", "weiss", "wit", "blanco", "blancas", "bianco", "白", "白番",
+        ],
+    ),
+    (
+        "Result",
+        &[
+            "résultat",
+            "resultat",
+            "ergebnis",
+            "uitslag",
+            "resultaat",
+            "resultado",
+            "risultato",
+            "結果",
+        ],
+    ),
+    (
+        "Round",
+        &[
+            "ronde",
+            "runde",
+            "tour",
+            "ronda",
+            "turno",
+            "回戦",
+            "ラウンド",
+        ],
+    ),
+    (
+        "Board",
+        &[
+            "table", "tisch", "brett", "bord", "tafel", "mesa", "tavolo", "盤",
+        ],
+    ),
+    (
+        "Event",
+        &["tournoi", "turnier", "toernooi", "torneo", "大会"],
+    ),
+    ("Date", &["datum", "fecha", "data", "日付"]),
+];
+
+/// The column a header written in another language stands for ([`LOCALIZED_COLUMNS`]).
+fn localized_column(header: &str) -> Option<&'static str> {
+    let header = header.to_lowercase();
+    LOCALIZED_COLUMNS
+        .iter()
+        .find(|(_, words)| words.contains(&header.as_str()))
+        .map(|(column, _)| *column)
+}
+
 /// Whether the input looks like move strings: its first lines that are not comments are
 /// all moves (at least one move each), or a CSV header names a moves column.
 pub fn sniff(input: &Sniff<'_>) -> bool {
@@ -96,19 +164,24 @@ pub fn sniff(input: &Sniff<'_>) -> bool {
         }
         if let (0, Some(delimiter)) = (checked, csv_delimiter(line)) {
             return match split_csv(line, 0, delimiter) {
-                CsvLine::Complete(fields) => fields
-                    .iter()
-                    .any(|f| MOVE_COLUMNS.contains(&f.text.trim().to_ascii_lowercase().as_str())),
+                CsvLine::Complete(fields)
+                    if fields.iter().any(|f| {
+                        let name = f.text.trim();
+                        let name = localized_column(name).unwrap_or(name).to_lowercase();
+                        MOVE_COLUMNS.contains(&name.as_str())
+                    }) =>
+                {
+                    true
+                }
+                // A header in other words (`game_moves`, `coups`): the rows say.
+                CsvLine::Complete(_) => rows_hold_moves(&text, line, delimiter),
                 CsvLine::Open => false,
             };
         }
         // An Edax start prefix (`<board> <X|O>;`) may precede the moves.
         let moves_text = match line.split_once(';') {
-            Some((board, moves)) => {
-                let prefix = BoardShape::ALL
-                    .into_iter()
-                    .any(|shape| board_text::parse_board(board, 0, shape).is_ok());
-                if !prefix {
+            Some((_, moves)) => {
+                if !starts_with_board(line) {
                     return false;
                 }
                 moves
@@ -124,6 +197,30 @@ pub fn sniff(input: &Sniff<'_>) -> bool {
         }
     }
     checked > 0
+}
+
+/// Whether the rows after the CSV header `header` (in `text`, the head of the input) each
+/// hold a field that is a move string: up to five of them, at least one.
+fn rows_hold_moves(text: &str, header: &str, delimiter: u8) -> bool {
+    let Some(at) = text.find(header) else {
+        return false;
+    };
+    let mut rows: Vec<&str> = text[at + header.len()..]
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    // The head may end inside a row.
+    if text.len() >= 4096 && rows.len() > 1 {
+        rows.pop();
+    }
+    let holds_moves = |row: &&str| match split_csv(row, 0, delimiter) {
+        CsvLine::Complete(fields) => fields.iter().any(
+            |f| matches!(parse_moves(&f.text, 0, BoardShape::Ten), Ok(moves) if !moves.is_empty()),
+        ),
+        CsvLine::Open => false,
+    };
+    let sample: Vec<&str> = rows.into_iter().take(5).collect();
+    !sample.is_empty() && sample.iter().all(holds_moves)
 }
 
 /// Reads move strings, one game a line, or the moves column of a CSV file.
@@ -320,12 +417,25 @@ fn csv_delimiter(line: &str) -> Option<u8> {
         b'\t'
     } else if line.contains(',') {
         b','
+    } else if line.matches(';').count() >= 2 && !starts_with_board(line) {
+        // A spreadsheet saved in a locale whose decimal mark is a comma (three columns at
+        // least: a sentence with a semicolon is no header).
+        b';'
     } else {
         return None;
     };
     parse_moves(line, 0, BoardShape::Ten)
         .is_err()
         .then_some(delimiter)
+}
+
+/// Whether `line` starts with an Edax start position (`<board> <X|O>;`) before its moves.
+fn starts_with_board(line: &str) -> bool {
+    line.split_once(';').is_some_and(|(board, _)| {
+        BoardShape::ALL
+            .into_iter()
+            .any(|shape| board_text::parse_board(board, 0, shape).is_ok())
+    })
 }
 
 /// The rules named by a pragma line `%% rules: ...`, if it is one (the text may be bad).
@@ -475,7 +585,7 @@ impl Csv {
             .enumerate()
             .map(|(i, f)| match f.text.trim() {
                 "" => format!("Column {}", i + 1),
-                name => name.to_owned(),
+                name => localized_column(name).unwrap_or(name).to_owned(),
             })
             .collect();
         let moves_column = names
@@ -1058,6 +1168,47 @@ mod tests {
             .map(|m| m.mv.to_string())
             .collect::<Vec<_>>()
             .join(" ")
+    }
+
+    #[test]
+    fn spreadsheets_in_other_languages_and_locales_are_read_by_content() {
+        let sniffs = |text: &str| {
+            sniff(&Sniff {
+                head: text.as_bytes(),
+                len: Some(text.len() as u64),
+            })
+        };
+        // A French spreadsheet saved with `;` (its locale's decimal mark is the comma), a
+        // BOM and CRLF: its columns become the tags they stand for.
+        let french = "\u{feff}ronde;table;noir;blanc;coups;résultat\r\n\
+                      3;1;Ann;Bob;f5d6c3d3c4f4c5b3c2e6;\r\n\
+                      3;2;Cy;Di;f5f6e6f4;33-31\r\n";
+        assert!(sniffs(french));
+        let games = read_str(french, None);
+        assert_eq!(games.len(), 2);
+        let record = games[1].record.as_ref().unwrap();
+        let tag = |name: &str| {
+            record
+                .tags
+                .iter()
+                .find(|t| t.name == name)
+                .map(|t| t.value.as_str())
+        };
+        assert_eq!(
+            (tag("Round"), tag("Board"), tag("Black"), tag("White")),
+            (Some("3"), Some("2"), Some("Cy"), Some("Di"))
+        );
+        assert!(record.result.is_some(), "the résultat column is the result");
+        assert_eq!(moves_of(&games[1]), "f5 f6 e6 f4");
+        // A header in words of its own (the Kaggle export): the rows hold moves.
+        assert!(sniffs(
+            "eOthello_game_id,winner,game_moves\n1,1,f5d6c3d3c4\n2,0,f5f6e6f4\n"
+        ));
+        // A table whose rows hold no moves is no game record; nor is an Edax start line.
+        assert!(!sniffs("name;club;rating\nAnn;Paris;1800\n"));
+        assert!(sniffs(
+            "---------------------------OX------XO--------------------------- X; f5d6\n"
+        ));
     }
 
     #[test]
