@@ -22,6 +22,9 @@ macro_rules! codes {
             )*
         }
 
+        /// How many codes there are ([`CODES`]'s length): a code's [`Code::index`] is below it.
+        pub const CODE_COUNT: usize = [$(Code::$variant,)*].len();
+
         /// Every code with its kebab-case name and its explanation, in a fixed order:
         /// validator codes first, then repair outcomes, then the checks across games, then reader codes by
         /// format.
@@ -33,6 +36,11 @@ macro_rules! codes {
                 match self {
                     $(Code::$variant => $name,)*
                 }
+            }
+
+            /// Its place in [`CODES`] (below [`CODE_COUNT`]).
+            pub const fn index(self) -> usize {
+                self as usize
             }
 
             /// What the code means, why it happens and how to fix it.

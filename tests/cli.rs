@@ -190,8 +190,8 @@ fn validate_reads_standard_input() {
 }
 
 /// The summary's keys; `across_games` only when there are findings across games (as in
-/// `mixed.rgn`, whose game 5 is game 1 again).
-const SUMMARY_KEYS: [&str; 7] = [
+/// `mixed.rgn`, whose game 5 is game 1 again), `codes` only when something is reported.
+const SUMMARY_KEYS: [&str; 8] = [
     "files",
     "games",
     "valid",
@@ -199,6 +199,7 @@ const SUMMARY_KEYS: [&str; 7] = [
     "errors",
     "warnings",
     "across_games",
+    "codes",
 ];
 const FINDING_KEYS: [&str; 5] = ["code", "severity", "message", "help", "games"];
 const DIAGNOSTIC_KEYS: [&str; 11] = [
@@ -239,6 +240,30 @@ fn validate_json_has_the_documented_shape() {
     // comes last.
     assert_eq!(keys(&all), ["diagnostics", "findings", "summary"]);
     assert_eq!(keys(&all["summary"]), SUMMARY_KEYS);
+    // The totals by code add up to the errors and warnings, and count what was reported.
+    let codes = all["summary"]["codes"].as_object().unwrap();
+    let total: u64 = codes.values().map(|n| n.as_u64().unwrap()).sum();
+    let reported =
+        all["summary"]["errors"].as_u64().unwrap() + all["summary"]["warnings"].as_u64().unwrap();
+    assert_eq!(total, reported);
+    let mut counted = std::collections::BTreeMap::<String, u64>::new();
+    for d in all["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(all["findings"].as_array().unwrap())
+    {
+        if d["severity"] != "advice" {
+            *counted
+                .entry(d["code"].as_str().unwrap().to_owned())
+                .or_default() += 1;
+        }
+    }
+    let codes: std::collections::BTreeMap<String, u64> = codes
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_u64().unwrap()))
+        .collect();
+    assert_eq!(codes, counted);
     let findings = all["findings"].as_array().unwrap();
     assert_eq!(findings.len(), 1);
     assert_eq!(keys(&findings[0]), FINDING_KEYS);

@@ -104,7 +104,11 @@ fn an_endless_grid_is_skipped_with_a_diagnostic_in_flat_memory() {
     r.sane("validate an endless grid");
     assert_eq!(r.code, Some(1), "{}", r.stderr);
     let out = r.stdout();
-    assert_eq!(out.matches("syntax-too-long").count(), 1, "{out}");
+    assert_eq!(
+        out.matches("\"code\":\"syntax-too-long\"").count(),
+        1,
+        "{out}"
+    );
     assert!(
         out.contains("the grid on line 1 is longer than 1 MiB"),
         "{out}"

@@ -601,7 +601,7 @@ pub(crate) fn validate_paths(
             if allow.iter().any(|a| a.eq_ignore_ascii_case(f.code.name())) {
                 continue;
             }
-            summary.add_across_games(f.severity);
+            summary.add_across_games(f.code, f.severity);
             findings.push(serde_json::to_value(&f).map_err(|e| e.to_string())?);
         }
         let summary = serde_json::to_value(summary).map_err(|e| e.to_string())?;

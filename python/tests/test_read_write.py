@@ -117,6 +117,9 @@ def test_error_mapping():
 def test_validate_gives_the_json_summary():
     out = rr.validate([FIXTURES / "cli" / "mixed.rgn"], jobs=1)
     assert out["summary"]["games"] == 6 and out["summary"]["invalid"] == 2
+    # The totals by code add up to the errors and warnings.
+    codes = out["summary"]["codes"]
+    assert sum(codes.values()) == out["summary"]["errors"] + out["summary"]["warnings"]
     assert all("code" in d for d in out["diagnostics"])
     allowed = rr.validate(str(FIXTURES / "cli" / "mixed.rgn"), allow=["unfinished"])
     assert allowed["summary"]["warnings"] < out["summary"]["warnings"]

@@ -322,7 +322,7 @@ fn print_findings(
         {
             return Ok(());
         }
-        summary.add_across_games(finding.severity);
+        summary.add_across_games(finding.code, finding.severity);
         printer.finding(&finding).map_err(Stopped::of(false))
     })
 }
@@ -418,7 +418,8 @@ fn print_summary(printer: &mut Printer, summary: &Summary) -> Result<(), Stopped
 fn write_summary(printer: &mut Printer, summary: &Summary) -> io::Result<()> {
     let summary_json = json_line(summary)?;
     match printer.format {
-        OutputFormat::Human => writeln!(printer.out, "{summary}")?,
+        OutputFormat::Human if summary.codes.is_empty() => writeln!(printer.out, "{summary}")?,
+        OutputFormat::Human => writeln!(printer.out, "by code: {}\n{summary}", summary.codes)?,
         OutputFormat::Json if !printer.files.is_empty() => {
             let files = json_line(&printer.files)?;
             writeln!(

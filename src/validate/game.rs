@@ -8,6 +8,7 @@ use serde::Serialize;
 use std::sync::Arc;
 
 use super::validate_record;
+use crate::codes::{Code, CODES, CODE_COUNT};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::engine::Outcome;
 use crate::formats::ParsedGame;
@@ -120,7 +121,7 @@ fn validate_game_with<S: AsRef<str>>(
 /// }
 /// assert_eq!(summary.to_string(), "1 file, 2 games: 1 valid, 1 invalid; 1 error, 1 warning");
 /// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Summary {
     /// Files read.
     pub files: usize,
@@ -138,10 +139,80 @@ pub struct Summary {
     /// player twice in a round, ...): [`crate::event`].
     #[serde(skip_serializing_if = "is_zero")]
     pub across_games: usize,
+    /// The errors and warnings by code (with `--allow`, what is left).
+    #[serde(skip_serializing_if = "CodeCounts::is_empty")]
+    pub codes: CodeCounts,
 }
 
 fn is_zero(n: &usize) -> bool {
     *n == 0
+}
+
+/// How many diagnostics of each code a run reported: shown after the findings
+/// (`by code: illegal-move 2, unfinished 5`), in JSON an object from code to count, codes
+/// in the order of [`CODES`](crate::codes::CODES).
+///
+/// ```
+/// use reversi_record::codes::Code;
+/// use reversi_record::validate::CodeCounts;
+/// let mut counts = CodeCounts::default();
+/// counts.add(Code::Unfinished);
+/// counts.add(Code::IllegalMove);
+/// counts.add(Code::Unfinished);
+/// assert_eq!(counts.to_string(), "illegal-move 1, unfinished 2");
+/// assert_eq!(serde_json::to_string(&counts)?, r#"{"illegal-move":1,"unfinished":2}"#);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CodeCounts(Option<Box<[u32; CODE_COUNT]>>);
+
+impl CodeCounts {
+    /// One more of `code`.
+    pub fn add(&mut self, code: Code) {
+        let counts = self.0.get_or_insert_with(|| Box::new([0; CODE_COUNT]));
+        if let Some(n) = counts.get_mut(code.index()) {
+            *n = n.saturating_add(1);
+        }
+    }
+
+    /// Whether nothing was counted.
+    pub fn is_empty(&self) -> bool {
+        !self
+            .0
+            .as_ref()
+            .is_some_and(|counts| counts.iter().any(|&n| n > 0))
+    }
+
+    /// The codes counted, with their counts, in the order of [`CODES`](crate::codes::CODES).
+    pub fn iter(&self) -> impl Iterator<Item = (Code, u32)> + '_ {
+        let counts = self.0.as_deref().map_or(&[][..], |c| &c[..]);
+        CODES
+            .iter()
+            .zip(counts)
+            .filter(|(_, n)| **n > 0)
+            .map(|((code, _, _), n)| (*code, *n))
+    }
+}
+
+impl fmt::Display for CodeCounts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (k, (code, n)) in self.iter().enumerate() {
+            let comma = if k == 0 { "" } else { ", " };
+            write!(f, "{comma}{} {n}", code.name())?;
+        }
+        Ok(())
+    }
+}
+
+impl Serialize for CodeCounts {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(None)?;
+        for (code, n) in self.iter() {
+            map.serialize_entry(code.name(), &n)?;
+        }
+        map.end()
+    }
 }
 
 impl Summary {
@@ -158,6 +229,12 @@ impl Summary {
             .iter()
             .filter(|d| d.severity == Severity::Warning)
             .count();
+        for d in diagnostics
+            .iter()
+            .filter(|d| d.severity != Severity::Advice)
+        {
+            self.codes.add(d.code);
+        }
         if game.index == 0 && game.record.is_none() {
             return;
         }
@@ -175,14 +252,15 @@ impl Summary {
         self.valid += games;
     }
 
-    /// Counts a finding across games of `severity`.
-    pub fn add_across_games(&mut self, severity: Severity) {
+    /// Counts a finding across games of `code` and `severity`.
+    pub fn add_across_games(&mut self, code: Code, severity: Severity) {
         self.across_games += 1;
         match severity {
             Severity::Error => self.errors += 1,
             Severity::Warning => self.warnings += 1,
-            Severity::Advice => {}
+            Severity::Advice => return,
         }
+        self.codes.add(code);
     }
 
     /// Whether nothing was found wrong: no error and no invalid game.

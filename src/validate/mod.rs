@@ -27,7 +27,7 @@ pub use suggest::other_rules;
 
 pub use crate::codes::{explain, Code, CODES};
 pub(crate) use game::validate_game_to_end;
-pub use game::{validate_game, validate_game_quick, Summary};
+pub use game::{validate_game, validate_game_quick, CodeCounts, Summary};
 
 /// What replaying one game found.
 #[derive(Clone, Debug)]
