@@ -77,10 +77,9 @@ impl Server {
     /// desk.
     fn answers_as(&self, host: &str) -> bool {
         self.hosts.iter().any(|h| h.eq_ignore_ascii_case(host))
-            || self.any_address_on.is_some_and(|port| {
-                host.parse::<SocketAddr>()
-                    .is_ok_and(|at| at.port() == port && !at.ip().is_unspecified())
-            })
+            || self
+                .any_address_on
+                .is_some_and(|port| is_an_address_on(host, port))
     }
 
     fn desk(&self) -> MutexGuard<'_, Desk> {
@@ -88,6 +87,41 @@ impl Server {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
+}
+
+/// The `Host` values a desk listening on `address` and `port` answers to: the loopback
+/// names, and `address` itself when it is neither loopback nor unspecified, each with the
+/// port, and on port 80 also without it (a browser leaves the default port out).
+fn accepted_hosts(address: IpAddr, port: u16) -> Vec<String> {
+    let mut names = vec!["127.0.0.1".to_string(), "localhost".into(), "[::1]".into()];
+    if !address.is_loopback() && !address.is_unspecified() {
+        names.push(match address {
+            IpAddr::V4(ip) => ip.to_string(),
+            IpAddr::V6(ip) => format!("[{ip}]"),
+        });
+    }
+    let mut hosts: Vec<String> = names.iter().map(|name| format!("{name}:{port}")).collect();
+    if port == 80 {
+        hosts.extend(names);
+    }
+    hosts
+}
+
+/// Whether `host` (a `Host` header or an origin's host) is an IP address, not a name, with
+/// `port`, and not the unspecified address: what a desk listening on every interface
+/// answers to (on port 80 the port may be left out, as browsers do).
+fn is_an_address_on(host: &str, port: u16) -> bool {
+    let at = match (host.parse::<SocketAddr>(), port) {
+        (Ok(at), _) => Some(at),
+        (Err(_), 80) => host
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .parse::<IpAddr>()
+            .ok()
+            .map(|ip| SocketAddr::new(ip, 80)),
+        (Err(_), _) => None,
+    };
+    at.is_some_and(|at| at.port() == port && !at.ip().is_unspecified())
 }
 
 /// A fresh random token of 32 hexadecimal digits.
@@ -120,14 +154,7 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
             })?;
         let bound = listener.local_addr()?;
         let port = bound.port();
-        let mut hosts = vec![
-            format!("127.0.0.1:{port}"),
-            format!("localhost:{port}"),
-            format!("[::1]:{port}"),
-        ];
-        if !address.is_loopback() && !address.is_unspecified() {
-            hosts.push(SocketAddr::new(address, port).to_string());
-        }
+        let hosts = accepted_hosts(address, port);
         let url = format!("http://{}/", url_host(bound));
         {
             let mut out = io::stdout().lock();
@@ -582,4 +609,34 @@ async fn save(
 
 async fn standings(State(server): State<Arc<Server>>) -> Response {
     on_desk(server, |desk| Ok(desk.standings())).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_port_may_be_left_out_as_browsers_do() {
+        let loopback = IpAddr::V4(Ipv4Addr::LOCALHOST);
+        assert_eq!(
+            accepted_hosts(loopback, 8717),
+            ["127.0.0.1:8717", "localhost:8717", "[::1]:8717"]
+        );
+        // `--port 80`: a browser sends `Host: localhost`.
+        let on_80 = accepted_hosts(loopback, 80);
+        for host in ["localhost:80", "localhost", "127.0.0.1", "[::1]"] {
+            assert!(on_80.iter().any(|h| h == host), "{host}: {on_80:?}");
+        }
+        let lan: IpAddr = "192.0.2.7".parse().unwrap();
+        assert!(accepted_hosts(lan, 80).contains(&"192.0.2.7".to_string()));
+        assert!(!accepted_hosts(lan, 8717).contains(&"192.0.2.7".to_string()));
+        let v6: IpAddr = "2001:db8::7".parse().unwrap();
+        assert!(accepted_hosts(v6, 8717).contains(&"[2001:db8::7]:8717".to_string()));
+        // On every interface: addresses, with the port or on 80 without; never a name.
+        assert!(is_an_address_on("192.0.2.7:8717", 8717));
+        assert!(is_an_address_on("192.0.2.7", 80) && is_an_address_on("[2001:db8::7]", 80));
+        assert!(!is_an_address_on("192.0.2.7", 8717));
+        assert!(!is_an_address_on("evil.example", 80));
+        assert!(!is_an_address_on("0.0.0.0", 80));
+    }
 }
