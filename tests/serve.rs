@@ -214,6 +214,54 @@ fn dechunk(mut data: &[u8]) -> Vec<u8> {
 }
 
 #[test]
+fn every_error_is_json_the_frameworks_refusals_too() {
+    let desk = start();
+    let origin = format!("http://{}", desk.host);
+    let post = |path: &str, body: &[u8], kind: &str| {
+        let headers = [
+            ("X-Desk-Token", desk.token.as_str()),
+            ("Origin", origin.as_str()),
+            ("Content-Type", kind),
+        ];
+        desk.raw("POST", path, &headers, body)
+    };
+    for (what, answer) in [
+        (
+            "a body that is not JSON",
+            post("/api/open", b"{not json", "application/json"),
+        ),
+        (
+            "JSON of another shape",
+            post("/api/open", br#"{"root": "x"}"#, "application/json"),
+        ),
+        (
+            "no JSON content type",
+            post("/api/open", br#"{"root": 0}"#, "text/plain"),
+        ),
+        (
+            "a file id that is no number",
+            desk.get("/api/files/abc/games"),
+        ),
+        ("no such page", desk.get("/no/such/page")),
+    ] {
+        assert!(answer.status >= 400, "{what}: {}", answer.status);
+        assert!(
+            answer
+                .header("content-type")
+                .is_some_and(|t| t.starts_with("application/json")),
+            "{what}: {:?} {}",
+            answer.header("content-type"),
+            answer.text()
+        );
+        let error = answer.json()["error"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        assert!(!error.is_empty(), "{what}: {}", answer.text());
+    }
+}
+
+#[test]
 fn the_page_and_its_assets_are_served_with_the_token_and_a_strict_policy() {
     let desk = start();
     let page = desk.get("/");

@@ -240,9 +240,33 @@ pub(crate) fn router(server: Arc<Server>) -> Router {
         .route("/api/files/{id}/download", get(download))
         .route("/api/files/{id}/save", post(save))
         .fallback(|| async { refusal(Refusal::new(404, "no such page")) })
+        .layer(middleware::map_response(errors_as_json))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(middleware::from_fn_with_state(server.clone(), guard))
         .with_state(server)
+}
+
+/// Every error answer as JSON (`{"error": ...}`), as the endpoints give theirs: the
+/// framework's own refusals (a body that is not the JSON an endpoint takes, a path that is
+/// not a number, a body over the limit) come as text otherwise.
+async fn errors_as_json(response: Response) -> Response {
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .is_some_and(|t| t.as_bytes().starts_with(b"application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return response;
+    }
+    let body = axum::body::to_bytes(response.into_body(), 64 * 1024)
+        .await
+        .unwrap_or_default();
+    let message = String::from_utf8_lossy(&body).trim().to_string();
+    let message = match message.is_empty() {
+        true => status.canonical_reason().unwrap_or("error").to_lowercase(),
+        false => message,
+    };
+    (status, Json(json!({ "error": message }))).into_response()
 }
 
 /// A JSON error answer.
