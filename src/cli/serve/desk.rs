@@ -412,17 +412,50 @@ fn reparsed(index: usize, name: &Arc<str>, record: &Record) -> ParsedGame {
     }
 }
 
-/// What a file name given for a new file must be: one plain name.
+/// What a file name given for a new file must be: one plain, portable name: no folder,
+/// not hidden, no control or direction-changing character (a name that reads otherwise
+/// than it is), no space or dot at its end, not a name Windows keeps for a device (`CON`,
+/// `nul.rgn`), not a WTHOR name file (the archive's players and tournaments).
 fn plain_name(name: &str) -> Result<&str, Refusal> {
     let mut parts = Path::new(name).components();
     let one = matches!(
         (parts.next(), parts.next()),
         (Some(Component::Normal(_)), None)
     );
+    let refused = |why: &str| {
+        // The name shown as Rust writes a string: every control and direction mark seen.
+        bad(format!("{name:?} is not a file name to save to: {why}"))
+    };
     if !one || name.starts_with('.') || name.contains(['/', '\\', '\0']) || name.len() > 200 {
-        return Err(bad(format!(
-            "`{name}` is not a file name: give a plain name (no folder, not hidden)"
-        )));
+        return Err(refused("give a plain name (no folder, not hidden)"));
+    }
+    let hidden_or_control = |c: char| {
+        c.is_control()
+            || matches!(c, '\u{200e}' | '\u{200f}' | '\u{061c}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    if name.chars().any(hidden_or_control) {
+        return Err(refused("it holds a control or text-direction character"));
+    }
+    if name.ends_with([' ', '.']) {
+        return Err(refused("it ends with a space or a dot"));
+    }
+    let stem = name
+        .split('.')
+        .next()
+        .unwrap_or(name)
+        .trim_end()
+        .to_ascii_uppercase();
+    let device = matches!(stem.as_str(), "CON" | "PRN" | "AUX" | "NUL")
+        || (stem.len() == 4
+            && (stem.starts_with("COM") || stem.starts_with("LPT"))
+            && stem.ends_with(|c: char| c.is_ascii_digit() && c != '0'));
+    if device {
+        return Err(refused("Windows keeps the name for a device"));
+    }
+    if reversi_record::formats::wthor::is_name_file(Path::new(name)) {
+        return Err(refused(
+            "it is a WTHOR name file, which the archive's games need",
+        ));
     }
     Ok(name)
 }
@@ -971,4 +1004,46 @@ pub(crate) fn search_repair(game: &ParsedGame, format: Format, name: Arc<str>) -
         ..ReadOptions::default()
     };
     repair_game(game, format, &read, &RepairOptions::default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_save_name_is_one_plain_portable_name() {
+        for good in [
+            "round-3.rgn",
+            "Ronde 3 (corrigée).pgn",
+            "console.rgn",
+            "com10.txt",
+        ] {
+            assert_eq!(plain_name(good).ok(), Some(good), "{good}");
+        }
+        for bad in [
+            "../out.rgn",
+            "sub/out.rgn",
+            ".hidden.rgn",
+            "two\nlines.rgn",
+            "tab\there.rgn",
+            "esc\u{1b}[2J.rgn",
+            "\u{202e}nr.exe.rgn",
+            "isolated\u{2067}.rgn",
+            "trailing.rgn ",
+            "trailing.",
+            "CON",
+            "nul.rgn",
+            "Com1.txt",
+            "lpt9",
+            "WTHOR.JOU",
+            "wthor.trn",
+        ] {
+            assert!(plain_name(bad).is_err(), "{bad:?} is refused");
+        }
+        // The refusal shows the name with its controls escaped.
+        let Err(refusal) = plain_name("a\u{202e}b.rgn") else {
+            panic!("refused");
+        };
+        assert!(refusal.message.contains("\\u{202e}"), "{}", refusal.message);
+    }
 }
