@@ -757,6 +757,42 @@ fn saving_beside_the_original_never_over_it_unless_asked_then_with_a_backup() {
 }
 
 #[test]
+fn a_file_changed_on_disk_since_it_was_read_is_never_written_over() {
+    let desk = start();
+    desk.open("round-1.rgn");
+    let path = desk.dir.path().join("round-1.rgn");
+    // Someone else's edit, after the desk read the file.
+    let mut changed = std::fs::read(&path).unwrap();
+    changed.extend_from_slice(b"\n[Event \"Edited elsewhere\"]\n\n1. f5 d6 *\n");
+    std::fs::write(&path, &changed).unwrap();
+    let a = desk.post(
+        "/api/files/0/save",
+        json!({"format": "rgn", "name": "round-1.rgn", "overwrite": true}),
+    );
+    assert_eq!(a.status, 409, "{}", a.text());
+    assert!(a.json()["error"]
+        .as_str()
+        .unwrap()
+        .contains("changed on disk"));
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        changed,
+        "the other edit is kept"
+    );
+    assert!(
+        !desk.dir.path().join("round-1.rgn.bak").exists(),
+        "no backup made"
+    );
+    // Under a new name the desk's copy is written, the changed file untouched.
+    let a = desk.post(
+        "/api/files/0/save",
+        json!({"format": "rgn", "name": "round-1-desk.rgn", "overwrite": false}),
+    );
+    assert_eq!(a.status, 200, "{}", a.text());
+    assert_eq!(std::fs::read(&path).unwrap(), changed);
+}
+
+#[test]
 fn an_uploaded_file_is_read_in_any_format_and_downloaded_not_saved() {
     let desk = start();
     let text = std::fs::read(Path::new(ROOT).join("fixtures/repair/ggf-swap.ggf")).unwrap();

@@ -246,6 +246,9 @@ pub(crate) struct Loaded {
     note: String,
     /// For a file of the served folder: its root and canonical path.
     origin: Option<(usize, PathBuf)>,
+    /// For a file of the served folder: the hash of the bytes read, to tell at a save
+    /// whether the file on disk is still the one read.
+    read_hash: Option<u64>,
     games: Vec<DeskGame>,
     /// Entries about the file itself (index 0), rendered.
     file_problems: Vec<String>,
@@ -280,6 +283,7 @@ impl Loaded {
             format,
             note,
             origin,
+            read_hash: None,
             games,
             file_problems,
         })
@@ -855,8 +859,17 @@ impl Desk {
                     format!("{name} is the original: writing over it needs `overwrite` (a backup is kept)"),
                 ));
             }
-            let copy = backup_name(original)?;
             let text = fs::read(original).map_err(io_refusal)?;
+            if file
+                .read_hash
+                .is_some_and(|read| read != ContentHash::of(&text))
+            {
+                return Err(Refusal::new(
+                    409,
+                    format!("{name} changed on disk since the desk read it: writing over it would lose that change; reload it, or save under a new name"),
+                ));
+            }
+            let copy = backup_name(original)?;
             let mut out = AtomicFile::create(&copy).map_err(io_refusal)?;
             out.write_all(&text).map_err(io_refusal)?;
             out.commit().map_err(io_refusal)?;
@@ -962,7 +975,50 @@ pub(crate) fn load_served(root: usize, path: &Path, shown: &str) -> Result<Loade
     })?;
     let len = file.metadata().ok().map(|m| m.len());
     let from_folder = Some((root, path.to_path_buf()));
-    read_detected(shown, Box::new(file), len, Some(path), from_folder)
+    let hash = Arc::new(std::sync::Mutex::new(ContentHash::default()));
+    let input = Hashing {
+        inner: file,
+        hash: hash.clone(),
+    };
+    let mut loaded = read_detected(shown, Box::new(input), len, Some(path), from_folder)?;
+    loaded.read_hash = hash.lock().ok().map(|h| h.finish());
+    Ok(loaded)
+}
+
+/// The hash of a file's content, fed as it is read.
+#[derive(Default)]
+struct ContentHash(std::collections::hash_map::DefaultHasher);
+
+impl ContentHash {
+    fn of(bytes: &[u8]) -> u64 {
+        let mut hash = ContentHash::default();
+        hash.write(bytes);
+        hash.finish()
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        std::hash::Hasher::write(&mut self.0, bytes);
+    }
+
+    fn finish(&self) -> u64 {
+        std::hash::Hasher::finish(&self.0)
+    }
+}
+
+/// A reader hashing what is read through it.
+struct Hashing<R> {
+    inner: R,
+    hash: Arc<std::sync::Mutex<ContentHash>>,
+}
+
+impl<R: io::Read> io::Read for Hashing<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if let Ok(mut hash) = self.hash.lock() {
+            hash.write(&buf[..n]);
+        }
+        Ok(n)
+    }
 }
 
 /// Reads an uploaded file, its format detected as the command line detects it.
