@@ -240,6 +240,27 @@ pub fn meaning_losses(format: Format, record: &Record) -> Vec<String> {
             }
         }
     }
+    why.extend(beyond_readers(record));
+    why
+}
+
+/// What of `record` no reader takes back (it refuses it as damage: `spec/validate.md`), so
+/// that no format can hold it: more moves or tags than a game read may have.
+pub(crate) fn beyond_readers(record: &Record) -> Vec<String> {
+    use crate::formats::text::{MAX_MOVES, MAX_TAGS};
+    let mut why = Vec::new();
+    if record.moves.len() > MAX_MOVES {
+        why.push(format!(
+            "{} moves (a game read back holds {MAX_MOVES} at most)",
+            record.moves.len()
+        ));
+    }
+    if record.tags.len() > MAX_TAGS {
+        why.push(format!(
+            "{} tags (a game read back holds {MAX_TAGS} at most)",
+            record.tags.len()
+        ));
+    }
     why
 }
 
@@ -485,6 +506,47 @@ impl LossSummary {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_game_no_reader_would_read_back_is_refused_in_every_format() {
+        use crate::formats::text::{MAX_MOVES, MAX_TAGS};
+        use crate::formats::WriteOptions;
+        use crate::record::{MoveRecord, Tag};
+        let mut many_tags = Record::new(Rules::default());
+        for k in 0..=MAX_TAGS {
+            many_tags.tags.push(Tag::new(format!("Note{k}"), "x"));
+        }
+        let mut many_moves = Record::new(Rules::default());
+        many_moves
+            .moves
+            .extend((0..=MAX_MOVES).map(|_| MoveRecord::new(crate::engine::Move::Pass)));
+        for format in Format::WRITABLE {
+            assert!(
+                meaning_losses(format, &many_tags)
+                    .iter()
+                    .any(|w| w.contains("tags")),
+                "{format}"
+            );
+            assert!(
+                meaning_losses(format, &many_moves)
+                    .iter()
+                    .any(|w| w.contains("moves")),
+                "{format}"
+            );
+            // A written game with that many tags: refused, even lossily, never written.
+            let lossy = WriteOptions {
+                lossy: true,
+                ..WriteOptions::default()
+            };
+            let written = format.write_each([(1, &many_tags)], &lossy).unwrap();
+            assert_eq!(written.written, 0, "{format}");
+        }
+        // At the limit, a game still reads back.
+        many_tags.tags.pop();
+        assert!(!meaning_losses(Format::Rgn, &many_tags)
+            .iter()
+            .any(|w| w.contains("tags")));
+    }
 
     #[test]
     fn losses_differing_in_numbers_are_one_kind() {

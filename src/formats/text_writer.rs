@@ -165,11 +165,13 @@ impl Renderer {
     /// them) is refused, or, written lossily, written with each replaced by U+FFFD and
     /// that listed as dropped. No output holds a raw control character.
     pub fn render(&self, record: &Record) -> Result<Rendered, WriteError> {
-        if let Some(format) = self.checked {
-            let why = capabilities::meaning_losses(format, record);
-            if !why.is_empty() {
-                return Err(WriteError::ChangesMeaning(why));
-            }
+        let why = match self.checked {
+            Some(format) => capabilities::meaning_losses(format, record),
+            // A format that holds everything still cannot hold what no reader takes back.
+            None => capabilities::beyond_readers(record),
+        };
+        if !why.is_empty() {
+            return Err(WriteError::ChangesMeaning(why));
         }
         let cleaned;
         let mut record = record;
