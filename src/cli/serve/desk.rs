@@ -109,13 +109,21 @@ impl Root {
                 format!("{rel}: only paths inside the served folder are served (no `..`, no absolute paths)"),
             ));
         }
-        let canonical = self.dir.join(path).canonicalize().map_err(|e| {
-            if e.kind() == io::ErrorKind::NotFound {
-                not_found(format!("{rel}: no such file in the served folder"))
-            } else {
-                io_refusal(e)
-            }
-        })?;
+        let canonical = self
+            .dir
+            .join(path)
+            .canonicalize()
+            .map_err(|e| match e.kind() {
+                io::ErrorKind::NotFound => {
+                    not_found(format!("{rel}: no such file in the served folder"))
+                }
+                io::ErrorKind::PermissionDenied => {
+                    Refusal::new(403, format!("{rel}: not readable ({e})"))
+                }
+                // A file named as a folder (`round-1.rgn/`), a loop of links, ...: the path's
+                // fault, not the server's.
+                _ => bad(format!("{rel}: not a file in the served folder ({e})")),
+            })?;
         if !canonical.starts_with(&self.dir) {
             return Err(Refusal::new(
                 403,
