@@ -770,6 +770,48 @@ fn saving_beside_the_original_never_over_it_unless_asked_then_with_a_backup() {
 }
 
 #[test]
+fn a_large_folder_being_listed_holds_up_no_other_request() {
+    let dir = fixture_copy();
+    // 10,000 small sheets (and a FIFO, never opened).
+    for k in 0..10_000 {
+        let sheet = format!("[Round \"{k}\"]\n\n1. f5 d6 *\n");
+        std::fs::write(dir.path().join(format!("sheet-{k:05}.rgn")), sheet).unwrap();
+    }
+    let fifo = dir.path().join("pipe.rgn");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let desk = std::sync::Arc::new(start_in(dir));
+    let listing = {
+        let desk = desk.clone();
+        std::thread::spawn(move || {
+            let started = std::time::Instant::now();
+            let a = desk.get("/api/folder");
+            (a, started.elapsed())
+        })
+    };
+    // Another request while the folder is walked: answered at once, not after the walk.
+    std::thread::sleep(Duration::from_millis(10));
+    let started = std::time::Instant::now();
+    assert_eq!(desk.get("/api/files").status, 200);
+    let took = started.elapsed();
+    let (a, walk) = listing.join().unwrap();
+    assert_eq!(a.status, 200);
+    let files = a.json()["files"].as_array().unwrap().len();
+    assert_eq!(files, 10_001, "the sheets and the fixture; not the FIFO");
+    assert!(
+        walk >= Duration::from_millis(40),
+        "the walk took {walk:?}: too quick to tell whether it holds up other requests"
+    );
+    assert!(
+        took < walk / 2,
+        "a request during the walk took {took:?} (the walk {walk:?}): it waited for it"
+    );
+}
+
+#[test]
 fn a_file_changed_on_disk_since_it_was_read_is_never_written_over() {
     let desk = start();
     desk.open("round-1.rgn");

@@ -58,7 +58,7 @@ fn io_refusal(e: io::Error) -> Refusal {
 
 /// A folder (or a single file) the desk serves: files may be opened and written only
 /// inside it.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Root {
     /// The folder, canonical.
     pub(crate) dir: PathBuf,
@@ -501,14 +501,9 @@ impl Desk {
         })
     }
 
-    pub(crate) fn folder(&self) -> Value {
-        let mut files = Vec::new();
-        for (i, root) in self.roots.iter().enumerate() {
-            for (path, size) in root.listing() {
-                files.push(json!({"root": i, "path": path, "size": size}));
-            }
-        }
-        json!({ "files": files })
+    /// The served roots (for listing them outside the lock: [`folder`]).
+    pub(crate) fn roots(&self) -> &[Root] {
+        &self.roots
     }
 
     pub(crate) fn files(&self) -> Value {
@@ -970,6 +965,19 @@ fn backup_name(original: &Path) -> Result<PathBuf, Refusal> {
         }
     }
     Err(Refusal::new(409, "too many backups beside the original"))
+}
+
+/// The record files of the served `roots`, each with its root and size: a walk of the
+/// folders, done outside the desk's lock so that a large folder or a slow disk does not
+/// hold up the other requests.
+pub(crate) fn folder(roots: &[Root]) -> Value {
+    let mut files = Vec::new();
+    for (i, root) in roots.iter().enumerate() {
+        for (path, size) in root.listing() {
+            files.push(json!({"root": i, "path": path, "size": size}));
+        }
+    }
+    json!({ "files": files })
 }
 
 /// Reads a file of the served folder (outside the desk's lock), named `shown` in

@@ -387,7 +387,16 @@ async fn info(State(server): State<Arc<Server>>) -> Response {
 }
 
 async fn folder(State(server): State<Arc<Server>>) -> Response {
-    on_desk(server, |desk| Ok(desk.folder())).await
+    let done = tokio::task::spawn_blocking(move || {
+        // The lock only long enough to copy the roots: the walk reads the disk.
+        let roots = server.desk().roots().to_vec();
+        desk::folder(&roots)
+    })
+    .await;
+    match done {
+        Ok(listing) => Json(listing).into_response(),
+        Err(e) => refusal(Refusal::new(500, format!("the desk failed: {e}"))),
+    }
 }
 
 async fn files(State(server): State<Arc<Server>>) -> Response {
