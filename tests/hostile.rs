@@ -224,22 +224,12 @@ fn a_game_over_the_limit_is_an_error_in_its_place_and_never_ends_the_file() {
                 .collect::<String>()
                 .into_bytes()
         } else if name.ends_with(".jsonl") {
-            let mut lines = Vec::new();
-            for record in &records {
-                let (one, _) = format
-                    .write_bytes(std::slice::from_ref(record), &options)
-                    .unwrap();
-                let text = String::from_utf8(one).unwrap();
-                // The game object alone on its line.
-                let start = text
-                    .find("\"games\"")
-                    .and_then(|at| text[at..].find('{').map(|k| at + k));
-                let end = text.rfind(']').unwrap();
-                let object: String = text[start.unwrap()..end].trim().lines().collect();
-                lines.extend_from_slice(object.as_bytes());
-                lines.push(b'\n');
-            }
-            lines
+            let lines = WriteOptions {
+                lossy: true,
+                dialect: Some("lines".into()),
+                ..WriteOptions::default()
+            };
+            format.write_bytes(&records, &lines).unwrap().0
         } else {
             format.write_bytes(&records, &options).unwrap().0
         };

@@ -16,14 +16,12 @@ use crate::record::Termination;
 pub const BYE_NAMES: [&str; 4] = ["bye", "(bye)", "-", "--"];
 
 /// Why a game is left out, when many games may share the reason.
-const LEFT_OUT: [&str; 3] = [
-    "it has no Round tag",
-    "it does not name both players",
-    "both players are byes",
-];
+const NO_ROUND: &str = "it has no Round tag";
+const NO_PLAYERS: &str = "it does not name both players";
+const TWO_BYES: &str = "both players are byes";
 
-/// How many games of one input are noted one by one for one of [`LEFT_OUT`]'s reasons;
-/// the rest are counted in one note.
+/// How many games of one input are noted one by one for one of the reasons above; the
+/// rest are counted in one note.
 const NOTES_A_REASON: usize = 100;
 
 /// What happened to one game on its way to the standings.
@@ -105,39 +103,40 @@ impl Event {
         let mut unsaid: HashMap<(u32, &'static str), usize> = HashMap::new();
         for (k, game) in self.games().iter().enumerate() {
             let at = || self.game_ref(game);
-            let mut leave_out = |message: String| {
-                let reason = LEFT_OUT
-                    .iter()
-                    .copied()
-                    .find(|r| message.ends_with(r))
-                    .unwrap_or("");
+            if let Some(first) = copies.first(k) {
+                let original = self.game_ref(&self.games()[first]);
+                tally.notes.push(Note {
+                    game: at(),
+                    message: format!("left out: the same game as {original}"),
+                    left_out: true,
+                });
+                continue;
+            }
+            // One of the reasons many games of an archive may share: noted the first
+            // `NOTES_A_REASON` times an input gives it, then counted.
+            let mut leave_out = |reason: &'static str| {
                 let said = unsaid.entry((game.input, reason)).or_default();
                 *said += 1;
-                if reason.is_empty() || *said <= NOTES_A_REASON {
+                if *said <= NOTES_A_REASON {
                     tally.notes.push(Note {
                         game: at(),
-                        message,
+                        message: format!("left out: {reason}"),
                         left_out: true,
                     })
                 }
             };
-            if let Some(first) = copies.first(k) {
-                let original = self.game_ref(&self.games()[first]);
-                leave_out(format!("left out: the same game as {original}"));
-                continue;
-            }
             let Some(round) = self.field(game, Field::Round) else {
-                leave_out(format!("left out: {}", LEFT_OUT[0]));
+                leave_out(NO_ROUND);
                 continue;
             };
             let name = |field| self.field_id(game, field).map(&spelling);
             let (Some(black), Some(white)) = (name(Field::Black), name(Field::White)) else {
-                leave_out(format!("left out: {}", LEFT_OUT[1]));
+                leave_out(NO_PLAYERS);
                 continue;
             };
             let seat = match (is_bye(black), is_bye(white)) {
                 (true, true) => {
-                    leave_out(format!("left out: {}", LEFT_OUT[2]));
+                    leave_out(TWO_BYES);
                     continue;
                 }
                 (false, true) => Seat::Bye {
@@ -178,7 +177,7 @@ impl Event {
         }
         let mut unsaid: Vec<((u32, &str), usize)> = unsaid
             .into_iter()
-            .filter(|((_, reason), n)| !reason.is_empty() && *n > NOTES_A_REASON)
+            .filter(|(_, n)| *n > NOTES_A_REASON)
             .collect();
         unsaid.sort();
         for ((input, reason), n) in unsaid {
