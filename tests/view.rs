@@ -1,7 +1,7 @@
 //! The borrowed view of games (`reversi_record::pipeline::view`) against the format's reader: for
 //! every fixture and every real record in `data/`, the same games in the same
 //! order, each view holding exactly the rules, start, tags, moves and result of the
-//! reader's record, the same diagnostics, and `to_parsed_game` giving the reader's game
+//! reader's record, the same diagnostics, and `to_parsed_game` and `next_parsed` giving the reader's game
 //! itself (record with its spans, source text). And the point of the view: a plain game
 //! costs no allocation.
 
@@ -73,14 +73,16 @@ fn options(name: &str, path: Option<&Path>) -> ReadOptions {
     }
 }
 
+/// Diagnostics as their JSON, to compare.
+fn diagnostics(d: &[reversi_record::diagnostic::Diagnostic]) -> Vec<String> {
+    d.iter()
+        .map(|d| serde_json::to_string(d).unwrap())
+        .collect()
+}
+
 /// Checks that `view` says what the reader's `game` says; `what` names it in failures.
 fn check_view(view: &GameView<'_>, game: &ParsedGame, what: &str) {
     assert_eq!(view.index(), game.index, "{what}");
-    let diagnostics = |d: &[reversi_record::diagnostic::Diagnostic]| {
-        d.iter()
-            .map(|d| serde_json::to_string(d).unwrap())
-            .collect::<Vec<_>>()
-    };
     assert_eq!(
         diagnostics(view.diagnostics()),
         diagnostics(&game.diagnostics),
@@ -162,6 +164,26 @@ fn check_file(file: &RecordFile) -> usize {
         "{}: the view has more games",
         file.name
     );
+    // `next_parsed` (what a caller keeping every game uses) gives the reader's games too.
+    let mut reader = GameReader::new(input(
+        file.format,
+        &file.bytes,
+        &file.name,
+        Some(&file.path),
+    ));
+    for (k, game) in expected.iter().enumerate() {
+        let what = format!("{} ({:?}), entry {} (owned)", file.name, file.format, k + 1);
+        let owned = reader
+            .next_parsed()
+            .unwrap_or_else(|| panic!("{what}: the reader ended early"))
+            .expect("in-memory reads do not fail");
+        assert_eq!(
+            (owned.index, &owned.record, diagnostics(&owned.diagnostics)),
+            (game.index, &game.record, diagnostics(&game.diagnostics)),
+            "{what}"
+        );
+    }
+    assert!(reader.next_parsed().is_none(), "{}: more games", file.name);
     plain
 }
 

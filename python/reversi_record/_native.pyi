@@ -127,7 +127,11 @@ def validate(
     rules: Optional[RulesLike] = None,
 ) -> dict[str, Any]: ...
 def to_numpy(
-    games: Iterable[Game], boards: bool = True, planes: bool = False, legal: bool = False
+    games: Union[Reader, Iterable[Game]],
+    boards: bool = True,
+    planes: bool = False,
+    legal: bool = False,
+    jobs: Optional[int] = None,
 ) -> dict[str, Any]: ...
 def dataset(
     paths: Paths,

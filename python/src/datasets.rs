@@ -15,7 +15,7 @@ use reversi_record::Rules;
 
 use crate::engine::rules_arg;
 use crate::errors;
-use crate::games::{format_arg, open, records, Src};
+use crate::games::{format_arg, open, Game, Reader, Src};
 
 fn array<'py, T: numpy::Element>(
     py: Python<'py>,
@@ -53,23 +53,66 @@ fn into_dict(py: Python<'_>, a: Arrays, planes: bool) -> PyResult<Py<PyDict>> {
     Ok(d.unbind())
 }
 
-/// `to_numpy(games, boards=True, planes=False, legal=False, jobs=None)`.
+/// `to_numpy(games, boards=True, planes=False, legal=False, jobs=None)`: `games` is a
+/// `Reader` (its remaining games are taken through the library's views, never as `Game`
+/// objects) or any iterable of `Game`s.
 pub(crate) fn to_numpy(
     py: Python<'_>,
     games: &Bound<'_, PyAny>,
     options: Options,
     jobs: usize,
 ) -> PyResult<Py<PyDict>> {
-    let records = records(py, games)?;
-    let arrays = crate::interrupt::interruptible(py, |stop| {
-        let mut batch = Batch::new();
-        for record in &records {
-            batch.push_record(record);
+    let mut batch = Batch::new();
+    if let Ok(mut reader) = games.downcast::<Reader>().map(|r| r.borrow_mut()) {
+        gather_reader(py, &mut reader, &mut batch)?;
+    } else {
+        for (i, g) in games.try_iter()?.enumerate() {
+            // Millions of games take a while: Ctrl-C is looked for every 4,096.
+            if i % 4096 == 4095 {
+                py.check_signals()?;
+            }
+            let g = g?;
+            batch.push_record(g.downcast::<Game>()?.get().record(py)?);
         }
-        batch.build_until(options, jobs, stop)
-    })?
-    .map_err(|e| errors::usage(py, e.to_string()))?;
+    }
+    let arrays =
+        crate::interrupt::interruptible(py, |stop| batch.build_until(options, jobs, stop))?
+            .map_err(|e| errors::usage(py, e.to_string()))?;
     into_dict(py, arrays, options.planes)
+}
+
+/// Every remaining game of `reader` into `batch`, through views (GIL released); the
+/// file's own problems go to the reader's `file_diagnostics`.
+fn gather_reader(py: Python<'_>, reader: &mut Reader, batch: &mut Batch) -> PyResult<()> {
+    let Reader {
+        games,
+        name,
+        file_diagnostics,
+        ..
+    } = reader;
+    let read = crate::interrupt::interruptible(py, |stop| -> std::io::Result<()> {
+        let Ok(mut games) = games.lock() else {
+            return Ok(());
+        };
+        while let Some(game) = games.next_game() {
+            if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                return Err(crate::interrupt::stopped());
+            }
+            let game = game?;
+            match game.parsed() {
+                // A game the reader could not make a record of has no moves to replay;
+                // one of index 0 is a problem of the file itself.
+                Some(p) if p.record.is_none() => {
+                    if p.index == 0 {
+                        file_diagnostics.push(p.clone());
+                    }
+                }
+                _ => batch.push_view(&game),
+            }
+        }
+        Ok(())
+    })?;
+    read.map_err(|e| errors::io(py, name, &e))
 }
 
 /// The games of several inputs, as arrays of at most `chunk` games at a time. The games

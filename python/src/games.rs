@@ -8,9 +8,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use reversi_record::diagnostic::{Diagnostic, Renderer, Source};
 use reversi_record::formats::{
-    DetectError, Format, Games, ParsedGame, ReadOptions, WriteError, WriteOptions,
+    DetectError, Format, ParsedGame, ReadOptions, WriteError, WriteOptions,
 };
 use reversi_record::pipeline::validation::{Event, Validation};
+use reversi_record::pipeline::view::GameReader;
 use reversi_record::pipeline::Input;
 use reversi_record::record::{score, Identity, MoveRecord, Record, Tag};
 use reversi_record::render::{Diagram, Style};
@@ -111,10 +112,10 @@ pub(crate) fn open(
 /// in `file_diagnostics`.
 #[pyclass(module = "reversi_record", name = "Reader")]
 pub(crate) struct Reader {
-    games: Mutex<Games<'static>>,
-    name: Arc<str>,
+    pub(crate) games: Mutex<GameReader>,
+    pub(crate) name: Arc<str>,
     format: Format,
-    file_diagnostics: Vec<ParsedGame>,
+    pub(crate) file_diagnostics: Vec<ParsedGame>,
 }
 
 #[pymethods]
@@ -127,7 +128,7 @@ impl Reader {
         loop {
             let games = &self.games;
             let next = py.allow_threads(|| match games.lock() {
-                Ok(mut g) => g.next(),
+                Ok(mut g) => g.next_parsed(),
                 Err(_) => None,
             });
             match next {
@@ -175,11 +176,11 @@ pub(crate) fn read_games(
     let rules = rules_arg(py, rules)?;
     let input = open(py, source_arg(source)?, format, rules)?;
     let name = input.options.name.clone();
-    let games = input.format.read(input.reader, &input.options);
+    let format = input.format;
     Ok(Reader {
-        games: Mutex::new(games),
+        games: Mutex::new(GameReader::new(input)),
         name,
-        format: input.format,
+        format,
         file_diagnostics: Vec::new(),
     })
 }

@@ -68,6 +68,39 @@ def test_planes_and_variants():
         rr.to_numpy(mixed)
 
 
+@pytest.mark.parametrize(
+    "path",
+    [
+        FIXTURES / "cli" / "pass.wtb",
+        DATA / "wthor" / "WTH_2004.wtb",
+        DATA / "ggf" / "novello_TestGames.ggf",
+        DATA / "pgn" / "playok_sample.pgn",
+        DATA / "movestrings" / "nboard_xot-large.txt",
+    ],
+    ids=lambda p: p.name,
+)
+def test_to_numpy_of_a_reader_takes_its_views_and_equals_the_games(path):
+    """`to_numpy(read(path))` (the reader itself, taken through views) gives the arrays of
+    `to_numpy(list(read(path)))`, and leaves the reader at its end."""
+    from_games = rr.to_numpy(list(rr.read(path)))
+    reader = rr.read(path)
+    from_reader = rr.to_numpy(reader)
+    assert len(from_reader["lengths"]) > 0
+    assert from_games.keys() == from_reader.keys()
+    for key, value in from_games.items():
+        assert np.array_equal(value, from_reader[key]), key
+    assert list(reader) == []
+
+
+def test_to_numpy_of_a_reader_continues_where_iteration_stopped():
+    path = DATA / "wthor" / "WTH_2004.wtb"
+    games = list(rr.read(path))
+    reader = rr.read(path)
+    next(reader), next(reader)
+    rest = rr.to_numpy(reader)
+    assert np.array_equal(rest["moves"], rr.to_numpy(games[2:])["moves"])
+
+
 def test_dataset_chunks_equal_the_whole():
     paths = [FIXTURES / "cli" / "mixed.rgn"] * 3
     whole = rr.dataset(paths, rules=None)

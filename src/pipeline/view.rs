@@ -300,6 +300,25 @@ impl GameReader {
     }
 }
 
+impl GameReader {
+    /// The next game as the format's reader gives it ([`GameView::to_parsed_game`]), for
+    /// a caller that keeps every game: a game read in full is moved out, not copied.
+    pub fn next_parsed(&mut self) -> Option<io::Result<ParsedGame>> {
+        let view = match self.next_game()? {
+            Ok(view) => view,
+            Err(e) => return Some(Err(e)),
+        };
+        if view.parsed().is_none() {
+            return Some(Ok(view.to_parsed_game()));
+        }
+        match self.buffers.game.take() {
+            Some(Held::Parsed(game)) => Some(Ok(*game)),
+            // Unreachable: a view with a parsed game holds it in the buffers.
+            _ => None,
+        }
+    }
+}
+
 impl TextSource {
     /// Splits off the next game and views it: scanned when it is plain, read in full
     /// otherwise.
