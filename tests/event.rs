@@ -362,3 +362,78 @@ fn the_quick_scans_of_every_format_gather_the_facts_the_full_reader_gives() {
         }
     }
 }
+
+#[test]
+fn standings_rank_each_event_on_its_own_board_and_one_bad_event_sinks_no_other() {
+    // The Open on 8x8, its 10x10 side event under the same name, a Blitz, and a Rapid
+    // whose sheets put Ed twice in round 1.
+    let dir = tempfile::tempdir().unwrap();
+    let game = |event: &str, rules: &str, black: &str, white: &str, result: &str| {
+        let rules = match rules {
+            "" => String::new(),
+            r => format!("[Rules \"{r}\"]\n"),
+        };
+        format!("[Event \"{event}\"]\n{rules}[Round \"1\"]\n[Black \"{black}\"]\n[White \"{white}\"]\n[Result \"{result}\"]\n\n")
+    };
+    let evening = [
+        game("Open", "", "Ann", "Bob", "40-24"),
+        game("Open", "", "Cid", "Dee", "30-34"),
+        game("Open", "othello:10x10", "Bob", "Ann", "55-45"),
+        game("Blitz", "", "Ann", "Cid", "1-0"),
+    ]
+    .concat();
+    std::fs::write(dir.path().join("evening.rgn"), evening).unwrap();
+    let rapid = [
+        game("Rapid", "", "Ed", "Flo", "1-0"),
+        game("Rapid", "", "Gus", "Ed", "0-1"),
+    ]
+    .concat();
+    std::fs::write(dir.path().join("rapid.rgn"), rapid).unwrap();
+    let standings = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_reversi"))
+            .args(["standings", "-q"])
+            .args(args)
+            .arg(dir.path())
+            .output()
+            .expect("the binary runs");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, text, errors) = standings(&[]);
+    assert_eq!(code, Some(1), "{errors}");
+    // Each table: its heading, an empty line, then its header row.
+    let lines: Vec<&str> = text.lines().collect();
+    let headings: Vec<&str> = lines
+        .windows(3)
+        .filter(|w| w[2].starts_with("# Rank"))
+        .map(|w| w[0])
+        .collect();
+    assert_eq!(
+        headings,
+        ["Open (othello)", "Open (othello:10x10)", "Blitz"],
+        "{text}"
+    );
+    assert!(
+        errors.contains("error: Rapid: Ed has two games in round 1")
+            && errors.contains("1 of 4 events have no standings"),
+        "{errors}"
+    );
+    // One event by name; an unknown one is a usage error naming those there are.
+    let (code, text, errors) = standings(&["--event", "blitz", "--format", "csv"]);
+    assert_eq!(code, Some(0), "{errors}");
+    assert_eq!(text.lines().count(), 3, "{text}");
+    assert!(text.starts_with("number,rank,player"), "{text}");
+    let (code, _, errors) = standings(&["--event", "Marathon"]);
+    assert_eq!(code, Some(2));
+    assert!(errors.contains("\"Open (othello:10x10)\""), "{errors}");
+    // Several events in one CSV: an `event` column, a table each.
+    let (_, csv, _) = standings(&["--format", "csv"]);
+    assert!(csv.starts_with("event,number,rank,player"), "{csv}");
+    assert!(
+        csv.contains("\nOpen (othello:10x10),1,1,Bob,1,55,55,"),
+        "{csv}"
+    );
+}

@@ -551,7 +551,7 @@ fn a_hostile_name_comes_back_as_data() {
         assert!(!frame["svg"].as_str().unwrap().contains("<script"));
     }
     let standings = desk.get("/api/standings").json();
-    assert!(standings["players"]
+    assert!(standings["events"][0]["standings"]["players"]
         .as_array()
         .unwrap()
         .iter()
@@ -708,9 +708,59 @@ fn open_list_step_repair_and_download() {
     );
     // The standings of what is loaded.
     let standings = desk.get("/api/standings").json();
-    assert_eq!(standings["event"], "Desk Open");
-    assert_eq!(standings["players"][0]["name"], "Vecchi Elisabetta");
-    assert_eq!(standings["players"][0]["cells"][0], "2B 41-23");
+    let open = &standings["events"][0]["standings"];
+    assert_eq!(open["event"], "Desk Open");
+    assert_eq!(open["players"][0]["name"], "Vecchi Elisabetta");
+    assert_eq!(open["players"][0]["rounds"][0]["text"], "2B 41-23");
+}
+
+#[test]
+fn the_desks_standings_are_the_command_lines() {
+    // The same files through the desk and through `reversi standings --format json`: one
+    // report, the desk's with its findings across games beside it.
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let names = ["round1.rgn", "round2.rgn", "round3.pgn", "round4.pgn"];
+    for name in names {
+        let from = Path::new(ROOT).join("fixtures/event").join(name);
+        std::fs::copy(from, dir.path().join(name)).expect("copied");
+    }
+    let desk = start_in(dir);
+    for name in names {
+        desk.open(name);
+    }
+    let mut from_desk = desk.get("/api/standings").json();
+    assert!(from_desk["findings"].is_array());
+    from_desk.as_object_mut().unwrap().remove("findings");
+    let cli = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(["standings", "--format", "json", "-q"])
+        .args(names.iter().map(|n| desk.dir.path().join(n)))
+        .output()
+        .unwrap();
+    assert_eq!(
+        cli.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&cli.stderr)
+    );
+    let from_cli: Value = serde_json::from_slice(&cli.stdout).unwrap();
+    assert!(from_cli["events"][0]["standings"]["players"]
+        .as_array()
+        .is_some_and(|p| p.len() >= 2));
+    let (desk_text, cli_text) = (
+        serde_json::to_string_pretty(&from_desk).unwrap(),
+        serde_json::to_string_pretty(&from_cli).unwrap(),
+    );
+    assert!(
+        cli_text.contains("the record claims 24-40"),
+        "the notes are compared too"
+    );
+    let differ = desk_text
+        .lines()
+        .zip(cli_text.lines())
+        .enumerate()
+        .find(|(_, (a, b))| a != b);
+    assert_eq!(differ, None, "the desk's line, then the command line's");
+    assert_eq!(desk_text, cli_text);
 }
 
 #[test]

@@ -60,7 +60,7 @@ fn small_event() -> Vec<Pairing> {
 fn small_options() -> StandingsOptions {
     StandingsOptions {
         event: Some("Club night <3>".to_owned()),
-        withdrawn: None,
+        ..StandingsOptions::default()
     }
 }
 
@@ -679,4 +679,190 @@ fn an_archive_without_rounds_is_noted_a_hundred_games_a_reason_then_counted() {
     );
     // The game with a round still comes to the standings.
     assert_eq!(tally.pairings.len(), 1);
+}
+
+#[test]
+fn a_ten_by_ten_event_is_ranked_on_its_hundred_squares() {
+    // spec/standings.md, per board size: a bye is worth half the board (50), a result
+    // without counts 51-49; the BQ weight stays 6.
+    let pairings = [
+        Pairing::game(1, "Ann", "Bob", discs(60, 40)),
+        Pairing::bye(1, "Cid"),
+        Pairing::game(2, "Cid", "Ann", GameResult::Winner(Some(Side::White))),
+        Pairing::bye(2, "Bob"),
+    ];
+    let options = StandingsOptions {
+        squares: 100,
+        ..StandingsOptions::default()
+    };
+    let s = Standings::compute(&pairings, &options).unwrap();
+    let lines: Vec<(&str, String, u32, u32)> = s
+        .players
+        .iter()
+        .map(|p| (p.name.as_str(), p.points.to_string(), p.bq, p.discs))
+        .collect();
+    // Ann: 60 + 6x1 (Bob) + 51 + 6x1 (Cid) = 123, discs 60 + 51.
+    // Cid: bye 50 + 6x1 + 49 + 6x2 (Ann) = 117, discs 50 + 49.
+    // Bob: 40 + 6x2 (Ann) + bye 50 + 6x1 = 108, discs 40 + 50.
+    assert_eq!(
+        lines,
+        [
+            ("Ann", "2".to_owned(), 123, 111),
+            ("Cid", "1".to_owned(), 117, 99),
+            ("Bob", "1".to_owned(), 108, 90),
+        ]
+    );
+    // 70-40 fits no 100-square board; 60-40 fits, but not on 8x8.
+    let too_many = [Pairing::game(1, "Ann", "Bob", discs(70, 40))];
+    let err = Standings::compute(&too_many, &options).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the pairings cannot be ranked:\n  70-40 is more than the 100 discs of the board (file 0, game 0)"
+    );
+    assert!(Standings::compute(&pairings, &StandingsOptions::default()).is_err());
+}
+
+/// An evening's games: the Open on 8x8, its 10x10 side event under the same `Event` name
+/// (Ann and Bob play both, round 1 of each), and a Blitz with the same players.
+const EVENING: &str = "\
+[Event \"Open\"]\n[Round \"1\"]\n[Black \"Ann\"]\n[White \"Bob\"]\n[Result \"40-24\"]\n\n\
+[Event \"Open\"]\n[Round \"1\"]\n[Black \"Cid\"]\n[White \"Dee\"]\n[Result \"30-34\"]\n\n\
+[Event \"open\"]\n[Rules \"othello:10x10\"]\n[Round \"1\"]\n[Black \"Bob\"]\n[White \"Ann\"]\n[Result \"55-45\"]\n\n\
+[Event \"Open\"]\n[Rules \"othello:10x10\"]\n[Round \"1\"]\n[Black \"Cid\"]\n[White \"bye\"]\n\n\
+[Event \"Blitz\"]\n[Round \"1\"]\n[Black \"Ann\"]\n[White \"Cid\"]\n[Result \"1-0\"]\n";
+
+fn evening() -> reversi_record::event::Event {
+    use reversi_record::formats::{Format, ReadOptions};
+    let games = Format::Rgn
+        .read_bytes(EVENING, &ReadOptions::default())
+        .unwrap();
+    let mut event = reversi_record::event::Event::default();
+    event.add_games("evening.rgn", &games);
+    event
+}
+
+#[test]
+fn each_event_and_board_is_ranked_on_its_own() {
+    use reversi_record::event::StandingsRequest;
+    let event = evening();
+    let report = event.standings(&StandingsRequest::default()).unwrap();
+    assert!(report.is_complete(), "{:?}", report.problems());
+    // Each event's heading, squares, and players with their points and discs.
+    type Table<'a> = (Option<&'a str>, u32, Vec<(&'a str, String, u32)>);
+    let tables: Vec<Table> = report
+        .events
+        .iter()
+        .map(|e| {
+            let s = e.standings.as_ref().unwrap();
+            let players = s
+                .players
+                .iter()
+                .map(|p| (p.name.as_str(), p.points.to_string(), p.discs))
+                .collect();
+            (e.event.as_deref(), e.squares, players)
+        })
+        .collect();
+    assert_eq!(
+        tables,
+        [
+            (
+                Some("Open (othello)"),
+                64,
+                vec![
+                    ("Ann", "1".to_owned(), 40),
+                    ("Dee", "1".to_owned(), 34),
+                    ("Cid", "0".to_owned(), 30),
+                    ("Bob", "0".to_owned(), 24)
+                ]
+            ),
+            (
+                Some("Open (othello:10x10)"),
+                100,
+                // Cid's bye is half of 100 squares: a BQ of 50 + 6 x 1 = 56, above Bob's
+                // 55 + 6 x 0 (Ann's points).
+                vec![
+                    ("Cid", "1".to_owned(), 50),
+                    ("Bob", "1".to_owned(), 55),
+                    ("Ann", "0".to_owned(), 45)
+                ]
+            ),
+            (
+                Some("Blitz"),
+                64,
+                vec![("Ann", "1".to_owned(), 33), ("Cid", "0".to_owned(), 31)]
+            ),
+        ]
+    );
+    // The checks across games group the games the same way: nobody is twice in round 1.
+    let findings: Vec<String> = event.check(None).iter().map(|f| f.to_string()).collect();
+    assert!(findings.is_empty(), "{findings:?}");
+}
+
+#[test]
+fn one_event_is_chosen_by_name_and_an_unknown_name_is_refused() {
+    use reversi_record::event::StandingsRequest;
+    let event = evening();
+    let ask = |name: &str| {
+        event.standings(&StandingsRequest {
+            event: Some(name.to_owned()),
+            withdrawn: None,
+        })
+    };
+    // A name shared by two boards gives both; a heading, or another spelling, gives one.
+    let headings = |name: &str| -> Vec<Option<String>> {
+        ask(name)
+            .unwrap()
+            .events
+            .into_iter()
+            .map(|e| e.event)
+            .collect()
+    };
+    assert_eq!(
+        headings("OPEN"),
+        [
+            Some("Open (othello)".to_owned()),
+            Some("Open (othello:10x10)".to_owned())
+        ]
+    );
+    assert_eq!(
+        headings("open (othello:10x10)"),
+        [Some("Open (othello:10x10)".to_owned())]
+    );
+    assert_eq!(headings(" blitz "), [Some("Blitz".to_owned())]);
+    let unknown = ask("Rapid").unwrap_err();
+    assert_eq!(
+        unknown.to_string(),
+        "no event is called \"Rapid\"; the games hold \"Open (othello)\", \"Open (othello:10x10)\", \"Blitz\""
+    );
+}
+
+#[test]
+fn a_withdrawn_player_counts_in_the_events_they_play_and_an_unknown_one_is_a_problem() {
+    use reversi_record::event::StandingsRequest;
+    let event = evening();
+    let request = |names: &[&str]| StandingsRequest {
+        event: None,
+        withdrawn: Some(names.iter().map(|n| n.to_string()).collect()),
+    };
+    let report = event.standings(&request(&["Dee"])).unwrap();
+    assert!(report.is_complete());
+    let withdrawn: Vec<Vec<&str>> = report
+        .events
+        .iter()
+        .map(|e| {
+            let s = e.standings.as_ref().unwrap();
+            s.players
+                .iter()
+                .filter(|p| p.withdrawn)
+                .map(|p| p.name.as_str())
+                .collect()
+        })
+        .collect();
+    assert_eq!(withdrawn, [vec!["Dee"], vec![], vec![]]);
+    let report = event.standings(&request(&["Eve"])).unwrap();
+    assert!(!report.is_complete());
+    assert_eq!(
+        report.problems(),
+        ["Eve is given as withdrawn but plays no game"]
+    );
 }

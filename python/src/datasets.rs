@@ -91,7 +91,7 @@ fn gather_reader(py: Python<'_>, reader: &mut Reader, batch: &mut Batch) -> PyRe
         ..
     } = reader;
     let read = crate::interrupt::interruptible(py, |stop| -> std::io::Result<()> {
-        let Ok(mut games) = games.lock() else {
+        let Ok(games) = games.get_mut() else {
             return Ok(());
         };
         while let Some(game) = games.next_game() {

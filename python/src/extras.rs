@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use reversi_record::event::standings::{Standings, StandingsOptions};
+use reversi_record::event::StandingsRequest;
 use reversi_record::formats::{Format, ParsedGame, ReadOptions, WriteOptions};
 use reversi_record::pipeline::conversion::{Conversion, Event as Converted, Outcome};
 use reversi_record::pipeline::validation::Validation;
@@ -37,8 +37,10 @@ pub(crate) fn scenario_run(py: Python<'_>, text: &str) -> PyResult<PyObject> {
     Ok(out)
 }
 
-/// The standings of the games in `paths` (WOC rules: points, Brightwell quotient, discs)
-/// as the JSON form, with `text`, `csv`, `html` and the tally's `notes`.
+/// The standings of the games in `paths` (WOC rules: points, Brightwell quotient, discs):
+/// the library's report as a dict (`events`, each with its `standings` or `problems`;
+/// `notes`; `problems`), with `text`, `csv` and `html`. Raises `StandingsError` when no
+/// event can be ranked.
 #[pyfunction]
 #[pyo3(signature = (paths, event = None, withdrawn = None, jobs = None))]
 pub(crate) fn standings(
@@ -57,6 +59,7 @@ pub(crate) fn standings(
     if let Some(j) = jobs {
         validation = validation.jobs(j);
     }
+    let request = StandingsRequest { event, withdrawn };
     let result = py.allow_threads(|| -> Result<_, String> {
         let gathered = validation
             .collect(inputs.into_iter())
@@ -64,48 +67,34 @@ pub(crate) fn standings(
         if let Some((name, e)) = gathered.failed.first() {
             return Err(format!("{name}: reading failed: {e}"));
         }
-        let event_games = &gathered.event;
-        let tally = event_games.tally();
-        let notes: Vec<String> = tally.notes.iter().map(|n| n.to_string()).collect();
-        let options = StandingsOptions { event, withdrawn };
-        match Standings::compute(&tally.pairings, &options) {
-            Ok(s) => Ok(Ok((
-                s.to_json(),
-                s.to_text(),
-                s.to_csv(),
-                s.to_html(),
-                notes,
-            ))),
-            Err(e) => Ok(Err(e
-                .problems
-                .iter()
-                .map(|p| event_games.explain(p))
-                .collect::<Vec<_>>())),
-        }
+        Ok(gathered.event.standings(&request))
     });
-    let (json, text, csv, html, notes) = match result {
+    let report = match result {
         Err(e) => return Err(errors::raise(py, "ReadError", e, "io", None)),
-        Ok(Err(problems)) => {
-            let extra = PyDict::new(py);
-            let _ = extra.set_item("problems", problems.clone());
-            return Err(errors::raise(
-                py,
-                "StandingsError",
-                format!("no standings: {}", problems.join("; ")),
-                "standings",
-                Some(extra),
-            ));
+        Ok(Err(unknown)) => {
+            return Err(errors::raise(py, "UsageError", unknown.to_string(), "usage", None))
         }
-        Ok(Ok(s)) => s,
+        Ok(Ok(report)) => report,
     };
-    let value: serde_json::Value = serde_json::from_str(&json)
+    let ranked = report.events.iter().any(|e| e.standings.is_some());
+    if !ranked || !report.problems.is_empty() {
+        let problems = report.problems();
+        let extra = PyDict::new(py);
+        let _ = extra.set_item("problems", problems.clone());
+        let message = match problems.is_empty() {
+            true => "no standings: no game names its round and both players".to_owned(),
+            false => format!("no standings: {}", problems.join("; ")),
+        };
+        return Err(errors::raise(py, "StandingsError", message, "standings", Some(extra)));
+    }
+    let value = serde_json::to_value(&report)
         .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
     let out = to_py(py, &value)?;
     let d = out.bind(py);
-    d.set_item("text", text)?;
-    d.set_item("csv", csv)?;
-    d.set_item("html", html)?;
-    d.set_item("notes", notes)?;
+    d.set_item("text", report.to_text())?;
+    d.set_item("csv", report.to_csv())?;
+    d.set_item("html", report.to_html())?;
+    d.set_item("json", report.to_json())?;
     Ok(out)
 }
 

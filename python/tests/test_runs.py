@@ -1,3 +1,8 @@
+import json
+import os
+import subprocess
+from pathlib import Path
+
 import pytest
 
 import reversi_record as rr
@@ -17,9 +22,54 @@ def test_scenario_run_and_errors():
 def test_standings_of_the_event_fixtures():
     rounds = sorted((FIXTURES / "event").glob("round[12].rgn"))
     s = rr.standings(rounds)
-    assert s["players"] and s["players"][0]["name"]
+    (event,) = s["events"]
+    assert event["squares"] == 64 and event["problems"] == []
+    assert event["standings"]["players"][0]["name"] == "Greta Lindqvist"
     assert "Rank" in s["text"] and s["html"].startswith("<!")
-    assert isinstance(s["notes"], list)
+    assert json.loads(s["json"]) == {k: s[k] for k in ("events", "notes", "problems")}
+
+
+def test_standings_are_the_command_lines_byte_for_byte():
+    """One report: `rr.standings(...)["json"]` is what `reversi standings --format json`
+    writes for the same files."""
+    rounds = [str(p) for p in sorted((FIXTURES / "event").glob("round[1-4].*"))]
+    assert len(rounds) == 4
+    root = Path(__file__).resolve().parents[2]
+    subprocess.run(
+        ["cargo", "build", "--quiet", "--features", "cli", "--bin", "reversi"],
+        cwd=root,
+        check=True,
+    )
+    target = Path(os.environ.get("CARGO_TARGET_DIR", root / "target"))
+    cli = subprocess.run(
+        [str(target / "debug" / "reversi"), "standings", "-q", "--format", "json", *rounds],
+        capture_output=True,
+        check=True,
+    )
+    assert rr.standings(rounds)["json"].encode() == cli.stdout
+
+
+EVENING = """\
+[Event "Open"]\n[Round "1"]\n[Black "Ann"]\n[White "Bob"]\n[Result "40-24"]\n
+[Event "Open"]\n[Rules "othello:10x10"]\n[Round "1"]\n[Black "Bob"]\n[White "Ann"]\n[Result "55-45"]\n
+"""
+
+
+def test_standings_rank_each_event_and_board_and_choose_one_by_name(tmp_path):
+    path = tmp_path / "evening.rgn"
+    path.write_text(EVENING)
+    s = rr.standings([path])
+    assert [(e["event"], e["squares"]) for e in s["events"]] == [
+        ("Open (othello)", 64),
+        ("Open (othello:10x10)", 100),
+    ]
+    one = rr.standings([path], event="open (othello:10x10)")
+    assert [e["standings"]["players"][0]["name"] for e in one["events"]] == ["Bob"]
+    with pytest.raises(rr.UsageError):
+        rr.standings([path], event="Blitz")
+    with pytest.raises(rr.StandingsError) as e:
+        rr.standings([path], withdrawn=["Eve"])
+    assert e.value.problems == ["Eve is given as withdrawn but plays no game"]
 
 
 def test_repair_finds_the_swap():

@@ -1,9 +1,10 @@
-//! `reversi standings`: the standings and crosstable of the games read.
+//! `reversi standings`: the standings and crosstable of each event of the games read
+//! (the library's [`Event::standings`](reversi_record::event::Event::standings) run).
 
 use std::io;
 use std::path::PathBuf;
 
-use reversi_record::event::standings::{Standings, StandingsOptions};
+use reversi_record::event::StandingsRequest;
 use reversi_record::formats::Format;
 use reversi_record::pipeline::validation::Validation;
 use reversi_record::Rules;
@@ -28,12 +29,14 @@ pub(crate) struct Args {
     /// default) writes standard output.
     #[arg(short, long, default_value = "-")]
     output: PathBuf,
-    /// The event's name for the heading (default: the games' `Event` tag, when they share
-    /// one).
+    /// Only the event of this name, when the games hold several (the games of one `Event`
+    /// tag and rules are one event, each ranked on its own); with one, the name it is shown
+    /// under (default: the games' `Event` tag).
     #[arg(long)]
     event: Option<String>,
     /// A player who withdrew (repeatable): their opponents count them as a bye for the
-    /// Brightwell quotient. Default: the players without a game in the last round.
+    /// Brightwell quotient. Default: in each event, the players without a game in its last
+    /// round.
     #[arg(long, value_name = "NAME")]
     withdrawn: Vec<String>,
     /// Read as this format (`FORMAT[:DIALECT]`) instead of detecting it.
@@ -108,40 +111,58 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
             stderr_line(format_args!("note: {note}"));
         }
     }
-    let standings_options = StandingsOptions {
-        event: args.event.clone().or_else(|| {
-            event
-                .shared_field(reversi_record::event::Field::Event)
-                .map(str::to_owned)
-        }),
+    let request = StandingsRequest {
+        event: args.event.clone(),
         withdrawn: (!args.withdrawn.is_empty()).then(|| args.withdrawn.clone()),
     };
-    let standings = match Standings::compute(&tally.pairings, &standings_options) {
-        Ok(standings) => standings,
-        Err(e) => {
-            for problem in &e.problems {
-                stderr_line(format_args!("error: {}", event.explain(problem)));
-            }
-            stderr_line("error: no standings: fix the sheets (or `--withdrawn`) and run again");
-            return Ok(refused(failed_inputs));
+    let report = match event.standings(&request) {
+        Ok(report) => report,
+        Err(unknown) => {
+            stderr_line(format_args!("error: {unknown}"));
+            return Ok(exit::USAGE);
         }
     };
-    if standings.players.is_empty() {
+    if report.events.is_empty() {
         stderr_line("error: no game names its round and both players: no standings");
         return Ok(refused(failed_inputs));
     }
+    for problem in report.problems() {
+        stderr_line(format_args!("error: {problem}"));
+    }
+    let ranked = report
+        .events
+        .iter()
+        .filter(|e| e.standings.is_some())
+        .count();
+    if ranked == 0 || !report.problems.is_empty() {
+        stderr_line("error: no standings: fix the sheets (or `--withdrawn`) and run again");
+        return Ok(refused(failed_inputs));
+    }
+    if ranked < report.events.len() {
+        stderr_line(format_args!(
+            "error: {} of {} events have no standings (above): the others are written",
+            report.events.len() - ranked,
+            report.events.len()
+        ));
+    }
     let text = match args.format {
-        StandingsFormat::Text => standings.to_text(),
-        StandingsFormat::Json => standings.to_json(),
-        StandingsFormat::Csv => standings.to_csv(),
-        StandingsFormat::Html => standings.to_html(),
+        StandingsFormat::Text => report.to_text(),
+        StandingsFormat::Json => report.to_json(),
+        StandingsFormat::Csv => report.to_csv(),
+        StandingsFormat::Html => report.to_html(),
     };
     let inputs: Vec<&std::path::Path> = args.inputs.iter().map(PathBuf::as_path).collect();
     let mut protected = output::name_files(&args.inputs, args.names.as_deref());
     protected.extend(inputs.iter().map(|p| p.to_path_buf()));
     let protected: Vec<&std::path::Path> = protected.iter().map(PathBuf::as_path).collect();
     let written = output::write_whole(&args.output, &protected, text.as_bytes());
-    let status = if failed_inputs { exit::USAGE } else { exit::OK };
+    let status = if failed_inputs {
+        exit::USAGE
+    } else if !report.is_complete() {
+        exit::INVALID
+    } else {
+        exit::OK
+    };
     output::finish_whole(&args.output, written, status)
 }
 

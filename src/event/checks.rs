@@ -8,6 +8,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+use super::names::normalise;
 use super::{Event, EventGame, Field, NameId, Schedule, Scheduled};
 use crate::codes::Code;
 use crate::diagnostic::Severity;
@@ -131,18 +132,6 @@ impl Normal {
     }
 }
 
-/// A name lower-cased with its spacing collapsed; a round's number without leading zeros.
-pub(super) fn normalise(text: &str, round: bool) -> String {
-    let words: Vec<String> = text.split_whitespace().map(str::to_lowercase).collect();
-    let joined = words.join(" ");
-    if round {
-        if let Ok(n) = joined.parse::<u64>() {
-            return n.to_string();
-        }
-    }
-    joined
-}
-
 /// The games that are the same game: for each game, the first earlier game with the same
 /// moves (under the rules and the start's symmetries), if any. Found by sorting the games
 /// by their keys, so that it holds four bytes a game however many games share a key.
@@ -183,8 +172,10 @@ impl Event {
     /// a pairing repeated, and, with `pairings`, the games missing, extra or with colours
     /// swapped. In the order of the later game each is about.
     ///
-    /// Games of one event are those with the same `Event` tag; when the run names only one
-    /// event, games without an `Event` tag belong to it.
+    /// Games of one event are those with the same `Event` tag and rules; when the run
+    /// names only one event, games without an `Event` tag belong to it ([`Sections`]).
+    ///
+    /// [`Sections`]: super::Sections
     pub fn check(&self, pairings: Option<&Schedule>) -> Vec<Finding> {
         let mut findings = Vec::new();
         let _ = self.check_each(pairings, |f| {
@@ -223,18 +214,12 @@ impl Event {
                 findings.push((k, Code::DuplicateGame, Pending::Duplicate(first, k)));
             }
         }
-        // One event, or one per `Event` tag.
-        let events: HashSet<u32> = games
-            .iter()
-            .filter_map(|g| normal.get(self, g, Field::Event))
-            .collect();
-        let group = |g: &EventGame| match events.len() {
-            0 | 1 => None,
-            _ => normal.get(self, g, Field::Event),
-        };
+        // One event, or one per `Event` tag and rules (`sections.rs`).
+        let sections = super::sections::Sections::of(self);
+        let group = |k: usize| sections.of_game(k);
         let mut reported: HashSet<(usize, usize)> = HashSet::new();
         // The same two players twice.
-        let mut met: HashMap<(Option<u32>, u32, u32), usize> = HashMap::new();
+        let mut met: HashMap<(Option<usize>, u32, u32), usize> = HashMap::new();
         for (k, g) in games.iter().enumerate() {
             // Only an event with rounds pairs its players; an archive's players meet often.
             if is_copy(k) || self.field_id(g, Field::Round).is_none() {
@@ -249,18 +234,18 @@ impl Event {
             if b == w {
                 continue;
             }
-            match met.get(&(group(g), b.min(w), b.max(w))) {
+            match met.get(&(group(k), b.min(w), b.max(w))) {
                 Some(&first) => {
                     reported.insert((first, k));
                     findings.push((k, Code::RepeatedPairing, Pending::Repeated(first, k)));
                 }
                 None => {
-                    met.insert((group(g), b.min(w), b.max(w)), k);
+                    met.insert((group(k), b.min(w), b.max(w)), k);
                 }
             }
         }
         // A player twice in one round.
-        let mut playing: HashMap<(Option<u32>, u32, u32), usize> = HashMap::new();
+        let mut playing: HashMap<(Option<usize>, u32, u32), usize> = HashMap::new();
         for (k, g) in games.iter().enumerate() {
             if is_copy(k) || self.field_id(g, Field::Round).is_none() {
                 continue;
@@ -272,7 +257,7 @@ impl Event {
                 let Some(player) = normal.get(self, g, field) else {
                     continue;
                 };
-                match playing.get(&(group(g), round, player)) {
+                match playing.get(&(group(k), round, player)) {
                     Some(&first) => {
                         if reported.insert((first, k)) {
                             let twice = Pending::Twice(first, k, field);
@@ -280,7 +265,7 @@ impl Event {
                         }
                     }
                     None => {
-                        playing.insert((group(g), round, player), k);
+                        playing.insert((group(k), round, player), k);
                     }
                 }
             }

@@ -30,14 +30,18 @@ use crate::record::{is_unknown_value, ClaimedResult, Identity, ResultScore, Term
 pub mod checks;
 mod keys;
 mod names;
+mod report;
 pub mod schedule;
+mod sections;
 pub mod standings;
 mod tally;
 
 pub use checks::{Finding, GameRef};
 pub(crate) use keys::Symmetries;
 pub use keys::{MoveKey, Symmetry};
+pub use report::{EventStandings, StandingsReport, StandingsRequest, UnknownEvent};
 pub use schedule::{Schedule, Scheduled};
+pub use sections::{Section, Sections};
 pub use tally::{Note, Tally, BYE_NAMES};
 
 /// What a game's record claims as its result, reduced to what standings and checks use.

@@ -129,6 +129,18 @@ impl Names {
     }
 }
 
+/// A name lower-cased with its spacing collapsed; a round's number without leading zeros.
+pub(super) fn normalise(text: &str, round: bool) -> String {
+    let words: Vec<String> = text.split_whitespace().map(str::to_lowercase).collect();
+    let joined = words.join(" ");
+    if round {
+        if let Ok(n) = joined.parse::<u64>() {
+            return n.to_string();
+        }
+    }
+    joined
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

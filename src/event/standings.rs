@@ -30,12 +30,8 @@ use serde::{Serialize, Serializer};
 
 use crate::render::escape_markup;
 
-/// The discs a bye, or a game against a withdrawn player, is worth in the BQ (and a bye in
-/// the disc count): half the board.
-pub const BYE_DISCS: u32 = 32;
-/// The discs credited to the winner of a game whose counts are not known (a forfeit, a
-/// result given as a winner only); the loser gets `64 -` this.
-pub const UNCOUNTED_WIN_DISCS: u8 = 33;
+/// The squares of the board the standings are for unless told (8x8).
+pub const SQUARES: u32 = 64;
 /// The weight of an opponent's points in the BQ.
 pub const BQ_POINTS_WEIGHT: u32 = 6;
 
@@ -268,13 +264,68 @@ impl Pairing {
 }
 
 /// What the standings need beyond the pairings.
-#[derive(Clone, PartialEq, Eq, Debug, Default)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct StandingsOptions {
     /// The event's name, for headings.
     pub event: Option<String>,
     /// The players who withdrew. `None` takes those who have no pairing (neither a game nor
     /// a bye) in the last round.
     pub withdrawn: Option<Vec<String>>,
+    /// The playable squares of the event's board (64 on 8x8, 100 on 10x10): the most discs
+    /// a game can count, and what a bye and an uncounted result are worth
+    /// ([`DiscScale`]).
+    pub squares: u32,
+}
+
+impl Default for StandingsOptions {
+    fn default() -> StandingsOptions {
+        StandingsOptions {
+            event: None,
+            withdrawn: None,
+            squares: SQUARES,
+        }
+    }
+}
+
+/// The discs of results without counts, on a board of `squares` playable squares
+/// (`spec/standings.md`): half the board (rounded down) for a bye or a game against a
+/// withdrawn player, one more for the winner of an uncounted result, the rest of the board
+/// for its loser.
+///
+/// ```
+/// use reversi_record::event::standings::DiscScale;
+/// let eight = DiscScale::of(64);
+/// assert_eq!((eight.bye, eight.win, eight.loss), (32, 33, 31));
+/// let ten = DiscScale::of(100);
+/// assert_eq!((ten.bye, ten.win, ten.loss), (50, 51, 49));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct DiscScale {
+    /// The board's playable squares: no game counts more discs.
+    pub squares: u32,
+    /// A bye (and, in the BQ, a game against a withdrawn player).
+    pub bye: u32,
+    /// The winner of a forfeit or a winner-only result.
+    pub win: u8,
+    /// Its loser; a draw without counts is `bye` each.
+    pub loss: u8,
+}
+
+impl DiscScale {
+    /// The scale of a board of `squares` playable squares (at most 255: the largest board
+    /// of the rules has 100).
+    pub fn of(squares: u32) -> DiscScale {
+        let squares = squares.clamp(2, u32::from(u8::MAX));
+        let bye = squares / 2;
+        // `bye + 1 <= 128` and `squares - bye - 1 < 128`: both fit a u8.
+        let win = (bye + 1) as u8;
+        DiscScale {
+            squares,
+            bye,
+            win,
+            loss: (squares - bye - 1) as u8,
+        }
+    }
 }
 
 /// Points: 1 a win or a bye, 1/2 a draw, held in half points so sums are exact.
@@ -367,7 +418,7 @@ pub enum Known {
 }
 
 /// One player's round in the crosstable.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Cell {
     /// The round.
     pub round: Round,
@@ -385,6 +436,24 @@ pub struct Cell {
     pub known: Known,
     /// Where it came from.
     pub source: Source,
+}
+
+/// A cell's fields, and its [`Cell::text`] as `text`.
+impl Serialize for Cell {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut cell = s.serialize_struct("Cell", 9)?;
+        cell.serialize_field("round", &self.round)?;
+        cell.serialize_field("board", &self.board)?;
+        cell.serialize_field("opponent", &self.opponent)?;
+        cell.serialize_field("colour", &self.colour)?;
+        cell.serialize_field("discs", &self.discs)?;
+        cell.serialize_field("outcome", &self.outcome)?;
+        cell.serialize_field("known", &self.known)?;
+        cell.serialize_field("source", &self.source)?;
+        cell.serialize_field("text", &self.text())?;
+        cell.end()
+    }
 }
 
 impl Cell {
@@ -483,12 +552,14 @@ pub enum Problem {
         /// The pairing.
         source: Source,
     },
-    /// Disc counts that an 8x8 board cannot hold.
+    /// Disc counts that the board cannot hold.
     TooManyDiscs {
         /// Black's discs.
         black: u8,
         /// White's discs.
         white: u8,
+        /// The board's playable squares.
+        squares: u32,
         /// The pairing.
         source: Source,
     },
@@ -518,10 +589,11 @@ impl fmt::Display for Problem {
             Problem::TooManyDiscs {
                 black,
                 white,
+                squares,
                 source,
             } => write!(
                 f,
-                "{black}-{white} is more than the 64 discs of the board ({source})"
+                "{black}-{white} is more than the {squares} discs of the board ({source})"
             ),
             Problem::UnknownWithdrawn { player } => {
                 write!(f, "{player} is given as withdrawn but has no pairing")
@@ -562,7 +634,7 @@ struct Seen<'a> {
     credited: Option<u8>,
 }
 
-fn seen<'a>(pairing: &'a Pairing, colour: Side) -> Seen<'a> {
+fn seen<'a>(pairing: &'a Pairing, colour: Side, scale: DiscScale) -> Seen<'a> {
     let Seat::Game {
         black,
         white,
@@ -584,9 +656,9 @@ fn seen<'a>(pairing: &'a Pairing, colour: Side) -> Seen<'a> {
         Side::White => black.trim(),
     };
     let uncounted = |winner: Option<Side>| match winner {
-        None => (Outcome::Draw, 32),
-        Some(w) if w == colour => (Outcome::Win, UNCOUNTED_WIN_DISCS),
-        Some(_) => (Outcome::Loss, 64 - UNCOUNTED_WIN_DISCS),
+        None => (Outcome::Draw, scale.bye as u8),
+        Some(w) if w == colour => (Outcome::Win, scale.win),
+        Some(_) => (Outcome::Loss, scale.loss),
     };
     let (outcome, known, counted, credited) = match *result {
         GameResult::Discs { black, white } => {
@@ -623,7 +695,10 @@ fn seen<'a>(pairing: &'a Pairing, colour: Side) -> Seen<'a> {
 }
 
 /// Each player's pairings, in round order, after checking there is at most one a round.
-fn by_player(pairings: &[Pairing]) -> Result<BTreeMap<&str, Vec<Seen<'_>>>, StandingsError> {
+fn by_player(
+    pairings: &[Pairing],
+    scale: DiscScale,
+) -> Result<BTreeMap<&str, Vec<Seen<'_>>>, StandingsError> {
     let mut problems = Vec::new();
     let mut first_in_round: HashMap<(&str, &Round), Source> = HashMap::new();
     let mut players: BTreeMap<&str, Vec<Seen<'_>>> = BTreeMap::new();
@@ -638,10 +713,11 @@ fn by_player(pairings: &[Pairing]) -> Result<BTreeMap<&str, Vec<Seen<'_>>>, Stan
             ..
         } = p.seat
         {
-            if u32::from(black) + u32::from(white) > 64 {
+            if u32::from(black) + u32::from(white) > scale.squares {
                 problems.push(Problem::TooManyDiscs {
                     black,
                     white,
+                    squares: scale.squares,
                     source: p.source,
                 });
             }
@@ -663,7 +739,10 @@ fn by_player(pairings: &[Pairing]) -> Result<BTreeMap<&str, Vec<Seen<'_>>>, Stan
                 });
             }
             let colour = if i == 0 { Side::Black } else { Side::White };
-            players.entry(name).or_default().push(seen(p, colour));
+            players
+                .entry(name)
+                .or_default()
+                .push(seen(p, colour, scale));
         }
     }
     if !problems.is_empty() {
@@ -716,6 +795,7 @@ struct Totals {
 }
 
 fn totals(
+    scale: DiscScale,
     seen: &[Seen<'_>],
     halves_of: &BTreeMap<&str, u32>,
     withdrawn: &BTreeSet<&str>,
@@ -727,14 +807,14 @@ fn totals(
     for s in seen {
         match (s.opponent, s.credited) {
             (None, _) => {
-                bq += BYE_DISCS + weighted(own);
-                discs += BYE_DISCS;
+                bq += scale.bye + weighted(own);
+                discs += scale.bye;
             }
             (Some(_), None) => {}
             (Some(opponent), Some(credited)) => {
                 discs += u32::from(credited);
                 bq += if withdrawn.contains(opponent) {
-                    BYE_DISCS + weighted(own)
+                    scale.bye + weighted(own)
                 } else {
                     u32::from(credited) + weighted(halves_of.get(opponent).copied().unwrap_or(0))
                 };
@@ -751,7 +831,7 @@ fn totals(
 impl Standings {
     /// Ranks the players of `pairings` by points, then BQ, then discs (then name, for a
     /// stable order; a full tie shares the rank). Refuses pairings that put a player twice in
-    /// a round, against themselves or without a name, and counts beyond 64 discs, naming
+    /// a round, against themselves or without a name, and counts beyond the board's squares, naming
     /// each problem's games.
     ///
     /// ```
@@ -770,7 +850,8 @@ impl Standings {
         pairings: &[Pairing],
         options: &StandingsOptions,
     ) -> Result<Standings, StandingsError> {
-        let players = by_player(pairings)?;
+        let scale = DiscScale::of(options.squares);
+        let players = by_player(pairings, scale)?;
         let rounds: Vec<Round> = pairings
             .iter()
             .map(|p| p.round.clone())
@@ -784,7 +865,7 @@ impl Standings {
             .collect();
         let mut order: Vec<(&str, Totals)> = players
             .iter()
-            .map(|(name, seen)| (*name, totals(seen, &halves_of, &withdrawn)))
+            .map(|(name, seen)| (*name, totals(scale, seen, &halves_of, &withdrawn)))
             .collect();
         order.sort_by(|(a, ta), (b, tb)| {
             (tb.halves, tb.bq, tb.discs)
@@ -925,6 +1006,13 @@ impl Standings {
     /// ```
     pub fn to_csv(&self) -> String {
         let mut out = String::new();
+        self.write_csv(&mut out, None);
+        out
+    }
+
+    /// The CSV table into `out`; with `event`, an `event` column first holding it (for a
+    /// file of several events' tables).
+    pub(crate) fn write_csv(&self, out: &mut String, event: Option<&str>) {
         let header = [
             "number",
             "rank",
@@ -944,7 +1032,8 @@ impl Standings {
         .map(str::to_owned)
         .into_iter()
         .chain(self.rounds.iter().map(|r| format!("round {r}")));
-        push_csv_row(&mut out, header);
+        let lead = |first: &str| event.map(|_| first.to_owned()).into_iter();
+        push_csv_row(out, lead("event").chain(header));
         for p in &self.players {
             let fields = [
                 p.number.to_string(),
@@ -964,9 +1053,9 @@ impl Standings {
             ]
             .into_iter()
             .chain(cell_texts(p));
-            push_csv_row(&mut out, fields);
+            let event = event.map(inert_in_spreadsheets).into_iter();
+            push_csv_row(out, event.chain(fields));
         }
-        out
     }
 
     /// The standings as a complete standalone HTML page (no scripts, no outside resources),
@@ -983,12 +1072,15 @@ impl Standings {
     /// ```
     pub fn to_html(&self) -> String {
         let title = self.event.as_deref().unwrap_or("Standings");
-        let mut out = String::new();
-        out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-        let _ = writeln!(out, "<title>{}</title>", escape_markup(title));
-        out.push_str(HTML_STYLE);
-        out.push_str("</head>\n<body>\n");
+        let mut out = html_page_head(title);
         let _ = writeln!(out, "<h1>{}</h1>", escape_markup(title));
+        self.write_html_table(&mut out);
+        out.push_str(HTML_END);
+        out
+    }
+
+    /// The table and its notes, as HTML, into `out`.
+    pub(crate) fn write_html_table(&self, out: &mut String) {
         out.push_str("<table>\n");
         for (i, row) in self.table().iter().enumerate() {
             out.push_str("<tr>");
@@ -1003,8 +1095,6 @@ impl Standings {
         for note in self.notes() {
             let _ = writeln!(out, "<p>{}</p>", escape_markup(&note));
         }
-        out.push_str("</body>\n</html>\n");
-        out
     }
 
     /// The header and one row per player, as the text and HTML tables show them.
@@ -1155,6 +1245,19 @@ fn push_csv_row(out: &mut String, fields: impl Iterator<Item = String>) {
     }
     out.push('\n');
 }
+
+/// A standalone page's beginning, up to its `<body>`, titled `title`.
+pub(crate) fn html_page_head(title: &str) -> String {
+    let mut out = String::new();
+    out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    let _ = writeln!(out, "<title>{}</title>", escape_markup(title));
+    out.push_str(HTML_STYLE);
+    out.push_str("</head>\n<body>\n");
+    out
+}
+
+/// A standalone page's end.
+pub(crate) const HTML_END: &str = "</body>\n</html>\n";
 
 const HTML_STYLE: &str = "<style>
 body { font-family: sans-serif; margin: 2em; }

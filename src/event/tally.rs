@@ -8,7 +8,7 @@ use std::fmt;
 use serde::Serialize;
 
 use super::standings::{self, GameResult, Problem, Seat, Side};
-use super::{Claimed, Event, EventGame, Field, GameRef, NameId};
+use super::{Claimed, Event, EventGame, Field, GameRef, NameId, Section, Sections};
 use crate::engine::Color;
 use crate::record::Termination;
 
@@ -41,14 +41,26 @@ impl fmt::Display for Note {
     }
 }
 
-/// The pairings of an event's games, ready for [`standings::Standings::compute`], and the
-/// notes on the way.
+/// The pairings of a run's games, ready for [`standings::Standings::compute`], by event,
+/// and the notes on the way.
 #[derive(Clone, Debug, Default)]
 pub struct Tally {
-    /// One pairing a game (`source`: the game's input and number in it).
+    /// One pairing a game (`source`: the game's input and number in it), those of each
+    /// section together, each section's in the order of its games.
     pub pairings: Vec<standings::Pairing>,
+    /// The events the pairings belong to, and which of `pairings` each has.
+    pub sections: Vec<(Section, std::ops::Range<usize>)>,
     /// Every game left out, and every result the board settles against the record.
     pub notes: Vec<Note>,
+}
+
+impl Tally {
+    /// The pairings of each section, in the order of the sections' first games.
+    pub fn by_section(&self) -> impl Iterator<Item = (&Section, &[standings::Pairing])> {
+        self.sections
+            .iter()
+            .map(|(section, range)| (section, self.pairings.get(range.clone()).unwrap_or(&[])))
+    }
 }
 
 fn side(color: Color) -> Option<Side> {
@@ -96,8 +108,11 @@ impl Event {
     /// ```
     pub fn tally(&self) -> Tally {
         let copies = super::checks::Copies::of(self);
+        let sections = Sections::of(self);
         let spelling = self.spellings();
         let mut tally = Tally::default();
+        // The section of each pairing.
+        let mut section_of: Vec<usize> = Vec::new();
         // An archive without rounds would have a note for each of its games: past
         // `NOTES_A_REASON` of one input for one reason, they are counted, and said at the end.
         let mut unsaid: HashMap<(u32, &'static str), usize> = HashMap::new();
@@ -174,6 +189,22 @@ impl Event {
                 pairing = pairing.on_board(board);
             }
             tally.pairings.push(pairing);
+            section_of.push(sections.of_game(k).unwrap_or(0));
+        }
+        // Each section's pairings together, in game order.
+        let mut order: Vec<usize> = (0..tally.pairings.len()).collect();
+        order.sort_by_key(|&i| section_of[i]);
+        let mut pairings: Vec<Option<standings::Pairing>> = std::mem::take(&mut tally.pairings)
+            .into_iter()
+            .map(Some)
+            .collect();
+        tally.pairings = order.iter().filter_map(|&i| pairings[i].take()).collect();
+        for (s, section) in sections.list().iter().enumerate() {
+            let from = order.partition_point(|&i| section_of[i] < s);
+            let to = order.partition_point(|&i| section_of[i] <= s);
+            if from < to {
+                tally.sections.push((section.clone(), from..to));
+            }
         }
         let mut unsaid: Vec<((u32, &str), usize)> = unsaid
             .into_iter()
@@ -218,7 +249,7 @@ impl Event {
         let mut ids: Vec<(NameId, usize)> = count.into_iter().collect();
         ids.sort_by_key(|&(id, _)| id);
         for (id, n) in &ids {
-            let key = super::checks::normalise(self.name(*id), false);
+            let key = super::names::normalise(self.name(*id), false);
             let entry = best.entry(key).or_insert((*n, *id));
             if *n > entry.0 {
                 *entry = (*n, *id);
@@ -227,7 +258,7 @@ impl Event {
         let chosen: HashMap<NameId, NameId> = ids
             .iter()
             .map(|&(id, _)| {
-                let key = super::checks::normalise(self.name(id), false);
+                let key = super::names::normalise(self.name(id), false);
                 (id, best.get(&key).map_or(id, |&(_, b)| b))
             })
             .collect();
@@ -271,16 +302,20 @@ impl Event {
 
     /// What the record claims, as a standings result.
     fn claimed_result(&self, game: &EventGame) -> Option<GameResult> {
-        let squares = self.rules(game).playable().len();
+        let squares = self.rules(game).playable().len().min(255) as i32;
         match game.claimed() {
             Claimed::Discs([black, white]) => Some(GameResult::Discs { black, white }),
-            Claimed::Margin(m) if squares == 64 && m.fract() == 0.0 && m.abs() <= 64.0 => {
-                // On 8x8 a whole margin gives the counts (empties to the winner).
-                let black = ((64.0 + m) / 2.0) as i32;
-                let black = black.clamp(0, 64) as u8;
+            // A whole margin of the board's parity gives the counts (under WOF scoring the
+            // empties go to the winner, so the counts fill the board).
+            Claimed::Margin(m)
+                if m.fract() == 0.0
+                    && m.abs() <= squares as f32
+                    && (squares + m as i32) % 2 == 0 =>
+            {
+                let black = ((squares + m as i32) / 2).clamp(0, squares);
                 Some(GameResult::Discs {
-                    black,
-                    white: 64 - black,
+                    black: black as u8,
+                    white: (squares - black) as u8,
                 })
             }
             Claimed::Margin(m) => Some(GameResult::Winner(match m {
@@ -325,9 +360,10 @@ impl Event {
             Problem::TooManyDiscs {
                 black,
                 white,
+                squares,
                 source,
             } => format!(
-                "{} claims {black}-{white}, more than the 64 discs of the board",
+                "{} claims {black}-{white}, more than the {squares} discs of the board",
                 name(source)
             ),
             Problem::UnknownWithdrawn { player } => {

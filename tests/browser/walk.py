@@ -186,8 +186,8 @@ def main():
 
         # 6. The standings.
         by_id("standings-show").click()
-        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#standings-table tbody tr")) >= 2)
-        first_row = driver.find_element(By.CSS_SELECTOR, "#standings-table tbody tr").text
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#standings-events table tbody tr")) >= 2)
+        first_row = driver.find_element(By.CSS_SELECTOR, "#standings-events table tbody tr").text
         check("Vecchi Elisabetta" in first_row and "2B 41-23" in first_row, "the standings: " + first_row)
         driver.execute_script("document.getElementById('standings-pane').scrollIntoView()")
         shot("07-standings")

@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 use reversi_record::diagnostic::{Diagnostic, Renderer};
-use reversi_record::event::standings::{Standings, StandingsOptions};
-use reversi_record::event::{Event, Field};
+use reversi_record::event::Event;
+use reversi_record::event::StandingsRequest;
 use reversi_record::formats::{Format, ParsedGame, PgnDialect, ReadOptions, WriteOptions};
 use reversi_record::output::AtomicFile;
 use reversi_record::record::{Record, Tag, TagName};
@@ -898,8 +898,8 @@ impl Desk {
         }))
     }
 
-    /// The standings and crosstable of every file loaded, with the notes on the way and
-    /// the findings across games.
+    /// The standings of every file loaded: the library's report (each event's standings,
+    /// the notes on the way), with the findings across games.
     pub(crate) fn standings(&self) -> Value {
         let mut event = Event::default();
         for file in &self.files {
@@ -907,43 +907,13 @@ impl Desk {
             event.add_games(&file.name, &games);
         }
         let findings: Vec<String> = event.check(None).iter().map(|f| f.to_string()).collect();
-        let tally = event.tally();
-        let notes: Vec<String> = tally.notes.iter().map(|n| n.to_string()).collect();
-        let options = StandingsOptions {
-            event: event.shared_field(Field::Event).map(str::to_owned),
-            withdrawn: None,
+        // With no event asked for, the run cannot refuse the request.
+        let mut value = match event.standings(&StandingsRequest::default()) {
+            Ok(report) => serde_json::to_value(&report).unwrap_or_else(|_| json!({})),
+            Err(unknown) => json!({ "events": [], "notes": [], "problems": [unknown.to_string()] }),
         };
-        match Standings::compute(&tally.pairings, &options) {
-            Ok(standings) => json!({
-                "event": standings.event,
-                "rounds": standings.rounds.iter().map(|r| r.as_str().to_owned()).collect::<Vec<_>>(),
-                "players": standings.players.iter().map(|p| json!({
-                    "number": p.number,
-                    "rank": p.rank,
-                    "name": p.name,
-                    "points": p.points.value(),
-                    "bq": p.bq,
-                    "discs": p.discs,
-                    "games": p.games,
-                    "wins": p.wins,
-                    "draws": p.draws,
-                    "losses": p.losses,
-                    "byes": p.byes,
-                    "cells": p.rounds.iter().map(|c| c.as_ref().map(|c| c.text())).collect::<Vec<_>>(),
-                })).collect::<Vec<_>>(),
-                "unfinished": standings.unfinished.len(),
-                "notes": notes,
-                "findings": findings,
-                "problems": Vec::<String>::new(),
-            }),
-            Err(e) => json!({
-                "players": [],
-                "rounds": [],
-                "notes": notes,
-                "findings": findings,
-                "problems": e.problems.iter().map(|p| event.explain(p)).collect::<Vec<_>>(),
-            }),
-        }
+        value["findings"] = json!(findings);
+        value
     }
 }
 

@@ -381,27 +381,44 @@ async function showStandings() {
   try {
     const s = await api("GET", "/api/standings");
     $("standings-pane").hidden = false;
-    $("standings-title").textContent = "Standings" + (s.event ? ": " + s.event : "");
+    const events = s.events;
+    const only = events.length === 1 ? events[0] : null;
+    $("standings-title").textContent = "Standings" + (only && only.event ? ": " + only.event : "");
     const problems = $("standings-problems");
     clear(problems);
-    for (const p of s.problems.concat(s.findings)) problems.appendChild(el("li", p));
-    const head = $("standings-table").tHead;
-    clear(head);
-    const hr = el("tr");
-    for (const h of ["#", "Rank", "Player", "Points", "BQ", "Discs", "Games", "W", "D", "L", "Byes"].concat(s.rounds.map((r) => "Round " + r))) hr.appendChild(el("th", h));
-    head.appendChild(hr);
-    const body = $("standings-table").tBodies[0];
-    clear(body);
-    for (const p of s.players) {
-      const tr = el("tr");
-      for (const v of [p.number, p.rank, p.name, p.points, p.bq, p.discs, p.games, p.wins, p.draws, p.losses, p.byes].concat(p.cells.map((c) => c || ""))) tr.appendChild(el("td", v));
-      body.appendChild(tr);
+    const said = s.problems.slice();
+    for (const e of events) for (const p of e.problems) said.push((only || !e.event ? "" : e.event + ": ") + p);
+    for (const p of said.concat(s.findings)) problems.appendChild(el("li", p));
+    const tables = $("standings-events");
+    clear(tables);
+    for (const e of events) {
+      if (!e.standings) continue;
+      if (!only) tables.appendChild(el("h3", e.event || "Standings"));
+      tables.appendChild(standingsTable(e.standings));
     }
     const notes = $("standings-notes");
     clear(notes);
     for (const n of s.notes) notes.appendChild(el("li", n));
     $("standings-pane").scrollIntoView();
   } catch (e) { say(e.message, true); }
+}
+
+// One event's table: a line per player, a column per round.
+function standingsTable(st) {
+  const table = el("table");
+  table.className = "standings-table";
+  const head = table.createTHead();
+  const hr = el("tr");
+  for (const h of ["#", "Rank", "Player", "Points", "BQ", "Discs", "Games", "W", "D", "L", "Byes"].concat(st.rounds.map((r) => "Round " + r))) hr.appendChild(el("th", h));
+  head.appendChild(hr);
+  const body = table.createTBody();
+  for (const p of st.players) {
+    const tr = el("tr");
+    const cells = p.rounds.map((c) => (c ? c.text : ""));
+    for (const v of [p.number, p.rank + (p.shared ? "=" : ""), p.name + (p.withdrawn ? " (withdrawn)" : ""), p.points, p.bq, p.discs, p.games, p.wins, p.draws, p.losses, p.byes].concat(cells)) tr.appendChild(el("td", v));
+    body.appendChild(tr);
+  }
+  return table;
 }
 
 // ---- wiring ----
