@@ -83,7 +83,7 @@ codes! {
     DuplicateGame = "duplicate-game",
         "Two games of the run have the same moves, as written or under a symmetry of the board that keeps the start position (a sheet read from the other side of the board), whatever names, rounds or files they carry: a game entered twice, a game re-entered in another round, a phone entry beside a typed sheet. Both games are named; keep one. Short games can really be played twice (the message says how many moves they have).";
     PlayerTwiceInRound = "player-twice-in-round",
-        "A player has two games in one round of one event (names compared ignoring case and spacing). Usually one game's round or a name is mistyped. Both games are named. Games of one event are those with the same `Event` tag; when only one event is named, games without an `Event` tag belong to it.";
+        "A player has two games in one round of one event (names compared ignoring case and spacing). Usually one game's round or a name is mistyped. Both games are named. Games of one event are those with the same `Event` tag and rules (a 10x10 side event under the main event's name is its own event); when only one event is named, games without an `Event` tag belong to it.";
     RepeatedPairing = "repeated-pairing",
         "The same two players meet twice in one event. A Swiss event pairs them once, so a round or a name is probably mistyped; in a double round robin it is expected (use `--allow repeated-pairing`). Both games are named.";
     MissingGame = "missing-game",

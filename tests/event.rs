@@ -437,3 +437,42 @@ fn standings_rank_each_event_on_its_own_board_and_one_bad_event_sinks_no_other()
         "{csv}"
     );
 }
+
+#[test]
+fn standings_take_byes_forfeits_and_withdrawals_from_a_french_pairings_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let sheets = "[Round \"1\"]\n[Black \"Ann\"]\n[White \"Bob\"]\n[Result \"40-24\"]\n\n\
+                  [Round \"2\"]\n[Black \"Cid\"]\n[White \"Ann\"]\n[Result \"30-34\"]\n";
+    std::fs::write(dir.path().join("sheets.rgn"), sheets).unwrap();
+    let pairings = dir.path().join("appariements.csv");
+    std::fs::write(
+        &pairings,
+        "ronde;table;noir;blanc;résultat\n1;1;Ann;Bob;\n1;;Cid;EXEMPT;\n2;1;Cid;Ann;\n2;2;Bob;;abandon\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(["standings", "-q", "--format", "csv", "--pairings"])
+        .arg(&pairings)
+        .arg(dir.path().join("sheets.rgn"))
+        .output()
+        .expect("the binary runs");
+    let csv = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Ann 2 wins; Cid a bye (32 + 6 x 1) and a loss (30 + 6 x 2); Bob withdrew after a
+    // loss, so Ann's game against him counts 32 + 6 x 2 in her BQ: 44 + 34 + 6 x 1.
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert_eq!(
+        rows,
+        [
+            "1,1,Ann,2,84,74,2,2,0,0,0,1,1,no,3B 40-24,2W 34-30",
+            "2,2,Cid,1,80,62,1,0,0,1,1,1,0,no,bye,1B 30-34",
+            "3,3,Bob,0,36,24,1,0,0,1,0,0,1,yes,1W 24-40,-",
+        ],
+        "{csv}"
+    );
+}

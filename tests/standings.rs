@@ -805,7 +805,7 @@ fn one_event_is_chosen_by_name_and_an_unknown_name_is_refused() {
     let ask = |name: &str| {
         event.standings(&StandingsRequest {
             event: Some(name.to_owned()),
-            withdrawn: None,
+            ..StandingsRequest::default()
         })
     };
     // A name shared by two boards gives both; a heading, or another spelling, gives one.
@@ -841,8 +841,8 @@ fn a_withdrawn_player_counts_in_the_events_they_play_and_an_unknown_one_is_a_pro
     use reversi_record::event::StandingsRequest;
     let event = evening();
     let request = |names: &[&str]| StandingsRequest {
-        event: None,
         withdrawn: Some(names.iter().map(|n| n.to_string()).collect()),
+        ..StandingsRequest::default()
     };
     let report = event.standings(&request(&["Dee"])).unwrap();
     assert!(report.is_complete());
@@ -865,4 +865,142 @@ fn a_withdrawn_player_counts_in_the_events_they_play_and_an_unknown_one_is_a_pro
         report.problems(),
         ["Eve is given as withdrawn but plays no game"]
     );
+}
+
+/// Three rounds of five players as a director keeps them: the sheets of the games played,
+/// and a pairings file in French, saved by a spreadsheet in Windows-1252, with the byes
+/// (`EXEMPT`, `-`), a forfeit (`+:-`: Cid did not come), an adjourned game without a
+/// record yet, and Eve's withdrawal from round 3.
+const SHEETS: &str = "\
+[Round \"1\"]\n[Black \"Ann\"]\n[White \"Bob\"]\n[Result \"40-24\"]\n\n\
+[Round \"1\"]\n[Black \"Cid\"]\n[White \"Dee\"]\n[Result \"30-34\"]\n\n\
+[Round \"2\"]\n[Black \"dee\"]\n[White \"Eve\"]\n[Result \"20-44\"]\n\n\
+[Round \"3\"]\n[Black \"Bob\"]\n[White \"Dee\"]\n[Result \"35-29\"]\n";
+
+const PAIRINGS: &[u8] = b"ronde;table;noir;blanc;r\xe9sultat\r\n\
+1;1;Ann;Bob;\r\n1;2;Cid;Dee;\r\n1;;Eve;EXEMPT;\r\n\
+2;1;Bob;Cid;+:-\r\n2;2;Dee;Eve;\r\n2;;Ann;-;\r\n\
+3;1;Ann;Cid;ajourn\xe9e\r\n3;2;Bob;Dee;\r\n3;;Eve;;abandon\r\n";
+
+#[test]
+fn the_pairings_file_gives_the_byes_forfeits_withdrawals_and_games_to_come() {
+    use reversi_record::event::{Event, Schedule, StandingsRequest};
+    use reversi_record::formats::{Format, ReadOptions};
+    let schedule = Schedule::from_bytes(PAIRINGS).unwrap();
+    assert_eq!(schedule.pairings().len(), 9);
+    let mut event = Event::default();
+    let games = Format::Rgn
+        .read_bytes(SHEETS, &ReadOptions::default())
+        .unwrap();
+    event.add_games("sheets.rgn", &games);
+    let report = event
+        .standings(&StandingsRequest {
+            pairings: Some(schedule.clone()),
+            ..StandingsRequest::default()
+        })
+        .unwrap();
+    assert!(report.is_complete(), "{:?}", report.problems());
+    let s = report.events[0].standings.as_ref().unwrap();
+    let lines: Vec<(&str, String, u32, u32, bool)> = s
+        .players
+        .iter()
+        .map(|p| {
+            (
+                p.name.as_str(),
+                p.points.to_string(),
+                p.bq,
+                p.discs,
+                p.withdrawn,
+            )
+        })
+        .collect();
+    // By hand (spec/standings.md; Eve withdrawn, so her opponents count 32 + 6 x their
+    // own points for her; the adjourned game scores nothing yet):
+    //   Bob 2: 24 + 6x2 (Ann) + 33 (forfeit) + 6x0 (Cid) + 35 + 6x1 (Dee) = 110
+    //   Ann 2: 40 + 6x2 (Bob) + bye 32 + 6x2 = 96
+    //   Eve 2: bye 32 + 6x2 + 44 + 6x1 (Dee) = 94
+    //   Dee 1: 34 + 6x0 (Cid) + (32 + 6x1: Eve withdrew) + 29 + 6x2 (Bob) = 113
+    //   Cid 0: 30 + 6x1 (Dee) + 31 (forfeit lost) + 6x2 (Bob) = 79
+    assert_eq!(
+        lines,
+        [
+            ("Bob", "2".to_owned(), 110, 92, false),
+            ("Ann", "2".to_owned(), 96, 72, false),
+            ("Eve", "2".to_owned(), 94, 76, true),
+            ("Dee", "1".to_owned(), 113, 83, false),
+            ("Cid", "0".to_owned(), 79, 61, false),
+        ]
+    );
+    let cid = &s.players[4];
+    assert_eq!(cid.rounds[1].as_ref().unwrap().text(), "1W loss ff");
+    // The adjourned game keeps the standings provisional, named by its line.
+    assert_eq!(s.unfinished, [Source::pairings_line(8)]);
+    assert!(
+        report
+            .notes
+            .iter()
+            .any(|n| n == "line 8 of the pairings: round 3, Ann vs Cid: adjourned, no record yet: counted as not played yet"),
+        "{:?}",
+        report.notes
+    );
+    // Against the schedule, only the adjourned game's record is missing: byes, the
+    // forfeit and the withdrawal expect none.
+    let codes: Vec<String> = event
+        .check(Some(&schedule))
+        .iter()
+        .map(|f| f.code.name().to_owned())
+        .collect();
+    assert_eq!(codes, ["missing-game"]);
+}
+
+#[test]
+fn pairings_headers_in_other_languages_and_orders_are_headers() {
+    use reversi_record::event::{Schedule, Status};
+    for text in [
+        "Runde,Brett,Weiss,Schwarz\n1,1,Bob,Ann\n",
+        "ronde\tbord\tzwart\twit\n1\t1\tAnn\tBob\n",
+        "blancas;negras;ronda\nBob;Ann;1\n",
+        "回戦,盤,黒,白\n1,1,Ann,Bob\n",
+        "\u{feff}Round;Board;Black;White;Result\n1;1;Ann;Bob;40-24\n",
+    ] {
+        let schedule = Schedule::parse(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        let lines = schedule.pairings();
+        assert_eq!(lines.len(), 1, "{text:?}");
+        assert_eq!(
+            (
+                lines[0].round.as_str(),
+                lines[0].black.as_str(),
+                lines[0].white.as_str()
+            ),
+            ("1", "Ann", "Bob"),
+            "{text:?}"
+        );
+        assert_eq!(lines[0].status, Status::Game, "{text:?}");
+    }
+    // Byes in several spellings, a double forfeit, and lines the schedule cannot read.
+    let schedule = Schedule::parse("1,,Ann,spielfrei\n1,,vrij,Bob\n1,2,Cid,Dee,-:-\n").unwrap();
+    let seen: Vec<(&str, Status)> = schedule
+        .pairings()
+        .iter()
+        .map(|l| (l.black.as_str(), l.status))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("Ann", Status::Bye),
+            ("Bob", Status::Bye),
+            (
+                "Cid",
+                Status::Forfeit {
+                    black_absent: true,
+                    white_absent: true
+                }
+            )
+        ]
+    );
+    let err = Schedule::parse("round,board,black,white\n1,1,Ann,\n").unwrap_err();
+    assert_eq!(err.line, 2);
+    assert!(err.message.starts_with("no white player"), "{err}");
+    let err = Schedule::parse("ronde;table;noir\n1;1;Ann\n").unwrap_err();
+    assert_eq!(err.to_string(), "line 1: the header names no white column");
 }

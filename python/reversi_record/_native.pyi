@@ -148,6 +148,7 @@ def standings(
     event: Optional[str] = None,
     withdrawn: Optional[Sequence[str]] = None,
     jobs: Optional[int] = None,
+    pairings: Optional[PathLike] = None,
 ) -> dict[str, Any]: ...
 def repair(game: Game, max_edits: int = 2) -> dict[str, Any]: ...
 def convert(

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use reversi_record::event::StandingsRequest;
+use reversi_record::event::{Schedule, StandingsRequest};
 use reversi_record::formats::{Format, ParsedGame, ReadOptions, WriteOptions};
 use reversi_record::pipeline::conversion::{Conversion, Event as Converted, Outcome};
 use reversi_record::pipeline::validation::Validation;
@@ -42,14 +42,25 @@ pub(crate) fn scenario_run(py: Python<'_>, text: &str) -> PyResult<PyObject> {
 /// `notes`; `problems`), with `text`, `csv` and `html`. Raises `StandingsError` when no
 /// event can be ranked.
 #[pyfunction]
-#[pyo3(signature = (paths, event = None, withdrawn = None, jobs = None))]
+#[pyo3(signature = (paths, event = None, withdrawn = None, jobs = None, pairings = None))]
 pub(crate) fn standings(
     py: Python<'_>,
     paths: Vec<PathBuf>,
     event: Option<String>,
     withdrawn: Option<Vec<String>>,
     jobs: Option<usize>,
+    pairings: Option<PathBuf>,
 ) -> PyResult<PyObject> {
+    let pairings = match pairings {
+        Some(path) => {
+            let shown = path.display().to_string();
+            let bytes = std::fs::read(&path).map_err(|e| errors::io(py, &shown, &e))?;
+            let schedule = Schedule::from_bytes(&bytes)
+                .map_err(|e| errors::usage(py, format!("{shown}: {e}")))?;
+            Some(schedule)
+        }
+        None => None,
+    };
     let mut inputs = Vec::new();
     for path in paths {
         let name = path.to_string_lossy().into_owned();
@@ -59,7 +70,11 @@ pub(crate) fn standings(
     if let Some(j) = jobs {
         validation = validation.jobs(j);
     }
-    let request = StandingsRequest { event, withdrawn };
+    let request = StandingsRequest {
+        event,
+        withdrawn,
+        pairings,
+    };
     let result = py.allow_threads(|| -> Result<_, String> {
         let gathered = validation
             .collect(inputs.into_iter())
@@ -72,7 +87,13 @@ pub(crate) fn standings(
     let report = match result {
         Err(e) => return Err(errors::raise(py, "ReadError", e, "io", None)),
         Ok(Err(unknown)) => {
-            return Err(errors::raise(py, "UsageError", unknown.to_string(), "usage", None))
+            return Err(errors::raise(
+                py,
+                "UsageError",
+                unknown.to_string(),
+                "usage",
+                None,
+            ))
         }
         Ok(Ok(report)) => report,
     };
@@ -85,7 +106,13 @@ pub(crate) fn standings(
             true => "no standings: no game names its round and both players".to_owned(),
             false => format!("no standings: {}", problems.join("; ")),
         };
-        return Err(errors::raise(py, "StandingsError", message, "standings", Some(extra)));
+        return Err(errors::raise(
+            py,
+            "StandingsError",
+            message,
+            "standings",
+            Some(extra),
+        ));
     }
     let value = serde_json::to_value(&report)
         .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;

@@ -39,6 +39,11 @@ pub(crate) struct Args {
     /// round.
     #[arg(long, value_name = "NAME")]
     withdrawn: Vec<String>,
+    /// The director's pairings file (CSV: `round,board,black,white[,result]`, or columns
+    /// named in any order and language): its byes, forfeits (`+:-`, `-:+`), withdrawals
+    /// and games without a record yet go into the standings (`spec/standings.md`).
+    #[arg(long, value_name = "FILE")]
+    pairings: Option<PathBuf>,
     /// Read as this format (`FORMAT[:DIALECT]`) instead of detecting it.
     #[arg(long, value_parser = input::parse_format)]
     from: Option<Format>,
@@ -65,6 +70,16 @@ enum StandingsFormat {
 }
 
 pub(crate) fn run(mut args: Args) -> io::Result<u8> {
+    let pairings = match &args.pairings {
+        Some(path) => match super::validate::read_pairings(path) {
+            Ok(schedule) => Some(schedule),
+            Err(e) => {
+                stderr_line(format_args!("error: {e}"));
+                return Ok(exit::USAGE);
+            }
+        },
+        None => None,
+    };
     args.inputs = input::expand(&args.inputs, args.quiet)?;
     let jobs = super::capped_jobs(args.jobs, args.quiet);
     let options = InputOptions {
@@ -114,6 +129,7 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
     let request = StandingsRequest {
         event: args.event.clone(),
         withdrawn: (!args.withdrawn.is_empty()).then(|| args.withdrawn.clone()),
+        pairings,
     };
     let report = match event.standings(&request) {
         Ok(report) => report,
@@ -154,6 +170,7 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
     let inputs: Vec<&std::path::Path> = args.inputs.iter().map(PathBuf::as_path).collect();
     let mut protected = output::name_files(&args.inputs, args.names.as_deref());
     protected.extend(inputs.iter().map(|p| p.to_path_buf()));
+    protected.extend(args.pairings.iter().cloned());
     let protected: Vec<&std::path::Path> = protected.iter().map(PathBuf::as_path).collect();
     let written = output::write_whole(&args.output, &protected, text.as_bytes());
     let status = if failed_inputs {

@@ -294,12 +294,11 @@ enum Opened {
 }
 
 /// The pairings file, or an error naming it.
-fn read_pairings(path: &std::path::Path) -> io::Result<Schedule> {
+pub(crate) fn read_pairings(path: &std::path::Path) -> io::Result<Schedule> {
     let shown = path.display();
-    let text = std::fs::read(path)
+    let bytes = std::fs::read(path)
         .map_err(|e| io::Error::new(e.kind(), format!("{shown}: cannot read the pairings: {e}")))?;
-    let text = String::from_utf8_lossy(&text);
-    Schedule::parse(&text).map_err(|e| {
+    Schedule::from_bytes(&bytes).map_err(|e| {
         io::Error::new(
             io::ErrorKind::InvalidData,
             format!("{shown}: {e} (a pairings file has lines `round,board,black,white`)"),

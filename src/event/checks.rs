@@ -9,6 +9,7 @@ use std::fmt;
 use serde::Serialize;
 
 use super::names::normalise;
+use super::schedule::{is_bye_word, Status};
 use super::{Event, EventGame, Field, NameId, Schedule, Scheduled};
 use crate::codes::Code;
 use crate::diagnostic::Severity;
@@ -399,6 +400,8 @@ impl Event {
         let games = self.games();
         // The games by round and players.
         let mut by_pair: HashMap<(u32, u32, u32), Vec<usize>> = HashMap::new();
+        // The records of byes (a game against `bye`), by round and player.
+        let mut byes: HashMap<(u32, u32), Vec<usize>> = HashMap::new();
         for (k, g) in games.iter().enumerate() {
             if let (Some(r), Some(b), Some(w)) = (
                 normal.get(self, g, Field::Round),
@@ -406,10 +409,32 @@ impl Event {
                 normal.get(self, g, Field::White),
             ) {
                 by_pair.entry((r, b.min(w), b.max(w))).or_default().push(k);
+                for (player, other) in [(b, Field::White), (w, Field::Black)] {
+                    if self.field(g, other).is_some_and(is_bye_word) {
+                        byes.entry((r, player)).or_default().push(k);
+                    }
+                }
             }
         }
         let mut paired = vec![false; games.len()];
         for (p, pairing) in pairings.pairings().iter().enumerate() {
+            match pairing.status {
+                // No game is expected: a bye's record, if any, is its.
+                Status::Bye => {
+                    let key = (
+                        normal.key(&pairing.round, true),
+                        normal.key(&pairing.black, false),
+                    );
+                    if let (Some(r), Some(player)) = key {
+                        for &k in byes.get(&(r, player)).into_iter().flatten() {
+                            paired[k] = true;
+                        }
+                    }
+                    continue;
+                }
+                Status::Withdrawn => continue,
+                Status::Game | Status::Adjourned | Status::Forfeit { .. } => {}
+            }
             let found = match (
                 normal.key(&pairing.round, true),
                 normal.key(&pairing.black, false),
@@ -421,7 +446,9 @@ impl Event {
                 _ => None,
             };
             let Some((ks, black)) = found else {
-                findings.push((games.len(), Code::MissingGame, Pending::Missing(p)));
+                if pairing.expects_a_game() {
+                    findings.push((games.len(), Code::MissingGame, Pending::Missing(p)));
+                }
                 continue;
             };
             let right = ks

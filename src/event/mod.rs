@@ -40,9 +40,9 @@ pub use checks::{Finding, GameRef};
 pub(crate) use keys::Symmetries;
 pub use keys::{MoveKey, Symmetry};
 pub use report::{EventStandings, StandingsReport, StandingsRequest, UnknownEvent};
-pub use schedule::{Schedule, Scheduled};
+pub use schedule::{is_bye_word, Schedule, Scheduled, Status, BYE_WORDS};
 pub use sections::{Section, Sections};
-pub use tally::{Note, Tally, BYE_NAMES};
+pub use tally::{Note, Tally};
 
 /// What a game's record claims as its result, reduced to what standings and checks use.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -7,7 +7,10 @@ use std::fmt::{self, Write as _};
 use serde::Serialize;
 
 use super::names::normalise;
-use super::standings::{self, Standings, StandingsOptions};
+use super::schedule::{Schedule, Scheduled, Status};
+use super::standings::{
+    self, GameResult, Pairing, Seat, Side, Source, Standings, StandingsOptions,
+};
 use super::{Event, Section};
 
 /// What to rank, beyond the games.
@@ -16,9 +19,13 @@ pub struct StandingsRequest {
     /// Only the event of this name (compared ignoring case and spacing with each event's
     /// name and heading). When the games hold one event, the name it is shown under.
     pub event: Option<String>,
-    /// The players who withdrew, in whichever event they play. `None`: in each event, those
-    /// without a pairing in its last round.
+    /// The players who withdrew, in whichever event they play. `None`: those the pairings
+    /// file says withdrew, or without one, in each event, those without a pairing in its
+    /// last round.
     pub withdrawn: Option<Vec<String>>,
+    /// The director's pairings file: its byes, forfeits, withdrawals and games without a
+    /// record yet go into the standings of the event whose players it names.
+    pub pairings: Option<Schedule>,
 }
 
 /// The standings of one event of the run.
@@ -91,14 +98,41 @@ impl Event {
     /// ```
     pub fn standings(&self, request: &StandingsRequest) -> Result<StandingsReport, UnknownEvent> {
         let tally = self.tally();
-        let sections: Vec<(&Section, &[standings::Pairing])> = tally.by_section().collect();
-        let chosen = chosen(&sections, request.event.as_deref())?;
+        let mut sections: Vec<(&Section, Vec<Pairing>)> = tally
+            .by_section()
+            .map(|(section, pairings)| (section, pairings.to_vec()))
+            .collect();
         let mut report = StandingsReport {
             events: Vec::new(),
             notes: tally.notes.iter().map(ToString::to_string).collect(),
             problems: Vec::new(),
         };
-        if let Some(given) = &request.withdrawn {
+        // The pairings file goes to the event whose players it names.
+        let mut scheduled_withdrawn = None;
+        if let Some(schedule) = &request.pairings {
+            let names = |pairings: &[Pairing]| -> usize {
+                schedule
+                    .pairings()
+                    .iter()
+                    .filter(|line| {
+                        let key = normalise(&line.black, false);
+                        pairings
+                            .iter()
+                            .any(|p| p.players().iter().any(|n| normalise(n, false) == key))
+                    })
+                    .count()
+            };
+            let best = (0..sections.len()).max_by_key(|&i| (names(&sections[i].1), usize::MAX - i));
+            if let Some(i) = best {
+                let withdrawn = apply(schedule, &mut sections[i].1, &mut report.notes);
+                scheduled_withdrawn = (!withdrawn.is_empty()).then_some(withdrawn);
+            }
+        }
+        let listed: Vec<(&Section, &[Pairing])> =
+            sections.iter().map(|(s, p)| (*s, p.as_slice())).collect();
+        let chosen = chosen(&listed, request.event.as_deref())?;
+        let withdrawn_given = request.withdrawn.clone().or(scheduled_withdrawn);
+        if let Some(given) = &withdrawn_given {
             for name in given {
                 let plays = chosen.iter().any(|&(_, pairings)| {
                     pairings.iter().any(|p| p.players().contains(&name.trim()))
@@ -112,13 +146,13 @@ impl Event {
         }
         for &(section, pairings) in &chosen {
             let squares = section.rules.playable().len() as u32;
-            let heading = match (&request.event, sections.len()) {
+            let heading = match (&request.event, listed.len()) {
                 // One event: the name asked for is its heading.
                 (Some(asked), 1) => Some(asked.clone()),
                 _ => section.heading(),
             };
             // The withdrawn players of this event: those given who play in it.
-            let withdrawn = request.withdrawn.as_ref().map(|given| {
+            let withdrawn = withdrawn_given.as_ref().map(|given| {
                 given
                     .iter()
                     .filter(|n| pairings.iter().any(|p| p.players().contains(&n.trim())))
@@ -144,6 +178,114 @@ impl Event {
         }
         Ok(report)
     }
+}
+
+/// Puts what the pairings file says into one event's `pairings`: its byes, its forfeits
+/// (over a record without a result), a game without a record as not played yet; each
+/// with a note. Gives the players it says withdrew, spelt as the games spell them.
+fn apply(schedule: &Schedule, pairings: &mut Vec<Pairing>, notes: &mut Vec<String>) -> Vec<String> {
+    // The games' spelling of each name.
+    let mut spelled: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+    for p in pairings.iter() {
+        for name in p.players() {
+            spelled
+                .entry(normalise(name, false))
+                .or_insert_with(|| name.to_owned());
+        }
+    }
+    let name = |n: &str| {
+        spelled
+            .get(&normalise(n, false))
+            .cloned()
+            .unwrap_or_else(|| n.trim().to_owned())
+    };
+    let same_round = |p: &Pairing, line: &Scheduled| {
+        normalise(p.round.as_str(), true) == normalise(&line.round, true)
+    };
+    let mut withdrawn = Vec::new();
+    for line in schedule.pairings() {
+        let at = Source::pairings_line(line.line);
+        let (black, white) = (name(&line.black), name(&line.white));
+        let board = |p: Pairing| match &line.board {
+            Some(b) => p.on_board(b),
+            None => p,
+        };
+        let pairing = |result: GameResult| {
+            let mut p = board(Pairing::game(line.round.as_str(), &black, &white, result));
+            p.source = at;
+            p
+        };
+        // The record of this line's game, either colours.
+        let game = pairings.iter().position(|p| {
+            same_round(p, line) && {
+                let players = p.players();
+                players.len() == 2
+                    && players.contains(&black.as_str())
+                    && players.contains(&white.as_str())
+            }
+        });
+        match line.status {
+            Status::Withdrawn => withdrawn.push(black.clone()),
+            Status::Bye => {
+                let playing = pairings
+                    .iter()
+                    .find(|p| same_round(p, line) && p.players().contains(&black.as_str()));
+                match playing {
+                    Some(p) if matches!(p.seat, Seat::Bye { .. }) => {}
+                    Some(p) => notes.push(format!(
+                        "{at}: the pairings give {black} a bye in round {}, but {} has them play: the game counts",
+                        line.round, p.source
+                    )),
+                    None => {
+                        let mut bye = board(Pairing::bye(line.round.as_str(), &black));
+                        bye.source = at;
+                        pairings.push(bye);
+                    }
+                }
+            }
+            Status::Forfeit {
+                black_absent,
+                white_absent,
+            } => {
+                let result = match (black_absent, white_absent) {
+                    (true, true) => GameResult::DoubleForfeit,
+                    (true, false) => GameResult::Forfeit {
+                        winner: Side::White,
+                    },
+                    _ => GameResult::Forfeit {
+                        winner: Side::Black,
+                    },
+                };
+                match game {
+                    Some(k) => match &mut pairings[k].seat {
+                        Seat::Game {
+                            result: recorded @ (GameResult::Unfinished | GameResult::Forfeit { .. }),
+                            ..
+                        } => *recorded = result,
+                        _ => notes.push(format!(
+                            "{at}: the pairings say round {}'s {black} vs {white} was not played, but {} has a result: the record counts",
+                            line.round, pairings[k].source
+                        )),
+                    },
+                    None => pairings.push(pairing(result)),
+                }
+            }
+            Status::Game | Status::Adjourned => {
+                if game.is_none() {
+                    let what = match line.status {
+                        Status::Adjourned => "adjourned, no record yet",
+                        _ => "no record of the game yet",
+                    };
+                    notes.push(format!(
+                        "{at}: round {}, {black} vs {white}: {what}: counted as not played yet",
+                        line.round
+                    ));
+                    pairings.push(pairing(GameResult::Unfinished));
+                }
+            }
+        }
+    }
+    withdrawn
 }
 
 /// The sections asked for: all, or those whose event name or heading is `asked` (with one

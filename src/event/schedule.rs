@@ -1,10 +1,50 @@
-//! The pairings a director made: a CSV of `round,board,black,white`, the schedule the
-//! games of a run are checked against (`reversi validate --pairings FILE`).
+//! The pairings a director made: who plays whom in each round, with the byes, the forfeits
+//! (who did not come), the adjourned games and the withdrawals, as the director keeps them
+//! in a spreadsheet. The games of a run are checked against it (`reversi validate
+//! --pairings FILE`) and the standings take its byes, forfeits and withdrawals from it
+//! (`reversi standings --pairings FILE`).
+//!
+//! The file is CSV (`,`, `;` or tab separated, fields optionally in double quotes). Its
+//! columns are `round,board,black,white` and an optional `result` (or `status`), in that
+//! order, or in any order under a first line naming them, in English or in the director's
+//! language (`ronde;table;noir;blanc`, `Runde,Brett,Schwarz,Weiss`, `ronde,bord,zwart,wit`,
+//! `ronda,mesa,negras,blancas`, `turno,tavolo,nero,bianco`, `回戦,盤,黒,白`).
+//!
+//! * A **bye**: one player, the other name a bye word (`bye`, `EXEMPT`, `spielfrei`,
+//!   `vrij`, `libre`, `-`, ...), or the result `bye`.
+//! * A **forfeit**: the result says who did not come: `+:-` or `1-0 ff` (White absent),
+//!   `-:+` or `0-1 ff` (Black absent), `-:-` (neither came).
+//! * An **adjourned** game: the result `adjourned` (its record comes later, maybe in two
+//!   parts).
+//! * A **withdrawal**: the player in the `black` column, the `white` column empty, the
+//!   result `withdrawn` (`forfait général`, `zurückgezogen`, `teruggetrokken`, ...): the
+//!   player plays no round from this one on.
 
 use std::fmt;
 
-/// One game of the schedule: who plays whom with which colour, in which round and on
-/// which board.
+/// What the schedule says of one line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Status {
+    /// A game to be played: its record gives the result.
+    #[default]
+    Game,
+    /// `black` has a bye (`white` is empty).
+    Bye,
+    /// The game was not played: who did not come.
+    Forfeit {
+        /// Black did not come.
+        black_absent: bool,
+        /// White did not come.
+        white_absent: bool,
+    },
+    /// The game was adjourned: its record, or its parts, come later.
+    Adjourned,
+    /// `black` withdrew, from this round on (`white` is empty).
+    Withdrawn,
+}
+
+/// One line of the schedule: who plays whom with which colour, in which round and on
+/// which board, and what the director noted of it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Scheduled {
     /// The line of the file it was read from (from 1).
@@ -13,10 +53,19 @@ pub struct Scheduled {
     pub round: String,
     /// The board, when given.
     pub board: Option<String>,
-    /// The player with Black.
+    /// The player with Black (the player, for a bye or a withdrawal).
     pub black: String,
-    /// The player with White.
+    /// The player with White (empty for a bye or a withdrawal).
     pub white: String,
+    /// A game, a bye, a forfeit, an adjourned game or a withdrawal.
+    pub status: Status,
+}
+
+impl Scheduled {
+    /// Whether a game record is expected for this line: a game to be played, or adjourned.
+    pub fn expects_a_game(&self) -> bool {
+        matches!(self.status, Status::Game | Status::Adjourned)
+    }
 }
 
 impl fmt::Display for Scheduled {
@@ -25,17 +74,26 @@ impl fmt::Display for Scheduled {
         if let Some(board) = &self.board {
             write!(f, ", board {board}")?;
         }
-        write!(f, ": {} (black) vs {} (white)", self.black, self.white)
+        match self.status {
+            Status::Bye => write!(f, ": a bye for {}", self.black),
+            Status::Withdrawn => write!(f, ": {} withdraws", self.black),
+            _ => write!(f, ": {} (black) vs {} (white)", self.black, self.white),
+        }
     }
 }
 
 /// A schedule of pairings.
 ///
 /// ```
-/// use reversi_record::event::Schedule;
-/// let pairings = Schedule::parse("round,board,black,white\n1,1,Ann,Bob\n1,2,\"Cy, Jr.\",Di\n").unwrap();
-/// assert_eq!(pairings.pairings().len(), 2);
-/// assert_eq!(pairings.pairings()[1].black, "Cy, Jr.");
+/// use reversi_record::event::{Schedule, Status};
+/// let text = "ronde;table;noir;blanc;résultat\n1;1;Ann;Bob;\n1;2;\"Cy, Jr.\";Di;+:-\n1;;Ed;EXEMPT;\n2;;Bob;;abandon\n";
+/// let pairings = Schedule::parse(text).unwrap();
+/// let lines = pairings.pairings();
+/// assert_eq!(lines.len(), 4);
+/// assert_eq!(lines[1].black, "Cy, Jr.");
+/// assert_eq!(lines[1].status, Status::Forfeit { black_absent: false, white_absent: true });
+/// assert_eq!((lines[2].black.as_str(), lines[2].status), ("Ed", Status::Bye));
+/// assert_eq!((lines[3].black.as_str(), lines[3].status), ("Bob", Status::Withdrawn));
 /// assert!(Schedule::parse("1,1,Ann\n").unwrap_err().to_string().contains("line 1"));
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -60,73 +118,359 @@ impl fmt::Display for ScheduleError {
 
 impl std::error::Error for ScheduleError {}
 
+/// The columns a schedule has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Column {
+    Round,
+    Board,
+    Black,
+    White,
+    Result,
+}
+
+/// Column names, lower case, by column: English first, then French, German, Dutch,
+/// Spanish, Italian, Portuguese and Japanese.
+const COLUMN_NAMES: [(Column, &[&str]); 5] = [
+    (
+        Column::Round,
+        &[
+            "round",
+            "rd",
+            "r",
+            "ronde",
+            "tour",
+            "runde",
+            "ronda",
+            "turno",
+            "rodada",
+            "回戦",
+            "ラウンド",
+        ],
+    ),
+    (
+        Column::Board,
+        &[
+            "board",
+            "table",
+            "bd",
+            "tisch",
+            "brett",
+            "bord",
+            "tafel",
+            "mesa",
+            "tavolo",
+            "tabuleiro",
+            "盤",
+            "台",
+            "テーブル",
+        ],
+    ),
+    (
+        Column::Black,
+        &[
+            "black", "noir", "noirs", "schwarz", "zwart", "negro", "negras", "nero", "preto",
+            "pretas", "黒", "黒番", "先手",
+        ],
+    ),
+    (
+        Column::White,
+        &[
+            "white", "blanc", "blancs", "weiss", "weiß", "wit", "blanco", "blancas", "bianco",
+            "branco", "brancas", "白", "白番", "後手",
+        ],
+    ),
+    (
+        Column::Result,
+        &[
+            "result",
+            "status",
+            "note",
+            "notes",
+            "résultat",
+            "resultat",
+            "statut",
+            "ergebnis",
+            "uitslag",
+            "resultaat",
+            "resultado",
+            "risultato",
+            "結果",
+            "備考",
+        ],
+    ),
+];
+
+/// Names that stand for no opponent: a game against one is a bye.
+pub const BYE_WORDS: &[&str] = &[
+    "bye",
+    "(bye)",
+    "-",
+    "--",
+    "exempt",
+    "exempté",
+    "exempte",
+    "spielfrei",
+    "frei",
+    "vrij",
+    "vrijgesteld",
+    "libre",
+    "descanso",
+    "riposo",
+    "folga",
+    "不戦",
+    "休み",
+];
+
+/// Results that mark a withdrawal.
+const WITHDRAWN_WORDS: &[&str] = &[
+    "withdrawn",
+    "withdrew",
+    "withdraws",
+    "wd",
+    "abandon",
+    "forfait général",
+    "forfait general",
+    "retiré",
+    "retire",
+    "zurückgezogen",
+    "zurueckgezogen",
+    "teruggetrokken",
+    "retirado",
+    "ritirato",
+    "棄権",
+];
+
+/// Results that mark an adjourned game.
+const ADJOURNED_WORDS: &[&str] = &[
+    "adjourned",
+    "adj",
+    "ajournée",
+    "ajournee",
+    "vertagt",
+    "hängepartie",
+    "afgebroken",
+    "aplazada",
+    "aggiornata",
+    "adiada",
+    "指し掛け",
+];
+
+/// Whether `name` stands for no opponent (a bye).
+pub fn is_bye_word(name: &str) -> bool {
+    let name = name.trim().to_lowercase();
+    BYE_WORDS.contains(&name.as_str())
+}
+
+fn column_of(name: &str) -> Option<Column> {
+    let name = name
+        .trim()
+        .trim_matches(|c: char| c == '#' || c == '.')
+        .trim()
+        .to_lowercase();
+    COLUMN_NAMES
+        .iter()
+        .find(|(_, names)| names.contains(&name.as_str()))
+        .map(|(column, _)| *column)
+}
+
+/// The columns a first line names, if it is a header: at least two column names and no
+/// field that is not one (an empty field is allowed).
+fn header(fields: &[String]) -> Option<Vec<Option<Column>>> {
+    let columns: Vec<Option<Column>> = fields.iter().map(|f| column_of(f)).collect();
+    let named = columns.iter().filter(|c| c.is_some()).count();
+    let unknown = fields
+        .iter()
+        .zip(&columns)
+        .any(|(f, c)| c.is_none() && !f.trim().is_empty());
+    (named >= 2 && !unknown).then_some(columns)
+}
+
+/// What a result field says (`None`: it is not a status the schedule knows).
+fn status_of(result: &str) -> Option<Status> {
+    let r = result.trim().to_lowercase();
+    let compact: String = r.chars().filter(|c| !c.is_whitespace()).collect();
+    let forfeit = |black_absent, white_absent| {
+        Some(Status::Forfeit {
+            black_absent,
+            white_absent,
+        })
+    };
+    match compact.as_str() {
+        "" => Some(Status::Game),
+        "bye" => Some(Status::Bye),
+        "+:-" | "+/-" | "+-" | "1-0ff" | "1-0f" | "1f-0" | "1f-0f" | "1:0ff" | "1-0forfeit" => {
+            forfeit(false, true)
+        }
+        "-:+" | "-/+" | "-+" | "0-1ff" | "0-1f" | "0f-1f" | "0f-1" | "0:1ff" | "0-1forfeit" => {
+            forfeit(true, false)
+        }
+        "-:-" | "-/-" | "--ff" | "0-0ff" | "0f-0f" => forfeit(true, true),
+        _ if WITHDRAWN_WORDS.contains(&r.as_str()) => Some(Status::Withdrawn),
+        _ if ADJOURNED_WORDS.contains(&r.as_str()) => Some(Status::Adjourned),
+        _ => None,
+    }
+}
+
 impl Schedule {
     /// The pairings, in file order.
     pub fn pairings(&self) -> &[Scheduled] {
         &self.pairings
     }
 
-    /// Reads `round,board,black,white` lines (comma, semicolon or tab separated, fields
-    /// optionally in double quotes); a first line naming the columns is skipped, as are
-    /// empty lines and lines starting with `#`. The board may be empty.
+    /// Reads a schedule's bytes as a spreadsheet saves them: UTF-8 (with or without a
+    /// byte order mark), a line that is not UTF-8 as Windows-1252.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Schedule, ScheduleError> {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => Schedule::parse(text),
+            Err(_) => {
+                let text: Vec<String> = bytes
+                    .split(|&b| b == b'\n')
+                    .map(|line| match std::str::from_utf8(line) {
+                        Ok(text) => text.to_owned(),
+                        Err(_) => crate::formats::text::decode_cp1252(line),
+                    })
+                    .collect();
+                Schedule::parse(&text.join("\n"))
+            }
+        }
+    }
+
+    /// Reads the schedule (the module's page says what it holds). Empty lines and lines
+    /// starting with `#` are skipped. A result the schedule does not know as a status (a
+    /// score, `1-0`) is left to the game's record.
     pub fn parse(text: &str) -> Result<Schedule, ScheduleError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut pairings = Vec::new();
+        let mut columns: Option<Vec<Option<Column>>> = None;
+        let mut first = true;
         for (k, line) in text.lines().enumerate() {
             let line_no = k + 1;
             let trimmed = line.trim();
             if trimmed.is_empty() || trimmed.starts_with('#') {
                 continue;
             }
-            let fields = split_fields(trimmed).map_err(|message| ScheduleError {
+            let error = |message: String| ScheduleError {
                 line: line_no,
                 message,
-            })?;
-            if pairings.is_empty() && is_header(&fields) {
-                continue;
+            };
+            let fields = split_fields(trimmed).map_err(error)?;
+            if std::mem::take(&mut first) {
+                if let Some(named) = header(&fields) {
+                    for needed in [Column::Round, Column::Black, Column::White] {
+                        if !named.contains(&Some(needed)) {
+                            return Err(error(format!(
+                                "the header names no {} column",
+                                column_word(needed)
+                            )));
+                        }
+                    }
+                    columns = Some(named);
+                    continue;
+                }
             }
-            let [round, board, black, white] = match <[String; 4]>::try_from(fields) {
-                Ok(fields) => fields,
-                Err(fields) => {
-                    return Err(ScheduleError {
-                        line: line_no,
-                        message: format!(
-                            "{} fields where round,board,black,white are 4",
-                            fields.len()
-                        ),
-                    })
+            let field = |column: Column| -> String {
+                match &columns {
+                    Some(named) => named
+                        .iter()
+                        .position(|c| *c == Some(column))
+                        .and_then(|i| fields.get(i))
+                        .cloned()
+                        .unwrap_or_default(),
+                    None => {
+                        let i = column as usize;
+                        fields.get(i).cloned().unwrap_or_default()
+                    }
                 }
             };
-            let missing = |what: &str| ScheduleError {
-                line: line_no,
-                message: format!("no {what}"),
-            };
-            if round.is_empty() {
-                return Err(missing("round"));
+            let expected = columns.as_ref().map_or(4, Vec::len);
+            if fields.len() < expected.min(4) || (columns.is_none() && fields.len() > 5) {
+                return Err(error(format!(
+                    "{} fields where round,board,black,white (and a result) are {}",
+                    fields.len(),
+                    if columns.is_none() {
+                        "4 or 5".to_owned()
+                    } else {
+                        expected.to_string()
+                    }
+                )));
             }
-            if black.is_empty() {
-                return Err(missing("black player"));
-            }
-            if white.is_empty() {
-                return Err(missing("white player"));
-            }
-            pairings.push(Scheduled {
-                line: line_no,
-                round,
-                board: (!board.is_empty()).then_some(board),
-                black,
-                white,
-            });
+            pairings.push(scheduled(
+                line_no,
+                field(Column::Round),
+                field(Column::Board),
+                field(Column::Black),
+                field(Column::White),
+                &field(Column::Result),
+            )?);
         }
         Ok(Schedule { pairings })
     }
 }
 
-/// Whether a first line names the columns.
-fn is_header(fields: &[String]) -> bool {
-    fields
-        .first()
-        .is_some_and(|f| f.eq_ignore_ascii_case("round") || f.eq_ignore_ascii_case("rd"))
+fn column_word(column: Column) -> &'static str {
+    match column {
+        Column::Round => "round",
+        Column::Board => "board",
+        Column::Black => "black",
+        Column::White => "white",
+        Column::Result => "result",
+    }
+}
+
+/// One line's pairing, from its fields.
+fn scheduled(
+    line: usize,
+    round: String,
+    board: String,
+    black: String,
+    white: String,
+    result: &str,
+) -> Result<Scheduled, ScheduleError> {
+    let error = |message: String| ScheduleError { line, message };
+    if round.is_empty() {
+        return Err(error("no round".into()));
+    }
+    let mut status = status_of(result).unwrap_or(Status::Game);
+    // A bye: one player, the other a bye word (or nothing, with the result `bye`).
+    let (black, white) = match (is_bye_word(&black), is_bye_word(&white)) {
+        (true, true) => return Err(error("both players are byes".into())),
+        (false, true) => {
+            status = Status::Bye;
+            (black, String::new())
+        }
+        (true, false) => {
+            status = Status::Bye;
+            (white, String::new())
+        }
+        (false, false) => (black, white),
+    };
+    if black.is_empty() && !white.is_empty() && matches!(status, Status::Bye | Status::Withdrawn) {
+        return Ok(Scheduled {
+            line,
+            round,
+            board: (!board.is_empty()).then_some(board),
+            black: white,
+            white: String::new(),
+            status,
+        });
+    }
+    if black.is_empty() {
+        return Err(error("no black player".into()));
+    }
+    if white.is_empty() && !matches!(status, Status::Bye | Status::Withdrawn) {
+        return Err(error(
+            "no white player (a bye names `bye` or `-` there; a withdrawal has the result `withdrawn`)"
+                .into(),
+        ));
+    }
+    Ok(Scheduled {
+        line,
+        round,
+        board: (!board.is_empty()).then_some(board),
+        black,
+        white,
+        status,
+    })
 }
 
 /// The fields of one line, separated by `,`, `;` or tabs (the first of them the line

@@ -156,9 +156,26 @@ pub struct Source {
     pub game: usize,
 }
 
+impl Source {
+    /// The `file` of a pairing that comes from the director's pairings file, not from a
+    /// game: its `game` is then the file's line.
+    pub const PAIRINGS: usize = usize::MAX;
+
+    /// Line `line` of the pairings file.
+    pub fn pairings_line(line: usize) -> Source {
+        Source {
+            file: Source::PAIRINGS,
+            game: line,
+        }
+    }
+}
+
 impl fmt::Display for Source {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "file {}, game {}", self.file, self.game)
+        match self.file {
+            Source::PAIRINGS => write!(f, "line {} of the pairings", self.game),
+            file => write!(f, "file {file}, game {}", self.game),
+        }
     }
 }
 
@@ -179,6 +196,8 @@ pub enum GameResult {
         /// Who won.
         winner: Side,
     },
+    /// Neither side came: a loss for both, no discs.
+    DoubleForfeit,
     /// No result yet (unfinished, adjourned, not entered): nothing is scored.
     Unfinished,
 }
@@ -681,6 +700,7 @@ fn seen<'a>(pairing: &'a Pairing, colour: Side, scale: DiscScale) -> Seen<'a> {
             let (o, d) = uncounted(Some(winner));
             (o, Known::Forfeit, None, Some(d))
         }
+        GameResult::DoubleForfeit => (Outcome::Loss, Known::Forfeit, None, None),
         GameResult::Unfinished => (Outcome::Pending, Known::Unfinished, None, None),
     };
     Seen {

@@ -7,13 +7,11 @@ use std::fmt;
 
 use serde::Serialize;
 
+use super::schedule::is_bye_word;
 use super::standings::{self, GameResult, Problem, Seat, Side};
 use super::{Claimed, Event, EventGame, Field, GameRef, NameId, Section, Sections};
 use crate::engine::Color;
 use crate::record::Termination;
-
-/// Names that stand for no opponent: a game against one is a bye.
-pub const BYE_NAMES: [&str; 4] = ["bye", "(bye)", "-", "--"];
 
 /// Why a game is left out, when many games may share the reason.
 const NO_ROUND: &str = "it has no Round tag";
@@ -69,12 +67,6 @@ fn side(color: Color) -> Option<Side> {
         Color::White => Some(Side::White),
         _ => None,
     }
-}
-
-fn is_bye(name: &str) -> bool {
-    BYE_NAMES
-        .iter()
-        .any(|b| b.eq_ignore_ascii_case(name.trim()))
 }
 
 fn score_text([black, white]: [u8; 2]) -> String {
@@ -149,7 +141,7 @@ impl Event {
                 leave_out(NO_PLAYERS);
                 continue;
             };
-            let seat = match (is_bye(black), is_bye(white)) {
+            let seat = match (is_bye_word(black), is_bye_word(white)) {
                 (true, true) => {
                     leave_out(TWO_BYES);
                     continue;
