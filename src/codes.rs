@@ -86,6 +86,10 @@ codes! {
         "A player has two games in one round of one event (names compared ignoring case and spacing). Usually one game's round or a name is mistyped. Both games are named. Games of one event are those with the same `Event` tag and rules (a 10x10 side event under the main event's name is its own event); when only one event is named, games without an `Event` tag belong to it.";
     RepeatedPairing = "repeated-pairing",
         "The same two players meet twice in one event. A Swiss event pairs them once, so a round or a name is probably mistyped; in a double round robin it is expected (use `--allow repeated-pairing`). Both games are named.";
+    UnknownPlayer = "unknown-player",
+        "A player register is given (`--players FILE`) and a player's name in a game of the run is not in it: neither a registered name nor one of its aliases or logins (compared ignoring case, accents, punctuation and spacing). The finding names the first game with the name and how many games have it, and proposes the nearest registered names (the same words in another order, initials for a first name, a letter or two off). Correct the sheet, or add the spelling to the player's aliases.";
+    SimilarNames = "similar-names",
+        "Without a player register, two names of one event look like one player spelled two ways: the same words in another order (`Dupont Jean`), an initial for a first name (`Dupont J.`), accents (`Muller`, `Müller`), or a letter or two off. The standings would rank them as two players. Write one spelling on every sheet, or keep a register (`--players FILE`) with the other as an alias.";
     MissingGame = "missing-game",
         "`--pairings` lists a pairing (round, board, black, white) for which no game of the run has that round and those two players. A sheet is missing, or its tags are mistyped.";
     UnpairedGame = "unpaired-game",

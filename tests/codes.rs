@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use reversi_record::codes::{Code, CODES};
-use reversi_record::event::{Event, Schedule};
+use reversi_record::event::{Event, Register, Schedule};
 use reversi_record::formats::text::MAX_GAME_BYTES;
 use reversi_record::formats::{Format, ReadOptions};
 use reversi_record::repair::{repair_game, RepairOptions};
@@ -45,6 +45,10 @@ fn format_of(path: &Path) -> Option<Format> {
     let rel = path.strip_prefix(FIXTURES).ok()?;
     let top = rel.components().next()?.as_os_str().to_str()?;
     let ext = path.extension()?.to_str()?;
+    if path.file_name().is_some_and(|n| n == "players.csv") {
+        // A player register, read beside its folder's games.
+        return None;
+    }
     match top {
         "rules" | "perft" | "show" => None,
         "transcript" if ext == "txt" => Some(Format::Transcript),
@@ -75,7 +79,7 @@ fn produced() -> BTreeSet<Code> {
 }
 
 /// The codes of the checks across games, each fixture directory taken as one event (with
-/// its `pairings.csv`, when it has one).
+/// its `pairings.csv` and its register `players.csv`, when it has them).
 fn across_games_codes() -> BTreeSet<Code> {
     let mut by_dir: std::collections::BTreeMap<PathBuf, Vec<PathBuf>> = Default::default();
     for path in files(Path::new(FIXTURES)) {
@@ -102,6 +106,10 @@ fn across_games_codes() -> BTreeSet<Code> {
             if let Ok(games) = format.read_bytes(text, &options) {
                 event.add_games(&name, &games);
             }
+        }
+        if let Ok(bytes) = std::fs::read(dir.join("players.csv")) {
+            let register = Register::from_bytes(&bytes).expect("a fixture's register reads");
+            event.set_register(Arc::new(register));
         }
         let pairings = std::fs::read_to_string(dir.join("pairings.csv"))
             .ok()

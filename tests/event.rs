@@ -476,3 +476,110 @@ fn standings_take_byes_forfeits_and_withdrawals_from_a_french_pairings_file() {
         "{csv}"
     );
 }
+
+/// Runs `reversi ARGS` in the repository; its exit code, standard output and error.
+fn reversi(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(args)
+        .current_dir(ROOT)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_register_found_in_the_folder_makes_aliases_and_logins_one_player() {
+    // fixtures/register/README.md: Dupont J. and jdupont are Jean Dupont, anna_m Anna
+    // Müller, kdv Kees de Vries, Lucia Fernandez Lucía Fernández; Anna Mueller is unknown.
+    let (code, csv, errors) = reversi(&["standings", "--format", "csv", "fixtures/register/"]);
+    assert_eq!(code, Some(0), "{errors}");
+    assert!(
+        errors.contains("fixtures/register/players.csv: read as the player register"),
+        "{errors}"
+    );
+    assert!(
+        errors.contains("note: Anna Mueller is not in the player register: ranked as written (the nearest registered names: Anna Müller)"),
+        "{errors}"
+    );
+    let players: Vec<(&str, &str)> = csv
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (f[2], f[3])
+        })
+        .collect();
+    assert_eq!(
+        players,
+        [
+            ("Jean Dupont", "2"),
+            ("Lucía Fernández", "1"),
+            ("Anna Mueller", "1"),
+            ("Kees de Vries", "0"),
+            ("Anna Müller", "0"),
+        ]
+    );
+    let (_, json, _) = reversi(&["validate", "-q", "--format", "json", "fixtures/register/"]);
+    let report: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let found = &report["summary"]["codes"];
+    assert_eq!(found["unknown-player"], 1, "{found}");
+    assert!(found.get("similar-names").is_none(), "{found}");
+    // Given by hand, a register that lacks Lucía finds her too.
+    let dir = tempfile::tempdir().unwrap();
+    let partial = dir.path().join("players.csv");
+    std::fs::write(&partial, "name;aliases\nJean Dupont;Dupont J.|jdupont\n").unwrap();
+    let (_, json, _) = reversi(&[
+        "validate",
+        "-q",
+        "--format",
+        "json",
+        "--players",
+        partial.to_str().unwrap(),
+        "fixtures/register/round-1.rgn",
+        "fixtures/register/round-2.rgn",
+    ]);
+    let report: serde_json::Value = serde_json::from_str(&json).unwrap();
+    // anna_m, Kees de Vries, Lucia Fernandez (Lucía Fernández is the same folded), Anna
+    // Mueller, kdv.
+    assert_eq!(report["summary"]["codes"]["unknown-player"], 5, "{json}");
+}
+
+#[test]
+fn without_a_register_two_spellings_of_one_player_are_named_and_a_draft_gathers_them() {
+    let (_, json, _) = reversi(&["validate", "-q", "--format", "json", "fixtures/names/"]);
+    let report: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(report["summary"]["codes"]["similar-names"], 2, "{json}");
+    let (code, csv, errors) = reversi(&["players", "-q", "fixtures/names/"]);
+    assert_eq!(code, Some(0), "{errors}");
+    assert_eq!(
+        csv,
+        "number,name,aliases,logins,club,rating\n\
+         1,Anna Müller,,,,\n\
+         2,Jean Dupont,Dupont J.,,,\n\
+         3,Kees de Vries,,,,\n\
+         4,Lucía Fernández,,,,\n"
+    );
+    // The draft, used as the register, leaves no finding on names.
+    let dir = tempfile::tempdir().unwrap();
+    let register = dir.path().join("players.csv");
+    std::fs::write(&register, &csv).unwrap();
+    let (_, json, _) = reversi(&[
+        "validate",
+        "-q",
+        "--format",
+        "json",
+        "--players",
+        register.to_str().unwrap(),
+        "fixtures/names/",
+    ]);
+    let report: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let codes = &report["summary"]["codes"];
+    assert!(
+        codes.get("similar-names").is_none() && codes.get("unknown-player").is_none(),
+        "{codes}"
+    );
+}

@@ -149,6 +149,7 @@ def standings(
     withdrawn: Optional[Sequence[str]] = None,
     jobs: Optional[int] = None,
     pairings: Optional[PathLike] = None,
+    players: Optional[PathLike] = None,
 ) -> dict[str, Any]: ...
 def repair(game: Game, max_edits: int = 2) -> dict[str, Any]: ...
 def convert(

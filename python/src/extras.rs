@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use reversi_record::event::{Schedule, StandingsRequest};
+use reversi_record::event::{Register, Schedule, StandingsRequest};
 use reversi_record::formats::{Format, ParsedGame, ReadOptions, WriteOptions};
 use reversi_record::pipeline::conversion::{Conversion, Event as Converted, Outcome};
 use reversi_record::pipeline::validation::Validation;
@@ -42,7 +42,8 @@ pub(crate) fn scenario_run(py: Python<'_>, text: &str) -> PyResult<PyObject> {
 /// `notes`; `problems`), with `text`, `csv` and `html`. Raises `StandingsError` when no
 /// event can be ranked.
 #[pyfunction]
-#[pyo3(signature = (paths, event = None, withdrawn = None, jobs = None, pairings = None))]
+#[pyo3(signature = (paths, event = None, withdrawn = None, jobs = None, pairings = None, players = None))]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn standings(
     py: Python<'_>,
     paths: Vec<PathBuf>,
@@ -50,7 +51,18 @@ pub(crate) fn standings(
     withdrawn: Option<Vec<String>>,
     jobs: Option<usize>,
     pairings: Option<PathBuf>,
+    players: Option<PathBuf>,
 ) -> PyResult<PyObject> {
+    let register = match players {
+        Some(path) => {
+            let shown = path.display().to_string();
+            let bytes = std::fs::read(&path).map_err(|e| errors::io(py, &shown, &e))?;
+            let register = Register::from_bytes(&bytes)
+                .map_err(|e| errors::usage(py, format!("{shown}: {e}")))?;
+            Some(std::sync::Arc::new(register))
+        }
+        None => None,
+    };
     let pairings = match pairings {
         Some(path) => {
             let shown = path.display().to_string();
@@ -82,7 +94,11 @@ pub(crate) fn standings(
         if let Some((name, e)) = gathered.failed.first() {
             return Err(format!("{name}: reading failed: {e}"));
         }
-        Ok(gathered.event.standings(&request))
+        let mut event = gathered.event;
+        if let Some(register) = register {
+            event.set_register(register);
+        }
+        Ok(event.standings(&request))
     });
     let report = match result {
         Err(e) => return Err(errors::raise(py, "ReadError", e, "io", None)),

@@ -29,6 +29,20 @@ def test_standings_of_the_event_fixtures():
     assert json.loads(s["json"]) == {k: s[k] for k in ("events", "notes", "problems")}
 
 
+def test_standings_read_names_through_the_register_and_take_the_pairings(tmp_path):
+    folder = FIXTURES / "register"
+    rounds = sorted(folder.glob("round-*.rgn"))
+    s = rr.standings(rounds, players=folder / "players.csv")
+    names = [p["name"] for p in s["events"][0]["standings"]["players"]]
+    assert names == ["Jean Dupont", "Lucía Fernández", "Anna Mueller", "Kees de Vries", "Anna Müller"]
+    assert any("Anna Mueller is not in the player register" in n for n in s["notes"])
+    pairings = tmp_path / "pairings.csv"
+    pairings.write_text("round,board,black,white,result\n3,,Jean Dupont,bye,\n")
+    s = rr.standings(rounds, players=folder / "players.csv", pairings=pairings)
+    jean = s["events"][0]["standings"]["players"][0]
+    assert (jean["name"], jean["points"], jean["byes"]) == ("Jean Dupont", 3.0, 1)
+
+
 def test_standings_are_the_command_lines_byte_for_byte():
     """One report: `rr.standings(...)["json"]` is what `reversi standings --format json`
     writes for the same files."""

@@ -137,10 +137,25 @@ pub(crate) fn open(path: impl AsRef<Path>, options: &InputOptions) -> io::Result
 /// `quiet`), and so are hidden files and WTHOR name files, which a game file's reader
 /// finds by itself. Files named on the command line are taken as they are.
 pub(crate) fn expand(paths: &[PathBuf], quiet: bool) -> io::Result<Vec<PathBuf>> {
-    let mut out = Vec::with_capacity(paths.len());
+    Ok(expand_event(paths, quiet)?.inputs)
+}
+
+/// What an event's folders hold: the record files, and the player registers found among
+/// the other files (by content).
+pub(crate) struct Expanded {
+    pub(crate) inputs: Vec<PathBuf>,
+    pub(crate) registers: Vec<PathBuf>,
+}
+
+/// [`expand`], keeping the player registers found in the folders apart.
+pub(crate) fn expand_event(paths: &[PathBuf], quiet: bool) -> io::Result<Expanded> {
+    let mut out = Expanded {
+        inputs: Vec::with_capacity(paths.len()),
+        registers: Vec::new(),
+    };
     for path in paths {
         if path == Path::new("-") || !path.is_dir() {
-            out.push(path.clone());
+            out.inputs.push(path.clone());
             continue;
         }
         let mut files = Vec::new();
@@ -154,7 +169,8 @@ pub(crate) fn expand(paths: &[PathBuf], quiet: bool) -> io::Result<Vec<PathBuf>>
                 Entry::Cycle => Found::Skipped("a folder already walked (by another path)"),
             };
             match found {
-                Found::Record => out.push(file),
+                Found::Record => out.inputs.push(file),
+                Found::Register => out.registers.push(file),
                 Found::Skipped(why) if !quiet => {
                     super::stderr_line(format_args!("note: {}: skipped, {why}", file.display()))
                 }
@@ -163,6 +179,50 @@ pub(crate) fn expand(paths: &[PathBuf], quiet: bool) -> io::Result<Vec<PathBuf>>
         }
     }
     Ok(out)
+}
+
+/// The player register: the file `given`, or the one register found in the folders (with
+/// a note); none without either. Two found are a usage error: `--players` names one.
+pub(crate) fn register(
+    given: Option<&Path>,
+    found: &[PathBuf],
+    quiet: bool,
+) -> io::Result<Option<reversi_record::event::Register>> {
+    let path = match (given, found) {
+        (Some(path), _) => path,
+        (None, []) => return Ok(None),
+        (None, [one]) => {
+            if !quiet {
+                super::stderr_line(format_args!(
+                    "note: {}: read as the player register (names are read through it)",
+                    one.display()
+                ));
+            }
+            one
+        }
+        (None, several) => {
+            let names: Vec<String> = several.iter().map(|p| p.display().to_string()).collect();
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "{} player registers found ({}): name the one to use with --players",
+                    several.len(),
+                    names.join(", ")
+                ),
+            ));
+        }
+    };
+    let shown = path.display();
+    let bytes = std::fs::read(path)
+        .map_err(|e| io::Error::new(e.kind(), format!("{shown}: cannot read the register: {e}")))?;
+    reversi_record::event::Register::from_bytes(&bytes)
+        .map(Some)
+        .map_err(|e| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("{shown}: {e} (a register has a header such as `name,aliases,logins,club,rating`)"),
+            )
+        })
 }
 
 /// What a folder walk found at a path.
@@ -242,6 +302,8 @@ enum Found {
     /// Left out without a word: a hidden file, or a WTHOR name file (read with the game
     /// files beside it).
     Quiet,
+    /// A player register: read as one, not as games.
+    Register,
     /// Left out with a note saying why.
     Skipped(&'static str),
 }
@@ -266,6 +328,9 @@ fn found(path: &Path) -> Found {
         return Found::Record;
     };
     let sniff = reversi_record::formats::Sniff { head: &head, len };
+    if reversi_record::event::Register::looks_like(&head) {
+        return Found::Register;
+    }
     match Format::sniff(&sniff) {
         Some(_) => Found::Record,
         None => Found::Skipped("its content is not a game record of any format"),

@@ -12,6 +12,7 @@ mod input;
 mod legal;
 mod output;
 mod perft;
+mod players;
 mod progress;
 mod repair;
 mod scenario;
@@ -39,6 +40,7 @@ enum Command {
     /// Repair records: find the smallest set of edits that makes each game legal.
     Repair(repair::Args),
     Standings(standings::Args),
+    Players(players::Args),
     /// Count the leaves of the game tree (move-generator test).
     Perft(perft::Args),
     /// Explain a diagnostic code.
@@ -107,6 +109,7 @@ pub(crate) fn main() -> ExitCode {
         Command::Perft(args) => perft::run(args),
         Command::Repair(args) => repair::run(args),
         Command::Standings(args) => standings::run(args),
+        Command::Players(args) => players::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Show(args) => show::run(args),
         Command::Legal(args) => legal::run(args),

@@ -44,6 +44,11 @@ pub(crate) struct Args {
     /// and games without a record yet go into the standings (`spec/standings.md`).
     #[arg(long, value_name = "FILE")]
     pairings: Option<PathBuf>,
+    /// The player register (CSV with a header: `name`, `aliases`, `logins`, `club`,
+    /// `rating`, `number`): aliases and logins count for the registered player, shown
+    /// under the registered name. Default: the register found in the folders given.
+    #[arg(long, value_name = "FILE")]
+    players: Option<PathBuf>,
     /// Read as this format (`FORMAT[:DIALECT]`) instead of detecting it.
     #[arg(long, value_parser = input::parse_format)]
     from: Option<Format>,
@@ -80,51 +85,23 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
         },
         None => None,
     };
-    args.inputs = input::expand(&args.inputs, args.quiet)?;
-    let jobs = super::capped_jobs(args.jobs, args.quiet);
+    let expanded = input::expand_event(&args.inputs, args.quiet)?;
+    args.inputs = expanded.inputs;
+    let register = match input::register(args.players.as_deref(), &expanded.registers, args.quiet) {
+        Ok(register) => register,
+        Err(e) => {
+            stderr_line(format_args!("error: {e}"));
+            return Ok(exit::USAGE);
+        }
+    };
     let options = InputOptions {
         from: args.from,
         rules: args.rules,
         names: args.names.clone(),
     };
-    let mut failed_inputs = false;
-    let progress = super::progress::Progress::start(&args.inputs, args.quiet, false);
-    let counter = super::progress::Counter::of(progress.as_ref());
-    let mut opened = Vec::new();
-    for path in &args.inputs {
-        match input::open(path, &options) {
-            Ok(input) => {
-                if !args.quiet {
-                    stderr_line(format_args!("note: {}", input.note()));
-                }
-                opened.push((
-                    input.name.clone(),
-                    Some(counter.input(input.into_validation())),
-                ));
-            }
-            Err(e) => {
-                stderr_line(format_args!("error: {e}"));
-                failed_inputs = true;
-            }
-        }
-    }
-    let gathered = Validation::new()
-        .jobs(jobs)
-        .collect(opened.into_iter())
-        .map_err(|stopped| stopped.error)?;
-    if let Some(p) = progress {
-        p.finish();
-    }
-    for (name, e) in &gathered.failed {
-        stderr_line(format_args!("error: {name}: reading failed: {e}"));
-        failed_inputs = true;
-    }
-    let event = &gathered.event;
-    let tally = event.tally();
-    if !args.quiet {
-        for note in &tally.notes {
-            stderr_line(format_args!("note: {note}"));
-        }
+    let (mut event, failed_inputs) = gather(&args.inputs, &options, args.jobs, args.quiet)?;
+    if let Some(register) = register {
+        event.set_register(std::sync::Arc::new(register));
     }
     let request = StandingsRequest {
         event: args.event.clone(),
@@ -138,6 +115,11 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
             return Ok(exit::USAGE);
         }
     };
+    if !args.quiet {
+        for note in &report.notes {
+            stderr_line(format_args!("note: {note}"));
+        }
+    }
     if report.events.is_empty() {
         stderr_line("error: no game names its round and both players: no standings");
         return Ok(refused(failed_inputs));
@@ -191,4 +173,48 @@ fn refused(failed_inputs: bool) -> u8 {
     } else {
         exit::INVALID
     }
+}
+
+/// The facts of every game of `inputs` (their progress on standard error), and whether an
+/// input could not be opened or read (each named in an error line).
+pub(crate) fn gather(
+    inputs: &[PathBuf],
+    options: &InputOptions,
+    jobs: Option<usize>,
+    quiet: bool,
+) -> io::Result<(reversi_record::event::Event, bool)> {
+    let jobs = super::capped_jobs(jobs, quiet);
+    let mut failed_inputs = false;
+    let progress = super::progress::Progress::start(inputs, quiet, false);
+    let counter = super::progress::Counter::of(progress.as_ref());
+    let mut opened = Vec::new();
+    for path in inputs {
+        match input::open(path, options) {
+            Ok(input) => {
+                if !quiet {
+                    stderr_line(format_args!("note: {}", input.note()));
+                }
+                opened.push((
+                    input.name.clone(),
+                    Some(counter.input(input.into_validation())),
+                ));
+            }
+            Err(e) => {
+                stderr_line(format_args!("error: {e}"));
+                failed_inputs = true;
+            }
+        }
+    }
+    let gathered = Validation::new()
+        .jobs(jobs)
+        .collect(opened.into_iter())
+        .map_err(|stopped| stopped.error)?;
+    if let Some(p) = progress {
+        p.finish();
+    }
+    for (name, e) in &gathered.failed {
+        stderr_line(format_args!("error: {name}: reading failed: {e}"));
+        failed_inputs = true;
+    }
+    Ok((gathered.event, failed_inputs))
 }

@@ -43,6 +43,13 @@ pub(crate) struct Args {
     /// inputs, games no pairing has, and games with the colours swapped are reported.
     #[arg(long, value_name = "FILE")]
     pairings: Option<std::path::PathBuf>,
+    /// The player register (CSV with a header: `name`, `aliases`, `logins`, `club`,
+    /// `rating`, `number`, in any order and language; several aliases or logins separated
+    /// by `|`): aliases and logins are the registered player, and a name it does not hold
+    /// is reported with the nearest registered names. Default: the register found in the
+    /// folders given (by content).
+    #[arg(long, value_name = "FILE", conflicts_with = "no_event_checks")]
+    players: Option<std::path::PathBuf>,
     /// Leave out the checks across games (the same game twice, a player twice in a round,
     /// a pairing repeated), which keep a few dozen bytes for every game read.
     #[arg(long, conflicts_with = "pairings")]
@@ -191,8 +198,13 @@ fn json_line(value: &impl serde::Serialize) -> io::Result<String> {
 }
 
 pub(crate) fn run(mut args: Args) -> io::Result<u8> {
-    // Folders stand for the record files below them.
-    args.files = input::expand(&args.files, args.quiet)?;
+    // Folders stand for the record files below them; a register among them is read as one.
+    let expanded = input::expand_event(&args.files, args.quiet)?;
+    args.files = expanded.inputs;
+    let register = match args.no_event_checks {
+        true => None,
+        false => input::register(args.players.as_deref(), &expanded.registers, args.quiet)?,
+    };
     let jobs = super::capped_jobs(args.jobs, args.quiet);
     let human = args.format == OutputFormat::Human;
     let progress = super::progress::Progress::start(&args.files, args.quiet || !human, true);
@@ -214,9 +226,13 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
     };
     let mut failed_inputs = false;
     let mut event = Event::default();
+    let has_register = register.is_some();
+    if let Some(register) = register {
+        event.set_register(std::sync::Arc::new(register));
+    }
     let outcome = validate_files(&args, jobs, &mut printer, &mut failed_inputs, &mut event)
         .and_then(|mut summary| {
-            if event.games().len() > 1 || pairings.is_some() {
+            if event.games().len() > 1 || pairings.is_some() || has_register {
                 print_findings(
                     &mut printer,
                     &args.allow,

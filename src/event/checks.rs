@@ -113,7 +113,15 @@ impl Normal {
                 if of.contains_key(&id) {
                     continue;
                 }
-                let key = normalise(event.name(id), field == Field::Round);
+                let text = event.name(id);
+                // A registered player is one key, whatever spelling or login a game has.
+                let key = match field {
+                    Field::Black | Field::White => match event.registered(text) {
+                        Some(player) => format!("\u{0}{}", player.line),
+                        None => normalise(text, false),
+                    },
+                    _ => normalise(text, field == Field::Round),
+                };
                 let next = keys.len() as u32;
                 of.insert(id, *keys.entry(key).or_insert(next));
             }
@@ -124,6 +132,15 @@ impl Normal {
     /// The key of a text from outside the games (a schedule's), if a game has it.
     fn key(&self, text: &str, round: bool) -> Option<u32> {
         self.keys.get(&normalise(text, round)).copied()
+    }
+
+    /// The key of a player's name from outside the games (a schedule's), if a game has the
+    /// player.
+    fn player_key(&self, event: &Event, text: &str) -> Option<u32> {
+        match event.registered(text) {
+            Some(player) => self.keys.get(&format!("\u{0}{}", player.line)).copied(),
+            None => self.key(text, false),
+        }
     }
 
     fn get(&self, event: &Event, game: &EventGame, field: Field) -> Option<u32> {
@@ -274,6 +291,7 @@ impl Event {
         if let Some(pairings) = pairings {
             self.against_pairings(pairings, &normal, &copies, &mut findings);
         }
+        self.check_names(&normal, &sections, &is_copy, &mut findings);
         findings.sort_by_key(|(k, code, _)| (*k, *code));
         findings
     }
@@ -295,6 +313,145 @@ impl Event {
                 None => self.swapped(&games[k], &Scheduled::default()),
             },
             Pending::Unpaired(k) => self.unpaired(&games[k]),
+            Pending::Unknown(k, field, count) => self.unknown_player(&games[k], field, count),
+            Pending::Similar((a, fa), (b, fb)) => {
+                self.similar_names((&games[a], fa), (&games[b], fb))
+            }
+        }
+    }
+
+    /// The players' names of the paired games (with a round, not copies, not byes): with a
+    /// register, each it does not hold; without, each two of one event that look like one
+    /// player.
+    fn check_names(
+        &self,
+        normal: &Normal,
+        sections: &super::Sections,
+        is_copy: &dyn Fn(usize) -> bool,
+        findings: &mut Vec<(usize, Code, Pending)>,
+    ) {
+        // Each name (by key, per event): its first game and field, and its games.
+        let mut seen: HashMap<(Option<usize>, u32), (usize, Field, usize)> = HashMap::new();
+        let mut order: Vec<(Option<usize>, u32)> = Vec::new();
+        for (k, g) in self.games().iter().enumerate() {
+            if is_copy(k) || self.field_id(g, Field::Round).is_none() {
+                continue;
+            }
+            for field in [Field::Black, Field::White] {
+                let (Some(key), Some(text)) = (normal.get(self, g, field), self.field(g, field))
+                else {
+                    continue;
+                };
+                if super::is_bye_word(text) {
+                    continue;
+                }
+                // The register's names are one list whatever the event.
+                let section = match self.register {
+                    Some(_) => None,
+                    None => sections.of_game(k),
+                };
+                let entry = seen.entry((section, key)).or_insert_with(|| {
+                    order.push((section, key));
+                    (k, field, 0)
+                });
+                entry.2 += 1;
+            }
+        }
+        if self.register.is_some() {
+            // One finding a name, its spellings without accents or case together.
+            let mut unknown: HashMap<String, (usize, Field, usize)> = HashMap::new();
+            let mut first: Vec<String> = Vec::new();
+            for at in &order {
+                let (k, field, count) = seen[at];
+                let name = self.player(&self.games()[k], field);
+                if self.registered(name).is_none() {
+                    let entry = unknown.entry(super::fold(name)).or_insert_with_key(|key| {
+                        first.push(key.clone());
+                        (k, field, 0)
+                    });
+                    entry.2 += count;
+                }
+            }
+            for key in first {
+                let (k, field, count) = unknown[&key];
+                findings.push((k, Code::UnknownPlayer, Pending::Unknown(k, field, count)));
+            }
+            return;
+        }
+        // Within each event, the names that look like one player.
+        let texts: Vec<&str> = order
+            .iter()
+            .map(|at| {
+                let (k, field, _) = seen[at];
+                self.player(&self.games()[k], field)
+            })
+            .collect();
+        let mut by_event: HashMap<Option<usize>, Vec<usize>> = HashMap::new();
+        for (i, (section, _)) in order.iter().enumerate() {
+            by_event.entry(*section).or_default().push(i);
+        }
+        let mut pairs: Vec<(usize, usize)> = Vec::new();
+        for members in by_event.values() {
+            let names: Vec<&str> = members.iter().map(|&i| texts[i]).collect();
+            for (x, y) in super::register::similar_pairs(&names) {
+                pairs.push((members[x], members[y]));
+            }
+        }
+        pairs.sort_unstable();
+        for (i, j) in pairs {
+            let (a, fa, _) = seen[&order[i]];
+            let (b, fb, _) = seen[&order[j]];
+            findings.push((
+                b.max(a),
+                Code::SimilarNames,
+                Pending::Similar((a, fa), (b, fb)),
+            ));
+        }
+    }
+
+    fn unknown_player(&self, first: &EventGame, field: Field, count: usize) -> Finding {
+        let at = self.game_ref(first);
+        let name = self.player(first, field);
+        let more = match count {
+            0 | 1 => String::new(),
+            n => format!(" (and {} more games)", n - 1),
+        };
+        let nearest: Vec<String> = self
+            .register()
+            .map(|r| r.nearest(name).iter().map(|p| p.name.clone()).collect())
+            .unwrap_or_default();
+        let help = match nearest.as_slice() {
+            [] => "add the player to the register, or correct the name on the sheet".to_owned(),
+            names => format!(
+                "the nearest registered names: {}; correct the sheet, or add this spelling to the player's aliases",
+                names.join(", ")
+            ),
+        };
+        Finding {
+            code: Code::UnknownPlayer,
+            severity: Severity::Warning,
+            message: format!("{name}, in {at}{more}, is not in the player register"),
+            help: Some(help),
+            games: vec![at],
+        }
+    }
+
+    fn similar_names(&self, a: (&EventGame, Field), b: (&EventGame, Field)) -> Finding {
+        let (ra, rb) = (self.game_ref(a.0), self.game_ref(b.0));
+        let (na, nb) = (self.player(a.0, a.1), self.player(b.0, b.1));
+        // The fuller spelling is the one to register.
+        let name = super::register::fuller(na, nb);
+        let alias = if name == na { nb } else { na };
+        Finding {
+            code: Code::SimilarNames,
+            severity: Severity::Warning,
+            message: format!(
+                "{na} ({ra}) and {nb} ({rb}) look like one player spelled two ways"
+            ),
+            help: Some(format!(
+                "write one spelling on every sheet, or keep a player register (`--players FILE`) with {alias:?} as an alias of {name:?}"
+            )),
+            games: vec![ra, rb],
         }
     }
 
@@ -423,7 +580,7 @@ impl Event {
                 Status::Bye => {
                     let key = (
                         normal.key(&pairing.round, true),
-                        normal.key(&pairing.black, false),
+                        normal.player_key(self, &pairing.black),
                     );
                     if let (Some(r), Some(player)) = key {
                         for &k in byes.get(&(r, player)).into_iter().flatten() {
@@ -437,8 +594,8 @@ impl Event {
             }
             let found = match (
                 normal.key(&pairing.round, true),
-                normal.key(&pairing.black, false),
-                normal.key(&pairing.white, false),
+                normal.player_key(self, &pairing.black),
+                normal.player_key(self, &pairing.white),
             ) {
                 (Some(r), Some(b), Some(w)) => by_pair
                     .get(&(r, b.min(w), b.max(w)))
@@ -534,6 +691,11 @@ impl Event {
 /// A finding not yet written out: the games (indexes into the event) and pairings it names.
 #[derive(Clone, Copy, Debug)]
 enum Pending {
+    /// A name the register does not hold: its first game and field, and how many games
+    /// have it.
+    Unknown(usize, Field, usize),
+    /// Two names that look like one player: each one's first game and field.
+    Similar((usize, Field), (usize, Field)),
     Duplicate(usize, usize),
     Repeated(usize, usize),
     Twice(usize, usize, Field),

@@ -30,6 +30,7 @@ use crate::record::{is_unknown_value, ClaimedResult, Identity, ResultScore, Term
 pub mod checks;
 mod keys;
 mod names;
+mod register;
 mod report;
 pub mod schedule;
 mod sections;
@@ -39,6 +40,7 @@ mod tally;
 pub use checks::{Finding, GameRef};
 pub(crate) use keys::Symmetries;
 pub use keys::{MoveKey, Symmetry};
+pub use register::{fold, fuller, likeness, similar_pairs, Register, RegisterError, Registered};
 pub use report::{EventStandings, StandingsReport, StandingsRequest, UnknownEvent};
 pub use schedule::{is_bye_word, Schedule, Scheduled, Status, BYE_WORDS};
 pub use sections::{Section, Sections};
@@ -215,6 +217,8 @@ pub struct Event {
     names: names::Names,
     rules: Vec<Rules>,
     games: Vec<EventGame>,
+    /// The director's player register, when there is one.
+    register: Option<Arc<Register>>,
 }
 
 /// Which identity field: an index into [`IDENTITY_TAGS`].
@@ -235,6 +239,42 @@ pub enum Field {
 }
 
 impl Event {
+    /// Reads every player's name through `register`: an alias or a login is the registered
+    /// player (in the checks and the standings), and a name it does not hold is an
+    /// `unknown-player` finding.
+    pub fn set_register(&mut self, register: Arc<Register>) {
+        self.register = Some(register);
+    }
+
+    /// The player register, when one is set.
+    pub fn register(&self) -> Option<&Register> {
+        self.register.as_deref()
+    }
+
+    /// The registered player a player's name stands for, when a register is set and holds
+    /// it.
+    pub fn registered(&self, name: &str) -> Option<&Registered> {
+        self.register.as_deref()?.find(name)
+    }
+
+    /// Every player's name the games give (their `Black` and `White`, a bye word left
+    /// out), each spelling once, in the order first met.
+    pub fn player_names(&self) -> Vec<&str> {
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        for game in &self.games {
+            for field in [Field::Black, Field::White] {
+                if let Some(id) = self.field_id(game, field) {
+                    let name = self.name(id);
+                    if seen.insert(id) && !is_bye_word(name) {
+                        out.push(name);
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// The games, in input order.
     pub fn games(&self) -> &[EventGame] {
         &self.games

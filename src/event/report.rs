@@ -11,7 +11,7 @@ use super::schedule::{Schedule, Scheduled, Status};
 use super::standings::{
     self, GameResult, Pairing, Seat, Side, Source, Standings, StandingsOptions,
 };
-use super::{Event, Section};
+use super::{Event, Register, Section};
 
 /// What to rank, beyond the games.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -124,8 +124,37 @@ impl Event {
             };
             let best = (0..sections.len()).max_by_key(|&i| (names(&sections[i].1), usize::MAX - i));
             if let Some(i) = best {
-                let withdrawn = apply(schedule, &mut sections[i].1, &mut report.notes);
+                let withdrawn = apply(
+                    schedule,
+                    self.register(),
+                    &mut sections[i].1,
+                    &mut report.notes,
+                );
                 scheduled_withdrawn = (!withdrawn.is_empty()).then_some(withdrawn);
+            }
+        }
+        // With a register, each name it does not hold, once.
+        if let Some(register) = self.register() {
+            let mut said = std::collections::HashSet::new();
+            for pairing in sections.iter().flat_map(|(_, p)| p) {
+                for name in pairing.players() {
+                    if register.find(name).is_none() && said.insert(name.to_owned()) {
+                        let nearest: Vec<&str> = register
+                            .nearest(name)
+                            .iter()
+                            .map(|p| p.name.as_str())
+                            .collect();
+                        let hint = match nearest.as_slice() {
+                            [] => String::new(),
+                            names => {
+                                format!(" (the nearest registered names: {})", names.join(", "))
+                            }
+                        };
+                        report.notes.push(format!(
+                            "{name} is not in the player register: ranked as written{hint}"
+                        ));
+                    }
+                }
             }
         }
         let listed: Vec<(&Section, &[Pairing])> =
@@ -183,7 +212,12 @@ impl Event {
 /// Puts what the pairings file says into one event's `pairings`: its byes, its forfeits
 /// (over a record without a result), a game without a record as not played yet; each
 /// with a note. Gives the players it says withdrew, spelt as the games spell them.
-fn apply(schedule: &Schedule, pairings: &mut Vec<Pairing>, notes: &mut Vec<String>) -> Vec<String> {
+fn apply(
+    schedule: &Schedule,
+    register: Option<&Register>,
+    pairings: &mut Vec<Pairing>,
+    notes: &mut Vec<String>,
+) -> Vec<String> {
     // The games' spelling of each name.
     let mut spelled: std::collections::HashMap<String, String> = std::collections::HashMap::new();
     for p in pairings.iter() {
@@ -193,11 +227,12 @@ fn apply(schedule: &Schedule, pairings: &mut Vec<Pairing>, notes: &mut Vec<Strin
                 .or_insert_with(|| name.to_owned());
         }
     }
-    let name = |n: &str| {
-        spelled
+    let name = |n: &str| match register.and_then(|r| r.find(n)) {
+        Some(player) => player.name.clone(),
+        None => spelled
             .get(&normalise(n, false))
             .cloned()
-            .unwrap_or_else(|| n.trim().to_owned())
+            .unwrap_or_else(|| n.trim().to_owned()),
     };
     let same_round = |p: &Pairing, line: &Scheduled| {
         normalise(p.round.as_str(), true) == normalise(&line.round, true)

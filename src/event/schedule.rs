@@ -285,6 +285,11 @@ fn header(fields: &[String]) -> Option<Vec<Option<Column>>> {
     (named >= 2 && !unknown).then_some(columns)
 }
 
+/// Whether `name` names a pairings file's `black` or `white` column.
+pub(super) fn is_player_column(name: &str) -> bool {
+    matches!(column_of(name), Some(Column::Black | Column::White))
+}
+
 /// What a result field says (`None`: it is not a status the schedule knows).
 fn status_of(result: &str) -> Option<Status> {
     let r = result.trim().to_lowercase();
@@ -322,16 +327,7 @@ impl Schedule {
     pub fn from_bytes(bytes: &[u8]) -> Result<Schedule, ScheduleError> {
         match std::str::from_utf8(bytes) {
             Ok(text) => Schedule::parse(text),
-            Err(_) => {
-                let text: Vec<String> = bytes
-                    .split(|&b| b == b'\n')
-                    .map(|line| match std::str::from_utf8(line) {
-                        Ok(text) => text.to_owned(),
-                        Err(_) => crate::formats::text::decode_cp1252(line),
-                    })
-                    .collect();
-                Schedule::parse(&text.join("\n"))
-            }
+            Err(_) => Schedule::parse(&crate::formats::text::decode_line_by_line(bytes)),
         }
     }
 
@@ -475,7 +471,7 @@ fn scheduled(
 
 /// The fields of one line, separated by `,`, `;` or tabs (the first of them the line
 /// holds outside quotes), each trimmed, `"..."` unquoted (`""` is a quote).
-fn split_fields(line: &str) -> Result<Vec<String>, String> {
+pub(super) fn split_fields(line: &str) -> Result<Vec<String>, String> {
     let separator = [',', ';', '\t']
         .into_iter()
         .find(|&c| outside_quotes(line).any(|x| x == c))

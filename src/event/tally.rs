@@ -220,9 +220,10 @@ impl Event {
         tally
     }
 
-    /// Each player's name as the standings show it: of the spellings that differ only in
-    /// case and spacing (`tomoko ito`, `Tomoko  Ito`), the one most games use (the first
-    /// met on a tie).
+    /// Each player's name as the standings show it: the registered name when the register
+    /// holds it (as a name, an alias or a login); otherwise, of the spellings that differ
+    /// only in case and spacing (`tomoko ito`, `Tomoko  Ito`), the one most games use (the
+    /// first met on a tie).
     fn spellings<'a>(&'a self) -> impl Fn(NameId) -> &'a str + 'a {
         let mut count: HashMap<NameId, usize> = HashMap::new();
         // Only the games with a round come to the standings.
@@ -254,7 +255,10 @@ impl Event {
                 (id, best.get(&key).map_or(id, |&(_, b)| b))
             })
             .collect();
-        move |id| self.name(chosen.get(&id).copied().unwrap_or(id))
+        move |id| match self.registered(self.name(id)) {
+            Some(player) => player.name.as_str(),
+            None => self.name(chosen.get(&id).copied().unwrap_or(id)),
+        }
     }
 
     /// The result a game counts with, and a note when it is not simply the record's.

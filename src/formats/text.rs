@@ -294,6 +294,24 @@ pub fn decode_cp1252(bytes: &[u8]) -> String {
     bytes.iter().map(|&b| cp1252(b)).collect()
 }
 
+/// Decodes a small text file as a spreadsheet saves it: each line as UTF-8 when it is,
+/// as Windows-1252 otherwise (a file of mixed lines keeps its UTF-8 ones).
+///
+/// ```
+/// use reversi_record::formats::text::decode_line_by_line;
+/// assert_eq!(decode_line_by_line(b"r\xe9sultat\nr\xc3\xa9sultat"), "résultat\nrésultat");
+/// ```
+pub fn decode_line_by_line(bytes: &[u8]) -> String {
+    let lines: Vec<String> = bytes
+        .split(|&b| b == b'\n')
+        .map(|line| match std::str::from_utf8(line) {
+            Ok(text) => text.to_owned(),
+            Err(_) => decode_cp1252(line),
+        })
+        .collect();
+    lines.join("\n")
+}
+
 /// Encodes `text` as Windows-1252, or returns the first character it cannot hold.
 ///
 /// ```
