@@ -88,6 +88,11 @@ impl Diagnostic {
         Diagnostic::new(code, Severity::Warning, message)
     }
 
+    /// Advice with `code` and `message`: worth saying, counted nowhere.
+    pub fn advice(code: Code, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(code, Severity::Advice, message)
+    }
+
     fn new(code: Code, severity: Severity, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             code,

@@ -583,3 +583,84 @@ fn without_a_register_two_spellings_of_one_player_are_named_and_a_draft_gathers_
         "{codes}"
     );
 }
+
+#[test]
+fn a_game_servers_file_gets_its_round_and_registered_names_in_one_command() {
+    let dir = tempfile::tempdir().unwrap();
+    // A GGS game between two logins, with no round.
+    let ggf = "(;GM[Othello]PC[GGS/os]PB[jdupont]PW[anna_m]TY[8]RE[?]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]B[f5]W[d6]B[c3];)\n";
+    let input = dir.path().join("ggs.ggf");
+    std::fs::write(&input, ggf).unwrap();
+    let output = dir.path().join("round-3.rgn");
+    let (code, _, errors) = reversi(&[
+        "convert",
+        input.to_str().unwrap(),
+        "--to",
+        "rgn",
+        "--set",
+        "Round=3",
+        "--set",
+        "Event=Club Cup",
+        "--rename",
+        "fixtures/register/players.csv",
+        "-o",
+        output.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{errors}");
+    let written = std::fs::read_to_string(&output).unwrap();
+    let games = Format::Rgn
+        .read_bytes(written.as_bytes(), &ReadOptions::default())
+        .unwrap();
+    let record = games[0].record.as_ref().unwrap();
+    let tags = |names: &[&str]| -> Vec<Option<String>> {
+        names
+            .iter()
+            .map(|n| record.tag(n).map(str::to_owned))
+            .collect()
+    };
+    assert_eq!(
+        tags(&["Round", "Event", "Black", "White"]),
+        [
+            Some("3".to_owned()),
+            Some("Club Cup".to_owned()),
+            Some("Jean Dupont".to_owned()),
+            Some("Anna Müller".to_owned())
+        ],
+        "{written}"
+    );
+    let moves: Vec<String> = record.moves.iter().map(|m| m.mv.to_string()).collect();
+    assert_eq!(moves, ["f5", "d6", "c3"]);
+    // An `old,new` map does the same through repair; a result is never set over files.
+    let map = dir.path().join("names.csv");
+    std::fs::write(&map, "old;new\nJDUPONT;Jean Dupont\n").unwrap();
+    let repaired = dir.path().join("repaired.rgn");
+    let (code, _, errors) = reversi(&[
+        "repair",
+        input.to_str().unwrap(),
+        "--to",
+        "rgn",
+        "--rename",
+        map.to_str().unwrap(),
+        "-o",
+        repaired.to_str().unwrap(),
+    ]);
+    assert!(matches!(code, Some(0 | 1)), "{errors}");
+    let written = std::fs::read_to_string(&repaired).unwrap();
+    assert!(
+        written.contains("[Black \"Jean Dupont\"]") && written.contains("[White \"anna_m\"]"),
+        "{written}"
+    );
+    let (code, _, errors) = reversi(&[
+        "convert",
+        input.to_str().unwrap(),
+        "--to",
+        "rgn",
+        "--set",
+        "Result=1-0",
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(
+        errors.contains("Result changes what the game means"),
+        "{errors}"
+    );
+}

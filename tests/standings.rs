@@ -1004,3 +1004,44 @@ fn pairings_headers_in_other_languages_and_orders_are_headers() {
     let err = Schedule::parse("ronde;table;noir\n1;1;Ann\n").unwrap_err();
     assert_eq!(err.to_string(), "line 1: the header names no white column");
 }
+
+#[test]
+fn an_adjourned_game_recorded_in_two_parts_is_one_game_and_the_finished_part_counts() {
+    use reversi_record::event::{Event, StandingsRequest};
+    use reversi_record::formats::{Format, ReadOptions};
+    // Round 1, Ann v Bob: the sheet up to the adjournment (`*`), then the whole game in
+    // another file, its colours written the other way round by the second recorder.
+    let adjourned =
+        "[Round \"1\"]\n[Black \"Ann\"]\n[White \"Bob\"]\n[Result \"*\"]\n1. f5 d6 2. c3\n\n\
+                     [Round \"1\"]\n[Black \"Cid\"]\n[White \"Dee\"]\n[Result \"30-34\"]\n";
+    let resumed = "[Round \"1\"]\n[Black \"ann\"]\n[White \"Bob\"]\n[Result \"40-24\"]\n";
+    let mut event = Event::default();
+    for (name, text) in [("evening.rgn", adjourned), ("resumed.rgn", resumed)] {
+        let games = Format::Rgn
+            .read_bytes(text, &ReadOptions::default())
+            .unwrap();
+        event.add_games(name, &games);
+    }
+    let findings: Vec<String> = event.check(None).iter().map(|f| f.to_string()).collect();
+    assert!(findings.is_empty(), "{findings:?}");
+    let report = event.standings(&StandingsRequest::default()).unwrap();
+    assert!(report.is_complete(), "{:?}", report.problems());
+    let s = report.events[0].standings.as_ref().unwrap();
+    assert!(s.unfinished.is_empty(), "{:?}", s.unfinished);
+    let ann = s.players.iter().find(|p| p.name == "Ann").unwrap();
+    assert_eq!(
+        (ann.points.to_string(), ann.discs, ann.games),
+        ("1".to_owned(), 40, 1)
+    );
+    assert!(
+        report
+            .notes
+            .iter()
+            .any(|n| n.starts_with("game 1 of evening.rgn")
+                && n.contains(
+                    "left out: an unfinished record (an adjourned game) that game 1 of resumed.rgn"
+                )),
+        "{:?}",
+        report.notes
+    );
+}

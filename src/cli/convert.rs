@@ -57,6 +57,8 @@ pub(crate) struct Args {
     /// (`Round=3`, `Player=Tamaru`; names ignore case).
     #[arg(long, value_name = "N|TAG=VALUE,...", value_parser = super::parse_selector)]
     game: Option<reversi_record::record::GameSelector>,
+    #[command(flatten)]
+    edits: TagEditArgs,
     /// No notes on standard error; refusals and losses are still reported.
     #[arg(long, short = 'q')]
     quiet: bool,
@@ -80,6 +82,7 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
     let name_files = names.as_ref().and_then(wthor::Names::files).cloned();
     let template = template_of(&args.output)?;
     let mut guarded: Vec<PathBuf> = args.inputs.iter().map(PathBuf::from).collect();
+    guarded.extend(args.edits.rename.iter().cloned());
     guarded.extend(output::name_files(&args.inputs, args.names.as_deref()));
     guarded.extend(
         name_files
@@ -119,9 +122,11 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
         rules: args.rules,
         ..ReadOptions::default()
     };
+    let edits = args.edits.edits()?;
     let mut conversion = Conversion::new()
         .jobs(jobs)
         .select(args.game.clone())
+        .edit(edits)
         .target(target, &files.options, &read_options);
     if let Some(template) = template.clone() {
         conversion = conversion.split(template);
@@ -953,5 +958,53 @@ fn parse_target(s: &str) -> Result<(Format, Option<String>), String> {
             .parse()
             .map(|f| (f, None))
             .map_err(|e: reversi_record::formats::ParseFormatError| e.to_string()),
+    }
+}
+
+/// Tag edits over whole files, for `convert` and `repair`.
+#[derive(Debug, Clone, clap::Args)]
+pub(crate) struct TagEditArgs {
+    /// Set a tag on every game written (repeatable): `--set Round=4 --set "Event=Paris
+    /// Open"`; an empty value removes the tag. `Rules`, `Start`, `Result` and `Termination`
+    /// change what a game means and are refused.
+    #[arg(long = "set", value_name = "TAG=VALUE")]
+    set: Vec<reversi_record::record::SetTag>,
+    /// Map players' names: a CSV of `old,new` lines (or `;`), or a player register (its
+    /// header tells it: every alias and login becomes the registered name). Names are
+    /// compared ignoring case, accents, punctuation and spacing.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) rename: Option<PathBuf>,
+}
+
+impl TagEditArgs {
+    /// The edits asked for: a names map is a player register when it reads as one (by
+    /// its header), `old,new` lines otherwise.
+    pub(crate) fn edits(&self) -> io::Result<reversi_record::record::TagEdits> {
+        let mut edits = reversi_record::record::TagEdits::default();
+        for tag in &self.set {
+            edits.set(tag.clone());
+        }
+        let Some(path) = &self.rename else {
+            return Ok(edits);
+        };
+        let shown = path.display();
+        let bytes = std::fs::read(path).map_err(|e| {
+            io::Error::new(e.kind(), format!("{shown}: cannot read the names: {e}"))
+        })?;
+        let invalid =
+            |e: String| io::Error::new(io::ErrorKind::InvalidInput, format!("{shown}: {e}"));
+        if reversi_record::event::Register::looks_like(&bytes) {
+            let register = reversi_record::event::Register::from_bytes(&bytes)
+                .map_err(|e| invalid(e.to_string()))?;
+            for (old, new) in register.renames() {
+                edits.rename(old, new);
+            }
+        } else {
+            let text = reversi_record::formats::text::decode_line_by_line(&bytes);
+            edits
+                .read_renames(&text)
+                .map_err(|e| invalid(e.to_string()))?;
+        }
+        Ok(edits)
     }
 }

@@ -77,6 +77,11 @@ pub(crate) struct Args {
     /// No notes; only the findings and the summary.
     #[arg(long, short = 'q')]
     quiet: bool,
+    #[command(flatten)]
+    edits: super::convert::TagEditArgs,
+    /// The edits `edits` asks for, read once the arguments are parsed.
+    #[arg(skip)]
+    tag_edits: reversi_record::record::TagEdits,
 }
 
 /// One `--pick`: alternative `n` of game `game` (`None`: the input's only game).
@@ -242,6 +247,7 @@ impl<W: Write> Write for Lenient<W> {
 /// the default target); the output is replaced only when every input could be read and a
 /// game was written. A closed standard output ends the run quietly with its status.
 pub(crate) fn run(mut args: Args) -> io::Result<u8> {
+    args.tag_edits = args.edits.edits()?;
     // Folders stand for the record files below them.
     args.inputs = input::expand(&args.inputs, args.quiet)?;
     if args.format == OutputFormat::Jsonl {
@@ -648,6 +654,8 @@ fn game_json(
 struct Sink<'a> {
     format: Format,
     writer: Box<dyn RecordWriter + 'a>,
+    /// `--set` and `--rename`: applied to every game written.
+    edits: reversi_record::record::TagEdits,
 }
 
 impl<'a> Sink<'a> {
@@ -669,6 +677,7 @@ impl<'a> Sink<'a> {
         Sink {
             format,
             writer: format.writer(Box::new(out), &options),
+            edits: args.tag_edits.clone(),
         }
     }
 
@@ -678,7 +687,15 @@ impl<'a> Sink<'a> {
         let Some(record) = &game.record else {
             return Ok(false);
         };
-        match self.writer.write(record) {
+        let record = match self.edits.is_empty() {
+            true => std::borrow::Cow::Borrowed(record),
+            false => {
+                let mut edited = record.clone();
+                self.edits.apply(&mut edited);
+                std::borrow::Cow::Owned(edited)
+            }
+        };
+        match self.writer.write(&record) {
             Ok(_) => Ok(true),
             Err(WriteError::Io(e)) => Err(e),
             Err(_) => Ok(false),
@@ -700,8 +717,9 @@ impl<'a> Sink<'a> {
             ));
         };
         let mut last = Vec::new();
-        for (i, record) in [commented, annotated, plain].iter().enumerate() {
-            match self.writer.write(record) {
+        for (i, mut record) in [commented, annotated, plain].into_iter().enumerate() {
+            self.edits.apply(&mut record);
+            match self.writer.write(&record) {
                 Ok(losses) => {
                     let note = if !losses.is_empty() {
                         Some(format!("dropped {}", losses.join("; ")))

@@ -235,12 +235,16 @@ impl Event {
         // One event, or one per `Event` tag and rules (`sections.rs`).
         let sections = super::sections::Sections::of(self);
         let group = |k: usize| sections.of_game(k);
+        // An unfinished record of a game another record finishes (an adjourned game) is
+        // that game's part: no second game of the pairing.
+        let parts = self.unfinished_parts(&sections, &is_copy);
+        let is_part = |k: usize| parts.contains_key(&k);
         let mut reported: HashSet<(usize, usize)> = HashSet::new();
         // The same two players twice.
         let mut met: HashMap<(Option<usize>, u32, u32), usize> = HashMap::new();
         for (k, g) in games.iter().enumerate() {
             // Only an event with rounds pairs its players; an archive's players meet often.
-            if is_copy(k) || self.field_id(g, Field::Round).is_none() {
+            if is_copy(k) || is_part(k) || self.field_id(g, Field::Round).is_none() {
                 continue;
             }
             let (Some(b), Some(w)) = (
@@ -265,7 +269,7 @@ impl Event {
         // A player twice in one round.
         let mut playing: HashMap<(Option<usize>, u32, u32), usize> = HashMap::new();
         for (k, g) in games.iter().enumerate() {
-            if is_copy(k) || self.field_id(g, Field::Round).is_none() {
+            if is_copy(k) || is_part(k) || self.field_id(g, Field::Round).is_none() {
                 continue;
             }
             let Some(round) = normal.get(self, g, Field::Round) else {

@@ -395,6 +395,18 @@ impl Register {
         out
     }
 
+    /// The names a register maps: every alias and login to its player's name, for
+    /// [`TagEdits::rename`](crate::record::TagEdits::rename).
+    pub fn renames(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.players.iter().flat_map(|p| {
+            p.aliases
+                .iter()
+                .chain(&p.logins)
+                .chain(std::iter::once(&p.name))
+                .map(move |old| (old.as_str(), p.name.as_str()))
+        })
+    }
+
     /// The players, in the register's order.
     pub fn players(&self) -> &[Registered] {
         &self.players
@@ -475,41 +487,7 @@ pub fn fuller<'a>(a: &'a str, b: &'a str) -> &'a str {
     }
 }
 
-/// A name lower-cased, its accents taken off, its punctuation made spaces and its spacing
-/// collapsed: `Müller, Anna` and `muller anna` fold alike.
-pub fn fold(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    for c in name.chars().flat_map(char::to_lowercase) {
-        let c = unaccented(c);
-        if c.is_alphanumeric() || c == '_' || c == '@' {
-            out.push(c);
-        } else if !out.ends_with(' ') && !out.is_empty() {
-            out.push(' ');
-        }
-    }
-    out.trim_end().to_owned()
-}
-
-/// A Latin letter without its accent (others unchanged).
-fn unaccented(c: char) -> char {
-    match c {
-        'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' | 'ā' | 'ă' | 'ą' => 'a',
-        'ç' | 'ć' | 'č' => 'c',
-        'ď' => 'd',
-        'è' | 'é' | 'ê' | 'ë' | 'ē' | 'ė' | 'ę' | 'ě' => 'e',
-        'ì' | 'í' | 'î' | 'ï' | 'ī' | 'į' => 'i',
-        'ł' => 'l',
-        'ñ' | 'ń' | 'ň' => 'n',
-        'ò' | 'ó' | 'ô' | 'õ' | 'ö' | 'ø' | 'ō' | 'ő' => 'o',
-        'ř' => 'r',
-        'ś' | 'š' | 'ş' => 's',
-        'ť' | 'ţ' => 't',
-        'ù' | 'ú' | 'û' | 'ü' | 'ū' | 'ů' | 'ű' => 'u',
-        'ý' | 'ÿ' => 'y',
-        'ź' | 'ż' | 'ž' => 'z',
-        c => c,
-    }
-}
+pub use crate::record::fold_name as fold;
 
 /// A CSV field, quoted when it holds a separator, a quote or a line break.
 fn csv_field(text: &str) -> String {

@@ -101,6 +101,7 @@ impl Event {
     pub fn tally(&self) -> Tally {
         let copies = super::checks::Copies::of(self);
         let sections = Sections::of(self);
+        let parts = self.unfinished_parts(&sections, &|k| copies.first(k).is_some());
         let spelling = self.spellings();
         let mut tally = Tally::default();
         // The section of each pairing.
@@ -115,6 +116,17 @@ impl Event {
                 tally.notes.push(Note {
                     game: at(),
                     message: format!("left out: the same game as {original}"),
+                    left_out: true,
+                });
+                continue;
+            }
+            if let Some(&finished) = parts.get(&k) {
+                let finished = self.game_ref(&self.games()[finished]);
+                tally.notes.push(Note {
+                    game: at(),
+                    message: format!(
+                        "left out: an unfinished record (an adjourned game) that {finished} finishes: that one counts"
+                    ),
                     left_out: true,
                 });
                 continue;
@@ -259,6 +271,48 @@ impl Event {
             Some(player) => player.name.as_str(),
             None => self.name(chosen.get(&id).copied().unwrap_or(id)),
         }
+    }
+
+    /// The games that are an unfinished part of another game of one pairing (the same
+    /// event, round and two players, in either colour), each with the first such game that
+    /// has a result: an adjourned game recorded up to the adjournment, then in full. A game
+    /// with a result is never a part; `skip` leaves games out (copies).
+    pub(super) fn unfinished_parts(
+        &self,
+        sections: &Sections,
+        skip: &dyn Fn(usize) -> bool,
+    ) -> HashMap<usize, usize> {
+        type Pair = (usize, String, String, String);
+        let key = |k: usize, game: &EventGame| -> Option<Pair> {
+            let section = sections.of_game(k)?;
+            let round = super::names::normalise(self.field(game, Field::Round)?, true);
+            let player = |field| {
+                let name = self.field(game, field)?;
+                Some(match self.registered(name) {
+                    Some(p) => format!("\u{0}{}", p.line),
+                    None => super::names::normalise(name, false),
+                })
+            };
+            let (a, b) = (player(Field::Black)?, player(Field::White)?);
+            Some((section, round, a.clone().min(b.clone()), a.max(b)))
+        };
+        let mut finished: HashMap<Pair, usize> = HashMap::new();
+        let mut open: Vec<(usize, Pair)> = Vec::new();
+        for (k, game) in self.games().iter().enumerate() {
+            if skip(k) {
+                continue;
+            }
+            let Some(pair) = key(k, game) else { continue };
+            match self.counted(game).0 {
+                GameResult::Unfinished => open.push((k, pair)),
+                _ => {
+                    finished.entry(pair).or_insert(k);
+                }
+            }
+        }
+        open.into_iter()
+            .filter_map(|(k, pair)| finished.get(&pair).map(|&f| (k, f)))
+            .collect()
     }
 
     /// The result a game counts with, and a note when it is not simply the record's.

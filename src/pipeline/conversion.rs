@@ -57,7 +57,7 @@ use crate::formats::{
     Renderer, WriteError, WriteOptions,
 };
 use crate::pipeline::blocks::{self, Pending, Spent, TextBlock, Unit};
-use crate::record::{GameSelector, Record};
+use crate::record::{GameSelector, Record, TagEdits};
 use crate::validate::{insert_inferred_passes, settle_result, validate_game, validate_record};
 
 mod fingerprint;
@@ -73,6 +73,7 @@ pub struct Conversion {
     target: Option<Arc<Target>>,
     split: Option<Arc<OutputTemplate>>,
     select: Option<Arc<GameSelector>>,
+    edits: Option<Arc<TagEdits>>,
 }
 
 /// Where a split conversion ([`Conversion::run_split`]) writes: one writer per file name,
@@ -198,6 +199,7 @@ impl Conversion {
             target: None,
             split: None,
             select: None,
+            edits: None,
         }
     }
 
@@ -256,6 +258,14 @@ impl Conversion {
     /// ```
     pub fn select(mut self, selector: Option<GameSelector>) -> Conversion {
         self.select = selector.map(Arc::new);
+        self
+    }
+
+    /// Edits every game's tags before it is written ([`TagEdits`]: a tag set, players'
+    /// names mapped): each game is then read in full. The moves and the result are never
+    /// edited; a selector takes games by their tags as read.
+    pub fn edit(mut self, edits: TagEdits) -> Conversion {
+        self.edits = (!edits.is_empty()).then(|| Arc::new(edits));
         self
     }
 
@@ -323,6 +333,7 @@ impl Conversion {
             target: self.target.as_deref(),
             split: self.split.as_deref(),
             select: self.select.as_deref(),
+            edits: self.edits.as_deref(),
             fingerprint_only: false,
         };
         match blocks::run(
@@ -376,6 +387,7 @@ impl Conversion {
             target: None,
             split: None,
             select: None,
+            edits: None,
             fingerprint_only: true,
         };
         let mut game = 0;
@@ -500,6 +512,8 @@ struct Work<'w> {
     split: Option<&'w OutputTemplate>,
     /// Takes only these games.
     select: Option<&'w GameSelector>,
+    /// Edits every game's tags (every game is then read in full).
+    edits: Option<&'w TagEdits>,
     /// Games are only fingerprinted, never written (reading an output back).
     fingerprint_only: bool,
 }
@@ -507,7 +521,7 @@ struct Work<'w> {
 impl Work<'_> {
     /// Whether games may be readied without their records.
     fn plain(&self) -> bool {
-        self.renderer.is_some() || self.fingerprint_only
+        (self.renderer.is_some() || self.fingerprint_only) && self.edits.is_none()
     }
 
     /// Whether game `index` may be taken without reading its tags (no selector, or one by
@@ -650,6 +664,9 @@ fn ready(game: ParsedGame, work: Work<'_>) -> Prepared {
     // Cleaned and capped as every reader's game is, then replayed: the diagnostics are
     // those `validate` gives.
     let mut game = capped(game);
+    if let (Some(edits), Some(record)) = (work.edits, game.record.as_mut()) {
+        edits.apply(record);
+    }
     let Some(record) = game.record.as_mut() else {
         return Prepared {
             game,

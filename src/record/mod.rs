@@ -12,11 +12,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::{Color, Move, Position, Rules, Setup, SetupError, SquareSet};
 
+mod edits;
 mod identity;
 pub mod score;
 mod span;
 mod tags;
 
+pub use edits::{fold_name, BadTagEdit, SetTag, TagEdits};
 pub use identity::{is_unknown_value, BadSelector, GameSelector, Identity, IDENTITY_TAGS};
 pub use span::Span;
 pub use tags::{Tag, TagName};

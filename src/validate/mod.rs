@@ -411,29 +411,47 @@ impl Validator<'_> {
                 Some(Termination::Agreement) => " (the record says the score was agreed)",
                 _ => "",
             };
+            // A sheet with a result and no moves: a forfeit (a winner only) or a result
+            // entered without its game. Nothing is wrong with it: it is said as advice.
+            let result_only = record.moves.is_empty()
+                && claim.is_some_and(|c| !c.score.is_none() && c.termination.is_normal());
+            if let (true, Some(claim)) = (result_only, claim) {
+                let message = match claim.score {
+                    ResultScore::Winner(Some(_)) => {
+                        "the record has no moves and names a winner: a forfeit (the standings count it so)"
+                    }
+                    _ => "the record gives the result without the moves: it cannot be checked against a board",
+                };
+                self.push(
+                    Diagnostic::advice(Code::Unfinished, message)
+                        .at(claim.span.or(record.span), "claimed result"),
+                );
+                return None;
+            }
+            let diagnostic = Diagnostic::warning(
+                Code::Unfinished,
+                format!(
+                    "the record ends before the game is over, after {}{why}{claim_note}",
+                    plural(record.moves.len(), "move")
+                ),
+            );
             self.push(
-                Diagnostic::warning(
-                    Code::Unfinished,
-                    format!(
-                        "the record ends before the game is over, after {}{why}{claim_note}",
-                        plural(record.moves.len(), "move")
-                    ),
-                )
-                .at(
-                    record.moves.last().and_then(|m| m.span).or(record.span),
-                    format!(
-                        "{} to move, {} empty squares",
-                        pos.turn(),
-                        pos.empty().len()
-                    ),
-                )
-                .related(claim.and_then(|c| c.span), "claimed result")
-                .at_move(
-                    ply,
-                    (!record.moves.is_empty()).then_some(record.moves.len()),
-                )
-                .help(format!("legal moves here: {}", pos.legal_moves()))
-                .with_board(pos.to_string()),
+                diagnostic
+                    .at(
+                        record.moves.last().and_then(|m| m.span).or(record.span),
+                        format!(
+                            "{} to move, {} empty squares",
+                            pos.turn(),
+                            pos.empty().len()
+                        ),
+                    )
+                    .related(claim.and_then(|c| c.span), "claimed result")
+                    .at_move(
+                        ply,
+                        (!record.moves.is_empty()).then_some(record.moves.len()),
+                    )
+                    .help(format!("legal moves here: {}", pos.legal_moves()))
+                    .with_board(pos.to_string()),
             );
             return None;
         };
