@@ -664,3 +664,47 @@ fn a_game_servers_file_gets_its_round_and_registered_names_in_one_command() {
         "{errors}"
     );
 }
+
+#[test]
+fn a_table_or_a_record_file_that_cannot_be_read_is_an_error_not_a_skip() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("round-1.rgn"),
+        "[Round \"1\"]\n[Black \"Ann\"]\n[White \"Bob\"]\n[Result \"40-24\"]\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "Board 2 started late.\n").unwrap();
+    std::fs::write(
+        dir.path().join("pairings.csv"),
+        "round,board,black,white\n1,1,Ann,Bob\n",
+    )
+    .unwrap();
+    let folder = dir.path().to_str().unwrap().to_owned();
+    let (code, _, errors) = reversi(&["validate", &folder]);
+    assert_eq!(
+        code,
+        Some(0),
+        "notes and a pairings table are skipped with a note: {errors}"
+    );
+    assert!(
+        errors.contains("pairings.csv: skipped, a pairings or results table"),
+        "{errors}"
+    );
+    assert!(errors.contains("notes.txt: skipped"), "{errors}");
+    // A spreadsheet of something else, and a .pgn that holds no game: read as their
+    // extensions say, their errors named, and the exit code says so.
+    std::fs::write(
+        dir.path().join("scores.csv"),
+        "name;points\nAnn;3\nBob;2\nCy;1\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("round-2.pgn"), "see the paper sheet\n").unwrap();
+    let (code, report, errors) = reversi(&["validate", &folder]);
+    assert_eq!(code, Some(1), "{errors}");
+    for name in [
+        "scores.csv: 4 games: 0 valid, 4 invalid",
+        "round-2.pgn: 1 game: 0 valid, 1 invalid",
+    ] {
+        assert!(report.contains(name), "{name}: {report}");
+    }
+}

@@ -331,10 +331,53 @@ fn found(path: &Path) -> Found {
     if reversi_record::event::Register::looks_like(&head) {
         return Found::Register;
     }
+    if reversi_record::event::Schedule::looks_like(&head) {
+        return Found::Skipped(
+            "a pairings or results table, not game records (pairings go to --pairings)",
+        );
+    }
     match Format::sniff(&sniff) {
         Some(_) => Found::Record,
+        // A file that should hold games and does not is read as named, so that its error
+        // is reported and changes the exit code: one named as a record format (a notes
+        // file named `.txt` aside), or a table.
+        None if claims_records(path) || looks_like_a_table(&head) => Found::Record,
         None => Found::Skipped("its content is not a game record of any format"),
     }
+}
+
+/// Whether the file's extension is a record format's (`.pgn`, `.ggf`, `.wtb`, ...), a
+/// notes file's `.txt` aside.
+fn claims_records(path: &Path) -> bool {
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    match ext.as_deref() {
+        None | Some("txt") => false,
+        Some(ext) => Format::from_extension(ext).is_some(),
+    }
+}
+
+/// Whether `head` is a table: at least two lines, each with the same number (one or more)
+/// of `,`, `;` or tab separators.
+fn looks_like_a_table(head: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(head);
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    // The last line may be cut short by the head's end.
+    let lines: Vec<&str> = lines.by_ref().take(6).collect();
+    let complete = if lines.len() > 2 {
+        &lines[..lines.len() - 1]
+    } else {
+        &lines[..]
+    };
+    if complete.len() < 2 {
+        return false;
+    }
+    [',', ';', '\t'].iter().any(|&sep| {
+        let count = |l: &str| l.matches(sep).count();
+        let first = count(complete[0]);
+        first > 0 && complete.iter().all(|l| count(l) == first)
+    })
 }
 
 /// Parses `FORMAT[:DIALECT]` for clap.

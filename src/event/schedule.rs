@@ -285,6 +285,31 @@ fn header(fields: &[String]) -> Option<Vec<Option<Column>>> {
     (named >= 2 && !unknown).then_some(columns)
 }
 
+impl Schedule {
+    /// Whether `head` (a file's first bytes) starts like a pairings or results table: a
+    /// first line naming a round, a black and a white column (other columns allowed: the
+    /// scores of a results sheet).
+    ///
+    /// ```
+    /// use reversi_record::event::Schedule;
+    /// assert!(Schedule::looks_like(b"round,board,black,white,black_discs,white_discs\n1,1,A,B,40,24\n"));
+    /// assert!(Schedule::looks_like(b"ronde;table;noir;blanc\n"));
+    /// assert!(!Schedule::looks_like(b"black,white,moves\nA,B,f5d6\n"));
+    /// ```
+    pub fn looks_like(head: &[u8]) -> bool {
+        let head = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head);
+        let line = head.split(|&b| b == b'\n').next().unwrap_or_default();
+        let line = crate::formats::text::decode_line_by_line(line);
+        let Ok(fields) = split_fields(line.trim()) else {
+            return false;
+        };
+        let columns: Vec<Option<Column>> = fields.iter().map(|f| column_of(f)).collect();
+        [Column::Round, Column::Black, Column::White]
+            .iter()
+            .all(|c| columns.contains(&Some(*c)))
+    }
+}
+
 /// Whether `name` names a pairings file's `black` or `white` column.
 pub(super) fn is_player_column(name: &str) -> bool {
     matches!(column_of(name), Some(Column::Black | Column::White))
