@@ -708,3 +708,40 @@ fn a_table_or_a_record_file_that_cannot_be_read_is_an_error_not_a_skip() {
         assert!(report.contains(name), "{name}: {report}");
     }
 }
+
+#[test]
+fn a_game_entered_under_the_wrong_round_is_linked_to_the_pairing_it_belongs_to() {
+    let games = "[Round \"1\"]\n[Black \"Ann\"]\n[White \"Bob\"]\n[Result \"40-24\"]\n\n\
+                 [Round \"3\"]\n[Black \"Cy\"]\n[White \"Di\"]\n[Result \"30-34\"]\n";
+    let schedule = Schedule::parse("round,board,black,white\n1,1,Ann,Bob\n2,1,Cy,Di\n").unwrap();
+    let mut event = Event::default();
+    event.add_games(
+        "sheets.rgn",
+        &Format::Rgn
+            .read_bytes(games, &ReadOptions::default())
+            .unwrap(),
+    );
+    let findings = event.check(Some(&schedule));
+    let said: Vec<(String, String)> = findings
+        .iter()
+        .map(|f| (f.code.name().to_owned(), f.help.clone().unwrap_or_default()))
+        .collect();
+    assert_eq!(said.len(), 2, "{said:?}");
+    assert_eq!(said[0].0, "unpaired-game");
+    assert!(
+        said[0].1.contains("line 3 of the pairings") && said[0].1.ends_with("should be 2"),
+        "{said:?}"
+    );
+    assert_eq!(said[1].0, "missing-game");
+    assert!(
+        findings[1]
+            .message
+            .contains("has these players under round 3"),
+        "{}",
+        findings[1].message
+    );
+    assert_eq!(
+        said[1].1,
+        "that game's round is probably mistyped: its Round tag should be 2"
+    );
+}

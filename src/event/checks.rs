@@ -308,15 +308,18 @@ impl Event {
             Pending::Duplicate(a, b) => self.duplicate(&games[a], &games[b]),
             Pending::Repeated(a, b) => self.repeated(&games[a], &games[b]),
             Pending::Twice(a, b, field) => self.twice_in_round(&games[a], &games[b], field),
-            Pending::Missing(p) => match pairing(p) {
-                Some(pairing) => self.missing(pairing),
-                None => self.missing(&Scheduled::default()),
-            },
+            Pending::Missing(p, game) => {
+                let game = game.map(|k| &games[k]);
+                match pairing(p) {
+                    Some(pairing) => self.missing(pairing, game),
+                    None => self.missing(&Scheduled::default(), game),
+                }
+            }
             Pending::Swapped(k, p) => match pairing(p) {
                 Some(pairing) => self.swapped(&games[k], pairing),
                 None => self.swapped(&games[k], &Scheduled::default()),
             },
-            Pending::Unpaired(k) => self.unpaired(&games[k]),
+            Pending::Unpaired(k, p) => self.unpaired(&games[k], p.and_then(pairing)),
             Pending::Unknown(k, field, count) => self.unknown_player(&games[k], field, count),
             Pending::Similar((a, fa), (b, fb)) => {
                 self.similar_names((&games[a], fa), (&games[b], fb))
@@ -578,6 +581,8 @@ impl Event {
             }
         }
         let mut paired = vec![false; games.len()];
+        // The pairings without a game, with their two players' keys.
+        let mut missing: Vec<(usize, Option<(u32, u32)>)> = Vec::new();
         for (p, pairing) in pairings.pairings().iter().enumerate() {
             match pairing.status {
                 // No game is expected: a bye's record, if any, is its.
@@ -608,7 +613,15 @@ impl Event {
             };
             let Some((ks, black)) = found else {
                 if pairing.expects_a_game() {
-                    findings.push((games.len(), Code::MissingGame, Pending::Missing(p)));
+                    let players = (
+                        normal.player_key(self, &pairing.black),
+                        normal.player_key(self, &pairing.white),
+                    );
+                    let players = match players {
+                        (Some(b), Some(w)) => Some((b.min(w), b.max(w))),
+                        _ => None,
+                    };
+                    missing.push((p, players));
                 }
                 continue;
             };
@@ -632,25 +645,69 @@ impl Event {
                 }
             }
         }
+        // A game no pairing of its round has, and a pairing of another round with its two
+        // players and no game: the game's round is probably mistyped. Each is named in the
+        // other's finding.
+        let mut linked: HashMap<usize, usize> = HashMap::new();
         for k in 0..games.len() {
             // A copy of a game is reported as a duplicate already.
             if paired[k] || copies.first(k).is_some_and(|first| paired[first]) {
                 continue;
             }
-            findings.push((k, Code::UnpairedGame, Pending::Unpaired(k)));
+            let players = match (
+                normal.get(self, &games[k], Field::Black),
+                normal.get(self, &games[k], Field::White),
+            ) {
+                (Some(b), Some(w)) => Some((b.min(w), b.max(w))),
+                _ => None,
+            };
+            let pairing = missing
+                .iter()
+                .find(|(p, keys)| players.is_some() && *keys == players && !linked.contains_key(p))
+                .map(|(p, _)| *p);
+            if let Some(p) = pairing {
+                linked.insert(p, k);
+            }
+            findings.push((k, Code::UnpairedGame, Pending::Unpaired(k, pairing)));
+        }
+        for (p, _) in missing {
+            let game = linked.get(&p).copied();
+            findings.push((games.len(), Code::MissingGame, Pending::Missing(p, game)));
         }
     }
 
-    fn missing(&self, pairing: &Scheduled) -> Finding {
+    fn missing(&self, pairing: &Scheduled, game: Option<&EventGame>) -> Finding {
+        let (message, help, games) = match game {
+            Some(g) => {
+                let at = self.game_ref(g);
+                (
+                    format!(
+                        "no game for the pairing {pairing} (line {} of the pairings); {at} has these players under round {}",
+                        pairing.line,
+                        self.field(g, Field::Round).unwrap_or("?")
+                    ),
+                    format!(
+                        "that game's round is probably mistyped: its Round tag should be {}",
+                        pairing.round
+                    ),
+                    vec![at],
+                )
+            }
+            None => (
+                format!(
+                    "no game for the pairing {pairing} (line {} of the pairings)",
+                    pairing.line
+                ),
+                "a sheet is missing, or its round or a name is mistyped".to_owned(),
+                Vec::new(),
+            ),
+        };
         Finding {
             code: Code::MissingGame,
             severity: Severity::Error,
-            message: format!(
-                "no game for the pairing {pairing} (line {} of the pairings)",
-                pairing.line
-            ),
-            help: Some("a sheet is missing, or its round or a name is mistyped".into()),
-            games: Vec::new(),
+            message,
+            help: Some(help),
+            games,
         }
     }
 
@@ -670,7 +727,7 @@ impl Event {
         }
     }
 
-    fn unpaired(&self, g: &EventGame) -> Finding {
+    fn unpaired(&self, g: &EventGame, pairing: Option<&Scheduled>) -> Finding {
         let at = self.game_ref(g);
         let why = match self.field(g, Field::Round) {
             None => "it has no Round tag".to_owned(),
@@ -680,13 +737,20 @@ impl Event {
                 self.player(g, Field::White)
             ),
         };
+        let help = match pairing {
+            Some(p) => format!(
+                "the pairing {p} (line {} of the pairings) has these players and no game: this game's Round tag is probably mistyped, and should be {}",
+                p.line, p.round
+            ),
+            None => {
+                "its round or a name is probably mistyped, or the pairings are incomplete".into()
+            }
+        };
         Finding {
             code: Code::UnpairedGame,
             severity: Severity::Error,
             message: format!("{at} matches no pairing: {why}"),
-            help: Some(
-                "its round or a name is probably mistyped, or the pairings are incomplete".into(),
-            ),
+            help: Some(help),
             games: vec![at],
         }
     }
@@ -703,7 +767,9 @@ enum Pending {
     Duplicate(usize, usize),
     Repeated(usize, usize),
     Twice(usize, usize, Field),
-    Missing(usize),
+    /// A pairing without a game, and the game of another round with its players.
+    Missing(usize, Option<usize>),
     Swapped(usize, usize),
-    Unpaired(usize),
+    /// A game no pairing has, and the pairing of another round with its players.
+    Unpaired(usize, Option<usize>),
 }
