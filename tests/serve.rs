@@ -837,14 +837,14 @@ fn a_large_folder_being_listed_holds_up_no_other_request() {
     let listing = {
         let desk = desk.clone();
         std::thread::spawn(move || {
-            let started = std::time::Instant::now();
+            let started = Instant::now();
             let a = desk.get("/api/folder");
             (a, started.elapsed())
         })
     };
     // Another request while the folder is walked: answered at once, not after the walk.
     std::thread::sleep(Duration::from_millis(10));
-    let started = std::time::Instant::now();
+    let started = Instant::now();
     assert_eq!(desk.get("/api/files").status, 200);
     let took = started.elapsed();
     let (a, walk) = listing.join().unwrap();
@@ -966,4 +966,41 @@ fn ten_thousand_games_load_and_list_fast() {
         "a page: {:?}",
         t.elapsed()
     );
+}
+
+#[test]
+fn a_slow_or_idle_peer_is_cut_off_and_many_of_them_hold_up_nobody() {
+    let desk = start_with(fixture_copy(), &["--idle-timeout", "1"], Stdio::null());
+    // A request whose headers never end: closed once the peer has been silent a second.
+    let mut slow = TcpStream::connect(&desk.host).unwrap();
+    slow.set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    slow.write_all(format!("GET / HTTP/1.1\r\nHost: {}\r\n", desk.host).as_bytes())
+        .unwrap();
+    let started = Instant::now();
+    let mut buf = [0u8; 64];
+    let read = slow.read(&mut buf);
+    assert!(
+        matches!(read, Ok(0) | Err(_)),
+        "the connection is closed, not answered: {read:?}"
+    );
+    let waited = started.elapsed();
+    assert!(
+        waited >= Duration::from_millis(900) && waited < Duration::from_secs(5),
+        "closed after {waited:?}"
+    );
+    // More idle connections than the desk serves at once: a real request is still
+    // answered, once the idle ones time out.
+    let idle: Vec<TcpStream> = (0..80)
+        .map(|_| TcpStream::connect(&desk.host).unwrap())
+        .collect();
+    let started = Instant::now();
+    let page = desk.get("/");
+    assert_eq!(page.status, 200);
+    assert!(
+        started.elapsed() < Duration::from_secs(8),
+        "{:?}",
+        started.elapsed()
+    );
+    drop(idle);
 }

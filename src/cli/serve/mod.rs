@@ -23,6 +23,7 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+mod connections;
 mod desk;
 
 use desk::{Desk, Refusal, Root};
@@ -57,6 +58,10 @@ pub(crate) struct Args {
     /// can reach the address can then use the page: only on a network you trust.
     #[arg(long, value_name = "ADDRESS")]
     listen: Option<IpAddr>,
+    /// Close a connection whose peer sends nothing for this many seconds (a request
+    /// trickled in, a connection left open); at most 64 connections are served at once.
+    #[arg(long, value_name = "SECONDS", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    idle_timeout: u64,
 }
 
 /// The server's shared state.
@@ -176,6 +181,8 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         if args.open {
             open_browser(&url);
         }
+        let listener =
+            connections::Bounded::new(listener, std::time::Duration::from_secs(args.idle_timeout));
         axum::serve(listener, router(server)).await
     })?;
     Ok(super::exit::OK)
