@@ -1004,3 +1004,53 @@ fn a_slow_or_idle_peer_is_cut_off_and_many_of_them_hold_up_nobody() {
     );
     drop(idle);
 }
+
+#[test]
+fn the_desk_reads_the_register_and_pairings_beside_the_sheets_as_the_command_line_does() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    for name in ["players.csv", "round-1.rgn", "round-2.rgn"] {
+        let from = Path::new(ROOT).join("fixtures/register").join(name);
+        std::fs::copy(from, dir.path().join(name)).expect("copied");
+    }
+    // Round 3: Jean Dupont has a bye; Kees de Vries withdrew.
+    std::fs::write(
+        dir.path().join("pairings.csv"),
+        "round,board,black,white,result\n3,,Jean Dupont,bye,\n3,,Kees de Vries,,withdrawn\n",
+    )
+    .unwrap();
+    let folder = dir.path().to_path_buf();
+    let desk = start_in(dir);
+    for name in ["round-1.rgn", "round-2.rgn"] {
+        desk.open(name);
+    }
+    let mut from_desk = desk.get("/api/standings").json();
+    from_desk.as_object_mut().unwrap().remove("findings");
+    let notes = from_desk["notes"].as_array_mut().unwrap();
+    assert_eq!(
+        notes.drain(..2).collect::<Vec<_>>(),
+        [
+            json!("pairings.csv: read as the pairings"),
+            json!("players.csv: read as the player register")
+        ]
+    );
+    let cli = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(["standings", "--format", "json", "-q", "--pairings"])
+        .arg(folder.join("pairings.csv"))
+        .arg("--players")
+        .arg(folder.join("players.csv"))
+        .arg(folder.join("round-1.rgn"))
+        .arg(folder.join("round-2.rgn"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        cli.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&cli.stderr)
+    );
+    let from_cli: Value = serde_json::from_slice(&cli.stdout).unwrap();
+    assert_eq!(from_desk, from_cli);
+    let players = &from_cli["events"][0]["standings"]["players"];
+    assert_eq!(players[0]["name"], "Jean Dupont");
+    assert_eq!(players[0]["byes"], 1);
+}

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use reversi_record::diagnostic::{Diagnostic, Renderer};
 use reversi_record::event::Event;
-use reversi_record::event::StandingsRequest;
+use reversi_record::event::{Register, Schedule, StandingsRequest};
 use reversi_record::formats::{Format, ParsedGame, PgnDialect, ReadOptions, WriteOptions};
 use reversi_record::output::AtomicFile;
 use reversi_record::record::{Record, Tag, TagName};
@@ -906,14 +906,80 @@ impl Desk {
             let games: Vec<ParsedGame> = file.games.iter().map(|g| g.parsed.clone()).collect();
             event.add_games(&file.name, &games);
         }
-        let findings: Vec<String> = event.check(None).iter().map(|f| f.to_string()).collect();
+        // The director's register and pairings, when a served folder holds them.
+        let (register, pairings, mut notes) = self.event_files();
+        if let Some(register) = register {
+            event.set_register(std::sync::Arc::new(register));
+        }
+        let findings: Vec<String> = event
+            .check(pairings.as_ref())
+            .iter()
+            .map(|f| f.to_string())
+            .collect();
+        let request = StandingsRequest {
+            pairings,
+            ..StandingsRequest::default()
+        };
         // With no event asked for, the run cannot refuse the request.
-        let mut value = match event.standings(&StandingsRequest::default()) {
+        let mut value = match event.standings(&request) {
             Ok(report) => serde_json::to_value(&report).unwrap_or_else(|_| json!({})),
             Err(unknown) => json!({ "events": [], "notes": [], "problems": [unknown.to_string()] }),
         };
         value["findings"] = json!(findings);
+        if let Some(said) = value["notes"].as_array_mut() {
+            let mut all: Vec<Value> = notes.drain(..).map(Value::from).collect();
+            all.append(said);
+            *said = all;
+        }
         value
+    }
+
+    /// The player register and the pairings file among the served folders' own files
+    /// (not below them), told by their headers as the command line tells them; a note for
+    /// each read, and for each that cannot be.
+    fn event_files(&self) -> (Option<Register>, Option<Schedule>, Vec<String>) {
+        let (mut register, mut pairings, mut notes) = (None, None, Vec::new());
+        for root in self.roots.iter().filter(|r| r.only.is_none()) {
+            let Ok(entries) = std::fs::read_dir(&root.dir) else {
+                continue;
+            };
+            let mut files: Vec<PathBuf> = entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv")))
+                .collect();
+            files.sort();
+            for path in files {
+                // A register or a pairings file is a few kilobytes; a bigger CSV is neither.
+                let small = std::fs::metadata(&path).is_ok_and(|m| m.len() <= 4 << 20);
+                let Some(bytes) = small.then(|| std::fs::read(&path).ok()).flatten() else {
+                    continue;
+                };
+                let name = path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                if register.is_none() && Register::looks_like(&bytes) {
+                    match Register::from_bytes(&bytes) {
+                        Ok(r) => {
+                            notes.push(format!("{name}: read as the player register"));
+                            register = Some(r);
+                        }
+                        Err(e) => {
+                            notes.push(format!("{name}: not read as the player register: {e}"))
+                        }
+                    }
+                } else if pairings.is_none() && Schedule::looks_like(&bytes) {
+                    match Schedule::from_bytes(&bytes) {
+                        Ok(s) => {
+                            notes.push(format!("{name}: read as the pairings"));
+                            pairings = Some(s);
+                        }
+                        Err(e) => notes.push(format!("{name}: not read as the pairings: {e}")),
+                    }
+                }
+            }
+        }
+        (register, pairings, notes)
     }
 }
 
