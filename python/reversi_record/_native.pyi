@@ -111,7 +111,12 @@ class Dataset(Iterator[dict[str, Any]]):
     def __iter__(self) -> Dataset: ...
     def __next__(self) -> dict[str, Any]: ...
 
-def read(source: Source, format: Optional[str] = None, rules: Optional[RulesLike] = None) -> Reader: ...
+def read(
+    source: Source,
+    format: Optional[str] = None,
+    rules: Optional[RulesLike] = None,
+    names: Optional[PathLike] = None,
+) -> Reader: ...
 def write(
     games: Iterable[Game],
     path: Optional[PathLike] = None,
@@ -141,6 +146,8 @@ def dataset(
     legal: bool = False,
     format: Optional[str] = None,
     rules: Optional[RulesLike] = None,
+    jobs: Optional[int] = None,
+    names: Optional[PathLike] = None,
 ) -> Union[dict[str, Any], Dataset]: ...
 def scenario_run(text: str) -> dict[str, Any]: ...
 def standings(

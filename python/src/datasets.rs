@@ -128,6 +128,8 @@ pub(crate) struct Dataset {
     options: Options,
     jobs: usize,
     batch: Mutex<Batch>,
+    /// WTHOR's name files (`names=`).
+    pub(crate) names: Option<PathBuf>,
 }
 
 impl Dataset {
@@ -149,6 +151,7 @@ impl Dataset {
             options,
             jobs,
             batch: Mutex::new(Batch::new()),
+            names: None,
         })
     }
 
@@ -162,7 +165,13 @@ impl Dataset {
         while batch.len() < self.chunk {
             if self.current.is_none() {
                 let Some(path) = self.paths.next() else { break };
-                let input = open(py, Src::Path(path), self.format, self.rules)?;
+                let input = open(
+                    py,
+                    Src::Path(path),
+                    self.format,
+                    self.rules,
+                    self.names.as_deref(),
+                )?;
                 self.current = Some(Mutex::new(GameReader::new(input)));
             }
             let Some(reader) = self.current.as_ref() else {

@@ -76,7 +76,7 @@ pub(crate) fn standings(
     let mut inputs = Vec::new();
     for path in paths {
         let name = path.to_string_lossy().into_owned();
-        inputs.push((name, Some(open(py, Src::Path(path), None, None)?)));
+        inputs.push((name, Some(open(py, Src::Path(path), None, None, None)?)));
     }
     let mut validation = Validation::new();
     if let Some(j) = jobs {
@@ -244,7 +244,7 @@ pub(crate) fn convert(
     let mut inputs = Vec::new();
     for path in paths {
         let name = path.to_string_lossy().into_owned();
-        inputs.push((name, Some(open(py, Src::Path(path), None, None)?)));
+        inputs.push((name, Some(open(py, Src::Path(path), None, None, None)?)));
     }
     let write = WriteOptions {
         lossy,

@@ -70,7 +70,32 @@ pub(crate) fn open(
     src: Src,
     format: Option<Format>,
     rules: Option<reversi_record::Rules>,
+    names: Option<&std::path::Path>,
 ) -> PyResult<Input> {
+    // `names=`: WTHOR's name files, a folder or the two files.
+    let names = names
+        .map(reversi_record::formats::wthor::Names::parse)
+        .transpose()
+        .map_err(|e| errors::usage(py, format!("names: {e}")))?;
+    // Read, not written: the name files must be there.
+    let missing = match &names {
+        Some(reversi_record::formats::wthor::Names::Dir(dir)) => {
+            (!dir.is_dir()).then(|| dir.display().to_string())
+        }
+        Some(reversi_record::formats::wthor::Names::Files(files)) => {
+            [&files.players, &files.tournaments]
+                .into_iter()
+                .find(|f| !f.is_file())
+                .map(|f| f.display().to_string())
+        }
+        None => None,
+    };
+    if let Some(missing) = missing {
+        return Err(errors::usage(
+            py,
+            format!("names: {missing} does not exist"),
+        ));
+    }
     let (name, path, reader, len): (String, Option<PathBuf>, Box<dyn io::Read + Send>, _) =
         match src {
             Src::Path(path) => {
@@ -94,15 +119,35 @@ pub(crate) fn open(
         ),
         other => errors::raise(py, "ReadError", format!("{name}: {other}"), "io", None),
     })?;
+    let options = ReadOptions {
+        name: Arc::from(name.as_str()),
+        path,
+        rules,
+        names_dir: names
+            .as_ref()
+            .and_then(reversi_record::formats::wthor::Names::dir)
+            .map(Into::into),
+        name_files: names
+            .as_ref()
+            .and_then(reversi_record::formats::wthor::Names::files)
+            .cloned(),
+    };
+    if detected.format == Format::Wthor {
+        if let Some(note) = reversi_record::formats::wthor::missing_names_note(&options) {
+            let warning = py.get_type::<pyo3::exceptions::PyUserWarning>();
+            let note = format!("{name}: {}", note.replace("--names DIR", "names=DIR"));
+            PyErr::warn(
+                py,
+                &warning,
+                &std::ffi::CString::new(note).unwrap_or_default(),
+                1,
+            )?;
+        }
+    }
     Ok(Input {
         format: detected.format,
         reader: detected.input,
-        options: ReadOptions {
-            name: Arc::from(name.as_str()),
-            path,
-            rules,
-            ..ReadOptions::default()
-        },
+        options,
     })
 }
 
@@ -171,10 +216,11 @@ pub(crate) fn read_games(
     source: &Bound<'_, PyAny>,
     format: Option<&str>,
     rules: Option<&Bound<'_, PyAny>>,
+    names: Option<&std::path::Path>,
 ) -> PyResult<Reader> {
     let format = format_arg(py, format)?;
     let rules = rules_arg(py, rules)?;
-    let input = open(py, source_arg(source)?, format, rules)?;
+    let input = open(py, source_arg(source)?, format, rules, names)?;
     let name = input.options.name.clone();
     let format = input.format;
     Ok(Reader {
@@ -558,7 +604,7 @@ pub(crate) fn validate_paths(
     let mut inputs = Vec::new();
     for path in paths {
         let name = path.to_string_lossy().into_owned();
-        inputs.push((name, Some(open(py, Src::Path(path), format, rules)?)));
+        inputs.push((name, Some(open(py, Src::Path(path), format, rules, None)?)));
     }
     let mut validation = Validation::new().allow(allow.iter().cloned()).gather(true);
     if let Some(j) = jobs {

@@ -23,14 +23,15 @@ mod interrupt;
 /// >>> [len(g) for g in read(b"f5d6c3\nf5f6\n")]
 /// [3, 2]
 #[pyfunction]
-#[pyo3(signature = (source, format = None, rules = None))]
+#[pyo3(signature = (source, format = None, rules = None, names = None))]
 fn read(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
     format: Option<&str>,
     rules: Option<&Bound<'_, PyAny>>,
+    names: Option<PathBuf>,
 ) -> PyResult<games::Reader> {
-    games::read_games(py, source, format, rules)
+    games::read_games(py, source, format, rules, names.as_deref())
 }
 
 /// Writes `games` to `path` atomically (or returns the bytes when `path` is `None`), in
@@ -94,7 +95,7 @@ fn to_numpy(
 /// The games of the files `paths` as `to_numpy`'s arrays: one dict of every game, or with
 /// `chunk` an iterator of dicts of at most `chunk` games.
 #[pyfunction]
-#[pyo3(signature = (paths, chunk = None, boards = true, planes = false, legal = false, format = None, rules = None, jobs = None))]
+#[pyo3(signature = (paths, chunk = None, boards = true, planes = false, legal = false, format = None, rules = None, jobs = None, names = None))]
 #[allow(clippy::too_many_arguments)]
 fn dataset(
     py: Python<'_>,
@@ -106,6 +107,7 @@ fn dataset(
     format: Option<&str>,
     rules: Option<&Bound<'_, PyAny>>,
     jobs: Option<usize>,
+    names: Option<PathBuf>,
 ) -> PyResult<PyObject> {
     let options = Options {
         boards,
@@ -115,6 +117,7 @@ fn dataset(
     let paths = path_list(paths)?;
     let jobs = jobs.unwrap_or(0);
     let mut set = datasets::Dataset::new(py, paths, chunk, format, rules, options, jobs)?;
+    set.names = names;
     if chunk.is_some() {
         return Ok(Py::new(py, set)?.into_any());
     }

@@ -3,7 +3,7 @@ import io
 import pytest
 
 import reversi_record as rr
-from conftest import FIXTURES, data, fixture_files
+from conftest import DATA, FIXTURES, data, fixture_files
 
 
 @pytest.mark.parametrize("path", fixture_files("valid"), ids=lambda p: f"{p.parent.parent.name}/{p.name}")
@@ -140,3 +140,26 @@ def test_every_data_format_reads():
             assert n > 0, path
             read += 1
     assert read == 9
+
+
+def test_wthor_names_come_from_names_and_their_absence_is_a_warning(tmp_path):
+    """A WTHOR file away from its name files warns (its players are indexes); `names=`
+    (the folder, or the two files) gives the players the file beside them gives."""
+    import shutil
+    import warnings
+
+    source = DATA / "wthor" / "WTH_2004.wtb"
+    alone = tmp_path / "WTH_2004.wtb"
+    shutil.copy(source, alone)
+    with pytest.warns(UserWarning, match="names=DIR"):
+        away = next(iter(rr.read(alone)))
+    in_place = next(iter(rr.read(source)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        by_folder = next(iter(rr.read(alone, names=DATA / "wthor")))
+        by_files = next(iter(rr.read(alone, names=f"{DATA / 'wthor' / 'WTHOR.JOU'},{DATA / 'wthor' / 'WTHOR.TRN'}")))
+    black = lambda g: g.tag("Black")
+    assert black(by_folder) == black(by_files) == black(in_place)
+    assert black(in_place) and black(away) != black(in_place)
+    with pytest.raises(rr.UsageError):
+        rr.read(alone, names=tmp_path / "nowhere")
