@@ -745,3 +745,36 @@ fn a_game_entered_under_the_wrong_round_is_linked_to_the_pairing_it_belongs_to()
         "that game's round is probably mistyped: its Round tag should be 2"
     );
 }
+
+#[test]
+fn repair_of_a_spreadsheets_csv_writes_rgn_with_its_tags_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("round-2.csv");
+    // A director's CSV (French header, `;`): the second game has two moves swapped.
+    std::fs::write(
+        &csv,
+        "ronde;noir;blanc;coups\n2;Ann;Bob;f5d6c3d3c4f4f6f3e6e7\n2;Cy;Di;f5d6c3c4d3\n",
+    )
+    .unwrap();
+    let (code, out, errors) = reversi(&["repair", csv.to_str().unwrap()]);
+    assert!(matches!(code, Some(0 | 1)), "{errors}");
+    assert!(
+        errors.contains("so the repaired games are written as RGN"),
+        "{errors}"
+    );
+    let games = Format::Rgn
+        .read_bytes(out.as_bytes(), &ReadOptions::default())
+        .unwrap();
+    let players: Vec<(Option<&str>, Option<&str>)> = games
+        .iter()
+        .map(|g| {
+            let r = g.record.as_ref().unwrap();
+            (r.tag("Black"), r.tag("Round"))
+        })
+        .collect();
+    assert_eq!(
+        players,
+        [(Some("Ann"), Some("2")), (Some("Cy"), Some("2"))],
+        "{out}"
+    );
+}

@@ -28,7 +28,8 @@ pub(crate) struct Args {
     /// Input files; `-` reads standard input. A folder stands for the record files below it (recognised by their content; the others are skipped with a note)..
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
-    /// Output format, `FORMAT[:DIALECT]` (default: the first input's format).
+    /// Output format, `FORMAT[:DIALECT]` (default: the first input's format; RGN for move
+    /// strings and CSV tables, which hold no tags, with a note).
     #[arg(long, value_parser = input::parse_format)]
     to: Option<Format>,
     /// Output file, replaced only when the run succeeds and writes a game (never an input
@@ -396,7 +397,16 @@ impl Work<'_> {
         let format = input.format;
         let sink = match (sink.as_mut(), out.take()) {
             (Some(s), _) => s,
-            (None, Some(o)) => sink.insert(Sink::open(args, format, o)),
+            (None, Some(o)) => {
+                let opened = Sink::open(args, format, o);
+                if args.to.is_none() && opened.format != format && !args.quiet {
+                    super::stderr_line(format_args!(
+                        "note: writing {}: {format} hold no tags (players, round, result), so the repaired games are written as RGN (--to chooses another format)",
+                        opened.format
+                    ));
+                }
+                sink.insert(opened)
+            }
             (None, None) => {
                 return Err(Stop::Output(io::Error::other(
                     "the output was taken without opening the writer",
@@ -662,6 +672,8 @@ impl<'a> Sink<'a> {
     fn open(args: &Args, input_format: Format, out: &'a mut (dyn Write + Send)) -> Sink<'a> {
         let format = args.to.unwrap_or(match input_format {
             Format::Pgn(PgnDialect::Rgn) => Format::Rgn,
+            // Move strings hold no tags: a CSV's players, round and result would be lost.
+            Format::MoveString => Format::Rgn,
             f => f,
         });
         let dialect = match format {
