@@ -1045,3 +1045,44 @@ fn an_adjourned_game_recorded_in_two_parts_is_one_game_and_the_finished_part_cou
         report.notes
     );
 }
+
+#[test]
+fn of_two_copies_the_one_that_matches_its_pairing_counts_and_the_note_says_why() {
+    use reversi_record::event::{Event, Schedule, StandingsRequest};
+    use reversi_record::formats::{Format, ReadOptions};
+    // A phone entry read from the other side of the board (its moves reflected on the
+    // diagonal) with the players the other way round, then the typed sheet.
+    let phone = "[Round \"1\"]\n[Black \"Bob\"]\n[White \"Ann\"]\n[Result \"24-40\"]\ne6 f4 c3\n";
+    let typed = "[Round \"1\"]\n[Black \"Ann\"]\n[White \"Bob\"]\n[Result \"40-24\"]\nf5 d6 c3\n";
+    let mut event = Event::default();
+    for (name, text) in [("phone.rgn", phone), ("typed.rgn", typed)] {
+        let games = Format::Rgn
+            .read_bytes(text, &ReadOptions::default())
+            .unwrap();
+        event.add_games(name, &games);
+    }
+    let winner = |request: &StandingsRequest| {
+        let report = event.standings(request).unwrap();
+        let s = report.events[0].standings.clone().unwrap();
+        (s.players[0].name.clone(), report.notes)
+    };
+    // Without pairings, the first read counts.
+    let (first, notes) = winner(&StandingsRequest::default());
+    assert_eq!(first, "Ann", "{notes:?}");
+    assert!(
+        notes.iter().any(|n| n.starts_with("game 1 of typed.rgn")
+            && n.contains("left out: the same game as game 1 of phone.rgn")),
+        "{notes:?}"
+    );
+    // With them, the copy that matches its pairing counts, and the note says why.
+    let pairings = Schedule::parse("round,board,black,white\n1,1,Ann,Bob\n").unwrap();
+    let (_, notes) = winner(&StandingsRequest {
+        pairings: Some(pairings),
+        ..StandingsRequest::default()
+    });
+    assert!(
+        notes.iter().any(|n| n.starts_with("game 1 of phone.rgn")
+            && n.ends_with("which matches its pairing (line 2 of the pairings): that one counts")),
+        "{notes:?}"
+    );
+}

@@ -97,7 +97,7 @@ impl Event {
     /// # Ok::<(), reversi_record::event::UnknownEvent>(())
     /// ```
     pub fn standings(&self, request: &StandingsRequest) -> Result<StandingsReport, UnknownEvent> {
-        let tally = self.tally();
+        let tally = self.tally_with(request.pairings.as_ref());
         let mut sections: Vec<(&Section, Vec<Pairing>)> = tally
             .by_section()
             .map(|(section, pairings)| (section, pairings.to_vec()))

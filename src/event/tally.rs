@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::schedule::is_bye_word;
 use super::standings::{self, GameResult, Problem, Seat, Side};
-use super::{Claimed, Event, EventGame, Field, GameRef, NameId, Section, Sections};
+use super::{Claimed, Event, EventGame, Field, GameRef, NameId, Schedule, Section, Sections};
 use crate::engine::Color;
 use crate::record::Termination;
 
@@ -99,7 +99,17 @@ impl Event {
     /// assert_eq!(names, ["Cy", "Ann", "Bob"]);
     /// ```
     pub fn tally(&self) -> Tally {
+        self.tally_with(None)
+    }
+
+    /// [`Event::tally`] with the director's pairings: of two copies of one game, the one
+    /// whose round, players and colours are a pairing's counts (the other may be the same
+    /// sheet read from the other side, or entered under another round), with a note that
+    /// says why; without such a difference, the first read.
+    pub fn tally_with(&self, pairings: Option<&Schedule>) -> Tally {
         let copies = super::checks::Copies::of(self);
+        // Each copy's game and the one of its copies that counts.
+        let kept = self.kept_copies(&copies, pairings);
         let sections = Sections::of(self);
         let parts = self.unfinished_parts(&sections, &|k| copies.first(k).is_some());
         let spelling = self.spellings();
@@ -111,14 +121,22 @@ impl Event {
         let mut unsaid: HashMap<(u32, &'static str), usize> = HashMap::new();
         for (k, game) in self.games().iter().enumerate() {
             let at = || self.game_ref(game);
-            if let Some(first) = copies.first(k) {
-                let original = self.game_ref(&self.games()[first]);
-                tally.notes.push(Note {
-                    game: at(),
-                    message: format!("left out: the same game as {original}"),
-                    left_out: true,
-                });
-                continue;
+            if let Some(&(counted, line)) = kept.get(&k) {
+                if counted != k {
+                    let original = self.game_ref(&self.games()[counted]);
+                    let why = match line {
+                        Some(line) => format!(
+                            ", which matches its pairing (line {line} of the pairings): that one counts"
+                        ),
+                        None => String::new(),
+                    };
+                    tally.notes.push(Note {
+                        game: at(),
+                        message: format!("left out: the same game as {original}{why}"),
+                        left_out: true,
+                    });
+                    continue;
+                }
             }
             if let Some(&finished) = parts.get(&k) {
                 let finished = self.game_ref(&self.games()[finished]);
@@ -271,6 +289,58 @@ impl Event {
             Some(player) => player.name.as_str(),
             None => self.name(chosen.get(&id).copied().unwrap_or(id)),
         }
+    }
+
+    /// For every game with copies (and each copy): the game of the group that counts, and
+    /// the pairings line it matches when that decided it. Without pairings, or when no
+    /// copy matches one (or the first does), the first read counts.
+    fn kept_copies(
+        &self,
+        copies: &super::checks::Copies,
+        pairings: Option<&Schedule>,
+    ) -> HashMap<usize, (usize, Option<usize>)> {
+        let mut groups: HashMap<usize, Vec<usize>> = HashMap::new();
+        for k in 0..self.games().len() {
+            if let Some(first) = copies.first(k) {
+                groups.entry(first).or_insert_with(|| vec![first]).push(k);
+            }
+        }
+        let matches = |k: usize| -> Option<usize> {
+            let schedule = pairings?;
+            let game = &self.games()[k];
+            let key = |name: &str| match self.registered(name) {
+                Some(p) => format!("\u{0}{}", p.line),
+                None => super::names::normalise(name, false),
+            };
+            let round = super::names::normalise(self.field(game, Field::Round)?, true);
+            let (black, white) = (
+                key(self.field(game, Field::Black)?),
+                key(self.field(game, Field::White)?),
+            );
+            schedule
+                .pairings()
+                .iter()
+                .find(|p| {
+                    super::names::normalise(&p.round, true) == round
+                        && key(&p.black) == black
+                        && key(&p.white) == white
+                })
+                .map(|p| p.line)
+        };
+        let mut kept = HashMap::new();
+        for (first, members) in groups {
+            let chosen = match matches(first) {
+                Some(_) => (first, None),
+                None => members
+                    .iter()
+                    .find_map(|&k| matches(k).map(|line| (k, Some(line))))
+                    .unwrap_or((first, None)),
+            };
+            for k in members {
+                kept.insert(k, chosen);
+            }
+        }
+        kept
     }
 
     /// The games that are an unfinished part of another game of one pairing (the same
