@@ -389,18 +389,15 @@ fn standings_rank_each_event_on_its_own_board_and_one_bad_event_sinks_no_other()
     ]
     .concat();
     std::fs::write(dir.path().join("rapid.rgn"), rapid).unwrap();
+    let folder = dir.path().to_str().unwrap().to_owned();
     let standings = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_reversi"))
-            .args(["standings", "-q"])
-            .args(args)
-            .arg(dir.path())
-            .output()
-            .expect("the binary runs");
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
+        let all: Vec<&str> = ["standings", "-q"]
+            .iter()
+            .chain(args)
+            .chain([&folder.as_str()])
+            .copied()
+            .collect();
+        reversi(&all)
     };
     let (code, text, errors) = standings(&[]);
     assert_eq!(code, Some(1), "{errors}");

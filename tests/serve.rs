@@ -731,18 +731,8 @@ fn the_desks_standings_are_the_command_lines() {
     let mut from_desk = desk.get("/api/standings").json();
     assert!(from_desk["findings"].is_array());
     from_desk.as_object_mut().unwrap().remove("findings");
-    let cli = Command::new(env!("CARGO_BIN_EXE_reversi"))
-        .args(["standings", "--format", "json", "-q"])
-        .args(names.iter().map(|n| desk.dir.path().join(n)))
-        .output()
-        .unwrap();
-    assert_eq!(
-        cli.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&cli.stderr)
-    );
-    let from_cli: Value = serde_json::from_slice(&cli.stdout).unwrap();
+    let inputs: Vec<PathBuf> = names.iter().map(|n| desk.dir.path().join(n)).collect();
+    let from_cli = cli_standings(&[], &inputs);
     assert!(from_cli["events"][0]["standings"]["players"]
         .as_array()
         .is_some_and(|p| p.len() >= 2));
@@ -1033,13 +1023,28 @@ fn the_desk_reads_the_register_and_pairings_beside_the_sheets_as_the_command_lin
             json!("players.csv: read as the player register")
         ]
     );
+    let (pairings, players) = (folder.join("pairings.csv"), folder.join("players.csv"));
+    let from_cli = cli_standings(
+        &[
+            "--pairings",
+            pairings.to_str().unwrap(),
+            "--players",
+            players.to_str().unwrap(),
+        ],
+        &[folder.join("round-1.rgn"), folder.join("round-2.rgn")],
+    );
+    assert_eq!(from_desk, from_cli);
+    let players = &from_cli["events"][0]["standings"]["players"];
+    assert_eq!(players[0]["name"], "Jean Dupont");
+    assert_eq!(players[0]["byes"], 1);
+}
+
+/// `reversi standings --format json -q ARGS INPUTS`, which must succeed, as JSON.
+fn cli_standings(args: &[&str], inputs: &[PathBuf]) -> Value {
     let cli = Command::new(env!("CARGO_BIN_EXE_reversi"))
-        .args(["standings", "--format", "json", "-q", "--pairings"])
-        .arg(folder.join("pairings.csv"))
-        .arg("--players")
-        .arg(folder.join("players.csv"))
-        .arg(folder.join("round-1.rgn"))
-        .arg(folder.join("round-2.rgn"))
+        .args(["standings", "--format", "json", "-q"])
+        .args(args)
+        .args(inputs)
         .output()
         .unwrap();
     assert_eq!(
@@ -1048,9 +1053,5 @@ fn the_desk_reads_the_register_and_pairings_beside_the_sheets_as_the_command_lin
         "{}",
         String::from_utf8_lossy(&cli.stderr)
     );
-    let from_cli: Value = serde_json::from_slice(&cli.stdout).unwrap();
-    assert_eq!(from_desk, from_cli);
-    let players = &from_cli["events"][0]["standings"]["players"];
-    assert_eq!(players[0]["name"], "Jean Dupont");
-    assert_eq!(players[0]["byes"], 1);
+    serde_json::from_slice(&cli.stdout).unwrap()
 }

@@ -34,16 +34,18 @@ mod register;
 mod report;
 pub mod schedule;
 mod sections;
+mod sheets;
 pub mod standings;
 mod tally;
 
 pub use checks::{Finding, GameRef};
 pub(crate) use keys::Symmetries;
 pub use keys::{MoveKey, Symmetry};
-pub use register::{fold, fuller, likeness, similar_pairs, Register, RegisterError, Registered};
+pub use register::{fold, fuller, likeness, similar_pairs, Register, Registered};
 pub use report::{EventStandings, StandingsReport, StandingsRequest, UnknownEvent};
 pub use schedule::{is_bye_word, Schedule, Scheduled, Status, BYE_WORDS};
 pub use sections::{Section, Sections};
+pub use sheets::SheetError;
 pub use tally::{Note, Tally};
 
 /// What a game's record claims as its result, reduced to what standings and checks use.

@@ -22,11 +22,11 @@
 //! assert_eq!(nearest, ["Jean Dupont"]);
 //! let nearest: Vec<&str> = register.nearest("Anna Muller").iter().map(|p| p.name.as_str()).collect();
 //! assert_eq!(nearest, ["Anna Müller"]);
-//! # Ok::<(), reversi_record::event::RegisterError>(())
+//! # Ok::<(), reversi_record::event::SheetError>(())
 //! ```
 
+use super::sheets::SheetError;
 use std::collections::HashMap;
-use std::fmt;
 
 /// One registered player.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -54,23 +54,6 @@ pub struct Register {
     /// Each name, alias and login, folded, to its player.
     index: HashMap<String, usize>,
 }
-
-/// Why a register cannot be read: the line, and what is wrong with it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RegisterError {
-    /// The line (from 1).
-    pub line: usize,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl fmt::Display for RegisterError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {}", self.line, self.message)
-    }
-}
-
-impl std::error::Error for RegisterError {}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Column {
@@ -180,7 +163,7 @@ fn column_of(name: &str) -> Option<Column> {
 impl Register {
     /// Reads a register's bytes as a spreadsheet saves them: UTF-8 (with or without a byte
     /// order mark), a line that is not UTF-8 as Windows-1252.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Register, RegisterError> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Register, SheetError> {
         match std::str::from_utf8(bytes) {
             Ok(text) => Register::parse(text),
             Err(_) => Register::parse(&crate::formats::text::decode_line_by_line(bytes)),
@@ -201,7 +184,7 @@ impl Register {
         let head = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head);
         let line = head.split(|&b| b == b'\n').next().unwrap_or_default();
         let line = crate::formats::text::decode_line_by_line(line);
-        let Ok(fields) = super::schedule::split_fields(line.trim()) else {
+        let Ok(fields) = super::sheets::split_fields(line.trim()) else {
             return false;
         };
         let columns: Vec<Option<Column>> = fields.iter().map(|f| column_of(f)).collect();
@@ -211,7 +194,7 @@ impl Register {
     }
 
     /// Reads a register (the module's page says what it holds).
-    pub fn parse(text: &str) -> Result<Register, RegisterError> {
+    pub fn parse(text: &str) -> Result<Register, SheetError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut register = Register::default();
         let mut columns: Option<Vec<Option<Column>>> = None;
@@ -222,11 +205,11 @@ impl Register {
             if trimmed.is_empty() || (trimmed.starts_with('#') && !first) {
                 continue;
             }
-            let error = |message: String| RegisterError {
+            let error = |message: String| SheetError {
                 line: line_no,
                 message,
             };
-            let fields = super::schedule::split_fields(trimmed).map_err(error)?;
+            let fields = super::sheets::split_fields(trimmed).map_err(error)?;
             if std::mem::take(&mut first) {
                 let named: Vec<Option<Column>> = fields.iter().map(|f| column_of(f)).collect();
                 if named.contains(&Some(Column::Name)) {

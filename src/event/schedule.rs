@@ -7,8 +7,9 @@
 //! The file is CSV (`,`, `;` or tab separated, fields optionally in double quotes). Its
 //! columns are `round,board,black,white` and an optional `result` (or `status`), in that
 //! order, or in any order under a first line naming them, in English or in the director's
-//! language (`ronde;table;noir;blanc`, `Runde,Brett,Schwarz,Weiss`, `ronde,bord,zwart,wit`,
-//! `ronda,mesa,negras,blancas`, `turno,tavolo,nero,bianco`, `回戦,盤,黒,白`).
+//! language, as a spreadsheet of games names them (`ronde;table;noir;blanc`,
+//! `Runde,Brett,Schwarz,Weiss`, `ronde,bord,zwart,wit`, `ronda,mesa,negras,blancas`,
+//! `turno,tavolo,nero,bianco`, `回戦,盤,黒,白`).
 //!
 //! * A **bye**: one player, the other name a bye word (`bye`, `EXEMPT`, `spielfrei`,
 //!   `vrij`, `libre`, `-`, ...), or the result `bye`.
@@ -21,6 +22,9 @@
 //!   player plays no round from this one on.
 
 use std::fmt;
+
+use super::sheets::split_fields;
+use super::sheets::SheetError;
 
 /// What the schedule says of one line.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -101,23 +105,6 @@ pub struct Schedule {
     pairings: Vec<Scheduled>,
 }
 
-/// Why a pairings file cannot be read: the line, and what is wrong with it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ScheduleError {
-    /// The line (from 1).
-    pub line: usize,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl fmt::Display for ScheduleError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {}", self.line, self.message)
-    }
-}
-
-impl std::error::Error for ScheduleError {}
-
 /// The columns a schedule has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Column {
@@ -128,75 +115,16 @@ enum Column {
     Result,
 }
 
-/// Column names, lower case, by column: English first, then French, German, Dutch,
-/// Spanish, Italian, Portuguese and Japanese.
+/// The column names of a pairings file beyond those every spreadsheet of games uses
+/// (`formats::movestr`'s, in eight languages): English, and the words for a status.
 const COLUMN_NAMES: [(Column, &[&str]); 5] = [
-    (
-        Column::Round,
-        &[
-            "round",
-            "rd",
-            "r",
-            "ronde",
-            "tour",
-            "runde",
-            "ronda",
-            "turno",
-            "rodada",
-            "回戦",
-            "ラウンド",
-        ],
-    ),
-    (
-        Column::Board,
-        &[
-            "board",
-            "table",
-            "bd",
-            "tisch",
-            "brett",
-            "bord",
-            "tafel",
-            "mesa",
-            "tavolo",
-            "tabuleiro",
-            "盤",
-            "台",
-            "テーブル",
-        ],
-    ),
-    (
-        Column::Black,
-        &[
-            "black", "noir", "noirs", "schwarz", "zwart", "negro", "negras", "nero", "preto",
-            "pretas", "黒", "黒番", "先手",
-        ],
-    ),
-    (
-        Column::White,
-        &[
-            "white", "blanc", "blancs", "weiss", "weiß", "wit", "blanco", "blancas", "bianco",
-            "branco", "brancas", "白", "白番", "後手",
-        ],
-    ),
+    (Column::Round, &["round", "rd", "r"]),
+    (Column::Board, &["board", "bd"]),
+    (Column::Black, &["black"]),
+    (Column::White, &["white"]),
     (
         Column::Result,
-        &[
-            "result",
-            "status",
-            "note",
-            "notes",
-            "résultat",
-            "resultat",
-            "statut",
-            "ergebnis",
-            "uitslag",
-            "resultaat",
-            "resultado",
-            "risultato",
-            "結果",
-            "備考",
-        ],
+        &["result", "status", "note", "notes", "statut", "備考"],
     ),
 ];
 
@@ -267,10 +195,18 @@ fn column_of(name: &str) -> Option<Column> {
         .trim_matches(|c: char| c == '#' || c == '.')
         .trim()
         .to_lowercase();
-    COLUMN_NAMES
+    let english = COLUMN_NAMES
         .iter()
         .find(|(_, names)| names.contains(&name.as_str()))
-        .map(|(column, _)| *column)
+        .map(|(column, _)| *column);
+    english.or_else(|| match crate::formats::movestr::localized_column(&name)? {
+        "Round" => Some(Column::Round),
+        "Board" => Some(Column::Board),
+        "Black" => Some(Column::Black),
+        "White" => Some(Column::White),
+        "Result" => Some(Column::Result),
+        _ => None,
+    })
 }
 
 /// The columns a first line names, if it is a header: at least two column names and no
@@ -349,7 +285,7 @@ impl Schedule {
 
     /// Reads a schedule's bytes as a spreadsheet saves them: UTF-8 (with or without a
     /// byte order mark), a line that is not UTF-8 as Windows-1252.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Schedule, ScheduleError> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Schedule, SheetError> {
         match std::str::from_utf8(bytes) {
             Ok(text) => Schedule::parse(text),
             Err(_) => Schedule::parse(&crate::formats::text::decode_line_by_line(bytes)),
@@ -359,7 +295,7 @@ impl Schedule {
     /// Reads the schedule (the module's page says what it holds). Empty lines and lines
     /// starting with `#` are skipped. A result the schedule does not know as a status (a
     /// score, `1-0`) is left to the game's record.
-    pub fn parse(text: &str) -> Result<Schedule, ScheduleError> {
+    pub fn parse(text: &str) -> Result<Schedule, SheetError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut pairings = Vec::new();
         let mut columns: Option<Vec<Option<Column>>> = None;
@@ -370,7 +306,7 @@ impl Schedule {
             if trimmed.is_empty() || trimmed.starts_with('#') {
                 continue;
             }
-            let error = |message: String| ScheduleError {
+            let error = |message: String| SheetError {
                 line: line_no,
                 message,
             };
@@ -446,8 +382,8 @@ fn scheduled(
     black: String,
     white: String,
     result: &str,
-) -> Result<Scheduled, ScheduleError> {
-    let error = |message: String| ScheduleError { line, message };
+) -> Result<Scheduled, SheetError> {
+    let error = |message: String| SheetError { line, message };
     if round.is_empty() {
         return Err(error("no round".into()));
     }
@@ -491,53 +427,6 @@ fn scheduled(
         black,
         white,
         status,
-    })
-}
-
-/// The fields of one line, separated by `,`, `;` or tabs (the first of them the line
-/// holds outside quotes), each trimmed, `"..."` unquoted (`""` is a quote).
-pub(super) fn split_fields(line: &str) -> Result<Vec<String>, String> {
-    let separator = [',', ';', '\t']
-        .into_iter()
-        .find(|&c| outside_quotes(line).any(|x| x == c))
-        .unwrap_or(',');
-    let mut fields = Vec::new();
-    let mut field = String::new();
-    let mut chars = line.chars().peekable();
-    let mut quoted = false;
-    while let Some(c) = chars.next() {
-        match c {
-            '"' if quoted && chars.peek() == Some(&'"') => {
-                field.push('"');
-                chars.next();
-            }
-            '"' if quoted => quoted = false,
-            '"' if field.trim().is_empty() => {
-                field.clear();
-                quoted = true;
-            }
-            c if c == separator && !quoted => {
-                fields.push(field.trim().to_owned());
-                field.clear();
-            }
-            c => field.push(c),
-        }
-    }
-    if quoted {
-        return Err("a quoted field is never closed".into());
-    }
-    fields.push(field.trim().to_owned());
-    Ok(fields)
-}
-
-/// The characters of `line` outside double quotes.
-fn outside_quotes(line: &str) -> impl Iterator<Item = char> + '_ {
-    let mut quoted = false;
-    line.chars().filter(move |&c| {
-        if c == '"' {
-            quoted = !quoted;
-        }
-        !quoted && c != '"'
     })
 }
 

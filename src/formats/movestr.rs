@@ -77,8 +77,9 @@ const MOVE_COLUMNS: [&str; 10] = [
     "opening",
 ];
 
-/// The headers of spreadsheets kept in French, German, Dutch, Spanish, Italian and
-/// Japanese (lower case), with the column each stands for: a tag's name, or `moves`.
+/// The headers of spreadsheets kept in French, German, Dutch, Spanish, Italian,
+/// Portuguese and Japanese (lower case), with the column each stands for: a tag's name, or
+/// `moves`. The pairings file (`event::schedule`) reads its headers with them too.
 const LOCALIZED_COLUMNS: [(&str, &[&str]); 8] = [
     (
         "moves",
@@ -119,6 +120,7 @@ const LOCALIZED_COLUMNS: [(&str, &[&str]); 8] = [
             "tour",
             "ronda",
             "turno",
+            "rodada",
             "回戦",
             "ラウンド",
         ],
@@ -126,7 +128,17 @@ const LOCALIZED_COLUMNS: [(&str, &[&str]); 8] = [
     (
         "Board",
         &[
-            "table", "tisch", "brett", "bord", "tafel", "mesa", "tavolo", "盤",
+            "table",
+            "tisch",
+            "brett",
+            "bord",
+            "tafel",
+            "mesa",
+            "tavolo",
+            "tabuleiro",
+            "盤",
+            "台",
+            "テーブル",
         ],
     ),
     (
@@ -137,7 +149,7 @@ const LOCALIZED_COLUMNS: [(&str, &[&str]); 8] = [
 ];
 
 /// The column a header written in another language stands for ([`LOCALIZED_COLUMNS`]).
-fn localized_column(header: &str) -> Option<&'static str> {
+pub(crate) fn localized_column(header: &str) -> Option<&'static str> {
     let header = header.to_lowercase();
     LOCALIZED_COLUMNS
         .iter()
