@@ -1086,3 +1086,32 @@ fn of_two_copies_the_one_that_matches_its_pairing_counts_and_the_note_says_why()
         "{notes:?}"
     );
 }
+
+#[test]
+fn a_pairings_file_before_any_sheet_gives_its_byes_and_forfeits() {
+    use reversi_record::event::{Event, Schedule, StandingsRequest};
+    let pairings =
+        Schedule::parse("round,board,black,white,result\n1,1,Ann,Bob,+:-\n1,,Cy,bye,\n").unwrap();
+    let report = Event::default()
+        .standings(&StandingsRequest {
+            pairings: Some(pairings),
+            ..StandingsRequest::default()
+        })
+        .unwrap();
+    assert!(report.is_complete(), "{:?}", report.problems());
+    let s = report.events[0].standings.as_ref().unwrap();
+    let lines: Vec<(&str, String)> = s
+        .players
+        .iter()
+        .map(|p| (p.name.as_str(), p.points.to_string()))
+        .collect();
+    // Cy's bye: 32 + 6 x 1 = 38; Ann's forfeit win: 33 + 6 x 0 = 33.
+    assert_eq!(
+        lines,
+        [
+            ("Cy", "1".to_owned()),
+            ("Ann", "1".to_owned()),
+            ("Bob", "0".to_owned())
+        ]
+    );
+}

@@ -102,6 +102,15 @@ impl Event {
             .by_section()
             .map(|(section, pairings)| (section, pairings.to_vec()))
             .collect();
+        // A pairings file before any sheet (byes and forfeits only, so far): its event.
+        let scheduled_only = Section {
+            event: None,
+            rules: crate::engine::Rules::default(),
+            shares_name: false,
+        };
+        if sections.is_empty() && request.pairings.is_some() {
+            sections.push((&scheduled_only, Vec::new()));
+        }
         let mut report = StandingsReport {
             events: Vec::new(),
             notes: tally.notes.iter().map(ToString::to_string).collect(),
