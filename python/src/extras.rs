@@ -53,26 +53,18 @@ pub(crate) fn standings(
     pairings: Option<PathBuf>,
     players: Option<PathBuf>,
 ) -> PyResult<PyObject> {
-    let register = match players {
-        Some(path) => {
-            let shown = path.display().to_string();
-            let bytes = std::fs::read(&path).map_err(|e| errors::io(py, &shown, &e))?;
-            let register = Register::from_bytes(&bytes)
-                .map_err(|e| errors::usage(py, format!("{shown}: {e}")))?;
-            Some(std::sync::Arc::new(register))
-        }
-        None => None,
+    let sheet_error = |e: std::io::Error| match e.kind() {
+        std::io::ErrorKind::InvalidData => errors::usage(py, e.to_string()),
+        _ => errors::raise(py, "ReadError", e.to_string(), "io", None),
     };
-    let pairings = match pairings {
-        Some(path) => {
-            let shown = path.display().to_string();
-            let bytes = std::fs::read(&path).map_err(|e| errors::io(py, &shown, &e))?;
-            let schedule = Schedule::from_bytes(&bytes)
-                .map_err(|e| errors::usage(py, format!("{shown}: {e}")))?;
-            Some(schedule)
-        }
-        None => None,
-    };
+    let register = players
+        .map(|path| Register::read(&path).map(std::sync::Arc::new))
+        .transpose()
+        .map_err(sheet_error)?;
+    let pairings = pairings
+        .map(|path| Schedule::read(&path))
+        .transpose()
+        .map_err(sheet_error)?;
     let mut inputs = Vec::new();
     for path in paths {
         let name = path.to_string_lossy().into_owned();

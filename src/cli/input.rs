@@ -212,17 +212,7 @@ pub(crate) fn register(
             ));
         }
     };
-    let shown = path.display();
-    let bytes = std::fs::read(path)
-        .map_err(|e| io::Error::new(e.kind(), format!("{shown}: cannot read the register: {e}")))?;
-    reversi_record::event::Register::from_bytes(&bytes)
-        .map(Some)
-        .map_err(|e| {
-            io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!("{shown}: {e} (a register has a header such as `name,aliases,logins,club,rating`)"),
-            )
-        })
+    reversi_record::event::Register::read(path).map(Some)
 }
 
 /// What a folder walk found at a path.
@@ -383,4 +373,48 @@ fn looks_like_a_table(head: &[u8]) -> bool {
 /// Parses `FORMAT[:DIALECT]` for clap.
 pub(crate) fn parse_format(s: &str) -> Result<Format, String> {
     s.parse().map_err(|e: ParseFormatError| e.to_string())
+}
+
+/// The facts of every game of `inputs` (their progress on standard error), and whether an
+/// input could not be opened or read (each named in an error line).
+pub(crate) fn gather(
+    inputs: &[PathBuf],
+    options: &InputOptions,
+    jobs: Option<usize>,
+    quiet: bool,
+) -> io::Result<(reversi_record::event::Event, bool)> {
+    let jobs = super::capped_jobs(jobs, quiet);
+    let mut failed_inputs = false;
+    let progress = super::progress::Progress::start(inputs, quiet, false);
+    let counter = super::progress::Counter::of(progress.as_ref());
+    let mut opened = Vec::new();
+    for path in inputs {
+        match open(path, options) {
+            Ok(input) => {
+                if !quiet {
+                    super::stderr_line(format_args!("note: {}", input.note()));
+                }
+                opened.push((
+                    input.name.clone(),
+                    Some(counter.input(input.into_validation())),
+                ));
+            }
+            Err(e) => {
+                super::stderr_line(format_args!("error: {e}"));
+                failed_inputs = true;
+            }
+        }
+    }
+    let gathered = reversi_record::pipeline::validation::Validation::new()
+        .jobs(jobs)
+        .collect(opened.into_iter())
+        .map_err(|stopped| stopped.error)?;
+    if let Some(p) = progress {
+        p.finish();
+    }
+    for (name, e) in &gathered.failed {
+        super::stderr_line(format_args!("error: {name}: reading failed: {e}"));
+        failed_inputs = true;
+    }
+    Ok((gathered.event, failed_inputs))
 }

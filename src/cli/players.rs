@@ -42,8 +42,7 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         rules: None,
         names: args.names.clone(),
     };
-    let (event, failed_inputs) =
-        super::standings::gather(&expanded.inputs, &options, args.jobs, args.quiet)?;
+    let (event, failed_inputs) = input::gather(&expanded.inputs, &options, args.jobs, args.quiet)?;
     let names = event.player_names();
     if names.is_empty() {
         stderr_line("error: no game names a player: no register");

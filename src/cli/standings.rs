@@ -6,7 +6,6 @@ use std::path::PathBuf;
 
 use reversi_record::event::StandingsRequest;
 use reversi_record::formats::Format;
-use reversi_record::pipeline::validation::Validation;
 use reversi_record::Rules;
 
 use super::input::{self, InputOptions};
@@ -76,7 +75,7 @@ enum StandingsFormat {
 
 pub(crate) fn run(mut args: Args) -> io::Result<u8> {
     let pairings = match &args.pairings {
-        Some(path) => match super::validate::read_pairings(path) {
+        Some(path) => match reversi_record::event::Schedule::read(path) {
             Ok(schedule) => Some(schedule),
             Err(e) => {
                 stderr_line(format_args!("error: {e}"));
@@ -99,7 +98,7 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
         rules: args.rules,
         names: args.names.clone(),
     };
-    let (mut event, failed_inputs) = gather(&args.inputs, &options, args.jobs, args.quiet)?;
+    let (mut event, failed_inputs) = input::gather(&args.inputs, &options, args.jobs, args.quiet)?;
     if let Some(register) = register {
         event.set_register(std::sync::Arc::new(register));
     }
@@ -173,48 +172,4 @@ fn refused(failed_inputs: bool) -> u8 {
     } else {
         exit::INVALID
     }
-}
-
-/// The facts of every game of `inputs` (their progress on standard error), and whether an
-/// input could not be opened or read (each named in an error line).
-pub(crate) fn gather(
-    inputs: &[PathBuf],
-    options: &InputOptions,
-    jobs: Option<usize>,
-    quiet: bool,
-) -> io::Result<(reversi_record::event::Event, bool)> {
-    let jobs = super::capped_jobs(jobs, quiet);
-    let mut failed_inputs = false;
-    let progress = super::progress::Progress::start(inputs, quiet, false);
-    let counter = super::progress::Counter::of(progress.as_ref());
-    let mut opened = Vec::new();
-    for path in inputs {
-        match input::open(path, options) {
-            Ok(input) => {
-                if !quiet {
-                    stderr_line(format_args!("note: {}", input.note()));
-                }
-                opened.push((
-                    input.name.clone(),
-                    Some(counter.input(input.into_validation())),
-                ));
-            }
-            Err(e) => {
-                stderr_line(format_args!("error: {e}"));
-                failed_inputs = true;
-            }
-        }
-    }
-    let gathered = Validation::new()
-        .jobs(jobs)
-        .collect(opened.into_iter())
-        .map_err(|stopped| stopped.error)?;
-    if let Some(p) = progress {
-        p.finish();
-    }
-    for (name, e) in &gathered.failed {
-        stderr_line(format_args!("error: {name}: reading failed: {e}"));
-        failed_inputs = true;
-    }
-    Ok((gathered.event, failed_inputs))
 }

@@ -221,7 +221,7 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
         shares_terminal: std::io::IsTerminal::is_terminal(&io::stdout()),
     };
     let pairings = match &args.pairings {
-        Some(path) => Some(read_pairings(path)?),
+        Some(path) => Some(Schedule::read(path)?),
         None => None,
     };
     let mut failed_inputs = false;
@@ -307,19 +307,6 @@ enum Opened {
     Input(std::sync::Arc<str>, String),
     /// Why it could not be opened.
     Failed(io::Error),
-}
-
-/// The pairings file, or an error naming it.
-pub(crate) fn read_pairings(path: &std::path::Path) -> io::Result<Schedule> {
-    let shown = path.display();
-    let bytes = std::fs::read(path)
-        .map_err(|e| io::Error::new(e.kind(), format!("{shown}: cannot read the pairings: {e}")))?;
-    Schedule::from_bytes(&bytes).map_err(|e| {
-        io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!("{shown}: {e} (a pairings file has lines `round,board,black,white`)"),
-        )
-    })
 }
 
 /// Prints the findings across games that `--allow` leaves, counting them.

@@ -372,10 +372,12 @@ impl Event {
                 let (k, field, count) = seen[at];
                 let name = self.player(&self.games()[k], field);
                 if self.registered(name).is_none() {
-                    let entry = unknown.entry(super::fold(name)).or_insert_with_key(|key| {
-                        first.push(key.clone());
-                        (k, field, 0)
-                    });
+                    let entry = unknown
+                        .entry(crate::record::fold_name(name))
+                        .or_insert_with_key(|key| {
+                            first.push(key.clone());
+                            (k, field, 0)
+                        });
                     entry.2 += count;
                 }
             }

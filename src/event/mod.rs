@@ -41,7 +41,7 @@ mod tally;
 pub use checks::{Finding, GameRef};
 pub(crate) use keys::Symmetries;
 pub use keys::{MoveKey, Symmetry};
-pub use register::{fold, fuller, likeness, similar_pairs, Register, Registered};
+pub use register::{fuller, likeness, similar_pairs, Register, Registered};
 pub use report::{EventStandings, StandingsReport, StandingsRequest, UnknownEvent};
 pub use schedule::{is_bye_word, Schedule, Scheduled, Status, BYE_WORDS};
 pub use sections::{Section, Sections};

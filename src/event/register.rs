@@ -161,6 +161,17 @@ fn column_of(name: &str) -> Option<Column> {
 }
 
 impl Register {
+    /// Reads the register at `path`; an error names it (`InvalidData` for content that is
+    /// not a register).
+    pub fn read(path: &std::path::Path) -> std::io::Result<Register> {
+        super::sheets::read_file(
+            path,
+            "register",
+            "a register has a header such as `name,aliases,logins,club,rating`",
+            Register::from_bytes,
+        )
+    }
+
     /// Reads a register's bytes as a spreadsheet saves them: UTF-8 (with or without a byte
     /// order mark), a line that is not UTF-8 as Windows-1252.
     pub fn from_bytes(bytes: &[u8]) -> Result<Register, SheetError> {
@@ -470,7 +481,7 @@ pub fn fuller<'a>(a: &'a str, b: &'a str) -> &'a str {
     }
 }
 
-pub use crate::record::fold_name as fold;
+use crate::record::fold_name as fold;
 
 /// A CSV field, quoted when it holds a separator, a quote or a line break.
 fn csv_field(text: &str) -> String {

@@ -120,15 +120,15 @@ impl Event {
         let mut scheduled_withdrawn = None;
         if let Some(schedule) = &request.pairings {
             let names = |pairings: &[Pairing]| -> usize {
+                let players: std::collections::HashSet<String> = pairings
+                    .iter()
+                    .flat_map(|p| p.players())
+                    .map(|n| normalise(n, false))
+                    .collect();
                 schedule
                     .pairings()
                     .iter()
-                    .filter(|line| {
-                        let key = normalise(&line.black, false);
-                        pairings
-                            .iter()
-                            .any(|p| p.players().iter().any(|n| normalise(n, false) == key))
-                    })
+                    .filter(|line| players.contains(&normalise(&line.black, false)))
                     .count()
             };
             let best = (0..sections.len()).max_by_key(|&i| (names(&sections[i].1), usize::MAX - i));

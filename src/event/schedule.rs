@@ -283,6 +283,17 @@ impl Schedule {
         &self.pairings
     }
 
+    /// Reads the pairings file at `path`; an error names it (`InvalidData` for content that
+    /// is not a pairings file).
+    pub fn read(path: &std::path::Path) -> std::io::Result<Schedule> {
+        super::sheets::read_file(
+            path,
+            "pairings",
+            "a pairings file has lines `round,board,black,white[,result]`",
+            Schedule::from_bytes,
+        )
+    }
+
     /// Reads a schedule's bytes as a spreadsheet saves them: UTF-8 (with or without a
     /// byte order mark), a line that is not UTF-8 as Windows-1252.
     pub fn from_bytes(bytes: &[u8]) -> Result<Schedule, SheetError> {

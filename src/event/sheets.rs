@@ -2,6 +2,8 @@
 //! fields split as spreadsheets write them, and one error naming the line.
 
 use std::fmt;
+use std::io;
+use std::path::Path;
 
 /// Why a sheet (a pairings file, a player register) cannot be read: the line, and what is
 /// wrong with it.
@@ -20,6 +22,26 @@ impl fmt::Display for SheetError {
 }
 
 impl std::error::Error for SheetError {}
+
+/// Reads the sheet at `path` with `parse`: an error names the file, and says what the
+/// sheet is (`what`) and, for content it cannot read, what such a sheet holds (`holds`);
+/// that one is `InvalidData`.
+pub(super) fn read_file<T>(
+    path: &Path,
+    what: &str,
+    holds: &str,
+    parse: impl FnOnce(&[u8]) -> Result<T, SheetError>,
+) -> io::Result<T> {
+    let shown = path.display();
+    let bytes = std::fs::read(path)
+        .map_err(|e| io::Error::new(e.kind(), format!("{shown}: cannot read the {what}: {e}")))?;
+    parse(&bytes).map_err(|e| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("{shown}: {e} ({holds})"),
+        )
+    })
+}
 
 /// The fields of one line, separated by `,`, `;` or tabs (the first of them the line
 /// holds outside quotes), each trimmed, `"..."` unquoted (`""` is a quote).
