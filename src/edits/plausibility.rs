@@ -15,8 +15,8 @@ const DIGIT_PAIRS: [(u8, u8); 8] = [
 ];
 
 /// Column letters that handwriting confuses (`a`/`d`, `b`/`h`, `c`/`e`, `e`/`f`, `g`/`a`,
-/// `i`/`j`), as 0-based columns.
-const LETTER_PAIRS: [(u8, u8); 6] = [(0, 3), (1, 7), (2, 4), (4, 5), (6, 0), (8, 9)];
+/// `i`/`j`, `h`/`k`), as 0-based columns.
+const LETTER_PAIRS: [(u8, u8); 7] = [(0, 3), (1, 7), (2, 4), (4, 5), (6, 0), (8, 9), (7, 10)];
 
 fn confused(pairs: &[(u8, u8)], a: u8, b: u8) -> bool {
     pairs
@@ -57,6 +57,24 @@ pub(crate) fn replace(written: Move, played: Square) -> u32 {
         (1, 1) => 4,
         _ if w.col() == played.row() && w.row() == played.col() => 4,
         _ => 8,
+    }
+}
+
+/// Cost of reading a coordinate written off the board (`written`: a row number such as
+/// `0` or `11`, or a 0-based column such as `k`'s 10) as `meant`: a confused digit or
+/// letter, a neighbour, or a digit typed twice (`11` for `1`) is likely; any other value
+/// as unlikely as any other square.
+pub(crate) fn off_board(written: u8, meant: u8, row: bool) -> u32 {
+    let likely = if row {
+        let doubled = written >= 10 && written % 11 == 0 && written / 11 == meant;
+        doubled || rows_confused(written, meant)
+    } else {
+        confused(&LETTER_PAIRS, written, meant)
+    };
+    if likely || written.abs_diff(meant) == 1 {
+        2
+    } else {
+        8
     }
 }
 

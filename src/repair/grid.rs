@@ -2,17 +2,15 @@
 //! unreadable, so the grid's text is edited (a number rewritten, added on an empty square,
 //! or removed) and read again; two numbers exchanged are a swap of moves.
 
-use crate::codes::Code;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
-use super::{decide, Edit, EditKind, Repair, WorkLimit};
+use super::text::{self, Slips, TextEdit};
+use super::{EditKind, Repair, WorkLimit};
+use crate::codes::Code;
 use crate::diagnostic::Diagnostic;
 use crate::edits::plausibility as cost;
-use crate::edits::{describe, rebuild, Candidate, Kinds, Op, Search};
-use crate::engine::Move;
+use crate::edits::Kinds;
 use crate::formats::{Format, ParsedGame, ReadOptions};
-use crate::record::{Record, Span};
-use crate::validate::validate_record;
 
 /// The reader's codes a number-space edit can answer.
 const FIXABLE: [Code; 3] = [
@@ -21,211 +19,47 @@ const FIXABLE: [Code; 3] = [
     Code::TranscriptNumberOutOfRange,
 ];
 
-/// A re-read of the grid counts as this many replays against the work limit.
-const READ_COST: usize = 20;
-
 /// Whether every error of an unreadable grid is one a number-space edit can answer.
 pub(super) fn fixable(diagnostics: &[Diagnostic]) -> bool {
     let mut errors = diagnostics.iter().filter(|d| d.is_error()).peekable();
     errors.peek().is_some() && errors.all(|d| FIXABLE.contains(&d.code))
 }
 
-/// One edit of the grid's text, at `at` in the text it applies to.
-#[derive(Clone, Debug)]
-struct TextEdit {
-    at: usize,
-    old_len: usize,
-    new: String,
-    kind: EditKind,
-    written: Option<u32>,
-    now: Option<u32>,
-    cost: u32,
-}
-
-/// A readable grid reached by text edits, with the swaps after them.
-struct Reached {
-    applied: Vec<TextEdit>,
-    record: Record,
-    ops: Vec<Op>,
-    cost: u32,
-}
-
-struct Explorer<'a> {
-    options: &'a ReadOptions,
-    reads: usize,
-    limit: WorkLimit,
-    reached: Vec<Reached>,
-}
-
+/// Repairs an unreadable grid in number space.
 pub(super) fn repair(
     game: &ParsedGame,
     read: &ReadOptions,
     max_edits: usize,
     limit: WorkLimit,
 ) -> Repair {
-    let options = ReadOptions {
-        name: read.name.clone(),
-        path: None,
-        rules: read.rules,
-        names_dir: None,
-        name_files: None,
+    let slips = Slips {
+        format: Format::Transcript,
+        kinds: Kinds::SWAPS,
+        edits: &edits,
     };
-    let mut explorer = Explorer {
-        options: &options,
-        reads: (limit.replays / READ_COST).max(1),
-        limit,
-        reached: Vec::new(),
-    };
-    let text = game.source.text.to_string();
-    explorer.explore(&text, &mut Vec::new(), max_edits);
-    let gave_up = explorer.reads == 0;
-    // Fewest edits first, then likeliest; one candidate per move list.
-    let mut reached = explorer.reached;
-    reached.sort_by_key(|r| (r.applied.len() + r.ops.len(), r.cost));
-    let mut seen: HashMap<Vec<Move>, ()> = HashMap::new();
-    let base = game.source.offset;
-    let candidates = reached.iter().filter_map(|r| {
-        let record = rebuild(&r.record, &r.ops);
-        let moves: Vec<Move> = record.moves.iter().map(|m| m.mv).collect();
-        if seen.insert(moves, ()).is_some() {
-            return None;
-        }
-        if validate_record(&record, game.index).errors() > 0 {
-            return None;
-        }
-        Some((r.applied.len() + r.ops.len(), candidate(r, record, base)))
-    });
-    let mut best: Vec<Candidate> = Vec::new();
-    let mut best_count = usize::MAX;
-    for (count, c) in candidates {
-        if let Some(b) = best.first() {
-            if count > best_count || c.cost > b.cost || best.len() > 8 {
-                break;
-            }
-        }
-        best_count = count;
-        best.push(c);
-    }
-    let mut repair = decide(
-        &Record::default(),
-        best,
-        game.diagnostics.clone(),
-        max_edits,
-        gave_up,
-    );
-    if repair.status != super::Status::Repaired {
-        repair.record = None;
-    }
-    repair.work_limit = limit.replays;
-    repair
+    text::repair(&slips, game, read, max_edits, limit)
 }
 
-/// The candidate a reached grid gives: its edits in the original text's places.
-fn candidate(r: &Reached, record: Record, base: usize) -> Candidate {
-    let back = |offset: usize| {
-        let mut o = offset;
-        for e in r.applied.iter().rev() {
-            if o > e.at {
-                o = (o + e.old_len).saturating_sub(e.new.len());
-            }
-        }
-        o + base
-    };
-    let mut edits: Vec<Edit> = Vec::new();
-    // Each text edit's place, mapped back through the edits after it.
-    for (i, e) in r.applied.iter().enumerate() {
-        let mut at = e.at;
-        for later in r.applied[..i].iter().rev() {
-            if at > later.at {
-                at = (at + later.old_len).saturating_sub(later.new.len());
-            }
-        }
-        let number = e.now.or(e.written).unwrap_or(0) as usize;
-        let square = e
-            .now
-            .and_then(|n| r.record.moves.get((n as usize).checked_sub(1)?))
-            .map(|m| m.mv.to_string());
-        edits.push(Edit {
-            kind: e.kind,
-            move_number: number,
-            other: None,
-            square,
-            written: e.written.map(|w| w.to_string()).unwrap_or_default(),
-            now: e.now.map(|n| n.to_string()).unwrap_or_default(),
-            fault: None,
-            span: Some(Span::new(at + base, e.old_len)),
-        });
-    }
-    let mut swaps = describe(&r.record, &r.ops);
-    for s in &mut swaps {
-        s.span = s.span.map(|sp| Span::new(back(sp.offset), sp.len));
-    }
-    edits.extend(swaps);
-    edits.sort_by_key(|e| e.move_number);
-    let first = edits
-        .iter()
-        .map(|e| e.move_number.saturating_sub(1))
-        .min()
-        .unwrap_or(0);
-    Candidate {
-        edits,
-        record: record.without_spans(),
-        cost: r.cost,
-        first,
-    }
-}
-
-impl Explorer<'_> {
-    fn explore(&mut self, text: &str, applied: &mut Vec<TextEdit>, left: usize) {
-        if self.reads == 0 {
-            return;
-        }
-        self.reads -= 1;
-        let Ok(games) = Format::Transcript.read_bytes(text.as_bytes(), self.options) else {
-            return;
-        };
-        let [game] = games.as_slice() else { return };
-        let spent: u32 = applied.iter().map(|e| e.cost).sum();
-        if let Some(record) = &game.record {
-            if applied.is_empty() {
-                return;
-            }
-            let Some(search) = Search::new(record, Kinds::SWAPS, true) else {
-                return;
-            };
-            let mut search = search.with_budget(self.limit.replays);
-            let moves: Vec<Move> = record.moves.iter().map(|m| m.mv).collect();
-            if search.is_good(&moves) {
-                self.reached.push(Reached {
-                    applied: applied.clone(),
-                    record: record.clone(),
-                    ops: Vec::new(),
-                    cost: spent,
-                });
-            } else if left > 0 {
-                for f in search.run(&moves, left) {
-                    self.reached.push(Reached {
-                        applied: applied.clone(),
-                        record: record.clone(),
-                        ops: f.ops,
-                        cost: spent + f.cost,
-                    });
-                }
-            }
-            return;
-        }
-        if left == 0 || !fixable(&game.diagnostics) {
-            return;
-        }
-        for edit in edits(text, &game.diagnostics) {
-            let mut next = String::with_capacity(text.len() + 2);
-            next.push_str(&text[..edit.at]);
-            next.push_str(&edit.new);
-            next.push_str(&text[edit.at + edit.old_len..]);
-            applied.push(edit);
-            self.explore(&next, applied, left - 1);
-            applied.pop();
-        }
+/// A number-space edit of the text.
+fn number_edit(
+    at: usize,
+    old_len: usize,
+    new: &str,
+    kind: EditKind,
+    written: Option<u32>,
+    now: Option<u32>,
+    cost: u32,
+) -> TextEdit {
+    TextEdit {
+        at,
+        old_len,
+        new: new.to_owned(),
+        kind,
+        written: written.map(|w| w.to_string()).unwrap_or_default(),
+        now: now.map(|n| n.to_string()).unwrap_or_default(),
+        number: now.or(written).map(|n| n as usize),
+        square_of: now.map(|n| n as usize),
+        cost,
     }
 }
 
@@ -252,6 +86,9 @@ fn tokens(text: &str) -> Vec<(usize, &str)> {
 
 /// The edits worth trying for an unreadable grid, from its diagnostics.
 fn edits(text: &str, diagnostics: &[Diagnostic]) -> Vec<TextEdit> {
+    if !fixable(diagnostics) {
+        return Vec::new();
+    }
     let toks = tokens(text);
     let number = |t: &str| {
         (t.bytes().all(|b| b.is_ascii_digit()) && !t.is_empty())
@@ -284,15 +121,15 @@ fn edits(text: &str, diagnostics: &[Diagnostic]) -> Vec<TextEdit> {
     let mut out = Vec::new();
     let renumber = |out: &mut Vec<TextEdit>, (at, t, k): (usize, &str, u32), j: u32| {
         if j != k && j > 0 {
-            out.push(TextEdit {
+            out.push(number_edit(
                 at,
-                old_len: t.len(),
-                new: j.to_string(),
-                kind: EditKind::Renumber,
-                written: Some(k),
-                now: Some(j),
-                cost: cost::renumber(k, j),
-            });
+                t.len(),
+                &j.to_string(),
+                EditKind::Renumber,
+                Some(k),
+                Some(j),
+                cost::renumber(k, j),
+            ));
         }
     };
     for d in diagnostics {
@@ -308,30 +145,30 @@ fn edits(text: &str, diagnostics: &[Diagnostic]) -> Vec<TextEdit> {
                     for &j in &targets {
                         renumber(&mut out, cell, j);
                     }
-                    out.push(TextEdit {
-                        at: cell.0,
-                        old_len: cell.1.len(),
-                        new: ".".into(),
-                        kind: EditKind::Erase,
-                        written: Some(cell.2),
-                        now: None,
-                        cost: cost::ERASE,
-                    });
+                    out.push(number_edit(
+                        cell.0,
+                        cell.1.len(),
+                        ".",
+                        EditKind::Erase,
+                        Some(cell.2),
+                        None,
+                        cost::ERASE,
+                    ));
                 }
             }
             Code::TranscriptMissingNumber => {
                 for &j in missing.iter().take(2) {
                     for &(at, t) in &toks {
                         if matches!(t, "." | "_" | "-") && row_like(text, at) {
-                            out.push(TextEdit {
+                            out.push(number_edit(
                                 at,
-                                old_len: t.len(),
-                                new: j.to_string(),
-                                kind: EditKind::Fill,
-                                written: None,
-                                now: Some(j),
-                                cost: cost::FILL,
-                            });
+                                t.len(),
+                                &j.to_string(),
+                                EditKind::Fill,
+                                None,
+                                Some(j),
+                                cost::FILL,
+                            ));
                         }
                     }
                     for &cell in numbers.iter().filter(|n| n.2 > j) {

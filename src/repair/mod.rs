@@ -45,6 +45,8 @@ use crate::record::{Identity, Record};
 use crate::validate::validate_record;
 
 mod grid;
+mod squares;
+mod text;
 
 use crate::edits::result::{result_fix, ResultFix};
 use crate::edits::search::BUDGET;
@@ -545,6 +547,10 @@ pub fn repair_game(
                 return Repair::unchanged(Status::Valid, Some(record.clone()), diagnostics);
             }
             if game.diagnostics.iter().any(Diagnostic::is_error) {
+                if let Some(repair) = squares::repair(game, format, read, options.max_edits, limit)
+                {
+                    return repair;
+                }
                 return Repair::not_searched(
                     Some(record.clone()),
                     diagnostics,
@@ -564,11 +570,15 @@ pub fn repair_game(
         None if is_grid && grid::fixable(&game.diagnostics) => {
             grid::repair(game, read, options.max_edits, limit)
         }
-        None => Repair::not_searched(
-            None,
-            game.diagnostics.clone(),
-            "the game could not be read, and nothing of it can be repaired",
-        ),
+        None => {
+            squares::repair(game, format, read, options.max_edits, limit).unwrap_or_else(|| {
+                Repair::not_searched(
+                    None,
+                    game.diagnostics.clone(),
+                    "the game could not be read, and nothing of it can be repaired",
+                )
+            })
+        }
     }
 }
 
