@@ -1212,6 +1212,26 @@ mod tests {
         );
         assert!(record.result.is_some(), "the résultat column is the result");
         assert_eq!(moves_of(&games[1]), "f5 f6 e6 f4");
+        // Its numbers with decimal commas: `33,0-31,0` is 33-31, `0,5-0,5` a draw.
+        let decimals = "noir;blanc;coups;résultat\n\
+                        Ann;Bob;f5d6;33,0-31,0\nCy;Di;f5f6;0,5-0,5\nEd;Flo;f5f4;1,0-0,0\n";
+        let games = read_str(decimals, None);
+        let scores: Vec<_> = games
+            .iter()
+            .map(|g| {
+                assert!(g.diagnostics.is_empty(), "{:?}", g.diagnostics);
+                g.record.as_ref().and_then(|r| r.result.clone()).map(|c| c.score)
+            })
+            .collect();
+        use crate::record::ResultScore;
+        assert_eq!(
+            scores,
+            [
+                Some(ResultScore::Discs(vec![33, 31])),
+                Some(ResultScore::Winner(None)),
+                Some(ResultScore::Winner(Some(crate::Color::Black))),
+            ]
+        );
         // A header in words of its own (the Kaggle export): the rows hold moves.
         assert!(sniffs(
             "eOthello_game_id,winner,game_moves\n1,1,f5d6c3d3c4\n2,0,f5f6e6f4\n"

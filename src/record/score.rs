@@ -120,7 +120,7 @@ pub fn is_result_field(name: &str) -> bool {
 }
 
 /// The spellings [`parse_result`] reads, for help texts.
-pub const SPELLINGS: &str = "disc counts in turn order (`36-28`, `36 - 28`, `36:28`, `20-22-22`), Black's margin (`+8`, `-8`), the winner's margin (`B+8`, `W+8`), the winner (`1-0`, `0-1`, `1/2-1/2`, `B`, `W`, `draw`), `B+R` or `W+T` for a resignation or a loss on time, `*` when unfinished, or nothing";
+pub const SPELLINGS: &str = "disc counts in turn order (`36-28`, `36 - 28`, `36:28`, `20-22-22`, `36,0-28,0`), Black's margin (`+8`, `-8`), the winner's margin (`B+8`, `W+8`), the winner (`1-0`, `0-1`, `1/2-1/2`, `0,5-0,5`, `B`, `W`, `draw`), `B+R` or `W+T` for a resignation or a loss on time, `*` when unfinished, or nothing";
 
 /// Reads a result written as people write it (see the module documentation): `Ok(None)`
 /// when the text claims nothing (empty, `?`, `-`).
@@ -133,6 +133,10 @@ pub const SPELLINGS: &str = "disc counts in turn order (`36-28`, `36 - 28`, `36:
 /// assert_eq!(read.score, ResultScore::Winner(Some(Color::White)));
 /// assert_eq!(read.termination, Some(Termination::Resignation(Some(Color::Black))));
 /// assert_eq!(parse_result("20-22-22").unwrap().unwrap().score, ResultScore::Discs(vec![20, 22, 22]));
+/// // A spreadsheet's decimal commas.
+/// assert_eq!(parse_result("35,0-29,0").unwrap().unwrap().score, ResultScore::Discs(vec![35, 29]));
+/// assert_eq!(parse_result("0,5-0,5").unwrap().unwrap().score, ResultScore::Winner(None));
+/// assert!(parse_result("35,5-28,5").is_err());
 /// ```
 pub fn parse_result(text: &str) -> Result<Option<WrittenResult>, UnreadableResult> {
     let t = text.trim();
@@ -143,6 +147,9 @@ pub fn parse_result(text: &str) -> Result<Option<WrittenResult>, UnreadableResul
     };
     // Chess-style results are never spaced out, but people do: `1 - 0` is `1-0`.
     let compact: String = lower.split_whitespace().collect();
+    if let Some(plain) = without_decimals(&compact) {
+        return parse_result(&plain);
+    }
     match compact.as_str() {
         "1-0" => return Ok(Some(winner(Some(Color::Black)))),
         "0-1" => return Ok(Some(winner(Some(Color::White)))),
@@ -175,6 +182,29 @@ pub fn parse_result(text: &str) -> Result<Option<WrittenResult>, UnreadableResul
             .map_err(|reason| unreadable(Some(reason)));
     }
     Err(unreadable(None))
+}
+
+/// A result a spreadsheet wrote with decimals (`35,0-29,0`, `1.0-0.0`, `0,5-0,5`: a
+/// decimal comma or point) as it is written without them (`35-29`, `1-0`, `1/2-1/2`);
+/// `None` when `compact` has no decimals, or a fraction other than a half draw.
+fn without_decimals(compact: &str) -> Option<String> {
+    let parts: Vec<&str> = compact.split(['-', ':']).collect();
+    let decimal = |p: &str| p.contains([',', '.']);
+    if !(2..=4).contains(&parts.len()) || !parts.iter().any(|p| decimal(p)) {
+        return None;
+    }
+    if parts.len() == 2 && parts.iter().all(|p| matches!(*p, "0,5" | "0.5")) {
+        return Some("1/2-1/2".into());
+    }
+    let whole: Option<Vec<&str>> = parts
+        .iter()
+        .map(|p| {
+            let (int, frac) = p.split_once([',', '.']).unwrap_or((p, "0"));
+            let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+            (digits(int) && digits(frac) && frac.bytes().all(|b| b == b'0')).then_some(int)
+        })
+        .collect();
+    Some(whole?.join("-"))
 }
 
 /// One text that [`parse_result`] reads back as `claim` (its score and its termination),
