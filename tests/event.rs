@@ -681,10 +681,10 @@ fn a_table_or_a_record_file_that_cannot_be_read_is_an_error_not_a_skip() {
     assert_eq!(
         code,
         Some(0),
-        "notes and a pairings table are skipped with a note: {errors}"
+        "notes are skipped with a note, the pairings table read as the pairings: {errors}"
     );
     assert!(
-        errors.contains("pairings.csv: skipped, a pairings or results table"),
+        errors.contains("pairings.csv: read as the pairings"),
         "{errors}"
     );
     assert!(errors.contains("notes.txt: skipped"), "{errors}");
@@ -773,5 +773,72 @@ fn repair_of_a_spreadsheets_csv_writes_rgn_with_its_tags_and_says_so() {
         players,
         [(Some("Ann"), Some("2")), (Some("Cy"), Some("2"))],
         "{out}"
+    );
+}
+
+#[test]
+fn a_pairings_table_found_in_the_folder_is_the_events_pairings_as_on_the_desk() {
+    let dir = tempfile::tempdir().unwrap();
+    let sheets = "[Round \"1\"]\n[Black \"Ann\"]\n[White \"Bob\"]\n[Result \"40-24\"]\n\n\
+                  [Round \"2\"]\n[Black \"Cid\"]\n[White \"Ann\"]\n[Result \"30-34\"]\n";
+    std::fs::write(dir.path().join("sheets.rgn"), sheets).unwrap();
+    let pairings = dir.path().join("appariements.csv");
+    std::fs::write(
+        &pairings,
+        "ronde;table;noir;blanc;résultat\n1;1;Ann;Bob;\n1;;Cid;EXEMPT;\n2;1;Cid;Ann;\n2;2;Bob;;abandon\n",
+    )
+    .unwrap();
+    let folder = dir.path().to_str().unwrap().to_owned();
+    let sheet = dir.path().join("sheets.rgn");
+    let (code, named, _) = reversi(&[
+        "standings",
+        "-q",
+        "--format",
+        "json",
+        "--pairings",
+        pairings.to_str().unwrap(),
+        sheet.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0));
+    let (code, found, notes) = reversi(&["standings", "--format", "json", &folder]);
+    assert_eq!(code, Some(0), "{notes}");
+    assert!(
+        notes.contains("appariements.csv: read as the pairings"),
+        "{notes}"
+    );
+    assert_eq!(
+        found, named,
+        "the table found is read as --pairings reads it"
+    );
+    assert!(
+        found.contains("\"bye\""),
+        "Cid's bye comes from the table: {found}"
+    );
+    // A second table is left aside by name; --pairings chooses.
+    std::fs::write(
+        dir.path().join("zz-results.csv"),
+        "round,board,black,white\n1,1,Bob,Ann\n",
+    )
+    .unwrap();
+    let (code, again, notes) = reversi(&["standings", "--format", "json", &folder]);
+    assert_eq!(code, Some(0), "{notes}");
+    assert!(
+        notes.contains("zz-results.csv: skipped, a second pairings or results table"),
+        "{notes}"
+    );
+    assert_eq!(again, named);
+    // A command without a use for it says it is not read.
+    let out = dir.path().join("out.rgn");
+    let (_, _, notes) = reversi(&[
+        "convert",
+        &folder,
+        "--to",
+        "rgn",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        notes.contains("appariements.csv: skipped, a pairings or results table"),
+        "{notes}"
     );
 }

@@ -137,21 +137,48 @@ pub(crate) fn open(path: impl AsRef<Path>, options: &InputOptions) -> io::Result
 /// `quiet`), and so are hidden files and WTHOR name files, which a game file's reader
 /// finds by itself. Files named on the command line are taken as they are.
 pub(crate) fn expand(paths: &[PathBuf], quiet: bool) -> io::Result<Vec<PathBuf>> {
-    Ok(expand_event(paths, quiet)?.inputs)
+    let expanded = expand_event(paths, quiet)?;
+    expanded.skip_event_files(true, true, quiet);
+    Ok(expanded.inputs)
 }
 
-/// What an event's folders hold: the record files, and the player registers found among
-/// the other files (by content).
+/// What an event's folders hold: the record files, and the player registers and pairings
+/// files found among the other files (by content).
 pub(crate) struct Expanded {
     pub(crate) inputs: Vec<PathBuf>,
     pub(crate) registers: Vec<PathBuf>,
+    pub(crate) pairings: Vec<PathBuf>,
 }
 
-/// [`expand`], keeping the player registers found in the folders apart.
+impl Expanded {
+    /// Notes that the registers and pairings tables found (those `registers` and
+    /// `pairings` say) are not read, for a command that has no use for them.
+    pub(crate) fn skip_event_files(&self, registers: bool, pairings: bool, quiet: bool) {
+        if quiet {
+            return;
+        }
+        let registers = self.registers.iter().filter(|_| registers);
+        for path in registers {
+            super::stderr_line(format_args!(
+                "note: {}: skipped, a player register, not game records",
+                path.display()
+            ));
+        }
+        for path in self.pairings.iter().filter(|_| pairings) {
+            super::stderr_line(format_args!(
+                "note: {}: skipped, a pairings or results table, not game records",
+                path.display()
+            ));
+        }
+    }
+}
+
+/// [`expand`], keeping the player registers and pairings files found in the folders apart.
 pub(crate) fn expand_event(paths: &[PathBuf], quiet: bool) -> io::Result<Expanded> {
     let mut out = Expanded {
         inputs: Vec::with_capacity(paths.len()),
         registers: Vec::new(),
+        pairings: Vec::new(),
     };
     for path in paths {
         if path == Path::new("-") || !path.is_dir() {
@@ -171,6 +198,7 @@ pub(crate) fn expand_event(paths: &[PathBuf], quiet: bool) -> io::Result<Expande
             match found {
                 Found::Record => out.inputs.push(file),
                 Found::Register => out.registers.push(file),
+                Found::Pairings => out.pairings.push(file),
                 Found::Skipped(why) if !quiet => {
                     super::stderr_line(format_args!("note: {}: skipped, {why}", file.display()))
                 }
@@ -213,6 +241,47 @@ pub(crate) fn register(
         }
     };
     reversi_record::event::Register::read(path).map(Some)
+}
+
+/// The event's pairings: the file `given`, or the first pairings table found in the
+/// folders (in path order, as the desk takes the first in its folder), with a note naming
+/// it and any other left aside; none without either.
+pub(crate) fn pairings(
+    given: Option<&Path>,
+    found: &[PathBuf],
+    quiet: bool,
+) -> io::Result<Option<reversi_record::event::Schedule>> {
+    let note = |line: std::fmt::Arguments<'_>| {
+        if !quiet {
+            super::stderr_line(line);
+        }
+    };
+    let path = match (given, found) {
+        (Some(path), _) => {
+            for other in found.iter().filter(|f| f.as_path() != path) {
+                note(format_args!(
+                    "note: {}: skipped, a pairings table (--pairings names another)",
+                    other.display()
+                ));
+            }
+            path
+        }
+        (None, []) => return Ok(None),
+        (None, [first, others @ ..]) => {
+            note(format_args!(
+                "note: {}: read as the pairings (--pairings FILE names another)",
+                first.display()
+            ));
+            for other in others {
+                note(format_args!(
+                    "note: {}: skipped, a second pairings or results table (--pairings names the one to use)",
+                    other.display()
+                ));
+            }
+            first
+        }
+    };
+    reversi_record::event::Schedule::read(path).map(Some)
 }
 
 /// What a folder walk found at a path.
@@ -294,6 +363,8 @@ enum Found {
     Quiet,
     /// A player register: read as one, not as games.
     Register,
+    /// A pairings (or results) table: the event's pairings, not games.
+    Pairings,
     /// Left out with a note saying why.
     Skipped(&'static str),
 }
@@ -322,9 +393,7 @@ fn found(path: &Path) -> Found {
         return Found::Register;
     }
     if reversi_record::event::Schedule::looks_like(&head) {
-        return Found::Skipped(
-            "a pairings or results table, not game records (pairings go to --pairings)",
-        );
+        return Found::Pairings;
     }
     match Format::sniff(&sniff) {
         Some(_) => Found::Record,

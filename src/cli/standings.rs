@@ -41,6 +41,7 @@ pub(crate) struct Args {
     /// The director's pairings file (CSV: `round,board,black,white[,result]`, or columns
     /// named in any order and language): its byes, forfeits (`+:-`, `-:+`), withdrawals
     /// and games without a record yet go into the standings (`spec/standings.md`).
+    /// Default: the pairings table found in the folders given (the first, by path).
     #[arg(long, value_name = "FILE")]
     pairings: Option<PathBuf>,
     /// The player register (CSV with a header: `name`, `aliases`, `logins`, `club`,
@@ -74,18 +75,15 @@ enum StandingsFormat {
 }
 
 pub(crate) fn run(mut args: Args) -> io::Result<u8> {
-    let pairings = match &args.pairings {
-        Some(path) => match reversi_record::event::Schedule::read(path) {
-            Ok(schedule) => Some(schedule),
-            Err(e) => {
-                stderr_line(format_args!("error: {e}"));
-                return Ok(exit::USAGE);
-            }
-        },
-        None => None,
-    };
     let expanded = input::expand_event(&args.inputs, args.quiet)?;
     args.inputs = expanded.inputs;
+    let pairings = match input::pairings(args.pairings.as_deref(), &expanded.pairings, args.quiet) {
+        Ok(schedule) => schedule,
+        Err(e) => {
+            stderr_line(format_args!("error: {e}"));
+            return Ok(exit::USAGE);
+        }
+    };
     let register = match input::register(args.players.as_deref(), &expanded.registers, args.quiet) {
         Ok(register) => register,
         Err(e) => {

@@ -41,6 +41,7 @@ pub(crate) struct Args {
     allow: Vec<String>,
     /// The event's pairings (a CSV of `round,board,black,white`): games missing from the
     /// inputs, games no pairing has, and games with the colours swapped are reported.
+    /// Default: the pairings table found in the folders given (the first, by path).
     #[arg(long, value_name = "FILE")]
     pairings: Option<std::path::PathBuf>,
     /// The player register (CSV with a header: `name`, `aliases`, `logins`, `club`,
@@ -200,6 +201,7 @@ fn json_line(value: &impl serde::Serialize) -> io::Result<String> {
 pub(crate) fn run(mut args: Args) -> io::Result<u8> {
     // Folders stand for the record files below them; a register among them is read as one.
     let expanded = input::expand_event(&args.files, args.quiet)?;
+    expanded.skip_event_files(args.no_event_checks, args.no_event_checks, args.quiet);
     args.files = expanded.inputs;
     let register = match args.no_event_checks {
         true => None,
@@ -220,9 +222,9 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
         held_since: std::time::Instant::now(),
         shares_terminal: std::io::IsTerminal::is_terminal(&io::stdout()),
     };
-    let pairings = match &args.pairings {
-        Some(path) => Some(Schedule::read(path)?),
-        None => None,
+    let pairings = match args.no_event_checks {
+        true => None,
+        false => input::pairings(args.pairings.as_deref(), &expanded.pairings, args.quiet)?,
     };
     let mut failed_inputs = false;
     let mut event = Event::default();
