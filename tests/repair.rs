@@ -1434,3 +1434,86 @@ fn nth_move(text: &str, name: &str, i: usize, record: &Record) -> Option<usize> 
     }
     None
 }
+
+/// A sheet written from White's side: names and score the other way round. Alone it is a
+/// reversed result (reported, not guessed); with a pairing that has the players the other
+/// way round, repair exchanges the names and every tag of each colour's player, so each
+/// player keeps the score the sheet gives them. A pairing as written keeps the reading of
+/// a reversed score.
+#[test]
+fn a_sheet_written_from_whites_side_is_repaired_by_the_names_when_the_pairing_says_so() {
+    let games = real_games(&["wthor/WTH_1990.wtb"]);
+    let original = games
+        .iter()
+        .find(|g| {
+            let r = g.result.as_ref().map(|c| c.score.clone());
+            matches!(r, Some(ResultScore::Discs(ref d)) if d[0] != d[1])
+        })
+        .expect("a decided game");
+    let Some(ResultScore::Discs(discs)) = original.result.as_ref().map(|c| c.score.clone()) else {
+        unreachable!()
+    };
+    let moves: Vec<String> = original.moves.iter().map(|m| m.mv.to_string()).collect();
+    let sheet = format!(
+        "[Round \"3\"]\n[Black \"Bob\"]\n[White \"Ann\"]\n[BlackElo \"1500\"]\n[Result \"{}-{}\"]\n\n{}\n",
+        discs[1],
+        discs[0],
+        moves.join(" ")
+    );
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("sheet.rgn"), &sheet).unwrap();
+    let out = dir.path().join("out.rgn");
+    let run = |extra: &[&str]| {
+        let mut cmd = reversi();
+        cmd.arg("repair")
+            .arg(dir.path().join("sheet.rgn"))
+            .arg("-o")
+            .arg(&out)
+            .args(extra);
+        let o = cmd.output().unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    // No pairings: a reversed result, written unchanged, the other reading named.
+    let (code, report, _) = run(&[]);
+    assert_eq!(code, Some(1), "{report}");
+    assert!(report.contains("(reversed)"), "{report}");
+    assert!(report.contains("written from White's side"), "{report}");
+    // The pairing has Ann with Black: the names are swapped, the score is each player's.
+    let pairings = dir.path().join("pairings.csv");
+    std::fs::write(&pairings, "ronde;table;noir;blanc\n3;1;ann;Bob\n").unwrap();
+    let (code, report, notes) = run(&["--pairings", pairings.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{report}{notes}");
+    assert!(notes.contains("line 2 of the pairings"), "{notes}");
+    let fixed = std::fs::read_to_string(&out).unwrap();
+    let read = Format::Rgn
+        .read_bytes(fixed.as_bytes(), &ReadOptions::default())
+        .unwrap();
+    let record = read[0].record.as_ref().unwrap();
+    assert_eq!(
+        (
+            record.tag("Black"),
+            record.tag("White"),
+            record.tag("WhiteElo")
+        ),
+        (Some("Ann"), Some("Bob"), Some("1500"))
+    );
+    assert_eq!(record.tag("BlackElo"), None);
+    assert_eq!(
+        record.result.as_ref().map(|c| c.score.clone()),
+        Some(ResultScore::Discs(discs.clone()))
+    );
+    assert!(record
+        .tag("Repair")
+        .unwrap()
+        .contains("written from White's side"));
+    assert_eq!(validate_record(record, 1).errors(), 0);
+    // A pairing as written: the score is what is reversed (and only on request).
+    std::fs::write(&pairings, "ronde;table;noir;blanc\n3;1;Bob;Ann\n").unwrap();
+    let (code, report, _) = run(&["--pairings", pairings.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{report}");
+    assert!(report.contains("(reversed)"), "{report}");
+}

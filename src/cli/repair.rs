@@ -60,6 +60,22 @@ pub(crate) struct Args {
     /// written unchanged.
     #[arg(long)]
     fix_result: bool,
+    /// The event's pairings (as `validate --pairings`): a game whose result is the board's
+    /// reversed while its pairing has the players the other way round was written from
+    /// White's side, and is repaired by exchanging the names (each player keeps the score
+    /// the sheet gives them). Default: the pairings table found in the folders given.
+    #[arg(long, value_name = "FILE")]
+    pairings: Option<PathBuf>,
+    /// The player register the pairings' names are read through (as `validate
+    /// --players`). Default: the register found in the folders given.
+    #[arg(long, value_name = "FILE")]
+    players: Option<PathBuf>,
+    /// The pairings and the register, read once the arguments are parsed.
+    #[arg(skip)]
+    event: Option<(
+        reversi_record::event::Schedule,
+        Option<reversi_record::event::Register>,
+    )>,
     /// Take alternative N of an ambiguous game, numbered as the report lists them:
     /// `GAME:N` for game GAME of the input (repeatable), or `N` when the input holds one
     /// game. Needs a single input file.
@@ -249,8 +265,17 @@ impl<W: Write> Write for Lenient<W> {
 /// game was written. A closed standard output ends the run quietly with its status.
 pub(crate) fn run(mut args: Args) -> io::Result<u8> {
     args.tag_edits = args.edits.edits()?;
-    // Folders stand for the record files below them.
-    args.inputs = input::expand(&args.inputs, args.quiet)?;
+    // Folders stand for the record files below them; the pairings and the register found
+    // there tell a sheet written from White's side.
+    let mut expanded = input::expand_event(&args.inputs, args.quiet)?;
+    args.inputs = std::mem::take(&mut expanded.inputs);
+    let pairings = input::pairings(args.pairings.as_deref(), &expanded.pairings, args.quiet)?;
+    if let Some(pairings) = pairings {
+        let register = input::register(args.players.as_deref(), &expanded.registers, args.quiet)?;
+        args.event = Some((pairings, register));
+    } else {
+        expanded.skip_event_files(true, false, args.quiet);
+    }
     if args.format == OutputFormat::Jsonl {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -465,6 +490,32 @@ impl Work<'_> {
                         super::stderr_line(format_args!("error: {}: {error}", read.name));
                         self.progress.status = exit::USAGE;
                     }
+                    let repair = match (&args.event, &repair.record) {
+                        (Some((pairings, register)), Some(record))
+                            if repair.is_reversed_result() =>
+                        {
+                            let (black, white) = (record.tag("Black"), record.tag("White"));
+                            let pairing = pairings.swapped(
+                                record.tag("Round"),
+                                black.unwrap_or_default(),
+                                white.unwrap_or_default(),
+                                register.as_ref(),
+                            );
+                            match pairing {
+                                Some(p) if black.is_some() && white.is_some() => {
+                                    if !args.quiet {
+                                        super::stderr_line(format_args!(
+                                            "note: {}: game {}: the pairing {p} (line {} of the pairings) has the players the other way round: the names are swapped, not the score",
+                                            read.name, game.index, p.line
+                                        ));
+                                    }
+                                    repair.swap_names()
+                                }
+                                _ => repair,
+                            }
+                        }
+                        _ => repair,
+                    };
                     if args.fix_result {
                         repair.fix_result()
                     } else {

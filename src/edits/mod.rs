@@ -45,6 +45,9 @@ pub enum EditKind {
     Erase,
     /// The claimed result replaced by the board's (the moves are legal, the result is not).
     Result,
+    /// The players' names and the score exchanged: a sheet written from White's side,
+    /// each player's score right but under the other colour (the pairing says so).
+    Names,
 }
 
 /// One edit of a repair.
@@ -101,6 +104,11 @@ impl fmt::Display for Edit {
             }
             EditKind::Fill => write!(f, "number {} added{on}, which was left empty", self.now),
             EditKind::Erase => write!(f, "number {}{on} removed (written twice)", self.written),
+            EditKind::Names => write!(
+                f,
+                "the names and the score swapped (a sheet written from White's side): {}, not {}",
+                self.now, self.written
+            ),
             EditKind::Result => {
                 write!(
                     f,

@@ -283,6 +283,64 @@ impl Schedule {
         &self.pairings
     }
 
+    /// The pairing that has the players of a game the other way round: Black `black` and
+    /// White `white` in `round` (any round when `None`), with no pairing having them as
+    /// written. A sheet written from White's side, or players who sat the wrong way.
+    /// Names are the same when `register` finds one player for both, else when they match
+    /// ignoring case, accents and punctuation.
+    ///
+    /// ```
+    /// use reversi_record::event::Schedule;
+    /// let pairings = Schedule::parse("round,board,black,white\n1,1,Ann,Bob\n2,1,Bob,Cy\n").unwrap();
+    /// let found = pairings.swapped(Some("1"), "bob", "Ann", None).unwrap();
+    /// assert_eq!(found.line, 2);
+    /// assert!(pairings.swapped(None, "Cy", "BOB", None).is_some());
+    /// assert!(pairings.swapped(Some("1"), "Ann", "Bob", None).is_none(), "as paired");
+    /// assert!(pairings.swapped(Some("2"), "Bob", "Ann", None).is_none(), "another round");
+    /// ```
+    pub fn swapped(
+        &self,
+        round: Option<&str>,
+        black: &str,
+        white: &str,
+        register: Option<&super::Register>,
+    ) -> Option<&Scheduled> {
+        let key = |name: &str| {
+            let name = register
+                .and_then(|r| r.find(name))
+                .map_or(name, |p| p.name.as_str());
+            crate::record::fold_name(name)
+        };
+        let (b, w) = (key(black), key(white));
+        let same_round = |p: &Scheduled| {
+            round.map_or(true, |r| {
+                let number = |t: &str| t.trim().parse::<u32>().ok();
+                match (number(r), number(&p.round)) {
+                    (Some(x), Some(y)) => x == y,
+                    _ => r.trim().eq_ignore_ascii_case(p.round.trim()),
+                }
+            })
+        };
+        let mut theirs = self
+            .pairings
+            .iter()
+            .filter(|p| p.expects_a_game() && same_round(p));
+        let mut reversed = None;
+        for p in &mut theirs {
+            let (pb, pw) = (key(&p.black), key(&p.white));
+            if (pb.as_str(), pw.as_str()) == (b.as_str(), w.as_str()) {
+                return None;
+            }
+            if (pb.as_str(), pw.as_str()) == (w.as_str(), b.as_str()) {
+                if reversed.is_some() {
+                    return None; // twice: the pairing is not one
+                }
+                reversed = Some(p);
+            }
+        }
+        reversed
+    }
+
     /// Reads the pairings file at `path`; an error names it (`InvalidData` for content that
     /// is not a pairings file).
     pub fn read(path: &std::path::Path) -> std::io::Result<Schedule> {

@@ -1220,7 +1220,10 @@ mod tests {
             .iter()
             .map(|g| {
                 assert!(g.diagnostics.is_empty(), "{:?}", g.diagnostics);
-                g.record.as_ref().and_then(|r| r.result.clone()).map(|c| c.score)
+                g.record
+                    .as_ref()
+                    .and_then(|r| r.result.clone())
+                    .map(|c| c.score)
             })
             .collect();
         use crate::record::ResultScore;

@@ -262,6 +262,79 @@ impl Repair {
         self
     }
 
+    /// Whether this is a wrong result that is the board's exactly reversed, and nothing
+    /// else: what a sheet written from White's side gives (its names are swapped too), as
+    /// much as a reversed score. Only a pairing tells the two apart
+    /// ([`Repair::swap_names`]).
+    pub fn is_reversed_result(&self) -> bool {
+        self.status == Status::WrongResult
+            && matches!(self.edits.as_slice(), [e] if e.kind == EditKind::Result && e.fault == Some(ResultFault::Reversed))
+    }
+
+    /// Makes the repair of a sheet written from White's side ([`Repair::is_reversed_result`]):
+    /// the `Black` and `White` names exchanged and the board's result, so each player keeps
+    /// the score the sheet gives them, [`Status::Repaired`]. Take it when the pairing has
+    /// the players the other way round; any other repair is returned as it is.
+    ///
+    /// ```
+    /// use reversi_record::formats::{Format, ReadOptions};
+    /// use reversi_record::repair::{repair_game, EditKind, RepairOptions, Status};
+    /// // Ann (Black) won 35-29 (a game of WTHOR 1990); the sheet names Bob as Black and
+    /// // gives the score from his side.
+    /// let game = "[Black \"Bob\"]\n[White \"Ann\"]\n[Result \"29-35\"]\n\n\
+    ///     f5 f6 e6 f4 g5 e7 f7 c5 e8 g6 h6 d7 d6 c7 f3 g3 e3 g4 d3 h5 h4 h3 h2 c2 c4 b5 \
+    ///     d8 c3 d2 c8 c6 b6 b8 e1 b4 a4 b3 f2 e2 f1 d1 c1 a3 a5 b2 g2 b7 a8 a7 a6 h1 f8 \
+    ///     g7 b1 g1 a2 a1 h7 g8 h8\n";
+    /// let read = ReadOptions::default();
+    /// let games = Format::Rgn.read_bytes(game, &read).unwrap();
+    /// let repair = repair_game(&games[0], Format::Rgn, &read, &RepairOptions::default());
+    /// assert!(repair.is_reversed_result(), "a reversed score, or names swapped");
+    /// let fixed = repair.swap_names();
+    /// assert_eq!(fixed.status, Status::Repaired);
+    /// assert_eq!(fixed.edits[0].kind, EditKind::Names);
+    /// let record = fixed.record.unwrap();
+    /// assert_eq!((record.tag("Black"), record.tag("White")), (Some("Ann"), Some("Bob")));
+    /// assert_eq!(record.tag("Result"), None, "the result is the record's claim");
+    /// assert_eq!(record.result.unwrap().to_string(), "35-29");
+    /// ```
+    pub fn swap_names(mut self) -> Repair {
+        if !self.is_reversed_result() {
+            return self;
+        }
+        let Some(c) = self.candidates.first().cloned() else {
+            return self;
+        };
+        let mut record = c.record;
+        let black = record.tag("Black").unwrap_or("?").to_owned();
+        let white = record.tag("White").unwrap_or("?").to_owned();
+        // Every tag of one colour's player (`BlackElo`, `WthorWhite`, ...) goes with them.
+        for tag in &mut record.tags {
+            let other = if tag.name.contains("Black") {
+                tag.name.replacen("Black", "White", 1)
+            } else if tag.name.contains("White") {
+                tag.name.replacen("White", "Black", 1)
+            } else {
+                continue;
+            };
+            tag.name = other;
+            tag.span = None;
+        }
+        let Some(result) = self.edits.pop() else {
+            return self;
+        };
+        self.edits = vec![Edit {
+            kind: EditKind::Names,
+            written: format!("Black {black}, White {white}, {}", result.written),
+            now: format!("Black {white}, White {black}, {}", result.now),
+            ..result
+        }];
+        self.candidates.clear();
+        self.status = Status::Repaired;
+        self.board = validate_board(&record, c.first);
+        self.record = Some(record);
+        self
+    }
+
     /// Takes alternative `n` (1-based, as the report lists them) of an ambiguous game: it
     /// becomes [`Status::Repaired`] with those edits, or [`Status::WrongResult`] when they
     /// include the result ([`Repair::fix_result`] then applies them). The alternatives stay
@@ -335,7 +408,7 @@ impl Repair {
                 EditKind::Replace | EditKind::Insert | EditKind::Renumber | EditKind::Fill => {
                     vec![e.move_number]
                 }
-                EditKind::Delete | EditKind::Erase | EditKind::Result => continue,
+                EditKind::Delete | EditKind::Erase | EditKind::Result | EditKind::Names => continue,
             };
             for i in indexes {
                 let Some(m) = i.checked_sub(1).and_then(|i| record.moves.get_mut(i)) else {
@@ -434,7 +507,9 @@ impl Repair {
                     d = d.related(e.span, e.to_string());
                 }
                 d.move_number = moves.first().map(|e| e.move_number).filter(|&n| n > 0);
-                d = d.help(if moves.is_empty() {
+                d = d.help(if self.is_reversed_result() {
+                    "`--fix-result` writes the board's result, with a `Repair` tag; but a sheet written from White's side has its names swapped too, and then each player's score is right: the pairings (`--pairings`) tell the two apart. The final board:"
+                } else if moves.is_empty() {
                     "`--fix-result` writes the board's result, with a `Repair` tag; the final board:"
                 } else {
                     "`--fix-result` writes the move edits and the board's result, with a `Repair` tag; the final board:"
