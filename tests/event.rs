@@ -842,3 +842,47 @@ fn a_pairings_table_found_in_the_folder_is_the_events_pairings_as_on_the_desk() 
         "{notes}"
     );
 }
+
+#[test]
+fn set_goes_to_the_games_game_selects_and_no_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let sheet = dir.path().join("round-5.rgn");
+    let games: String = (1..=4)
+        .map(|b| format!("[Round \"5\"]\n[Board \"{b}\"]\n[Black \"A{b}\"]\n[White \"B{b}\"]\n\nf5 d6 c3 *\n\n"))
+        .collect();
+    std::fs::write(&sheet, games).unwrap();
+    let out = dir.path().join("out.rgn");
+    for command in ["repair", "convert"] {
+        let (code, _, errors) = reversi(&[
+            command,
+            sheet.to_str().unwrap(),
+            "--game",
+            "Board=2",
+            "--set",
+            "Round=4",
+            "--to",
+            "rgn",
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(code, Some(0), "{command}: {errors}");
+        let written = std::fs::read_to_string(&out).unwrap();
+        let rounds: Vec<&str> = written
+            .lines()
+            .filter(|l| l.starts_with("[Round"))
+            .collect();
+        let expected: &[&str] = match command {
+            // repair writes every game, the others as they were read.
+            "repair" => &[
+                "[Round \"5\"]",
+                "[Round \"4\"]",
+                "[Round \"5\"]",
+                "[Round \"5\"]",
+            ],
+            // convert writes the games it selects.
+            _ => &["[Round \"4\"]"],
+        };
+        assert_eq!(rounds, expected, "{command}: {written}");
+        std::fs::remove_file(&out).unwrap();
+    }
+}

@@ -1055,3 +1055,100 @@ fn cli_standings(args: &[&str], inputs: &[PathBuf]) -> Value {
     );
     serde_json::from_slice(&cli.stdout).unwrap()
 }
+
+#[test]
+fn the_desk_ranks_the_directors_event_as_the_command_line_does() {
+    // fixtures/director-event/fixed (its README): an 8x8 event and its 10x10 side event,
+    // the register and a French pairings file saved in Windows-1252 beside the sheets, an
+    // adjourned game in two parts. The desk's report is the command line's, byte for byte.
+    let fixed = Path::new(ROOT).join("fixtures/director-event/fixed");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    for entry in std::fs::read_dir(&fixed).expect("the fixture") {
+        let entry = entry.expect("an entry");
+        std::fs::copy(entry.path(), dir.path().join(entry.file_name())).expect("copied");
+    }
+    let sheets = [
+        "round-1.rgn",
+        "round-2.pgn",
+        "round-3.rgn",
+        "round-4-board-3.txt",
+        "round-4-ggs.rgn",
+        "round-4.rgn",
+        "round-5-board-1-finished.rgn",
+        "round-5-board-4.rgn",
+        "round-5.rgn",
+        "side-10x10.rgn",
+    ];
+    let folder = dir.path().to_path_buf();
+    let desk = start_in(dir);
+    for name in sheets {
+        desk.open(name);
+    }
+    let mut from_desk = desk.get("/api/standings").json();
+    from_desk.as_object_mut().unwrap().remove("findings");
+    let notes = from_desk["notes"].as_array_mut().unwrap();
+    assert_eq!(
+        notes.drain(..2).collect::<Vec<_>>(),
+        [
+            json!("appariements.csv: read as the pairings"),
+            json!("players.csv: read as the player register")
+        ]
+    );
+    let (pairings, players) = (folder.join("appariements.csv"), folder.join("players.csv"));
+    let inputs: Vec<PathBuf> = sheets.iter().map(|n| folder.join(n)).collect();
+    let from_cli = cli_standings(
+        &[
+            "--pairings",
+            pairings.to_str().unwrap(),
+            "--players",
+            players.to_str().unwrap(),
+        ],
+        &inputs,
+    );
+    let (desk_text, cli_text) = (
+        serde_json::to_string_pretty(&from_desk).unwrap(),
+        serde_json::to_string_pretty(&from_cli).unwrap(),
+    );
+    let differ = desk_text
+        .lines()
+        .zip(cli_text.lines())
+        .enumerate()
+        .find(|(_, (a, b))| a != b);
+    assert_eq!(differ, None, "the desk's line, then the command line's");
+    assert_eq!(desk_text, cli_text);
+    // And both are the hand computation (expected-standings.csv): each event's players by
+    // name, points, BQ and discs.
+    let expected = std::fs::read_to_string(fixed.join("../expected-standings.csv")).unwrap();
+    let by_hand: Vec<Vec<String>> = expected
+        .split("\n\n")
+        .map(|table| {
+            table
+                .lines()
+                .skip(1)
+                .map(|l| l.split(',').skip(3).take(4).collect::<Vec<_>>().join(" "))
+                .collect()
+        })
+        .collect();
+    let ranked: Vec<Vec<String>> = from_cli["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            e["standings"]["players"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| {
+                    let points = p["points"].as_f64().unwrap();
+                    format!(
+                        "{} {points} {} {}",
+                        p["name"].as_str().unwrap(),
+                        p["bq"],
+                        p["discs"]
+                    )
+                })
+                .collect()
+        })
+        .collect();
+    assert_eq!(ranked, by_hand);
+}

@@ -130,6 +130,8 @@ def validate(
     allow: Sequence[str] = (),
     format: Optional[str] = None,
     rules: Optional[RulesLike] = None,
+    pairings: Optional[PathLike] = None,
+    players: Optional[PathLike] = None,
 ) -> dict[str, Any]: ...
 def to_numpy(
     games: Union[Reader, Iterable[Game]],

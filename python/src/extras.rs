@@ -37,6 +37,28 @@ pub(crate) fn scenario_run(py: Python<'_>, text: &str) -> PyResult<PyObject> {
     Ok(out)
 }
 
+/// The pairings file and the player register of an event, read (`UsageError` for a file
+/// that is not one, `ReadError` for one that cannot be read).
+pub(crate) fn event_files(
+    py: Python<'_>,
+    pairings: Option<PathBuf>,
+    players: Option<PathBuf>,
+) -> PyResult<(Option<Schedule>, Option<std::sync::Arc<Register>>)> {
+    let sheet_error = |e: std::io::Error| match e.kind() {
+        std::io::ErrorKind::InvalidData => errors::usage(py, e.to_string()),
+        _ => errors::raise(py, "ReadError", e.to_string(), "io", None),
+    };
+    let register = players
+        .map(|path| Register::read(&path).map(std::sync::Arc::new))
+        .transpose()
+        .map_err(sheet_error)?;
+    let pairings = pairings
+        .map(|path| Schedule::read(&path))
+        .transpose()
+        .map_err(sheet_error)?;
+    Ok((pairings, register))
+}
+
 /// The standings of the games in `paths` (WOC rules: points, Brightwell quotient, discs):
 /// the library's report as a dict (`events`, each with its `standings` or `problems`;
 /// `notes`; `problems`), with `text`, `csv` and `html`. Raises `StandingsError` when no
@@ -53,18 +75,7 @@ pub(crate) fn standings(
     pairings: Option<PathBuf>,
     players: Option<PathBuf>,
 ) -> PyResult<PyObject> {
-    let sheet_error = |e: std::io::Error| match e.kind() {
-        std::io::ErrorKind::InvalidData => errors::usage(py, e.to_string()),
-        _ => errors::raise(py, "ReadError", e.to_string(), "io", None),
-    };
-    let register = players
-        .map(|path| Register::read(&path).map(std::sync::Arc::new))
-        .transpose()
-        .map_err(sheet_error)?;
-    let pairings = pairings
-        .map(|path| Schedule::read(&path))
-        .transpose()
-        .map_err(sheet_error)?;
+    let (pairings, register) = event_files(py, pairings, players)?;
     let mut inputs = Vec::new();
     for path in paths {
         let name = path.to_string_lossy().into_owned();

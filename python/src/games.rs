@@ -588,9 +588,10 @@ pub(crate) fn write_games(
     }
 }
 
-/// `validate(paths, jobs=None, allow=())`: the diagnostics (dicts in the JSON shape),
-/// the findings across games and the summary, as `reversi validate --format json` gives
-/// them.
+/// `validate(paths, jobs=None, allow=(), pairings=None, players=None)`: the diagnostics
+/// (dicts in the JSON shape), the findings across games (against the pairings, names read
+/// through the register) and the summary, as `reversi validate --format json` gives them.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn validate_paths(
     py: Python<'_>,
     paths: Vec<PathBuf>,
@@ -598,6 +599,10 @@ pub(crate) fn validate_paths(
     allow: Vec<String>,
     format: Option<&str>,
     rules: Option<&Bound<'_, PyAny>>,
+    (pairings, register): (
+        Option<reversi_record::event::Schedule>,
+        Option<Arc<reversi_record::event::Register>>,
+    ),
 ) -> PyResult<Py<PyDict>> {
     let format = format_arg(py, format)?;
     let rules = rules_arg(py, rules)?;
@@ -614,6 +619,9 @@ pub(crate) fn validate_paths(
         let mut found: Vec<serde_json::Value> = Vec::new();
         let mut failed: Vec<String> = Vec::new();
         let mut event = reversi_record::event::Event::default();
+        if let Some(register) = register {
+            event.set_register(register);
+        }
         let mut renderer = Renderer::plain();
         let mut name: Arc<str> = Arc::from("-");
         let outcome = validation.run(inputs.into_iter(), |e| {
@@ -644,7 +652,7 @@ pub(crate) fn validate_paths(
             Err(stopped) => return Err(stopped.to_string()),
         };
         let mut findings = Vec::new();
-        for f in event.check(None) {
+        for f in event.check(pairings.as_ref()) {
             if allow.iter().any(|a| a.eq_ignore_ascii_case(f.code.name())) {
                 continue;
             }

@@ -54,7 +54,8 @@ fn write(
 /// Validates files as `reversi validate --format json` does: returns a dict with
 /// `diagnostics` (dicts in the JSON shape), `findings` (across games) and `summary`.
 #[pyfunction]
-#[pyo3(signature = (paths, jobs = None, allow = Vec::new(), format = None, rules = None))]
+#[pyo3(signature = (paths, jobs = None, allow = Vec::new(), format = None, rules = None, pairings = None, players = None))]
+#[allow(clippy::too_many_arguments)]
 fn validate(
     py: Python<'_>,
     paths: &Bound<'_, PyAny>,
@@ -62,9 +63,12 @@ fn validate(
     allow: Vec<String>,
     format: Option<&str>,
     rules: Option<&Bound<'_, PyAny>>,
+    pairings: Option<PathBuf>,
+    players: Option<PathBuf>,
 ) -> PyResult<Py<PyDict>> {
     let paths = path_list(paths)?;
-    games::validate_paths(py, paths, jobs, allow, format, rules)
+    let event = extras::event_files(py, pairings, players)?;
+    games::validate_paths(py, paths, jobs, allow, format, rules, event)
 }
 
 /// The games as numpy arrays, built in Rust (GIL released): a dict of `moves` (int16,

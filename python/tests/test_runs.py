@@ -114,3 +114,22 @@ def test_to_arrow():
     first = table.column("moves")[0].as_py()
     assert first == [m for m in data["moves"][0].tolist() if m != -1]
     assert len(table.column("boards")[0].as_py()) == data["lengths"][0] + 1
+
+
+def test_validate_checks_the_games_against_the_pairings_and_the_register(tmp_path):
+    """`validate(pairings=, players=)` gives the findings `reversi validate --pairings
+    --players` gives: names the register does not hold, games the pairings miss."""
+    folder = FIXTURES / "register"
+    rounds = sorted(folder.glob("round-*.rgn"))
+    plain = rr.validate(rounds)
+    registered = rr.validate(rounds, players=folder / "players.csv")
+    codes = lambda report: sorted({f["code"] for f in report["findings"]})
+    assert "unknown-player" not in codes(plain)
+    assert "unknown-player" in codes(registered)
+    pairings = tmp_path / "pairings.csv"
+    pairings.write_text("ronde;table;noir;blanc\n9;1;Jean Dupont;Kees de Vries\n")
+    paired = rr.validate(rounds, players=folder / "players.csv", pairings=pairings)
+    missing = [f for f in paired["findings"] if f["code"] == "missing-game"]
+    assert len(missing) == 1 and "line 2 of the pairings" in missing[0]["message"]
+    with pytest.raises(rr.UsageError):
+        rr.validate(rounds, pairings=folder / "round-1.rgn")

@@ -964,8 +964,8 @@ fn parse_target(s: &str) -> Result<(Format, Option<String>), String> {
 /// Tag edits over whole files, for `convert` and `repair`.
 #[derive(Debug, Clone, clap::Args)]
 pub(crate) struct TagEditArgs {
-    /// Set a tag on every game written (repeatable): `--set Round=4 --set "Event=Paris
-    /// Open"`; an empty value removes the tag. `Rules`, `Start`, `Result` and `Termination`
+    /// Set a tag on every game written, or on those `--game` selects (repeatable): `--set
+    /// Round=4 --set "Event=Paris Open"`; an empty value removes the tag. `Rules`, `Start`, `Result` and `Termination`
     /// change what a game means and are refused.
     #[arg(long = "set", value_name = "TAG=VALUE")]
     set: Vec<reversi_record::record::SetTag>,

@@ -82,7 +82,8 @@ pub(crate) struct Args {
     #[arg(long, value_name = "[GAME:]N", value_parser = parse_pick)]
     pick: Vec<Pick>,
     /// Repair only these games: a number (`3`) or tags (`Round=3,Board=2`,
-    /// `Player=Tamaru`); the other games are written as they were read, and not reported.
+    /// `Player=Tamaru`); the other games are written as they were read (without the tag
+    /// edits of `--set` and `--rename`), and not reported.
     #[arg(long, value_name = "N|TAG=VALUE,...", value_parser = super::parse_selector)]
     game: Option<GameSelector>,
     /// Report format.
@@ -750,15 +751,8 @@ impl<'a> Sink<'a> {
         let Some(record) = &game.record else {
             return Ok(false);
         };
-        let record = match self.edits.is_empty() {
-            true => std::borrow::Cow::Borrowed(record),
-            false => {
-                let mut edited = record.clone();
-                self.edits.apply(&mut edited);
-                std::borrow::Cow::Owned(edited)
-            }
-        };
-        match self.writer.write(&record) {
+        // `--set` and `--rename` go to the games `--game` selects, as the repair does.
+        match self.writer.write(record) {
             Ok(_) => Ok(true),
             Err(WriteError::Io(e)) => Err(e),
             Err(_) => Ok(false),

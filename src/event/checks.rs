@@ -293,7 +293,7 @@ impl Event {
             }
         }
         if let Some(pairings) = pairings {
-            self.against_pairings(pairings, &normal, &copies, &mut findings);
+            self.against_pairings(pairings, &normal, &copies, &sections, &mut findings);
         }
         self.check_names(&normal, &sections, &is_copy, &mut findings);
         findings.sort_by_key(|(k, code, _)| (*k, *code));
@@ -561,31 +561,46 @@ impl Event {
         pairings: &Schedule,
         normal: &Normal,
         copies: &Copies,
+        sections: &super::Sections,
         findings: &mut Vec<(usize, Code, Pending)>,
     ) {
         let games = self.games();
-        // The games by round and players.
-        let mut by_pair: HashMap<(u32, u32, u32), Vec<usize>> = HashMap::new();
-        // The records of byes (a game against `bye`), by round and player.
-        let mut byes: HashMap<(u32, u32), Vec<usize>> = HashMap::new();
+        // Each line's event: the games of an event the pairings do not cover (a side
+        // event paired on paper) are not checked against them.
+        let line_section = sections.of_pairings(self, pairings);
+        let covered: HashSet<Option<usize>> = line_section.iter().copied().collect();
+        let group = |k: usize| sections.of_game(k);
+        // The games by event, round and players.
+        let mut by_pair: HashMap<(Option<usize>, u32, u32, u32), Vec<usize>> = HashMap::new();
+        // The records of byes (a game against `bye`), by event, round and player.
+        let mut byes: HashMap<(Option<usize>, u32, u32), Vec<usize>> = HashMap::new();
+        let mut paired = vec![false; games.len()];
         for (k, g) in games.iter().enumerate() {
+            if group(k).is_some() && !covered.contains(&group(k)) {
+                paired[k] = true;
+                continue;
+            }
             if let (Some(r), Some(b), Some(w)) = (
                 normal.get(self, g, Field::Round),
                 normal.get(self, g, Field::Black),
                 normal.get(self, g, Field::White),
             ) {
-                by_pair.entry((r, b.min(w), b.max(w))).or_default().push(k);
+                by_pair
+                    .entry((group(k), r, b.min(w), b.max(w)))
+                    .or_default()
+                    .push(k);
                 for (player, other) in [(b, Field::White), (w, Field::Black)] {
                     if self.field(g, other).is_some_and(is_bye_word) {
-                        byes.entry((r, player)).or_default().push(k);
+                        byes.entry((group(k), r, player)).or_default().push(k);
                     }
                 }
             }
         }
-        let mut paired = vec![false; games.len()];
-        // The pairings without a game, with their two players' keys.
-        let mut missing: Vec<(usize, Option<(u32, u32)>)> = Vec::new();
+        // The pairings without a game, with their event and their two players' keys.
+        type Missing = (usize, Option<usize>, Option<(u32, u32)>);
+        let mut missing: Vec<Missing> = Vec::new();
         for (p, pairing) in pairings.pairings().iter().enumerate() {
+            let section = line_section.get(p).copied().flatten();
             match pairing.status {
                 // No game is expected: a bye's record, if any, is its.
                 Status::Bye => {
@@ -594,7 +609,7 @@ impl Event {
                         normal.player_key(self, &pairing.black),
                     );
                     if let (Some(r), Some(player)) = key {
-                        for &k in byes.get(&(r, player)).into_iter().flatten() {
+                        for &k in byes.get(&(section, r, player)).into_iter().flatten() {
                             paired[k] = true;
                         }
                     }
@@ -609,7 +624,7 @@ impl Event {
                 normal.player_key(self, &pairing.white),
             ) {
                 (Some(r), Some(b), Some(w)) => by_pair
-                    .get(&(r, b.min(w), b.max(w)))
+                    .get(&(section, r, b.min(w), b.max(w)))
                     .map(|ks| (ks.as_slice(), b)),
                 _ => None,
             };
@@ -623,7 +638,7 @@ impl Event {
                         (Some(b), Some(w)) => Some((b.min(w), b.max(w))),
                         _ => None,
                     };
-                    missing.push((p, players));
+                    missing.push((p, section, players));
                 }
                 continue;
             };
@@ -663,16 +678,22 @@ impl Event {
                 (Some(b), Some(w)) => Some((b.min(w), b.max(w))),
                 _ => None,
             };
+            let same_event = |s: &Option<usize>| group(k).is_none() || *s == group(k);
             let pairing = missing
                 .iter()
-                .find(|(p, keys)| players.is_some() && *keys == players && !linked.contains_key(p))
-                .map(|(p, _)| *p);
+                .find(|(p, s, keys)| {
+                    players.is_some()
+                        && *keys == players
+                        && same_event(s)
+                        && !linked.contains_key(p)
+                })
+                .map(|(p, _, _)| *p);
             if let Some(p) = pairing {
                 linked.insert(p, k);
             }
             findings.push((k, Code::UnpairedGame, Pending::Unpaired(k, pairing)));
         }
-        for (p, _) in missing {
+        for (p, _, _) in missing {
             let game = linked.get(&p).copied();
             findings.push((games.len(), Code::MissingGame, Pending::Missing(p, game)));
         }

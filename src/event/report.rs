@@ -116,30 +116,30 @@ impl Event {
             notes: tally.notes.iter().map(ToString::to_string).collect(),
             problems: Vec::new(),
         };
-        // The pairings file goes to the event whose players it names.
-        let mut scheduled_withdrawn = None;
+        // Each line of the pairings file goes to the event whose players it names
+        // (`Sections::of_pairings`); before any sheet, to the one event there is.
+        let mut scheduled_withdrawn: Option<Vec<String>> = None;
         if let Some(schedule) = &request.pairings {
-            let names = |pairings: &[Pairing]| -> usize {
-                let players: std::collections::HashSet<String> = pairings
+            let all = super::Sections::of(self);
+            let line_section = all.of_pairings(self, schedule);
+            let lines = schedule.pairings();
+            for (section, pairings) in sections.iter_mut() {
+                let index = all.list().iter().position(|s| s == *section);
+                let mine: Vec<&Scheduled> = lines
                     .iter()
-                    .flat_map(|p| p.players())
-                    .map(|n| normalise(n, false))
+                    .zip(&line_section)
+                    .filter(|(_, s)| index.is_none() || **s == index)
+                    .map(|(line, _)| line)
                     .collect();
-                schedule
-                    .pairings()
-                    .iter()
-                    .filter(|line| players.contains(&normalise(&line.black, false)))
-                    .count()
-            };
-            let best = (0..sections.len()).max_by_key(|&i| (names(&sections[i].1), usize::MAX - i));
-            if let Some(i) = best {
-                let withdrawn = apply(
-                    schedule,
-                    self.register(),
-                    &mut sections[i].1,
-                    &mut report.notes,
-                );
-                scheduled_withdrawn = (!withdrawn.is_empty()).then_some(withdrawn);
+                if mine.is_empty() {
+                    continue;
+                }
+                let withdrawn = apply(&mine, self.register(), pairings, &mut report.notes);
+                if !withdrawn.is_empty() {
+                    scheduled_withdrawn
+                        .get_or_insert_with(Vec::new)
+                        .extend(withdrawn);
+                }
             }
         }
         // With a register, each name it does not hold, once.
@@ -222,7 +222,7 @@ impl Event {
 /// (over a record without a result), a game without a record as not played yet; each
 /// with a note. Gives the players it says withdrew, spelt as the games spell them.
 fn apply(
-    schedule: &Schedule,
+    lines: &[&Scheduled],
     register: Option<&Register>,
     pairings: &mut Vec<Pairing>,
     notes: &mut Vec<String>,
@@ -247,7 +247,7 @@ fn apply(
         normalise(p.round.as_str(), true) == normalise(&line.round, true)
     };
     let mut withdrawn = Vec::new();
-    for line in schedule.pairings() {
+    for &line in lines {
         let at = Source::pairings_line(line.line);
         let (black, white) = (name(&line.black), name(&line.white));
         let board = |p: Pairing| match &line.board {

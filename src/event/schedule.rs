@@ -224,13 +224,14 @@ fn header(fields: &[String]) -> Option<Vec<Option<Column>>> {
 impl Schedule {
     /// Whether `head` (a file's first bytes) starts like a pairings or results table: a
     /// first line naming a round, a black and a white column (other columns allowed: the
-    /// scores of a results sheet).
+    /// scores of a results sheet), and no column of moves (a table of games).
     ///
     /// ```
     /// use reversi_record::event::Schedule;
     /// assert!(Schedule::looks_like(b"round,board,black,white,black_discs,white_discs\n1,1,A,B,40,24\n"));
     /// assert!(Schedule::looks_like(b"ronde;table;noir;blanc\n"));
     /// assert!(!Schedule::looks_like(b"black,white,moves\nA,B,f5d6\n"));
+    /// assert!(!Schedule::looks_like(b"ronde;noir;blanc;coups\n2;Ann;Bob;f5d6\n"));
     /// ```
     pub fn looks_like(head: &[u8]) -> bool {
         let head = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head);
@@ -239,6 +240,13 @@ impl Schedule {
         let Ok(fields) = split_fields(line.trim()) else {
             return false;
         };
+        // A table of games (a moves column) is game records, not pairings.
+        if fields
+            .iter()
+            .any(|f| crate::formats::movestr::is_moves_column(f))
+        {
+            return false;
+        }
         let columns: Vec<Option<Column>> = fields.iter().map(|f| column_of(f)).collect();
         [Column::Round, Column::Black, Column::White]
             .iter()

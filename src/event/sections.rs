@@ -5,8 +5,10 @@
 //!
 //! Only games with a round are grouped: an archive's games cost nothing here.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
+use super::names::normalise;
+use super::schedule::{is_bye_word, Schedule, Scheduled};
 use super::{Event, Field};
 use crate::engine::Rules;
 
@@ -117,5 +119,72 @@ impl Sections {
     pub fn of_game(&self, k: usize) -> Option<usize> {
         let s = *self.of.get(k)?;
         (s != Sections::NONE).then_some(s as usize)
+    }
+
+    /// The section each line of `schedule` belongs to (`None` when there is no section):
+    /// the one whose games have its players (its player, for a bye or a withdrawal), the
+    /// one with a game of that round and those players when several have them; any other
+    /// line to the section whose players the schedule names most. One pairings file can
+    /// so hold a main event and its side event, and a file of one event leaves the
+    /// other's games alone.
+    pub fn of_pairings(&self, event: &Event, schedule: &Schedule) -> Vec<Option<usize>> {
+        let key = |name: &str| {
+            let name = event.registered(name).map_or(name, |p| p.name.as_str());
+            normalise(name, false)
+        };
+        let mut players: Vec<HashSet<String>> = vec![HashSet::new(); self.list.len()];
+        let mut played: HashSet<(usize, String, String, String)> = HashSet::new();
+        for (k, g) in event.games().iter().enumerate() {
+            let Some(s) = self.of_game(k) else { continue };
+            let names = [Field::Black, Field::White].map(|f| event.field(g, f).map(key));
+            for name in names.iter().flatten() {
+                players[s].insert(name.clone());
+            }
+            if let ([Some(b), Some(w)], Some(round)) = (names, event.field(g, Field::Round)) {
+                let (b, w) = if b <= w { (b, w) } else { (w, b) };
+                played.insert((s, normalise(round, true), b, w));
+            }
+        }
+        let named = |line: &Scheduled| -> Vec<String> {
+            [&line.black, &line.white]
+                .into_iter()
+                .filter(|n| !n.trim().is_empty() && !is_bye_word(n))
+                .map(|n| key(n))
+                .collect()
+        };
+        let lines: Vec<Vec<String>> = schedule.pairings().iter().map(named).collect();
+        let best = (0..self.list.len()).max_by_key(|&s| {
+            let count = lines
+                .iter()
+                .filter(|names| names.first().is_some_and(|n| players[s].contains(n)))
+                .count();
+            (count, usize::MAX - s)
+        });
+        schedule
+            .pairings()
+            .iter()
+            .zip(&lines)
+            .map(|(line, names)| {
+                let holding: Vec<usize> = (0..self.list.len())
+                    .filter(|&s| !names.is_empty() && names.iter().all(|n| players[s].contains(n)))
+                    .collect();
+                let game_of = |s: usize| match names.as_slice() {
+                    [a, b] => {
+                        let (a, b) = if a <= b { (a, b) } else { (b, a) };
+                        played.contains(&(s, normalise(&line.round, true), a.clone(), b.clone()))
+                    }
+                    _ => false,
+                };
+                match holding.as_slice() {
+                    [] => best,
+                    [one] => Some(*one),
+                    several => several
+                        .iter()
+                        .copied()
+                        .find(|&s| game_of(s))
+                        .or(Some(several[0])),
+                }
+            })
+            .collect()
     }
 }

@@ -157,6 +157,19 @@ pub(crate) fn localized_column(header: &str) -> Option<&'static str> {
         .map(|(column, _)| *column)
 }
 
+/// Whether a CSV header names a column of move strings (`moves`, `coups`, `棋譜`, ...).
+///
+/// ```
+/// use reversi_record::formats::movestr::is_moves_column;
+/// assert!(is_moves_column(" Coups "));
+/// assert!(!is_moves_column("noir"));
+/// ```
+pub fn is_moves_column(header: &str) -> bool {
+    let name = header.trim();
+    let name = localized_column(name).unwrap_or(name).to_lowercase();
+    MOVE_COLUMNS.contains(&name.as_str())
+}
+
 /// Whether the input looks like move strings: its first lines that are not comments are
 /// all moves (at least one move each), or a CSV header names a moves column.
 pub fn sniff(input: &Sniff<'_>) -> bool {
@@ -176,13 +189,7 @@ pub fn sniff(input: &Sniff<'_>) -> bool {
         }
         if let (0, Some(delimiter)) = (checked, csv_delimiter(line)) {
             return match split_csv(line, 0, delimiter) {
-                CsvLine::Complete(fields)
-                    if fields.iter().any(|f| {
-                        let name = f.text.trim();
-                        let name = localized_column(name).unwrap_or(name).to_lowercase();
-                        MOVE_COLUMNS.contains(&name.as_str())
-                    }) =>
-                {
+                CsvLine::Complete(fields) if fields.iter().any(|f| is_moves_column(&f.text)) => {
                     true
                 }
                 // A header in other words (`game_moves`, `coups`): the rows say.
