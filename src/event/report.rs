@@ -268,6 +268,10 @@ fn apply(
                     && players.contains(&white.as_str())
             }
         });
+        // A record that does not say its board (a game server's file) is on its line's.
+        if let (Some(k), Some(b)) = (game, &line.board) {
+            pairings[k].board.get_or_insert_with(|| b.clone());
+        }
         match line.status {
             Status::Withdrawn => withdrawn.push(black.clone()),
             Status::Bye => {
