@@ -814,6 +814,11 @@ fn a_pairings_table_found_in_the_folder_is_the_events_pairings_as_on_the_desk() 
         found.contains("\"bye\""),
         "Cid's bye comes from the table: {found}"
     );
+    // A sheet without a board is on its pairing's table.
+    let report: serde_json::Value = serde_json::from_str(&found).unwrap();
+    let ann = &report["events"][0]["standings"]["players"][0];
+    assert_eq!(ann["name"], "Ann");
+    assert_eq!(ann["rounds"][0]["board"], "1", "{ann}");
     // A second table is left aside by name; --pairings chooses.
     std::fs::write(
         dir.path().join("zz-results.csv"),
