@@ -262,12 +262,13 @@ impl Repair {
         self
     }
 
-    /// Whether this is a wrong result that is the board's exactly reversed, and nothing
-    /// else: what a sheet written from White's side gives (its names are swapped too), as
+    /// Whether this is a two-player game's wrong result that is the board's exactly
+    /// reversed, and nothing else: what a sheet written from White's side gives (its names are swapped too), as
     /// much as a reversed score. Only a pairing tells the two apart
     /// ([`Repair::swap_names`]).
     pub fn is_reversed_result(&self) -> bool {
         self.status == Status::WrongResult
+            && self.record.as_ref().is_some_and(|r| r.rules.players() == 2)
             && matches!(self.edits.as_slice(), [e] if e.kind == EditKind::Result && e.fault == Some(ResultFault::Reversed))
     }
 
@@ -278,6 +279,7 @@ impl Repair {
     ///
     /// ```
     /// use reversi_record::formats::{Format, ReadOptions};
+    /// use reversi_record::record::ResultScore;
     /// use reversi_record::repair::{repair_game, EditKind, RepairOptions, Status};
     /// // Ann (Black) won 35-29 (a game of WTHOR 1990); the sheet names Bob as Black and
     /// // gives the score from his side.
@@ -295,7 +297,7 @@ impl Repair {
     /// let record = fixed.record.unwrap();
     /// assert_eq!((record.tag("Black"), record.tag("White")), (Some("Ann"), Some("Bob")));
     /// assert_eq!(record.tag("Result"), None, "the result is the record's claim");
-    /// assert_eq!(record.result.unwrap().to_string(), "35-29");
+    /// assert_eq!(record.result.unwrap().score, ResultScore::Discs(vec![35, 29]));
     /// ```
     pub fn swap_names(mut self) -> Repair {
         if !self.is_reversed_result() {
