@@ -60,6 +60,7 @@ pub use engine::{
     BoardShape, Cell, Color, Finished, IllegalMove, Move, Outcome, Position, Rules, RulesError,
     Setup, SetupError, Square, SquareSet,
 };
+pub mod archive;
 pub mod codes;
 pub mod dataset;
 pub mod diagnostic;
