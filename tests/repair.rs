@@ -1517,3 +1517,50 @@ fn a_sheet_written_from_whites_side_is_repaired_by_the_names_when_the_pairing_sa
     assert_eq!(code, Some(1), "{report}");
     assert!(report.contains("(reversed)"), "{report}");
 }
+
+/// `-q` is quiet: no report for each game, at most a line a file for the games left as
+/// written (and one for what the output could not hold), then the summary.
+#[test]
+fn cli_quiet_says_one_line_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines =
+        std::fs::read_to_string(Path::new(DATA).join("movestrings/nboard_xot-large.txt")).unwrap();
+    // Forty games, their first move spoiled: each is repaired or ambiguous.
+    let spoiled: String = lines
+        .lines()
+        .take(40)
+        .map(|l| format!("a1{}\n", &l[2..]))
+        .collect();
+    for name in ["one.txt", "two.txt"] {
+        std::fs::write(dir.path().join(name), &spoiled).unwrap();
+    }
+    let out = reversi()
+        .args(["repair", "-q", "-o"])
+        .arg(dir.path().join("out.rgn"))
+        .arg(dir.path().join("one.txt"))
+        .arg(dir.path().join("two.txt"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let said: Vec<&str> = stdout.lines().chain(stderr.lines()).collect();
+    let loud = reversi()
+        .args(["repair", "-o"])
+        .arg(dir.path().join("loud.rgn"))
+        .arg(dir.path().join("one.txt"))
+        .output()
+        .unwrap();
+    let ambiguous = String::from_utf8_lossy(&loud.stdout)
+        .matches("\nambiguous\n")
+        .count()
+        + usize::from(String::from_utf8_lossy(&loud.stdout).starts_with("ambiguous\n"));
+    assert!(ambiguous > 0, "the sample has ambiguous games");
+    assert_eq!(said.len(), 3, "a line a file and the summary: {said:?}");
+    assert!(
+        said[0].contains("one.txt: ") && said[0].contains(&format!("{ambiguous} ambiguous")),
+        "{said:?}"
+    );
+    assert!(said[1].contains("two.txt: "), "{said:?}");
+    assert!(said[2].starts_with("2 files, 80 games"), "{said:?}");
+    assert_eq!(out.status.code(), Some(1));
+}

@@ -92,7 +92,9 @@ pub(crate) struct Args {
     /// Worker threads (default: every core; at most 4 per core, with a note).
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
-    /// No notes; only the findings and the summary.
+    /// Quiet: no notes, no report for each game; for each file at most a line for what the
+    /// output could not hold (its first game, and how many more) and a line for the games
+    /// left as written (ambiguous, unrepairable, a wrong result); the summary.
     #[arg(long, short = 'q')]
     quiet: bool,
     #[command(flatten)]
@@ -211,7 +213,7 @@ impl Picks {
     }
 }
 
-#[derive(Default)]
+#[derive(Clone, Copy, Default)]
 struct Summary {
     files: usize,
     games: usize,
@@ -321,6 +323,7 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
             handler: &handler,
             progress: &mut progress,
             picks: &mut picks,
+            notes: (0, None),
         };
         for path in &args.inputs {
             work.input(path, &mut sink, &mut out)?;
@@ -383,6 +386,8 @@ struct Work<'r> {
     handler: &'r miette::GraphicalReportHandler,
     progress: &'r mut Progress,
     picks: &'r mut Picks,
+    /// Quiet: the writer's notes of the current file (their number, the first one).
+    notes: (usize, Option<String>),
 }
 
 impl Work<'_> {
@@ -390,6 +395,49 @@ impl Work<'_> {
     /// report) before reading the next. An input that cannot be opened, or a game that
     /// cannot be read (which ends the file there), sets the status.
     fn input<'o>(
+        &mut self,
+        path: &Path,
+        sink: &mut Option<Sink<'o>>,
+        out: &mut Option<&'o mut (dyn Write + Send)>,
+    ) -> Result<(), Stop> {
+        let before = self.progress.summary;
+        self.notes = (0, None);
+        let done = self.input_games(path, sink, out);
+        let quiet_human = self.args.quiet && self.args.format == OutputFormat::Human;
+        if let (true, (count, Some(first))) = (quiet_human, &self.notes) {
+            let more = match count - 1 {
+                0 => String::new(),
+                n => format!(" (and {n} more games with a note)"),
+            };
+            writeln!(self.report, "{first}{more}").map_err(Stop::Report)?;
+        }
+        if quiet_human {
+            let s = self.progress.summary;
+            let open = [
+                (s.ambiguous - before.ambiguous, "ambiguous"),
+                (s.unrepairable - before.unrepairable, "unrepairable"),
+                (s.wrong_result - before.wrong_result, "with a wrong result"),
+            ];
+            let listed: Vec<String> = open
+                .iter()
+                .filter(|(n, _)| *n > 0)
+                .map(|(n, what)| format!("{n} {what}"))
+                .collect();
+            if !listed.is_empty() {
+                let games = s.games - before.games;
+                let line = format!(
+                    "{}: {} of {games} games left as written: {} (without -q, each with its reasons)",
+                    path.display(),
+                    open.iter().map(|(n, _)| n).sum::<usize>(),
+                    listed.join(", ")
+                );
+                writeln!(self.report, "{line}").map_err(Stop::Report)?;
+            }
+        }
+        done
+    }
+
+    fn input_games<'o>(
         &mut self,
         path: &Path,
         sink: &mut Option<Sink<'o>>,
@@ -542,6 +590,17 @@ impl Work<'_> {
                 self.progress.count(repair, written);
                 let name = &read.name;
                 let reported = match args.format {
+                    // Quiet: a line for the file's notes and one for its games left as
+                    // written, at most (`input`).
+                    OutputFormat::Human if args.quiet => {
+                        if let Some(note) = note {
+                            self.notes.0 += 1;
+                            self.notes.1.get_or_insert_with(|| {
+                                format!("warning: {name}: game {}: {note}", game.index)
+                            });
+                        }
+                        Ok(())
+                    }
                     OutputFormat::Human => {
                         report_game(self.report, self.handler, name, game, repair, note)
                     }
