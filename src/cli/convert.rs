@@ -59,6 +59,13 @@ pub(crate) struct Args {
     game: Option<reversi_record::record::GameSelector>,
     #[command(flatten)]
     edits: TagEditArgs,
+    /// Write each game once: of the copies of one game (`exact`: the same moves; with
+    /// `symmetric`, also under the board's symmetries) the one with the most information is
+    /// kept (players, result, event, round and date, a replay without errors; on a tie the
+    /// first in the order of the inputs), and each copy left out is named with the reason.
+    /// The inputs are read twice (not standard input).
+    #[arg(long, value_enum, value_name = "COPIES", num_args = 0..=1, default_missing_value = "exact")]
+    dedupe: Option<Dedupe>,
     /// No notes on standard error; refusals and losses are still reported.
     #[arg(long, short = 'q')]
     quiet: bool,
@@ -71,6 +78,15 @@ pub(crate) struct Args {
     /// output is the same with any number.
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
+}
+
+/// Which copies `--dedupe` leaves out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Dedupe {
+    /// The same moves as written.
+    Exact,
+    /// The same moves, or the same under one of the board's symmetries.
+    Symmetric,
 }
 
 pub(crate) fn run(mut args: Args) -> io::Result<u8> {
@@ -123,6 +139,10 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
         ..ReadOptions::default()
     };
     let edits = args.edits.edits()?;
+    let dedupe = match args.dedupe {
+        Some(copies) => Some(plan_copies(&args, &options, copies, jobs)?),
+        None => None,
+    };
     let mut conversion = Conversion::new()
         .jobs(jobs)
         .select(args.game.clone())
@@ -134,8 +154,12 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
     // A run that could not read an input, or refused every game it read, leaves every
     // output as it was, and the name files a WTHOR writer would extend too.
     let mut report = Report::new(&args, target_name.clone(), read_back, template.is_some());
+    if let Some((_, dropped)) = &dedupe {
+        report.dropped = dropped.clone();
+    }
+    let skip = dedupe.as_ref().map(|(skip, _)| skip);
     let (tally, finished) =
-        match convert_inputs(&args, &options, &conversion, &mut files, &mut report) {
+        match convert_inputs(&args, &options, &conversion, skip, &mut files, &mut report) {
             Ok(tally) if report.failed(&tally) => (tally, Ok(None)),
             // A selector that takes nothing leaves the output as it was.
             Ok(tally) if tally.games == 0 && args.game.is_some() => {
@@ -476,6 +500,8 @@ struct Report {
     output: PathBuf,
     /// Each output's games, by the name the template gave (`""` for a single output).
     files: std::collections::HashMap<String, FileReport>,
+    /// The copies `--dedupe` left out.
+    dropped: Vec<String>,
 }
 
 /// The games written to one output.
@@ -513,6 +539,7 @@ impl Report {
             read_back,
             output: args.output.clone(),
             files: std::collections::HashMap::new(),
+            dropped: Vec::new(),
         }
     }
 
@@ -743,6 +770,7 @@ impl Report {
                 "file_problems": tally.file_problems,
                 "outputs": outputs,
                 "abandoned": self.abandoned,
+                "copies_left_out": self.dropped,
             });
             return json.end(summary);
         }
@@ -753,13 +781,18 @@ impl Report {
             0 => String::new(),
             n => format!(", {n} of them with errors (written as read)"),
         };
+        let copies = match self.dropped.len() {
+            0 => String::new(),
+            1 => " (1 copy left out)".to_owned(),
+            n => format!(" ({n} copies left out)"),
+        };
         let into = match (self.split, self.wrote.len()) {
             (true, 1) => " into 1 file".to_owned(),
             (true, n) => format!(" into {n} files"),
             (false, _) => String::new(),
         };
         stderr_line(format_args!(
-            "converted {} {} to {}{into}{with_errors}; {not_converted} not converted",
+            "converted {} {} to {}{into}{with_errors}{copies}; {not_converted} not converted",
             tally.written,
             if tally.written == 1 { "game" } else { "games" },
             self.target_name,
@@ -892,35 +925,107 @@ fn convert_inputs(
     args: &Args,
     options: &InputOptions,
     conversion: &Conversion,
+    skip: Option<&Skip>,
     files: &mut Files<'_>,
     report: &mut Report,
 ) -> Result<Tally, Stopped> {
     let human = report.json.is_none();
     let progress = super::progress::Progress::start(&args.inputs, args.quiet || !human, true);
     let counter = super::progress::Counter::of(progress.as_ref());
-    let inputs = args
-        .inputs
-        .iter()
-        .map(|path| match input::open(path, options) {
-            Ok(input) => (
-                Ok((input.name.clone(), input.note())),
-                Some(counter.input(input.into_validation())),
-            ),
-            Err(e) => (Err(e), None),
-        });
-    let run = conversion.run_split(inputs, files, |event| match event {
+    let open = |path: &PathBuf| match input::open(path, options) {
+        Ok(input) => (
+            Ok((input.name.clone(), input.note())),
+            Some(counter.input(input.into_validation())),
+        ),
+        Err(e) => (Err(e), None),
+    };
+    let mut sink = |event: Event<'_, _>| match event {
         Event::Start(opened) => report.input_started(opened),
         Event::Game(game, outcome) => {
             super::progress::games(progress.as_ref(), 1);
             report.game(game, outcome)
         }
         Event::ReadFailed(e) => report.read_failed(e),
-    });
+    };
+    let run = match skip {
+        None => conversion.run_split(args.inputs.iter().map(open), files, &mut sink),
+        // The copies to leave out are given input by input: one run each.
+        Some(skip) => {
+            let mut tally = Tally::default();
+            let mut stopped = None;
+            for path in &args.inputs {
+                let (opened, input) = open(path);
+                let left_out = match &opened {
+                    Ok((name, _)) => skip.get(name.as_ref()).cloned(),
+                    Err(_) => None,
+                };
+                let one = conversion.clone().skip(left_out);
+                match one.run_split(std::iter::once((opened, input)), files, &mut sink) {
+                    Ok(t) => tally += t,
+                    Err(mut s) => {
+                        tally += s.counts;
+                        s.counts = tally;
+                        stopped = Some(s);
+                        break;
+                    }
+                }
+            }
+            match stopped {
+                Some(s) => Err(s),
+                None => Ok(tally),
+            }
+        }
+    };
     if let Some(p) = progress {
         p.finish();
     }
     report.end_input();
     run
+}
+
+/// The game numbers `--dedupe` leaves out, by input name.
+type Skip = std::collections::HashMap<String, std::collections::HashSet<usize>>;
+
+/// Reads every input once to find its copies (`archive::dedupe`): the games to leave out
+/// by input, and a line for each saying why (each also a note, unless quiet).
+fn plan_copies(
+    args: &Args,
+    options: &InputOptions,
+    copies: Dedupe,
+    jobs: usize,
+) -> io::Result<(Skip, Vec<String>)> {
+    use reversi_record::archive::dedupe;
+    if args.inputs.iter().any(|p| p.as_os_str() == "-") {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "--dedupe reads its inputs twice: standard input cannot be one",
+        ));
+    }
+    let (event, failed) = input::gather(&args.inputs, options, Some(jobs), true)?;
+    if failed {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "--dedupe: an input could not be read, so its copies are unknown",
+        ));
+    }
+    let copies = match copies {
+        Dedupe::Exact => dedupe::Copies::Exact,
+        Dedupe::Symmetric => dedupe::Copies::Symmetric,
+    };
+    let plan = dedupe::plan(&event, copies);
+    let mut skip = Skip::new();
+    for input in 0..event.games().iter().map(|g| g.input + 1).max().unwrap_or(0) {
+        if let Some(games) = plan.dropped_from(input) {
+            skip.insert(event.input_name(input).to_owned(), games.clone());
+        }
+    }
+    let lines: Vec<String> = plan.dropped().iter().map(ToString::to_string).collect();
+    if !args.quiet {
+        for line in &lines {
+            stderr_line(format_args!("note: left out: {line}"));
+        }
+    }
+    Ok((skip, lines))
 }
 
 /// The directory of the output file (WTHOR name files go beside it), `None` for stdout.

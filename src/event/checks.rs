@@ -186,6 +186,37 @@ impl Copies {
 }
 
 impl Event {
+    /// The games that are one game (the same moves under one of the board's symmetries,
+    /// the same rules and start), as indexes into [`Event::games`]: each group in the
+    /// order of its games, the groups in the order of their first; a game without a copy
+    /// is in none. The copies the `duplicate-game` finding names.
+    ///
+    /// ```
+    /// use reversi_record::event::Event;
+    /// use reversi_record::formats::{Format, ReadOptions};
+    /// // f5 d6 c3 twice, and reflected on the a1-h8 diagonal (e6 f4 c3); f5 f6 once.
+    /// let text = "f5d6c3\nf5f6\nf5d6c3\ne6f4c3\n";
+    /// let games = Format::MoveString.read_bytes(text, &ReadOptions::default()).unwrap();
+    /// let mut event = Event::default();
+    /// event.add_games("games.txt", &games);
+    /// assert_eq!(event.copy_groups(), [vec![0, 2, 3]]);
+    /// ```
+    pub fn copy_groups(&self) -> Vec<Vec<usize>> {
+        let copies = Copies::of(self);
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        let mut at: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+        for k in 0..self.games().len() {
+            if let Some(first) = copies.first(k) {
+                let g = *at.entry(first).or_insert_with(|| {
+                    groups.push(vec![first]);
+                    groups.len() - 1
+                });
+                groups[g].push(k);
+            }
+        }
+        groups
+    }
+
     /// Every problem across the games: the same game twice, a player twice in one round,
     /// a pairing repeated, and, with `pairings`, the games missing, extra or with colours
     /// swapped. In the order of the later game each is about.

@@ -40,6 +40,7 @@
 //! the texts (or, for WTHOR, the records) in input order and reports each game. Memory
 //! stays flat: a few blocks are in flight at a time.
 
+use std::collections::HashSet;
 use std::io;
 
 pub use crate::pipeline::blocks::Input;
@@ -73,6 +74,8 @@ pub struct Conversion {
     target: Option<Arc<Target>>,
     split: Option<Arc<OutputTemplate>>,
     select: Option<Arc<GameSelector>>,
+    /// Game numbers left out (copies: `archive::dedupe`).
+    skip: Option<Arc<HashSet<usize>>>,
     edits: Option<Arc<TagEdits>>,
 }
 
@@ -182,6 +185,21 @@ pub struct Tally {
 /// the games reported before it.
 pub type Stopped = crate::pipeline::blocks::Stopped<Tally>;
 
+impl std::ops::AddAssign for Tally {
+    /// The counts of two runs together (a run input by input).
+    fn add_assign(&mut self, other: Tally) {
+        self.files += other.files;
+        self.games += other.games;
+        self.written += other.written;
+        self.refused += other.refused;
+        self.unreadable += other.unreadable;
+        self.with_errors += other.with_errors;
+        self.written_with_errors += other.written_with_errors;
+        self.derived_results += other.derived_results;
+        self.file_problems += other.file_problems;
+    }
+}
+
 impl std::fmt::Display for Tally {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.games {
@@ -199,6 +217,7 @@ impl Conversion {
             target: None,
             split: None,
             select: None,
+            skip: None,
             edits: None,
         }
     }
@@ -258,6 +277,32 @@ impl Conversion {
     /// ```
     pub fn select(mut self, selector: Option<GameSelector>) -> Conversion {
         self.select = selector.map(Arc::new);
+        self
+    }
+
+    /// Leaves out the games with these numbers (from 1) of each input, as a selector does
+    /// (neither written, reported nor counted): the copies an archive drops
+    /// ([`crate::archive::dedupe::Plan::dropped_from`]), given input by input.
+    ///
+    /// ```
+    /// use std::collections::HashSet;
+    /// use reversi_record::pipeline::conversion::{Conversion, Event};
+    /// use reversi_record::pipeline::Input;
+    /// use reversi_record::formats::{Format, ReadOptions, WriteOptions};
+    /// let input = Input { format: Format::MoveString, reader: Box::new(&b"f5d6\nf5f6\nf5f4\n"[..]), options: ReadOptions::default() };
+    /// let mut out = Vec::new();
+    /// let mut writer = Format::MoveString.writer(Box::new(&mut out), &WriteOptions::default());
+    /// let tally = Conversion::new()
+    ///     .skip(Some(HashSet::from([2])))
+    ///     .run([((), Some(input))].into_iter(), &mut *writer, |_| Ok(()))
+    ///     .unwrap();
+    /// writer.finish().unwrap();
+    /// drop(writer);
+    /// assert_eq!((tally.games, tally.written), (2, 2));
+    /// assert_eq!(String::from_utf8(out).unwrap(), "f5d6\nf5f4\n");
+    /// ```
+    pub fn skip(mut self, games: Option<HashSet<usize>>) -> Conversion {
+        self.skip = games.map(Arc::new);
         self
     }
 
@@ -333,6 +378,7 @@ impl Conversion {
             target: self.target.as_deref(),
             split: self.split.as_deref(),
             select: self.select.as_deref(),
+            skip: self.skip.as_deref(),
             edits: self.edits.as_deref(),
             fingerprint_only: false,
         };
@@ -387,6 +433,7 @@ impl Conversion {
             target: None,
             split: None,
             select: None,
+            skip: None,
             edits: None,
             fingerprint_only: true,
         };
@@ -512,6 +559,8 @@ struct Work<'w> {
     split: Option<&'w OutputTemplate>,
     /// Takes only these games.
     select: Option<&'w GameSelector>,
+    /// Leaves out these games (numbers from 1).
+    skip: Option<&'w HashSet<usize>>,
     /// Edits every game's tags (every game is then read in full).
     edits: Option<&'w TagEdits>,
     /// Games are only fingerprinted, never written (reading an output back).
@@ -527,12 +576,16 @@ impl Work<'_> {
     /// Whether game `index` may be taken without reading its tags (no selector, or one by
     /// number that takes it); `None`: the tags decide.
     fn takes_index(&self, index: usize) -> Option<bool> {
+        if self.skip.is_some_and(|s| s.contains(&index)) {
+            return Some(false);
+        }
         blocks::taken_by_number(self.select, index)
     }
 
     /// Whether `game`, read in full, is taken (an entry about the input itself always is).
     fn takes(&self, game: &ParsedGame) -> bool {
-        blocks::taken_in_full(self.select, game)
+        !self.skip.is_some_and(|s| s.contains(&game.index))
+            && blocks::taken_in_full(self.select, game)
     }
 }
 

@@ -1,0 +1,146 @@
+//! `convert --dedupe`: each game written once, the copy with the most information kept,
+//! against an independent count of the distinct games of real files.
+
+mod common;
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use common::child::{path_str, run};
+use reversi_record::formats::{Format, ReadOptions};
+use reversi_record::record::{fold_name, Record};
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data");
+
+fn records(path: &Path) -> Vec<Record> {
+    let bytes = std::fs::read(path).unwrap();
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    let format = Format::sniff(&reversi_record::formats::Sniff {
+        head: &bytes[..bytes.len().min(4096)],
+        len: Some(bytes.len() as u64),
+    })
+    .or_else(|| Format::from_extension(ext))
+    .expect("a known format");
+    let options = ReadOptions {
+        path: Some(path.to_path_buf()),
+        ..ReadOptions::default()
+    };
+    format
+        .read_bytes(bytes, &options)
+        .unwrap()
+        .into_iter()
+        .filter_map(|g| g.record)
+        .collect()
+}
+
+/// A game as the oracle tells games apart: its placements as written (passes are written
+/// by some formats, not others) and its players.
+fn identity(r: &Record) -> (String, String, String) {
+    let moves: Vec<String> = r
+        .moves
+        .iter()
+        .filter(|m| m.mv != reversi_record::Move::Pass)
+        .map(|m| m.mv.to_string())
+        .collect();
+    let name = |tag: &str| r.tag(tag).map(fold_name).unwrap_or_default();
+    (moves.join(""), name("Black"), name("White"))
+}
+
+#[test]
+fn the_archive_with_its_pgn_copies_gives_each_game_once() {
+    let wthor = Path::new(DATA).join("wthor/WTH_2004.wtb");
+    let pgn = Path::new(DATA).join("pgn/WTHOR-2004.r.pgn");
+    let mut distinct = HashSet::new();
+    let mut read = 0;
+    for path in [&wthor, &pgn] {
+        for r in records(path) {
+            read += 1;
+            distinct.insert(identity(&r));
+        }
+    }
+    assert!(
+        read > distinct.len() * 2 - 50,
+        "the PGN copies the WTHOR year"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("once.rgn");
+    let r = run(&[
+        "convert",
+        "--dedupe",
+        "--to",
+        "rgn",
+        "-o",
+        path_str(&out),
+        path_str(&wthor),
+        path_str(&pgn),
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let written = records(&out);
+    let kept: HashSet<_> = written.iter().map(identity).collect();
+    assert_eq!(written.len(), distinct.len(), "each game once");
+    assert_eq!(kept.len(), distinct.len(), "no game twice");
+    let lost = distinct.difference(&kept).count();
+    assert_eq!(lost, 0, "no game lost");
+    let left_out = r.stderr.matches("note: left out: ").count();
+    assert_eq!(left_out, read - distinct.len(), "{}", r.stderr);
+    assert!(
+        r.stderr.contains(&format!("({left_out} copies left out)")),
+        "{}",
+        r.stderr
+    );
+    // On a tie the first input's copy is kept: every game written is WTHOR's.
+    assert!(written.iter().all(|g| g.tag("WthorTournament").is_some()));
+}
+
+#[test]
+fn the_copy_with_the_most_information_is_kept_and_turned_copies_only_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let moves = "f5 d6 c3 d3 c4 f4 f6 f3 e6 e7";
+    // The same game rotated half a turn (f5 becomes c4), as a phone app might enter it.
+    let turned = "c4 e3 f6 e6 f5 c5 c3 c6 d3 d2";
+    std::fs::write(
+        dir.path().join("bare.txt"),
+        format!("{}\n", moves.replace(' ', "")),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("sheet.rgn"),
+        format!("[Round \"2\"]\n[Black \"Ann\"]\n[White \"Bob\"]\n[Result \"*\"]\n\n{moves} *\n\n[Black \"Ann\"]\n[White \"Bob\"]\n\n{turned} *\n\n[Black \"Cy\"]\n[White \"Di\"]\n\n{moves} *\n"),
+    )
+    .unwrap();
+    let inputs = [dir.path().join("bare.txt"), dir.path().join("sheet.rgn")];
+    let out = dir.path().join("out.rgn");
+    let convert = |copies: &str| {
+        let mut args = vec!["convert", copies, "--to", "rgn", "-o", path_str(&out)];
+        args.extend(inputs.iter().map(|p| path_str(p)));
+        let r = run(&args);
+        assert_eq!(r.code, Some(0), "{}", r.stderr);
+        (records(&out), r.stderr)
+    };
+    // Exact: the bare copy goes (the sheet names the players); Cy v Di is another game.
+    let (written, notes) = convert("--dedupe");
+    assert_eq!(written.len(), 3, "{notes}");
+    assert!(
+        notes.contains("game 1 of ") && notes.contains("bare.txt is a copy of game 1 of "),
+        "{notes}"
+    );
+    assert!(notes.contains("kept: it names its players"), "{notes}");
+    // Symmetric: the turned copy goes too, and the note says how it was turned.
+    let (written, notes) = convert("--dedupe=symmetric");
+    assert_eq!(written.len(), 2, "{notes}");
+    assert!(notes.contains("its moves "), "{notes}");
+    let players: Vec<_> = written
+        .iter()
+        .map(|r| r.tag("Black").unwrap_or("?"))
+        .collect();
+    assert_eq!(players, ["Ann", "Cy"]);
+    assert_eq!(
+        written[0].tag("Round"),
+        Some("2"),
+        "the copy with its round"
+    );
+    // Standard input cannot be read twice.
+    let r = run(&["convert", "--dedupe", "--to", "rgn", "-"]);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("standard input"), "{}", r.stderr);
+}
