@@ -144,3 +144,109 @@ fn the_copy_with_the_most_information_is_kept_and_turned_copies_only_when_asked(
     assert_eq!(r.code, Some(2), "{}", r.stderr);
     assert!(r.stderr.contains("standard input"), "{}", r.stderr);
 }
+
+/// The archive as RGN with its PGN copies, split back into WTHOR year files: the same
+/// files, byte for byte, for either order of the inputs, and the originals; a PGN copy
+/// read first (it states no theoretical depth) no longer makes the year's WTHOR games
+/// refused; a target folder without name files is a warning that says what changes.
+#[test]
+fn splitting_the_archive_by_year_does_not_depend_on_the_order_of_the_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let wthor = Path::new(DATA).join("wthor");
+    let mut rgn = Vec::new();
+    for year in ["1990", "2004"] {
+        let out = dir.path().join(format!("{year}.rgn"));
+        let wtb = wthor.join(format!("WTH_{year}.wtb"));
+        let r = run(&[
+            "convert",
+            "-q",
+            path_str(&wtb),
+            "--to",
+            "rgn",
+            "-o",
+            path_str(&out),
+        ]);
+        assert_eq!(r.code, Some(0), "{}", r.stderr);
+        rgn.push(out);
+    }
+    let pgn = Path::new(DATA).join("pgn/WTHOR-2004.r.pgn");
+    let orders = [
+        vec![rgn[0].clone(), rgn[1].clone(), pgn.clone()],
+        vec![pgn.clone(), rgn[1].clone(), rgn[0].clone()],
+    ];
+    let mut outputs = Vec::new();
+    for (k, order) in orders.iter().enumerate() {
+        let target = dir.path().join(format!("order-{k}"));
+        std::fs::create_dir(&target).unwrap();
+        for name in ["WTHOR.JOU", "WTHOR.TRN"] {
+            std::fs::copy(wthor.join(name), target.join(name)).unwrap();
+        }
+        let template = target.join("WTH_{year}.wtb");
+        let mut args = vec![
+            "convert",
+            "-q",
+            "--dedupe",
+            "--to",
+            "wthor",
+            "-o",
+            path_str(&template),
+        ];
+        args.extend(order.iter().map(|p| path_str(p)));
+        let r = run(&args);
+        assert_eq!(r.code, Some(0), "{}", r.stderr);
+        assert_eq!(r.stderr, "", "quiet, nothing refused");
+        outputs.push(target);
+    }
+    for year in ["1990", "2004"] {
+        let name = format!("WTH_{year}.wtb");
+        let original = std::fs::read(wthor.join(&name)).unwrap();
+        for target in &outputs {
+            let written = std::fs::read(target.join(&name)).unwrap();
+            assert!(
+                written == original,
+                "{}: not the original",
+                target.join(&name).display()
+            );
+        }
+    }
+    // Without dedupe, the copy first: every WTHOR game is still taken.
+    let both = dir.path().join("both.wtb");
+    std::fs::copy(wthor.join("WTHOR.JOU"), dir.path().join("WTHOR.JOU")).unwrap();
+    std::fs::copy(wthor.join("WTHOR.TRN"), dir.path().join("WTHOR.TRN")).unwrap();
+    let r = run(&[
+        "convert",
+        "-q",
+        path_str(&pgn),
+        path_str(&rgn[1]),
+        "--to",
+        "wthor",
+        "-o",
+        path_str(&both),
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let games = records(&both).len();
+    assert_eq!(
+        games,
+        2 * records(&pgn).len(),
+        "the copies and the originals"
+    );
+    // No name files in the target folder: said, even quietly.
+    let bare = dir.path().join("bare");
+    std::fs::create_dir(&bare).unwrap();
+    let r = run(&[
+        "convert",
+        "-q",
+        path_str(&rgn[0]),
+        "--to",
+        "wthor",
+        "-o",
+        path_str(&bare.join("WTH_1990.wtb")),
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("had no WTHOR.JOU and WTHOR.TRN")
+            && r.stderr.contains("numbered from scratch"),
+        "{}",
+        r.stderr
+    );
+}

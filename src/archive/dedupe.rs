@@ -6,7 +6,8 @@
 //! down, a phone entry turned), between the same players (or with a name not given: two
 //! programs that play the same line against other opponents played two games). Of each group the copy with the most information is kept
 //! ([`Information`]: its players, its result, its event, round and date, whether it
-//! replays without an error); on a tie, the first in the order of the inputs.
+//! replays without an error, how many tags it has); on a tie, the first in the order of
+//! the inputs.
 //!
 //! ```
 //! use reversi_record::archive::dedupe::{plan, Copies};
@@ -55,6 +56,9 @@ pub struct Information {
     pub identity: u8,
     /// Replays without an error.
     pub valid: bool,
+    /// Its tags with a value, up to 15 (a WTHOR record's theoretical score and indexes,
+    /// a PGN export's extra tags): the last word.
+    pub tags: u8,
 }
 
 impl Information {
@@ -66,6 +70,7 @@ impl Information {
             result: !matches!(game.claimed(), crate::event::Claimed::Nothing),
             identity: has(Field::Event) + has(Field::Round) + has(Field::Date),
             valid: game.valid(),
+            tags: game.tags(),
         }
     }
 
@@ -79,6 +84,8 @@ impl Information {
             "it names its event, round or date"
         } else if self.valid && !other.valid {
             "it replays without an error"
+        } else if self.tags > other.tags {
+            "it has more tags"
         } else {
             "the same information, and it comes first"
         }

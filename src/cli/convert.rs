@@ -64,7 +64,7 @@ pub(crate) struct Args {
     /// kept (players, result, event, round and date, a replay without errors; on a tie the
     /// first in the order of the inputs), and each copy left out is named with the reason.
     /// The inputs are read twice (not standard input).
-    #[arg(long, value_enum, value_name = "COPIES", num_args = 0..=1, default_missing_value = "exact")]
+    #[arg(long, value_enum, value_name = "COPIES", num_args = 0..=1, require_equals = true, default_missing_value = "exact")]
     dedupe: Option<Dedupe>,
     /// No notes on standard error; refusals and losses are still reported.
     #[arg(long, short = 'q')]
@@ -118,6 +118,12 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
         .as_ref()
         .and_then(wthor::Names::dir)
         .map(PathBuf::from);
+    let new_name_files = match (target, &write_options.name_files) {
+        (Format::Wthor, None) => {
+            new_name_files(names_dir.clone().or_else(|| output_dir(&args.output)))
+        }
+        _ => None,
+    };
     let mut files = Files::new(target, write_options, names_dir, &guarded);
     let read_back = match &template {
         // A single output is opened before any input is read.
@@ -214,6 +220,12 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
                 report.wrote(name, games);
             }
         }
+    }
+    if let (Some(said), true, true) = (new_name_files, report.indexed, tally.written > 0) {
+        if report.json.is_none() {
+            stderr_line(format_args!("warning: {said}"));
+        }
+        report.warnings.push(said);
     }
     report.summary(&tally)?;
     Ok(report.status(&tally))
@@ -502,6 +514,10 @@ struct Report {
     files: std::collections::HashMap<String, FileReport>,
     /// The copies `--dedupe` left out.
     dropped: Vec<String>,
+    /// Whether a game read has WTHOR name indexes (`WthorBlack`, ...).
+    indexed: bool,
+    /// Warnings about the whole run (the JSON summary's `warnings`).
+    warnings: Vec<String>,
 }
 
 /// The games written to one output.
@@ -540,6 +556,8 @@ impl Report {
             output: args.output.clone(),
             files: std::collections::HashMap::new(),
             dropped: Vec::new(),
+            indexed: false,
+            warnings: Vec::new(),
         }
     }
 
@@ -602,6 +620,14 @@ impl Report {
         game: &reversi_record::formats::ParsedGame,
         outcome: &Outcome,
     ) -> io::Result<()> {
+        self.indexed |= game.record.as_ref().is_some_and(|r| {
+            r.tags.iter().any(|t| {
+                matches!(
+                    t.name.as_str(),
+                    "WthorBlack" | "WthorWhite" | "WthorTournament"
+                )
+            })
+        });
         if self.json.is_some() {
             return self.game_json(game, outcome);
         }
@@ -771,6 +797,7 @@ impl Report {
                 "outputs": outputs,
                 "abandoned": self.abandoned,
                 "copies_left_out": self.dropped,
+                "warnings": self.warnings,
             });
             return json.end(summary);
         }
@@ -1026,6 +1053,26 @@ fn plan_copies(
         }
     }
     Ok((skip, lines))
+}
+
+/// What to say when the WTHOR name files the writer uses are not in `dir` yet: made there
+/// from the games' names, they number the names from scratch, so games read from WTHOR
+/// files (their `WthorBlack`, ... index tags) are written with other indexes. `None`
+/// when both are there.
+fn new_name_files(dir: Option<PathBuf>) -> Option<String> {
+    let dir = dir.filter(|d| !d.to_string_lossy().contains('{'))?;
+    let missing: Vec<&str> = [wthor::NameKind::Player, wthor::NameKind::Tournament]
+        .into_iter()
+        .map(wthor::NameKind::file_name)
+        .filter(|name| !dir.join(name).exists())
+        .collect();
+    (!missing.is_empty()).then(|| {
+        format!(
+            "{} had no {}: made there from the games' names, numbered from scratch, so the WthorBlack, WthorWhite and WthorTournament indexes the games were read with are not kept; put the name files there, or give them with --names, to keep them",
+            dir.display(),
+            missing.join(" and ")
+        )
+    })
 }
 
 /// The directory of the output file (WTHOR name files go beside it), `None` for stdout.

@@ -109,7 +109,7 @@ const VALID: u8 = 1 << 3;
 const BOARD_KNOWN: u8 = 1 << 4;
 
 impl EventGame {
-    fn new(input: u32, who: [NameId; 6], rules: u16, facts: &Facts) -> EventGame {
+    fn new(input: u32, who: [NameId; 6], rules: u16, facts: &Facts, tags: u8) -> EventGame {
         let (kind, claim) = match facts.claimed {
             Claimed::Nothing => (0, [0; 4]),
             Claimed::Discs([black, white]) => (1, [black, white, 0, 0]),
@@ -135,8 +135,13 @@ impl EventGame {
             claim,
             board: facts.board.unwrap_or_default(),
             flags,
-            termination: pack_termination(facts.termination),
+            termination: pack_termination(facts.termination) | tags.min(15) << 4,
         }
+    }
+
+    /// How many tags with a value its record has, up to 15 (more count as 15).
+    pub fn tags(&self) -> u8 {
+        self.termination >> 4
     }
 
     /// Its moves, as keys.
@@ -161,7 +166,7 @@ impl EventGame {
 
     /// How its record says it ended.
     pub fn termination(&self) -> Termination {
-        match self.termination {
+        match self.termination & 0x0f {
             0 => Termination::Normal,
             1 => Termination::Unfinished,
             2 => Termination::Agreement,
@@ -365,7 +370,8 @@ impl Event {
             }
             let facts = &raw.facts;
             let rules = self.rules_id(facts.rules);
-            self.games.push(EventGame::new(input, who, rules, facts));
+            self.games
+                .push(EventGame::new(input, who, rules, facts, raw.tags));
         }
     }
 
@@ -457,6 +463,8 @@ impl Facts {
 #[derive(Clone, Debug)]
 struct RawFacts {
     who: [Option<(u32, u32)>; 6],
+    /// How many tags with a value its record has (at most 255).
+    tags: u8,
     facts: Facts,
 }
 
@@ -468,6 +476,8 @@ pub struct FactsBlock {
     games: Vec<RawFacts>,
     /// The names of the game being gathered.
     who: [Option<(u32, u32)>; 6],
+    /// How many tags with a value the game being gathered has.
+    tags: u8,
 }
 
 impl FactsBlock {
@@ -483,6 +493,7 @@ impl FactsBlock {
 
     /// Notes a tag of the game being gathered (before [`FactsBlock::finish`]).
     pub(crate) fn tag(&mut self, name: &str, value: &str) {
+        self.tags = self.tags.saturating_add(u8::from(!value.is_empty()));
         // Most tags are longer or shorter than every identity tag's name.
         if !(IDENTITY_LENGTHS.0..=IDENTITY_LENGTHS.1).contains(&name.len()) {
             return;
@@ -509,12 +520,19 @@ impl FactsBlock {
     /// Forgets the tags noted for a game that is not gathered after all.
     pub(crate) fn forget(&mut self) {
         self.who = Default::default();
+        self.tags = 0;
+    }
+
+    /// Counts `n` more tags for the game being gathered (tags a view did not hand over).
+    pub(crate) fn count_tags(&mut self, n: u8) {
+        self.tags = self.tags.saturating_add(n);
     }
 
     /// Ends the game being gathered.
     pub(crate) fn finish(&mut self, facts: Facts) {
         let who = std::mem::take(&mut self.who);
-        self.games.push(RawFacts { who, facts });
+        let tags = std::mem::take(&mut self.tags);
+        self.games.push(RawFacts { who, tags, facts });
     }
 
     /// Gathers a game read in full, with the outcome its replay reached.
@@ -613,7 +631,8 @@ mod tests {
                     board: (j % 2 == 0).then_some([40, 24]),
                     valid: k % 2 == 1,
                 };
-                let game = EventGame::new(3, [NameId::NONE; 6], 1, &facts);
+                let game = EventGame::new(3, [NameId::NONE; 6], 1, &facts, 15);
+                assert_eq!(game.tags(), 15);
                 assert_eq!(game.moves(), facts.moves);
                 assert_eq!(game.claimed(), claimed);
                 assert_eq!(game.termination(), termination);

@@ -477,6 +477,7 @@ fn gather_quick_wthor(
         |name, value| facts.tag(name, value),
         |sq| squares.push(sq.row() << 4 | sq.col()),
     );
+    facts.count_tags(ctx.tags_beyond_identity());
     let key = symmetries.key(&rules, None, squares.iter().copied());
     facts.finish(Facts::clean(
         q.index(),

@@ -578,6 +578,13 @@ pub(crate) enum Tags {
 }
 
 impl FileContext {
+    /// How many tags a record's view gives beyond [`Tags::Identity`]'s (its theoretical
+    /// score and depth, its name indexes, the header's fields): what a view of the
+    /// identity alone leaves uncounted.
+    pub(crate) fn tags_beyond_identity(&self) -> u8 {
+        7 + u8::from(self.shared.theoretical_depth.is_some())
+    }
+
     /// The tags of record `raw`, in order (`tags` says which), each handed to `tag` with the field it is read
     /// from; `names` are the tournament's and the players' names found in the name tables
     /// (`None` without a table).

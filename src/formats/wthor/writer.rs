@@ -109,10 +109,12 @@ fn load_names(options: &WriteOptions) -> Option<Result<[NameFile; 2], String>> {
 /// The header's game year is [`WriteOptions::year`], else the first game's: a game without
 /// a year, or of another year, is refused (a file holds the games of one year; with a
 /// `year` given, a game of another year is a `--lossy` loss). The creation date, P1 and P3
-/// come from the first record's `WthorCreated`, `WthorBoardSize` and `TheoreticalDepth`
-/// (or `WthorDepth` when it agrees) tags, so a file read and written back is identical; a
-/// new file is dated today, and P3 is 1 (Edax's mark for "no theoretical scores") when no
-/// record states a depth. A record without `TheoreticalScore` stores its actual score
+/// come from the first record that states them (`WthorCreated`, `WthorBoardSize`,
+/// `TheoreticalDepth` or `WthorDepth` when it agrees), whatever records without them come
+/// before (a PGN copy of a WTHOR game states none), so a file read and written back is
+/// identical, merged with copies in any order; a new file is dated today, and P3 is 1
+/// (Edax's mark for "no theoretical scores") when no record states a depth. A record that
+/// states another depth than the file's is a loss. A record without `TheoreticalScore` stores its actual score
 /// there.
 ///
 /// Name indexes: with name files ([`WriteOptions::names_dir`] or
@@ -138,6 +140,9 @@ pub struct WthorWriter<'a> {
     /// The name files, or why they could not be read.
     names: Option<Result<[NameFile; 2], String>>,
     header: Option<Header>,
+    /// Which of the header's creation date, P1 and P3 a record stated: the first record
+    /// that states one sets it, whatever the records before it (a PGN copy states none).
+    stated: [bool; 3],
     /// Where the records are staged (`None`: the system's temporary directory).
     staging_dir: Option<PathBuf>,
     /// The records written so far, in an anonymous file in `staging_dir`.
@@ -211,6 +216,7 @@ impl<'a> WthorWriter<'a> {
             options: options.clone(),
             names: load_names(options),
             header: None,
+            stated: [false; 3],
             staging_dir,
             body: None,
             count: 0,
@@ -362,7 +368,7 @@ impl<'a> WthorWriter<'a> {
 
     /// A theoretical depth other than this file's header says.
     fn depth_losses(&self, tags: &TagFields<'_>, losses: &mut Vec<String>) {
-        let Some(h) = &self.header else {
+        let Some(h) = self.header.as_ref().filter(|_| self.stated[2]) else {
             return;
         };
         let differs = match (tags.depth, tags.depth_raw) {
@@ -496,18 +502,26 @@ impl<'a> WthorWriter<'a> {
                 return Err(self.staging_error("write", &err));
             }
         }
-        if self.header.is_none() {
-            let mut header = Header {
-                game_year: e.year,
-                p1: e.board_size.unwrap_or(match e.geometry {
-                    Geometry::Eight => 8,
-                    Geometry::Ten => 10,
-                }),
-                p3: e.p3.unwrap_or(1),
-                ..Header::default()
-            };
-            header.set_created(e.created.unwrap_or_else(today));
-            self.header = Some(header);
+        let header = self.header.get_or_insert_with(|| Header {
+            game_year: e.year,
+            p1: match e.geometry {
+                Geometry::Eight => 8,
+                Geometry::Ten => 10,
+            },
+            p3: 1,
+            ..Header::default()
+        });
+        if let (false, Some(created)) = (self.stated[0], e.created) {
+            header.set_created(created);
+            self.stated[0] = true;
+        }
+        if let (false, Some(p1)) = (self.stated[1], e.board_size) {
+            header.p1 = p1;
+            self.stated[1] = true;
+        }
+        if let (false, Some(p3)) = (self.stated[2], e.p3) {
+            header.p3 = p3;
+            self.stated[2] = true;
         }
         if let Some(Ok(files)) = &mut self.names {
             for ((file, new), used) in files.iter_mut().zip(e.new_names).zip(e.used) {
@@ -613,15 +627,14 @@ impl RecordWriter for WthorWriter<'_> {
             return Ok(());
         }
         self.finished = true;
-        let mut header = self.header.unwrap_or_else(|| {
-            let mut h = Header {
-                p1: 8,
-                game_year: self.options.year.unwrap_or(0),
-                ..Header::default()
-            };
-            h.set_created(today());
-            h
+        let mut header = self.header.unwrap_or(Header {
+            p1: 8,
+            game_year: self.options.year.unwrap_or(0),
+            ..Header::default()
         });
+        if !self.stated[0] {
+            header.set_created(today());
+        }
         header.n1 = self.count;
         // Held until the name files are written: another writer into the same folder
         // merges its names after ours, not over them.
