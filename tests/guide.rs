@@ -138,7 +138,7 @@ fn the_readme_examples_print_what_the_readme_says() {
 
 #[test]
 fn the_guide_examples_print_what_the_guide_says() {
-    assert_eq!(check("docs/guide.md"), 10);
+    assert_eq!(check("docs/guide.md"), 12);
 }
 
 #[test]

@@ -3,3 +3,5 @@
 //! anything is kept) and gives a report the front ends only print.
 
 pub mod dedupe;
+pub mod find;
+pub mod stats;

@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 mod completions;
 mod convert;
 mod explain;
+mod find;
 mod input;
 mod legal;
 mod output;
@@ -20,6 +21,7 @@ mod serve;
 mod show;
 mod signals;
 mod standings;
+mod stats;
 mod validate;
 
 /// Read, write, validate and convert Reversi/Othello game records of every variant.
@@ -41,6 +43,12 @@ enum Command {
     Repair(repair::Args),
     Standings(standings::Args),
     Players(players::Args),
+    Stats(stats::Args),
+    /// Find the games that reach a position (any move order, any orientation) or match
+    /// tags: references, a file of the games, or the explorer tree at the position.
+    ///
+    /// Exit status as grep's: 0 found, 1 none found, 2 an error.
+    Find(find::Args),
     /// Count the leaves of the game tree (move-generator test).
     Perft(perft::Args),
     /// Explain a diagnostic code.
@@ -110,6 +118,8 @@ pub(crate) fn main() -> ExitCode {
         Command::Repair(args) => repair::run(args),
         Command::Standings(args) => standings::run(args),
         Command::Players(args) => players::run(args),
+        Command::Stats(args) => stats::run(args),
+        Command::Find(args) => find::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Show(args) => show::run(args),
         Command::Legal(args) => legal::run(args),
