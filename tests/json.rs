@@ -144,7 +144,7 @@ fn an_empty_document_is_written_whole() {
     let text = String::from_utf8(write(&[], None)).unwrap();
     assert_eq!(
         text,
-        "{\"format\": \"reversi-record\", \"version\": 1, \"games\": [\n]}\n"
+        "{\"format\": \"reversi-record\", \"version\": 2, \"games\": [\n]}\n"
     );
     assert!(read_bytes(text.into_bytes(), "x").is_empty());
     assert!(write(&[], Some("lines")).is_empty());

@@ -146,7 +146,6 @@ fn repair_mends_the_selected_game_and_keeps_the_others() {
         "--fix-result",
         "-o",
         &out_name,
-        "-q",
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(

@@ -16,7 +16,7 @@ mod edits;
 mod identity;
 pub mod score;
 mod span;
-mod tags;
+pub(crate) mod tags;
 
 pub use edits::{fold_name, BadTagEdit, SetTag, TagEdits};
 pub use identity::{is_unknown_value, BadSelector, GameSelector, Identity, IDENTITY_TAGS};
@@ -38,7 +38,11 @@ pub struct Record {
     pub start: Option<StartPosition>,
     /// Tag pairs in the order the record gives them (rules, setup and result excluded: they
     /// have their own fields; see [`TagName::RESERVED`]).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        with = "tags::json_form"
+    )]
     pub tags: Vec<Tag>,
     /// The moves as written, passes included where the record writes them.
     #[serde(default)]

@@ -110,3 +110,67 @@ impl TagName {
         }
     }
 }
+
+/// Tags in JSON (version 2): an object `{"Black": "Ann", "Round": "3"}` when their names
+/// are distinct (what `jq '.tags.Black'` reads), else the list of `{"name", "value"}`
+/// pairs (version 1's form, which repeats a name). Both forms are read.
+pub(crate) mod json_form {
+    use std::fmt;
+
+    use serde::de::{MapAccess, SeqAccess, Visitor};
+    use serde::ser::SerializeMap;
+    use serde::{Deserializer, Serialize, Serializer};
+
+    use super::Tag;
+
+    /// Whether `names` are all distinct (the object form holds them).
+    pub(crate) fn distinct<'n>(names: impl Iterator<Item = &'n str> + Clone) -> bool {
+        names
+            .clone()
+            .enumerate()
+            .all(|(i, a)| names.clone().take(i).all(|b| a != b))
+    }
+
+    pub(crate) fn serialize<S: Serializer>(tags: &[Tag], s: S) -> Result<S::Ok, S::Error> {
+        if !distinct(tags.iter().map(|t| t.name.as_str())) {
+            return tags.serialize(s);
+        }
+        let mut map = s.serialize_map(Some(tags.len()))?;
+        for t in tags {
+            map.serialize_entry(&t.name, &t.value)?;
+        }
+        map.end()
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Tag>, D::Error> {
+        d.deserialize_any(Tags)
+    }
+
+    struct Tags;
+
+    impl<'de> Visitor<'de> for Tags {
+        type Value = Vec<Tag>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str(
+                "an object of tag values by name, or a list of {\"name\", \"value\"} objects",
+            )
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<Tag>, A::Error> {
+            let mut tags = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(64));
+            while let Some(tag) = seq.next_element::<Tag>()? {
+                tags.push(tag);
+            }
+            Ok(tags)
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Vec<Tag>, A::Error> {
+            let mut tags = Vec::with_capacity(map.size_hint().unwrap_or(0).min(64));
+            while let Some((name, value)) = map.next_entry::<String, String>()? {
+                tags.push(Tag::new(name, value));
+            }
+            Ok(tags)
+        }
+    }
+}

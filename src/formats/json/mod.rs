@@ -1,8 +1,11 @@
 //! The record model as JSON: a versioned document or JSON Lines (`spec/json.md`).
 //!
-//! A **document** is `{"format": "reversi-record", "version": 1, "games": [...]}`; **JSON
+//! A **document** is `{"format": "reversi-record", "version": 2, "games": [...]}`; **JSON
 //! Lines** hold one game object per line, optionally preceded by a header line
-//! `{"format": "reversi-record", "version": 1}`. The reader tells them apart by the first
+//! `{"format": "reversi-record", "version": 2}`. Version 2 writes a game's tags as an object
+//! (`"tags":{"Black":"Ann"}`, what `jq '.tags.Black'` reads) when their names are distinct;
+//! version 1's list of `{"name", "value"}` pairs is read too, and written for a name that
+//! repeats. The reader tells them apart by the first
 //! object's keys and streams both: it never holds more than one game (plus the envelope's
 //! small fields) in memory.
 //!
@@ -31,8 +34,8 @@
 //! }
 //! assert_eq!(
 //!     String::from_utf8(out.clone()).unwrap(),
-//!     "{\"format\": \"reversi-record\", \"version\": 1, \"games\": [\n\
-//!      {\"rules\":\"anti:6x6\",\"tags\":[{\"name\":\"Black\",\"value\":\"Tastet Marc\"}],\"moves\":[{\"move\":\"b3\"}]}\n\
+//!     "{\"format\": \"reversi-record\", \"version\": 2, \"games\": [\n\
+//!      {\"rules\":\"anti:6x6\",\"tags\":{\"Black\":\"Tastet Marc\"},\"moves\":[{\"move\":\"b3\"}]}\n\
 //!      ]}\n"
 //! );
 //! let games: Vec<_> = json::read(Box::new(&out[..]), &ReadOptions::default()).collect();
@@ -55,8 +58,12 @@ pub use write::writer;
 /// The `format` value of a document or header line.
 pub const FORMAT_NAME: &str = "reversi-record";
 
-/// The schema version this crate reads and writes.
-pub const VERSION: u64 = 1;
+/// The schema version this crate writes: 2, whose `tags` may be an object. It reads
+/// [`READS`].
+pub const VERSION: u64 = 2;
+
+/// The schema versions this crate reads: 1 (tags as a list of pairs only) and 2.
+pub const READS: std::ops::RangeInclusive<u64> = 1..=VERSION;
 
 /// Whether the input looks like JSON: its first non-blank byte (after a BOM) opens an object
 /// whose first key begins, or that closes at once.

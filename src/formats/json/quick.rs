@@ -200,6 +200,20 @@ impl<'t> Scan<'t> {
             "tags" => {
                 once(1)?;
                 let mut count = 0;
+                // Version 2's object of values by name (a name repeated is left to serde).
+                // Without allocating: more than 16 tags are left to serde too.
+                if scan.peek()? == b'{' {
+                    let mut names: [&str; 16] = [""; 16];
+                    return scan.object(|scan, name| {
+                        if count == names.len() || names[..count].contains(&name) {
+                            return None;
+                        }
+                        names[count] = name;
+                        count += 1;
+                        tag(name, scan.string()?);
+                        Some(())
+                    });
+                }
                 scan.array(|scan| {
                     count += 1;
                     if count > MAX_TAGS {
@@ -320,6 +334,11 @@ mod tests {
         assert_eq!(rules.as_deref(), Some("othello"));
         assert_eq!(claim, QuickClaim::Discs(40, 24));
         assert_eq!(moves, [code(5, 4), PASS, code(3, 5)]);
+        assert_eq!(tags, ["Black=Tamaru", "Round=x"]);
+        // Version 2's object of tags reads the same.
+        let (_, _, _, tags) =
+            scan(r#"{"rules":"othello","tags":{"Black":"Tamaru","Round":"x"},"moves":[]}"#)
+                .expect("an object of tags is scanned");
         assert_eq!(tags, ["Black=Tamaru", "Round=x"]);
         assert_eq!(scan("{}").unwrap().1, QuickClaim::Nothing);
     }

@@ -10,7 +10,7 @@ use serde_json::error::Category;
 
 use super::errors::{serde_diagnostic, text_span};
 use super::scan::{Chunk, End, Scanner, FIRST_OBJECT_CAP};
-use super::{FORMAT_NAME, VERSION};
+use super::{FORMAT_NAME, READS};
 use crate::diagnostic::{Diagnostic, Source};
 use crate::formats::text::{too_large, LineRead, MAX_GAME_BYTES, MAX_MOVES, MAX_TAGS};
 use crate::formats::{Games, ParsedGame, ReadOptions};
@@ -85,7 +85,7 @@ pub(crate) struct PendingObject {
 pub(super) enum Version {
     /// Stated as this crate's version.
     Supported,
-    /// Not stated (yet): read as version 1.
+    /// Not stated (yet): read as version 2 (which reads version 1 too).
     Assumed,
     /// Stated as another version.
     Unsupported(u64),
@@ -187,10 +187,10 @@ impl PendingObject {
             diagnostics.push(
                 Diagnostic::error(
                     Code::JsonUnsupportedVersion,
-                    format!("expected a version {VERSION} game, but this one is written under version {v}"),
+                    format!("expected a version 1 or 2 game, but this one is written under version {v}"),
                 )
                 .at(whole, format!("a version {v} game"))
-                .help("this reader knows version 1 only: use a newer reversi-record, or rewrite the file as version 1"),
+                .help("this reader knows versions 1 and 2: use a newer reversi-record, or rewrite the file as version 2"),
             );
         } else if let Some(d) = JsonGames::too_large_game(&source.text, chunk.offset) {
             diagnostics.push(d);
@@ -438,7 +438,7 @@ impl JsonGames<'_> {
                 "version" => {
                     saw_version = true;
                     match serde_json::from_slice::<u64>(raw(f.value_at)) {
-                        Ok(VERSION) => self.version = Version::Supported,
+                        Ok(v) if READS.contains(&v) => self.version = Version::Supported,
                         Ok(v) => self.version = Version::Unsupported(v),
                         Err(_) => {
                             self.version = Version::Unsupported(0);
@@ -707,20 +707,20 @@ impl JsonGames<'_> {
                     let raw = &tail.bytes[f.value_at.0..f.value_at.1];
                     let stated = serde_json::from_slice::<u64>(raw).ok();
                     self.version = match stated {
-                        Some(VERSION) => Version::Supported,
+                        Some(v) if READS.contains(&v) => Version::Supported,
                         other => Version::Unsupported(other.unwrap_or(0)),
                     };
-                    if stated != Some(VERSION) {
+                    if !stated.is_some_and(|v| READS.contains(&v)) {
                         problems.push(
                             Diagnostic::error(
                                 Code::JsonUnsupportedVersion,
                                 format!(
-                                    "the document states version `{}` after its games, which were read as version 1",
+                                    "the document states version `{}` after its games, which were read as version 2 (which reads version 1 too)",
                                     String::from_utf8_lossy(raw)
                                 ),
                             )
                             .at(span, "stated after the games")
-                            .help("this reader knows version 1 only; put `version` before `games`"),
+                            .help("this reader knows versions 1 and 2; put `version` before `games`"),
                         );
                     }
                 }
@@ -755,7 +755,7 @@ impl JsonGames<'_> {
             problems.push(
                 Diagnostic::warning(
                     Code::JsonMissingVersion,
-                    "the document does not state its version: its games were read as version 1",
+                    "the document does not state its version: its games were read as version 2 (which reads version 1 too)",
                 )
                 .at(
                     Some(Span::new(

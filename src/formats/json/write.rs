@@ -45,7 +45,7 @@ struct JsonGames {
 }
 
 pub(super) const DOCUMENT_HEAD: &str =
-    "{\"format\": \"reversi-record\", \"version\": 1, \"games\": [";
+    "{\"format\": \"reversi-record\", \"version\": 2, \"games\": [";
 
 impl JsonGames {
     fn shape(&self) -> io::Result<Shape> {
@@ -179,10 +179,24 @@ fn plain_json(game: &PlainGame<'_>) -> serde_json::Result<String> {
     String::from_utf8(out).map_err(serde::ser::Error::custom)
 }
 
-/// The `"tags"` member, unless there are none.
-fn push_tags<'t>(out: &mut Vec<u8>, tags: impl Iterator<Item = (&'t str, &'t str)>) {
-    let mut tags = tags.peekable();
-    if tags.peek().is_none() {
+/// The `"tags"` member, unless there are none: an object when the names are distinct,
+/// else the list of pairs (`record::tags::json_form`).
+fn push_tags<'t>(out: &mut Vec<u8>, tags: impl Iterator<Item = (&'t str, &'t str)> + Clone) {
+    let mut peek = tags.clone().peekable();
+    if peek.peek().is_none() {
+        return;
+    }
+    if crate::record::tags::json_form::distinct(tags.clone().map(|(name, _)| name)) {
+        out.extend_from_slice(b",\"tags\":{");
+        for (i, (name, value)) in tags.enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            json_string(out, name);
+            out.push(b':');
+            json_string(out, value);
+        }
+        out.push(b'}');
         return;
     }
     out.extend_from_slice(b",\"tags\":[");
