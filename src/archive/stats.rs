@@ -68,6 +68,7 @@ use std::str::FromStr;
 use serde::Serialize;
 
 use crate::engine::{BoardShape, Color, Goal, Move, Rules, Square, SquareSet, MAX_SIDE};
+use crate::event::Symmetry;
 use crate::formats::ParsedGame;
 use crate::pipeline::view::GameView;
 use crate::record::{
@@ -396,29 +397,14 @@ fn known_tag<'a>(tags: &'a [Tag], name: &str) -> Option<&'a str> {
         .filter(|v| !is_unknown_value(v))
 }
 
-/// The image of `sq` under symmetry `t` of a board of side `n`; a square off the `n` x `n`
-/// grid (a record's mistake) stays where it is.
+/// The image of `sq` under symmetry `t` (of [`Symmetry::ALL`]) of a board of side `n`; a
+/// square off the `n` x `n` grid (a record's mistake) stays where it is.
 fn transform(sq: Square, t: u8, n: u8) -> Square {
-    let (c, r) = (sq.col(), sq.row());
-    if c >= n || r >= n {
-        return sq;
-    }
-    let m = n - 1;
-    let (c, r) = match t {
-        0 => (c, r),
-        1 => (r, c),
-        2 => (m - r, m - c),
-        3 => (m - c, m - r),
-        4 => (m - c, r),
-        5 => (c, m - r),
-        6 => (m - r, c),
-        _ => (r, m - c),
-    };
-    Square::new(c, r).unwrap_or(sq)
+    Symmetry::ALL[usize::from(t & 7)].apply_square(n, sq)
 }
 
 fn transform_set(set: SquareSet, t: u8, n: u8) -> SquareSet {
-    set.iter().map(|sq| transform(sq, t, n)).collect()
+    Symmetry::ALL[usize::from(t & 7)].apply_set(n, set)
 }
 
 /// The symmetries (a bit each, identity included) that map the start position onto

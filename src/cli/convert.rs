@@ -26,7 +26,7 @@ pub(crate) struct Args {
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
     /// Target format, `FORMAT[:DIALECT]`: `rgn`, `json`, `json:lines`, `wthor`, `ggf`, `pgn`, `pgn:thor`, `pgn:playok`, `pgn:edax`, `sgf`, `moves`, `moves:nopass` (passes left out), `transcript`, `obf`.
-    #[arg(long, value_parser = parse_target)]
+    #[arg(long, value_parser = input::parse_target)]
     to: (Format, Option<String>),
     /// Output file; `-` (the default) writes standard output. A name with fields writes a
     /// file for each value the games give: `WTH_{year}.wtb`, `{event}/round-{round}.rgn`,
@@ -1083,33 +1083,6 @@ fn output_dir(output: &std::path::Path) -> Option<PathBuf> {
     match output.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => Some(dir.to_path_buf()),
         _ => Some(PathBuf::from(".")),
-    }
-}
-
-/// Parses `--to`: a format, with `json:lines` selecting JSON Lines.
-fn parse_target(s: &str) -> Result<(Format, Option<String>), String> {
-    match s.split_once(':') {
-        Some((json, dialect)) if json.eq_ignore_ascii_case("json") => {
-            if dialect.eq_ignore_ascii_case("lines") {
-                Ok((Format::Json, Some("lines".into())))
-            } else {
-                Err(format!(
-                    "expected `json` or `json:lines`, but found `{s}` instead"
-                ))
-            }
-        }
-        Some((moves, dialect)) if moves.parse() == Ok(Format::MoveString) => {
-            match reversi_record::formats::movestr::dialect(dialect) {
-                Some(d) => Ok((Format::MoveString, Some(d.into()))),
-                None => Err(format!(
-                    "expected `moves` or `moves:nopass`, but found `{s}` instead"
-                )),
-            }
-        }
-        _ => s
-            .parse()
-            .map(|f| (f, None))
-            .map_err(|e: reversi_record::formats::ParseFormatError| e.to_string()),
     }
 }
 

@@ -66,7 +66,7 @@ pub(crate) struct Args {
     output: Option<PathBuf>,
     /// The format of `--output`: `rgn`, `pgn`, `pgn:thor`, `ggf`, `sgf`, `json`,
     /// `json:lines`, `wthor`, `moves`, `transcript`, `obf`.
-    #[arg(long, value_name = "FORMAT", value_parser = parse_target, requires = "output")]
+    #[arg(long, value_name = "FORMAT", value_parser = input::parse_target, requires = "output")]
     to: Option<(Format, Option<String>)>,
     /// Write what `--to` can hold and note what was dropped, instead of refusing a game.
     #[arg(long, requires = "output")]
@@ -122,33 +122,6 @@ pub(crate) enum Shape {
 
 fn parse_filter(s: &str) -> Result<TagFilter, String> {
     TagFilter::parse(s).map_err(|e| e.to_string())
-}
-
-/// Parses `--to`: a format, `json:lines` and `moves:nopass` with their dialects.
-fn parse_target(s: &str) -> Result<(Format, Option<String>), String> {
-    match s.split_once(':') {
-        Some((json, dialect)) if json.eq_ignore_ascii_case("json") => {
-            if dialect.eq_ignore_ascii_case("lines") {
-                Ok((Format::Json, Some("lines".into())))
-            } else {
-                Err(format!(
-                    "expected `json` or `json:lines`, but found `{s}` instead"
-                ))
-            }
-        }
-        Some((moves, dialect)) if moves.parse() == Ok(Format::MoveString) => {
-            match reversi_record::formats::movestr::dialect(dialect) {
-                Some(d) => Ok((Format::MoveString, Some(d.into()))),
-                None => Err(format!(
-                    "expected `moves` or `moves:nopass`, but found `{s}` instead"
-                )),
-            }
-        }
-        _ => s
-            .parse()
-            .map(|f| (f, None))
-            .map_err(|e: reversi_record::formats::ParseFormatError| e.to_string()),
-    }
 }
 
 /// A game found.

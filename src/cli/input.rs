@@ -439,7 +439,34 @@ fn looks_like_a_table(head: &[u8]) -> bool {
     })
 }
 
-/// Parses `FORMAT[:DIALECT]` for clap.
+/// Parses `--to`: a format, with the dialects `json:lines` and `moves:nopass`.
+pub(crate) fn parse_target(s: &str) -> Result<(Format, Option<String>), String> {
+    match s.split_once(':') {
+        Some((json, dialect)) if json.eq_ignore_ascii_case("json") => {
+            if dialect.eq_ignore_ascii_case("lines") {
+                Ok((Format::Json, Some("lines".into())))
+            } else {
+                Err(format!(
+                    "expected `json` or `json:lines`, but found `{s}` instead"
+                ))
+            }
+        }
+        Some((moves, dialect)) if moves.parse() == Ok(Format::MoveString) => {
+            match reversi_record::formats::movestr::dialect(dialect) {
+                Some(d) => Ok((Format::MoveString, Some(d.into()))),
+                None => Err(format!(
+                    "expected `moves` or `moves:nopass`, but found `{s}` instead"
+                )),
+            }
+        }
+        _ => s
+            .parse()
+            .map(|f| (f, None))
+            .map_err(|e: reversi_record::formats::ParseFormatError| e.to_string()),
+    }
+}
+
+/// Parses `FORMAT[:DIALECT]` for clap (`--from`, repair's `--to`).
 pub(crate) fn parse_format(s: &str) -> Result<Format, String> {
     s.parse().map_err(|e: ParseFormatError| e.to_string())
 }

@@ -86,6 +86,25 @@ impl Symmetry {
         }
     }
 
+    /// Where `square` goes on a board of `side` squares a side (off that board: where it is).
+    pub fn apply_square(self, side: u8, square: crate::engine::Square) -> crate::engine::Square {
+        let (col, row) = self.apply(side, square.col(), square.row());
+        crate::engine::Square::new(col, row).unwrap_or(square)
+    }
+
+    /// The image of `set` on a board of `side` squares a side.
+    ///
+    /// ```
+    /// use reversi_record::event::Symmetry;
+    /// use reversi_record::engine::{Square, SquareSet};
+    /// let f5: Square = "f5".parse().unwrap();
+    /// let image = Symmetry::Half.apply_set(8, SquareSet::single(f5));
+    /// assert_eq!(image, SquareSet::single("c4".parse().unwrap()));
+    /// ```
+    pub fn apply_set(self, side: u8, set: crate::engine::SquareSet) -> crate::engine::SquareSet {
+        set.iter().map(|sq| self.apply_square(side, sq)).collect()
+    }
+
     /// The symmetry that undoes this one.
     pub fn inverse(self) -> Symmetry {
         match self {

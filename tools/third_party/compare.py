@@ -43,7 +43,9 @@ def truth(folder: Path, year: str) -> list[dict]:
     games = []
     for line in (folder / f"{year}.jsonl").read_text(encoding="utf-8").splitlines():
         g = json.loads(line)
-        tags = {t["name"]: t["value"] for t in g.get("tags", [])}
+        tags = g.get("tags", {})
+        if isinstance(tags, list):  # JSON version 1, or a name that repeats
+            tags = {t["name"]: t["value"] for t in tags}
         games.append(
             {
                 "black": tags.get("Black"),

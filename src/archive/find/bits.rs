@@ -1,19 +1,12 @@
 //! The board's symmetries on square sets and on 8x8 bitboards, and the canonical hash of
 //! an 8x8 position (the least of its images' hashes), which the index keys on.
 
-use crate::engine::{Square, SquareSet};
+use crate::engine::SquareSet;
 use crate::event::Symmetry;
 
 /// The image of `set` under `symmetry` on a board of `side` squares a side.
 pub(crate) fn transform_set(symmetry: Symmetry, side: u8, set: SquareSet) -> SquareSet {
-    let mut out = SquareSet::EMPTY;
-    for sq in set.iter() {
-        let (col, row) = symmetry.apply(side, sq.col(), sq.row());
-        if let Some(to) = Square::new(col, row) {
-            out.insert(to);
-        }
-    }
-    out
+    symmetry.apply_set(side, set)
 }
 
 /// Rows mirrored (row r to 7 - r) on the 8x8 layout (bit `row * 8 + col`).

@@ -449,6 +449,8 @@ pub struct Condition {
 enum Test {
     /// Contains the (folded) text; `negated` for `!~`.
     Contains { folded: Vec<char>, negated: bool },
+    /// Matches the regular expression somewhere (`~/re/`); `negated` for `!~/re/`.
+    Matches { re: Pattern, negated: bool },
     /// Matches the (folded) pattern; numbers by value; `negated` for `!=`.
     Equals {
         pattern: Vec<char>,
@@ -459,6 +461,17 @@ enum Test {
     Compare { wanted: [bool; 3], value: Key },
     /// Lies between the two, ends included.
     Range { low: Key, high: Key },
+}
+
+/// A regular expression (the `regex` crate's: linear time, no look-around), compared by
+/// its text.
+#[derive(Clone, Debug)]
+struct Pattern(regex::Regex);
+
+impl PartialEq for Pattern {
+    fn eq(&self, other: &Pattern) -> bool {
+        self.0.as_str() == other.0.as_str()
+    }
 }
 
 impl Condition {
@@ -480,7 +493,21 @@ impl Condition {
             .ok_or_else(|| bad_condition(text))?;
         let value = rest[op.len()..].trim().to_string();
         let folded = || fold(&value);
+        let slashed = value.len() >= 2 && value.starts_with('/') && value.ends_with('/');
         let test = match *op {
+            "~" | "!~" if slashed => {
+                let re = regex::RegexBuilder::new(&value[1..value.len() - 1])
+                    .case_insensitive(true)
+                    .size_limit(1 << 20)
+                    .build()
+                    .map_err(|e| {
+                        QueryError::BadCondition(format!("`{text}`: not a regular expression: {e}"))
+                    })?;
+                Test::Matches {
+                    re: Pattern(re),
+                    negated: *op == "!~",
+                }
+            }
             "~" | "!~" => Test::Contains {
                 folded: folded(),
                 negated: *op == "!~",
@@ -539,7 +566,9 @@ impl Condition {
         };
         let negated = matches!(
             self.test,
-            Test::Contains { negated: true, .. } | Test::Equals { negated: true, .. }
+            Test::Contains { negated: true, .. }
+                | Test::Matches { negated: true, .. }
+                | Test::Equals { negated: true, .. }
         );
         let mut values = tags.iter().filter(named).map(|t| t.value.as_str());
         if negated {
@@ -555,6 +584,7 @@ impl Condition {
     fn value_holds(&self, value: &str) -> bool {
         match &self.test {
             Test::Contains { folded, negated } => contains_folded(value, folded) != *negated,
+            Test::Matches { re, negated } => re.0.is_match(value) != *negated,
             Test::Equals {
                 pattern,
                 number,
@@ -594,7 +624,7 @@ impl fmt::Display for Condition {
 
 fn bad_condition(text: &str) -> QueryError {
     QueryError::BadCondition(format!(
-        "expected a tag condition (`Black~tamaru`, `Event=French*`, `Date>=1990`, `Date=1990..1999`), but found `{text}` instead"
+        "expected a tag condition (`Black~tamaru`, `Event~/^french (open|cup)$/`, `Event=French*`, `Date>=1990`, `Date=1990..1999`), but found `{text}` instead"
     ))
 }
 
@@ -756,6 +786,25 @@ mod tests {
         let ten = parse_moves("a10j1", BoardShape::Ten).unwrap();
         assert_eq!(ten.len(), 2);
         assert_eq!(ten[0].to_string(), "a10");
+    }
+
+    #[test]
+    fn a_regular_expression_matches_anywhere_ignoring_case() {
+        let tags = |event: &str| vec![Tag::new("Event", event), Tag::new("Black", "Ann")];
+        let open = Condition::parse("Event~/^(french|dutch) open$/").unwrap();
+        assert!(open.holds(&tags("French Open")));
+        assert!(open.holds(&tags("dutch open")));
+        assert!(!open.holds(&tags("French Open 2004")), "anchored");
+        let not = Condition::parse("Event!~/open/").unwrap();
+        assert!(!not.holds(&tags("French Open")));
+        assert!(not.holds(&tags("Cup")));
+        assert!(not.holds(&[]), "no tag: nothing matches");
+        let e = Condition::parse("Event~/(/").unwrap_err();
+        assert!(e.to_string().contains("not a regular expression"), "{e}");
+        // Not slashed: a substring, where `/` is a character like any other.
+        assert!(Condition::parse("Date~/")
+            .unwrap()
+            .holds(&[Tag::new("Date", "2004/05")]));
     }
 
     #[test]
