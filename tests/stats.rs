@@ -5,6 +5,8 @@
 //! the games; the pictures are drawn by a real renderer (resvg) and a square played more is
 //! darker than one played less, a length of more games a taller bar.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
@@ -18,20 +20,8 @@ use serde_json::Value;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-/// The real files the counts are checked on.
-const FILES: [&str; 11] = [
-    "wthor/WTH_1977.wtb",
-    "wthor/WTH_1990.wtb",
-    "wthor/WTH_2004.wtb",
-    "wthor/WTH_2015.wtb",
-    "wthor/WTH_2021.wtb",
-    "pgn/WTHOR-2004.r.pgn",
-    "pgn/WTH_2021.py.pgn",
-    "pgn/playok_sample.pgn",
-    "ggf/nboard_test.ggf",
-    "ggf/nboard_test2.ggf",
-    "ggf/novello_TestGames.ggf",
-];
+/// The real files the counts are checked on: the game files of `data/` (WTHOR, PGN, GGF).
+const FILES: &[&str] = common::REAL_RECORD_FILES.split_at(11).0;
 
 /// A path in the repository's real data; a missing file fails the test.
 fn data(rel: &str) -> String {

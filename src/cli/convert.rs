@@ -514,7 +514,8 @@ struct Report {
     files: std::collections::HashMap<String, FileReport>,
     /// The copies `--dedupe` left out.
     dropped: Vec<String>,
-    /// Whether a game read has WTHOR name indexes (`WthorBlack`, ...).
+    /// Whether the target is WTHOR, and a game read has WTHOR name indexes (`WthorBlack`, ...).
+    wthor: bool,
     indexed: bool,
     /// Warnings about the whole run (the JSON summary's `warnings`).
     warnings: Vec<String>,
@@ -556,6 +557,7 @@ impl Report {
             output: args.output.clone(),
             files: std::collections::HashMap::new(),
             dropped: Vec::new(),
+            wthor: args.to.0 == Format::Wthor,
             indexed: false,
             warnings: Vec::new(),
         }
@@ -620,14 +622,16 @@ impl Report {
         game: &reversi_record::formats::ParsedGame,
         outcome: &Outcome,
     ) -> io::Result<()> {
-        self.indexed |= game.record.as_ref().is_some_and(|r| {
-            r.tags.iter().any(|t| {
-                matches!(
-                    t.name.as_str(),
-                    "WthorBlack" | "WthorWhite" | "WthorTournament"
-                )
-            })
-        });
+        // Only a WTHOR target renumbers names (`new_name_files`).
+        self.indexed |= self.wthor
+            && game.record.as_ref().is_some_and(|r| {
+                r.tags.iter().any(|t| {
+                    matches!(
+                        t.name.as_str(),
+                        "WthorBlack" | "WthorWhite" | "WthorTournament"
+                    )
+                })
+            });
         if self.json.is_some() {
             return self.game_json(game, outcome);
         }

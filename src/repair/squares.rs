@@ -31,20 +31,9 @@ pub(super) fn repair(
         .unwrap_or_default()
         .board()
         .side();
-    let base = game.source.offset;
-    let local: Vec<Diagnostic> = game
-        .diagnostics
-        .iter()
-        .map(|d| {
-            let mut d = d.clone();
-            d.span = d.span.map(|s| {
-                crate::record::Span::new(s.offset.checked_sub(base).unwrap_or(usize::MAX), s.len)
-            });
-            d
-        })
-        .collect();
     let text = &game.source.text;
-    let planned = bad_squares(side, text, &local)?;
+    // The reader's spans are file offsets; the text starts at the game's.
+    let planned = bad_squares(side, text, &game.diagnostics, game.source.offset)?;
     if planned.is_empty() || planned.len() > max_edits {
         return None;
     }
@@ -54,7 +43,8 @@ pub(super) fn repair(
         return None;
     };
     let places = |b: &[OffBoard<'_>]| b.iter().map(|o| o.at).collect::<Vec<_>>();
-    if bad_squares(side, text, &again.diagnostics).map(|b| places(&b)) != Some(places(&planned)) {
+    if bad_squares(side, text, &again.diagnostics, 0).map(|b| places(&b)) != Some(places(&planned))
+    {
         return None;
     }
     let edits = move |text: &str, diagnostics: &[Diagnostic]| edits_on(side, text, diagnostics);
@@ -89,22 +79,24 @@ struct OffBoard<'t> {
     capital: bool,
 }
 
-/// Every bad move of `diagnostics`, when each is a square off the board; `None` when some
-/// error is anything else.
+/// Every bad move of `diagnostics` (spans `base` bytes into the file before `text`), when
+/// each is a square off the board; `None` when some error is anything else.
 fn bad_squares<'t>(
     side: u8,
     text: &'t str,
     diagnostics: &[Diagnostic],
+    base: usize,
 ) -> Option<Vec<OffBoard<'t>>> {
     diagnostics
         .iter()
         .filter(|d| d.is_error())
         .map(|d| {
             let s = d.span.filter(|_| BAD_MOVE.contains(&d.code))?;
-            let written = text.get(s.offset..s.offset.checked_add(s.len)?)?;
+            let at = s.offset.checked_sub(base)?;
+            let written = text.get(at..at.checked_add(s.len)?)?;
             let (col, row, capital) = off_board(written, side)?;
             Some(OffBoard {
-                at: s.offset,
+                at,
                 written,
                 col,
                 row,
@@ -116,7 +108,7 @@ fn bad_squares<'t>(
 
 /// The rewrites of the first bad move, when every error is a square off the board.
 fn edits_on(side: u8, text: &str, diagnostics: &[Diagnostic]) -> Vec<TextEdit> {
-    let Some(bad) = bad_squares(side, text, diagnostics) else {
+    let Some(bad) = bad_squares(side, text, diagnostics, 0) else {
         return Vec::new();
     };
     let Some(first) = bad.first() else {
