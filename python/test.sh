@@ -9,7 +9,7 @@ if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
 fi
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-    "maturin>=1.5,<2" numpy pytest hypothesis
+    "maturin>=1.5,<2" numpy pytest hypothesis pyarrow
 # A release build of the extension, installed into the environment.
 VIRTUAL_ENV="$PWD/$venv" PATH="$PWD/$venv/bin:$PATH" \
     "$venv/bin/maturin" develop --release --locked --quiet

@@ -30,6 +30,7 @@ from ._native import (
     write,
 )
 from .arrow import to_arrow
+from .table import games
 from .errors import (
     FormatError,
     IllegalMoveError,
@@ -48,6 +49,7 @@ __all__ = [
     "standings",
     "scenario",
     "to_arrow",
+    "games",
     "Dataset",
     "dataset",
     "to_numpy",

@@ -168,3 +168,12 @@ def convert(
     lossy: bool = False,
     jobs: Optional[int] = None,
 ) -> dict[str, Any]: ...
+def _games_columns(
+    paths: Paths,
+    format: Optional[str] = None,
+    rules: Optional[RulesLike] = None,
+    names: Optional[PathLike] = None,
+    jobs: Optional[int] = None,
+    replay: bool = True,
+    tags: bool = False,
+) -> dict[str, Any]: ...

@@ -2,12 +2,12 @@
 //! results), built in Rust with the GIL released, from the engine's replay.
 
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use numpy::ndarray::{ArrayD, IxDyn};
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyString};
 use reversi_record::dataset::{Arrays, Batch, Options};
 use reversi_record::formats::Format;
 use reversi_record::pipeline::view::GameReader;
@@ -27,10 +27,52 @@ fn array<'py, T: numpy::Element>(
     Ok(a.into_pyarray(py).into_any().unbind())
 }
 
+/// Which game each row of the arrays is: its input's name and its 1-based index there.
+#[derive(Default)]
+pub(crate) struct Ids {
+    names: Vec<Arc<str>>,
+    file: Vec<u32>,
+    index: Vec<i32>,
+}
+
+impl Ids {
+    pub(crate) fn push(&mut self, name: &Arc<str>, index: usize) {
+        if !matches!(self.names.last(), Some(n) if n == name) {
+            self.names.push(name.clone());
+        }
+        self.file.push(self.names.len() as u32 - 1);
+        self.index.push(index as i32);
+    }
+
+    fn clear(&mut self) {
+        self.names.clear();
+        self.file.clear();
+        self.index.clear();
+    }
+
+    /// `file` (an object array of str, one str a file) and `index` (int32).
+    fn set_items(&self, py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult<()> {
+        let names: Vec<PyObject> = self
+            .names
+            .iter()
+            .map(|n| PyString::new(py, n).into_any().unbind())
+            .collect();
+        let file: Vec<PyObject> = self
+            .file
+            .iter()
+            .map(|&f| names[f as usize].clone_ref(py))
+            .collect();
+        d.set_item("file", numpy::PyArray1::from_vec(py, file))?;
+        d.set_item("index", numpy::PyArray1::from_slice(py, &self.index))?;
+        Ok(())
+    }
+}
+
 /// The arrays as a dict of numpy arrays.
-fn into_dict(py: Python<'_>, a: Arrays, planes: bool) -> PyResult<Py<PyDict>> {
+fn into_dict(py: Python<'_>, a: Arrays, planes: bool, ids: &Ids) -> PyResult<Py<PyDict>> {
     let (g, t, s) = (a.games, a.plies, a.side);
     let d = PyDict::new(py);
+    ids.set_items(py, &d)?;
     d.set_item("moves", array(py, &[g, t], a.moves)?)?;
     if let Some(b) = a.boards {
         let shape: Vec<usize> = if planes {
@@ -63,8 +105,9 @@ pub(crate) fn to_numpy(
     jobs: usize,
 ) -> PyResult<Py<PyDict>> {
     let mut batch = Batch::new();
+    let mut ids = Ids::default();
     if let Ok(mut reader) = games.downcast::<Reader>().map(|r| r.borrow_mut()) {
-        gather_reader(py, &mut reader, &mut batch)?;
+        gather_reader(py, &mut reader, &mut batch, &mut ids)?;
     } else {
         for (i, g) in games.try_iter()?.enumerate() {
             // Millions of games take a while: Ctrl-C is looked for every 4,096.
@@ -72,18 +115,25 @@ pub(crate) fn to_numpy(
                 py.check_signals()?;
             }
             let g = g?;
-            batch.push_record(g.downcast::<Game>()?.get().record(py)?);
+            let game = g.downcast::<Game>()?.get();
+            batch.push_record(game.record(py)?);
+            ids.push(&game.game.source.name, game.game.index);
         }
     }
     let arrays =
         crate::interrupt::interruptible(py, |stop| batch.build_until(options, jobs, stop))?
             .map_err(|e| errors::usage(py, e.to_string()))?;
-    into_dict(py, arrays, options.planes)
+    into_dict(py, arrays, options.planes, &ids)
 }
 
 /// Every remaining game of `reader` into `batch`, through views (GIL released); the
 /// file's own problems go to the reader's `file_diagnostics`.
-fn gather_reader(py: Python<'_>, reader: &mut Reader, batch: &mut Batch) -> PyResult<()> {
+fn gather_reader(
+    py: Python<'_>,
+    reader: &mut Reader,
+    batch: &mut Batch,
+    ids: &mut Ids,
+) -> PyResult<()> {
     let Reader {
         games,
         name,
@@ -107,7 +157,10 @@ fn gather_reader(py: Python<'_>, reader: &mut Reader, batch: &mut Batch) -> PyRe
                         file_diagnostics.push(p.clone());
                     }
                 }
-                _ => batch.push_view(&game),
+                _ => {
+                    batch.push_view(&game);
+                    ids.push(name, game.index());
+                }
             }
         }
         Ok(())
@@ -121,7 +174,8 @@ fn gather_reader(py: Python<'_>, reader: &mut Reader, batch: &mut Batch) -> PyRe
 #[pyclass(module = "reversi_record", name = "Dataset")]
 pub(crate) struct Dataset {
     paths: std::vec::IntoIter<PathBuf>,
-    current: Option<Mutex<GameReader>>,
+    current: Option<(Arc<str>, Mutex<GameReader>)>,
+    ids: Ids,
     format: Option<Format>,
     rules: Option<Rules>,
     chunk: usize,
@@ -151,6 +205,7 @@ impl Dataset {
             options,
             jobs,
             batch: Mutex::new(Batch::new()),
+            ids: Ids::default(),
             names: None,
         })
     }
@@ -162,9 +217,11 @@ impl Dataset {
             return Err(errors::usage(py, "the dataset's batch was poisoned"));
         };
         batch.clear();
+        self.ids.clear();
         while batch.len() < self.chunk {
             if self.current.is_none() {
                 let Some(path) = self.paths.next() else { break };
+                let name: Arc<str> = Arc::from(path.to_string_lossy().as_ref());
                 let input = open(
                     py,
                     Src::Path(path),
@@ -172,11 +229,12 @@ impl Dataset {
                     self.rules,
                     self.names.as_deref(),
                 )?;
-                self.current = Some(Mutex::new(GameReader::new(input)));
+                self.current = Some((name, Mutex::new(GameReader::new(input))));
             }
-            let Some(reader) = self.current.as_ref() else {
+            let Some((name, reader)) = self.current.as_ref() else {
                 break;
             };
+            let ids = &mut self.ids;
             let chunk = self.chunk;
             let batch = &mut *batch;
             let done = crate::interrupt::interruptible(py, |stop| -> std::io::Result<bool> {
@@ -195,6 +253,7 @@ impl Dataset {
                             // to replay (its diagnostics say why).
                             if !matches!(game.parsed(), Some(p) if p.record.is_none()) {
                                 batch.push_view(&game);
+                                ids.push(name, game.index());
                             }
                         }
                     }
@@ -229,7 +288,7 @@ impl Dataset {
         let arrays =
             crate::interrupt::interruptible(py, |stop| batch.build_until(options, jobs, stop))?
                 .map_err(|e| errors::usage(py, e.to_string()))?;
-        into_dict(py, arrays, options.planes).map(Some)
+        into_dict(py, arrays, options.planes, &self.ids).map(Some)
     }
 }
 
@@ -238,5 +297,5 @@ pub(crate) fn empty(py: Python<'_>, options: Options) -> PyResult<Py<PyDict>> {
     let arrays = Batch::new()
         .build(options, 1)
         .map_err(|e| errors::usage(py, e.to_string()))?;
-    into_dict(py, arrays, options.planes)
+    into_dict(py, arrays, options.planes, &Ids::default())
 }

@@ -15,6 +15,7 @@ mod errors;
 mod extras;
 mod games;
 mod interrupt;
+mod table;
 
 /// Reads the games of `source`: a path, `bytes`, or a file object; the format detected
 /// (content, then extension) unless `format` names it (`"wthor"`, `"pgn:playok"`, ...);
@@ -131,6 +132,33 @@ fn dataset(
     }
 }
 
+/// The columns of the games table (`reversi_record.games` wraps them as pyarrow arrays).
+#[pyfunction]
+#[pyo3(signature = (paths, format = None, rules = None, names = None, jobs = None, replay = true, tags = false))]
+#[allow(clippy::too_many_arguments)]
+fn _games_columns(
+    py: Python<'_>,
+    paths: &Bound<'_, PyAny>,
+    format: Option<&str>,
+    rules: Option<&Bound<'_, PyAny>>,
+    names: Option<PathBuf>,
+    jobs: Option<usize>,
+    replay: bool,
+    tags: bool,
+) -> PyResult<Py<PyDict>> {
+    let paths = path_list(paths)?;
+    table::games_columns(
+        py,
+        paths,
+        format,
+        rules,
+        names,
+        jobs.unwrap_or(0),
+        replay,
+        tags,
+    )
+}
+
 /// One path or a list of them.
 fn path_list(paths: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
     if paths.is_instance_of::<pyo3::types::PyString>() || paths.hasattr("__fspath__")? {
@@ -154,6 +182,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(to_numpy, m)?)?;
     m.add_function(wrap_pyfunction!(dataset, m)?)?;
+    m.add_function(wrap_pyfunction!(_games_columns, m)?)?;
     m.add_class::<datasets::Dataset>()?;
     m.add_function(wrap_pyfunction!(extras::scenario_run, m)?)?;
     m.add_function(wrap_pyfunction!(extras::standings, m)?)?;
