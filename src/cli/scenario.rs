@@ -23,7 +23,9 @@ pub(crate) enum ScenarioFormat {
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// Scenario files (`.scenario`), or Markdown files whose ```scenario blocks are run.
-    #[arg(required_unless_present = "suite")]
+    /// With `--engine`: scenario files or directories of them, each with its expected JSON
+    /// beside it (default: the conformance suite).
+    #[arg(required_unless_present_any = ["suite", "engine", "serve_engine"])]
     files: Vec<PathBuf>,
     /// Transcript format (default text; with `--check` and `--bless`, a scenario whose
     /// expected transcript is only kept as JSON is taken as JSON).
@@ -40,6 +42,32 @@ pub(crate) struct Args {
     /// Write the conformance suite (scenarios and expected JSON) into this directory.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["files", "check", "bless"])]
     suite: Option<PathBuf>,
+    /// Play the scenarios (default: the conformance suite) through an engine speaking the
+    /// engine protocol on its standard input and output (spec/engine-protocol.md), started
+    /// with the shell; exit 0 when it agrees with every scenario it plays, 1 on a
+    /// disagreement (each scenario's first one is printed), 2 when it cannot start.
+    #[arg(long, value_name = "COMMAND", conflicts_with_all = ["suite", "check", "bless", "format"])]
+    engine: Option<String>,
+    /// Seconds to wait for each answer of the engine.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 10.0,
+        requires = "engine"
+    )]
+    timeout: f64,
+    /// Play only the scenarios with a label matching PATTERN (a glob; `|` between
+    /// alternatives): a name (`rules/pass`, `random/*`), a rules string, a facet
+    /// (`board=10x10`, `players=2`) or a section (`§5.3`). Repeat to narrow.
+    #[arg(long, value_name = "PATTERN", requires = "engine")]
+    only: Vec<String>,
+    /// Leave out the scenarios with a label matching PATTERN (as `--only`).
+    #[arg(long, value_name = "PATTERN", requires = "engine")]
+    skip: Vec<String>,
+    /// Speak the engine protocol on standard input and output with this library's engine
+    /// (the reference adapter for `--engine`).
+    #[arg(long, conflicts_with_all = ["files", "suite", "check", "bless", "format", "engine"])]
+    serve_engine: bool,
 }
 
 /// One scenario to run: where it comes from and what is expected of it.
@@ -238,6 +266,13 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
     if let Some(dir) = &args.suite {
         return write_suite(dir);
     }
+    if args.serve_engine {
+        scenario::serve::serve(io::stdin().lock(), io::stdout().lock())?;
+        return Ok(exit::OK);
+    }
+    if let Some(command) = &args.engine {
+        return run_engine(command, &args);
+    }
     let format = match args.format {
         None | Some(ScenarioFormat::Text) => Format::Text,
         Some(ScenarioFormat::Json) => Format::Json,
@@ -273,6 +308,68 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         }
     }
     output::finish_stdout(result, code)
+}
+
+/// `--engine`: the scenarios through an external engine; exit 0 all agree, 1 a
+/// disagreement (or the engine failing mid-run), 2 no scenarios or an engine that cannot
+/// start.
+fn run_engine(command: &str, args: &Args) -> io::Result<u8> {
+    use scenario::engine::EngineProcess;
+    use scenario::runner;
+    let cases = if args.files.is_empty() {
+        runner::suite_cases()
+    } else {
+        runner::file_cases(&args.files)
+    };
+    let cases = match cases {
+        Ok(cases) => cases,
+        Err(e) => {
+            stderr_line(format_args!("error: {e}"));
+            return Ok(exit::USAGE);
+        }
+    };
+    let timeout = match std::time::Duration::try_from_secs_f64(args.timeout) {
+        Ok(t) if !t.is_zero() => t,
+        _ => {
+            stderr_line(format_args!(
+                "error: --timeout {}: a number of seconds above 0",
+                args.timeout
+            ));
+            return Ok(exit::USAGE);
+        }
+    };
+    let mut process = match EngineProcess::spawn(command, timeout) {
+        Ok(p) => p,
+        Err(e) => {
+            stderr_line(format_args!("error: {e}"));
+            return Ok(exit::USAGE);
+        }
+    };
+    stderr_line(format_args!("engine: {}", process.engine.name));
+    let selection = runner::Selection {
+        only: args.only.clone(),
+        skip: args.skip.clone(),
+    };
+    let mut out = BufWriter::new(io::stdout().lock());
+    let ran = runner::run(&mut process.engine, &cases, &selection, &mut out);
+    let result = ran.and_then(|r| out.flush().map(|()| r));
+    let (summary, failure) = match result {
+        Ok(r) => r,
+        Err(e) => return output::finish_stdout(Err(e), exit::USAGE),
+    };
+    if let Some((name, e)) = failure {
+        let e = process.explain(e);
+        stderr_line(format_args!("error: {name}: {e}; the run stops here"));
+    }
+    stderr_line(summary.line());
+    Ok(if summary.differ > 0 {
+        exit::INVALID
+    } else if summary.agree == 0 {
+        stderr_line("error: the engine played no scenario");
+        exit::USAGE
+    } else {
+        exit::OK
+    })
 }
 
 /// Where transcripts go: standard output as they come, or a JSON report of them all.

@@ -24,13 +24,21 @@
 //! ```
 //!
 //! Snapshot-testing a scenario with `insta` from an engine's own tests:
-//! `examples/scenario_snapshot.rs`.
+//! `examples/scenario_snapshot.rs`. Driving an engine in any language through the engine
+//! protocol (`spec/engine-protocol.md`): [`engine`] (the channel, the handshake, the
+//! process), [`compare`] (a scenario against the engine) and [`serve`] (the library's own
+//! engine speaking the protocol).
 
 pub mod check;
+pub mod compare;
+pub mod engine;
+pub mod facets;
 mod json;
 pub mod markdown;
 mod parse;
 mod run;
+pub mod runner;
+pub mod serve;
 pub mod suite;
 mod text;
 

@@ -213,6 +213,18 @@ fn off_grid(word: &str) -> Option<Tried> {
     })
 }
 
+/// Reads a move as a scenario writes it (without `!`): a square, `--` or `pass`, or a
+/// square name beyond the grid.
+pub(crate) fn read_tried(word: &str) -> Option<Tried> {
+    if word == "--" || word.eq_ignore_ascii_case("pass") {
+        return Some(Tried::Move(Move::Pass));
+    }
+    match word.parse::<Square>() {
+        Ok(sq) => Some(Tried::Move(Move::Place(sq))),
+        Err(_) => off_grid(word),
+    }
+}
+
 /// Reads one move token: a square, `--` or `pass`, optionally marked `!`.
 fn read_move(token: &str, line: usize) -> Result<ScenarioMove, ScenarioError> {
     let (refused, word) = match token.strip_prefix('!') {

@@ -1,0 +1,200 @@
+//! The scenarios a run against an engine plays (`reversi scenario --engine`): the
+//! conformance suite or scenario files with their expected JSON, selected by `--only` and
+//! `--skip`, each checked with [`compare::check`](super::compare::check).
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use crate::engine::Rules;
+
+use super::check::{expected_path, Format};
+use super::compare::{check, Verdict};
+use super::engine::{Engine, EngineError};
+use super::facets;
+use super::json::JsonScenario;
+use super::parse::{Scenario, StartGiven};
+
+/// A scenario with its expected JSON and the labels `--only` and `--skip` match.
+#[derive(Clone, Debug)]
+pub struct Case {
+    /// The scenario's name: its path in the suite (`rules/pass.scenario`) or as given.
+    pub name: String,
+    /// The scenario.
+    pub scenario: Scenario,
+    /// Its expected JSON.
+    pub expected: JsonScenario,
+    /// Its facets (`facets::of`).
+    pub facets: Vec<(&'static str, String)>,
+    /// Its labels (`facets::labels`).
+    pub labels: Vec<String>,
+}
+
+impl Case {
+    /// A case from a scenario's text and its expected JSON's text.
+    pub fn new(name: &str, scenario: &str, expected: &str) -> Result<Case, String> {
+        let sc = Scenario::parse(scenario).map_err(|e| format!("{name}: {}", e.message))?;
+        let json: JsonScenario = serde_json::from_str(expected)
+            .map_err(|e| format!("{name}: its expected JSON: {e}"))?;
+        let rules: Option<Rules> = json.rules.as_deref().and_then(|r| r.parse().ok());
+        let facets = facets::of(
+            rules.as_ref(),
+            !sc.parses.is_empty(),
+            sc.start != StartGiven::Rules,
+        );
+        let sections = facets::sections(&json);
+        let labels = facets::labels(name, json.rules.as_deref(), &facets, &sections);
+        Ok(Case {
+            name: name.to_owned(),
+            scenario: sc,
+            expected: json,
+            facets,
+            labels,
+        })
+    }
+}
+
+/// The cases of the conformance suite (`reversi scenario --suite`), in its order.
+pub fn suite_cases() -> Result<Vec<Case>, String> {
+    let files = super::suite::files().map_err(|e| e.message)?;
+    let mut cases = Vec::new();
+    for f in files.iter().filter(|f| f.path.ends_with(".scenario")) {
+        let json_path = format!("{}.json", f.path.trim_end_matches(".scenario"));
+        let json = files
+            .iter()
+            .find(|g| g.path == json_path)
+            .ok_or_else(|| format!("{}: no expected JSON", f.path))?;
+        cases.push(Case::new(&f.path, &f.contents, &json.contents)?);
+    }
+    Ok(cases)
+}
+
+/// The cases of scenario files and directories (each `.scenario` under a directory, in
+/// name order), each with its expected JSON beside it (`NAME.json`). A file that cannot be
+/// read, or has no expected JSON, is an error.
+pub fn file_cases(paths: &[PathBuf]) -> Result<Vec<Case>, String> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            walk(path, &mut files).map_err(|e| format!("{}: {e}", path.display()))?;
+        } else {
+            files.push(path.clone());
+        }
+    }
+    files
+        .iter()
+        .map(|path| {
+            let text = super::read_file(path).map_err(|e| e.to_string())?;
+            let json = super::read_file(expected_path(path, Format::Json))
+                .map_err(|e| format!("{e} (the expected JSON of {})", path.display()))?;
+            let name = path.display().to_string();
+            Case::new(&name, &text, &json)
+        })
+        .collect()
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<io::Result<_>>()?;
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            walk(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "scenario") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// `--only` and `--skip`: a case is played when every `--only` pattern matches one of its
+/// labels and no `--skip` pattern does ([`facets::matches`]).
+#[derive(Clone, Debug, Default)]
+pub struct Selection {
+    /// The `--only` patterns.
+    pub only: Vec<String>,
+    /// The `--skip` patterns.
+    pub skip: Vec<String>,
+}
+
+impl Selection {
+    /// Whether the case is selected.
+    pub fn selects(&self, case: &Case) -> bool {
+        self.only.iter().all(|p| facets::matches(p, &case.labels))
+            && !self.skip.iter().any(|p| facets::matches(p, &case.labels))
+    }
+}
+
+/// How a run came out.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Scenarios the engine agrees with.
+    pub agree: usize,
+    /// Scenarios it disagrees with.
+    pub differ: usize,
+    /// Scenarios not played because the engine does not play a facet of theirs, by facet
+    /// (`players=3`), or cannot run.
+    pub skipped: BTreeMap<String, usize>,
+    /// Scenarios `--only` and `--skip` left out.
+    pub unselected: usize,
+}
+
+impl Summary {
+    /// One line: `195 scenarios: 150 agree, 2 differ, 43 skipped (players=3: 20, ...)`.
+    pub fn line(&self) -> String {
+        let skipped: usize = self.skipped.values().sum();
+        let total = self.agree + self.differ + skipped + self.unselected;
+        let mut line = format!(
+            "{total} scenarios: {} agree, {} differ, {skipped} skipped",
+            self.agree, self.differ
+        );
+        if skipped > 0 {
+            let why: Vec<String> = self
+                .skipped
+                .iter()
+                .map(|(k, n)| format!("{k}: {n}"))
+                .collect();
+            line.push_str(&format!(" (the engine does not play {})", why.join(", ")));
+        }
+        if self.unselected > 0 {
+            line.push_str(&format!(", {} left out by --only/--skip", self.unselected));
+        }
+        line
+    }
+}
+
+/// Plays the selected cases through `engine`, writing the first disagreement of each
+/// scenario that differs to `out`. Stops at the first error talking to the engine (a
+/// timeout, an exit), returning it with the summary so far.
+pub fn run(
+    engine: &mut Engine,
+    cases: &[Case],
+    selection: &Selection,
+    out: &mut impl Write,
+) -> io::Result<(Summary, Option<(String, EngineError)>)> {
+    let mut summary = Summary::default();
+    for case in cases {
+        if !selection.selects(case) {
+            summary.unselected += 1;
+            continue;
+        }
+        if let Some(facet) = engine.supports.lacks(&case.facets) {
+            *summary.skipped.entry(facet).or_default() += 1;
+            continue;
+        }
+        match check(engine, &case.scenario, &case.expected) {
+            Ok(Verdict::Agree) => summary.agree += 1,
+            Ok(Verdict::Skip(why)) => *summary.skipped.entry(why).or_default() += 1,
+            Ok(Verdict::Differ(d)) => {
+                summary.differ += 1;
+                writeln!(out, "{}", d.render(&case.name))?;
+            }
+            Err(e) => {
+                summary.differ += 1;
+                return Ok((summary, Some((case.name.clone(), e))));
+            }
+        }
+    }
+    Ok((summary, None))
+}
