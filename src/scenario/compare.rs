@@ -576,7 +576,10 @@ pub fn check(
     }
     for (i, (m, jm)) in scenario.moves.iter().zip(&expected.moves).enumerate() {
         ctx.during = format!("move {} ({} {})", i + 1, now.side, m.mv);
-        ctx.position = Some((now.board.clone(), now.mover()));
+        ctx.position = Some((
+            now.board.clone(),
+            format!("before the move, {}", now.mover()),
+        ));
         let path = format!("moves[{i}]");
         if jm.player != now.side {
             return Ok(ctx.differ(

@@ -138,17 +138,24 @@ pub struct Summary {
     pub skipped: BTreeMap<String, usize>,
     /// Scenarios `--only` and `--skip` left out.
     pub unselected: usize,
+    /// Scenarios of the run, played or not (more than the others' sum when it stopped).
+    pub total: usize,
 }
 
 impl Summary {
     /// One line: `195 scenarios: 150 agree, 2 differ, 43 skipped (players=3: 20, ...)`.
     pub fn line(&self) -> String {
         let skipped: usize = self.skipped.values().sum();
-        let total = self.agree + self.differ + skipped + self.unselected;
-        let mut line = format!(
-            "{total} scenarios: {} agree, {} differ, {skipped} skipped",
+        let seen = self.agree + self.differ + skipped + self.unselected;
+        let mut line = if seen < self.total {
+            format!("stopped after {seen} of {} scenarios: ", self.total)
+        } else {
+            format!("{seen} scenarios: ")
+        };
+        line.push_str(&format!(
+            "{} agree, {} differ, {skipped} skipped",
             self.agree, self.differ
-        );
+        ));
         if skipped > 0 {
             let why: Vec<String> = self
                 .skipped
@@ -173,7 +180,10 @@ pub fn run(
     selection: &Selection,
     out: &mut impl Write,
 ) -> io::Result<(Summary, Option<(String, EngineError)>)> {
-    let mut summary = Summary::default();
+    let mut summary = Summary {
+        total: cases.len(),
+        ..Summary::default()
+    };
     for case in cases {
         if !selection.selects(case) {
             summary.unselected += 1;

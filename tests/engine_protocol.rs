@@ -1,0 +1,458 @@
+//! `reversi scenario --engine`: the engine protocol (`spec/engine-protocol.md`) driving the
+//! reference adapter (`--serve-engine`) through the whole suite, the Python example engine
+//! (`examples/engine/reversi_engine.py`) through what it supports, the same engine with a
+//! planted bug (a readable first disagreement), engines that hang or exit, and the library's
+//! runner in process over in-memory pipes.
+
+use std::io::{self, Read, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::time::{Duration, Instant};
+
+use reversi_record::scenario::engine::{Channel, Engine};
+use reversi_record::scenario::facets::{self, Supports};
+use reversi_record::scenario::runner::{self, Selection};
+use reversi_record::scenario::serve::serve;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+const BIN: &str = env!("CARGO_BIN_EXE_reversi");
+
+/// The Python example engine's command line.
+fn python_engine() -> String {
+    format!("python3 '{ROOT}/examples/engine/reversi_engine.py'")
+}
+
+/// The reference adapter's command line.
+fn reference_engine() -> String {
+    format!("'{BIN}' scenario --serve-engine")
+}
+
+/// The outcome of a run: exit code, standard output, standard error, time taken.
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+    took: Duration,
+}
+
+/// Runs `reversi ARGS` with `env`, failing the test when it takes more than a minute (a
+/// runner that hangs, or an engine left running that holds the pipes open).
+fn reversi(args: &[&str], env: &[(&str, &str)]) -> Run {
+    let mut cmd = Command::new(BIN);
+    cmd.args(args)
+        .current_dir(ROOT)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let started = Instant::now();
+    let mut child = cmd.spawn().expect("reversi starts");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut stderr = child.stderr.take().expect("stderr");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut out = String::new();
+        let mut err = String::new();
+        let _ = stdout.read_to_string(&mut out);
+        let _ = stderr.read_to_string(&mut err);
+        let _ = tx.send((out, err));
+    });
+    let Ok((stdout, stderr)) = rx.recv_timeout(Duration::from_secs(60)) else {
+        let _ = child.kill();
+        panic!("reversi {args:?} did not finish within a minute (its pipes stayed open)");
+    };
+    let code = child.wait().expect("reversi ends").code();
+    Run {
+        code,
+        stdout,
+        stderr,
+        took: started.elapsed(),
+    }
+}
+
+/// `python3` must be on the PATH: the example engine's tests fail (not skip) without it.
+fn require_python() {
+    let ok = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        ok,
+        "python3 is not on the PATH: the example engine cannot run"
+    );
+}
+
+/// How many suite scenarios the Python example supports, from its declared facets.
+fn python_supported(cases: &[runner::Case]) -> usize {
+    let mut s = Supports::default();
+    for line in [
+        "players=2",
+        "opening=standard",
+        "discs=unlimited",
+        "parse=no",
+    ] {
+        s.add(line).unwrap();
+    }
+    cases
+        .iter()
+        .filter(|c| s.lacks(&c.facets).is_none())
+        .count()
+}
+
+#[test]
+fn the_reference_adapter_agrees_with_the_whole_suite() {
+    let total = runner::suite_cases().unwrap().len();
+    let run = reversi(&["scenario", "--engine", &reference_engine()], &[]);
+    assert_eq!(run.code, Some(0), "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains(&format!(
+            "{total} scenarios: {total} agree, 0 differ, 0 skipped"
+        )),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+}
+
+#[test]
+fn the_python_example_passes_what_it_supports() {
+    require_python();
+    let cases = runner::suite_cases().unwrap();
+    let supported = python_supported(&cases);
+    assert!(
+        supported >= 80,
+        "only {supported} scenarios for the example"
+    );
+    let run = reversi(&["scenario", "--engine", &python_engine()], &[]);
+    assert_eq!(run.code, Some(0), "{}{}", run.stdout, run.stderr);
+    let skipped = cases.len() - supported;
+    let summary = format!(
+        "{} scenarios: {supported} agree, 0 differ, {skipped} skipped (the engine does not play ",
+        cases.len()
+    );
+    assert!(run.stderr.contains(&summary), "{}", run.stderr);
+    assert!(run.stderr.contains("players=3"), "{}", run.stderr);
+}
+
+#[test]
+fn a_planted_bug_gives_a_readable_first_disagreement() {
+    require_python();
+    let engine = python_engine();
+    let run = reversi(
+        &["scenario", "--engine", &engine],
+        &[("REVERSI_EXAMPLE_BUG", "one-direction")],
+    );
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    // One report per scenario that differs; the first of the suite's order is this one.
+    let first = run.stdout.split("\n\n").next().unwrap();
+    let expected = "\
+rules/mutual-block.scenario: the engine disagrees at moves[1].after.flips, after move 2 (white c5)
+  expected: b6[c5] c6[c5,d5] d6[d5] e6[d5,e5] f6[e5]
+  engine:   b6[c5] c6[c5] d6[d5] e6[d5] f6[e5]
+  c6 flips c5 d5 (the engine: c5); e6 flips d5 e5 (the engine: d5)
+  the position (before the move, white to move):
+     a b c d e f g h
+   1 . . . . . . . .
+   2 . . . . . . . .
+   3 . . . . . . . .
+   4 . . X X X . . .
+   5 . . . X O . . .
+   6 . . . . . . . .
+   7 . . . . . . . .
+   8 . . . . . . . .";
+    assert_eq!(first.trim_end(), expected, "{}", run.stdout);
+    let reports = run.stdout.matches("the engine disagrees at").count();
+    assert!(reports > 10, "{reports} reports:\n{}", run.stdout);
+    assert!(
+        run.stderr.contains(&format!("{reports} differ")),
+        "{}",
+        run.stderr
+    );
+
+    // A scoring bug shows in the outcome only.
+    let run = reversi(
+        &["scenario", "--engine", &engine],
+        &[("REVERSI_EXAMPLE_BUG", "draw-empties-to-black")],
+    );
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(
+        run.stdout.contains(
+            "spec/rules-07.scenario: the engine disagrees at outcome.score, at the end\n  \
+             expected: black 18, white 18\n  engine:   black 33, white 3\n"
+        ),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn an_engine_that_hangs_meets_the_timeout() {
+    require_python();
+    // Mid-run: the engine stops answering after 50 commands.
+    let run = reversi(
+        &["scenario", "--engine", &python_engine(), "--timeout", "1"],
+        &[("REVERSI_EXAMPLE_HANG_AFTER", "50")],
+    );
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("within 1 s (--timeout); the run stops here"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("stopped after "), "{}", run.stderr);
+    assert!(run.took < Duration::from_secs(30), "took {:?}", run.took);
+    // At the handshake: the engine never answers.
+    let run = reversi(
+        &[
+            "scenario",
+            "--engine",
+            "python3 -c 'import time; time.sleep(3600)'",
+            "--timeout",
+            "0.5",
+        ],
+        &[],
+    );
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("the engine did not answer `protocol 1` within 0.5 s"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn an_engine_that_exits_is_a_clear_error() {
+    require_python();
+    let run = reversi(
+        &["scenario", "--engine", &python_engine()],
+        &[("REVERSI_EXAMPLE_EXIT_AFTER", "50")],
+    );
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("the engine exited before answering")
+            && run
+                .stderr
+                .contains("(exited with status 3); the run stops here"),
+        "{}",
+        run.stderr
+    );
+    let run = reversi(&["scenario", "--engine", "python3 -c pass"], &[]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("the engine exited before answering `protocol 1` (exited with status 0)"),
+        "{}",
+        run.stderr
+    );
+    // Another version of the protocol.
+    let run = reversi(
+        &["scenario", "--engine", "python3 -c \"print('ready 2')\""],
+        &[],
+    );
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(run.stderr.contains("speaks protocol `2`"), "{}", run.stderr);
+}
+
+#[test]
+fn only_and_skip_select_by_label() {
+    let cases = runner::suite_cases().unwrap();
+    let selection = Selection {
+        only: vec!["board=10x10|board=octagon".into()],
+        skip: vec!["random/*".into()],
+    };
+    let wanted = cases.iter().filter(|c| selection.selects(c)).count();
+    // The oracle: the rules string of each JSON, read independently of the labels.
+    let by_hand = cases
+        .iter()
+        .filter(|c| {
+            let rules = c.expected.rules.as_deref().unwrap_or("");
+            (rules.contains(":10x10") || rules.contains(":octagon"))
+                && !c.name.starts_with("random/")
+        })
+        .count();
+    assert_eq!(wanted, by_hand);
+    assert!(wanted > 5);
+    let run = reversi(
+        &[
+            "scenario",
+            "--engine",
+            &reference_engine(),
+            "--only",
+            "board=10x10|board=octagon",
+            "--skip",
+            "random/*",
+        ],
+        &[],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!(
+            "{wanted} agree, 0 differ, 0 skipped, {} left out by --only/--skip",
+            cases.len() - wanted
+        )),
+        "{}",
+        run.stderr
+    );
+    // A section label.
+    let blocked = cases
+        .iter()
+        .filter(|c| facets::matches("§5.3", &c.labels))
+        .count();
+    let by_rules = cases
+        .iter()
+        .filter(|c| {
+            c.expected
+                .rules
+                .as_deref()
+                .is_some_and(|r| r.contains("blocked="))
+        })
+        .count();
+    assert_eq!(blocked, by_rules);
+}
+
+#[test]
+fn scenario_files_and_directories_run_through_an_engine() {
+    let dir = std::env::temp_dir().join(format!("engine-protocol-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let run = reversi(&["scenario", "--suite", dir.to_str().unwrap()], &[]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let rules_dir = dir.join("rules");
+    let n = std::fs::read_dir(&rules_dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "scenario"))
+        })
+        .count();
+    let run = reversi(
+        &[
+            "scenario",
+            "--engine",
+            &reference_engine(),
+            rules_dir.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!("{n} scenarios: {n} agree")),
+        "{}",
+        run.stderr
+    );
+    // An expected JSON that says otherwise is a disagreement, shown with its path.
+    let pass = rules_dir.join("pass.json");
+    let text = std::fs::read_to_string(&pass).unwrap();
+    let edited = text.replacen("\"PassWithMoves\"", "\"FlipsNothing\"", 1);
+    assert_ne!(edited, text, "pass.json has a PassWithMoves refusal");
+    std::fs::write(&pass, edited).unwrap();
+    let run = reversi(
+        &[
+            "scenario",
+            "--engine",
+            &reference_engine(),
+            rules_dir.join("pass.scenario").to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(
+        run.stdout.contains("refusal") && run.stdout.contains("expected: FlipsNothing"),
+        "{}",
+        run.stdout
+    );
+    // A scenario without its expected JSON cannot be run (exit 2).
+    std::fs::remove_file(&pass).unwrap();
+    let run = reversi(
+        &[
+            "scenario",
+            "--engine",
+            &reference_engine(),
+            rules_dir.join("pass.scenario").to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(run.stderr.contains("pass.json"), "{}", run.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(!Path::new(&dir).exists());
+}
+
+/// One end of an in-memory pipe: bytes written to the `Writer` are read from the `Reader`.
+struct Writer(Sender<Vec<u8>>);
+struct Reader(Receiver<Vec<u8>>, Vec<u8>);
+
+impl Write for Writer {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0
+            .send(buf.to_vec())
+            .map_err(|_| io::Error::from(io::ErrorKind::BrokenPipe))?;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Read for Reader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.1.is_empty() {
+            match self.0.recv() {
+                Ok(bytes) => self.1 = bytes,
+                Err(_) => return Ok(0),
+            }
+        }
+        let n = buf.len().min(self.1.len());
+        buf[..n].copy_from_slice(&self.1[..n]);
+        self.1.drain(..n);
+        Ok(n)
+    }
+}
+
+fn pipe() -> (Writer, Reader) {
+    let (tx, rx) = mpsc::channel();
+    (Writer(tx), Reader(rx, Vec::new()))
+}
+
+#[test]
+fn the_runner_and_the_adapter_talk_in_process() {
+    let (to_engine, engine_in) = pipe();
+    let (engine_out, from_engine) = pipe();
+    std::thread::spawn(move || serve(io::BufReader::new(engine_in), engine_out));
+    let channel = Channel::new(from_engine, to_engine, Duration::from_secs(10));
+    let mut engine = Engine::handshake(channel).unwrap();
+    assert!(engine.name.starts_with("reversi-record"), "{}", engine.name);
+    let cases = runner::suite_cases().unwrap();
+    let mut out = Vec::new();
+    let (summary, failure) =
+        runner::run(&mut engine, &cases, &Selection::default(), &mut out).unwrap();
+    assert_eq!(failure, None);
+    assert_eq!(summary.agree, cases.len());
+    assert!(out.is_empty());
+
+    // A case whose expected JSON is wrong in one fact: the disagreement names it.
+    let case = cases
+        .iter()
+        .find(|c| c.name == "rules/multi3-fallback.scenario")
+        .unwrap();
+    let mut wrong = case.clone();
+    let last = wrong.expected.moves.len() - 1;
+    wrong.expected.moves[last].flips.push("a1".into());
+    let (summary, _) = runner::run(&mut engine, &[wrong], &Selection::default(), &mut out).unwrap();
+    assert_eq!(summary.differ, 1);
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains(&format!("at moves[{last}].flips")), "{text}");
+
+    // An engine that stops answering: a timeout, not a hang.
+    let (to_engine, _engine_in) = pipe();
+    let (_engine_out, from_engine) = pipe();
+    let channel = Channel::new(from_engine, to_engine, Duration::from_millis(200));
+    let started = Instant::now();
+    let e = Engine::handshake(channel).unwrap_err();
+    assert!(e.to_string().contains("did not answer `protocol 1`"), "{e}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
