@@ -250,3 +250,104 @@ fn splitting_the_archive_by_year_does_not_depend_on_the_order_of_the_inputs() {
         r.stderr
     );
 }
+
+/// A year's header settings are decided from all its games: two inputs of one year that
+/// state different theoretical depths and creation dates merge into the same file in
+/// either order, with the depth most games state and the latest date; the games stating
+/// the other depth are refused in either order (a `--lossy` loss when asked).
+#[test]
+fn a_years_depth_and_date_come_from_all_its_games_in_any_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let wthor = Path::new(DATA).join("wthor");
+    let r = run(&[
+        "convert",
+        "-q",
+        path_str(&wthor.join("WTH_1990.wtb")),
+        "--to",
+        "rgn",
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let text = String::from_utf8(r.stdout).unwrap();
+    let games: Vec<&str> = text.split("\n\n[Event").collect();
+    assert!(games.len() > 60, "{} games", games.len());
+    let game = |i: usize| match i {
+        0 => games[0].to_string(),
+        _ => format!("[Event{}", games[i]),
+    };
+    // 30 games as the year file states them; 20 others restated at depth 20, created later.
+    let many: String = (0..30).map(|i| game(i) + "\n\n").collect();
+    let few: String = (30..50)
+        .map(|i| {
+            let g = game(i);
+            assert!(g.contains("[TheoreticalDepth \"24\"]"), "{g}");
+            g.replace("[TheoreticalDepth \"24\"]", "[TheoreticalDepth \"20\"]")
+                .replace("[WthorDepth \"24\"]", "[WthorDepth \"20\"]")
+                .replace(
+                    "[WthorCreated \"2006-07-12\"]",
+                    "[WthorCreated \"2007-01-02\"]",
+                )
+                + "\n\n"
+        })
+        .collect();
+    let many_path = dir.path().join("many.rgn");
+    let few_path = dir.path().join("few.rgn");
+    std::fs::write(&many_path, many).unwrap();
+    std::fs::write(&few_path, few).unwrap();
+    let merged = |order: [&Path; 2], lossy: bool, k: usize| {
+        let out = dir.path().join(format!("merged-{k}"));
+        std::fs::create_dir(&out).unwrap();
+        for name in ["WTHOR.JOU", "WTHOR.TRN"] {
+            std::fs::copy(wthor.join(name), out.join(name)).unwrap();
+        }
+        let file = out.join("WTH_1990.wtb");
+        let mut args = vec!["convert", "-q", "--to", "wthor", "-o", path_str(&file)];
+        if lossy {
+            args.push("--lossy");
+        }
+        args.extend(order.iter().map(|p| path_str(p)));
+        let r = run(&args);
+        (r, std::fs::read(&file).unwrap_or_default())
+    };
+    let (strict_a, bytes_a) = merged([&many_path, &few_path], false, 0);
+    let (strict_b, bytes_b) = merged([&few_path, &many_path], false, 1);
+    for r in [&strict_a, &strict_b] {
+        assert_eq!(r.code, Some(1), "{}", r.stderr);
+        assert!(
+            r.stderr.contains(
+                "few.rgn: wthor cannot hold a theoretical depth of 20 empties (this file's is 24)"
+            ),
+            "{}",
+            r.stderr
+        );
+        assert!(
+            r.stderr
+                .contains("converted 30 games to wthor; 20 not converted"),
+            "{}",
+            r.stderr
+        );
+    }
+    assert_eq!(bytes_a, bytes_b, "the same file in either order");
+    let header = &bytes_a[..16];
+    let records = u32::from_le_bytes([header[4], header[5], header[6], header[7]]);
+    assert_eq!(records, 30, "the games at the year's depth");
+    assert_eq!(header[14], 24, "P3: the depth most games state");
+    assert_eq!(
+        (header[0], header[1], header[2], header[3]),
+        (20, 7, 1, 2),
+        "the latest creation date stated"
+    );
+    let (lossy_a, bytes_a) = merged([&many_path, &few_path], true, 2);
+    let (lossy_b, bytes_b) = merged([&few_path, &many_path], true, 3);
+    for r in [&lossy_a, &lossy_b] {
+        assert_eq!(r.code, Some(0), "{}", r.stderr);
+    }
+    // The games in input order, each file's header the same.
+    assert_eq!(bytes_a[..16], bytes_b[..16]);
+    let sorted = |bytes: &[u8]| {
+        let mut records: Vec<&[u8]> = bytes[16..].chunks(68).collect();
+        records.sort();
+        records.concat()
+    };
+    assert_eq!(bytes_a.len(), 16 + 50 * 68);
+    assert_eq!(sorted(&bytes_a), sorted(&bytes_b));
+}

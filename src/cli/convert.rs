@@ -113,6 +113,7 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
         name_files,
         year: args.year,
         staging_dir: None,
+        year_headers: None,
     };
     let names_dir = names
         .as_ref()
@@ -157,13 +158,18 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
     if let Some(template) = template.clone() {
         conversion = conversion.split(template);
     }
+    if target == Format::Wthor {
+        if let Some(years) = survey_years(&args, &options, &conversion, skip_of(&dedupe)) {
+            files.settle_years(years);
+        }
+    }
     // A run that could not read an input, or refused every game it read, leaves every
     // output as it was, and the name files a WTHOR writer would extend too.
     let mut report = Report::new(&args, target_name.clone(), read_back, template.is_some());
     if let Some((_, dropped)) = &dedupe {
         report.dropped = dropped.clone();
     }
-    let skip = dedupe.as_ref().map(|(skip, _)| skip);
+    let skip = skip_of(&dedupe);
     let (tally, finished) =
         match convert_inputs(&args, &options, &conversion, skip, &mut files, &mut report) {
             Ok(tally) if report.failed(&tally) => (tally, Ok(None)),
@@ -285,6 +291,8 @@ struct OpenFile {
     /// What the template gave (`""` for a single output).
     name: String,
     output: SharedOutput,
+    /// The writer's options.
+    options: WriteOptions,
     writer: Box<dyn RecordWriter>,
 }
 
@@ -368,10 +376,24 @@ impl<'a> Files<'a> {
         self.open.push(OpenFile {
             name: name.to_owned(),
             output,
+            options,
             writer,
         });
         self.by_name.insert(name.to_owned(), self.open.len() - 1);
         Ok(self.open.len() - 1)
+    }
+
+    /// Hands every writer the WTHOR year headers decided from all the games: a writer
+    /// already open has written nothing yet and is made again with them.
+    fn settle_years(&mut self, years: wthor::YearHeaders) {
+        let years = Some(Arc::new(years));
+        self.options.year_headers.clone_from(&years);
+        for file in &mut self.open {
+            file.options.year_headers.clone_from(&years);
+            file.writer = self
+                .target
+                .writer(Box::new(file.output.handle()), &file.options);
+        }
     }
 
     /// The error that stopped a run, naming the output the last game went to (a closed
@@ -394,6 +416,7 @@ impl<'a> Files<'a> {
             name,
             output,
             mut writer,
+            ..
         } in std::mem::take(&mut self.open)
         {
             let result = writer.finish();
@@ -1016,6 +1039,38 @@ fn convert_inputs(
 
 /// The game numbers `--dedupe` leaves out, by input name.
 type Skip = std::collections::HashMap<String, std::collections::HashSet<usize>>;
+
+fn skip_of(dedupe: &Option<(Skip, Vec<String>)>) -> Option<&Skip> {
+    dedupe.as_ref().map(|(skip, _)| skip)
+}
+
+/// What the games this run writes state of their WTHOR year files' headers, read from
+/// every input before the run ([`Conversion::survey_years`]): the files then do not
+/// depend on the order of the inputs. `None` with standard input, which cannot be read
+/// twice (the first game to state a setting decides it). An input that cannot be read
+/// adds what it could; the run reports it.
+fn survey_years(
+    args: &Args,
+    options: &InputOptions,
+    conversion: &Conversion,
+    skip: Option<&Skip>,
+) -> Option<wthor::YearHeaders> {
+    if args.inputs.iter().any(|p| p.as_os_str() == "-") {
+        return None;
+    }
+    let mut years = wthor::YearHeaders::default();
+    for path in &args.inputs {
+        let Ok(input) = input::open(path, options) else {
+            continue;
+        };
+        let left_out = skip.and_then(|skip| skip.get(input.name.as_ref()).cloned());
+        let _ = conversion
+            .clone()
+            .skip(left_out)
+            .survey_years(input.into_validation(), &mut years);
+    }
+    Some(years)
+}
 
 /// Reads every input once to find its copies (`archive::dedupe`): the games to leave out
 /// by input, and a line for each saying why (each also a note, unless quiet).

@@ -860,6 +860,7 @@ fn write_games(
         name_files: None,
         year: None,
         staging_dir: dir,
+        year_headers: None,
     };
     let output = SharedOutput::new(Output::create(path, &guarded)?);
     if format == Format::Wthor {

@@ -124,6 +124,10 @@ pub struct WriteOptions {
     /// records): the output's directory; without it, the names directory, else the
     /// system's temporary directory.
     pub staging_dir: Option<PathBuf>,
+    /// WTHOR: each year's header settings decided from all the games a run writes
+    /// ([`wthor::YearHeaders`]), so that a merged file does not depend on the order of
+    /// its inputs; without them, the first game that states a setting decides it.
+    pub year_headers: Option<std::sync::Arc<wthor::YearHeaders>>,
 }
 
 /// Why a record could not be written.

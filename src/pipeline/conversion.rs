@@ -52,13 +52,14 @@ use crate::engine::quick::{move_of, standard_end, QuickClaim, QuickMoves};
 use crate::engine::{Move, Rules};
 use crate::formats::rgn::quick::Annotations;
 use crate::formats::rgn::GameSpan;
-use crate::formats::wthor::{Entry, FileContext, QuickRecord};
+use crate::formats::wthor::{Entry, FileContext, QuickRecord, YearHeaders};
 use crate::formats::{
     capped, rgn, text, Format, ParsedGame, PlainGame, ReadOptions, RecordWriter, Rendered,
     Renderer, WriteError, WriteOptions,
 };
 use crate::pipeline::blocks::{self, Pending, Spent, TextBlock, Unit};
-use crate::record::{GameSelector, Record, TagEdits};
+use crate::pipeline::view::GameReader;
+use crate::record::{GameSelector, Record, Tag, TagEdits};
 use crate::validate::{insert_inferred_passes, settle_result, validate_game, validate_record};
 
 mod fingerprint;
@@ -331,6 +332,58 @@ impl Conversion {
         F: FnMut(Event<'_, T>) -> io::Result<()>,
     {
         self.run_split(inputs, &mut Single(writer), sink)
+    }
+
+    /// Adds to `years` what the games of `input` this run writes state of their WTHOR
+    /// files' headers ([`YearHeaders`]): the games it selects and does not leave out,
+    /// their tags edited as it edits them, each read through the
+    /// [`GameReader`](crate::pipeline::view::GameReader) (its tags, never replayed). A run
+    /// that merges inputs into WTHOR year files surveys every input first and hands the
+    /// result to its writers ([`WriteOptions::year_headers`]), so the files do not depend
+    /// on the order of the inputs.
+    ///
+    /// ```
+    /// use reversi_record::formats::wthor::YearHeaders;
+    /// use reversi_record::formats::{Format, ReadOptions};
+    /// use reversi_record::pipeline::conversion::Conversion;
+    /// use reversi_record::pipeline::Input;
+    /// let text = "[Date \"2004\"]\n[TheoreticalDepth \"24\"]\nf5 d6 *\n";
+    /// let input = Input { format: Format::Rgn, reader: Box::new(text.as_bytes()), options: ReadOptions::default() };
+    /// let mut years = YearHeaders::default();
+    /// Conversion::new().survey_years(input, &mut years).unwrap();
+    /// assert_eq!(years.depth(2004), Some(24));
+    /// ```
+    pub fn survey_years(&self, input: Input, years: &mut YearHeaders) -> io::Result<()> {
+        let file_year = self.target.as_ref().and_then(|t| t.write.year);
+        let mut reader = GameReader::new(input);
+        let mut edited = Vec::new();
+        while let Some(game) = reader.next_game() {
+            let game = game?;
+            let index = game.index();
+            let taken = index > 0
+                && self
+                    .skip
+                    .as_ref()
+                    .map_or(true, |skip| !skip.contains(&index))
+                && self
+                    .select
+                    .as_ref()
+                    .map_or(true, |select| select.matches(index, game.tags()));
+            if !taken {
+                continue;
+            }
+            let board = game.rules().board();
+            match &self.edits {
+                None => years.add(file_year, board, tag_pairs(game.tags())),
+                Some(edits) => {
+                    edited.clear();
+                    edited.extend_from_slice(game.tags());
+                    edits.apply_to_tags(&mut edited);
+                    years.add(file_year, board, tag_pairs(&edited));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Names each game's file with `template` for [`Conversion::run_split`].
@@ -1080,4 +1133,9 @@ fn write(outputs: &mut dyn Outputs, prepared: &mut Prepared) -> io::Result<Outco
         Err(WriteError::Io(e)) => Err(e),
         Err(why) => Ok(Outcome::Refused(why)),
     }
+}
+
+/// A game's tags as `(name, value)` pairs.
+fn tag_pairs(tags: &[Tag]) -> impl Iterator<Item = (&str, &str)> {
+    tags.iter().map(|t| (t.name.as_str(), t.value.as_str()))
 }

@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 
-use super::{Record, TagName};
+use super::{Record, Tag, TagName};
 
 /// One `TAG=VALUE`: a tag to set on every game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -112,9 +112,14 @@ impl TagEdits {
     /// Applies the edits to `record`: the names of its players first, then the tags set
     /// (a tag set to a player's name wins). Returns whether anything changed.
     pub fn apply(&self, record: &mut Record) -> bool {
+        self.apply_to_tags(&mut record.tags)
+    }
+
+    /// [`TagEdits::apply`] to a list of tags.
+    pub fn apply_to_tags(&self, tags: &mut Vec<Tag>) -> bool {
         let mut changed = false;
         if !self.renames.is_empty() {
-            for tag in &mut record.tags {
+            for tag in tags.iter_mut() {
                 let is_player = ["Black", "White", "Red", "Green"]
                     .iter()
                     .any(|p| tag.name.eq_ignore_ascii_case(p));
@@ -130,13 +135,22 @@ impl TagEdits {
             }
         }
         for SetTag { name, value } in &self.set {
-            if value.is_empty() {
-                let before = record.tags.len();
-                record.tags.retain(|t| !t.name.eq_ignore_ascii_case(name));
-                changed |= record.tags.len() != before;
-            } else if record.tag(name) != Some(value.as_str()) {
-                record.set_tag(name, value.clone());
-                changed = true;
+            let at = tags.iter().position(|t| t.name.eq_ignore_ascii_case(name));
+            match (at, value.is_empty()) {
+                (None, true) => {}
+                (Some(_), true) => {
+                    tags.retain(|t| !t.name.eq_ignore_ascii_case(name));
+                    changed = true;
+                }
+                (Some(i), false) if tags[i].value == *value => {}
+                (Some(i), false) => {
+                    tags[i].value = value.clone();
+                    changed = true;
+                }
+                (None, false) => {
+                    tags.push(Tag::new(name.as_str(), value.clone()));
+                    changed = true;
+                }
             }
         }
         changed

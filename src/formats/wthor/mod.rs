@@ -121,7 +121,7 @@ mod writer;
 pub use super::text::{decode_cp1252, encode_cp1252};
 pub use charset::{name_bytes, name_fallback};
 pub use names::{is_name_file, name_files_beside, NameKind, NameTable};
-pub use writer::WthorWriter;
+pub use writer::{WthorWriter, YearHeaders};
 
 pub(crate) use reader::{Entry, Reader};
 pub(crate) use record::{FileContext, QuickRecord, Tags};

@@ -1,6 +1,7 @@
 //! The writer: records staged as 68- or 104-byte records beside the output, the header
 //! written on finish.
 
+use std::collections::BTreeMap;
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Seek, Write};
 use std::path::{Path, PathBuf};
@@ -10,7 +11,7 @@ use super::{
     name_bytes, name_fallback, parse_created, prepare_names, today, Geometry, Header, BLACK_TAG,
     BOARD_SIZE_TAG, CREATED_TAG, DEPTH_TAG, TOURNAMENT_TAG, WHITE_TAG,
 };
-use crate::engine::{Color, Move};
+use crate::engine::{BoardShape, Color, Move};
 use crate::formats::capabilities::with_article;
 use crate::formats::capabilities::{on_moves, tag_phrase, termination_phrase, Claim, ClaimLosses};
 use crate::formats::{check_losses, RecordWriter, WriteError, WriteOptions};
@@ -109,13 +110,14 @@ fn load_names(options: &WriteOptions) -> Option<Result<[NameFile; 2], String>> {
 /// The header's game year is [`WriteOptions::year`], else the first game's: a game without
 /// a year, or of another year, is refused (a file holds the games of one year; with a
 /// `year` given, a game of another year is a `--lossy` loss). The creation date, P1 and P3
-/// come from the first record that states them (`WthorCreated`, `WthorBoardSize`,
+/// are those [`WriteOptions::year_headers`] decided from all of the year's games (what a
+/// run that merges inputs gives: the same file in any order of its inputs); without them,
+/// they come from the first record that states them (`WthorCreated`, `WthorBoardSize`,
 /// `TheoreticalDepth` or `WthorDepth` when it agrees), whatever records without them come
 /// before (a PGN copy of a WTHOR game states none), so a file read and written back is
-/// identical, merged with copies in any order; a new file is dated today, and P3 is 1
-/// (Edax's mark for "no theoretical scores") when no record states a depth. A record that
-/// states another depth than the file's is a loss. A record without `TheoreticalScore` stores its actual score
-/// there.
+/// identical. A new file is dated today, and P3 is 1 (Edax's mark for "no theoretical
+/// scores") when no record states a depth. A record that states another depth than the
+/// file's is a loss. A record without `TheoreticalScore` stores its actual score there.
 ///
 /// Name indexes: with name files ([`WriteOptions::names_dir`] or
 /// [`WriteOptions::name_files`]), each `Event`/`Black`/`White` name is looked up: its
@@ -149,6 +151,122 @@ pub struct WthorWriter<'a> {
     body: Option<BufWriter<File>>,
     count: u32,
     finished: bool,
+}
+
+/// The header settings of each year's WTHOR file decided from every game a run writes,
+/// not from the first that states them, so that a file merged from several inputs is the
+/// same whatever their order: the creation date is the latest a game states
+/// (`WthorCreated`); P1 (`WthorBoardSize`) and P3 (`TheoreticalDepth`, or `WthorDepth`
+/// when it agrees) are the values the most games state, a tie going to the greater. A run
+/// gathers them game by game ([`YearHeaders::add`]) before it writes, and hands them to
+/// its writers in [`WriteOptions::year_headers`]; a game whose depth differs from its
+/// year's is then a loss wherever it comes in the inputs.
+///
+/// ```
+/// use reversi_record::engine::BoardShape;
+/// use reversi_record::formats::wthor::YearHeaders;
+/// let mut years = YearHeaders::default();
+/// let eight = BoardShape::Eight;
+/// years.add(None, eight, [("Date", "2004"), ("TheoreticalDepth", "20")]);
+/// years.add(None, eight, [("Date", "2004.05.01"), ("TheoreticalDepth", "24")]);
+/// years.add(None, eight, [("Date", "2004"), ("TheoreticalDepth", "24")]);
+/// years.add(None, eight, [("Date", "2004"), ("WthorCreated", "2005-01-02")]);
+/// years.add(None, eight, [("Date", "1990"), ("TheoreticalDepth", "22")]);
+/// years.add(Some(1991), eight, [("Date", "1990"), ("TheoreticalDepth", "18")]);
+/// assert_eq!(years.depth(2004), Some(24));
+/// assert_eq!(years.created(2004), Some((2005, 1, 2)));
+/// assert_eq!(years.depth(1990), Some(22));
+/// assert_eq!(years.depth(1991), Some(18));
+/// assert_eq!(years.depth(2000), None);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct YearHeaders {
+    years: BTreeMap<u16, YearTally>,
+}
+
+/// What the games of one year state of their file's header.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct YearTally {
+    /// The latest creation date stated.
+    created: Option<(u32, u8, u8)>,
+    /// The games stating each P1.
+    p1: BTreeMap<u8, u64>,
+    /// The games stating each P3.
+    p3: BTreeMap<u8, u64>,
+}
+
+impl YearTally {
+    fn merge(&mut self, other: YearTally) {
+        self.created = self.created.max(other.created);
+        for (mine, theirs) in [(&mut self.p1, other.p1), (&mut self.p3, other.p3)] {
+            for (value, games) in theirs {
+                *mine.entry(value).or_default() += games;
+            }
+        }
+    }
+}
+
+/// The value the most games state, a tie going to the greater.
+fn most_stated(counts: &BTreeMap<u8, u64>) -> Option<u8> {
+    counts
+        .iter()
+        .max_by_key(|&(&value, &games)| (games, value))
+        .map(|(&value, _)| value)
+}
+
+impl YearHeaders {
+    /// Counts what a game on `board` with these tags states of its year's header: the
+    /// year `file_year` (`--year`) when given, else its `Date`'s. A game WTHOR cannot hold
+    /// (another board) or without a year states nothing.
+    pub fn add<'t>(
+        &mut self,
+        file_year: Option<u16>,
+        board: BoardShape,
+        tags: impl IntoIterator<Item = (&'t str, &'t str)>,
+    ) {
+        let Some(geometry) = Geometry::of(board) else {
+            return;
+        };
+        let mut fields = TagFields::default();
+        let mut ignored = Vec::new();
+        for (name, value) in tags {
+            fields.take(name, value, geometry, &mut ignored);
+        }
+        let Some(year) = file_year.or(fields.year) else {
+            return;
+        };
+        let tally = self.years.entry(year).or_default();
+        tally.created = tally.created.max(fields.created);
+        if let Some(p1) = fields.board_size {
+            *tally.p1.entry(p1).or_default() += 1;
+        }
+        if let Some(p3) = fields.p3() {
+            *tally.p3.entry(p3).or_default() += 1;
+        }
+    }
+
+    /// Adds what `other` gathered (another input, another thread).
+    pub fn merge(&mut self, other: YearHeaders) {
+        for (year, tally) in other.years {
+            self.years.entry(year).or_default().merge(tally);
+        }
+    }
+
+    /// The header's P3 for the games of `year`: the theoretical depth (or WTHOR's code
+    /// for it) the most games state; `None` when none states one.
+    pub fn depth(&self, year: u16) -> Option<u8> {
+        most_stated(&self.years.get(&year)?.p3)
+    }
+
+    /// The header's creation date for the games of `year`: the latest stated.
+    pub fn created(&self, year: u16) -> Option<(u32, u8, u8)> {
+        self.years.get(&year)?.created
+    }
+
+    /// The header's P1 for the games of `year`: the board size the most games state.
+    pub fn board_size(&self, year: u16) -> Option<u8> {
+        most_stated(&self.years.get(&year)?.p1)
+    }
 }
 
 impl std::fmt::Debug for WthorWriter<'_> {
@@ -286,7 +404,7 @@ impl<'a> WthorWriter<'a> {
         let tags = read_tags(record, geometry, losses);
         let year = self.year_of(&tags, losses)?;
         let p3 = tags.p3();
-        self.depth_losses(&tags, losses);
+        self.depth_losses(&tags, year, losses);
         let resolved = self.resolve_names(&tags, losses);
 
         let mut bytes = Vec::with_capacity(geometry.record_len());
@@ -367,8 +485,17 @@ impl<'a> WthorWriter<'a> {
     }
 
     /// A theoretical depth other than this file's header says.
-    fn depth_losses(&self, tags: &TagFields<'_>, losses: &mut Vec<String>) {
-        let Some(h) = self.header.as_ref().filter(|_| self.stated[2]) else {
+    fn depth_losses(&self, tags: &TagFields<'_>, year: u16, losses: &mut Vec<String>) {
+        let decided = self.options.year_headers.as_deref().map(|years| {
+            let mut header = Header::default();
+            header.set_created(years.created(year).unwrap_or_else(today));
+            years.depth(year).map(|p3| Header { p3, ..header })
+        });
+        let header = match decided {
+            Some(decided) => decided,
+            None => self.header.filter(|_| self.stated[2]),
+        };
+        let Some(h) = header else {
             return;
         };
         let differs = match (tags.depth, tags.depth_raw) {
@@ -480,6 +607,26 @@ impl<'a> WthorWriter<'a> {
         )
     }
 
+    /// Takes the header settings `years` decided for `year`: a record stating another
+    /// value no longer changes them.
+    fn settle(&mut self, years: &YearHeaders, year: u16) {
+        let Some(header) = self.header.as_mut() else {
+            return;
+        };
+        if let Some(created) = years.created(year) {
+            header.set_created(created);
+            self.stated[0] = true;
+        }
+        if let Some(p1) = years.board_size(year) {
+            header.p1 = p1;
+            self.stated[1] = true;
+        }
+        if let Some(p3) = years.depth(year) {
+            header.p3 = p3;
+            self.stated[2] = true;
+        }
+    }
+
     fn accept(&mut self, e: Encoded) -> io::Result<()> {
         if self.body.is_none() {
             let file = match &self.staging_dir {
@@ -502,15 +649,23 @@ impl<'a> WthorWriter<'a> {
                 return Err(self.staging_error("write", &err));
             }
         }
-        let header = self.header.get_or_insert_with(|| Header {
-            game_year: e.year,
-            p1: match e.geometry {
-                Geometry::Eight => 8,
-                Geometry::Ten => 10,
-            },
-            p3: 1,
-            ..Header::default()
-        });
+        if self.header.is_none() {
+            self.header = Some(Header {
+                game_year: e.year,
+                p1: match e.geometry {
+                    Geometry::Eight => 8,
+                    Geometry::Ten => 10,
+                },
+                p3: 1,
+                ..Header::default()
+            });
+            if let Some(years) = self.options.year_headers.clone() {
+                self.settle(&years, e.year);
+            }
+        }
+        let Some(header) = self.header.as_mut() else {
+            return Ok(());
+        };
         if let (false, Some(created)) = (self.stated[0], e.created) {
             header.set_created(created);
             self.stated[0] = true;
@@ -868,7 +1023,22 @@ struct TagFields<'r> {
     names: [Option<&'r str>; 3],
 }
 
-impl TagFields<'_> {
+/// Reads the tags WTHOR holds, listing the others and values it cannot hold as losses.
+fn read_tags<'r>(
+    record: &'r Record,
+    geometry: Geometry,
+    losses: &mut Vec<String>,
+) -> TagFields<'r> {
+    let mut f = TagFields::default();
+    for tag in &record.tags {
+        if !f.take(&tag.name, &tag.value, geometry, losses) {
+            losses.push(tag_phrase(&tag.name));
+        }
+    }
+    f
+}
+
+impl<'r> TagFields<'r> {
     /// The header's P3 the tags ask for: `TheoreticalDepth`, or `WthorDepth` when it says
     /// the same (the value wins over the raw byte, which may be stale after an edit).
     fn p3(&self) -> Option<u8> {
@@ -888,19 +1058,19 @@ impl TagFields<'_> {
             (raw, depth) => raw.or(depth),
         }
     }
-}
 
-/// Reads the tags WTHOR holds, listing the others and values it cannot hold as losses.
-fn read_tags<'r>(
-    record: &'r Record,
-    geometry: Geometry,
-    losses: &mut Vec<String>,
-) -> TagFields<'r> {
-    let total = geometry.squares();
-    let mut f = TagFields::default();
-    for tag in &record.tags {
-        let name = tag.name.as_str();
-        let value = tag.value.trim();
+    /// Takes the tag `name`'s value into its field, listing a value WTHOR cannot hold as
+    /// a loss; `false` when WTHOR has no field for the tag.
+    fn take(
+        &mut self,
+        name: &str,
+        value: &'r str,
+        geometry: Geometry,
+        losses: &mut Vec<String>,
+    ) -> bool {
+        let f = self;
+        let total = geometry.squares();
+        let value = value.trim();
         let is = |n: &str| name.eq_ignore_ascii_case(n);
         let number = |what: &str, losses: &mut Vec<String>| -> Option<u16> {
             let v = value.parse().ok();
@@ -954,10 +1124,10 @@ fn read_tags<'r>(
                     == Some(geometry)
             });
         } else {
-            losses.push(tag_phrase(name));
+            return false;
         }
+        true
     }
-    f
 }
 
 #[cfg(test)]
