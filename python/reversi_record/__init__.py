@@ -40,6 +40,7 @@ from .errors import (
     ScenarioError,
     StandingsError,
     UsageError,
+    WriteError,
     WriteRefused,
 )
 
@@ -69,5 +70,6 @@ __all__ = [
     "ScenarioError",
     "StandingsError",
     "UsageError",
+    "WriteError",
     "WriteRefused",
 ]

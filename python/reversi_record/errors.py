@@ -47,6 +47,17 @@ class ReadError(ReversiError, OSError):
             setattr(self, key, value)
 
 
+class WriteError(ReversiError, OSError):
+    """A file that could not be written (``"io"``); the message names its path once."""
+
+    def __init__(self, message: str, code: str, **extra):
+        OSError.__init__(self, message)
+        self.message = message
+        self.code = code
+        for key, value in extra.items():
+            setattr(self, key, value)
+
+
 class WriteRefused(ReversiError):
     """A format that cannot hold part of a game: ``lost`` names the parts, ``code`` says
     why (``"cannot-hold"``: ``lossy=True`` would drop them; ``"changes-meaning"``,
@@ -72,6 +83,7 @@ __all__ = [
     "IllegalMoveError",
     "FormatError",
     "ReadError",
+    "WriteError",
     "WriteRefused",
     "ScenarioError",
     "StandingsError",

@@ -201,7 +201,11 @@ impl Dataset {
             current: None,
             format: format_arg(py, format)?,
             rules: rules_arg(py, rules)?,
-            chunk: chunk.unwrap_or(usize::MAX).max(1),
+            chunk: match chunk {
+                None => usize::MAX,
+                Some(0) => return Err(errors::usage(py, "chunk must be at least 1 game")),
+                Some(n) => n,
+            },
             options,
             jobs,
             batch: Mutex::new(Batch::new()),
@@ -274,6 +278,21 @@ impl Dataset {
 impl Dataset {
     fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
         slf
+    }
+
+    fn __repr__(&self) -> String {
+        let chunk = match self.chunk {
+            usize::MAX => String::new(),
+            n => format!(", {n} games a chunk"),
+        };
+        let current = match &self.current {
+            Some((name, _)) => format!("reading {name}, "),
+            None => String::new(),
+        };
+        format!(
+            "<Dataset {current}{} inputs to come{chunk}>",
+            self.paths.len()
+        )
     }
 
     pub(crate) fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyDict>>> {

@@ -66,6 +66,12 @@ impl PyRules {
         self.0.is_anti()
     }
 
+    /// Pickling: the rules string.
+    fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<(PyObject, (String,))> {
+        let class = slf.py().get_type::<PyRules>().into_any().unbind();
+        Ok((class, (slf.get().0.to_string(),)))
+    }
+
     /// The start position.
     fn start(&self) -> PyPosition {
         PyPosition(reversi_record::Position::new(self.0))
@@ -94,7 +100,9 @@ pub(crate) fn rules_arg(
     if let Ok(r) = rules.extract::<PyRules>() {
         return Ok(Some(r.0));
     }
-    let text: String = rules.extract()?;
+    let text: String = rules
+        .extract()
+        .map_err(|_| errors::wrong_type("rules", "a Rules or a rules string", rules))?;
     Ok(Some(parse_rules(py, &text)?.0))
 }
 
@@ -288,6 +296,74 @@ impl PyPosition {
 
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyPosition {
         *self
+    }
+
+    /// Positions are equal when the rules, the discs, the side to move and the discs in
+    /// hand are; the hash is of the same (a position used as a key must not be played on).
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.0.rules().hash(&mut h);
+        for c in Color::ALL {
+            self.0.discs(c).0.hash(&mut h);
+        }
+        self.0.neutral().0.hash(&mut h);
+        self.0.turn().hash(&mut h);
+        h.finish()
+    }
+
+    /// Pickling: the rules string, each colour's discs and the neutral discs (as integers,
+    /// bit `row * 10 + col`), the side to move and the discs in hand.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__(
+        slf: &Bound<'_, Self>,
+    ) -> PyResult<(PyObject, (String, Vec<u128>, u128, String, Vec<Option<u8>>))> {
+        let pos = slf.borrow().0;
+        let restore = slf
+            .py()
+            .get_type::<PyPosition>()
+            .getattr("_from_state")?
+            .unbind();
+        Ok((
+            restore,
+            (
+                pos.rules().to_string(),
+                Color::ALL.iter().map(|&c| pos.discs(c).0).collect(),
+                pos.neutral().0,
+                pos.turn().name().to_owned(),
+                Color::ALL.iter().map(|&c| pos.in_hand(c)).collect(),
+            ),
+        ))
+    }
+
+    /// The position of a pickle's state (`__reduce__`).
+    #[staticmethod]
+    fn _from_state(
+        py: Python<'_>,
+        rules: &str,
+        discs: Vec<u128>,
+        neutral: u128,
+        turn: &str,
+        in_hand: Vec<Option<u8>>,
+    ) -> PyResult<PyPosition> {
+        let rules = parse_rules(py, rules)?.0;
+        let mut sets = [SquareSet(0); 4];
+        for (set, bits) in sets.iter_mut().zip(discs) {
+            *set = SquareSet(bits);
+        }
+        let turn = Color::from_name(turn)
+            .ok_or_else(|| errors::usage(py, format!("a Position's pickle: turn {turn:?}")))?;
+        let setup = reversi_record::engine::Setup {
+            discs: sets,
+            neutral: SquareSet(neutral),
+            turn,
+        };
+        let mut pos = reversi_record::Position::from_setup(rules, setup)
+            .map_err(|e| errors::usage(py, format!("a Position's pickle: {e}")))?;
+        for (&c, n) in Color::ALL.iter().zip(in_hand) {
+            pos.set_in_hand(c, n);
+        }
+        Ok(PyPosition(pos))
     }
 
     /// The board diagram as text.

@@ -28,5 +28,30 @@ pub(crate) fn usage(py: Python<'_>, message: impl Into<String>) -> PyErr {
 
 /// An I/O failure: `ReadError` (also an `OSError`).
 pub(crate) fn io(py: Python<'_>, what: &str, e: &std::io::Error) -> PyErr {
-    raise(py, "ReadError", format!("{what}: {e}"), "io", None)
+    raise(py, "ReadError", naming(what, e), "io", None)
+}
+
+/// A file that could not be written: `WriteError` (also an `OSError`), the path named once.
+pub(crate) fn write(py: Python<'_>, path: &str, e: &std::io::Error) -> PyErr {
+    raise(py, "WriteError", naming(path, e), "io", None)
+}
+
+/// `what: e`, unless the error names `what` already.
+fn naming(what: &str, e: &std::io::Error) -> String {
+    let message = e.to_string();
+    if message.contains(what) {
+        message
+    } else {
+        format!("{what}: {message}")
+    }
+}
+
+/// A TypeError for argument `name`, which expected `expected` and was given `value`.
+pub(crate) fn wrong_type(name: &str, expected: &str, value: &Bound<'_, PyAny>) -> PyErr {
+    let given = value
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into());
+    pyo3::exceptions::PyTypeError::new_err(format!("{name}: expected {expected}, got {given}"))
 }

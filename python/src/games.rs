@@ -60,7 +60,10 @@ pub(crate) fn source_arg(source: &Bound<'_, PyAny>) -> PyResult<Src> {
             return Ok(Src::Bytes("<bytes>".into(), b));
         }
     }
-    Ok(Src::Path(source.extract::<PathBuf>()?))
+    source
+        .extract::<PathBuf>()
+        .map(Src::Path)
+        .map_err(|_| errors::wrong_type("source", "a path, bytes or a binary file object", source))
 }
 
 /// Opens a source as the library's `Input`: the format given or detected (content, then
@@ -161,6 +164,7 @@ pub(crate) struct Reader {
     pub(crate) name: Arc<str>,
     format: Format,
     pub(crate) file_diagnostics: Vec<ParsedGame>,
+    closed: bool,
 }
 
 #[pymethods]
@@ -185,6 +189,49 @@ impl Reader {
                 Some(Ok(game)) => return Ok(Some(Game::new(game))),
             }
         }
+    }
+
+    fn __enter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    /// Leaving a `with` block closes the input: no game is read after it.
+    fn __exit__(
+        &mut self,
+        _kind: &Bound<'_, PyAny>,
+        _value: &Bound<'_, PyAny>,
+        _traceback: &Bound<'_, PyAny>,
+    ) -> bool {
+        self.close();
+        false
+    }
+
+    /// Closes the input (its file); the reader then yields no more games.
+    fn close(&mut self) {
+        if let Ok(mut games) = self.games.lock() {
+            // A reader of nothing: its input (the open file) is dropped.
+            *games = GameReader::new(Input {
+                format: Format::MoveString,
+                reader: Box::new(io::empty()),
+                options: ReadOptions::default(),
+            });
+        }
+        self.closed = true;
+    }
+
+    /// Whether `close()` was called (or the `with` block left).
+    #[getter]
+    fn closed(&self) -> bool {
+        self.closed
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<Reader {} as {}{}>",
+            self.name,
+            self.format.name(),
+            if self.closed { ", closed" } else { "" }
+        )
     }
 
     /// The format the input is read as (`"wthor"`, `"pgn:playok"`, ...).
@@ -228,6 +275,7 @@ pub(crate) fn read_games(
         name,
         format,
         file_diagnostics: Vec::new(),
+        closed: false,
     })
 }
 
@@ -289,10 +337,18 @@ impl Game {
     #[pyo3(signature = (moves, rules = None, tags = None))]
     fn from_moves(
         py: Python<'_>,
-        moves: Vec<Option<String>>,
+        moves: &Bound<'_, PyAny>,
         rules: Option<&Bound<'_, PyAny>>,
         tags: Option<Vec<(String, String)>>,
     ) -> PyResult<Game> {
+        let expected = "a list of square names (str, \"--\" or None a pass)";
+        let moves: Vec<Option<String>> = if moves.is_instance_of::<PyString>() {
+            return Err(errors::wrong_type("moves", expected, moves));
+        } else {
+            moves
+                .extract()
+                .map_err(|_| errors::wrong_type("moves", expected, moves))?
+        };
         let mut record = Record::new(rules_arg(py, rules)?.unwrap_or_default());
         for m in &moves {
             record
@@ -454,6 +510,47 @@ impl Game {
         self.game.record.as_ref().map_or(0, |r| r.moves.len())
     }
 
+    /// Games are equal when they are the same game of the same input: its name, index,
+    /// text and record (what it says; where each part was written is not compared).
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        let Ok(other) = other.downcast::<Game>() else {
+            return false;
+        };
+        let (a, b) = (&self.game, &other.get().game);
+        a.index == b.index
+            && a.source.name == b.source.name
+            && a.source.text == b.source.text
+            && a.record.as_ref().map(Record::without_spans)
+                == b.record.as_ref().map(Record::without_spans)
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.game.index.hash(&mut h);
+        self.game.source.name.hash(&mut h);
+        self.game.source.text.hash(&mut h);
+        h.finish()
+    }
+
+    /// Pickling: the game's name, index, text and record, and the reader's findings
+    /// (their code, severity, message, place and help).
+    fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<(PyObject, (String,))> {
+        let py = slf.py();
+        let state = pickle_state(&slf.get().game)
+            .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+        let unpickle = py.get_type::<Game>().getattr("_from_pickle")?.unbind();
+        Ok((unpickle, (state,)))
+    }
+
+    /// The game of a pickle's state.
+    #[staticmethod]
+    fn _from_pickle(state: &str) -> PyResult<Game> {
+        unpickle_state(state)
+            .map(Game::new)
+            .map_err(|e| pyo3::exceptions::PyValueError::new_err(format!("a Game's pickle: {e}")))
+    }
+
     fn __repr__(&self) -> String {
         match &self.game.record {
             Some(r) => format!(
@@ -474,6 +571,85 @@ impl Game {
             ),
         }
     }
+}
+
+/// A game as JSON: what `Game.__reduce__` pickles.
+fn pickle_state(game: &ParsedGame) -> serde_json::Result<String> {
+    let diagnostics: Vec<serde_json::Value> = game
+        .diagnostics
+        .iter()
+        .map(|d| {
+            serde_json::json!({
+                "code": d.code.name(),
+                "severity": d.severity.name(),
+                "message": d.message,
+                "span": d.span.map(|s| [s.offset, s.len]),
+                "label": d.label,
+                "help": d.help,
+                "game": d.game,
+                "ply": d.ply,
+                "move": d.move_number,
+                "board": d.board,
+            })
+        })
+        .collect();
+    serde_json::to_string(&serde_json::json!({
+        "file": &*game.source.name,
+        "index": game.index,
+        "text": &*game.source.text,
+        "offset": game.source.offset,
+        "line": game.source.line,
+        "record": game.record,
+        "diagnostics": diagnostics,
+    }))
+}
+
+/// The game of [`pickle_state`]'s JSON.
+fn unpickle_state(state: &str) -> Result<ParsedGame, String> {
+    let v: serde_json::Value = serde_json::from_str(state).map_err(|e| e.to_string())?;
+    let text = |key: &str| v[key].as_str().map(str::to_owned);
+    let number = |v: &serde_json::Value| v.as_u64().map(|n| n as usize);
+    let record = match &v["record"] {
+        serde_json::Value::Null => None,
+        r => Some(serde_json::from_value::<Record>(r.clone()).map_err(|e| e.to_string())?),
+    };
+    let mut diagnostics = Vec::new();
+    for d in v["diagnostics"].as_array().into_iter().flatten() {
+        let code = d["code"]
+            .as_str()
+            .and_then(reversi_record::codes::Code::from_name)
+            .ok_or("a diagnostic without a known code")?;
+        let message = d["message"].as_str().unwrap_or_default();
+        let mut diagnostic = match d["severity"].as_str() {
+            Some("error") => Diagnostic::error(code, message),
+            Some("warning") => Diagnostic::warning(code, message),
+            _ => Diagnostic::advice(code, message),
+        };
+        diagnostic.span = d["span"].as_array().and_then(|s| {
+            Some(reversi_record::record::Span::new(
+                number(s.first()?)?,
+                number(s.get(1)?)?,
+            ))
+        });
+        diagnostic.label = d["label"].as_str().map(str::to_owned);
+        diagnostic.help = d["help"].as_str().map(str::to_owned);
+        diagnostic.game = number(&d["game"]);
+        diagnostic.ply = number(&d["ply"]);
+        diagnostic.move_number = number(&d["move"]);
+        diagnostic.board = d["board"].as_str().map(str::to_owned);
+        diagnostics.push(diagnostic);
+    }
+    Ok(ParsedGame {
+        index: number(&v["index"]).ok_or("no index")?,
+        source: Source {
+            name: Arc::from(text("file").unwrap_or_default().as_str()),
+            text: Arc::from(text("text").unwrap_or_default().as_str()),
+            offset: number(&v["offset"]).unwrap_or(0),
+            line: number(&v["line"]).unwrap_or(0),
+        },
+        record,
+        diagnostics,
+    })
 }
 
 fn escape(text: &str) -> String {
@@ -582,7 +758,7 @@ pub(crate) fn write_games(
                 file.write_all(&bytes)?;
                 file.commit()
             })
-            .map_err(|e| errors::io(py, &name, &e))?;
+            .map_err(|e| errors::write(py, &name, &e))?;
             Ok(PyList::new(py, dropped)?.into_any().unbind())
         }
     }

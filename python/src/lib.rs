@@ -161,10 +161,15 @@ fn _games_columns(
 
 /// One path or a list of them.
 fn path_list(paths: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
+    let expected = "a path or a list of paths";
     if paths.is_instance_of::<pyo3::types::PyString>() || paths.hasattr("__fspath__")? {
-        return Ok(vec![paths.extract()?]);
+        return Ok(vec![paths
+            .extract()
+            .map_err(|_| errors::wrong_type("paths", expected, paths))?]);
     }
-    paths.extract()
+    paths
+        .extract()
+        .map_err(|_| errors::wrong_type("paths", expected, paths))
 }
 
 #[pymodule]
