@@ -31,3 +31,21 @@ def data(*parts):
     if not path.exists():
         pytest.fail(f"{path} is missing: the real data is part of the repository (data/SOURCES.md)")
     return path
+
+
+def reversi_cli(root):
+    """The command line's binary: `REVERSI_CLI` when it names one (python/test.sh builds it
+    before the suite runs without Rust on the PATH), else built here with cargo."""
+    import os
+    import subprocess
+
+    given = os.environ.get("REVERSI_CLI")
+    if given:
+        return given
+    subprocess.run(
+        ["cargo", "build", "--quiet", "--features", "cli", "--bin", "reversi"],
+        cwd=root,
+        check=True,
+    )
+    target = Path(os.environ.get("CARGO_TARGET_DIR", Path(root) / "target"))
+    return str(target / "debug" / "reversi")

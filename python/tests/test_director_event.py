@@ -4,12 +4,11 @@ folder the director's fixes make (`fixed/`) ranks as worked out by hand
 --format json` writes for the same files, byte for byte."""
 
 import json
-import os
 import subprocess
 from pathlib import Path
 
 import reversi_record as rr
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, ROOT, reversi_cli
 
 EVENT = FIXTURES / "director-event"
 FIXED = EVENT / "fixed"
@@ -78,15 +77,10 @@ def test_the_fixed_event_ranks_as_worked_out_by_hand():
 
 def test_the_fixed_event_is_the_command_lines_report_byte_for_byte():
     root = Path(ROOT)
-    subprocess.run(
-        ["cargo", "build", "--quiet", "--features", "cli", "--bin", "reversi"],
-        cwd=root,
-        check=True,
-    )
-    target = Path(os.environ.get("CARGO_TARGET_DIR", root / "target"))
+    reversi = reversi_cli(root)
     cli = subprocess.run(
         [
-            str(target / "debug" / "reversi"),
+            reversi,
             "standings",
             "-q",
             "--format",

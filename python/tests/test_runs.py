@@ -1,12 +1,11 @@
 import json
-import os
 import subprocess
 from pathlib import Path
 
 import pytest
 
 import reversi_record as rr
-from conftest import FIXTURES
+from conftest import FIXTURES, reversi_cli
 
 
 def test_scenario_run_and_errors():
@@ -49,14 +48,9 @@ def test_standings_are_the_command_lines_byte_for_byte():
     rounds = [str(p) for p in sorted((FIXTURES / "event").glob("round[1-4].*"))]
     assert len(rounds) == 4
     root = Path(__file__).resolve().parents[2]
-    subprocess.run(
-        ["cargo", "build", "--quiet", "--features", "cli", "--bin", "reversi"],
-        cwd=root,
-        check=True,
-    )
-    target = Path(os.environ.get("CARGO_TARGET_DIR", root / "target"))
+    reversi = reversi_cli(root)
     cli = subprocess.run(
-        [str(target / "debug" / "reversi"), "standings", "-q", "--format", "json", *rounds],
+        [reversi, "standings", "-q", "--format", "json", *rounds],
         capture_output=True,
         check=True,
     )
