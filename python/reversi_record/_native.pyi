@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import IO, Any, Iterable, Iterator, Optional, Sequence, Union
+from typing import IO, Any, Iterable, Iterator, Optional, Sequence, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -126,13 +126,22 @@ def read(
     rules: Optional[RulesLike] = None,
     names: Optional[PathLike] = None,
 ) -> Reader: ...
+@overload
 def write(
     games: Iterable[Game],
-    path: Optional[PathLike] = None,
+    path: None = None,
     format: Optional[str] = None,
     lossy: bool = False,
     year: Optional[int] = None,
-) -> Union[bytes, list[str]]: ...
+) -> bytes: ...
+@overload
+def write(
+    games: Iterable[Game],
+    path: PathLike,
+    format: Optional[str] = None,
+    lossy: bool = False,
+    year: Optional[int] = None,
+) -> list[str]: ...
 def validate(
     paths: Paths,
     jobs: Optional[int] = None,
@@ -149,9 +158,10 @@ def to_numpy(
     legal: bool = False,
     jobs: Optional[int] = None,
 ) -> dict[str, Any]: ...
+@overload
 def dataset(
     paths: Paths,
-    chunk: Optional[int] = None,
+    chunk: None = None,
     boards: bool = True,
     planes: bool = False,
     legal: bool = False,
@@ -159,7 +169,19 @@ def dataset(
     rules: Optional[RulesLike] = None,
     jobs: Optional[int] = None,
     names: Optional[PathLike] = None,
-) -> Union[dict[str, Any], Dataset]: ...
+) -> dict[str, Any]: ...
+@overload
+def dataset(
+    paths: Paths,
+    chunk: int,
+    boards: bool = True,
+    planes: bool = False,
+    legal: bool = False,
+    format: Optional[str] = None,
+    rules: Optional[RulesLike] = None,
+    jobs: Optional[int] = None,
+    names: Optional[PathLike] = None,
+) -> Dataset: ...
 def scenario_run(text: str) -> dict[str, Any]: ...
 def standings(
     paths: Sequence[PathLike],

@@ -8,10 +8,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ._native import scenario_run as _run
 
 
-def run(text: str) -> dict:
+def run(text: str) -> dict[str, Any]:
     """Parses and runs a scenario; the JSON transcript as a dict, its text form under
     ``"text"``. Raises ``ScenarioError`` (with ``code`` and ``line``)."""
     return _run(text)
