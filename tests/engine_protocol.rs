@@ -456,3 +456,220 @@ fn the_runner_and_the_adapter_talk_in_process() {
     assert!(e.to_string().contains("did not answer `protocol 1`"), "{e}");
     assert!(started.elapsed() < Duration::from_secs(5));
 }
+
+/// The paths of a list of backticked names after `prefix` in `text`, up to a blank line.
+fn listed(text: &str, prefix: &str) -> Vec<String> {
+    let start = text
+        .find(prefix)
+        .unwrap_or_else(|| panic!("no `{prefix}` in the text"));
+    let rest = &text[start + prefix.len()..];
+    let end = rest.find("\n\n").unwrap_or(rest.len());
+    rest[..end]
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Every leaf field of the schema, by path (`[]` for list entries); objects that are maps
+/// (flips, counts, discs in hand) are leaves.
+fn schema_leaves(schema: &serde_json::Value) -> Vec<String> {
+    fn resolve<'a>(
+        schema: &'a serde_json::Value,
+        v: &'a serde_json::Value,
+    ) -> &'a serde_json::Value {
+        if let Some(r) = v.get("$ref").and_then(|r| r.as_str()) {
+            let name = r.trim_start_matches("#/$defs/");
+            return resolve(schema, &schema["$defs"][name]);
+        }
+        if let Some(alts) = v.get("oneOf").and_then(|a| a.as_array()) {
+            if let Some(obj) = alts
+                .iter()
+                .map(|a| resolve(schema, a))
+                .find(|a| a.get("properties").is_some() || a.get("items").is_some())
+            {
+                return obj;
+            }
+        }
+        v
+    }
+    fn walk(schema: &serde_json::Value, v: &serde_json::Value, path: &str, out: &mut Vec<String>) {
+        let v = resolve(schema, v);
+        if let Some(props) = v.get("properties").and_then(|p| p.as_object()) {
+            // `error` is one field: a scenario that cannot run.
+            if path == "error"
+                || (!path.is_empty() && props.contains_key("black") && props.len() == 2)
+            {
+                out.push(path.to_owned());
+                return;
+            }
+            for (k, sub) in props {
+                let p = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
+                walk(schema, sub, &p, out);
+            }
+        } else if let Some(items) = v.get("items") {
+            let item = resolve(schema, items);
+            if item.get("properties").is_some() {
+                walk(schema, item, &format!("{path}[]"), out);
+            } else {
+                out.push(path.to_owned());
+            }
+        } else {
+            out.push(path.to_owned());
+        }
+    }
+    let mut out = Vec::new();
+    walk(schema, schema, "", &mut out);
+    out
+}
+
+#[test]
+fn one_list_of_normative_facts_in_code_schema_spec_readme_and_guide() {
+    use reversi_record::scenario::{NORMATIVE, NOT_NORMATIVE};
+    let normative: Vec<String> = NORMATIVE.iter().map(|s| (*s).to_owned()).collect();
+    let not: Vec<String> = NOT_NORMATIVE.iter().map(|s| (*s).to_owned()).collect();
+    // The schema lists them, and every field of the schema is in one list or the other.
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(format!("{ROOT}/spec/scenario.schema.json")).unwrap(),
+    )
+    .unwrap();
+    let strings = |v: &serde_json::Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(strings(&schema["x-normative"]), normative);
+    assert_eq!(strings(&schema["x-not-normative"]), not);
+    let mut leaves = schema_leaves(&schema);
+    leaves.sort();
+    let mut both: Vec<String> = normative.iter().chain(&not).cloned().collect();
+    both.sort();
+    assert_eq!(leaves, both, "the schema's fields are the two lists' paths");
+    let before = both.len();
+    both.dedup();
+    assert_eq!(both.len(), before, "no path in both lists");
+    // The prose: spec §8, the suite's README, the guide.
+    let readme = reversi_record::scenario::suite::files()
+        .unwrap()
+        .into_iter()
+        .find(|f| f.path == "README.md")
+        .unwrap()
+        .contents;
+    for (name, text) in [
+        (
+            "spec/scenario.md",
+            std::fs::read_to_string(format!("{ROOT}/spec/scenario.md")).unwrap(),
+        ),
+        (
+            "docs/guide.md",
+            std::fs::read_to_string(format!("{ROOT}/docs/guide.md")).unwrap(),
+        ),
+        ("the suite's README", readme),
+    ] {
+        assert_eq!(listed(&text, "Normative facts: "), normative, "{name}");
+        assert_eq!(listed(&text, "Not normative: "), not, "{name}");
+    }
+}
+
+/// Changes a JSON value so that it no longer says the same.
+fn perturb(v: &mut serde_json::Value) {
+    use serde_json::Value;
+    match v {
+        Value::Null => *v = Value::from("black"),
+        Value::Bool(b) => *b = !*b,
+        Value::Number(n) => *v = Value::from(n.as_u64().unwrap_or(0) + 1),
+        Value::String(s) => {
+            *s = match s.as_str() {
+                "black" => "white".into(),
+                "main" => "opening".into(),
+                "opening" => "main".into(),
+                other => format!("{other}?"),
+            }
+        }
+        Value::Array(a) => a.push(Value::from("a1")),
+        Value::Object(m) => {
+            if let Some(n) = m.get("black").and_then(Value::as_u64) {
+                m.insert("black".into(), Value::from(n + 1));
+            } else if let Some(Value::Array(first)) = m.values_mut().next() {
+                first.push(Value::from("x"));
+            } else {
+                m.insert("a1".into(), Value::Array(Vec::new()));
+            }
+        }
+    }
+}
+
+/// The value at a path with `[]` taken as entry `index`, if there is one.
+fn at<'a>(
+    v: &'a mut serde_json::Value,
+    path: &str,
+    index: usize,
+) -> Option<&'a mut serde_json::Value> {
+    let mut v = v;
+    for part in path.split('.') {
+        let (name, list) = match part.strip_suffix("[]") {
+            Some(n) => (n, true),
+            None => (part, false),
+        };
+        v = v.get_mut(name)?;
+        if list {
+            v = v.get_mut(index)?;
+        }
+    }
+    Some(v)
+}
+
+#[test]
+fn the_runner_compares_every_normative_fact() {
+    use reversi_record::scenario::compare::{check, Verdict};
+    use reversi_record::scenario::{JsonScenario, StartGiven, NORMATIVE};
+    let (to_engine, engine_in) = pipe();
+    let (engine_out, from_engine) = pipe();
+    std::thread::spawn(move || serve(io::BufReader::new(engine_in), engine_out));
+    let channel = Channel::new(from_engine, to_engine, Duration::from_secs(10));
+    let mut engine = Engine::handshake(channel).unwrap();
+    let cases = runner::suite_cases().unwrap();
+    for path in NORMATIVE {
+        // A case holding the fact (setup facts: one the runner does not send, from the
+        // rules' own start), its first entry holding it, changed.
+        let mut tried = false;
+        'cases: for case in &cases {
+            if path.starts_with("setup.") && case.scenario.start != StartGiven::Rules {
+                continue;
+            }
+            let original = serde_json::to_value(&case.expected).unwrap();
+            for index in 0..original["moves"].as_array().map_or(1, |a| a.len().max(1)) {
+                let mut value = original.clone();
+                let Some(field) = at(&mut value, path, index) else {
+                    continue;
+                };
+                if path.ends_with(".in_hand") && field.is_null() {
+                    continue;
+                }
+                perturb(field);
+                let concrete = path.replace("[]", &format!("[{index}]"));
+                let expected: JsonScenario = serde_json::from_value(value).unwrap();
+                let verdict = check(&mut engine, &case.scenario, &expected).unwrap();
+                let Verdict::Differ(d) = verdict else {
+                    panic!("{}: {concrete} changed, the runner agrees", case.name);
+                };
+                assert!(
+                    d.path.starts_with(&concrete),
+                    "{}: {concrete} changed, the runner reports {}",
+                    case.name,
+                    d.path
+                );
+                tried = true;
+                break 'cases;
+            }
+        }
+        assert!(tried, "no suite scenario holds {path}");
+    }
+}

@@ -9,6 +9,57 @@ use crate::formats::rgn::board::to_line;
 use super::parse::ScenarioError;
 use super::run::Transcript;
 
+/// The normative facts of a scenario's JSON, by path (`[]` for every entry of a list): what
+/// an engine must match to pass the scenario (`spec/scenario.md` §8; the schema's
+/// `x-normative` says the same, and `scenario::compare` compares each).
+pub const NORMATIVE: &[&str] = &[
+    "setup.board",
+    "setup.turn",
+    "setup.in_hand",
+    "setup.phase",
+    "setup_refusal",
+    "positions[].key",
+    "positions[].turn",
+    "positions[].legal",
+    "positions[].flips",
+    "positions[].board",
+    "positions[].in_hand",
+    "positions[].phase",
+    "moves[].player",
+    "moves[].flips",
+    "moves[].refusal",
+    "moves[].after.turn",
+    "moves[].after.legal",
+    "moves[].after.flips",
+    "moves[].after.in_hand",
+    "moves[].after.phase",
+    "moves[].after.key",
+    "outcome.winner",
+    "outcome.goal",
+    "outcome.discs",
+    "outcome.neutral",
+    "outcome.empty",
+    "outcome.scoring",
+    "outcome.score",
+    "parses[].rules",
+];
+
+/// Every other field of a scenario's JSON: what the scenario asks (the rules, the setup as
+/// a `start:` line, the moves tried, the rules strings read), where it comes from, a count
+/// and our wording (the schema's `x-not-normative`).
+pub const NOT_NORMATIVE: &[&str] = &[
+    "file",
+    "rules",
+    "error",
+    "parses[].input",
+    "parses[].refused",
+    "setup_refused",
+    "setup.start",
+    "positions[].after_moves",
+    "moves[].move",
+    "moves[].refused",
+];
+
 /// `{"scenarios": [...]}`: what `reversi scenario --format json` prints.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JsonReport {

@@ -44,7 +44,7 @@ mod text;
 
 pub use json::{
     JsonError, JsonMove, JsonOutcome, JsonParse, JsonPosition, JsonReport, JsonScenario, JsonSetup,
-    JsonState,
+    JsonState, NORMATIVE, NOT_NORMATIVE,
 };
 pub use parse::{
     read_diagram, ErrorKind, Scenario, ScenarioError, ScenarioMove, StartGiven, Tried, MAX_MOVES,

@@ -527,16 +527,34 @@ it in `NAME.json` (one scenario object of the JSON transcript).
 `manifest.json` lists every scenario with its expected file and every file with its
 content hash (FNV-1a, 64 bits); `scenario.schema.json` is the JSON Schema of a `NAME.json`.
 
-To check an engine: for each scenario, set up the start (`setup` in the JSON gives it in
-machine form), play the moves, and compare; an engine passes a scenario when it agrees with every normative fact of its JSON: the
-`setup` (`board`, `turn`, `in_hand` in classic reversi, `phase`) or, when the setup is
-refused, its kind `setup_refusal`; for each entry of `positions`, `key`, `turn`, `legal`,
-`flips`, `board`, `in_hand` (classic) and `phase`; for each entry of `moves`, `player`,
-`flips`, whether it is refused and the kind of the refusal (`refusal`, spec/rules.md §8),
-and `after` (what the next side faces: `turn`, `legal`, `flips`, `in_hand`, `phase`, `key`);
-the `outcome`; for each `parses` entry, whether the rules string is refused and its canonical
-`rules`. Not normative: `file`, `after_moves` (a count, not an identity: `key` is the
-identity) and our wording (`refused`, `setup_refused`, `parses[].refused`, `error`).
+To check an engine: `reversi scenario --engine 'COMMAND'` plays the suite through an engine
+speaking the line protocol of spec/engine-protocol.md and reports the first disagreement of
+each scenario. By hand: for each scenario, set up the start (`setup` in the JSON gives it in
+machine form), play the moves, and compare; an engine passes a scenario when it agrees with every normative fact of its JSON (a path with
+`[]` stands for every entry of the list): the `setup` the scenario asks for (board, side to
+move, discs in hand in classic reversi, phase) or, when the setup is refused, the kind of the
+refusal; each position shown; each move's player, flips, refusal kind and what the next side
+faces (`after`); the outcome; the canonical form of each rules string read (`null` when
+refused).
+
+Normative facts: `setup.board`, `setup.turn`, `setup.in_hand`, `setup.phase`,
+`setup_refusal`, `positions[].key`, `positions[].turn`, `positions[].legal`,
+`positions[].flips`, `positions[].board`, `positions[].in_hand`, `positions[].phase`,
+`moves[].player`, `moves[].flips`, `moves[].refusal`, `moves[].after.turn`,
+`moves[].after.legal`, `moves[].after.flips`, `moves[].after.in_hand`,
+`moves[].after.phase`, `moves[].after.key`, `outcome.winner`, `outcome.goal`,
+`outcome.discs`, `outcome.neutral`, `outcome.empty`, `outcome.scoring`, `outcome.score`,
+`parses[].rules`.
+
+Not normative: `file`, `rules`, `error`, `parses[].input`, `parses[].refused`,
+`setup_refused`, `setup.start`, `positions[].after_moves`, `moves[].move`,
+`moves[].refused`.
+
+The fields not normative are what the scenario asks (the rules, the setup as a `start:`
+line, the moves tried, the strings read), where it comes from, a count (`after_moves`: `key`
+is the identity) and our wording.
+The manifest gives each scenario's rules, facets (preset, board, players, options) and the
+sections of spec/rules.md it exercises, to choose what an engine plays.
 `reversi scenario --check DIR/*/*.scenario` checks reversi-record itself.
 ";
 
@@ -549,8 +567,9 @@ pub const MANIFEST: &str = "manifest.json";
 
 /// The version of the suite's layout and JSON (the `format` of the manifest). 3: the
 /// `combined/` and `setups/` directories; random games no longer `show: every` (each
-/// move's `after` carries the position).
-pub const FORMAT: u32 = 3;
+/// move's `after` carries the position). 4: each scenario of the manifest with its
+/// rules, facets and sections.
+pub const FORMAT: u32 = 4;
 
 /// FNV-1a, 64 bits, as 16 hex digits: the manifest's content hash (no dependency, the same
 /// everywhere; it tells changed files apart, it is no defence against forgery).
@@ -570,8 +589,9 @@ pub fn fnv1a64(bytes: &[u8]) -> String {
 }
 
 /// The manifest of the suite's `files` (written last, as `manifest.json`): the version of
-/// reversi-record and of the suite's format, every scenario with its expected JSON, and
-/// every file with its content hash. `reversi scenario --suite DIR` reads the manifest it
+/// reversi-record and of the suite's format, every scenario with its expected JSON, its
+/// rules, facets (`facets::of`: preset, board, players, options ...) and the sections of
+/// `spec/rules.md` it exercises (`facets::sections`), and every file with its content hash. `reversi scenario --suite DIR` reads the manifest it
 /// wrote before to remove the files it no longer writes.
 pub fn manifest(files: &[SuiteFile]) -> SuiteFile {
     use serde_json::{json, Value};
@@ -579,7 +599,19 @@ pub fn manifest(files: &[SuiteFile]) -> SuiteFile {
         .iter()
         .filter_map(|f| {
             let stem = f.path.strip_suffix(".scenario")?;
-            Some(json!({"scenario": f.path, "expected": format!("{stem}.json")}))
+            let expected = format!("{stem}.json");
+            let mut entry = json!({"scenario": f.path, "expected": expected});
+            let json = files.iter().find(|g| g.path == expected)?;
+            let case = super::runner::Case::new(&f.path, &f.contents, &json.contents).ok()?;
+            let facets: serde_json::Map<String, Value> = case
+                .facets
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), Value::from(v.as_str())))
+                .collect();
+            entry["rules"] = json!(case.expected.rules);
+            entry["facets"] = Value::Object(facets);
+            entry["sections"] = json!(super::facets::sections(&case.expected));
+            Some(entry)
         })
         .collect();
     let hashes: Vec<Value> = files
