@@ -31,7 +31,7 @@ use rayon::prelude::*;
 
 use crate::engine::{quick, Cell, Move, Position, Rows, Rules, Square, MAX_SIDE};
 use crate::pipeline::view::GameView;
-use crate::record::{Record, StartPosition};
+use crate::record::{ClaimedResult, Record, ResultScore, StartPosition, Termination};
 use crate::validate::infer_passes;
 
 /// A pass in [`Arrays::moves`].
@@ -112,6 +112,9 @@ struct Entry {
     /// `None` when the rules refuse the start.
     start: Option<Position>,
     moves: std::ops::Range<usize>,
+    /// The winner the record claims ([`claimed_winner`]), for a game whose board is not
+    /// over.
+    claim: i8,
 }
 
 /// Games gathered for [`Batch::build`], moves in one flat buffer.
@@ -153,11 +156,22 @@ impl Batch {
             record.start.as_ref(),
             record.moves.iter().map(|m| m.mv),
         );
+        self.claim(record.result.as_ref());
     }
 
     /// Adds a game seen through a reader's view, without building its record.
     pub fn push_view(&mut self, game: &GameView<'_>) {
         self.push(game.rules(), game.start(), game.moves().iter().copied());
+        self.claim(game.result());
+    }
+
+    /// Gives the last game added the result its record claims: its winner is
+    /// [`Arrays::winner`] when the moves do not reach the end (a resignation, a loss on
+    /// time, an agreed score).
+    pub fn claim(&mut self, result: Option<&ClaimedResult>) {
+        if let Some(entry) = self.entries.last_mut() {
+            entry.claim = claimed_winner(&entry.rules, result);
+        }
     }
 
     /// Adds a game: its rules, start (`None`: the rules' usual one) and moves as written;
@@ -195,6 +209,7 @@ impl Batch {
             usual,
             start,
             moves: from..self.moves.len(),
+            claim: -2,
         });
     }
 
@@ -293,9 +308,13 @@ pub struct Arrays {
     pub valid: Vec<bool>,
     /// Whether the game's last position is over.
     pub over: Vec<bool>,
-    /// The disc margin of the last position (first colour's count minus the second's).
+    /// The margin of the last position, the first colour's score minus the second's: on a
+    /// finished board under the rules' scoring (WOF gives the empty squares to the
+    /// winner), on an unfinished one the discs as they stand (the empty squares to nobody).
     pub margin: Vec<i16>,
-    /// The winner's index of a finished game, -1 a draw, -2 unfinished.
+    /// The winner's index of a finished game, -1 a draw; for a game whose moves do not
+    /// reach the end, the winner its record claims (a resignation, a loss on time, a
+    /// score), -2 when it claims none.
     pub winner: Vec<i8>,
 }
 
@@ -493,9 +512,15 @@ impl Work<'_> {
             self.valid[g] = played == moves.len();
             self.over[g] = over;
             let outcome = pos.counts_outcome();
-            self.margin[g] = outcome.margin() as i16;
+            // The empty squares go to the winner of a finished board only (spec/rules.md
+            // §3.4); an unfinished one counts its discs, and its winner is the record's.
+            self.margin[g] = if over {
+                outcome.margin() as i16
+            } else {
+                i16::from(outcome.discs[0]) - i16::from(outcome.discs[1])
+            };
             self.winner[g] = match (over, outcome.winner) {
-                (false, _) => -2,
+                (false, _) => entry.claim,
                 (true, Some(c)) => c.index() as i8,
                 (true, None) => -1,
             };
@@ -544,6 +569,34 @@ impl Work<'_> {
             }
             sides!(1 2 3 4 5 6 7 8 9 10);
         }
+    }
+}
+
+/// The winner a claimed result names, as [`Arrays::winner`] codes it: a colour's index, -1
+/// a draw, -2 none (no result, `*`, a resignation that does not say who).
+fn claimed_winner(rules: &Rules, result: Option<&ClaimedResult>) -> i8 {
+    let Some(result) = result else { return -2 };
+    let two = rules.players() == 2;
+    match (&result.score, result.termination) {
+        (ResultScore::Winner(Some(c)), _) => c.index() as i8,
+        (ResultScore::Winner(None), _) => -1,
+        (_, Termination::Resignation(Some(c)) | Termination::Time(Some(c))) if two => {
+            1 - c.index() as i8
+        }
+        (ResultScore::Discs(counts), _) if counts.len() >= 2 => {
+            let best = counts.iter().copied().max().unwrap_or(0);
+            let mut at = counts.iter().enumerate().filter(|(_, &n)| n == best);
+            match (at.next(), at.next()) {
+                (Some((i, _)), None) => i as i8,
+                _ => -1,
+            }
+        }
+        (ResultScore::Margin(m), _) if two && m.is_finite() => match m.partial_cmp(&0.0) {
+            Some(std::cmp::Ordering::Greater) => 0,
+            Some(std::cmp::Ordering::Less) => 1,
+            _ => -1,
+        },
+        _ => -2,
     }
 }
 
@@ -636,3 +689,57 @@ static LANES: [u128; 1 << MAX_SIDE] = {
     }
     table
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::{Format, ReadOptions};
+    use crate::Color;
+
+    /// The arrays of the games of an RGN text.
+    fn arrays_of(text: &str) -> (Vec<Record>, Arrays) {
+        let games = Format::Rgn
+            .read_bytes(text.as_bytes().to_vec(), &ReadOptions::default())
+            .expect("reads");
+        let records: Vec<Record> = games.into_iter().filter_map(|g| g.record).collect();
+        let mut batch = Batch::new();
+        for r in &records {
+            batch.push_record(r);
+        }
+        let arrays = batch.build(Options::default(), 1).expect("builds");
+        (records, arrays)
+    }
+
+    #[test]
+    fn an_unfinished_game_counts_its_discs_and_takes_the_claimed_winner() {
+        let moves = "1. f5 d6 2. c3 d3 3. c4 f4 4. f6 f3 5. e6 e7";
+        let text = format!(
+            "[Result \"0-1\"]\n[Termination \"black resigns\"]\n{moves}\n\n\
+             [Result \"B+R\"]\n{moves}\n\n\
+             [Result \"*\"]\n{moves}\n\n\
+             [Result \"40-24\"]\n{moves}\n"
+        );
+        let (records, a) = arrays_of(&text);
+        assert_eq!(records.len(), 4);
+        // The board after the moves, replayed here: the discs as they stand.
+        let mut pos = crate::Position::new(Rules::default());
+        for m in &records[0].moves {
+            pos.play(m.mv).expect("legal");
+        }
+        assert!(!pos.is_over());
+        let raw = pos.discs(Color::Black).len() as i16 - pos.discs(Color::White).len() as i16;
+        assert_eq!(a.margin, vec![raw; 4]);
+        assert_eq!(a.over, vec![false; 4]);
+        assert_eq!(a.winner, vec![1, 0, -2, 0]);
+    }
+
+    #[test]
+    fn a_finished_board_decides_whatever_the_record_claims() {
+        // The shortest game: Black wipes White out after nine moves.
+        let moves = "1. e6 f4 2. e3 f6 3. g5 d6 4. e7 f5 5. c5";
+        let text = format!("[Result \"0-1\"]\n[Termination \"black resigns\"]\n{moves}\n");
+        let (_, a) = arrays_of(&text);
+        assert!(a.over[0]);
+        assert_eq!((a.winner[0], a.margin[0]), (0, 64));
+    }
+}

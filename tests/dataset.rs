@@ -105,7 +105,13 @@ fn check(records: &[Record], arrays: &Arrays, options: Options) {
         assert_eq!(arrays.lengths[g] as usize, played, "game {g}");
         assert_eq!(arrays.valid[g], played == moves.len());
         assert_eq!(arrays.over[g], pos.is_over());
-        assert_eq!(arrays.margin[g], pos.counts_outcome().margin() as i16);
+        let o = pos.counts_outcome();
+        let margin = if pos.is_over() {
+            o.margin()
+        } else {
+            o.discs[0] as i32 - o.discs[1] as i32
+        };
+        assert_eq!(arrays.margin[g], margin as i16);
         // Past the game: padding.
         let end = (g * positions + played + 1)
             * if options.planes {

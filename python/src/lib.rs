@@ -78,7 +78,8 @@ fn validate(
 /// games x positions x colours x rows x cols), `legal` (bool masks, with `legal=True`),
 /// `turn` (int8 colour index to move, -1 once over or past the end), `lengths` (plies
 /// replayed), `valid`, `over`, `margin` (Black's score minus White's at the end),
-/// `winner` (colour index, -1 a draw, -2 unfinished) and `side`.
+/// `winner` (colour index, -1 a draw; before the end, the record's claim, -2 none), `side`,
+/// and `file` and `index` (each row's input and 1-based index there).
 #[pyfunction]
 #[pyo3(signature = (games, boards = true, planes = false, legal = false, jobs = None))]
 fn to_numpy(

@@ -163,3 +163,20 @@ def test_threads_give_the_same_arrays_and_the_benchmark_agrees():
     plies = moves.shape[1]
     assert (moves == one["moves"][:, :plies]).all()
     assert (boards == one["boards"][:, : plies + 1]).all()
+
+
+def test_a_resigned_game_takes_its_claimed_winner_and_counts_its_discs():
+    """Club night's game 3 ends with `W+R` before the board is over: White is the winner,
+    and the margin counts the discs on the board (the empty squares go to nobody)."""
+    games = [g for g in rr.read(FIXTURES / "demo" / "club-night.rgn") if g.rules.players == 2]
+    data = rr.to_numpy(games, boards=False)
+    for g, game in enumerate(games):
+        last = game.positions()[-1]
+        board = last.board()
+        if last.is_over:
+            assert data["margin"][g] == last.outcome()["margin"]
+            continue
+        assert data["margin"][g] == (board == 1).sum() - (board == 2).sum()
+        expected = {"W+R": 1, "B+R": 0}.get(game.result or "", -2)
+        assert data["winner"][g] == expected, game.result
+    assert "W+R" in [g.result for g in games]
