@@ -30,5 +30,8 @@ if [ $# -eq 0 ]; then
     export REVERSI_CLI
     exec ./wheel_test.sh "$wheel"
 fi
-# `pytest`, not `python -m pytest`: the installed package, not the source folder's.
-"$venv/bin/pytest" -q -rs tests "$@"
+# The installed package, not the source folder's: `pytest` (not `python -m pytest`), run
+# from tests/ (the subprocesses of the tests start there too).
+venv=$(cd "$venv" && pwd)
+cd tests
+"$venv/bin/pytest" -q -rs -p no:cacheprovider . "$@"

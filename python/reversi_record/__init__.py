@@ -21,14 +21,14 @@ from ._native import (
     Reader,
     Rules,
     convert,
-    dataset,
     read,
     repair,
     standings,
-    to_numpy,
     validate,
     write,
 )
+from .augment import augment
+from .datasets import dataset, to_numpy
 from .arrow import to_arrow
 from .table import games
 from .errors import (
@@ -54,6 +54,7 @@ __all__ = [
     "Dataset",
     "dataset",
     "to_numpy",
+    "augment",
     "Game",
     "Position",
     "Reader",
