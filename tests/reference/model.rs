@@ -133,6 +133,56 @@ pub enum Bug {
     HandsUnchecked,
     /// §9: the handicap discs counted with the discs placed in `InHandAboveTotal`.
     TotalCountsHandicap,
+    /// §2: a run of more than six discs never closes (a fixed-length walk).
+    RunCapSix,
+    /// §2: a run of more than seven discs never closes.
+    RunCapSeven,
+    /// §2, §4: rays stop before the last row (an off-by-one in the row bound).
+    LastRowIgnored,
+    /// §2, §4: rays stop before the last column.
+    LastColumnIgnored,
+    /// §4: the tenth row is off the board (row numbers read as one digit).
+    TenthRowOff,
+    /// §4: the tenth column (`j`) is off the board.
+    TenthColumnOff,
+    /// §4: the octagon's bottom-right corner is not cut.
+    OctagonBottomRightUncut,
+    /// §4: the octagon cuts only its four corner squares.
+    OctagonCutsFewer,
+    /// §5.5: raw scoring gives the empty squares to the winner.
+    RawEmptiesToWinner,
+    /// §3.4: the WOF empties of a win always go to Black.
+    WofEmptiesToBlack,
+    /// §5.1: the empty squares of an anti draw go to White.
+    AntiDrawToWhite,
+    /// §5.5: raw scoring splits the empty squares of a draw.
+    RawDrawSplit,
+    /// §3.4: the WOF score leaves the empty squares unscored (the raw score).
+    EmptiesUnscored,
+    /// §2: no diagonal runs.
+    NoDiagonals,
+    /// §2: only the disc next to the new one flips in each closed run.
+    FirstDiscOnly,
+    /// §3.1, §4: the start discs on d4 e4 d5 e5 whatever the board.
+    CentreFromEight,
+    /// §3.2: a pass leaves the side to move unchanged.
+    PassKeepsTurn,
+    /// §7.4: the neutral disc counted as Black's in the outcome.
+    NeutralScoredForBlack,
+    /// §8: an occupied square refused as `FlipsNothing` in two-player games.
+    OccupiedAsFlipsNothing,
+    /// §9: a neutral disc accepted in a 4-player setup (checked for two players only).
+    NeutralAllowedInFour,
+    /// §9: the side to move of a setup ignored (Black moves).
+    TurnIgnoredInSetup,
+    /// §6: each player has 31 discs, not 32.
+    SupplyOffByOne,
+    /// §3.3: at the end the key names the last mover instead of the side after it.
+    LastMoverNamedAtEnd,
+    /// §3.3, §8: a pass after the end refused as `PassNotAllowed`, not `GameOver`.
+    OverPassNotAllowed,
+    /// §8: a square off the board refused as `Blocked`.
+    OffBoardAsBlocked,
 }
 
 /// What one square holds.
@@ -215,10 +265,10 @@ impl Game {
             BoardShape::Ten | BoardShape::Octagon => 10,
         };
         let octagon = rules.board() == BoardShape::Octagon;
-        let cut_below = if bug == Some(Bug::OctagonCutsMore) {
-            3
-        } else {
-            2
+        let cut_below = match bug {
+            Some(Bug::OctagonCutsMore) => 3,
+            Some(Bug::OctagonCutsFewer) => 1,
+            _ => 2,
         };
         let mut spots = [[Spot::Off; 10]; 10];
         for row in 0..side {
@@ -226,8 +276,12 @@ impl Game {
                 // The octagon cuts the triangle of 3 squares at each corner.
                 let cut = octagon
                     && bug != Some(Bug::CutCornersPlayable)
-                    && col.min(side - 1 - col) + row.min(side - 1 - row) < cut_below;
-                if !cut {
+                    && col.min(side - 1 - col) + row.min(side - 1 - row) < cut_below
+                    && !(bug == Some(Bug::OctagonBottomRightUncut) && col > 4 && row > 4);
+                let tenth = side == 10
+                    && ((bug == Some(Bug::TenthRowOff) && row == 9)
+                        || (bug == Some(Bug::TenthColumnOff) && col == 9));
+                if !cut && !tenth {
                     spots[row as usize][col as usize] = Spot::Empty;
                 }
             }
@@ -235,7 +289,11 @@ impl Game {
         for sq in rules.blocked() {
             spots[sq.row() as usize][sq.col() as usize] = Spot::Blocked;
         }
-        let h = side / 2;
+        let h = if bug == Some(Bug::CentreFromEight) {
+            4
+        } else {
+            side / 2
+        };
         let centre = [(h - 1, h - 1), (h, h - 1), (h, h), (h - 1, h)];
         let players = rules.players() as usize;
         let mut game = Game {
@@ -295,8 +353,9 @@ impl Game {
             }
         }
         if let Some(supply) = rules.supply() {
-            game.in_hand[0] = Some(u32::from(supply));
-            game.in_hand[1] = Some(u32::from(supply));
+            let supply = u32::from(supply) - u32::from(bug == Some(Bug::SupplyOffByOne));
+            game.in_hand[0] = Some(supply);
+            game.in_hand[1] = Some(supply);
         }
         if bug == Some(Bug::WhiteFirst) && players == 2 {
             game.turn = 1;
@@ -328,7 +387,11 @@ impl Game {
         for &(sq, spot) in discs {
             game.set(sq.col() as i32, sq.row() as i32, spot);
         }
-        game.turn = turn;
+        game.turn = if game.bug == Some(Bug::TurnIgnoredInSetup) {
+            0
+        } else {
+            turn
+        };
         if let Some(supply) = rules.supply() {
             let handicap = rules.handicap().map_or(0, |h| h.squares.len() as u32);
             let handicap = if game.bug == Some(Bug::HandicapPlaced) {
@@ -343,7 +406,7 @@ impl Game {
             } else {
                 placed / 2
             };
-            let supply = u32::from(supply);
+            let supply = u32::from(supply) - u32::from(game.bug == Some(Bug::SupplyOffByOne));
             game.in_hand[0] = Some(supply.saturating_sub(black));
             game.in_hand[1] = Some(supply.saturating_sub(placed - black));
         }
@@ -376,6 +439,7 @@ impl Game {
                 .any(|&(_, spot)| matches!(spot, Spot::Disc(p) if p >= players));
         let foreign = foreign && bug != Some(Bug::ColorsUnchecked);
         let neutral = players != 3
+            && !(bug == Some(Bug::NeutralAllowedInFour) && players == 4)
             && bug != Some(Bug::NeutralAllowed)
             && discs.iter().any(|&(_, spot)| spot == Spot::Neutral);
         if bug == Some(Bug::SetupCheckOrder) && neutral {
@@ -519,15 +583,26 @@ impl Game {
         dr: i32,
     ) -> Option<Vec<(i32, i32)>> {
         let mut run = Vec::new();
+        if self.bug == Some(Bug::NoDiagonals) && dc != 0 && dr != 0 {
+            return None;
+        }
         let (mut c, mut r) = self.step(col, row, dc, dr);
         loop {
-            let spot = self.get(c, r);
+            let beyond = (self.bug == Some(Bug::LastRowIgnored) && r == self.side - 1)
+                || (self.bug == Some(Bug::LastColumnIgnored) && c == self.side - 1);
+            let spot = if beyond { Spot::Off } else { self.get(c, r) };
             let anchor = spot == Spot::Disc(mover)
                 && !(self.bug == Some(Bug::HandicapNotAnchor) && self.handicap.contains(&(c, r)));
             let neutral_anchor =
                 spot == Spot::Neutral && self.bug == Some(Bug::NeutralAnchors) && !run.is_empty();
             if anchor || neutral_anchor {
-                let closed = !run.is_empty() || self.bug == Some(Bug::AdjacentCloses);
+                let cap = match self.bug {
+                    Some(Bug::RunCapSix) => 6,
+                    Some(Bug::RunCapSeven) => 7,
+                    _ => usize::MAX,
+                };
+                let closed =
+                    (!run.is_empty() || self.bug == Some(Bug::AdjacentCloses)) && run.len() <= cap;
                 return closed.then_some(run);
             }
             let in_run = match spot {
@@ -553,7 +628,12 @@ impl Game {
         for (dc, dr) in DIRECTIONS {
             if let Some(run) = self.closed_run(mover, col, row, dc, dr) {
                 if self.bug != Some(Bug::OneDirection) || flipped.is_empty() {
-                    flipped.extend(run);
+                    let keep = if self.bug == Some(Bug::FirstDiscOnly) {
+                        1
+                    } else {
+                        run.len()
+                    };
+                    flipped.extend(run.into_iter().take(keep));
                 }
             }
         }
@@ -691,7 +771,9 @@ impl Game {
                 let not_allowed = self.players > 2
                     || (self.in_opening()
                         && (bug(Bug::NoDiscsOpeningStuck) || !self.out_of_discs(self.turn)));
-                if over {
+                if over && bug(Bug::OverPassNotAllowed) {
+                    Err(IllegalMove::PassNotAllowed)
+                } else if over {
                     Err(IllegalMove::GameOver)
                 } else if bug(Bug::PassKindOrder) && !legal.is_empty() {
                     Err(IllegalMove::PassWithMoves)
@@ -712,6 +794,7 @@ impl Game {
                     Spot::Blocked if !bug(Bug::BlockedPlayable) => {
                         return Err(IllegalMove::Blocked)
                     }
+                    Spot::Off if bug(Bug::OffBoardAsBlocked) => return Err(IllegalMove::Blocked),
                     Spot::Off => return Err(IllegalMove::OffBoard),
                     _ => {}
                 }
@@ -729,6 +812,9 @@ impl Game {
                 }
                 if no_discs && bug(Bug::NoDiscsBeforeOccupied) {
                     return Err(IllegalMove::NoDiscsLeft);
+                }
+                if occupied && bug(Bug::OccupiedAsFlipsNothing) && self.players == 2 {
+                    return Err(IllegalMove::FlipsNothing);
                 }
                 if occupied {
                     return Err(IllegalMove::Occupied);
@@ -788,11 +874,17 @@ impl Game {
                 }
             }
         }
+        let mover = self.turn;
         self.turn = if self.players > 2 && self.bug == Some(Bug::TurnOrderReversed) {
             (self.turn + self.players - 1) % self.players
+        } else if mv == Move::Pass && self.bug == Some(Bug::PassKeepsTurn) {
+            self.turn
         } else {
             (self.turn + 1) % self.players
         };
+        if self.bug == Some(Bug::LastMoverNamedAtEnd) && self.is_over() {
+            self.turn = mover;
+        }
         Ok(flipped)
     }
 
@@ -804,6 +896,7 @@ impl Game {
             match self.get(c, r) {
                 Spot::Disc(p) => discs[p] += 1,
                 Spot::Neutral if self.bug == Some(Bug::NeutralAsEmpty) => empty += 1,
+                Spot::Neutral if self.bug == Some(Bug::NeutralScoredForBlack) => discs[0] += 1,
                 Spot::Neutral => neutral += 1,
                 Spot::Empty => empty += 1,
                 Spot::Blocked if self.bug == Some(Bug::BlockedCountedEmpty) => empty += 1,
@@ -818,9 +911,18 @@ impl Game {
         };
         let leaders: Vec<usize> = (0..self.players).filter(|&p| discs[p] == best).collect();
         let winner = (leaders.len() == 1 || self.bug == Some(Bug::TieToFirst)).then(|| leaders[0]);
-        let raw = discs;
+        let mut raw = discs;
         let mut wof = discs;
-        if self.players == 2 {
+        if self.players == 2 && discs[0] != discs[1] && self.bug == Some(Bug::RawEmptiesToWinner) {
+            if let Some(w) = winner {
+                raw[w] += empty;
+            }
+        }
+        if self.players == 2 && discs[0] == discs[1] && self.bug == Some(Bug::RawDrawSplit) {
+            raw[0] += empty / 2;
+            raw[1] += empty / 2;
+        }
+        if self.players == 2 && self.bug != Some(Bug::EmptiesUnscored) {
             // Empties go to the side with more discs (the winner, or the loser in anti);
             // a draw splits them, an odd one left unscored.
             let mut swap = self.bug == Some(Bug::EmptiesToLoser);
@@ -829,7 +931,16 @@ impl Game {
             }
             if discs[0] != discs[1] {
                 let more = usize::from(discs[1] > discs[0]);
-                wof[if swap { 1 - more } else { more }] += empty;
+                let to = if self.bug == Some(Bug::WofEmptiesToBlack) {
+                    0
+                } else if swap {
+                    1 - more
+                } else {
+                    more
+                };
+                wof[to] += empty;
+            } else if self.fewest_wins && self.bug == Some(Bug::AntiDrawToWhite) {
+                wof[1] += empty;
             } else if self.bug == Some(Bug::DrawEmptiesToBlack) {
                 wof[0] += empty;
             } else if self.bug == Some(Bug::OddEmptyScored) {
