@@ -28,6 +28,7 @@ from ._native import (
     write,
 )
 from .augment import augment
+from .diagnostics import Diagnostic
 from .datasets import dataset, to_numpy
 from .arrow import to_arrow
 from .table import games
@@ -55,6 +56,7 @@ __all__ = [
     "dataset",
     "to_numpy",
     "augment",
+    "Diagnostic",
     "Game",
     "Position",
     "Reader",

@@ -285,10 +285,22 @@ pub(crate) fn diagnostic_dicts(
     source: &Source,
 ) -> PyResult<Vec<PyObject>> {
     let mut renderer = Renderer::plain();
+    let class = diagnostic_class(py)?;
     diagnostics
         .iter()
-        .map(|d| ser_to_py(py, &renderer.locate(d, source)))
+        .map(|d| {
+            Ok(class
+                .call1((ser_to_py(py, &renderer.locate(d, source))?,))?
+                .unbind())
+        })
         .collect()
+}
+
+/// `reversi_record.diagnostics.Diagnostic`: a finding as an object that is also a mapping
+/// in the JSON shape.
+pub(crate) fn diagnostic_class(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    py.import("reversi_record.diagnostics")?
+        .getattr("Diagnostic")
 }
 
 /// One game as read: its rules, tags, moves, claimed result and what is wrong with it.
@@ -845,8 +857,9 @@ pub(crate) fn validate_paths(
     }
     let out = PyDict::new(py);
     let list = PyList::empty(py);
+    let class = diagnostic_class(py)?;
     for v in &found {
-        list.append(to_py(py, v)?)?;
+        list.append(class.call1((to_py(py, v)?,))?)?;
     }
     out.set_item("diagnostics", list)?;
     let list = PyList::empty(py);

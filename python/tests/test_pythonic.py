@@ -126,3 +126,29 @@ def test_a_failed_write_names_the_path_once(tmp_path):
         rr.write(games, target)
     assert str(e.value).count(str(target)) == 1
     assert isinstance(e.value, OSError) and e.value.code == "io"
+
+
+def test_diagnostics_are_typed_objects_that_are_still_dicts():
+    bad = list(rr.read(FIXTURES / "demo" / "mistakes.rgn"))
+    found = [d for g in bad for d in g.diagnostics]
+    assert len(found) >= 3
+    for d in found:
+        assert isinstance(d, rr.Diagnostic)
+        plain = d.to_dict()
+        assert type(plain) is dict and dict(d) == plain and d == plain
+        assert (d.code, d.severity, d.message, d.game, d.move, d.ply) == tuple(
+            plain.get(k) for k in ["code", "severity", "message", "game", "move", "ply"]
+        )
+        assert (d.line, d.column, d.help, d.file) == tuple(plain.get(k) for k in ["line", "column", "help", "file"])
+        assert d.span == (plain["span"]["offset"], plain["span"]["length"])
+        assert d.span.offset == plain["span"]["offset"]
+        assert d.identity == plain.get("identity")
+        assert d.is_error == (plain["severity"] == "error")
+        assert pickle.loads(pickle.dumps(d)) == d
+        assert d.code in repr(d) and str(d.game) in repr(d)
+    first = bad[0].diagnostics[0]
+    assert (first.code, first.game, first.move, first.line, first.column) == ("wrong-result", 1, 61, 5, 10)
+    assert first.identity == {"black": "Ann", "white": "Bob", "event": "8x8", "date": "2026.11.30"}
+    report = rr.validate([str(FIXTURES / "demo" / "mistakes.rgn")])
+    assert [d.code for d in report["diagnostics"]] == [d["code"] for d in report["diagnostics"]]
+    assert all(isinstance(d, rr.Diagnostic) for d in report["diagnostics"])
