@@ -346,6 +346,26 @@ fn pipeline(inputs: &[(Format, &'static [u8])], jobs: usize) -> usize {
     summary.valid
 }
 
+/// What `reversi validate` runs by default: the pipeline with every game's facts gathered,
+/// then the checks across games (copies, pairings, names): the games found valid and the
+/// findings.
+fn default_path(inputs: &[(Format, &'static [u8])], jobs: usize) -> (usize, usize) {
+    let inputs = in_memory(inputs)
+        .enumerate()
+        .map(|(k, ((), input))| (k.to_string(), input));
+    let gathered = Validation::new()
+        .jobs(jobs)
+        .collect(inputs)
+        .expect("in-memory inputs read");
+    let mut findings = 0;
+    let _ = gathered.event.check_each(None, |finding| {
+        black_box(&finding);
+        findings += 1;
+        Ok::<(), std::convert::Infallible>(())
+    });
+    (gathered.summary.valid, findings)
+}
+
 /// The crate's full path, without the quick check: every game read into a `Record` and
 /// replayed by the full validator, one at a time.
 fn full_path(inputs: &[(Format, &'static [u8])]) -> usize {
@@ -471,6 +491,7 @@ fn validate(c: &mut Criterion) {
         // One deterministic pass of each, for `valgrind --tool=callgrind`.
         black_box(plain_wthor_loop(&files));
         black_box(pipeline(&wthor, 1));
+        black_box(default_path(&wthor, 1));
         black_box(plain_text_loop(text));
         black_box(pipeline(&text_inputs, 1));
         return;
@@ -482,6 +503,12 @@ fn validate(c: &mut Criterion) {
     });
     group.bench_function("validate-j1", |b| b.iter(|| pipeline(black_box(&wthor), 1)));
     group.bench_function("validate-j2", |b| b.iter(|| pipeline(black_box(&wthor), 2)));
+    group.bench_function("default-j1", |b| {
+        b.iter(|| default_path(black_box(&wthor), 1))
+    });
+    group.bench_function("default-j2", |b| {
+        b.iter(|| default_path(black_box(&wthor), 2))
+    });
     group.bench_function("full-path-j1", |b| b.iter(|| full_path(black_box(&wthor))));
     group.finish();
 
@@ -495,6 +522,9 @@ fn validate(c: &mut Criterion) {
     });
     group.bench_function("validate-j2", |b| {
         b.iter(|| pipeline(black_box(&text_inputs), 2))
+    });
+    group.bench_function("default-j1", |b| {
+        b.iter(|| default_path(black_box(&text_inputs), 1))
     });
     group.bench_function("full-path-j1", |b| {
         b.iter(|| full_path(black_box(&text_inputs)))

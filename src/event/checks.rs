@@ -101,7 +101,16 @@ impl Normal {
     fn new(event: &Event) -> Normal {
         let mut keys: HashMap<String, u32> = HashMap::new();
         let mut of = HashMap::new();
+        // Games in a row share their event: its id is looked up once.
+        let mut last_event = None;
         for game in event.games() {
+            if event.field_id(game, Field::Round).is_none() {
+                let id = event.field_id(game, Field::Event);
+                if id.is_none() || id == last_event {
+                    continue;
+                }
+                last_event = id;
+            }
             let fields: &[Field] = match event.field_id(game, Field::Round) {
                 Some(_) => &[Field::Black, Field::White, Field::Round, Field::Event],
                 None => &[Field::Event],
@@ -160,19 +169,27 @@ impl Copies {
 
     pub(super) fn of(event: &Event) -> Copies {
         let games = event.games();
-        let key = |k: u32| {
-            let g = &games[k as usize];
-            (g.canonical, g.placements, g.rules)
+        // Each game's key and number packed into one integer (the key in the high bits),
+        // so that sorting compares integers in one contiguous buffer.
+        let packed = |k: usize| {
+            let g = &games[k];
+            let canonical = u64::from(g.canonical[0]) << 32 | u64::from(g.canonical[1]);
+            u128::from(canonical) << 64
+                | u128::from(g.placements) << 48
+                | u128::from(g.rules) << 32
+                | k as u128
         };
         // A game without moves is never a copy.
-        let mut order: Vec<u32> = (0..games.len() as u32)
-            .filter(|&k| games[k as usize].placements > 0)
+        let mut order: Vec<u128> = (0..games.len())
+            .filter(|&k| games[k].placements > 0)
+            .map(packed)
             .collect();
-        order.sort_unstable_by_key(|&k| (key(k), k));
+        order.sort_unstable();
+        let key = |p: &u128| p >> 32;
         let mut first = vec![Copies::NONE; games.len()];
-        for same in order.chunk_by(|&a, &b| key(a) == key(b)) {
-            for &k in &same[1..] {
-                first[k as usize] = same[0];
+        for same in order.chunk_by(|a, b| key(a) == key(b)) {
+            for &p in &same[1..] {
+                first[p as u32 as usize] = same[0] as u32;
             }
         }
         Copies(first)

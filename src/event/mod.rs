@@ -23,6 +23,7 @@
 use std::sync::Arc;
 
 use crate::engine::{Color, Outcome, Rules, Setup};
+use crate::formats::wthor::NameTable;
 use crate::formats::ParsedGame;
 use crate::record::IDENTITY_TAGS;
 use crate::record::{is_unknown_value, ClaimedResult, Identity, ResultScore, Termination};
@@ -211,6 +212,8 @@ pub struct NameId(u32);
 impl NameId {
     /// No name.
     const NONE: NameId = NameId(u32::MAX);
+    /// Not looked up yet (in [`TableIds`]).
+    const UNSEEN: NameId = NameId(u32::MAX - 1);
 
     fn get(self) -> Option<NameId> {
         (self != NameId::NONE).then_some(self)
@@ -222,6 +225,9 @@ impl NameId {
 pub struct Event {
     inputs: Vec<Arc<str>>,
     names: names::Names,
+    /// The ids of the names of the WTHOR name tables games refer to, found as games first
+    /// use them.
+    tables: Vec<TableIds>,
     rules: Vec<Rules>,
     games: Vec<EventGame>,
     /// The director's player register, when there is one.
@@ -356,23 +362,67 @@ impl Event {
         let input = self.inputs.len().saturating_sub(1) as u32;
         // Each field's last name: games in a row share their event, date and round.
         let mut last = [NameId::NONE; 6];
+        // The block's name tables, as indexes into `self.tables`.
+        let tables: Vec<usize> = block.tables.iter().map(|t| self.table(t)).collect();
         for raw in &block.games {
             let mut who = [NameId::NONE; 6];
-            for (k, range) in raw.who.iter().enumerate() {
-                if let Some((from, to)) = *range {
-                    let text = block.text.get(from as usize..to as usize).unwrap_or("");
-                    who[k] = match last[k] {
-                        id if id != NameId::NONE && self.names.get(id) == text => id,
-                        _ => self.intern(text),
-                    };
-                    last[k] = who[k];
-                }
+            for (k, name) in raw.who.iter().enumerate() {
+                who[k] = match *name {
+                    Who::None => continue,
+                    Who::Text(from, to) => {
+                        let text = block.text.get(from as usize..to as usize).unwrap_or("");
+                        match last[k] {
+                            id if id != NameId::NONE && self.names.is(id, text) => id,
+                            _ => self.intern(text),
+                        }
+                    }
+                    Who::Table(table, index) => match tables.get(usize::from(table)) {
+                        Some(&t) => self.table_name(t, index),
+                        None => continue,
+                    },
+                };
+                last[k] = who[k];
             }
             let facts = &raw.facts;
             let rules = self.rules_id(facts.rules);
             self.games
                 .push(EventGame::new(input, who, rules, facts, raw.tags));
         }
+    }
+
+    /// The index of `table` in `self.tables`, added when new.
+    fn table(&mut self, table: &Arc<NameTable>) -> usize {
+        if let Some(k) = self
+            .tables
+            .iter()
+            .position(|t| Arc::ptr_eq(&t.table, table))
+        {
+            return k;
+        }
+        self.tables.push(TableIds {
+            table: Arc::clone(table),
+            ids: vec![NameId::UNSEEN; table.len()],
+        });
+        self.tables.len() - 1
+    }
+
+    /// The id of the name at `index` of table `t` (none for a name that says nothing).
+    fn table_name(&mut self, t: usize, index: u16) -> NameId {
+        let Some(tables) = self.tables.get_mut(t) else {
+            return NameId::NONE;
+        };
+        match tables.ids.get(usize::from(index)) {
+            Some(&id) if id != NameId::UNSEEN => return id,
+            Some(_) => {}
+            None => return NameId::NONE,
+        }
+        let table = Arc::clone(&tables.table);
+        let id = match table.get(index).and_then(identity_value) {
+            Some(text) => self.intern(text),
+            None => NameId::NONE,
+        };
+        self.tables[t].ids[usize::from(index)] = id;
+        id
     }
 
     /// Adds games read in full (validating each to find its final board), as one input.
@@ -459,13 +509,43 @@ impl Facts {
     }
 }
 
-/// One game's facts in a [`FactsBlock`]: its names as ranges of the block's text.
+/// One game's facts in a [`FactsBlock`]: its names as ranges of the block's text or
+/// indexes into its name tables.
 #[derive(Clone, Debug)]
 struct RawFacts {
-    who: [Option<(u32, u32)>; 6],
+    who: [Who; 6],
     /// How many tags with a value its record has (at most 255).
     tags: u8,
     facts: Facts,
+}
+
+/// Where a game's name is in its [`FactsBlock`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Who {
+    #[default]
+    None,
+    /// A range of the block's text.
+    Text(u32, u32),
+    /// A name of one of the block's tables, by its index there.
+    Table(u16, u16),
+}
+
+/// The names of a WTHOR name table with the ids an [`Event`] gave them.
+#[derive(Debug)]
+struct TableIds {
+    table: Arc<NameTable>,
+    ids: Vec<NameId>,
+}
+
+/// What an identity tag's value names: the value trimmed, `None` when it says nothing
+/// ([`is_unknown_value`]).
+fn identity_value(value: &str) -> Option<&str> {
+    // Most values have nothing to trim: a byte at each end says so.
+    let value = match (value.as_bytes().first(), value.as_bytes().last()) {
+        (Some(a), Some(z)) if a.is_ascii_graphic() && z.is_ascii_graphic() => value,
+        _ => value.trim(),
+    };
+    (!is_unknown_value(value)).then_some(value)
 }
 
 /// The facts of a block of games, as a worker gathers them: one buffer for all their names,
@@ -473,9 +553,11 @@ struct RawFacts {
 #[derive(Clone, Debug, Default)]
 pub struct FactsBlock {
     text: String,
+    /// The WTHOR name tables its games' names are in.
+    tables: Vec<Arc<NameTable>>,
     games: Vec<RawFacts>,
     /// The names of the game being gathered.
-    who: [Option<(u32, u32)>; 6],
+    who: [Who; 6],
     /// How many tags with a value the game being gathered has.
     tags: u8,
 }
@@ -504,17 +586,37 @@ impl FactsBlock {
         else {
             return;
         };
-        // Most values have nothing to trim: a byte at each end says so.
-        let value = match (value.as_bytes().first(), value.as_bytes().last()) {
-            (Some(a), Some(z)) if a.is_ascii_graphic() && z.is_ascii_graphic() => value,
-            _ => value.trim(),
-        };
-        if self.who[k].is_some() || is_unknown_value(value) {
+        if self.who[k] != Who::None {
             return;
         }
+        let Some(value) = identity_value(value) else {
+            return;
+        };
         let from = self.text.len() as u32;
         self.text.push_str(value);
-        self.who[k] = Some((from, self.text.len() as u32));
+        self.who[k] = Who::Text(from, self.text.len() as u32);
+    }
+
+    /// Notes the name of `field` of the game being gathered as the one at `index` of
+    /// `table`, as [`FactsBlock::tag`] notes a tag with that name (the name is looked up
+    /// once for every game that names it, by [`Event::absorb`]).
+    pub(crate) fn table_name(&mut self, field: Field, table: &Arc<NameTable>, index: u16) {
+        let Some(name) = table.get(index) else {
+            return;
+        };
+        self.tags = self.tags.saturating_add(u8::from(!name.is_empty()));
+        let slot = match self.tables.iter().rposition(|t| Arc::ptr_eq(t, table)) {
+            Some(slot) => slot,
+            None => {
+                self.tables.push(Arc::clone(table));
+                self.tables.len() - 1
+            }
+        };
+        let k = field as usize;
+        if self.who[k] == Who::None {
+            // A block holds a handful of tables (two a WTHOR file).
+            self.who[k] = Who::Table(slot as u16, index);
+        }
     }
 
     /// Forgets the tags noted for a game that is not gathered after all.

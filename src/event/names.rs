@@ -42,8 +42,13 @@ const EMPTY: u32 = u32::MAX;
 /// A name's hash: its length and bytes, eight a step, through splitmix64's finaliser, from
 /// the seed.
 fn hash(seed: u64, text: &str) -> u64 {
+    hash_bytes(seed, text.as_bytes())
+}
+
+/// [`hash`] of a text's bytes.
+fn hash_bytes(seed: u64, text: &[u8]) -> u64 {
     let mut state = seed ^ text.len() as u64;
-    let mut chunks = text.as_bytes().chunks_exact(8);
+    let mut chunks = text.chunks_exact(8);
     for chunk in &mut chunks {
         let mut word = [0; 8];
         word.copy_from_slice(chunk);
@@ -63,6 +68,17 @@ impl Names {
 
     /// The text of `id` (empty for an id it did not give).
     pub(super) fn get(&self, id: NameId) -> &str {
+        std::str::from_utf8(self.bytes_of(id)).unwrap_or_default()
+    }
+
+    /// Whether `id`'s text is `text` (compared as bytes: every text it holds is one a
+    /// `&str` gave).
+    pub(super) fn is(&self, id: NameId, text: &str) -> bool {
+        self.bytes_of(id) == text.as_bytes()
+    }
+
+    /// The bytes of `id`'s text.
+    fn bytes_of(&self, id: NameId) -> &[u8] {
         let at = id.0 as usize;
         let (mut len, mut shift, mut k) = (0usize, 0, at);
         while let Some(&byte) = self.bytes.get(k) {
@@ -73,8 +89,7 @@ impl Names {
             }
             shift += 7;
         }
-        let text = self.bytes.get(k..k.saturating_add(len)).unwrap_or_default();
-        std::str::from_utf8(text).unwrap_or_default()
+        self.bytes.get(k..k.saturating_add(len)).unwrap_or_default()
     }
 
     /// The id of `text`, given the first time it is seen; `None` when the names fill the
@@ -88,7 +103,7 @@ impl Names {
         loop {
             match self.slots[at] {
                 EMPTY => break,
-                id if self.get(NameId(id)) == text => return Some(NameId(id)),
+                id if self.is(NameId(id), text) => return Some(NameId(id)),
                 _ => at = (at + 1) & mask,
             }
         }
@@ -113,7 +128,7 @@ impl Names {
         let mut slots = vec![EMPTY; size];
         let mask = size - 1;
         for &id in self.slots.iter().filter(|&&id| id != EMPTY) {
-            let mut at = hash(self.seed, self.get(NameId(id))) as usize & mask;
+            let mut at = hash_bytes(self.seed, self.bytes_of(NameId(id))) as usize & mask;
             while slots[at] != EMPTY {
                 at = (at + 1) & mask;
             }

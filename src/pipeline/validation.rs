@@ -43,13 +43,13 @@ use std::io;
 use crate::diagnostic::Diagnostic;
 use crate::engine::quick::{QuickClaim, QuickMoves, PASS};
 use crate::engine::Rules;
-use crate::event::{Claimed, Facts, FactsBlock, Symmetries};
+use crate::event::{Claimed, Facts, FactsBlock, Field, Symmetries};
 use crate::formats::rgn;
 use crate::formats::wthor::{Entry, FileContext, QuickRecord};
 use crate::formats::{capped, ParsedGame};
 pub use crate::pipeline::blocks::Input;
 use crate::pipeline::blocks::{self, Pending, Spent, Unit};
-use crate::record::GameSelector;
+use crate::record::{GameSelector, TagName};
 use crate::validate::{validate_game_to_end, Summary};
 
 /// What [`Validation::run`] reports, in input order.
@@ -325,7 +325,6 @@ enum Done<T> {
 struct Scratch {
     moves: QuickMoves,
     symmetries: Symmetries,
-    squares: Vec<u8>,
 }
 
 /// What every block is validated with.
@@ -367,11 +366,7 @@ fn process<T>(unit: Unit<T>, settings: Settings<'_>, scratch: &mut Scratch) -> (
     let mut clean = 0;
     let mut found_clean = 0;
     let mut facts = gather.then(FactsBlock::default);
-    let Scratch {
-        moves,
-        symmetries,
-        squares,
-    } = scratch;
+    let Scratch { moves, symmetries } = scratch;
     // A game with nothing to report is counted and freed at once: holding a block of
     // records to report nothing would only grow the heap (and, freed all together, make
     // the allocator give the memory back and take it again, block after block).
@@ -425,7 +420,7 @@ fn process<T>(unit: Unit<T>, settings: Settings<'_>, scratch: &mut Scratch) -> (
                     {
                         clean += 1;
                         if let Some(facts) = &mut facts {
-                            gather_quick_wthor(&ctx, q, facts, symmetries, squares);
+                            gather_quick_wthor(&ctx, q, facts, symmetries);
                         }
                     }
                     Entry::Quick(q) => full(ctx.read_quick(q), &mut facts, symmetries),
@@ -462,29 +457,32 @@ fn process<T>(unit: Unit<T>, settings: Settings<'_>, scratch: &mut Scratch) -> (
     (done, spent)
 }
 
-/// The facts of a quick WTHOR record the quick check passed.
+/// The facts of a quick WTHOR record the quick check passed: its names as indexes into
+/// the file's name tables, looked up once for all the games that name them.
 fn gather_quick_wthor(
     ctx: &FileContext,
     q: &QuickRecord,
     facts: &mut FactsBlock,
     symmetries: &mut Symmetries,
-    squares: &mut Vec<u8>,
 ) {
-    squares.clear();
-    let (rules, discs) = ctx.view_quick(
-        q,
-        crate::formats::wthor::Tags::Identity,
-        |name, value| facts.tag(name, value),
-        |sq| squares.push(sq.row() << 4 | sq.col()),
-    );
+    let id = ctx.quick_identity(q);
+    if let Some(year) = id.year {
+        facts.tag(TagName::DATE, year);
+    }
+    let fields = [Field::Event, Field::Black, Field::White];
+    for (field, name) in fields.into_iter().zip(id.names) {
+        if let Some((table, index)) = name {
+            facts.table_name(field, table, index);
+        }
+    }
     facts.count_tags(ctx.tags_beyond_identity());
-    let key = symmetries.key(&rules, None, squares.iter().copied());
+    let key = symmetries.key(&id.rules, None, q.codes());
     facts.finish(Facts::clean(
         q.index(),
-        rules,
+        id.rules,
         key,
-        Claimed::Discs(discs),
-        discs,
+        Claimed::Discs(id.discs),
+        id.discs,
     ));
 }
 

@@ -80,6 +80,15 @@ pub(crate) struct FileContext {
     pub(super) move_bytes: Vec<Option<(Square, String)>>,
 }
 
+/// A quick record's facts for the checks across games ([`FileContext::quick_identity`]).
+pub(crate) struct QuickIdentity<'a> {
+    pub(crate) rules: Rules,
+    pub(crate) discs: [u8; 2],
+    pub(crate) year: Option<&'a str>,
+    /// The tournament, Black and White: a table and an index into it.
+    pub(crate) names: [Option<(&'a Arc<NameTable>, u16)>; 3],
+}
+
 impl QuickRecord {
     /// The record's game number in its file (1-based).
     pub(crate) fn index(&self) -> usize {
@@ -90,14 +99,36 @@ impl QuickRecord {
     /// byte names a square, or the record would not be quick), replayed as standard
     /// Othello with passes left out, and its score.
     pub(crate) fn is_clean(&self) -> bool {
-        use crate::engine::quick::{code, standard};
-        let moves = self.bytes[8..]
+        use crate::engine::quick::standard;
+        standard().replay(
+            self.codes(),
+            false,
+            Some((self.bytes[6], 64 - self.bytes[6])),
+        )
+    }
+
+    /// The squares of its moves, as the quick board's codes (`row << 4 | col`).
+    pub(crate) fn codes(&self) -> impl Iterator<Item = u8> + '_ {
+        self.bytes[8..]
             .iter()
             .take_while(|&&b| b != 0)
-            .map(|&b| code(b % 10 - 1, b / 10 - 1));
-        standard().replay(moves, false, Some((self.bytes[6], 64 - self.bytes[6])))
+            .map(|&b| QUICK_CODES[usize::from(b)])
     }
 }
+
+/// The quick board's code of each 8x8 move byte (`10 * row + col`, from 1); 0 for the
+/// bytes a quick record never holds.
+const QUICK_CODES: [u8; 256] = {
+    let mut codes = [0; 256];
+    let mut b = 11;
+    while b <= 88 {
+        if b % 10 >= 1 && b % 10 <= 8 {
+            codes[b] = crate::engine::quick::code((b % 10 - 1) as u8, (b / 10 - 1) as u8);
+        }
+        b += 1;
+    }
+    codes
+};
 
 /// An 8x8 record whose fields and move bytes are well formed, with where it lies in the
 /// file and in the text view: enough to replay it quickly, or to read it in full
@@ -240,6 +271,27 @@ impl FileContext {
             Rules::othello(self.geometry.board()),
             [raw.score, total - raw.score],
         )
+    }
+
+    /// What the checks across games take of a quick record, as [`FileContext::view_quick`]
+    /// gives it but without looking its names up: the rules and the discs, the file's
+    /// year (its `Date` tag; `None` for year 0), the tournament's, Black's and White's
+    /// indexes with their tables (`None` without the table). Its squares are
+    /// [`QuickRecord::codes`].
+    pub(crate) fn quick_identity(&self, q: &QuickRecord) -> QuickIdentity<'_> {
+        let raw = RawRecord::of(&q.bytes, q.index, q.file_offset);
+        let (tournaments, players) = (self.tournaments.as_ref(), self.players.as_ref());
+        let total = self.geometry.squares();
+        QuickIdentity {
+            rules: Rules::othello(self.geometry.board()),
+            discs: [raw.score, total - raw.score],
+            year: (self.header.game_year != 0).then_some(self.shared.year.as_str()),
+            names: [
+                tournaments.map(|t| (t, raw.tournament)),
+                players.map(|t| (t, raw.black)),
+                players.map(|t| (t, raw.white)),
+            ],
+        }
     }
 
     /// The game of a [`QuickRecord`] that did not pass the quick check, read in full: the
