@@ -132,10 +132,10 @@ impl Facts {
     }
 
     fn mover(&self) -> String {
-        format!(
-            "{} to move",
-            self.turn.as_deref().unwrap_or("game over, nobody")
-        )
+        match &self.turn {
+            Some(t) => format!("{t} to move"),
+            None => "game over".into(),
+        }
     }
 }
 
