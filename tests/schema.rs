@@ -36,6 +36,9 @@ fn validate(root: &Value, s: &Value, v: &Value, path: &str, errors: &mut Vec<Str
                 "$id",
                 "title",
                 "description",
+                // Annotations: the normative paths (spec/scenario.md §8).
+                "x-normative",
+                "x-not-normative",
                 "$defs",
                 "$ref",
                 "type",
