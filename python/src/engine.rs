@@ -7,7 +7,7 @@ use pyo3::types::PyDict;
 use reversi_record::render::{Diagram, Style};
 use reversi_record::{Color, Finished, Move, Outcome, Square, SquareSet};
 
-use crate::errors;
+use crate::errors::{self, Text};
 
 use reversi_record::dataset::cell_code;
 
@@ -22,9 +22,9 @@ pub(crate) struct PyRules(pub(crate) reversi_record::Rules);
 #[pymethods]
 impl PyRules {
     #[new]
-    #[pyo3(signature = (text = "othello"))]
-    fn new(py: Python<'_>, text: &str) -> PyResult<PyRules> {
-        parse_rules(py, text)
+    #[pyo3(signature = (text = Text("othello".into())), text_signature = "(text='othello')")]
+    fn new(py: Python<'_>, text: Text) -> PyResult<PyRules> {
+        parse_rules(py, &text)
     }
 
     /// The canonical rules string (`"anti:10x10"`).
@@ -211,8 +211,8 @@ impl PyPosition {
     }
 
     /// The squares a placement on `square` would flip; `IllegalMoveError` if illegal.
-    fn flips(&self, py: Python<'_>, square: &str) -> PyResult<Vec<String>> {
-        let sq = square_arg(py, square)?;
+    fn flips(&self, py: Python<'_>, square: Text) -> PyResult<Vec<String>> {
+        let sq = square_arg(py, &square)?;
         self.0
             .flips(sq)
             .map(squares)
@@ -222,8 +222,8 @@ impl PyPosition {
     /// Plays `move` (a square, `"--"`, `"pass"` or `None`) and returns the flipped squares;
     /// an illegal move raises `IllegalMoveError` and leaves the position as it was.
     #[pyo3(signature = (move_))]
-    fn play(&mut self, py: Python<'_>, move_: Option<&str>) -> PyResult<Vec<String>> {
-        let mv = move_arg(py, move_)?;
+    fn play(&mut self, py: Python<'_>, move_: Option<Text>) -> PyResult<Vec<String>> {
+        let mv = move_arg(py, move_.as_deref())?;
         self.0
             .play_with_flips(mv)
             .map(squares)
@@ -275,11 +275,11 @@ impl PyPosition {
     }
 
     /// The discs of `color` as squares.
-    fn discs(&self, py: Python<'_>, color: &str) -> PyResult<Vec<String>> {
-        let c = Color::from_name(color).ok_or_else(|| {
+    fn discs(&self, py: Python<'_>, color: Text) -> PyResult<Vec<String>> {
+        let c = Color::from_name(&color).ok_or_else(|| {
             errors::usage(
                 py,
-                format!("expected a colour, but found {color:?} instead"),
+                format!("expected a colour, but found {:?} instead", &*color),
             )
         })?;
         Ok(squares(self.0.discs(c)))

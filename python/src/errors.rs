@@ -46,6 +46,38 @@ fn naming(what: &str, e: &std::io::Error) -> String {
     }
 }
 
+/// A `str` argument whose TypeError says what it takes (`expected str, got int`), where
+/// pyo3's says "cannot be converted to 'PyString'".
+pub(crate) struct Text(pub(crate) String);
+
+impl std::ops::Deref for Text {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<'py> FromPyObject<'py> for Text {
+    fn extract_bound(ob: &Bound<'py, PyAny>) -> PyResult<Self> {
+        match ob.downcast::<pyo3::types::PyString>() {
+            Ok(s) => Ok(Text(s.to_cow()?.into_owned())),
+            Err(_) => Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "expected str, got {}",
+                type_name(ob)
+            ))),
+        }
+    }
+}
+
+fn type_name(value: &Bound<'_, PyAny>) -> String {
+    value
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into())
+}
+
 /// A TypeError for argument `name`, which expected `expected` and was given `value`.
 pub(crate) fn wrong_type(name: &str, expected: &str, value: &Bound<'_, PyAny>) -> PyErr {
     let given = value

@@ -12,15 +12,15 @@ use reversi_record::pipeline::validation::Validation;
 use reversi_record::repair::{repair_record, RepairOptions};
 
 use crate::convert::{ser_to_py, to_py};
-use crate::errors;
+use crate::errors::{self, Text};
 use crate::games::{diagnostic_dicts, format_arg, open, Game, Src};
 
 /// Runs a rule scenario: the JSON transcript (`spec/scenario.md`) as a dict, with its
 /// text form under `"text"`. A scenario that does not parse or contradicts its own marks
 /// raises `ScenarioError` (its `code` such as `"scenario-unexpected-legal"`, `line`).
 #[pyfunction]
-pub(crate) fn scenario_run(py: Python<'_>, text: &str) -> PyResult<PyObject> {
-    let transcript = reversi_record::scenario::run(text).map_err(|e| {
+pub(crate) fn scenario_run(py: Python<'_>, text: Text) -> PyResult<PyObject> {
+    let transcript = reversi_record::scenario::run(&text).map_err(|e| {
         let extra = PyDict::new(py);
         let _ = extra.set_item("line", e.line);
         errors::raise(
@@ -69,8 +69,8 @@ pub(crate) fn event_files(
 pub(crate) fn standings(
     py: Python<'_>,
     paths: Vec<PathBuf>,
-    event: Option<String>,
-    withdrawn: Option<Vec<String>>,
+    event: Option<Text>,
+    withdrawn: Option<Vec<Text>>,
     jobs: Option<usize>,
     pairings: Option<PathBuf>,
     players: Option<PathBuf>,
@@ -86,8 +86,8 @@ pub(crate) fn standings(
         validation = validation.jobs(j);
     }
     let request = StandingsRequest {
-        event,
-        withdrawn,
+        event: event.map(|e| e.0),
+        withdrawn: withdrawn.map(|w| w.into_iter().map(|t| t.0).collect()),
         pairings,
     };
     let result = py.allow_threads(|| -> Result<_, String> {
@@ -207,11 +207,11 @@ pub(crate) fn convert(
     py: Python<'_>,
     paths: Vec<PathBuf>,
     output: PathBuf,
-    format: Option<&str>,
+    format: Option<Text>,
     lossy: bool,
     jobs: Option<usize>,
 ) -> PyResult<PyObject> {
-    let format = match format_arg(py, format)? {
+    let format = match format_arg(py, format.as_deref())? {
         Some(f) => f,
         None => output
             .extension()

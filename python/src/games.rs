@@ -19,7 +19,7 @@ use reversi_record::validate::{validate_game, with_explicit_passes, Summary};
 
 use crate::convert::{ser_to_py, to_py};
 use crate::engine::{move_arg, rules_arg, PyPosition, PyRules};
-use crate::errors;
+use crate::errors::{self, Text};
 
 /// A format named as on the command line (`"ggf"`, `"pgn:playok"`).
 pub(crate) fn format_arg(py: Python<'_>, format: Option<&str>) -> PyResult<Option<Format>> {
@@ -351,7 +351,7 @@ impl Game {
         py: Python<'_>,
         moves: &Bound<'_, PyAny>,
         rules: Option<&Bound<'_, PyAny>>,
-        tags: Option<Vec<(String, String)>>,
+        tags: Option<Vec<(Text, Text)>>,
     ) -> PyResult<Game> {
         let expected = "a list of square names (str, \"--\" or None a pass)";
         let moves: Vec<Option<String>> = if moves.is_instance_of::<PyString>() {
@@ -368,7 +368,7 @@ impl Game {
                 .push(MoveRecord::new(move_arg(py, m.as_deref())?));
         }
         for (k, v) in tags.unwrap_or_default() {
-            record.tags.push(Tag::new(k, v));
+            record.tags.push(Tag::new(k.0, v.0));
         }
         Ok(Game::new(ParsedGame {
             index: 1,
@@ -409,8 +409,8 @@ impl Game {
     }
 
     /// The value of tag `name` (case as written), or `None`.
-    fn tag(&self, name: &str) -> Option<String> {
-        self.game.record.as_ref()?.tag(name).map(str::to_owned)
+    fn tag(&self, name: Text) -> Option<String> {
+        self.game.record.as_ref()?.tag(&name).map(str::to_owned)
     }
 
     /// The moves as written (`"f5"`, `"--"` for a pass).
@@ -509,7 +509,8 @@ impl Game {
 
     fn _repr_html_(&self, py: Python<'_>) -> PyResult<String> {
         let svg = self._repr_svg_(py)?;
-        let title = match (self.tag("Black"), self.tag("White")) {
+        let tag = |name: &str| self.game.record.as_ref()?.tag(name).map(str::to_owned);
+        let title = match (tag("Black"), tag("White")) {
             (Some(b), Some(w)) => format!("{} - {}", escape(&b), escape(&w)),
             _ => format!("game {}", self.game.index),
         };

@@ -8,6 +8,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use reversi_record::dataset::Options;
 
+use crate::errors::Text;
+
 mod convert;
 mod datasets;
 mod engine;
@@ -28,11 +30,11 @@ mod table;
 fn read(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
-    format: Option<&str>,
+    format: Option<Text>,
     rules: Option<&Bound<'_, PyAny>>,
     names: Option<PathBuf>,
 ) -> PyResult<games::Reader> {
-    games::read_games(py, source, format, rules, names.as_deref())
+    games::read_games(py, source, format.as_deref(), rules, names.as_deref())
 }
 
 /// Writes `games` to `path` atomically (or returns the bytes when `path` is `None`), in
@@ -45,11 +47,11 @@ fn write(
     py: Python<'_>,
     games: &Bound<'_, PyAny>,
     path: Option<PathBuf>,
-    format: Option<&str>,
+    format: Option<Text>,
     lossy: bool,
     year: Option<u16>,
 ) -> PyResult<PyObject> {
-    games::write_games(py, games, path, format, lossy, year)
+    games::write_games(py, games, path, format.as_deref(), lossy, year)
 }
 
 /// Validates files as `reversi validate --format json` does: returns a dict with
@@ -61,15 +63,16 @@ fn validate(
     py: Python<'_>,
     paths: &Bound<'_, PyAny>,
     jobs: Option<usize>,
-    allow: Vec<String>,
-    format: Option<&str>,
+    allow: Vec<Text>,
+    format: Option<Text>,
     rules: Option<&Bound<'_, PyAny>>,
     pairings: Option<PathBuf>,
     players: Option<PathBuf>,
 ) -> PyResult<Py<PyDict>> {
     let paths = path_list(paths)?;
     let event = extras::event_files(py, pairings, players)?;
-    games::validate_paths(py, paths, jobs, allow, format, rules, event)
+    let allow = allow.into_iter().map(|a| a.0).collect();
+    games::validate_paths(py, paths, jobs, allow, format.as_deref(), rules, event)
 }
 
 /// The games as numpy arrays, built in Rust (GIL released): a dict of `moves` (int16,
@@ -110,7 +113,7 @@ fn dataset(
     boards: bool,
     planes: bool,
     legal: bool,
-    format: Option<&str>,
+    format: Option<Text>,
     rules: Option<&Bound<'_, PyAny>>,
     jobs: Option<usize>,
     names: Option<PathBuf>,
@@ -122,7 +125,8 @@ fn dataset(
     };
     let paths = path_list(paths)?;
     let jobs = jobs.unwrap_or(0);
-    let mut set = datasets::Dataset::new(py, paths, chunk, format, rules, options, jobs)?;
+    let mut set =
+        datasets::Dataset::new(py, paths, chunk, format.as_deref(), rules, options, jobs)?;
     set.names = names;
     if chunk.is_some() {
         return Ok(Py::new(py, set)?.into_any());
@@ -140,7 +144,7 @@ fn dataset(
 fn _games_columns(
     py: Python<'_>,
     paths: &Bound<'_, PyAny>,
-    format: Option<&str>,
+    format: Option<Text>,
     rules: Option<&Bound<'_, PyAny>>,
     names: Option<PathBuf>,
     jobs: Option<usize>,
@@ -151,7 +155,7 @@ fn _games_columns(
     table::games_columns(
         py,
         paths,
-        format,
+        format.as_deref(),
         rules,
         names,
         jobs.unwrap_or(0),

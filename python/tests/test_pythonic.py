@@ -110,13 +110,26 @@ def test_dataset_repr_and_chunk_zero():
         (lambda: rr.Position(3), "rules"),
         (lambda: rr.Game.from_moves([1]), "moves"),
         (lambda: rr.Game.from_moves("f5d6"), "moves"),
+        (lambda: rr.read(b"f5", format=5), "format"),
+        (lambda: rr.write([], format=5), "format"),
+        (lambda: rr.dataset("x.rgn", format=5), "format"),
+        (lambda: rr.validate("x.rgn", allow=[1]), "allow"),
+        (lambda: rr.Rules(5), "text"),
+        (lambda: rr.Position().play(5), "move_"),
+        (lambda: rr.Position().flips(5), "square"),
+        (lambda: rr.Position().discs(5), "color"),
+        (lambda: rr.Game.from_moves([]).tag(5), "name"),
+        (lambda: rr.Game.from_moves([], tags=[(1, 2)]), "tags"),
+        (lambda: rr.scenario.run(5), "text"),  # type: ignore[arg-type]
+        (lambda: rr.standings(["x.rgn"], event=5), "event"),
     ],
 )
 def test_type_errors_say_what_was_expected(call, name):
     with pytest.raises(TypeError) as e:
         call()
-    assert "PyString" not in str(e.value) and "Sequence" not in str(e.value)
-    assert str(e.value).startswith(f"{name}: expected") or name in str(e.value)
+    message = str(e.value)
+    assert "PyString" not in message and "Sequence" not in message
+    assert message.startswith(f"{name}: expected") or message.startswith(f"argument '{name}': expected")
 
 
 def test_a_failed_write_names_the_path_once(tmp_path):
