@@ -690,3 +690,66 @@ fn the_runner_compares_every_normative_fact() {
         assert!(tried, "no suite scenario holds {path}");
     }
 }
+
+#[test]
+fn the_manifest_gives_each_scenario_its_rules_facets_and_sections() {
+    let files = reversi_record::scenario::suite::files().unwrap();
+    let manifest = files.iter().find(|f| f.path == "manifest.json").unwrap();
+    let manifest: serde_json::Value = serde_json::from_str(&manifest.contents).unwrap();
+    let entries = manifest["scenarios"].as_array().unwrap();
+    let cases = runner::suite_cases().unwrap();
+    assert_eq!(entries.len(), cases.len());
+    for (entry, case) in entries.iter().zip(&cases) {
+        assert_eq!(entry["scenario"], case.name.as_str());
+        assert_eq!(entry["rules"].as_str(), case.expected.rules.as_deref());
+        // The facets, read independently from the canonical rules string.
+        let rules = case.expected.rules.as_deref().unwrap_or("");
+        let facets = &entry["facets"];
+        if !rules.is_empty() {
+            let board = rules
+                .split(',')
+                .next()
+                .and_then(|p| p.split_once(':'))
+                .map_or("8x8", |(_, b)| b);
+            assert_eq!(facets["board"], board, "{}", case.name);
+            let players = if rules.starts_with("multi3") {
+                "3"
+            } else if rules.starts_with("multi4") {
+                "4"
+            } else {
+                "2"
+            };
+            assert_eq!(facets["players"], players, "{}", case.name);
+            let yes = |b: bool| if b { "yes" } else { "no" };
+            assert_eq!(facets["blocked"], yes(rules.contains("blocked=")));
+            assert_eq!(facets["handicap"], yes(rules.contains("handicap=")));
+        }
+        assert_eq!(
+            facets["parse"],
+            if case.expected.parses.is_empty() {
+                "no"
+            } else {
+                "yes"
+            }
+        );
+        let sections: Vec<&str> = entry["sections"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap())
+            .collect();
+        assert!(!sections.is_empty(), "{}: no sections", case.name);
+        assert_eq!(
+            sections.contains(&"8"),
+            case.expected.moves.iter().any(|m| m.refusal.is_some()),
+            "{}: §8 iff a move is refused",
+            case.name
+        );
+        assert_eq!(
+            sections.contains(&"10"),
+            !case.expected.parses.is_empty(),
+            "{}",
+            case.name
+        );
+    }
+}
