@@ -16,10 +16,12 @@ the arrays `reversi_record.dataset` returns. The contenders:
 * `plain Python`: a reader written for this benchmark: `struct`-free slicing of the 68-byte
   records, bitboards as Python integers, boards expanded by numpy at the end (no per-square
   Python loop);
-* `creversi` (PyPI `creversi`, with and without numba) when it is installed: its only release,
-  0.0.1, is a source package that does not build (`utils.hpp` is missing from it), so
-  the script reports it.
+* `creversi-python` (PyPI `creversi-python`, imported as `creversi`): the pure-Python port
+  of creversi's `Board` (PyPI's `creversi` 0.0.1 is a source package that does not build:
+  `utils.hpp` is missing from it), driven move by move, its `to_bitboard` per position.
 
+`rust-reversi` and `creversi-python` are engines driven from Python, not records readers: the
+script reads the WTHOR records for them and feeds them the moves.
 Every contender's arrays are checked equal to reversi_record's before a time is printed.
 Then the per-game cost of `read` (every game a `Game`, diagnostics included) on the PGN and
 GGF files of `data/`.
@@ -28,8 +30,8 @@ GGF files of `data/`.
 
 Without files, the WTHOR files of the folder the environment variable `REVERSI_ARCHIVE` names
 (such as the whole FFO base), and when it is unset the five years the repository carries
-(`data/wthor/*.wtb`; `data/SOURCES.md`). `--repeat N` reads the files N times (as N inputs),
-to reach the size of a full archive.
+(`data/wthor/*.wtb`; `data/SOURCES.md`), each once: the archive as it is (`--repeat N`
+reads the same files N times, for a size test only).
 """
 
 from __future__ import annotations
@@ -320,6 +322,54 @@ def rust_reversi_contender(games: list[bytes]):
     return move_array, expand(bitboards, a1_high=True)
 
 
+# ---------------------------------------------------------------------------------------
+# creversi-python (PyPI `creversi-python`, imported as `creversi`): the pure-Python port of
+# creversi's `Board` (player and opponent bitboards as Python integers).
+
+
+def creversi_contender(games: list[bytes]):
+    import creversi
+
+    plies = 0
+    per_game = []
+    bitboard = np.zeros(16, np.uint8)
+    for raw in games:
+        board = creversi.Board()
+        moves, bits = [], []
+
+        def snap():
+            board.to_bitboard(bitboard)
+            player, opponent = bitboard.view("<u8")
+            bits.append((player, opponent) if board.turn else (opponent, player))
+
+        snap()
+        for m in raw:
+            if m == 0:
+                break
+            sq = (m // 10 - 1) * 8 + (m % 10 - 1)
+            if not board.is_legal(sq):
+                # The side to move has no move: it passes first (WTHOR leaves passes out).
+                if board.puttable_num() != 0:
+                    break
+                board.move_pass()
+                moves.append(-2)
+                snap()
+                if not board.is_legal(sq):
+                    break
+            board.move(sq)
+            moves.append(sq)
+            snap()
+        per_game.append((moves, bits))
+        plies = max(plies, len(moves))
+    n = len(games)
+    move_array = np.full((n, plies), -1, np.int16)
+    bitboards = np.zeros((n, plies + 1, 2), np.uint64)
+    for g, (moves, bits) in enumerate(per_game):
+        move_array[g, : len(moves)] = moves
+        bitboards[g, : len(bits)] = bits
+    return move_array, expand(bitboards)
+
+
 def rust_bit_index(sq: int) -> int:
     # rust-reversi numbers moves a1 = 0 ... h8 = 63, row by row, as we do (its bitboards put
     # a1 in the most significant bit: `expand(a1_high=True)`).
@@ -336,6 +386,18 @@ def ours(paths: list[str]):
 
     data = rr.dataset(paths, jobs=1)
     return data["moves"], data["boards"]
+
+
+# What each contender does, printed before the times.
+WHAT = [
+    "  reversi_record   a records library: dataset(paths) reads the files and replays in Rust",
+    "  numba            this script's bitboard loop compiled by numba (no package: a reference)",
+    "  rust-reversi     an engine driven from Python: Board.do_move per move, get_board per position",
+    "  creversi-python  an engine driven from Python (pure Python): Board.move, to_bitboard",
+    "  plain Python     this script's reader: Python-integer bitboards, numpy expands them",
+    "  (the Python contenders on the first --sample games when given; every contender's arrays",
+    "  are checked equal to reversi_record's before its time is printed)",
+]
 
 
 def timed(name, fn, reference=None, games=0):
@@ -384,7 +446,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("files", nargs="*")
     ap.add_argument("--repeat", type=int, default=1)
-    ap.add_argument("--only", default="reversi_record,numba,rust-reversi,plain")
+    ap.add_argument("--only", default="reversi_record,numba,rust-reversi,creversi,plain")
     ap.add_argument("--sample", type=int, default=0, help="the Python contenders on the first N games only")
     args = ap.parse_args()
     files = args.files or sorted(glob.glob(str(WTHOR / "*.wtb")))
@@ -396,6 +458,8 @@ def main() -> None:
     only = set(args.only.split(","))
     os.environ.setdefault("RAYON_NUM_THREADS", "1")
     print(f"{len(games)} games from {len(paths)} inputs, one core", flush=True)
+    for line in WHAT:
+        print(line)
     import reversi_record  # noqa: F401  (imported outside the timing, as numba compiles outside it)
     reference, ours_s = timed("reversi_record", lambda: ours(paths), games=len(games))
     sample = games[: args.sample] if args.sample else games
@@ -423,12 +487,14 @@ def main() -> None:
     if "plain" in only:
         _, s = timed("plain Python", lambda: plain_python(sample), sample_ref, len(sample))
         results["plain Python"] = s / len(sample)
-    try:
-        import creversi  # noqa: F401
-
-        print("creversi        installed, but not measured: add it here")
-    except ImportError:
-        print("creversi        not installable (PyPI 0.0.1 is a source package missing utils.hpp)")
+    if "creversi" in only:
+        try:
+            import creversi  # noqa: F401
+        except ImportError:
+            print("creversi        not installed (pip install creversi-python; PyPI's creversi 0.0.1 does not build)")
+        else:
+            _, s = timed("creversi-python", lambda: creversi_contender(sample), sample_ref, len(sample))
+            results["creversi-python"] = s / len(sample)
     read_costs()
     print()
     for name, per_game in results.items():
