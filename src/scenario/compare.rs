@@ -343,7 +343,7 @@ fn bad_answer(ctx: &Context, command: &str, answer: &str, why: &str) -> Verdict 
 
 /// The answer to `command`, its first word `word` stripped; a `Verdict` when the engine
 /// answers otherwise (`error ...` or anything else).
-fn expect(
+fn ask_for(
     engine: &mut Engine,
     ctx: &Context,
     command: &str,
@@ -381,7 +381,7 @@ fn facts(
     ctx: &Context,
     rules: &Rules,
 ) -> Result<Result<Facts, Verdict>, EngineError> {
-    let (_, board) = answer!(expect(engine, ctx, "board", &["board"]), Err);
+    let (_, board) = answer!(ask_for(engine, ctx, "board", &["board"]), Err);
     let rows: Vec<String> = board.split('/').map(|r| r.replace('-', " ")).collect();
     let side = usize::from(rules.board().side());
     if rows.len() != side || rows.iter().any(|r| r.chars().count() != side) {
@@ -392,10 +392,10 @@ fn facts(
             &format!("{side} rows of {side} characters joined by `/`"),
         )));
     }
-    let (word, who) = answer!(expect(engine, ctx, "turn", &["turn", "over"]), Err);
-    let (_, phase) = answer!(expect(engine, ctx, "phase", &["phase"]), Err);
+    let (word, who) = answer!(ask_for(engine, ctx, "turn", &["turn", "over"]), Err);
+    let (_, phase) = answer!(ask_for(engine, ctx, "phase", &["phase"]), Err);
     let hands = if rules.supply().is_some() {
-        let (_, h) = answer!(expect(engine, ctx, "hands", &["hands"]), Err);
+        let (_, h) = answer!(ask_for(engine, ctx, "hands", &["hands"]), Err);
         let n: Vec<u64> = h
             .split_whitespace()
             .filter_map(|w| w.parse().ok())
@@ -407,7 +407,7 @@ fn facts(
     } else {
         None
     };
-    let (_, legal) = answer!(expect(engine, ctx, "legal", &["legal"]), Err);
+    let (_, legal) = answer!(ask_for(engine, ctx, "legal", &["legal"]), Err);
     let mut squares = Vec::new();
     let mut flips = Vec::new();
     for item in legal.split_whitespace() {
@@ -490,7 +490,7 @@ pub fn check(
     for (i, p) in expected.parses.iter().enumerate() {
         ctx.during = format!("parsing `{}`", p.input);
         let command = format!("parse {}", p.input);
-        let (word, rest) = answer!(expect(engine, &ctx, &command, &["rules", "refused"]));
+        let (word, rest) = answer!(ask_for(engine, &ctx, &command, &["rules", "refused"]));
         let actual = (word == "rules").then_some(rest);
         if actual != p.rules {
             let show = |r: &Option<String>| r.clone().unwrap_or_else(|| "null (refused)".into());
@@ -513,9 +513,9 @@ pub fn check(
     };
     ctx.during = "setting up".into();
     ctx.position = Some((setup.board.clone(), format!("{} to move", setup.turn)));
-    answer!(expect(engine, &ctx, &rules_command(&rules), &["ok"]));
+    answer!(ask_for(engine, &ctx, &rules_command(&rules), &["ok"]));
     let refusal = if scenario.start == StartGiven::Rules {
-        answer!(expect(engine, &ctx, "start", &["ok"]));
+        answer!(ask_for(engine, &ctx, "start", &["ok"]));
         None
     } else {
         let board: Vec<String> = setup.board.iter().map(|r| r.replace(' ', "-")).collect();
@@ -525,7 +525,7 @@ pub fn check(
                 command.push_str(&format!(" {b} {w}"));
             }
         }
-        let (word, rest) = answer!(expect(engine, &ctx, &command, &["ok", "refused"]));
+        let (word, rest) = answer!(ask_for(engine, &ctx, &command, &["ok", "refused"]));
         (word == "refused").then_some(rest)
     };
     if refusal != expected.setup_refusal {
@@ -590,7 +590,7 @@ pub fn check(
             ));
         }
         let command = format!("play {}", token(m.mv));
-        let (word, rest) = answer!(expect(engine, &ctx, &command, &["played", "refused"]));
+        let (word, rest) = answer!(ask_for(engine, &ctx, &command, &["played", "refused"]));
         let kind = (word == "refused").then(|| rest.clone());
         if kind != jm.refusal {
             let show = |k: &Option<String>| k.clone().unwrap_or_else(|| "played".into());
@@ -628,8 +628,7 @@ pub fn check(
         }
     }
     ctx.during = "at the end".into();
-    let (word, rest) = answer!(expect(engine, &ctx, "outcome", &["outcome"]));
-    let _ = word;
+    let (_, rest) = answer!(ask_for(engine, &ctx, "outcome", &["outcome"]));
     let actual = read_outcome(&rest, &rules);
     match (&expected.outcome, actual) {
         (None, Ok(None)) => Ok(Verdict::Agree),
