@@ -210,7 +210,7 @@ fn an_engine_that_hangs_meets_the_timeout() {
     require_python();
     // Mid-run: the engine stops answering after 50 commands.
     let run = reversi(
-        &["scenario", "--engine", &python_engine(), "--timeout", "1"],
+        &["scenario", "--engine", &python_engine(), "--timeout", "3"],
         &[("REVERSI_EXAMPLE_HANG_AFTER", "50")],
     );
     assert_eq!(run.code, Some(1), "{}", run.stderr);
