@@ -216,7 +216,7 @@ fn an_engine_that_hangs_meets_the_timeout() {
     assert_eq!(run.code, Some(1), "{}", run.stderr);
     assert!(
         run.stderr
-            .contains("within 1 s (--timeout); the run stops here"),
+            .contains("within 3 s (--timeout); the run stops here"),
         "{}",
         run.stderr
     );
