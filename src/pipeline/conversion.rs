@@ -336,8 +336,8 @@ impl Conversion {
 
     /// Adds to `years` what the games of `input` this run writes state of their WTHOR
     /// files' headers ([`YearHeaders`]): the games it selects and does not leave out,
-    /// their tags edited as it edits them, each read through the
-    /// [`GameReader`](crate::pipeline::view::GameReader) (its tags, never replayed). A run
+    /// their tags edited as it edits them, each read through the [`GameReader`] (its
+    /// tags, never replayed). A run
     /// that merges inputs into WTHOR year files surveys every input first and hands the
     /// result to its writers ([`WriteOptions::year_headers`]), so the files do not depend
     /// on the order of the inputs.
