@@ -279,6 +279,58 @@ impl Batch {
     }
 }
 
+/// How a game's moves replay, without arrays ([`replay`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Replayed {
+    /// Every move is legal.
+    pub valid: bool,
+    /// The position reached is over.
+    pub over: bool,
+    /// Plies replayed legally, the passes the record leaves out included ([`Arrays::lengths`]).
+    pub plies: usize,
+}
+
+/// Replays a game (its rules, start, moves as written) as [`Batch::build`] does, but keeps
+/// nothing of it: whether its moves are legal, whether it ends, and how many plies it has.
+/// Standard Othello from its usual start (most games) takes one walk on the quick board,
+/// everything else the engine; `passes` is scratch space, kept between calls.
+pub fn replay(
+    rules: &Rules,
+    start: Option<&StartPosition>,
+    moves: &[Move],
+    passes: &mut Vec<usize>,
+) -> Replayed {
+    if start.is_none() {
+        passes.clear();
+        if let Some(end) = quick::standard_end(rules, moves, passes) {
+            return Replayed {
+                valid: true,
+                over: end.is_some(),
+                plies: moves.len() + passes.len(),
+            };
+        }
+    }
+    let mut batch = Batch::new();
+    batch.push(*rules, start, moves.iter().copied());
+    let options = Options {
+        boards: false,
+        planes: false,
+        legal: false,
+    };
+    match batch.build(options, 1) {
+        Ok(a) => Replayed {
+            valid: a.valid[0],
+            over: a.over[0],
+            plies: a.lengths[0] as usize,
+        },
+        Err(_) => Replayed {
+            valid: false,
+            over: false,
+            plies: 0,
+        },
+    }
+}
+
 /// The arrays of a [`Batch`], row-major, games first.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Arrays {
@@ -731,6 +783,37 @@ mod tests {
         assert_eq!(a.margin, vec![raw; 4]);
         assert_eq!(a.over, vec![false; 4]);
         assert_eq!(a.winner, vec![1, 0, -2, 0]);
+    }
+
+    #[test]
+    fn replay_says_what_the_arrays_say() {
+        let text = "[Event \"a\"]\n1. f5 d6 2. c3 d3 3. c4 f4 *\n\n\
+            [Event \"b\"]\n1. e6 f4 2. e3 f6 3. g5 d6 4. e7 f5 5. c5 *\n\n\
+            [Event \"c\"]\n1. f5 d6 2. a1 d3 *\n\n\
+            [Rules \"othello:6x6\"]\n1. b3 b2 *\n\n\
+            [Rules \"anti\"]\n1. f5 f6 2. e6 *\n";
+        let games = Format::Rgn
+            .read_bytes(text.as_bytes().to_vec(), &ReadOptions::default())
+            .expect("reads");
+        let records: Vec<Record> = games.into_iter().filter_map(|g| g.record).collect();
+        assert_eq!(records.len(), 5);
+        let mut passes = Vec::new();
+        let mut seen = Vec::new();
+        for r in &records {
+            let moves: Vec<Move> = r.moves.iter().map(|m| m.mv).collect();
+            let mut batch = Batch::new();
+            batch.push_record(r);
+            let a = batch.build(Options::default(), 1).expect("builds");
+            let got = replay(&r.rules, r.start.as_ref(), &moves, &mut passes);
+            assert_eq!(
+                (got.valid, got.over, got.plies),
+                (a.valid[0], a.over[0], a.lengths[0] as usize)
+            );
+            seen.push((got.valid, got.over));
+        }
+        // The cases are all there: unfinished, finished, illegal, other rules.
+        assert!(seen.contains(&(true, false)) && seen.contains(&(true, true)));
+        assert!(seen.contains(&(false, false)));
     }
 
     #[test]

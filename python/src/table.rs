@@ -11,7 +11,7 @@ use std::sync::Mutex;
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use reversi_record::dataset::{Batch, Options};
+use reversi_record::dataset;
 use reversi_record::engine::Move;
 use reversi_record::pipeline::view::{GameReader, GameView};
 use reversi_record::record::{
@@ -116,10 +116,6 @@ impl Columns {
             tag_names: Strings::new(),
             tag_values: Strings::new(),
         }
-    }
-
-    fn len(&self) -> usize {
-        self.index.len()
     }
 
     /// Adds the game `view` of the input `file`.
@@ -278,9 +274,7 @@ fn read_input(
     stop: &AtomicBool,
 ) -> std::io::Result<Columns> {
     let mut columns = Columns::new();
-    // The games to replay, a batch per board size (arrays hold one): the side, the
-    // batch, and each game's row.
-    let mut batches: Vec<(u8, Batch, Vec<usize>)> = Vec::new();
+    let mut passes = Vec::new();
     while let Some(game) = reader.next_game() {
         if stop.load(Ordering::Relaxed) {
             return Err(crate::interrupt::stopped());
@@ -291,40 +285,20 @@ fn read_input(
             continue;
         }
         columns.push(name, &game, tags);
-        let readable = !matches!(game.parsed(), Some(p) if p.record.is_none());
-        if replay && readable {
-            let side = game.rules().board().side();
-            let at = match batches.iter().position(|(s, _, _)| *s == side) {
-                Some(at) => at,
-                None => {
-                    batches.push((side, Batch::new(), Vec::new()));
-                    batches.len() - 1
+        if replay {
+            let readable = !matches!(game.parsed(), Some(p) if p.record.is_none());
+            let replayed = if readable {
+                dataset::replay(&game.rules(), game.start(), game.moves(), &mut passes)
+            } else {
+                dataset::Replayed {
+                    valid: false,
+                    over: false,
+                    plies: 0,
                 }
             };
-            let (_, batch, rows) = &mut batches[at];
-            batch.push_view(&game);
-            rows.push(columns.len() - 1);
-        }
-    }
-    if replay {
-        let n = columns.len();
-        columns.valid = vec![false; n];
-        columns.finished = vec![false; n];
-        columns.plies = vec![0; n];
-        let options = Options {
-            boards: false,
-            planes: false,
-            legal: false,
-        };
-        for (_, batch, rows) in &batches {
-            let a = batch
-                .build_until(options, 1, stop)
-                .map_err(|_| crate::interrupt::stopped())?;
-            for (g, &row) in rows.iter().enumerate() {
-                columns.valid[row] = a.valid[g];
-                columns.finished[row] = a.over[g];
-                columns.plies[row] = a.lengths[g];
-            }
+            columns.valid.push(replayed.valid);
+            columns.finished.push(replayed.over);
+            columns.plies.push(replayed.plies as i32);
         }
     }
     Ok(columns)

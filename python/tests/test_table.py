@@ -236,7 +236,7 @@ def test_the_table_of_text_formats_equals_the_games_read(path):
 
 
 def test_dataset_identity_is_aligned_with_the_table():
-    paths = [str(p) for p in wthor_years()[:3]]
+    paths = [str(p) for p in wthor_years()]
     table = rr.games(paths)
     d = rr.dataset(paths, boards=False)
     assert list(d["file"]) == table.column("file").to_pylist()
@@ -249,6 +249,10 @@ def test_dataset_identity_is_aligned_with_the_table():
         files.extend(part["file"])
         index.extend(part["index"].tolist())
     assert files == list(d["file"]) and index == d["index"].tolist()
+    # The table's replay (one walk a game) says what the arrays' replay says.
+    assert table.column("plies").to_pylist() == d["lengths"].tolist()
+    assert table.column("finished").to_pylist() == d["over"].tolist()
+    assert table.column("valid").to_pylist() == d["valid"].tolist()
     # And the margins of the arrays are the table's claims where the game finished.
     finished = np.array(table.column("finished").to_pylist())
     claimed = np.array(table.column("margin").to_pylist())
