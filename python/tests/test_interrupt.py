@@ -20,6 +20,7 @@ LONG_CALLS = {
     "dataset": f"rr.dataset([{str(WTHOR)!r}] * 600, boards=False)",
     "validate": f"rr.validate([{str(WTHOR)!r}] * 2000)",
     "to_numpy": "rr.to_numpy(GAMES * 3000)",
+    "games": f"rr.games([{str(WTHOR)!r}] * 600)",
     "to_numpy of a reader": "rr.to_numpy(rr.read(b'f5d6c3d3c4f4f6f3e6e7d7c5b6d8c6c7\\n' * 3_000_000), boards=False)",
 }
 
