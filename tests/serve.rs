@@ -1152,3 +1152,187 @@ fn the_desk_ranks_the_directors_event_as_the_command_line_does() {
         .collect();
     assert_eq!(ranked, by_hand);
 }
+
+/// The file as the desk would write it now, as RGN.
+fn rgn_now(desk: &Desk, id: usize) -> Vec<u8> {
+    let a = desk.get(&format!("/api/files/{id}/download?format=rgn"));
+    assert_eq!(a.status, 200, "{}", a.text());
+    a.body
+}
+
+#[test]
+fn a_file_opened_twice_is_one_file_and_the_loaded_set_is_the_servers() {
+    let desk = start();
+    let first = desk.open("round-1.rgn");
+    assert_eq!(first["id"], 0);
+    assert_eq!(first["already"], Value::Null, "read the first time");
+    // An edit, then the same file opened again (a reload of the page, a second tab).
+    let tags = json!({"tags": [["Annotator", "first tab"]]});
+    assert_eq!(desk.post("/api/files/0/games/2/tags", tags).status, 200);
+    let again = desk.open("round-1.rgn");
+    assert_eq!(again["id"], 0, "the same file, not a copy");
+    assert_eq!(again["already"], true);
+    assert_eq!(again["changed"], true, "with its edit");
+    assert_eq!(again["counts"]["repaired"], 1, "the edited game: {again}");
+    assert_eq!(again["games"], first["games"]);
+    // `./round-1.rgn` is the same file too.
+    assert_eq!(desk.open("./round-1.rgn")["id"], 0);
+    // What a reloaded page asks for: the loaded set, one file, its edit marked.
+    let files = desk.get("/api/files").json();
+    let files = files["files"].as_array().unwrap();
+    assert_eq!(files.len(), 1, "{files:?}");
+    assert_eq!(files[0]["changed"], true);
+    assert_eq!(files[0]["undo"], json!({"game": 2, "what": "tags edited"}));
+    // No duplicate of itself in the standings' findings.
+    let standings = desk.get("/api/standings").json();
+    let findings = standings["findings"].to_string();
+    assert!(!findings.contains("duplicate"), "{findings}");
+    // The same bytes uploaded twice under one name: one file; under another name: two.
+    let bytes = std::fs::read(desk.dir.path().join("round-1.rgn")).unwrap();
+    let upload = |name: &str| {
+        let a = desk.raw(
+            "POST",
+            "/api/upload",
+            &[("X-Desk-Token", &desk.token), ("X-File-Name", name)],
+            &bytes,
+        );
+        assert_eq!(a.status, 200, "{}", a.text());
+        a.json()
+    };
+    let up = upload("sent.rgn");
+    assert_eq!(up["id"], 1);
+    assert_eq!(upload("sent.rgn")["id"], 1);
+    assert_eq!(upload("other.rgn")["id"], 2);
+    // A real second copy is a finding, which one file opened twice never was.
+    let findings = desk.get("/api/standings").json()["findings"].to_string();
+    assert!(findings.contains("duplicate"), "{findings}");
+    assert_eq!(
+        desk.get("/api/files").json()["files"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+}
+
+#[test]
+fn a_closed_file_is_freed_and_unsaved_edits_are_never_dropped_unasked() {
+    let desk = start();
+    desk.open("round-1.rgn");
+    let original = rgn_now(&desk, 0);
+    // Unchanged: closed at once.
+    let closed = desk.post("/api/files/0/close", json!({}));
+    assert_eq!(closed.status, 200, "{}", closed.text());
+    assert_eq!(desk.get("/api/files").json()["files"], json!([]));
+    assert_eq!(desk.get("/api/files/0/games").status, 404, "freed");
+    assert_eq!(desk.post("/api/files/0/close", json!({})).status, 404);
+    // Opened again: a new id (the old one is never another file's), read from disk.
+    let again = desk.open("round-1.rgn");
+    assert_eq!(again["id"], 1);
+    assert_eq!(again["changed"], false);
+    assert_eq!(rgn_now(&desk, 1), original);
+    // With an edit written nowhere: refused, unless the edit is to be dropped.
+    let tags = json!({"tags": [["Annotator", "the desk"]]});
+    assert_eq!(desk.post("/api/files/1/games/2/tags", tags).status, 200);
+    let refused = desk.post("/api/files/1/close", json!({}));
+    assert_eq!(refused.status, 409, "{}", refused.text());
+    assert!(refused.json()["error"]
+        .as_str()
+        .unwrap()
+        .contains("written nowhere"));
+    assert_eq!(desk.get("/api/files").json()["files"][0]["id"], 1, "kept");
+    // Written beside the original: the edits are on disk, the file is no longer changed.
+    let saved = desk.post(
+        "/api/files/1/save",
+        json!({"format": "rgn", "name": "round-1-annotated.rgn"}),
+    );
+    assert_eq!(saved.status, 200, "{}", saved.text());
+    assert_eq!(desk.get("/api/files").json()["files"][0]["changed"], false);
+    // A second edit, then dropped on purpose.
+    let tags = json!({"tags": [["Annotator", "someone else"]]});
+    assert_eq!(desk.post("/api/files/1/games/2/tags", tags).status, 200);
+    assert_eq!(desk.get("/api/files").json()["files"][0]["changed"], true);
+    let dropped = desk.post("/api/files/1/close", json!({"discard": true}));
+    assert_eq!(dropped.status, 200, "{}", dropped.text());
+    assert_eq!(desk.get("/api/files").json()["files"], json!([]));
+}
+
+#[test]
+fn undo_and_redo_restore_the_file_byte_for_byte() {
+    let desk = start();
+    desk.open("round-1.rgn");
+    let original = rgn_now(&desk, 0);
+    assert_eq!(desk.post("/api/files/0/undo", json!({})).status, 409);
+    // Two edits: a repair accepted, then a tag.
+    assert_eq!(
+        desk.post("/api/files/0/games/1/repair", json!({})).status,
+        200
+    );
+    let accepted = desk.post("/api/files/0/games/1/accept", json!({"choice": 0}));
+    assert_eq!(accepted.status, 200, "{}", accepted.text());
+    let repaired = rgn_now(&desk, 0);
+    assert_ne!(repaired, original);
+    let mut tags = accepted.json()["tags"].as_array().unwrap().clone();
+    tags.push(json!(["Annotator", "the desk"]));
+    assert_eq!(
+        desk.post("/api/files/0/games/1/tags", json!({ "tags": tags }))
+            .status,
+        200
+    );
+    let tagged = rgn_now(&desk, 0);
+    assert_ne!(tagged, repaired);
+    // Back, step by step.
+    let back = desk.post("/api/files/0/undo", json!({}));
+    assert_eq!(back.status, 200, "{}", back.text());
+    let back = back.json();
+    assert_eq!(back["game"]["index"], 1, "the game the edit was on");
+    assert_eq!(
+        back["file"]["undo"],
+        json!({"game": 1, "what": "repair accepted"})
+    );
+    assert_eq!(
+        back["file"]["redo"],
+        json!({"game": 1, "what": "tags edited"})
+    );
+    assert_eq!(rgn_now(&desk, 0), repaired);
+    let back = desk.post("/api/files/0/undo", json!({})).json();
+    assert_eq!(back["game"]["status"], "errors", "the error is back");
+    assert_eq!(back["game"]["faulty"], 23);
+    assert_eq!(back["file"]["changed"], false, "as on disk");
+    assert_eq!(rgn_now(&desk, 0), original, "byte for byte");
+    assert_eq!(desk.post("/api/files/0/undo", json!({})).status, 409);
+    // Forward again.
+    assert_eq!(desk.post("/api/files/0/redo", json!({})).status, 200);
+    assert_eq!(rgn_now(&desk, 0), repaired);
+    let forward = desk.post("/api/files/0/redo", json!({})).json();
+    assert_eq!(forward["file"]["changed"], true);
+    assert_eq!(rgn_now(&desk, 0), tagged);
+    assert_eq!(desk.post("/api/files/0/redo", json!({})).status, 409);
+    // A new edit after an undo drops what was undone.
+    assert_eq!(desk.post("/api/files/0/undo", json!({})).status, 200);
+    let other = json!({"tags": [["Annotator", "another"]]});
+    assert_eq!(desk.post("/api/files/0/games/2/tags", other).status, 200);
+    assert_eq!(desk.post("/api/files/0/redo", json!({})).status, 409);
+    assert_eq!(
+        desk.get("/api/files").json()["files"][0]["redo"],
+        Value::Null
+    );
+}
+
+#[test]
+fn written_over_the_original_the_file_can_be_written_over_again() {
+    let desk = start();
+    desk.open("round-1.rgn");
+    let over = json!({"format": "rgn", "name": "round-1.rgn", "overwrite": true});
+    let tags = json!({"tags": [["Annotator", "one"]]});
+    assert_eq!(desk.post("/api/files/0/games/2/tags", tags).status, 200);
+    let first = desk.post("/api/files/0/save", over.clone());
+    assert_eq!(first.status, 200, "{}", first.text());
+    // The file on disk is now the desk's own writing: a second save is no conflict.
+    let tags = json!({"tags": [["Annotator", "two"]]});
+    assert_eq!(desk.post("/api/files/0/games/2/tags", tags).status, 200);
+    let second = desk.post("/api/files/0/save", over);
+    assert_eq!(second.status, 200, "{}", second.text());
+    let text = std::fs::read_to_string(desk.dir.path().join("round-1.rgn")).unwrap();
+    assert!(text.contains("[Annotator \"two\"]"), "{text}");
+}

@@ -193,6 +193,7 @@ impl GameStatus {
 }
 
 /// One game on the desk.
+#[derive(Clone)]
 struct DeskGame {
     parsed: ParsedGame,
     /// The findings without the suggestions (one replay: what the list needs).
@@ -230,6 +231,16 @@ impl DeskGame {
         }
     }
 
+    /// The game as it was before an edit, for the file's history.
+    fn step(&self, what: &str) -> Step {
+        Step {
+            n: self.parsed.index,
+            parsed: self.parsed.clone(),
+            changes: self.changes.clone(),
+            what: what.to_string(),
+        }
+    }
+
     fn row(&self) -> Value {
         let identity = self.parsed.identity().unwrap_or_default();
         let first = self.diagnostics.iter().find(|d| d.is_error());
@@ -247,6 +258,17 @@ impl DeskGame {
     }
 }
 
+/// One edit in a file's history: the game it changed as it was on the other side of it
+/// (before it, on the undo list; after it, on the redo list).
+struct Step {
+    /// The game's number.
+    n: usize,
+    parsed: ParsedGame,
+    changes: Vec<String>,
+    /// The edit, in words (`repair accepted`, `tags edited`).
+    what: String,
+}
+
 /// A file loaded on the desk.
 pub(crate) struct Loaded {
     name: Arc<str>,
@@ -257,9 +279,19 @@ pub(crate) struct Loaded {
     /// For a file of the served folder: the hash of the bytes read, to tell at a save
     /// whether the file on disk is still the one read.
     read_hash: Option<u64>,
+    /// For an uploaded file: the hash of its bytes, to tell the same file sent again.
+    upload_hash: Option<u64>,
     games: Vec<DeskGame>,
     /// Entries about the file itself (index 0), rendered.
     file_problems: Vec<String>,
+    /// The edits that can be undone, the last one last.
+    undo: Vec<Step>,
+    /// The edits undone, which can be redone, the last undone last.
+    redo: Vec<Step>,
+    /// How many edits the undo list held when the file was read or last written (the state
+    /// then is the one on disk); none when that state can no longer be reached by undoing
+    /// and redoing.
+    clean: Option<usize>,
 }
 
 impl Loaded {
@@ -292,8 +324,12 @@ impl Loaded {
             note,
             origin,
             read_hash: None,
+            upload_hash: None,
             games,
             file_problems,
+            undo: Vec::new(),
+            redo: Vec::new(),
+            clean: Some(0),
         })
     }
 
@@ -321,7 +357,59 @@ impl Loaded {
             "counts": self.counts(),
             "served": served,
             "problems": self.file_problems,
+            "changed": self.changed(),
+            "undo": self.undo.last().map(|s| json!({"game": s.n, "what": s.what})),
+            "redo": self.redo.last().map(|s| json!({"game": s.n, "what": s.what})),
         })
+    }
+
+    /// Whether the file holds edits written nowhere.
+    fn changed(&self) -> bool {
+        self.clean != Some(self.undo.len())
+    }
+
+    /// Game `n` replaced by `game`, the edit `what` kept in the history (and what was undone
+    /// no longer redoable).
+    fn edit(&mut self, n: usize, game: DeskGame, what: &str) -> Result<(), Refusal> {
+        let slot = self.game(n)?;
+        let before = slot.step(what);
+        *slot = game;
+        if self.clean.is_some_and(|c| c > self.undo.len()) {
+            // The state on disk was among the edits undone, now dropped.
+            self.clean = None;
+        }
+        self.undo.push(before);
+        self.redo.clear();
+        Ok(())
+    }
+
+    /// Undoes the last edit (`back`) or redoes the last undone: the game it concerns.
+    fn travel(&mut self, back: bool) -> Result<usize, Refusal> {
+        let (from, to) = if back {
+            (&mut self.undo, &mut self.redo)
+        } else {
+            (&mut self.redo, &mut self.undo)
+        };
+        let Some(step) = from.pop() else {
+            return Err(Refusal::new(
+                409,
+                if back {
+                    "nothing to undo"
+                } else {
+                    "nothing to redo"
+                },
+            ));
+        };
+        let count = self.games.len();
+        let Some(slot) = step.n.checked_sub(1).and_then(|i| self.games.get_mut(i)) else {
+            return Err(not_found(format!(
+                "no game {}: the file has {count}",
+                step.n
+            )));
+        };
+        to.push(slot.step(&step.what));
+        *slot = DeskGame::new(step.parsed, step.changes);
+        Ok(step.n)
     }
 
     fn game(&mut self, n: usize) -> Result<&mut DeskGame, Refusal> {
@@ -342,7 +430,9 @@ impl Loaded {
 /// Everything the desk holds.
 pub(crate) struct Desk {
     pub(crate) roots: Vec<Root>,
-    files: Vec<Loaded>,
+    /// The files loaded, by id; a file closed leaves its place empty (ids are never reused,
+    /// so a page still showing a closed file gets a 404, never another file).
+    files: Vec<Option<Loaded>>,
 }
 
 /// The formats the desk writes: every writable one but WTHOR, whose name files
@@ -483,7 +573,66 @@ impl Desk {
     fn file(&mut self, id: usize) -> Result<&mut Loaded, Refusal> {
         self.files
             .get_mut(id)
+            .and_then(Option::as_mut)
             .ok_or_else(|| not_found(format!("no file {id} is loaded")))
+    }
+
+    /// The files loaded, with their ids.
+    fn loaded(&self) -> impl Iterator<Item = (usize, &Loaded)> {
+        self.files
+            .iter()
+            .enumerate()
+            .filter_map(|(i, f)| f.as_ref().map(|f| (i, f)))
+    }
+
+    /// The summary of the loaded file read from `path` of served folder `root`, if any:
+    /// opening a file again is that file, with its edits.
+    pub(crate) fn loaded_from(&self, root: usize, path: &Path) -> Option<Value> {
+        self.loaded()
+            .find(|(_, f)| {
+                f.origin
+                    .as_ref()
+                    .is_some_and(|(r, p)| *r == root && p == path)
+            })
+            .map(|(id, f)| self.already(id, f))
+    }
+
+    fn already(&self, id: usize, file: &Loaded) -> Value {
+        let mut summary = file.summary(id, &self.roots);
+        summary["already"] = json!(true);
+        summary
+    }
+
+    /// Closes file `id`: the desk lets go of it. A file with edits written nowhere is kept
+    /// unless `discard` says to drop them.
+    pub(crate) fn close(&mut self, id: usize, discard: bool) -> Result<Value, Refusal> {
+        let file = self.file(id)?;
+        if file.changed() && !discard {
+            return Err(Refusal::new(
+                409,
+                format!(
+                    "{} has edits written nowhere: save or download it first, or close it discarding them",
+                    file.name
+                ),
+            ));
+        }
+        let name = file.name.to_string();
+        if let Some(slot) = self.files.get_mut(id) {
+            *slot = None;
+        }
+        Ok(json!({ "closed": id, "name": name }))
+    }
+
+    /// Undoes the last edit of file `id` (`back`), or redoes the last undone: the file's
+    /// summary and the game changed, as [`Desk::game`] gives it.
+    pub(crate) fn travel(&mut self, id: usize, back: bool) -> Result<Value, Refusal> {
+        let n = self.file(id)?.travel(back)?;
+        let game = self.game(id, n)?;
+        let summary = self
+            .loaded()
+            .find(|(i, _)| *i == id)
+            .map(|(_, f)| f.summary(id, &self.roots));
+        Ok(json!({ "file": summary, "game": game }))
     }
 
     pub(crate) fn info(&self, token_free: Value) -> Value {
@@ -508,9 +657,7 @@ impl Desk {
 
     pub(crate) fn files(&self) -> Value {
         let files: Vec<Value> = self
-            .files
-            .iter()
-            .enumerate()
+            .loaded()
             .map(|(i, f)| f.summary(i, &self.roots))
             .collect();
         json!({ "files": files })
@@ -531,11 +678,24 @@ impl Desk {
         Ok((path, shown))
     }
 
-    /// Adds a loaded file; its summary.
+    /// Adds a loaded file; its summary. A file already loaded (the same file of the served
+    /// folder, or the same bytes uploaded under the same name) is not added again: the
+    /// summary is the loaded one's, with `already`.
     pub(crate) fn add(&mut self, loaded: Loaded) -> Value {
-        self.files.push(loaded);
-        let id = self.files.len() - 1;
-        self.files[id].summary(id, &self.roots)
+        let same = self
+            .loaded()
+            .find(|(_, f)| match (&loaded.origin, &f.origin) {
+                (Some(a), Some(b)) => a == b,
+                (None, None) => loaded.upload_hash == f.upload_hash && loaded.name == f.name,
+                _ => false,
+            });
+        if let Some((id, f)) = same {
+            return self.already(id, f);
+        }
+        let id = self.files.len();
+        let summary = loaded.summary(id, &self.roots);
+        self.files.push(Some(loaded));
+        summary
     }
 
     pub(crate) fn games(
@@ -721,7 +881,8 @@ impl Desk {
         };
         let mut changes = game.changes.clone();
         changes.extend(repair.edits.iter().map(|e| format!("repair: {e}")));
-        *game = DeskGame::new(reparsed(n, &name, &record), changes);
+        let changed = DeskGame::new(reparsed(n, &name, &record), changes);
+        file.edit(n, changed, "repair accepted")?;
         self.game(id, n)
     }
 
@@ -769,7 +930,8 @@ impl Desk {
         record.tags = tags.iter().map(|(k, v)| Tag::new(k, v)).collect();
         let mut changes = game.changes.clone();
         changes.push("tags edited".to_string());
-        *game = DeskGame::new(reparsed(n, &name, &record), changes);
+        let changed = DeskGame::new(reparsed(n, &name, &record), changes);
+        file.edit(n, changed, "tags edited")?;
         self.game(id, n)
     }
 
@@ -891,6 +1053,12 @@ impl Desk {
         .map_err(io_refusal)?;
         out.write_all(&bytes).map_err(io_refusal)?;
         out.commit().map_err(io_refusal)?;
+        // The edits are on disk now; over the original, the file on disk is the desk's.
+        let file = self.file(id)?;
+        file.clean = Some(file.undo.len());
+        if is_original {
+            file.read_hash = Some(ContentHash::of(&bytes));
+        }
         Ok(json!({
             "written": name,
             "backup": backup.flatten(),
@@ -902,7 +1070,7 @@ impl Desk {
     /// the notes on the way), with the findings across games.
     pub(crate) fn standings(&self) -> Value {
         let mut event = Event::default();
-        for file in &self.files {
+        for (_, file) in self.loaded() {
             let games: Vec<ParsedGame> = file.games.iter().map(|g| g.parsed.clone()).collect();
             event.add_games(&file.name, &games);
         }
@@ -1076,7 +1244,10 @@ impl<R: io::Read> io::Read for Hashing<R> {
 /// Reads an uploaded file, its format detected as the command line detects it.
 pub(crate) fn load_upload(name: &str, bytes: Vec<u8>) -> Result<Loaded, Refusal> {
     let len = Some(bytes.len() as u64);
-    read_detected(name, Box::new(io::Cursor::new(bytes)), len, None, None)
+    let hash = ContentHash::of(&bytes);
+    let mut loaded = read_detected(name, Box::new(io::Cursor::new(bytes)), len, None, None)?;
+    loaded.upload_hash = Some(hash);
+    Ok(loaded)
 }
 
 /// Detects the format of `input` (as the command line does) and reads its games, with the

@@ -246,6 +246,9 @@ pub(crate) fn router(server: Arc<Server>) -> Router {
         .route("/api/files/{id}/export", post(export))
         .route("/api/files/{id}/download", get(download))
         .route("/api/files/{id}/save", post(save))
+        .route("/api/files/{id}/close", post(close))
+        .route("/api/files/{id}/undo", post(undo))
+        .route("/api/files/{id}/redo", post(redo))
         .fallback(|| async { refusal(Refusal::new(404, "no such page")) })
         .layer(middleware::map_response(errors_as_json))
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -419,7 +422,15 @@ struct OpenRequest {
 
 async fn open(State(server): State<Arc<Server>>, Json(request): Json<OpenRequest>) -> Response {
     let done = tokio::task::spawn_blocking(move || {
-        let (path, shown) = server.desk().resolve(request.root, &request.path)?;
+        let (path, shown) = {
+            let desk = server.desk();
+            let (path, shown) = desk.resolve(request.root, &request.path)?;
+            // Opening a loaded file again is that file, edits and all.
+            if let Some(summary) = desk.loaded_from(request.root, &path) {
+                return Ok(summary);
+            }
+            (path, shown)
+        };
         // Read outside the lock: a big file does not hold up the other requests.
         let loaded = desk::load_served(request.root, &path, &shown)?;
         Ok(server.desk().add(loaded))
@@ -645,6 +656,28 @@ async fn save(
         )
     })
     .await
+}
+
+#[derive(Deserialize)]
+struct CloseRequest {
+    #[serde(default)]
+    discard: bool,
+}
+
+async fn close(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<usize>,
+    Json(request): Json<CloseRequest>,
+) -> Response {
+    on_desk(server, move |desk| desk.close(id, request.discard)).await
+}
+
+async fn undo(State(server): State<Arc<Server>>, Path(id): Path<usize>) -> Response {
+    on_desk(server, move |desk| desk.travel(id, true)).await
+}
+
+async fn redo(State(server): State<Arc<Server>>, Path(id): Path<usize>) -> Response {
+    on_desk(server, move |desk| desk.travel(id, false)).await
 }
 
 async fn standings(State(server): State<Arc<Server>>) -> Response {
