@@ -152,6 +152,7 @@ def validate(
     rules: Optional[RulesLike] = None,
     pairings: Optional[PathLike] = None,
     players: Optional[PathLike] = None,
+    names: Optional[PathLike] = None,
 ) -> dict[str, Any]: ...
 def to_numpy(
     games: Union[Reader, Iterable[Game]],
@@ -200,6 +201,7 @@ def convert(
     format: Optional[str] = None,
     lossy: bool = False,
     jobs: Optional[int] = None,
+    names: Optional[PathLike] = None,
 ) -> dict[str, Any]: ...
 def _games_columns(
     paths: Paths,

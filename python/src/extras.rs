@@ -202,7 +202,7 @@ pub(crate) fn repair(
 /// several threads, written atomically. Returns the counts and the refusals (dicts of
 /// `file`, `game`, `message`).
 #[pyfunction]
-#[pyo3(signature = (paths, output, format = None, lossy = false, jobs = None))]
+#[pyo3(signature = (paths, output, format = None, lossy = false, jobs = None, names = None))]
 pub(crate) fn convert(
     py: Python<'_>,
     paths: Vec<PathBuf>,
@@ -210,6 +210,7 @@ pub(crate) fn convert(
     format: Option<Text>,
     lossy: bool,
     jobs: Option<usize>,
+    names: Option<PathBuf>,
 ) -> PyResult<PyObject> {
     let format = match format_arg(py, format.as_deref())? {
         Some(f) => f,
@@ -247,7 +248,10 @@ pub(crate) fn convert(
     let mut inputs = Vec::new();
     for path in paths {
         let name = path.to_string_lossy().into_owned();
-        inputs.push((name, Some(open(py, Src::Path(path), None, None, None)?)));
+        inputs.push((
+            name,
+            Some(open(py, Src::Path(path), None, None, names.as_deref())?),
+        ));
     }
     let write = WriteOptions {
         lossy,

@@ -786,8 +786,11 @@ pub(crate) fn validate_paths(
     paths: Vec<PathBuf>,
     jobs: Option<usize>,
     allow: Vec<String>,
-    format: Option<&str>,
-    rules: Option<&Bound<'_, PyAny>>,
+    (format, rules, names): (
+        Option<&str>,
+        Option<&Bound<'_, PyAny>>,
+        Option<&std::path::Path>,
+    ),
     (pairings, register): (
         Option<reversi_record::event::Schedule>,
         Option<Arc<reversi_record::event::Register>>,
@@ -798,7 +801,7 @@ pub(crate) fn validate_paths(
     let mut inputs = Vec::new();
     for path in paths {
         let name = path.to_string_lossy().into_owned();
-        inputs.push((name, Some(open(py, Src::Path(path), format, rules, None)?)));
+        inputs.push((name, Some(open(py, Src::Path(path), format, rules, names)?)));
     }
     let mut validation = Validation::new().allow(allow.iter().cloned()).gather(true);
     if let Some(j) = jobs {

@@ -57,7 +57,7 @@ fn write(
 /// Validates files as `reversi validate --format json` does: returns a dict with
 /// `diagnostics` (dicts in the JSON shape), `findings` (across games) and `summary`.
 #[pyfunction]
-#[pyo3(signature = (paths, jobs = None, allow = Vec::new(), format = None, rules = None, pairings = None, players = None))]
+#[pyo3(signature = (paths, jobs = None, allow = Vec::new(), format = None, rules = None, pairings = None, players = None, names = None))]
 #[allow(clippy::too_many_arguments)]
 fn validate(
     py: Python<'_>,
@@ -68,11 +68,13 @@ fn validate(
     rules: Option<&Bound<'_, PyAny>>,
     pairings: Option<PathBuf>,
     players: Option<PathBuf>,
+    names: Option<PathBuf>,
 ) -> PyResult<Py<PyDict>> {
     let paths = path_list(paths)?;
     let event = extras::event_files(py, pairings, players)?;
     let allow = allow.into_iter().map(|a| a.0).collect();
-    games::validate_paths(py, paths, jobs, allow, format.as_deref(), rules, event)
+    let input = (format.as_deref(), rules, names.as_deref());
+    games::validate_paths(py, paths, jobs, allow, input, event)
 }
 
 /// The games as numpy arrays, built in Rust (GIL released): a dict of `moves` (int16,

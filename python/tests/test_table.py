@@ -203,6 +203,17 @@ def test_names_elsewhere_give_the_same_table(tmp_path):
     named = rr.games(tmp_path / "y.wtb", names=f"{tmp_path / 'players.jou'},{tmp_path / 'events.trn'}")
     for column in ["black", "white", "event", "moves", "black_discs", "finished"]:
         assert named.column(column).to_pylist() == beside.column(column).to_pylist()
+    # validate and convert take names= too: no warning, and the names in what they write.
+    names = f"{tmp_path / 'players.jou'},{tmp_path / 'events.trn'}"
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        report = rr.validate(tmp_path / "y.wtb", names=names)
+        rr.convert([tmp_path / "y.wtb"], tmp_path / "y.pgn", names=names, lossy=True)
+    assert report["summary"]["games"] == beside.num_rows
+    written = rr.games(tmp_path / "y.pgn")
+    assert written.column("black").to_pylist() == beside.column("black").to_pylist()
 
 
 @pytest.mark.parametrize(
