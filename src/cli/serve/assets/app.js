@@ -24,6 +24,24 @@ function el(tag, text, cls) {
   return e;
 }
 
+// Text from a record or a file name, shown as it is: a control or direction character
+// is shown as its code (it cannot reorder or hide what follows), and the whole is isolated
+// (FSI ... PDI) so that no name can turn the text around it.
+const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+function visible(text) {
+  return String(text).replace(HIDDEN, (c) => "\u27e8U+" + c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0") + "\u27e9");
+}
+
+function isolated(text) {
+  return "\u2068" + visible(text) + "\u2069";
+}
+
+// A name in its own <bdi>, controls shown.
+function bdi(text, cls) {
+  return el("bdi", visible(text), cls);
+}
+
 function clear(node) {
   while (node.firstChild) node.removeChild(node.firstChild);
 }
@@ -59,10 +77,11 @@ async function loadFolder() {
   if (files.length === 0) list.appendChild(el("li", "no record files", "note"));
   for (const f of files) {
     const li = el("li");
-    li.appendChild(el("span", f.path, "path"));
+    li.appendChild(bdi(f.path, "path"));
     const b = el("button", "open");
     b.type = "button";
     b.dataset.path = f.path;
+    b.setAttribute("aria-label", "open " + isolated(f.path));
     b.addEventListener("click", () => openServed(f.root, f.path));
     li.appendChild(b);
     list.appendChild(li);
@@ -70,7 +89,7 @@ async function loadFolder() {
 }
 
 async function openServed(root, path) {
-  say("reading " + path + " ...");
+  say("reading " + isolated(path) + " ...");
   try {
     const summary = await api("POST", "/api/open", { root, path });
     added(summary);
@@ -79,31 +98,89 @@ async function openServed(root, path) {
 
 async function upload(files) {
   for (const file of files) {
-    say("reading " + file.name + " ...");
+    say("reading " + isolated(file.name) + " ...");
     try {
       const headers = { "X-Desk-Token": TOKEN, "X-File-Name": encodeURIComponent(file.name) };
       const response = await fetch("/api/upload", { method: "POST", headers, body: file });
       const value = await response.json().catch(() => ({ error: response.statusText }));
       if (!response.ok) throw new Error(value.error || response.statusText);
       added(value);
-    } catch (e) { say(file.name + ": " + e.message, true); }
+    } catch (e) { say(isolated(file.name) + ": " + e.message, true); }
   }
 }
 
-function added(summary) {
-  state.files.push(summary);
-  const option = el("option", (summary.served || summary.name) + " (" + summary.games + " games)");
-  option.value = summary.id;
-  $("file-select").appendChild(option);
-  $("file-select").value = summary.id;
-  say(summary.name + ": " + summary.games + " games read");
+async function added(summary) {
+  say(isolated(summary.name) + (summary.already ? ": already loaded (the same file, with its edits)" : ": " + summary.games + " games read"));
+  await refreshFiles();
   showFile(summary.id);
 }
 
+// The files the server holds: the page shows what the server has, nothing of its own.
+async function refreshFiles() {
+  const { files } = await api("GET", "/api/files");
+  state.files = files;
+  const select = $("file-select");
+  clear(select);
+  if (files.length === 0) {
+    const none = el("option", "no file loaded");
+    none.value = "";
+    none.disabled = true;
+    select.appendChild(none);
+  }
+  for (const f of files) {
+    const option = el("option", isolated(f.served || f.name) + " (" + f.games + " games)" + (f.changed ? " \u2022 unsaved" : ""));
+    option.value = f.id;
+    option.dataset.changed = f.changed ? "yes" : "no";
+    select.appendChild(option);
+  }
+  if (state.file !== null && !files.some((f) => f.id === state.file)) state.file = null;
+  if (state.file !== null) select.value = state.file;
+  fileControls();
+  return files;
+}
+
+function current() {
+  return state.files.find((f) => f.id === state.file) || null;
+}
+
+// The shown file's undo, redo and close, and the unsaved marks.
+function fileControls() {
+  const f = current();
+  const undo = $("file-undo"), redo = $("file-redo");
+  undo.disabled = !(f && f.undo);
+  redo.disabled = !(f && f.redo);
+  undo.title = f && f.undo ? "undo: " + f.undo.what + " (game " + f.undo.game + ")" : "nothing to undo";
+  redo.title = f && f.redo ? "redo: " + f.redo.what + " (game " + f.redo.game + ")" : "nothing to redo";
+  undo.setAttribute("aria-label", undo.title);
+  redo.setAttribute("aria-label", redo.title);
+  $("file-close").disabled = !f;
+  $("file-changed").hidden = !(f && f.changed);
+  document.body.dataset.unsaved = state.files.some((x) => x.changed) ? "yes" : "no";
+}
+
+// Where the page is (file, game) in its address, so that a reload comes back to it.
+function remember() {
+  const parts = [];
+  if (state.file !== null) parts.push("file=" + state.file);
+  if (state.file !== null && state.game) parts.push("game=" + state.game.index);
+  history.replaceState(null, "", parts.length ? "#" + parts.join("&") : location.pathname);
+}
+
+function hideGame() {
+  state.game = null;
+  $("game-view").hidden = true;
+  $("game-title").textContent = "No game open";
+}
+
 function showFile(id) {
-  state.file = Number(id);
+  const before = state.file;
+  state.file = id === "" || id === null ? null : Number(id);
   state.offset = 0;
-  const summary = state.files.find((f) => f.id === state.file);
+  if (before !== state.file) hideGame();
+  if (state.file !== null) $("file-select").value = state.file;
+  fileControls();
+  remember();
+  const summary = current();
   $("file-note").textContent = summary ? summary.note : "";
   const problems = $("file-problems");
   clear(problems);
@@ -112,13 +189,47 @@ function showFile(id) {
   $("save-name").value = stem + "-fixed." + extension($("export-format").value);
   $("save-beside").hidden = !(summary && summary.served);
   resetExport();
-  loadList();
+  return loadList();
+}
+
+async function travel(back) {
+  if (state.file === null) return;
+  try {
+    const done = await api("POST", "/api/files/" + state.file + (back ? "/undo" : "/redo"));
+    await refreshFiles();
+    showGame(done.game, true);
+    await loadList();
+    say((back ? "undone: " : "redone: ") + (back ? done.file.redo : done.file.undo).what + " (game " + done.game.index + ")");
+  } catch (e) { say(e.message, true); }
+}
+
+async function closeFile() {
+  const f = current();
+  if (!f) return;
+  let discard = false;
+  if (f.changed) {
+    if (!window.confirm(isolated(f.name) + " has unsaved edits. Close it and lose them?")) return;
+    discard = true;
+  }
+  try {
+    await api("POST", "/api/files/" + f.id + "/close", { discard });
+    say(isolated(f.name) + " closed");
+    state.file = null;
+    hideGame();
+    const files = await refreshFiles();
+    await showFile(files.length ? files[0].id : null);
+  } catch (e) { say(e.message, true); }
 }
 
 // ---- the list ----
 
 async function loadList() {
-  if (state.file === null) return;
+  if (state.file === null) {
+    clear($("game-list").tBodies[0]);
+    $("list-counts").textContent = "";
+    $("page-info").textContent = "";
+    return;
+  }
   const q = "?status=" + encodeURIComponent(state.filter) + "&offset=" + state.offset + "&limit=" + PAGE;
   const t0 = performance.now();
   const list = await api("GET", "/api/files/" + state.file + "/games" + q);
@@ -132,12 +243,25 @@ async function loadList() {
     const tr = el("tr");
     tr.dataset.index = g.index;
     tr.dataset.status = g.status;
-    for (const v of [g.index, g.black || "", g.white || "", g.round || "", g.board || ""]) tr.appendChild(el("td", v));
+    tr.appendChild(el("td", g.index));
+    for (const v of [g.black || "", g.white || "", g.round || "", g.board || ""]) {
+      const td = el("td");
+      td.appendChild(bdi(v));
+      tr.appendChild(td);
+    }
     const status = el("td", g.status, "status status-" + g.status);
     if (g.first) status.title = g.first;
     tr.appendChild(status);
     if (state.game && state.game.index === g.index) tr.classList.add("open");
+    // A row is a control: reached with Tab, opened with Enter or Space.
+    tr.tabIndex = 0;
+    tr.setAttribute("aria-label", "game " + g.index + ": " + isolated(g.black || "?") + " against " + isolated(g.white || "?") + ", " + g.status);
     tr.addEventListener("click", () => openGame(g.index));
+    tr.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); openGame(g.index); }
+      else if (e.key === "ArrowDown" && tr.nextElementSibling) { e.preventDefault(); tr.nextElementSibling.focus(); }
+      else if (e.key === "ArrowUp" && tr.previousElementSibling) { e.preventDefault(); tr.previousElementSibling.focus(); }
+    });
     body.appendChild(tr);
   }
   const last = Math.min(state.offset + PAGE, list.matched);
@@ -158,8 +282,8 @@ async function openGame(index, keepFrame) {
 
 function identityText(game) {
   const i = game.identity || {};
-  const players = (i.black || "?") + " vs " + (i.white || "?");
-  const where = [i.round ? "round " + i.round : "", i.board ? "board " + i.board : ""].filter(Boolean).join(", ");
+  const players = isolated(i.black || "?") + " vs " + isolated(i.white || "?");
+  const where = [i.round ? "round " + isolated(i.round) : "", i.board ? "board " + isolated(i.board) : ""].filter(Boolean).join(", ");
   return "game " + game.index + ": " + players + (where ? ", " + where : "");
 }
 
@@ -168,6 +292,7 @@ function showGame(game, keepFrame) {
   $("game-view").hidden = false;
   $("game-title").textContent = identityText(game);
   for (const tr of $("game-list").tBodies[0].rows) tr.classList.toggle("open", Number(tr.dataset.index) === game.index);
+  remember();
   // Diagnostics, as the command line prints them.
   const diagnostics = $("diagnostics");
   clear(diagnostics);
@@ -270,15 +395,9 @@ async function accept(choice) {
     const game = await api("POST", "/api/files/" + state.file + "/games/" + g.index + "/accept", { choice });
     say("repair accepted for game " + g.index);
     showGame(game);
-    await refreshSummary();
+    await refreshFiles();
     loadList();
   } catch (e) { say(e.message, true); }
-}
-
-async function refreshSummary() {
-  const { files } = await api("GET", "/api/files");
-  state.files = files;
-  resetExport();
 }
 
 // ---- tags ----
@@ -310,7 +429,7 @@ async function saveTags() {
     const game = await api("POST", "/api/files/" + state.file + "/games/" + g.index + "/tags", { tags });
     say("tags saved for game " + g.index);
     showGame(game, true);
-    await refreshSummary();
+    await refreshFiles();
     loadList();
   } catch (e) { say(e.message, true); }
 }
@@ -370,7 +489,8 @@ async function writeBeside() {
     const node = $("save-report");
     reportList(done.report, node);
     node.insertBefore(el("p", "written: " + done.written + (done.backup ? " (backup: " + done.backup + ")" : ""), "status-valid"), node.firstChild);
-    say("written " + done.written);
+    say("written " + isolated(done.written));
+    await refreshFiles();
     loadFolder();
   } catch (e) { say(e.message, true); }
 }
@@ -463,8 +583,26 @@ async function start() {
   zone.addEventListener("dragover", (e) => { e.preventDefault(); zone.classList.add("over"); });
   zone.addEventListener("dragleave", () => zone.classList.remove("over"));
   zone.addEventListener("drop", (e) => { e.preventDefault(); zone.classList.remove("over"); upload(e.dataTransfer.files); });
+  $("file-undo").addEventListener("click", () => travel(true));
+  $("file-redo").addEventListener("click", () => travel(false));
+  $("file-close").addEventListener("click", closeFile);
   document.addEventListener("keydown", keys);
+  // Leaving with edits written nowhere: the browser asks first. (The server keeps them
+  // while it runs; a reload of the page shows them again.)
+  window.addEventListener("beforeunload", (e) => {
+    if (state.files.some((f) => f.changed)) { e.preventDefault(); e.returnValue = ""; }
+  });
   await loadFolder();
+  // The server's loaded set, and the file and game the address names.
+  const files = await refreshFiles();
+  const wanted = new URLSearchParams(location.hash.slice(1));
+  const id = Number(wanted.get("file"));
+  const file = wanted.has("file") && files.find((f) => f.id === id) ? id : (files.length ? files[0].id : null);
+  if (file !== null) {
+    await showFile(file);
+    const n = Number(wanted.get("game"));
+    if (file === id && n > 0) await openGame(n);
+  }
   document.body.dataset.ready = "yes";
 }
 
