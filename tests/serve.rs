@@ -1336,3 +1336,30 @@ fn written_over_the_original_the_file_can_be_written_over_again() {
     let text = std::fs::read_to_string(desk.dir.path().join("round-1.rgn")).unwrap();
     assert!(text.contains("[Annotator \"two\"]"), "{text}");
 }
+
+#[test]
+fn an_event_that_cannot_be_ranked_says_why_and_the_others_are_ranked() {
+    let dir = fixture_copy();
+    let blitz: String = [("Ann", "Bob", "40-24"), ("Ann", "Cy", "30-34")]
+        .iter()
+        .map(|(b, w, r)| {
+            format!("[Event \"Club Blitz\"]\n[Round \"1\"]\n[Black \"{b}\"]\n[White \"{w}\"]\n[Result \"{r}\"]\n\n{r}\n\n")
+        })
+        .collect();
+    std::fs::write(dir.path().join("blitz.rgn"), blitz).unwrap();
+    let desk = start_in(dir);
+    desk.open("round-1.rgn");
+    desk.open("blitz.rgn");
+    let standings = desk.get("/api/standings").json();
+    let events = standings["events"].as_array().unwrap();
+    assert_eq!(events.len(), 2, "{standings}");
+    let open = events.iter().find(|e| e["event"] == "Desk Open").unwrap();
+    assert_eq!(open["standings"]["players"][0]["name"], "Vecchi Elisabetta");
+    let blitz = events.iter().find(|e| e["event"] == "Club Blitz").unwrap();
+    assert_eq!(blitz["standings"], Value::Null, "not ranked");
+    let problems = blitz["problems"].to_string();
+    assert!(
+        problems.contains("Ann has two games in round 1"),
+        "{problems}"
+    );
+}

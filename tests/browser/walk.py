@@ -10,6 +10,8 @@ Ends with a line `N passed, 0 failed`.
 """
 
 import argparse
+import base64
+import io
 import os
 import shutil
 import subprocess
@@ -18,6 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from pypdf import PdfReader
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -26,6 +29,16 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 HERE = Path(__file__).resolve().parent
+BLITZ = "".join(
+    '[Event "Club Blitz"]\n[Round "1"]\n[Black "%s"]\n[White "%s"]\n[Result "%s"]\n\n%s\n\n' % (game + game[2:])
+    for game in [("Ann Blitz", "Bob Blitz", "40-24"), ("Ann Blitz", "Cy Blitz", "30-34")]
+)
+
+
+def pdf_of(driver):
+    """The page printed as Chromium prints it (its print stylesheet, its @page size)."""
+    printed = driver.execute_cdp_cmd("Page.printToPDF", {"preferCSSPageSize": True})
+    return PdfReader(io.BytesIO(base64.b64decode(printed["data"])))
 checks = 0
 
 
@@ -47,6 +60,8 @@ def main():
     served = work / "event"
     served.mkdir()
     shutil.copy(Path(args.fixtures) / "round-1.rgn", served / "round-1.rgn")
+    # Another event, which cannot be ranked: Ann is paired twice in round 1.
+    (served / "blitz.rgn").write_text(BLITZ)
     downloads = work / "downloads"
     downloads.mkdir()
     out = HERE / "out"
@@ -227,6 +242,38 @@ def main():
         check("Vecchi Elisabetta" in first_row and "2B 41-23" in first_row, "the standings: " + first_row)
         driver.execute_script("document.getElementById('standings-pane').scrollIntoView()")
         shot("07-standings")
+
+        # 6b. Printed: the standings alone, one clean A4 page, the table's text in it.
+        pdf = pdf_of(driver)
+        check(len(pdf.pages) == 1, "one printed page: %d" % len(pdf.pages))
+        width, height = float(pdf.pages[0].mediabox.width), float(pdf.pages[0].mediabox.height)
+        check(abs(width - 842) < 3 and abs(height - 595) < 3, "A4 landscape: %s x %s" % (width, height))
+        printed = pdf.pages[0].extract_text()
+        check("Vecchi Elisabetta" in printed and "2B 41-23" in printed, "the table printed: " + printed[:300])
+        for pane in ["Served folder", "Drop record files", "Diagnostics", "Find repairs", "Print the standings"]:
+            check(pane not in printed, "no other pane printed: " + pane)
+
+        # 6c. An event that cannot be ranked keeps its table and says what blocks it; the
+        # other event is ranked all the same, and each prints on its own page.
+        driver.find_element(By.CSS_SELECTOR, '#folder-list button[data-path="blitz.rgn"]').click()
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#file-select option")) == 2)
+        by_id("standings-show").click()
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".standings-event")) == 2)
+        events = driver.find_elements(By.CSS_SELECTOR, ".standings-event")
+        ranked = [e.get_attribute("data-ranked") for e in events]
+        check(sorted(ranked) == ["no", "yes"], "one event ranked, one not: %s" % ranked)
+        blocked = [e for e in events if e.get_attribute("data-ranked") == "no"][0]
+        check("Club Blitz" in blocked.text and "not ranked" in blocked.text, "the blocked event's table: " + blocked.text)
+        check("Ann Blitz" in blocked.find_element(By.CSS_SELECTOR, ".event-problems").text, "what blocks it, beside it")
+        check(len(blocked.find_elements(By.CSS_SELECTOR, "table thead th")) >= 11, "its table keeps its columns")
+        ok = [e for e in events if e.get_attribute("data-ranked") == "yes"][0]
+        check("Vecchi Elisabetta" in ok.text, "the other event still ranked")
+        driver.execute_script("document.getElementById('standings-pane').scrollIntoView()")
+        shot("08-standings-blocked")
+        pdf = pdf_of(driver)
+        check(len(pdf.pages) == 2, "two events, two printed pages: %d" % len(pdf.pages))
+        pages = [p.extract_text() for p in pdf.pages]
+        check(any("2B 41-23" in p for p in pages) and any("not ranked" in p for p in pages), "both printed: %s" % pages)
 
         logs = driver.get_log("browser") if hasattr(driver, "get_log") else []
         errors = [l for l in logs if l.get("level") == "SEVERE"]

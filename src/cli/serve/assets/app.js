@@ -506,16 +506,30 @@ async function showStandings() {
     $("standings-title").textContent = "Standings" + (only && only.event ? ": " + only.event : "");
     const problems = $("standings-problems");
     clear(problems);
-    const said = s.problems.slice();
-    for (const e of events) for (const p of e.problems) said.push((only || !e.event ? "" : e.event + ": ") + p);
-    for (const p of said.concat(s.findings)) problems.appendChild(el("li", p));
+    // The findings across games and the request's problems; each event's own problems
+    // go beside its table.
+    for (const p of s.problems.concat(s.findings)) problems.appendChild(el("li", p));
     const tables = $("standings-events");
     clear(tables);
     for (const e of events) {
-      if (!e.standings) continue;
-      if (!only) tables.appendChild(el("h3", e.event || "Standings"));
-      tables.appendChild(standingsTable(e.standings));
+      // Every event keeps its place and its table: an event the library cannot rank shows
+      // what blocks it, in the table and beside it; the others are ranked all the same.
+      const block = el("section", null, "standings-event");
+      block.dataset.ranked = e.standings ? "yes" : "no";
+      const title = el("h3");
+      title.appendChild(bdi(e.event || "Standings"));
+      if (!e.standings) title.appendChild(el("span", " (not ranked)", "refused"));
+      block.appendChild(title);
+      block.appendChild(standingsTable(e.standings, e.problems.length));
+      if (e.problems.length) {
+        block.appendChild(el("p", "What keeps " + (only ? "the event" : isolated(e.event || "this event")) + " from being ranked (the games named can be opened, repaired or their tags edited):", "note"));
+        const ul = el("ul", null, "problems event-problems");
+        for (const p of e.problems) ul.appendChild(el("li", p));
+        block.appendChild(ul);
+      }
+      tables.appendChild(block);
     }
+    if (events.length === 0) tables.appendChild(el("p", "no games with a result to rank", "note"));
     const notes = $("standings-notes");
     clear(notes);
     for (const n of s.notes) notes.appendChild(el("li", n));
@@ -523,19 +537,39 @@ async function showStandings() {
   } catch (e) { say(e.message, true); }
 }
 
-// One event's table: a line per player, a column per round.
-function standingsTable(st) {
+// One event's table: a line per player, a column per round (the crosstable: each cell the
+// round's opponent, colour and discs). Without standings (the event cannot be ranked), the
+// same columns and one line saying so.
+function standingsTable(st, problems) {
   const table = el("table");
   table.className = "standings-table";
   const head = table.createTHead();
   const hr = el("tr");
-  for (const h of ["#", "Rank", "Player", "Points", "BQ", "Discs", "Games", "W", "D", "L", "Byes"].concat(st.rounds.map((r) => "Round " + r))) hr.appendChild(el("th", h));
+  const rounds = st ? st.rounds : [];
+  for (const h of ["#", "Rank", "Player", "Points", "BQ", "Discs", "Games", "W", "D", "L", "Byes"].concat(rounds.map((r) => "Round " + r))) {
+    const th = el("th", h);
+    th.scope = "col";
+    hr.appendChild(th);
+  }
   head.appendChild(hr);
   const body = table.createTBody();
+  if (!st) {
+    const tr = el("tr", null, "blocked");
+    const td = el("td", "not ranked: " + (problems === 1 ? "the problem below keeps" : "the " + problems + " problems below keep") + " the event from being ranked");
+    td.colSpan = 11;
+    tr.appendChild(td);
+    body.appendChild(tr);
+    return table;
+  }
   for (const p of st.players) {
     const tr = el("tr");
     const cells = p.rounds.map((c) => (c ? c.text : ""));
-    for (const v of [p.number, p.rank + (p.shared ? "=" : ""), p.name + (p.withdrawn ? " (withdrawn)" : ""), p.points, p.bq, p.discs, p.games, p.wins, p.draws, p.losses, p.byes].concat(cells)) tr.appendChild(el("td", v));
+    for (const v of [p.number, p.rank + (p.shared ? "=" : "")]) tr.appendChild(el("td", v));
+    const name = el("td");
+    name.appendChild(bdi(p.name));
+    if (p.withdrawn) name.appendChild(document.createTextNode(" (withdrawn)"));
+    tr.appendChild(name);
+    for (const v of [p.points, p.bq, p.discs, p.games, p.wins, p.draws, p.losses, p.byes].concat(cells)) tr.appendChild(el("td", v));
     body.appendChild(tr);
   }
   return table;
@@ -578,6 +612,7 @@ async function start() {
   $("tag-add").addEventListener("click", () => $("tags").tBodies[0].appendChild(tagRow("", "")));
   $("tags-save").addEventListener("click", saveTags);
   $("standings-show").addEventListener("click", showStandings);
+  $("standings-print").addEventListener("click", () => window.print());
   $("file-input").addEventListener("change", (e) => upload(e.target.files));
   const zone = $("drop-zone");
   zone.addEventListener("dragover", (e) => { e.preventDefault(); zone.classList.add("over"); });
