@@ -35,6 +35,19 @@ BLITZ = "".join(
 )
 
 
+# Names that try to lie (docs/serve.md): a file named to list as "ngr.exe.rng", a player
+# whose name reverses what follows it, control characters (the reader makes them U+FFFD),
+# an isolate left open, a right-to-left name, and a name of 100,000 characters.
+HOSTILE_FILE = "\u202egnr.exe.rgn"
+HOSTILE = "".join(
+    '[Event "Hostile Cup"]\n[Round "%d"]\n[Black "%s"]\n[White "%s"]\n[Result "%s"]\n\n%s\n\n' % (i + 1, b, w, r, r)
+    for i, (b, w, r) in enumerate([
+        ("\u202eevil\u202c Eve", "Bob\u0007\u001b[2J bell", "40-24"),
+        ("A" * 100_000, "\u2067\u05d3\u05e0\u05d4 Dana", "30-34"),
+    ])
+)
+
+
 def pdf_of(driver):
     """The page printed as Chromium prints it (its print stylesheet, its @page size)."""
     printed = driver.execute_cdp_cmd("Page.printToPDF", {"preferCSSPageSize": True})
@@ -62,6 +75,7 @@ def main():
     shutil.copy(Path(args.fixtures) / "round-1.rgn", served / "round-1.rgn")
     # Another event, which cannot be ranked: Ann is paired twice in round 1.
     (served / "blitz.rgn").write_text(BLITZ)
+    (served / HOSTILE_FILE).write_text(HOSTILE)
     downloads = work / "downloads"
     downloads.mkdir()
     out = HERE / "out"
@@ -274,6 +288,92 @@ def main():
         check(len(pdf.pages) == 2, "two events, two printed pages: %d" % len(pdf.pages))
         pages = [p.extract_text() for p in pdf.pages]
         check(any("2B 41-23" in p for p in pages) and any("not ranked" in p for p in pages), "both printed: %s" % pages)
+
+        # 7. Hostile names: shown as they are (every control and direction character as its
+        # code, the names isolated), the layout intact with a 100,000-character name.
+        width_before = driver.execute_script("return document.getElementById('list-pane').getBoundingClientRect().width")
+        entry = [li for li in driver.find_elements(By.CSS_SELECTOR, "#folder-list li")
+                 if li.find_element(By.TAG_NAME, "button").get_attribute("data-path") == HOSTILE_FILE][0]
+        shown = entry.find_element(By.CSS_SELECTOR, ".path").text
+        check(shown == "\u27e8U+202E\u27e9gnr.exe.rgn", "the file name as it is: %r" % shown)
+        entry.find_element(By.TAG_NAME, "button").click()
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#file-select option")) == 3)
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#game-list tbody tr")) == 2)
+        message = text("message")
+        check("\u27e8U+202E\u27e9gnr.exe.rgn" in message and message.endswith(": 2 games read"),
+              "the status line in order: %r" % message)
+        check(len(driver.find_elements(By.CSS_SELECTOR, "#game-list tbody bdi")) == 8, "each name in its own bdi")
+        rows = driver.find_elements(By.CSS_SELECTOR, "#game-list tbody tr")
+        black = rows[0].find_elements(By.TAG_NAME, "td")[1].text
+        check(black == "\u27e8U+202E\u27e9evil\u27e8U+202C\u27e9 Eve", "the override shown, not obeyed: %r" % black)
+        white = rows[0].find_elements(By.TAG_NAME, "td")[2].text
+        check(white.startswith("Bob") and "\x07" not in white and "\x1b" not in white, "no control reaches the page: %r" % white)
+        dana = rows[1].find_elements(By.TAG_NAME, "td")[2].text
+        check(dana.startswith("\u27e8U+2067\u27e9\u05d3"), "the open isolate shown: %r" % dana)
+        isolation = driver.execute_script(
+            "return getComputedStyle(document.querySelector('#game-list tbody bdi')).unicodeBidi")
+        check(isolation == "isolate", "names isolated: " + isolation)
+        layout = driver.execute_script("""
+            const r = (id) => document.getElementById(id).getBoundingClientRect();
+            return {list: r('list-pane').width, listRight: r('list-pane').right, game: r('game-pane').left,
+                    row: document.querySelectorAll('#game-list tbody tr')[1].getBoundingClientRect().height,
+                    table: r('game-list').right,
+                    scroll: document.documentElement.scrollWidth, inner: window.innerWidth};""")
+        check(abs(layout["list"] - width_before) < 1, "the games pane keeps its width: %s" % layout)
+        check(layout["table"] <= layout["listRight"], "the games table stays in its pane: %s" % layout)
+        check("U+202E" in text("file-note") and "gnr.exe.rgn" in text("file-note"), "the reading note as it is: " + text("file-note"))
+        check(by_id("save-name").get_attribute("value") == "gnr.exe-fixed.rgn", "a plain name suggested: " + by_id("save-name").get_attribute("value"))
+        check(layout["game"] > layout["listRight"], "the game pane stays beside it: %s" % layout)
+        check(layout["row"] < 60, "the long name's row stays one line: %s" % layout)
+        check(layout["scroll"] <= layout["inner"], "no sideways scrolling: %s" % layout)
+        rows[1].click()
+        wait.until(lambda d: "game 2" in d.find_element(By.ID, "game-title").text)
+        title = driver.execute_script("return document.getElementById('game-title').textContent")
+        check(("A" * 100_000) in title, "the long name whole in the title")
+        check(driver.execute_script("return document.getElementById('game-title').getBoundingClientRect().height") < 120,
+              "the title scrolls, the layout holds")
+        check(driver.execute_script("return document.getElementById('board').getBoundingClientRect().top") < 400,
+              "the board is still in view")
+        driver.execute_script("window.scrollTo(0, 0)")
+        shot("09-hostile")
+
+        # 8. Keyboard only: from the top of the page, Tab reaches every control, each with a
+        # name for a screen reader and a visible focus, down to the game rows; arrows move
+        # between rows, Enter opens one.
+        driver.execute_script("window.scrollTo(0, 0); document.activeElement && document.activeElement.blur()")
+        from selenium.webdriver.common.action_chains import ActionChains
+        describe = """
+            const e = document.activeElement;
+            const label = e.getAttribute('aria-label') || (e.labels && e.labels.length ? e.labels[0].textContent : '')
+                || e.textContent || e.title || '';
+            return {tag: e.tagName, id: e.id, cls: String(e.className).slice(0, 40), name: label.trim().slice(0, 60),
+                    outline: getComputedStyle(e).outlineStyle, row: e.tagName === 'TR' ? e.dataset.index : null};"""
+        seen = []
+        for _ in range(80):
+            ActionChains(driver).send_keys(Keys.TAB).perform()
+            focused = driver.execute_script(describe)
+            seen.append(focused)
+            if focused["row"] is not None:
+                break
+        # Past the page's last control, Tab goes through the browser's own bar (the body
+        # has the focus meanwhile) and back to the page's first.
+        seen = [f for f in seen if f["tag"] != "BODY"]
+        ids = [f["id"] for f in seen]
+        for wanted in ["file-pick", "file-select", "file-close", "export-format", "export-check",
+                       "save-name", "save-write", "standings-show", "status-filter"]:
+            check(wanted in ids, "Tab reaches #%s: %s" % (wanted, ids))
+        check(seen[-1]["row"] == "1", "Tab reaches the first game row: %s" % seen[-1])
+        unnamed = [f for f in seen if not f["name"]]
+        check(not unnamed, "every control has a name: %s" % unnamed)
+        unseen = [f for f in seen if f["outline"] in ("none", "")]
+        check(not unseen, "every focus is visible: %s" % unseen)
+        ActionChains(driver).send_keys(Keys.ARROW_DOWN).perform()
+        check(driver.execute_script(describe)["row"] == "2", "the arrow moves to the next row")
+        ActionChains(driver).send_keys(Keys.ARROW_UP).perform()
+        ActionChains(driver).send_keys(Keys.ENTER).perform()
+        wait.until(lambda d: d.find_element(By.ID, "game-title").text.startswith("game 1"))
+        check("evil" in text("game-title"), "Enter opened game 1: " + text("game-title")[:80])
+        shot("10-keyboard")
 
         logs = driver.get_log("browser") if hasattr(driver, "get_log") else []
         errors = [l for l in logs if l.get("level") == "SEVERE"]

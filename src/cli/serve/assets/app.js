@@ -181,11 +181,12 @@ function showFile(id) {
   fileControls();
   remember();
   const summary = current();
-  $("file-note").textContent = summary ? summary.note : "";
+  $("file-note").textContent = summary ? visible(summary.note) : "";
   const problems = $("file-problems");
   clear(problems);
-  for (const p of (summary && summary.problems) || []) problems.appendChild(el("li", p));
-  const stem = summary ? summary.name.replace(/^.*[\\/]/, "").replace(/\.[^.]*$/, "") : "games";
+  for (const p of (summary && summary.problems) || []) problems.appendChild(el("li", visible(p)));
+  // The name suggested to save under: the file's, without what a file name may not hold.
+  const stem = summary ? summary.name.replace(/^.*[\\/]/, "").replace(/\.[^.]*$/, "").replace(HIDDEN, "") || "games" : "games";
   $("save-name").value = stem + "-fixed." + extension($("export-format").value);
   $("save-beside").hidden = !(summary && summary.served);
   resetExport();
@@ -614,6 +615,7 @@ async function start() {
   $("standings-show").addEventListener("click", showStandings);
   $("standings-print").addEventListener("click", () => window.print());
   $("file-input").addEventListener("change", (e) => upload(e.target.files));
+  $("file-pick").addEventListener("click", () => $("file-input").click());
   const zone = $("drop-zone");
   zone.addEventListener("dragover", (e) => { e.preventDefault(); zone.classList.add("over"); });
   zone.addEventListener("dragleave", () => zone.classList.remove("over"));
