@@ -5,6 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
+use std::hash::BuildHasher;
 
 use serde::Serialize;
 
@@ -160,8 +161,10 @@ impl Normal {
 }
 
 /// The games that are the same game: for each game, the first earlier game with the same
-/// moves (under the rules and the start's symmetries), if any. Found by sorting the games
-/// by their keys, so that it holds four bytes a game however many games share a key.
+/// moves (under the rules and the start's symmetries), if any. Found with an
+/// open-addressing table of the first game of each key, placed by the key's hash (itself a
+/// hash of the moves, mixed with a seed of the run's so that no input can crowd one
+/// place): eight bytes a game while the checks run, and a few instructions a game.
 pub(super) struct Copies(Vec<u32>);
 
 impl Copies {
@@ -169,27 +172,31 @@ impl Copies {
 
     pub(super) fn of(event: &Event) -> Copies {
         let games = event.games();
-        // Each game's key and number packed into one integer (the key in the high bits),
-        // so that sorting compares integers in one contiguous buffer.
-        let packed = |k: usize| {
-            let g = &games[k];
-            let canonical = u64::from(g.canonical[0]) << 32 | u64::from(g.canonical[1]);
-            u128::from(canonical) << 64
-                | u128::from(g.placements) << 48
-                | u128::from(g.rules) << 32
-                | k as u128
-        };
-        // A game without moves is never a copy.
-        let mut order: Vec<u128> = (0..games.len())
-            .filter(|&k| games[k].placements > 0)
-            .map(packed)
-            .collect();
-        order.sort_unstable();
-        let key = |p: &u128| p >> 32;
+        let key = |g: &EventGame| (g.canonical, g.placements, g.rules);
+        let size = (games.len() * 2).next_power_of_two().max(16);
+        let mask = size - 1;
+        let seed = std::collections::hash_map::RandomState::new().hash_one(0x00c0_91e5_u64);
+        let mut firsts = vec![Copies::NONE; size];
         let mut first = vec![Copies::NONE; games.len()];
-        for same in order.chunk_by(|a, b| key(a) == key(b)) {
-            for &p in &same[1..] {
-                first[p as u32 as usize] = same[0] as u32;
+        for (k, g) in games.iter().enumerate() {
+            // A game without moves is never a copy.
+            if g.placements == 0 {
+                continue;
+            }
+            let canonical = u64::from(g.canonical[0]) | u64::from(g.canonical[1]) << 32;
+            let mut at = super::keys::mix(canonical ^ seed) as usize & mask;
+            loop {
+                match firsts[at] {
+                    Copies::NONE => {
+                        firsts[at] = k as u32;
+                        break;
+                    }
+                    f if key(&games[f as usize]) == key(g) => {
+                        first[k] = f;
+                        break;
+                    }
+                    _ => at = (at + 1) & mask,
+                }
             }
         }
         Copies(first)

@@ -194,6 +194,24 @@ impl Symmetries {
         setup: Option<&Setup>,
         codes: impl Iterator<Item = u8>,
     ) -> MoveKey {
+        let (maker, start) = self.maker(rules, setup);
+        maker.key(start, codes)
+    }
+
+    /// [`Symmetries::key`] of a game of `rules` from their usual start whose placements
+    /// are `bytes`, each the code `code_of` gives it (a WTHOR record's move bytes).
+    pub(crate) fn key_of_bytes(
+        &mut self,
+        rules: &Rules,
+        bytes: &[u8],
+        code_of: &[u8; 256],
+    ) -> MoveKey {
+        let (maker, start) = self.maker(rules, None);
+        maker.key_of_bytes(start, bytes, code_of)
+    }
+
+    /// The key maker of `rules` from their usual start or `setup`, and the start's seed.
+    fn maker(&mut self, rules: &Rules, setup: Option<&Setup>) -> (&KeyMaker, u64) {
         let (mask, start) = match (setup, self.usual) {
             (Some(setup), _) => start_of(rules, setup),
             (None, Some((r, mask, start))) if r == *rules => (mask, start),
@@ -203,15 +221,13 @@ impl Symmetries {
                 (mask, start)
             }
         };
-        match &self.maker {
-            Some((r, m, maker)) if r == rules && *m == mask => maker.key(start, codes),
-            _ => {
-                let maker = KeyMaker::new(rules, mask);
-                let key = maker.key(start, codes);
-                self.maker = Some((*rules, mask, maker));
-                key
-            }
+        if !matches!(&self.maker, Some((r, m, _)) if r == rules && *m == mask) {
+            self.maker = None;
         }
+        let (_, _, maker) = self
+            .maker
+            .get_or_insert_with(|| (*rules, mask, KeyMaker::new(rules, mask)));
+        (maker, start)
     }
 }
 
@@ -281,30 +297,14 @@ impl KeyMaker {
     /// sequence is hashed, eight squares a word through a strong mixer, with their number
     /// at the end. The symmetry to it is the first left, in the order of [`Symmetry::ALL`].
     pub(crate) fn key(&self, start: u64, codes: impl Iterator<Item = u8>) -> MoveKey {
-        let mut hash = Words {
-            state: start,
-            word: 0,
-            filled: 0,
-            placements: 0,
-        };
+        let mut hash = Words::new(start);
         // The symmetries still in the running, as a bit set over the ones kept.
         let mut left: u8 = u8::MAX >> (8 - self.kept);
         let mut codes = codes.into_iter();
         while left & (left - 1) != 0 {
             let Some(code) = codes.next() else { break };
-            let (mut least, mut ties) = (u8::MAX, 0u8);
-            let mut rest = left;
-            while rest != 0 {
-                let k = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                let to = self.squares[k][usize::from(code)];
-                if to < least {
-                    (least, ties) = (to, 1 << k);
-                } else if to == least {
-                    ties |= 1 << k;
-                }
-            }
-            left = ties;
+            let least;
+            (least, left) = self.least(left, code);
             hash.push(least);
         }
         // One symmetry left: the rest through its table.
@@ -313,10 +313,54 @@ impl KeyMaker {
         for code in codes {
             hash.push(table[usize::from(code)]);
         }
+        self.finish(&hash, first)
+    }
+
+    /// [`KeyMaker::key`] of the placements `bytes`, each the code `code_of` gives it: the
+    /// same key, the bytes after the first taken eight at a time.
+    pub(crate) fn key_of_bytes(&self, start: u64, bytes: &[u8], code_of: &[u8; 256]) -> MoveKey {
+        let mut hash = Words::new(start);
+        let mut left: u8 = u8::MAX >> (8 - self.kept);
+        let mut at = 0;
+        while left & (left - 1) != 0 && at < bytes.len() {
+            let least;
+            (least, left) = self.least(left, code_of[usize::from(bytes[at])]);
+            hash.push(least);
+            at += 1;
+        }
+        let first = left.trailing_zeros() as usize;
+        let table = &self.squares[first];
+        hash.extend(&bytes[at..], |b| {
+            table[usize::from(code_of[usize::from(b)])]
+        });
+        self.finish(&hash, first)
+    }
+
+    /// The least square the symmetries `left` take `code` to, and the symmetries that take
+    /// it there.
+    #[inline]
+    fn least(&self, left: u8, code: u8) -> (u8, u8) {
+        let (mut least, mut ties) = (u8::MAX, 0u8);
+        let mut rest = left;
+        while rest != 0 {
+            let k = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let to = self.squares[k][usize::from(code)];
+            if to < least {
+                (least, ties) = (to, 1 << k);
+            } else if to == least {
+                ties |= 1 << k;
+            }
+        }
+        (least, ties)
+    }
+
+    /// The key of what `hash` holds, canonical under the `first` symmetry kept.
+    fn finish(&self, hash: &Words, first: usize) -> MoveKey {
         MoveKey {
             canonical: hash.finish(),
             to_canonical: self.symmetries[first],
-            placements: hash.placements,
+            placements: hash.placements(),
         }
     }
 }
@@ -325,24 +369,62 @@ impl KeyMaker {
 struct Words {
     state: u64,
     word: u64,
-    filled: u32,
-    placements: u16,
+    /// The codes pushed.
+    count: u32,
 }
 
 impl Words {
-    #[inline]
-    fn push(&mut self, code: u8) {
-        self.word |= u64::from(code) << (8 * self.filled);
-        self.filled += 1;
-        self.placements = self.placements.saturating_add(1);
-        if self.filled == 8 {
-            self.state = mix(self.state ^ self.word);
-            (self.word, self.filled) = (0, 0);
+    fn new(start: u64) -> Words {
+        Words {
+            state: start,
+            word: 0,
+            count: 0,
         }
     }
 
+    /// Pushes each of `bytes` as `map` gives it: one at a time to a word's start, then
+    /// eight at a time.
+    #[inline]
+    fn extend(&mut self, bytes: &[u8], map: impl Fn(u8) -> u8) {
+        let mut bytes = bytes;
+        while self.count & 7 != 0 {
+            let Some((&b, rest)) = bytes.split_first() else {
+                return;
+            };
+            self.push(map(b));
+            bytes = rest;
+        }
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
+            let mut codes = [0; 8];
+            for (code, &b) in codes.iter_mut().zip(word) {
+                *code = map(b);
+            }
+            self.state = mix(self.state ^ u64::from_le_bytes(codes));
+            self.count += 8;
+        }
+        for &b in words.remainder() {
+            self.push(map(b));
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, code: u8) {
+        self.word |= u64::from(code) << (8 * (self.count & 7));
+        self.count += 1;
+        if self.count & 7 == 0 {
+            self.state = mix(self.state ^ self.word);
+            self.word = 0;
+        }
+    }
+
+    /// The placements hashed (at most `u16::MAX`).
+    fn placements(&self) -> u16 {
+        u16::try_from(self.count).unwrap_or(u16::MAX)
+    }
+
     fn finish(&self) -> u64 {
-        let end = u64::from(self.placements) << 56 | u64::from(self.filled);
+        let end = u64::from(self.placements()) << 56 | u64::from(self.count & 7);
         mix(self.state ^ self.word ^ end)
     }
 }
@@ -463,12 +545,24 @@ mod tests {
                     key_byte_by_byte(&rules, mask, start, &squares),
                     "{rules} {mask:#b}"
                 );
+                // Bytes mapped to codes, eight at a time, key as the codes do (the bytes
+                // here are the codes themselves, reversed through the table).
+                let bytes: Vec<u8> = codes.clone().map(|c| !c).collect();
+                let mut code_of = [0u8; 256];
+                for (b, code) in code_of.iter_mut().enumerate() {
+                    *code = !(b as u8);
+                }
+                assert_eq!(
+                    KeyMaker::new(&rules, mask).key_of_bytes(start, &bytes, &code_of),
+                    key,
+                    "{rules} {mask:#b}, {} placements",
+                    bytes.len()
+                );
                 // The remembered maker keys a game as a fresh one does.
                 let (kept, start) = start_of(&rules, &usual_setup(&rules));
-                assert_eq!(
-                    symmetries.key(&rules, None, codes),
-                    key_byte_by_byte(&rules, kept, start, &squares)
-                );
+                let plain = key_byte_by_byte(&rules, kept, start, &squares);
+                assert_eq!(symmetries.key(&rules, None, codes), plain);
+                assert_eq!(symmetries.key_of_bytes(&rules, &bytes, &code_of), plain);
             }
         }
     }

@@ -364,11 +364,14 @@ impl Event {
         let mut last = [NameId::NONE; 6];
         // The block's name tables, as indexes into `self.tables`.
         let tables: Vec<usize> = block.tables.iter().map(|t| self.table(t)).collect();
+        // The previous game's names as the block has them: the same text is the same id.
+        let mut previous = [Who::None; 6];
         for raw in &block.games {
             let mut who = [NameId::NONE; 6];
             for (k, name) in raw.who.iter().enumerate() {
                 who[k] = match *name {
                     Who::None => continue,
+                    same if same == previous[k] && last[k] != NameId::NONE => last[k],
                     Who::Text(from, to) => {
                         let text = block.text.get(from as usize..to as usize).unwrap_or("");
                         match last[k] {
@@ -383,6 +386,7 @@ impl Event {
                 };
                 last[k] = who[k];
             }
+            previous = raw.who;
             let facts = &raw.facts;
             let rules = self.rules_id(facts.rules);
             self.games
@@ -558,6 +562,8 @@ pub struct FactsBlock {
     games: Vec<RawFacts>,
     /// The names of the game being gathered.
     who: [Who; 6],
+    /// The names of the game gathered last.
+    previous: [Who; 6],
     /// How many tags with a value the game being gathered has.
     tags: u8,
 }
@@ -580,14 +586,32 @@ impl FactsBlock {
         if !(IDENTITY_LENGTHS.0..=IDENTITY_LENGTHS.1).contains(&name.len()) {
             return;
         }
-        let Some(k) = IDENTITY_TAGS
+        if let Some(k) = IDENTITY_TAGS
             .iter()
             .position(|n| n.eq_ignore_ascii_case(name))
-        else {
-            return;
-        };
+        {
+            self.note(k, value);
+        }
+    }
+
+    /// Notes the tag of `field` of the game being gathered, as [`FactsBlock::tag`] with
+    /// its name.
+    pub(crate) fn field_tag(&mut self, field: Field, value: &str) {
+        self.tags = self.tags.saturating_add(u8::from(!value.is_empty()));
+        self.note(field as usize, value);
+    }
+
+    /// Keeps `value` as the name of identity field `k`, unless the field has one.
+    fn note(&mut self, k: usize, value: &str) {
         if self.who[k] != Who::None {
             return;
+        }
+        // Games in a row share their event and date: the previous game's text is reused.
+        if let Who::Text(from, to) = self.previous[k] {
+            if self.text.as_bytes().get(from as usize..to as usize) == Some(value.as_bytes()) {
+                self.who[k] = self.previous[k];
+                return;
+            }
         }
         let Some(value) = identity_value(value) else {
             return;
@@ -633,6 +657,7 @@ impl FactsBlock {
     /// Ends the game being gathered.
     pub(crate) fn finish(&mut self, facts: Facts) {
         let who = std::mem::take(&mut self.who);
+        self.previous = who;
         let tags = std::mem::take(&mut self.tags);
         self.games.push(RawFacts { who, tags, facts });
     }

@@ -45,11 +45,11 @@ use crate::engine::quick::{QuickClaim, QuickMoves, PASS};
 use crate::engine::Rules;
 use crate::event::{Claimed, Facts, FactsBlock, Field, Symmetries};
 use crate::formats::rgn;
-use crate::formats::wthor::{Entry, FileContext, QuickRecord};
+use crate::formats::wthor::{Entry, FileContext, QuickRecord, QUICK_CODES};
 use crate::formats::{capped, ParsedGame};
 pub use crate::pipeline::blocks::Input;
 use crate::pipeline::blocks::{self, Pending, Spent, Unit};
-use crate::record::{GameSelector, TagName};
+use crate::record::GameSelector;
 use crate::validate::{validate_game_to_end, Summary};
 
 /// What [`Validation::run`] reports, in input order.
@@ -467,7 +467,7 @@ fn gather_quick_wthor(
 ) {
     let id = ctx.quick_identity(q);
     if let Some(year) = id.year {
-        facts.tag(TagName::DATE, year);
+        facts.field_tag(Field::Date, year);
     }
     let fields = [Field::Event, Field::Black, Field::White];
     for (field, name) in fields.into_iter().zip(id.names) {
@@ -476,7 +476,7 @@ fn gather_quick_wthor(
         }
     }
     facts.count_tags(ctx.tags_beyond_identity());
-    let key = symmetries.key(&id.rules, None, q.codes());
+    let key = symmetries.key_of_bytes(&id.rules, q.move_bytes(), &QUICK_CODES);
     facts.finish(Facts::clean(
         q.index(),
         id.rules,

@@ -124,7 +124,7 @@ pub use names::{is_name_file, name_files_beside, NameKind, NameTable};
 pub use writer::{WthorWriter, YearHeaders};
 
 pub(crate) use reader::{Entry, Reader};
-pub(crate) use record::{FileContext, QuickRecord, Tags};
+pub(crate) use record::{FileContext, QuickRecord, Tags, QUICK_CODES};
 
 /// Tag holding the record's tournament index into `WTHOR.TRN`.
 pub const TOURNAMENT_TAG: &str = crate::record::TagName::WTHOR_TOURNAMENT;

@@ -109,16 +109,22 @@ impl QuickRecord {
 
     /// The squares of its moves, as the quick board's codes (`row << 4 | col`).
     pub(crate) fn codes(&self) -> impl Iterator<Item = u8> + '_ {
-        self.bytes[8..]
+        self.move_bytes()
             .iter()
-            .take_while(|&&b| b != 0)
             .map(|&b| QUICK_CODES[usize::from(b)])
+    }
+
+    /// Its move bytes, up to the first 0; [`QUICK_CODES`] gives each its square.
+    pub(crate) fn move_bytes(&self) -> &[u8] {
+        let moves = &self.bytes[8..];
+        let n = moves.iter().position(|&b| b == 0).unwrap_or(moves.len());
+        &moves[..n]
     }
 }
 
 /// The quick board's code of each 8x8 move byte (`10 * row + col`, from 1); 0 for the
 /// bytes a quick record never holds.
-const QUICK_CODES: [u8; 256] = {
+pub(crate) const QUICK_CODES: [u8; 256] = {
     let mut codes = [0; 256];
     let mut b = 11;
     while b <= 88 {
