@@ -381,7 +381,7 @@ def main():
 
         if args.docs:
             docs = HERE.parent.parent / "docs"
-            for name in ["02-game", "04-repair", "06-save"]:
+            for name in ["02-game", "04-repair", "06-save", "05b-undone", "08-standings-blocked", "09-hostile"]:
                 shutil.copy(out / (name + ".png"), docs / ("serve-" + name + ".png"))
     finally:
         if driver is not None:
