@@ -313,7 +313,7 @@ enum Done<T> {
     Games {
         games: Vec<(ParsedGame, Vec<Diagnostic>)>,
         clean: usize,
-        facts: Option<FactsBlock>,
+        facts: Option<Box<FactsBlock>>,
     },
     Failed(io::Error),
     /// Reported: what the caller needed was taken out.
@@ -452,7 +452,7 @@ fn process<T>(unit: Unit<T>, settings: Settings<'_>, scratch: &mut Scratch) -> (
     let done = Done::Games {
         games,
         clean: clean + found_clean,
-        facts,
+        facts: facts.map(Box::new),
     };
     (done, spent)
 }
