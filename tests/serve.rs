@@ -162,6 +162,19 @@ impl Desk {
         )
     }
 
+    /// A POST without a body, as the page sends an undo or a redo (an endpoint that reads
+    /// no body must not be sent one: the server may close the connection with it unread,
+    /// and the reset can cut the answer short).
+    fn post_bare(&self, path: &str) -> Answer {
+        let origin = format!("http://{}", self.host);
+        self.raw(
+            "POST",
+            path,
+            &[("X-Desk-Token", &self.token), ("Origin", &origin)],
+            b"",
+        )
+    }
+
     fn open(&self, path: &str) -> Value {
         let a = self.post("/api/open", json!({"root": 0, "path": path}));
         assert_eq!(a.status, 200, "{}", a.text());
@@ -1262,7 +1275,7 @@ fn undo_and_redo_restore_the_file_byte_for_byte() {
     let desk = start();
     desk.open("round-1.rgn");
     let original = rgn_now(&desk, 0);
-    assert_eq!(desk.post("/api/files/0/undo", json!({})).status, 409);
+    assert_eq!(desk.post_bare("/api/files/0/undo").status, 409);
     // Two edits: a repair accepted, then a tag.
     assert_eq!(
         desk.post("/api/files/0/games/1/repair", json!({})).status,
@@ -1282,7 +1295,7 @@ fn undo_and_redo_restore_the_file_byte_for_byte() {
     let tagged = rgn_now(&desk, 0);
     assert_ne!(tagged, repaired);
     // Back, step by step.
-    let back = desk.post("/api/files/0/undo", json!({}));
+    let back = desk.post_bare("/api/files/0/undo");
     assert_eq!(back.status, 200, "{}", back.text());
     let back = back.json();
     assert_eq!(back["game"]["index"], 1, "the game the edit was on");
@@ -1295,24 +1308,24 @@ fn undo_and_redo_restore_the_file_byte_for_byte() {
         json!({"game": 1, "what": "tags edited"})
     );
     assert_eq!(rgn_now(&desk, 0), repaired);
-    let back = desk.post("/api/files/0/undo", json!({})).json();
+    let back = desk.post_bare("/api/files/0/undo").json();
     assert_eq!(back["game"]["status"], "errors", "the error is back");
     assert_eq!(back["game"]["faulty"], 23);
     assert_eq!(back["file"]["changed"], false, "as on disk");
     assert_eq!(rgn_now(&desk, 0), original, "byte for byte");
-    assert_eq!(desk.post("/api/files/0/undo", json!({})).status, 409);
+    assert_eq!(desk.post_bare("/api/files/0/undo").status, 409);
     // Forward again.
-    assert_eq!(desk.post("/api/files/0/redo", json!({})).status, 200);
+    assert_eq!(desk.post_bare("/api/files/0/redo").status, 200);
     assert_eq!(rgn_now(&desk, 0), repaired);
-    let forward = desk.post("/api/files/0/redo", json!({})).json();
+    let forward = desk.post_bare("/api/files/0/redo").json();
     assert_eq!(forward["file"]["changed"], true);
     assert_eq!(rgn_now(&desk, 0), tagged);
-    assert_eq!(desk.post("/api/files/0/redo", json!({})).status, 409);
+    assert_eq!(desk.post_bare("/api/files/0/redo").status, 409);
     // A new edit after an undo drops what was undone.
-    assert_eq!(desk.post("/api/files/0/undo", json!({})).status, 200);
+    assert_eq!(desk.post_bare("/api/files/0/undo").status, 200);
     let other = json!({"tags": [["Annotator", "another"]]});
     assert_eq!(desk.post("/api/files/0/games/2/tags", other).status, 200);
-    assert_eq!(desk.post("/api/files/0/redo", json!({})).status, 409);
+    assert_eq!(desk.post_bare("/api/files/0/redo").status, 409);
     assert_eq!(
         desk.get("/api/files").json()["files"][0]["redo"],
         Value::Null
@@ -1362,4 +1375,50 @@ fn an_event_that_cannot_be_ranked_says_why_and_the_others_are_ranked() {
         problems.contains("Ann has two games in round 1"),
         "{problems}"
     );
+}
+
+#[test]
+fn a_second_tabs_edit_over_a_change_it_never_saw_is_refused() {
+    let desk = start();
+    desk.open("round-1.rgn");
+    // Both tabs show game 2 at the file's revision 0.
+    let seen = desk.get("/api/files/0/games/2").json()["revision"].clone();
+    assert_eq!(seen, 0);
+    let first = json!({"tags": [["Annotator", "first tab"]], "revision": seen});
+    let done = desk.post("/api/files/0/games/2/tags", first);
+    assert_eq!(done.status, 200, "{}", done.text());
+    assert_eq!(done.json()["revision"], 1);
+    // The second tab, still at revision 0, would write over the first tab's tag.
+    let second = json!({"tags": [["Annotator", "second tab"]], "revision": seen});
+    let refused = desk.post("/api/files/0/games/2/tags", second);
+    assert_eq!(refused.status, 409, "{}", refused.text());
+    assert!(refused.json()["error"]
+        .as_str()
+        .unwrap()
+        .contains("changed elsewhere"));
+    let kept = desk.get("/api/files/0/games/2").json();
+    assert!(kept["tags"]
+        .as_array()
+        .unwrap()
+        .contains(&json!(["Annotator", "first tab"])));
+    // Another game of the file is no conflict.
+    assert_eq!(
+        desk.post("/api/files/0/games/1/repair", json!({})).status,
+        200
+    );
+    let accepted = desk.post(
+        "/api/files/0/games/1/accept",
+        json!({"choice": 0, "revision": 0}),
+    );
+    assert_eq!(accepted.status, 200, "{}", accepted.text());
+    // An undo from a page that saw an older file is refused; at the file's revision, done.
+    assert_eq!(desk.post_bare("/api/files/0/undo?revision=1").status, 409);
+    let revision = desk.get("/api/files").json()["files"][0]["revision"].clone();
+    assert_eq!(revision, 2);
+    let undone = desk.post_bare("/api/files/0/undo?revision=2");
+    assert_eq!(undone.status, 200, "{}", undone.text());
+    assert_eq!(undone.json()["file"]["revision"], 3);
+    // The page that saw game 1 before the undo may not edit it without seeing it again.
+    let stale = json!({"tags": [["Annotator", "stale"]], "revision": 2});
+    assert_eq!(desk.post("/api/files/0/games/1/tags", stale).status, 409);
 }

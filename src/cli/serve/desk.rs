@@ -206,6 +206,8 @@ struct DeskGame {
     changes: Vec<String>,
     /// The last repair search, for accepting one of its candidates.
     repair: Option<Repair>,
+    /// The file's revision when the game last changed (0: as read).
+    revision: u64,
 }
 
 impl DeskGame {
@@ -228,6 +230,23 @@ impl DeskGame {
             status,
             changes,
             repair: None,
+            revision: 0,
+        }
+    }
+
+    /// Refuses an edit made by a page that saw the game at file revision `seen`, when the
+    /// game has changed since (an edit or an undo in another tab): the page would otherwise
+    /// write over a change it never showed.
+    fn unchanged_since(&self, seen: Option<u64>) -> Result<(), Refusal> {
+        match seen {
+            Some(seen) if self.revision > seen => Err(Refusal::new(
+                409,
+                format!(
+                    "game {} was changed elsewhere (another tab?) since this page showed it: reload the game to see that change, then edit again",
+                    self.parsed.index
+                ),
+            )),
+            _ => Ok(()),
         }
     }
 
@@ -292,6 +311,9 @@ pub(crate) struct Loaded {
     /// then is the one on disk); none when that state can no longer be reached by undoing
     /// and redoing.
     clean: Option<usize>,
+    /// Counts the changes to the games (edits, undos, redos): what a page saw, to tell a
+    /// change made elsewhere since.
+    revision: u64,
 }
 
 impl Loaded {
@@ -330,6 +352,7 @@ impl Loaded {
             undo: Vec::new(),
             redo: Vec::new(),
             clean: Some(0),
+            revision: 0,
         })
     }
 
@@ -358,6 +381,7 @@ impl Loaded {
             "served": served,
             "problems": self.file_problems,
             "changed": self.changed(),
+            "revision": self.revision,
             "undo": self.undo.last().map(|s| json!({"game": s.n, "what": s.what})),
             "redo": self.redo.last().map(|s| json!({"game": s.n, "what": s.what})),
         })
@@ -370,10 +394,13 @@ impl Loaded {
 
     /// Game `n` replaced by `game`, the edit `what` kept in the history (and what was undone
     /// no longer redoable).
-    fn edit(&mut self, n: usize, game: DeskGame, what: &str) -> Result<(), Refusal> {
+    fn edit(&mut self, n: usize, mut game: DeskGame, what: &str) -> Result<(), Refusal> {
+        let revision = self.revision + 1;
         let slot = self.game(n)?;
         let before = slot.step(what);
+        game.revision = revision;
         *slot = game;
+        self.revision = revision;
         if self.clean.is_some_and(|c| c > self.undo.len()) {
             // The state on disk was among the edits undone, now dropped.
             self.clean = None;
@@ -384,7 +411,14 @@ impl Loaded {
     }
 
     /// Undoes the last edit (`back`) or redoes the last undone: the game it concerns.
-    fn travel(&mut self, back: bool) -> Result<usize, Refusal> {
+    fn travel(&mut self, back: bool, seen: Option<u64>) -> Result<usize, Refusal> {
+        if seen.is_some_and(|seen| seen != self.revision) {
+            return Err(Refusal::new(
+                409,
+                "the file was changed elsewhere (another tab?) since this page showed it: reload the page to see the change before undoing or redoing",
+            ));
+        }
+        let revision = self.revision + 1;
         let (from, to) = if back {
             (&mut self.undo, &mut self.redo)
         } else {
@@ -409,6 +443,8 @@ impl Loaded {
         };
         to.push(slot.step(&step.what));
         *slot = DeskGame::new(step.parsed, step.changes);
+        slot.revision = revision;
+        self.revision = revision;
         Ok(step.n)
     }
 
@@ -625,8 +661,13 @@ impl Desk {
 
     /// Undoes the last edit of file `id` (`back`), or redoes the last undone: the file's
     /// summary and the game changed, as [`Desk::game`] gives it.
-    pub(crate) fn travel(&mut self, id: usize, back: bool) -> Result<Value, Refusal> {
-        let n = self.file(id)?.travel(back)?;
+    pub(crate) fn travel(
+        &mut self,
+        id: usize,
+        back: bool,
+        seen: Option<u64>,
+    ) -> Result<Value, Refusal> {
+        let n = self.file(id)?.travel(back, seen)?;
         let game = self.game(id, n)?;
         let summary = self
             .loaded()
@@ -739,6 +780,7 @@ impl Desk {
     pub(crate) fn game(&mut self, id: usize, n: usize) -> Result<Value, Refusal> {
         let file = self.file(id)?;
         let name = file.name.clone();
+        let revision = file.revision;
         let game = file.game(n)?;
         let full = game
             .full
@@ -786,6 +828,9 @@ impl Desk {
             "faulty": faulty,
             "walk": walk,
             "changes": game.changes,
+            // The file's revision as this answer shows it: sent back with an edit, to tell a
+            // change made elsewhere since.
+            "revision": revision,
         }))
     }
 
@@ -850,10 +895,17 @@ impl Desk {
 
     /// Accepts candidate `choice` of the last repair search of game `n` (0: the one repair,
     /// or the board's result; N: alternative N of an ambiguous game).
-    pub(crate) fn accept(&mut self, id: usize, n: usize, choice: usize) -> Result<Value, Refusal> {
+    pub(crate) fn accept(
+        &mut self,
+        id: usize,
+        n: usize,
+        choice: usize,
+        seen: Option<u64>,
+    ) -> Result<Value, Refusal> {
         let file = self.file(id)?;
         let name = file.name.clone();
         let game = file.game(n)?;
+        game.unchanged_since(seen)?;
         let Some(repair) = game.repair.clone() else {
             return Err(Refusal::new(
                 409,
@@ -893,6 +945,7 @@ impl Desk {
         id: usize,
         n: usize,
         tags: Vec<(String, String)>,
+        seen: Option<u64>,
     ) -> Result<Value, Refusal> {
         for (name, _) in &tags {
             let fine = !name.is_empty()
@@ -915,6 +968,7 @@ impl Desk {
         let file = self.file(id)?;
         let name = file.name.clone();
         let game = file.game(n)?;
+        game.unchanged_since(seen)?;
         let Some(record) = &game.parsed.record else {
             return Err(Refusal::new(409, "the game could not be read"));
         };

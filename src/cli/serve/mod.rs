@@ -538,6 +538,8 @@ async fn repair(
 struct AcceptRequest {
     #[serde(default)]
     choice: usize,
+    /// The file's revision the page saw the game at (a game changed since is 409).
+    revision: Option<u64>,
 }
 
 async fn accept(
@@ -545,12 +547,17 @@ async fn accept(
     Path((id, n)): Path<(usize, usize)>,
     Json(request): Json<AcceptRequest>,
 ) -> Response {
-    on_desk(server, move |desk| desk.accept(id, n, request.choice)).await
+    on_desk(server, move |desk| {
+        desk.accept(id, n, request.choice, request.revision)
+    })
+    .await
 }
 
 #[derive(Deserialize)]
 struct TagsRequest {
     tags: Vec<(String, String)>,
+    /// As [`AcceptRequest::revision`].
+    revision: Option<u64>,
 }
 
 async fn tags(
@@ -558,7 +565,10 @@ async fn tags(
     Path((id, n)): Path<(usize, usize)>,
     Json(request): Json<TagsRequest>,
 ) -> Response {
-    on_desk(server, move |desk| desk.set_tags(id, n, request.tags)).await
+    on_desk(server, move |desk| {
+        desk.set_tags(id, n, request.tags, request.revision)
+    })
+    .await
 }
 
 #[derive(Deserialize)]
@@ -672,12 +682,26 @@ async fn close(
     on_desk(server, move |desk| desk.close(id, request.discard)).await
 }
 
-async fn undo(State(server): State<Arc<Server>>, Path(id): Path<usize>) -> Response {
-    on_desk(server, move |desk| desk.travel(id, true)).await
+/// `?revision=N`: the file's revision the page saw (changed since: 409).
+#[derive(Deserialize)]
+struct Seen {
+    revision: Option<u64>,
 }
 
-async fn redo(State(server): State<Arc<Server>>, Path(id): Path<usize>) -> Response {
-    on_desk(server, move |desk| desk.travel(id, false)).await
+async fn undo(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<usize>,
+    Query(seen): Query<Seen>,
+) -> Response {
+    on_desk(server, move |desk| desk.travel(id, true, seen.revision)).await
+}
+
+async fn redo(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<usize>,
+    Query(seen): Query<Seen>,
+) -> Response {
+    on_desk(server, move |desk| desk.travel(id, false, seen.revision)).await
 }
 
 async fn standings(State(server): State<Arc<Server>>) -> Response {

@@ -196,7 +196,9 @@ function showFile(id) {
 async function travel(back) {
   if (state.file === null) return;
   try {
-    const done = await api("POST", "/api/files/" + state.file + (back ? "/undo" : "/redo"));
+    const f = current();
+    const seen = f ? "?revision=" + f.revision : "";
+    const done = await api("POST", "/api/files/" + state.file + (back ? "/undo" : "/redo") + seen);
     await refreshFiles();
     showGame(done.game, true);
     await loadList();
@@ -393,7 +395,7 @@ async function findRepairs() {
 async function accept(choice) {
   const g = state.game;
   try {
-    const game = await api("POST", "/api/files/" + state.file + "/games/" + g.index + "/accept", { choice });
+    const game = await api("POST", "/api/files/" + state.file + "/games/" + g.index + "/accept", { choice, revision: g.revision });
     say("repair accepted for game " + g.index);
     showGame(game);
     await refreshFiles();
@@ -427,7 +429,7 @@ async function saveTags() {
     if (name) tags.push([name, tr.querySelector(".tag-value").value]);
   }
   try {
-    const game = await api("POST", "/api/files/" + state.file + "/games/" + g.index + "/tags", { tags });
+    const game = await api("POST", "/api/files/" + state.file + "/games/" + g.index + "/tags", { tags, revision: g.revision });
     say("tags saved for game " + g.index);
     showGame(game, true);
     await refreshFiles();
