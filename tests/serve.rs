@@ -1422,3 +1422,32 @@ fn a_second_tabs_edit_over_a_change_it_never_saw_is_refused() {
     let stale = json!({"tags": [["Annotator", "stale"]], "revision": 2});
     assert_eq!(desk.post("/api/files/0/games/1/tags", stale).status, 409);
 }
+
+#[test]
+fn the_games_are_searched_by_player() {
+    let desk = start();
+    desk.open("round-1.rgn");
+    let matched = |q: &str| {
+        let a = desk.get(&format!("/api/files/0/games?player={q}"));
+        assert_eq!(a.status, 200, "{}", a.text());
+        let list = a.json();
+        let found: Vec<u64> = list["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["index"].as_u64().unwrap())
+            .collect();
+        assert_eq!(list["matched"], found.len());
+        found
+    };
+    assert_eq!(matched("vecchi"), [1], "Black, case ignored");
+    assert_eq!(matched("HALVORSEN"), [1], "White");
+    assert_eq!(matched("bob%20%26"), [2], "part of a name, escaped");
+    assert_eq!(matched("nobody"), Vec::<u64>::new());
+    assert_eq!(matched(""), [1, 2], "empty: every game");
+    // With the status filter: both must hold.
+    let a = desk
+        .get("/api/files/0/games?player=bob&status=errors")
+        .json();
+    assert_eq!(a["matched"], 0);
+}

@@ -132,6 +132,13 @@ def main():
         check(rows[0].get_attribute("data-status") == "errors", "game 1 has errors")
         check("1 with errors" in text("list-counts"), "the counts: " + text("list-counts"))
         shot("01-list")
+        # Search by player: a part of a name, case ignored; cleared, every game again.
+        by_id("player-search").send_keys("BOB")
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#game-list tbody tr")) == 1)
+        found = driver.find_element(By.CSS_SELECTOR, "#game-list tbody tr").get_attribute("data-index")
+        check(found == "2", "the search finds Bob's game: " + str(found))
+        by_id("player-search").send_keys(Keys.BACKSPACE * 3)
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#game-list tbody tr")) == 2)
 
         # 2. Only the errors; open the game: the diagnostic and the board.
         Select(by_id("status-filter")).select_by_value("errors")

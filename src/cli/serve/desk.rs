@@ -743,9 +743,25 @@ impl Desk {
         &mut self,
         id: usize,
         status: Option<&str>,
+        player: Option<&str>,
         offset: usize,
         limit: usize,
     ) -> Result<Value, Refusal> {
+        // A player searched for: their name's text anywhere in Black or White, case
+        // ignored (as typed at the desk, not a name matched through the register).
+        let player = player
+            .map(|p| p.trim().to_lowercase())
+            .filter(|p| !p.is_empty());
+        let plays = |g: &DeskGame| {
+            let Some(wanted) = &player else {
+                return true;
+            };
+            let identity = g.parsed.identity().unwrap_or_default();
+            [identity.black, identity.white]
+                .iter()
+                .flatten()
+                .any(|name| name.to_lowercase().contains(wanted.as_str()))
+        };
         let wanted = match status {
             None | Some("") | Some("all") => None,
             Some(s) => Some(GameStatus::parse(s).ok_or_else(|| {
@@ -758,7 +774,7 @@ impl Desk {
         let matching: Vec<&DeskGame> = file
             .games
             .iter()
-            .filter(|g| wanted.map_or(true, |w| g.status == w))
+            .filter(|g| wanted.map_or(true, |w| g.status == w) && plays(g))
             .collect();
         let rows: Vec<Value> = matching
             .iter()

@@ -493,6 +493,8 @@ const PAGE_MAX: usize = 1000;
 #[derive(Deserialize)]
 struct ListQuery {
     status: Option<String>,
+    /// Only the games whose Black or White holds this text (case ignored).
+    player: Option<String>,
     #[serde(default)]
     offset: usize,
     limit: Option<usize>,
@@ -507,6 +509,7 @@ async fn games(
         desk.games(
             id,
             q.status.as_deref(),
+            q.player.as_deref(),
             q.offset,
             q.limit.unwrap_or(200).min(PAGE_MAX),
         )

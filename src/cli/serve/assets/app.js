@@ -11,6 +11,7 @@ const state = {
   files: [],
   file: null,      // id of the file shown
   filter: "all",
+  player: "",      // the player searched for ("" for all)
   offset: 0,
   matched: 0,
   game: null,      // the open game (its detail)
@@ -233,7 +234,7 @@ async function loadList() {
     $("page-info").textContent = "";
     return;
   }
-  const q = "?status=" + encodeURIComponent(state.filter) + "&offset=" + state.offset + "&limit=" + PAGE;
+  const q = "?status=" + encodeURIComponent(state.filter) + "&player=" + encodeURIComponent(state.player) + "&offset=" + state.offset + "&limit=" + PAGE;
   const t0 = performance.now();
   const list = await api("GET", "/api/files/" + state.file + "/games" + q);
   state.matched = list.matched;
@@ -604,6 +605,11 @@ async function start() {
   $("save-write").addEventListener("click", writeBeside);
   $("file-select").addEventListener("change", (e) => showFile(e.target.value));
   $("status-filter").addEventListener("change", (e) => { state.filter = e.target.value; state.offset = 0; loadList(); });
+  let searching = null;
+  $("player-search").addEventListener("input", (e) => {
+    clearTimeout(searching);
+    searching = setTimeout(() => { state.player = e.target.value; state.offset = 0; loadList(); }, 200);
+  });
   $("page-prev").addEventListener("click", () => { state.offset = Math.max(0, state.offset - PAGE); loadList(); });
   $("page-next").addEventListener("click", () => { state.offset += PAGE; loadList(); });
   $("step-first").addEventListener("click", () => step(0));
