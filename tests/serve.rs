@@ -1195,7 +1195,10 @@ fn a_file_opened_twice_is_one_file_and_the_loaded_set_is_the_servers() {
     let files = files["files"].as_array().unwrap();
     assert_eq!(files.len(), 1, "{files:?}");
     assert_eq!(files[0]["changed"], true);
-    assert_eq!(files[0]["undo"], json!({"game": 2, "what": "tags edited"}));
+    assert_eq!(
+        files[0]["undo"],
+        json!({"game": 2, "games": 1, "what": "tags edited"})
+    );
     // No duplicate of itself in the standings' findings.
     let standings = desk.get("/api/standings").json();
     let findings = standings["findings"].to_string();
@@ -1301,11 +1304,11 @@ fn undo_and_redo_restore_the_file_byte_for_byte() {
     assert_eq!(back["game"]["index"], 1, "the game the edit was on");
     assert_eq!(
         back["file"]["undo"],
-        json!({"game": 1, "what": "repair accepted"})
+        json!({"game": 1, "games": 1, "what": "repair accepted"})
     );
     assert_eq!(
         back["file"]["redo"],
-        json!({"game": 1, "what": "tags edited"})
+        json!({"game": 1, "games": 1, "what": "tags edited"})
     );
     assert_eq!(rgn_now(&desk, 0), repaired);
     let back = desk.post_bare("/api/files/0/undo").json();
@@ -1450,4 +1453,65 @@ fn the_games_are_searched_by_player() {
         .get("/api/files/0/games?player=bob&status=errors")
         .json();
     assert_eq!(a["matched"], 0);
+}
+
+#[test]
+fn a_tag_set_on_a_selection_is_one_edit_undone_at_once() {
+    let desk = start();
+    desk.open("round-1.rgn");
+    let original = rgn_now(&desk, 0);
+    // As `reversi convert --set` refuses them: a tag that is part of the game, no `=`.
+    for bad in ["Result=64-0", "Round"] {
+        let a = desk.post("/api/files/0/set", json!({"set": bad, "games": [1, 2]}));
+        assert_eq!(a.status, 400, "{bad}: {}", a.text());
+    }
+    assert_eq!(
+        desk.post(
+            "/api/files/0/set",
+            json!({"set": "Round=4", "games": [1, 3]})
+        )
+        .status,
+        404,
+        "a game the file does not have"
+    );
+    assert_eq!(rgn_now(&desk, 0), original, "nothing changed by a refusal");
+    let done = desk.post(
+        "/api/files/0/set",
+        json!({"set": "Round=4", "games": [2, 1, 2], "revision": 0}),
+    );
+    assert_eq!(done.status, 200, "{}", done.text());
+    let done = done.json();
+    assert_eq!(done["changed"], json!([1, 2]));
+    assert_eq!(
+        done["file"]["undo"],
+        json!({"game": 1, "games": 2, "what": "Round=4 set on 2 games"})
+    );
+    let list = desk.get("/api/files/0/games").json();
+    for g in list["games"].as_array().unwrap() {
+        assert_eq!(g["round"], "4", "{g}");
+    }
+    // Set again: nothing to change.
+    let again = desk
+        .post(
+            "/api/files/0/set",
+            json!({"set": "Round=4", "games": [1, 2]}),
+        )
+        .json();
+    assert_eq!(again["changed"], json!([]));
+    assert_eq!(again["unchanged"], json!([1, 2]));
+    // From a page behind the file: refused.
+    assert_eq!(
+        desk.post(
+            "/api/files/0/set",
+            json!({"set": "Round=5", "games": [1], "revision": 0})
+        )
+        .status,
+        409
+    );
+    // One undo takes back both games, byte for byte.
+    assert_eq!(desk.post_bare("/api/files/0/undo").status, 200);
+    assert_eq!(rgn_now(&desk, 0), original);
+    assert_eq!(desk.post_bare("/api/files/0/redo").status, 200);
+    let list = desk.get("/api/files/0/games").json();
+    assert_eq!(list["games"][1]["round"], "4");
 }

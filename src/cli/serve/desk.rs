@@ -250,13 +250,12 @@ impl DeskGame {
         }
     }
 
-    /// The game as it was before an edit, for the file's history.
-    fn step(&self, what: &str) -> Step {
-        Step {
+    /// The game as it is, for the file's history.
+    fn kept(&self) -> Kept {
+        Kept {
             n: self.parsed.index,
             parsed: self.parsed.clone(),
             changes: self.changes.clone(),
-            what: what.to_string(),
         }
     }
 
@@ -277,15 +276,31 @@ impl DeskGame {
     }
 }
 
-/// One edit in a file's history: the game it changed as it was on the other side of it
-/// (before it, on the undo list; after it, on the redo list).
+/// One edit in a file's history: the games it changed as they were on the other side of
+/// it (before it, on the undo list; after it, on the redo list). One game, or the games of
+/// a selection edited at once.
 struct Step {
+    games: Vec<Kept>,
+    /// The edit, in words (`repair accepted`, `tags edited`, `Round=4 set`).
+    what: String,
+}
+
+impl Step {
+    fn summary(&self) -> Value {
+        json!({
+            "game": self.games.first().map(|k| k.n),
+            "games": self.games.len(),
+            "what": self.what,
+        })
+    }
+}
+
+/// A game as it was, in a file's history.
+struct Kept {
     /// The game's number.
     n: usize,
     parsed: ParsedGame,
     changes: Vec<String>,
-    /// The edit, in words (`repair accepted`, `tags edited`).
-    what: String,
 }
 
 /// A file loaded on the desk.
@@ -382,8 +397,8 @@ impl Loaded {
             "problems": self.file_problems,
             "changed": self.changed(),
             "revision": self.revision,
-            "undo": self.undo.last().map(|s| json!({"game": s.n, "what": s.what})),
-            "redo": self.redo.last().map(|s| json!({"game": s.n, "what": s.what})),
+            "undo": self.undo.last().map(Step::summary),
+            "redo": self.redo.last().map(Step::summary),
         })
     }
 
@@ -394,12 +409,27 @@ impl Loaded {
 
     /// Game `n` replaced by `game`, the edit `what` kept in the history (and what was undone
     /// no longer redoable).
-    fn edit(&mut self, n: usize, mut game: DeskGame, what: &str) -> Result<(), Refusal> {
+    fn edit(&mut self, n: usize, game: DeskGame, what: &str) -> Result<(), Refusal> {
+        self.edit_all(vec![(n, game)], what)
+    }
+
+    /// Games replaced, each `(n, game)`, as one edit `what` of the history.
+    fn edit_all(&mut self, edited: Vec<(usize, DeskGame)>, what: &str) -> Result<(), Refusal> {
+        // Every game named exists before any is replaced.
+        for (n, _) in &edited {
+            self.game(*n)?;
+        }
         let revision = self.revision + 1;
-        let slot = self.game(n)?;
-        let before = slot.step(what);
-        game.revision = revision;
-        *slot = game;
+        let mut before = Step {
+            games: Vec::with_capacity(edited.len()),
+            what: what.to_string(),
+        };
+        for (n, mut game) in edited {
+            let slot = self.game(n)?;
+            before.games.push(slot.kept());
+            game.revision = revision;
+            *slot = game;
+        }
         self.revision = revision;
         if self.clean.is_some_and(|c| c > self.undo.len()) {
             // The state on disk was among the edits undone, now dropped.
@@ -434,18 +464,22 @@ impl Loaded {
                 },
             ));
         };
-        let count = self.games.len();
-        let Some(slot) = step.n.checked_sub(1).and_then(|i| self.games.get_mut(i)) else {
-            return Err(not_found(format!(
-                "no game {}: the file has {count}",
-                step.n
-            )));
+        let first = step.games.first().map(|k| k.n).unwrap_or(1);
+        let mut other = Step {
+            games: Vec::with_capacity(step.games.len()),
+            what: step.what,
         };
-        to.push(slot.step(&step.what));
-        *slot = DeskGame::new(step.parsed, step.changes);
-        slot.revision = revision;
+        // The games of a step are those of the file (numbers never change): each is there.
+        for kept in step.games {
+            if let Some(slot) = kept.n.checked_sub(1).and_then(|i| self.games.get_mut(i)) {
+                other.games.push(slot.kept());
+                *slot = DeskGame::new(kept.parsed, kept.changes);
+                slot.revision = revision;
+            }
+        }
+        to.push(other);
         self.revision = revision;
-        Ok(step.n)
+        Ok(first)
     }
 
     fn game(&mut self, n: usize) -> Result<&mut DeskGame, Refusal> {
@@ -1003,6 +1037,71 @@ impl Desk {
         let changed = DeskGame::new(reparsed(n, &name, &record), changes);
         file.edit(n, changed, "tags edited")?;
         self.game(id, n)
+    }
+
+    /// Sets `TAG=VALUE` (as `reversi convert --set` takes it, through the same
+    /// [`TagEdits`](reversi_record::record::TagEdits)) on the games `selection` of file `id`,
+    /// as one edit of its history. `seen`: the file's revision the page showed the games
+    /// at (changed since: 409).
+    pub(crate) fn set_on_selection(
+        &mut self,
+        id: usize,
+        set: &str,
+        selection: &[usize],
+        seen: Option<u64>,
+    ) -> Result<Value, Refusal> {
+        let tag: reversi_record::record::SetTag = set
+            .parse()
+            .map_err(|e: reversi_record::record::BadTagEdit| bad(e.to_string()))?;
+        let mut edits = reversi_record::record::TagEdits::default();
+        edits.set(tag);
+        let file = self.file(id)?;
+        if seen.is_some_and(|seen| seen != file.revision) {
+            return Err(Refusal::new(
+                409,
+                "the file was changed elsewhere (another tab?) since this page showed it: reload the page, then select again",
+            ));
+        }
+        if selection.is_empty() {
+            return Err(bad("no game selected"));
+        }
+        let name = file.name.clone();
+        let (mut edited, mut unchanged, mut unreadable) = (Vec::new(), Vec::new(), Vec::new());
+        let mut wanted = selection.to_vec();
+        wanted.sort_unstable();
+        wanted.dedup();
+        for &n in &wanted {
+            let game = file.game(n)?;
+            let Some(record) = &game.parsed.record else {
+                unreadable.push(n);
+                continue;
+            };
+            let mut record = record.clone();
+            if !edits.apply(&mut record) {
+                unchanged.push(n);
+                continue;
+            }
+            let mut changes = game.changes.clone();
+            changes.push(format!("{} set", set.trim()));
+            edited.push((n, DeskGame::new(reparsed(n, &name, &record), changes)));
+        }
+        let changed: Vec<usize> = edited.iter().map(|(n, _)| *n).collect();
+        if !edited.is_empty() {
+            file.edit_all(
+                edited,
+                &format!("{} set on {} games", set.trim(), changed.len()),
+            )?;
+        }
+        let summary = self
+            .loaded()
+            .find(|(i, _)| *i == id)
+            .map(|(_, f)| f.summary(id, &self.roots));
+        Ok(json!({
+            "changed": changed,
+            "unchanged": unchanged,
+            "unreadable": unreadable,
+            "file": summary,
+        }))
     }
 
     /// Writes file `id` in `format` to memory: the bytes, and the report of the games

@@ -247,6 +247,7 @@ pub(crate) fn router(server: Arc<Server>) -> Router {
         .route("/api/files/{id}/download", get(download))
         .route("/api/files/{id}/save", post(save))
         .route("/api/files/{id}/close", post(close))
+        .route("/api/files/{id}/set", post(set_on_selection))
         .route("/api/files/{id}/undo", post(undo))
         .route("/api/files/{id}/redo", post(redo))
         .fallback(|| async { refusal(Refusal::new(404, "no such page")) })
@@ -667,6 +668,27 @@ async fn save(
             &request.name,
             request.overwrite,
         )
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+struct SetRequest {
+    /// `TAG=VALUE`, as `reversi convert --set` takes it.
+    set: String,
+    /// The games' numbers.
+    games: Vec<usize>,
+    /// The file's revision the page showed the games at.
+    revision: Option<u64>,
+}
+
+async fn set_on_selection(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<usize>,
+    Json(request): Json<SetRequest>,
+) -> Response {
+    on_desk(server, move |desk| {
+        desk.set_on_selection(id, &request.set, &request.games, request.revision)
     })
     .await
 }
