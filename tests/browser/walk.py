@@ -348,6 +348,11 @@ def main():
         isolation = driver.execute_script(
             "return getComputedStyle(document.querySelector('#game-list tbody bdi')).unicodeBidi")
         check(isolation == "isolate", "names isolated: " + isolation)
+        rows[0].click()
+        wait.until(lambda d: "evil" in d.find_element(By.ID, "game-title").text)
+        diagnostic = driver.execute_script("return document.querySelector('#diagnostics pre').textContent")
+        check("\u202e" not in diagnostic and "\u27e8U+202E\u27e9evil" in diagnostic and "\n" in diagnostic,
+              "the printed diagnostic shows the override, keeps its lines: %r" % diagnostic[:200])
         layout = driver.execute_script("""
             const r = (id) => document.getElementById(id).getBoundingClientRect();
             return {list: r('list-pane').width, listRight: r('list-pane').right, game: r('game-pane').left,
@@ -409,6 +414,22 @@ def main():
         wait.until(lambda d: d.find_element(By.ID, "game-title").text.startswith("game 1"))
         check("evil" in text("game-title"), "Enter opened game 1: " + text("game-title")[:80])
         shot("10-keyboard")
+
+        # 9. A tag set on a selection: both games of the hostile file to round 9 at once,
+        # then one undo takes both back.
+        rounds = "return [...document.querySelectorAll('#game-list tbody tr')].map((r) => r.cells[3].textContent)"
+        before = driver.execute_script(rounds)
+        by_id("select-all").click()
+        check(text("bulk-count") == "2 selected", "two selected: " + text("bulk-count"))
+        by_id("bulk-set").send_keys("Round=9")
+        by_id("bulk-apply").click()
+        wait.until(lambda d: d.execute_script(rounds) == ["9", "9"])
+        check("set on 2 game(s)" in text("message"), "the bulk edit said: " + text("message"))
+        check("2 games" in by_id("file-undo").get_attribute("title"), "one undo for both: " + by_id("file-undo").get_attribute("title"))
+        shot("11-bulk")
+        by_id("file-undo").click()
+        wait.until(lambda d: d.execute_script(rounds) == before)
+        check(before == ["1", "2"], "the rounds back: %s" % before)
 
         logs = driver.get_log("browser") if hasattr(driver, "get_log") else []
         # The 409 of the refused second-tab edit (step 4c) is the one error expected.

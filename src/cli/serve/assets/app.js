@@ -15,6 +15,7 @@ const state = {
   offset: 0,
   matched: 0,
   game: null,      // the open game (its detail)
+  selected: new Set(), // the games selected for an edit of several at once
   frame: 0,
 };
 
@@ -32,6 +33,13 @@ const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066
 
 function visible(text) {
   return String(text).replace(HIDDEN, (c) => "\u27e8U+" + c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0") + "\u27e9");
+}
+
+// The same for the library's printed reports (several lines): line breaks kept.
+const HIDDEN_IN_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+function visibleLines(text) {
+  return String(text).replace(HIDDEN_IN_LINES, (c) => "\u27e8U+" + c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0") + "\u27e9");
 }
 
 function isolated(text) {
@@ -150,8 +158,9 @@ function fileControls() {
   const undo = $("file-undo"), redo = $("file-redo");
   undo.disabled = !(f && f.undo);
   redo.disabled = !(f && f.redo);
-  undo.title = f && f.undo ? "undo: " + f.undo.what + " (game " + f.undo.game + ")" : "nothing to undo";
-  redo.title = f && f.redo ? "redo: " + f.redo.what + " (game " + f.redo.game + ")" : "nothing to redo";
+  const which = (s) => (s.games > 1 ? s.games + " games" : "game " + s.game);
+  undo.title = f && f.undo ? "undo: " + f.undo.what + " (" + which(f.undo) + ")" : "nothing to undo";
+  redo.title = f && f.redo ? "redo: " + f.redo.what + " (" + which(f.redo) + ")" : "nothing to redo";
   undo.setAttribute("aria-label", undo.title);
   redo.setAttribute("aria-label", redo.title);
   $("file-close").disabled = !f;
@@ -177,7 +186,7 @@ function showFile(id) {
   const before = state.file;
   state.file = id === "" || id === null ? null : Number(id);
   state.offset = 0;
-  if (before !== state.file) hideGame();
+  if (before !== state.file) { hideGame(); state.selected.clear(); }
   if (state.file !== null) $("file-select").value = state.file;
   fileControls();
   remember();
@@ -192,6 +201,30 @@ function showFile(id) {
   $("save-beside").hidden = !(summary && summary.served);
   resetExport();
   return loadList();
+}
+
+function selectionShown() {
+  const n = state.selected.size;
+  $("bulk-count").textContent = n ? n + " selected" : "";
+  $("bulk-apply").disabled = n === 0;
+  const picks = [...document.querySelectorAll("#game-list tbody input.pick")];
+  $("select-all").checked = picks.length > 0 && picks.every((p) => p.checked);
+}
+
+// A tag set on every game selected: one edit, undone at once.
+async function setOnSelection() {
+  const f = current();
+  if (!f || state.selected.size === 0) return;
+  const set = $("bulk-set").value;
+  try {
+    const done = await api("POST", "/api/files/" + f.id + "/set", { set, games: [...state.selected], revision: f.revision });
+    say(visible(set.trim()) + " set on " + done.changed.length + " game(s)" +
+      (done.unchanged.length ? "; " + done.unchanged.length + " had it already" : "") +
+      (done.unreadable.length ? "; " + done.unreadable.length + " could not be read" : ""));
+    await refreshFiles();
+    await loadList();
+    if (state.game && done.changed.includes(state.game.index)) await openGame(state.game.index, true);
+  } catch (e) { say(e.message, true); }
 }
 
 async function travel(back) {
@@ -247,7 +280,20 @@ async function loadList() {
     const tr = el("tr");
     tr.dataset.index = g.index;
     tr.dataset.status = g.status;
-    tr.appendChild(el("td", g.index));
+    const number = el("td");
+    const pick = el("input");
+    pick.type = "checkbox";
+    pick.className = "pick";
+    pick.checked = state.selected.has(g.index);
+    pick.setAttribute("aria-label", "select game " + g.index);
+    pick.addEventListener("click", (e) => e.stopPropagation());
+    pick.addEventListener("change", () => {
+      if (pick.checked) state.selected.add(g.index); else state.selected.delete(g.index);
+      selectionShown();
+    });
+    number.appendChild(pick);
+    number.appendChild(document.createTextNode(" " + g.index));
+    tr.appendChild(number);
     for (const v of [g.black || "", g.white || "", g.round || "", g.board || ""]) {
       const td = el("td");
       td.appendChild(bdi(v));
@@ -262,6 +308,7 @@ async function loadList() {
     tr.setAttribute("aria-label", "game " + g.index + ": " + isolated(g.black || "?") + " against " + isolated(g.white || "?") + ", " + g.status);
     tr.addEventListener("click", () => openGame(g.index));
     tr.addEventListener("keydown", (e) => {
+      if (e.target !== tr) return;
       if (e.key === "Enter" || e.key === " ") { e.preventDefault(); openGame(g.index); }
       else if (e.key === "ArrowDown" && tr.nextElementSibling) { e.preventDefault(); tr.nextElementSibling.focus(); }
       else if (e.key === "ArrowUp" && tr.previousElementSibling) { e.preventDefault(); tr.previousElementSibling.focus(); }
@@ -270,6 +317,7 @@ async function loadList() {
   }
   const last = Math.min(state.offset + PAGE, list.matched);
   $("page-info").textContent = list.matched === 0 ? "none" : (state.offset + 1) + "-" + last + " of " + list.matched;
+  selectionShown();
   $("page-prev").disabled = state.offset === 0;
   $("page-next").disabled = last >= list.matched;
   $("game-list").dataset.ms = Math.round(performance.now() - t0);
@@ -302,7 +350,7 @@ function showGame(game, keepFrame) {
   clear(diagnostics);
   if (game.diagnostics.length === 0) diagnostics.appendChild(el("p", "no findings: the game is valid", "status-valid"));
   for (const d of game.diagnostics) {
-    const pre = el("pre", d.text, d.severity);
+    const pre = el("pre", visibleLines(d.text), d.severity);
     pre.dataset.code = d.code;
     diagnostics.appendChild(pre);
   }
@@ -373,7 +421,7 @@ async function findRepairs() {
     const found = await api("POST", "/api/files/" + state.file + "/games/" + g.index + "/repair");
     const report = $("repair-report");
     clear(report);
-    if (found.report) report.appendChild(el("pre", found.report));
+    if (found.report) report.appendChild(el("pre", visibleLines(found.report)));
     if (found.not_searched) report.appendChild(el("p", found.not_searched, "note"));
     const list = $("repair-candidates");
     clear(list);
@@ -629,6 +677,15 @@ async function start() {
   zone.addEventListener("dragleave", () => zone.classList.remove("over"));
   zone.addEventListener("drop", (e) => { e.preventDefault(); zone.classList.remove("over"); upload(e.dataTransfer.files); });
   $("file-undo").addEventListener("click", () => travel(true));
+  $("bulk-apply").addEventListener("click", setOnSelection);
+  $("select-all").addEventListener("change", (e) => {
+    for (const p of document.querySelectorAll("#game-list tbody input.pick")) {
+      p.checked = e.target.checked;
+      const n = Number(p.closest("tr").dataset.index);
+      if (p.checked) state.selected.add(n); else state.selected.delete(n);
+    }
+    selectionShown();
+  });
   $("file-redo").addEventListener("click", () => travel(false));
   $("file-close").addEventListener("click", closeFile);
   document.addEventListener("keydown", keys);
