@@ -1222,6 +1222,29 @@ fn a_file_opened_twice_is_one_file_and_the_loaded_set_is_the_servers() {
     // A real second copy is a finding, which one file opened twice never was.
     let findings = desk.get("/api/standings").json()["findings"].to_string();
     assert!(findings.contains("duplicate"), "{findings}");
+    // Each finding names its games as the page opens them: a loaded file's id, a number.
+    let standings = desk.get("/api/standings").json();
+    let duplicate = standings["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "duplicate-game")
+        .expect("a duplicate-game finding")
+        .clone();
+    let games = duplicate["games"].as_array().unwrap();
+    assert_eq!(games.len(), 2, "{duplicate}");
+    for g in games {
+        assert!([0, 1, 2].contains(&g["file"].as_u64().unwrap()), "{g}");
+        assert!(
+            desk.get(&format!("/api/files/{}/games/{}", g["file"], g["game"]))
+                .status
+                == 200
+        );
+    }
+    assert!(duplicate["text"]
+        .as_str()
+        .unwrap()
+        .starts_with("duplicate-game"));
     assert_eq!(
         desk.get("/api/files").json()["files"]
             .as_array()

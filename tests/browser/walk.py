@@ -319,6 +319,13 @@ def main():
         check("Vecchi Elisabetta" in ok.text, "the other event still ranked")
         driver.execute_script("document.getElementById('standings-pane').scrollIntoView()")
         shot("08-standings-blocked")
+        # The finding's games open with one click.
+        finding = driver.find_element(By.CSS_SELECTOR, '#standings-problems li.finding[data-code="player-twice-in-round"]')
+        links = finding.find_elements(By.CSS_SELECTOR, "button.finding-game")
+        check(len(links) == 2 and "blitz.rgn" in links[1].text, "the finding's games: %s" % [l.text for l in links])
+        links[1].click()
+        wait.until(lambda d: d.find_element(By.ID, "game-title").text.startswith("game 2"))
+        check("Ann Blitz" in text("game-title") and "Cy Blitz" in text("game-title"), "the finding's game open: " + text("game-title"))
         pdf = pdf_of(driver)
         check(len(pdf.pages) == 2, "two events, two printed pages: %d" % len(pdf.pages))
         pages = [p.extract_text() for p in pdf.pages]

@@ -1248,10 +1248,24 @@ impl Desk {
         if let Some(register) = register {
             event.set_register(std::sync::Arc::new(register));
         }
-        let findings: Vec<String> = event
+        // Each finding as the command line prints it, with the games it names as the page
+        // opens them: the loaded file's id (by the name its games were added under) and
+        // the game's number.
+        let ids: Vec<(usize, &str)> = self.loaded().map(|(i, f)| (i, &*f.name)).collect();
+        let findings: Vec<Value> = event
             .check(pairings.as_ref())
             .iter()
-            .map(|f| f.to_string())
+            .map(|f| {
+                let games: Vec<Value> = f
+                    .games
+                    .iter()
+                    .filter_map(|g| {
+                        let (id, _) = ids.iter().find(|(_, name)| *name == g.file)?;
+                        Some(json!({"file": id, "game": g.game}))
+                    })
+                    .collect();
+                json!({"text": f.to_string(), "code": f.code.name(), "games": games})
+            })
             .collect();
         let request = StandingsRequest {
             pairings,

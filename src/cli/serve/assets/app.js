@@ -560,7 +560,25 @@ async function showStandings() {
     clear(problems);
     // The findings across games and the request's problems; each event's own problems
     // go beside its table.
-    for (const p of s.problems.concat(s.findings)) problems.appendChild(el("li", p));
+    for (const p of s.problems) problems.appendChild(el("li", p));
+    // Each finding with the games it names, each opened with one click.
+    for (const f of s.findings) {
+      const li = el("li", null, "finding");
+      li.dataset.code = f.code;
+      li.appendChild(el("pre", visibleLines(f.text)));
+      for (const g of f.games) {
+        const file = state.files.find((x) => x.id === g.file);
+        const b = el("button", "open game " + g.game + (file ? " of " + isolated(file.served || file.name) : ""), "finding-game");
+        b.type = "button";
+        b.addEventListener("click", async () => {
+          await showFile(g.file);
+          await openGame(g.game);
+          $("game-pane").scrollIntoView();
+        });
+        li.appendChild(b);
+      }
+      problems.appendChild(li);
+    }
     const tables = $("standings-events");
     clear(tables);
     for (const e of events) {
