@@ -1538,3 +1538,20 @@ fn a_tag_set_on_a_selection_is_one_edit_undone_at_once() {
     let list = desk.get("/api/files/0/games").json();
     assert_eq!(list["games"][1]["round"], "4");
 }
+
+#[test]
+fn the_event_view_lists_every_loaded_game_with_its_place_and_status() {
+    let desk = start();
+    assert_eq!(desk.get("/api/event").json()["games"], json!([]));
+    desk.open("round-1.rgn");
+    let games = desk.get("/api/event").json()["games"].clone();
+    let games = games.as_array().unwrap();
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0]["file"], 0);
+    assert_eq!(games[0]["index"], 1);
+    assert_eq!(games[0]["round"], "1");
+    assert_eq!(games[0]["board"], "1");
+    assert_eq!(games[0]["black"], "Vecchi Elisabetta");
+    assert_eq!(games[0]["status"], "errors");
+    assert_eq!(games[1]["status"], "warnings");
+}

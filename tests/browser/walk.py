@@ -326,6 +326,26 @@ def main():
         links[1].click()
         wait.until(lambda d: d.find_element(By.ID, "game-title").text.startswith("game 2"))
         check("Ann Blitz" in text("game-title") and "Cy Blitz" in text("game-title"), "the finding's game open: " + text("game-title"))
+
+        # The event view: every loaded game by round and board, each with its status, and
+        # each player with their games; a game opens with one click.
+        by_id("event-show").click()
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#event-rounds tbody tr")) >= 1)
+        heads = [th.text for th in driver.find_elements(By.CSS_SELECTOR, "#event-rounds thead th")]
+        check(heads[:3] == ["Round", "Board 1", "Board 2"], "boards as columns: %s" % heads)
+        round_1 = driver.find_element(By.CSS_SELECTOR, '#event-rounds tbody tr[data-round="1"]')
+        cells = round_1.find_elements(By.TAG_NAME, "td")
+        check("Vecchi Elisabetta" in cells[0].text, "round 1, board 1: " + cells[0].text)
+        statuses = [b.get_attribute("data-status") for b in cells[0].find_elements(By.TAG_NAME, "button")]
+        check(statuses == ["repaired"], "its status at a glance: %s" % statuses)
+        check(len(cells[-1].find_elements(By.TAG_NAME, "button")) == 2, "two games with no board in round 1: both shown")
+        ann = driver.find_element(By.CSS_SELECTOR, '#event-players li[data-player="Ann Blitz"]')
+        check(len(ann.find_elements(By.TAG_NAME, "button")) == 2, "Ann's two games: " + ann.text)
+        driver.execute_script("document.getElementById('event-pane').scrollIntoView()")
+        shot("12-event")
+        ann.find_elements(By.TAG_NAME, "button")[0].click()
+        wait.until(lambda d: d.find_element(By.ID, "game-title").text.startswith("game 1"))
+        check("Bob Blitz" in text("game-title"), "the player's game open: " + text("game-title"))
         pdf = pdf_of(driver)
         check(len(pdf.pages) == 2, "two events, two printed pages: %d" % len(pdf.pages))
         pages = [p.extract_text() for p in pdf.pages]
@@ -446,7 +466,7 @@ def main():
 
         if args.docs:
             docs = HERE.parent.parent / "docs"
-            for name in ["02-game", "04-repair", "06-save", "05b-undone", "08-standings-blocked", "09-hostile"]:
+            for name in ["02-game", "04-repair", "06-save", "05b-undone", "08-standings-blocked", "09-hostile", "12-event"]:
                 shutil.copy(out / (name + ".png"), docs / ("serve-" + name + ".png"))
     finally:
         if driver is not None:

@@ -1104,6 +1104,23 @@ impl Desk {
         }))
     }
 
+    /// Every game of every loaded file, as the event view lays them out by round and board
+    /// and by player: the file's id, the game's number, its identity (the library's) and
+    /// status.
+    pub(crate) fn event_games(&self) -> Value {
+        let games: Vec<Value> = self
+            .loaded()
+            .flat_map(|(id, f)| {
+                f.games.iter().map(move |g| {
+                    let mut row = g.row();
+                    row["file"] = json!(id);
+                    row
+                })
+            })
+            .collect();
+        json!({ "games": games })
+    }
+
     /// Writes file `id` in `format` to memory: the bytes, and the report of the games
     /// refused or written lossily.
     pub(crate) fn export(

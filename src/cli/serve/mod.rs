@@ -238,6 +238,7 @@ pub(crate) fn router(server: Arc<Server>) -> Router {
         .route("/api/open", post(open))
         .route("/api/upload", post(upload))
         .route("/api/standings", get(standings))
+        .route("/api/event", get(event))
         .route("/api/files/{id}/games", get(games))
         .route("/api/files/{id}/games/{n}", get(game))
         .route("/api/files/{id}/games/{n}/repair", post(repair))
@@ -727,6 +728,10 @@ async fn redo(
     Query(seen): Query<Seen>,
 ) -> Response {
     on_desk(server, move |desk| desk.travel(id, false, seen.revision)).await
+}
+
+async fn event(State(server): State<Arc<Server>>) -> Response {
+    on_desk(server, |desk| Ok(desk.event_games())).await
 }
 
 async fn standings(State(server): State<Arc<Server>>) -> Response {

@@ -547,6 +547,81 @@ async function writeBeside() {
   } catch (e) { say(e.message, true); }
 }
 
+// ---- the event: rounds by boards, players with their games ----
+
+function eventGameButton(g, label) {
+  const b = el("button", label, "event-game status-" + g.status);
+  b.type = "button";
+  b.dataset.file = g.file;
+  b.dataset.game = g.index;
+  b.dataset.status = g.status;
+  b.title = g.status + (g.first ? ": " + g.first : "");
+  b.setAttribute("aria-label", label + ", " + g.status);
+  b.addEventListener("click", async () => {
+    await showFile(g.file);
+    await openGame(g.index);
+    $("game-pane").scrollIntoView();
+  });
+  return b;
+}
+
+async function showEvent() {
+  try {
+    const { games } = await api("GET", "/api/event");
+    $("event-pane").hidden = false;
+    const natural = (a, b) => String(a).localeCompare(String(b), undefined, { numeric: true });
+    // Numbers in order, a game without a round or board ("?") last.
+    const place = (a, b) => (a === "?") - (b === "?") || natural(a, b);
+    const rounds = [...new Set(games.map((g) => g.round || "?"))].sort(place);
+    const boards = [...new Set(games.map((g) => g.board || "?"))].sort(place);
+    const table = el("table", null, "event-table");
+    const hr = el("tr");
+    for (const h of ["Round"].concat(boards.map((b) => "Board " + visible(b)))) { const th = el("th", h); th.scope = "col"; hr.appendChild(th); }
+    table.createTHead().appendChild(hr);
+    const body = table.createTBody();
+    for (const r of rounds) {
+      const tr = el("tr");
+      tr.dataset.round = r;
+      const th = el("th", visible(r));
+      th.scope = "row";
+      tr.appendChild(th);
+      for (const b of boards) {
+        const td = el("td");
+        // Two games on one board of a round are both shown: a duplicate is seen here.
+        for (const g of games.filter((x) => (x.round || "?") === r && (x.board || "?") === b)) {
+          td.appendChild(eventGameButton(g, isolated(g.black || "?") + " \u2013 " + isolated(g.white || "?")));
+        }
+        tr.appendChild(td);
+      }
+      body.appendChild(tr);
+    }
+    const rounds_ = $("event-rounds");
+    clear(rounds_);
+    rounds_.appendChild(table);
+    // Each player with their games, by round.
+    const players = new Map();
+    for (const g of games) {
+      for (const [me, them] of [[g.black, g.white], [g.white, g.black]]) {
+        if (!me) continue;
+        if (!players.has(me)) players.set(me, []);
+        players.get(me).push([g, them]);
+      }
+    }
+    const list = $("event-players");
+    clear(list);
+    for (const name of [...players.keys()].sort(natural)) {
+      const li = el("li");
+      li.dataset.player = name;
+      li.appendChild(bdi(name));
+      li.appendChild(document.createTextNode(": "));
+      const mine = players.get(name).sort((a, b) => place(a[0].round || "?", b[0].round || "?"));
+      for (const [g, them] of mine) li.appendChild(eventGameButton(g, "round " + visible(g.round || "?") + " vs " + isolated(them || "?")));
+      list.appendChild(li);
+    }
+    $("event-pane").scrollIntoView();
+  } catch (e) { say(e.message, true); }
+}
+
 // ---- standings ----
 
 async function showStandings() {
@@ -687,6 +762,7 @@ async function start() {
   $("tag-add").addEventListener("click", () => $("tags").tBodies[0].appendChild(tagRow("", "")));
   $("tags-save").addEventListener("click", saveTags);
   $("standings-show").addEventListener("click", showStandings);
+  $("event-show").addEventListener("click", showEvent);
   $("standings-print").addEventListener("click", () => window.print());
   $("file-input").addEventListener("change", (e) => upload(e.target.files));
   $("file-pick").addEventListener("click", () => $("file-input").click());
