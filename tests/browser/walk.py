@@ -458,6 +458,23 @@ def main():
         wait.until(lambda d: d.execute_script(rounds) == before)
         check(before == ["1", "2"], "the rounds back: %s" % before)
 
+        # 10. Close: a file as on disk closes at once and is freed; one with unsaved edits
+        # only when the director says so (here: not).
+        options = lambda: [o.text for o in driver.find_elements(By.CSS_SELECTOR, "#file-select option")]
+        check(len(options()) == 3, "three files loaded: %s" % options())
+        by_id("file-close").click()
+        wait.until(lambda d: len(options()) == 2)
+        check(not any("gnr.exe" in o for o in options()), "the closed file is gone: %s" % options())
+        check(driver.execute_script("return fetch('/api/files').then((r) => r.json()).then((j) => j.files.length)") == 2,
+              "the server let go of it")
+        Select(by_id("file-select")).select_by_index(0)
+        wait.until(lambda d: by_id("file-changed").is_displayed())
+        by_id("file-close").click()
+        prompt = WebDriverWait(driver, 5).until(EC.alert_is_present())
+        check("unsaved edits" in prompt.text, "the page asks first: " + prompt.text)
+        prompt.dismiss()
+        check(len(options()) == 2, "kept when the director says no: %s" % options())
+
         logs = driver.get_log("browser") if hasattr(driver, "get_log") else []
         # The 409 of the refused second-tab edit (step 4c) is the one error expected.
         errors = [l for l in logs if l.get("level") == "SEVERE"
