@@ -29,6 +29,7 @@
 //! process), [`compare`] (a scenario against the engine) and [`serve`] (the library's own
 //! engine speaking the protocol).
 
+pub mod case;
 pub mod check;
 pub mod compare;
 pub mod engine;

@@ -706,7 +706,7 @@ pub fn manifest(files: &[SuiteFile]) -> SuiteFile {
             let expected = format!("{stem}.json");
             let mut entry = json!({"scenario": f.path, "expected": expected});
             let json = files.iter().find(|g| g.path == expected)?;
-            let case = super::runner::Case::new(&f.path, &f.contents, &json.contents).ok()?;
+            let case = super::case::Case::new(&f.path, &f.contents, &json.contents).ok()?;
             let facets: serde_json::Map<String, Value> = case
                 .facets
                 .iter()
