@@ -70,11 +70,19 @@ impl Input {
     }
 }
 
-/// What every reading command shares.
-#[derive(Clone, Debug, Default)]
+/// What every reading command shares; the arguments of the commands that flatten it
+/// (`--from`, `--rules`, `--names`).
+#[derive(Clone, Debug, Default, clap::Args)]
 pub(crate) struct InputOptions {
+    /// Read as this format (`FORMAT[:DIALECT]`) instead of detecting it.
+    #[arg(long, value_parser = parse_format)]
     pub(crate) from: Option<Format>,
+    /// Rules for records that do not state them.
+    #[arg(long, value_parser = super::parse_rules)]
     pub(crate) rules: Option<Rules>,
+    /// Directory of the WTHOR name files (WTHOR.JOU, WTHOR.TRN), or the two files by any
+    /// names, players first; default: beside the game file.
+    #[arg(long, value_name = "DIR|PLAYERS,TOURNAMENTS")]
     pub(crate) names: Option<PathBuf>,
 }
 

@@ -5,8 +5,6 @@ use std::io;
 use std::path::PathBuf;
 
 use reversi_record::event::StandingsRequest;
-use reversi_record::formats::Format;
-use reversi_record::Rules;
 
 use super::input::{self, InputOptions};
 use super::{exit, output, stderr_line};
@@ -49,15 +47,8 @@ pub(crate) struct Args {
     /// under the registered name. Default: the register found in the folders given.
     #[arg(long, value_name = "FILE")]
     players: Option<PathBuf>,
-    /// Read as this format (`FORMAT[:DIALECT]`) instead of detecting it.
-    #[arg(long, value_parser = input::parse_format)]
-    from: Option<Format>,
-    /// Rules for records that do not state them.
-    #[arg(long, value_parser = super::parse_rules)]
-    rules: Option<Rules>,
-    /// Directory of the WTHOR name files (WTHOR.JOU, WTHOR.TRN); default: beside the game file.
-    #[arg(long, value_name = "DIR")]
-    names: Option<PathBuf>,
+    #[command(flatten)]
+    input: InputOptions,
     /// Worker threads (default: every core).
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
@@ -91,11 +82,7 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
             return Ok(exit::USAGE);
         }
     };
-    let options = InputOptions {
-        from: args.from,
-        rules: args.rules,
-        names: args.names.clone(),
-    };
+    let options = args.input.clone();
     let (mut event, failed_inputs) = input::gather(&args.inputs, &options, args.jobs, args.quiet)?;
     if let Some(register) = register {
         event.set_register(std::sync::Arc::new(register));
@@ -147,7 +134,7 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
         StandingsFormat::Html => report.to_html(),
     };
     let inputs: Vec<&std::path::Path> = args.inputs.iter().map(PathBuf::as_path).collect();
-    let mut protected = output::name_files(&args.inputs, args.names.as_deref());
+    let mut protected = output::name_files(&args.inputs, args.input.names.as_deref());
     protected.extend(inputs.iter().map(|p| p.to_path_buf()));
     protected.extend(args.pairings.iter().cloned());
     let protected: Vec<&std::path::Path> = protected.iter().map(PathBuf::as_path).collect();

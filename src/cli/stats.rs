@@ -6,10 +6,8 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use reversi_record::archive::stats::{Section, Stats, DEFAULT_OPENING_MOVES, DEFAULT_TOP};
-use reversi_record::formats::Format;
 use reversi_record::pipeline::view::GameReader;
 use reversi_record::record::GameSelector;
-use reversi_record::Rules;
 
 use super::input::{self, InputOptions};
 use super::progress::Progress;
@@ -54,16 +52,8 @@ pub(crate) struct Args {
     /// default) writes standard output.
     #[arg(short, long, default_value = "-")]
     output: PathBuf,
-    /// Read as this format (`FORMAT[:DIALECT]`) instead of detecting it.
-    #[arg(long, value_parser = input::parse_format)]
-    from: Option<Format>,
-    /// Rules for records that do not state them.
-    #[arg(long, value_parser = super::parse_rules)]
-    rules: Option<Rules>,
-    /// Directory of the WTHOR name files (WTHOR.JOU, WTHOR.TRN), or the two files by any
-    /// names, players first; default: beside the game file.
-    #[arg(long, value_name = "DIR|PLAYERS,TOURNAMENTS")]
-    names: Option<PathBuf>,
+    #[command(flatten)]
+    input: InputOptions,
     /// Worker threads, each counting whole inputs (default: every core); the counts are
     /// the same with any number.
     #[arg(long, short = 'j')]
@@ -129,11 +119,7 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         (_, section) => section,
     };
     let inputs = input::expand(&args.inputs, args.quiet)?;
-    let options = InputOptions {
-        from: args.from,
-        rules: args.rules,
-        names: args.names.clone(),
-    };
+    let options = args.input.clone();
     let jobs = super::capped_jobs(args.jobs, args.quiet);
     let progress = Progress::start(&inputs, args.quiet, true);
     let count = |path: &PathBuf| count_input(path, &options, &args, progress.as_ref());
@@ -195,7 +181,7 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         // Refused above.
         (StatsFormat::Csv | StatsFormat::Svg, None) => String::new(),
     };
-    let mut protected = output::name_files(&inputs, args.names.as_deref());
+    let mut protected = output::name_files(&inputs, args.input.names.as_deref());
     protected.extend(inputs.iter().cloned());
     let protected: Vec<&Path> = protected.iter().map(PathBuf::as_path).collect();
     let written = output::write_whole(&args.output, &protected, text.as_bytes());
