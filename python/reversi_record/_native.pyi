@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import IO, Any, Iterable, Iterator, Optional, Sequence, Union, overload
+from typing import IO, Any, Iterable, Iterator, Literal, Optional, Sequence, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -116,6 +116,24 @@ class Reader(Iterator[Game]):
     def __iter__(self) -> Reader: ...
     def __next__(self) -> Game: ...
 
+class Validation(Iterator[Diagnostic]):
+    """A validation under way (``validate(..., stream=True)``): iterating yields each
+    game's findings as the validator makes them, then the findings across games (with
+    ``games``); ``summary`` is set once the last was taken. Ctrl-C, ``close()`` or leaving a
+    ``with`` block stops the run."""
+
+    @property
+    def summary(self) -> Optional[dict[str, Any]]: ...
+    @property
+    def count(self) -> int: ...
+    @property
+    def closed(self) -> bool: ...
+    def close(self) -> None: ...
+    def __enter__(self) -> Validation: ...
+    def __exit__(self, kind: object, value: object, traceback: object) -> bool: ...
+    def __iter__(self) -> Validation: ...
+    def __next__(self) -> Diagnostic: ...
+
 class Dataset(Iterator[dict[str, Any]]):
     """Chunks of games as arrays (``dataset(..., chunk=N)``)."""
 
@@ -144,6 +162,7 @@ def write(
     lossy: bool = False,
     year: Optional[int] = None,
 ) -> list[str]: ...
+@overload
 def validate(
     paths: Paths,
     jobs: Optional[int] = None,
@@ -153,7 +172,33 @@ def validate(
     pairings: Optional[PathLike] = None,
     players: Optional[PathLike] = None,
     names: Optional[PathLike] = None,
+    stream: Literal[False] = False,
 ) -> dict[str, Any]: ...
+@overload
+def validate(
+    paths: Paths,
+    jobs: Optional[int] = None,
+    allow: Sequence[str] = (),
+    format: Optional[str] = None,
+    rules: Optional[RulesLike] = None,
+    pairings: Optional[PathLike] = None,
+    players: Optional[PathLike] = None,
+    names: Optional[PathLike] = None,
+    *,
+    stream: Literal[True],
+) -> Validation: ...
+@overload
+def validate(
+    paths: Paths,
+    jobs: Optional[int] = None,
+    allow: Sequence[str] = (),
+    format: Optional[str] = None,
+    rules: Optional[RulesLike] = None,
+    pairings: Optional[PathLike] = None,
+    players: Optional[PathLike] = None,
+    names: Optional[PathLike] = None,
+    stream: bool = False,
+) -> Union[dict[str, Any], Validation]: ...
 def to_numpy(
     games: Union[Reader, Iterable[Game]],
     boards: bool = True,

@@ -10,14 +10,13 @@ use reversi_record::diagnostic::{Diagnostic, Renderer, Source};
 use reversi_record::formats::{
     DetectError, Format, ParsedGame, ReadOptions, WriteError, WriteOptions,
 };
-use reversi_record::pipeline::validation::{Event, Validation};
 use reversi_record::pipeline::view::GameReader;
 use reversi_record::pipeline::Input;
 use reversi_record::record::{score, Identity, MoveRecord, Record, Tag};
 use reversi_record::render::{Diagram, Style};
-use reversi_record::validate::{validate_game, with_explicit_passes, Summary};
+use reversi_record::validate::{validate_game, with_explicit_passes};
 
-use crate::convert::{ser_to_py, to_py};
+use crate::convert::ser_to_py;
 use crate::engine::{move_arg, rules_arg, PyPosition, PyRules};
 use crate::errors::{self, Text};
 
@@ -775,102 +774,4 @@ pub(crate) fn write_games(
             Ok(PyList::new(py, dropped)?.into_any().unbind())
         }
     }
-}
-
-/// `validate(paths, jobs=None, allow=(), pairings=None, players=None)`: the diagnostics
-/// (dicts in the JSON shape), the findings across games (against the pairings, names read
-/// through the register) and the summary, as `reversi validate --format json` gives them.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn validate_paths(
-    py: Python<'_>,
-    paths: Vec<PathBuf>,
-    jobs: Option<usize>,
-    allow: Vec<String>,
-    (format, rules, names): (
-        Option<&str>,
-        Option<&Bound<'_, PyAny>>,
-        Option<&std::path::Path>,
-    ),
-    (pairings, register): (
-        Option<reversi_record::event::Schedule>,
-        Option<Arc<reversi_record::event::Register>>,
-    ),
-) -> PyResult<Py<PyDict>> {
-    let format = format_arg(py, format)?;
-    let rules = rules_arg(py, rules)?;
-    let mut inputs = Vec::new();
-    for path in paths {
-        let name = path.to_string_lossy().into_owned();
-        inputs.push((name, Some(open(py, Src::Path(path), format, rules, names)?)));
-    }
-    let mut validation = Validation::new().allow(allow.iter().cloned()).gather(true);
-    if let Some(j) = jobs {
-        validation = validation.jobs(j);
-    }
-    let run = crate::interrupt::interruptible(py, |stop| {
-        let mut found: Vec<serde_json::Value> = Vec::new();
-        let mut failed: Vec<String> = Vec::new();
-        let mut event = reversi_record::event::Event::default();
-        if let Some(register) = register {
-            event.set_register(register);
-        }
-        let mut renderer = Renderer::plain();
-        let mut name: Arc<str> = Arc::from("-");
-        let outcome = validation.run(inputs.into_iter(), |e| {
-            if stop.load(std::sync::atomic::Ordering::Relaxed) {
-                return Err(crate::interrupt::stopped());
-            }
-            match e {
-                Event::Start(n) => {
-                    name = Arc::from(n.as_str());
-                    event.start_input(name.clone());
-                }
-                Event::Game(game, diagnostics) => {
-                    for d in diagnostics {
-                        found.push(
-                            serde_json::to_value(renderer.locate(d, &game.source))
-                                .map_err(io::Error::other)?,
-                        );
-                    }
-                }
-                Event::Facts(block) => event.absorb(block),
-                Event::ReadFailed(e) => failed.push(format!("{name}: {e}")),
-                Event::Clean(_) | Event::Ended(_) => {}
-            }
-            Ok(())
-        });
-        let mut summary: Summary = match outcome {
-            Ok(s) => s,
-            Err(stopped) => return Err(stopped.to_string()),
-        };
-        let mut findings = Vec::new();
-        for f in event.check(pairings.as_ref()) {
-            if allow.iter().any(|a| a.eq_ignore_ascii_case(f.code.name())) {
-                continue;
-            }
-            summary.add_across_games(f.code, f.severity);
-            findings.push(serde_json::to_value(&f).map_err(|e| e.to_string())?);
-        }
-        let summary = serde_json::to_value(summary).map_err(|e| e.to_string())?;
-        Ok((found, findings, summary, failed))
-    })?;
-    let (found, findings, summary, failed) =
-        run.map_err(|e| errors::raise(py, "ReadError", e, "io", None))?;
-    if let Some(first) = failed.first() {
-        return Err(errors::raise(py, "ReadError", first.clone(), "io", None));
-    }
-    let out = PyDict::new(py);
-    let list = PyList::empty(py);
-    let class = diagnostic_class(py)?;
-    for v in &found {
-        list.append(class.call1((to_py(py, v)?,))?)?;
-    }
-    out.set_item("diagnostics", list)?;
-    let list = PyList::empty(py);
-    for v in &findings {
-        list.append(to_py(py, v)?)?;
-    }
-    out.set_item("findings", list)?;
-    out.set_item("summary", to_py(py, &summary)?)?;
-    Ok(out.unbind())
 }

@@ -18,6 +18,7 @@ mod extras;
 mod games;
 mod interrupt;
 mod table;
+mod validation;
 
 /// Reads the games of `source`: a path, `bytes`, or a file object; the format detected
 /// (content, then extension) unless `format` names it (`"wthor"`, `"pgn:playok"`, ...);
@@ -55,9 +56,11 @@ fn write(
 }
 
 /// Validates files as `reversi validate --format json` does: returns a dict with
-/// `diagnostics` (dicts in the JSON shape), `findings` (across games) and `summary`.
+/// `diagnostics` (`Diagnostic`s), `findings` (across games, dicts) and `summary`; with
+/// `stream=True` a `Validation`, an iterator of the findings as the run makes them (memory
+/// flat whatever the number of findings), its `summary` set once it is exhausted.
 #[pyfunction]
-#[pyo3(signature = (paths, jobs = None, allow = Vec::new(), format = None, rules = None, pairings = None, players = None, names = None))]
+#[pyo3(signature = (paths, jobs = None, allow = Vec::new(), format = None, rules = None, pairings = None, players = None, names = None, stream = false))]
 #[allow(clippy::too_many_arguments)]
 fn validate(
     py: Python<'_>,
@@ -69,12 +72,18 @@ fn validate(
     pairings: Option<PathBuf>,
     players: Option<PathBuf>,
     names: Option<PathBuf>,
-) -> PyResult<Py<PyDict>> {
+    stream: bool,
+) -> PyResult<PyObject> {
     let paths = path_list(paths)?;
     let event = extras::event_files(py, pairings, players)?;
     let allow = allow.into_iter().map(|a| a.0).collect();
     let input = (format.as_deref(), rules, names.as_deref());
-    games::validate_paths(py, paths, jobs, allow, input, event)
+    let setup = validation::setup(py, paths, jobs, allow, input, event)?;
+    if stream {
+        Ok(Py::new(py, validation::Stream::start(setup)?)?.into_any())
+    } else {
+        Ok(validation::gathered(py, setup)?.into_any())
+    }
 }
 
 /// The games as numpy arrays, built in Rust (GIL released): a dict of `moves` (int16,
@@ -189,6 +198,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::PyPosition>()?;
     m.add_class::<games::Game>()?;
     m.add_class::<games::Reader>()?;
+    m.add_class::<validation::Stream>()?;
     m.add_function(wrap_pyfunction!(read, m)?)?;
     m.add_function(wrap_pyfunction!(write, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;

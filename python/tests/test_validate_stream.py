@@ -1,0 +1,161 @@
+"""`validate(..., stream=True)`: the findings of a run as an iterator, its memory flat
+whatever their number (an 8 MB file of findings under 200 MB in a fresh process), the same
+findings as `validate()` gives in its lists, and stopped by `close()`, a `with` block or
+Ctrl-C."""
+
+import json
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+import reversi_record as rr
+from conftest import FIXTURES, data
+
+# The bound of issue 50 for an 8 MB file of findings.
+MAX_PEAK_MB = 200
+
+
+def unfinished_games(path, size):
+    """Writes move strings of about `size` bytes to `path`: prefixes of the real games of
+    data/wthor, each stopping before the game's end, so each holds exactly one finding
+    (`unfinished`). Returns how many games were written."""
+    games = []
+    for wtb in sorted(data("wthor").glob("*.wtb")):
+        for game in rr.read(wtb, names=data("wthor")):
+            if game.is_valid and "--" not in game.moves and len(game.moves) >= 58:
+                games.append("".join(game.moves))
+    assert len(games) > 10_000
+    lines, written = [], 0
+    for plies in (40, 30, 50, 25, 35, 45, 55, 20, 28, 38, 48, 57):
+        for moves in games:
+            line = moves[: 2 * plies] + "\n"
+            lines.append(line)
+            written += len(line)
+            if written >= size:
+                path.write_text("".join(lines))
+                return len(lines)
+    pytest.fail("not enough games for the file")
+
+
+# Peak resident memory of the process (Linux: kilobytes).
+PEAK = """
+    def peak_mb():
+        import resource
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+"""
+
+
+def run_child(script, *args):
+    """Runs `script` (after a function `peak_mb()`) in a fresh Python; its last line of
+    output as JSON."""
+    proc = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(PEAK) + textwrap.dedent(script), *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="ru_maxrss in kilobytes is Linux's")
+def test_streamed_validation_of_8_mb_of_findings_stays_under_200_mb(tmp_path):
+    path = tmp_path / "unfinished.txt"
+    planted = unfinished_games(path, 8 << 20)
+    assert path.stat().st_size >= 8 << 20
+    out = run_child(
+        """
+        import json, sys
+        import reversi_record as rr
+        codes, games = {}, set()
+        with rr.validate(sys.argv[1], allow=["duplicate-game"], stream=True) as found:
+            for d in found:
+                codes[d.code] = codes.get(d.code, 0) + 1
+                games.add(d.game)
+            summary = found.summary
+        print(json.dumps({"codes": codes, "games": len(games), "summary": summary, "peak": peak_mb()}))
+        """,
+        path,
+    )
+    # Every planted finding, each game once, nothing else.
+    assert out["codes"] == {"unfinished": planted}, out
+    assert out["games"] == planted
+    assert out["summary"]["games"] == planted and out["summary"]["warnings"] == planted
+    assert out["peak"] < MAX_PEAK_MB, f"peak {out['peak']:.0f} MB for {planted} findings"
+
+
+def test_the_stream_gives_what_the_lists_give():
+    mixed = FIXTURES / "cli" / "mixed.rgn"
+    gathered = rr.validate([mixed, mixed], jobs=2)
+    with rr.validate([mixed, mixed], jobs=2, stream=True) as found:
+        assert found.summary is None and not found.closed
+        streamed = list(found)
+        assert found.closed and found.count == len(streamed)
+        assert found.summary == gathered["summary"]
+    per_game = [d for d in streamed if d.game is not None]
+    across = [d for d in streamed if d.game is None]
+    assert [d.to_dict() for d in per_game] == [d.to_dict() for d in gathered["diagnostics"]]
+    # The second copy of the file: each game a duplicate of the first's.
+    assert across and [d.to_dict() for d in across] == gathered["findings"]
+    assert {d.code for d in across} == {"duplicate-game"} and all(d["games"] for d in across)
+    assert all(isinstance(d, rr.Diagnostic) for d in streamed)
+    assert list(found) == []
+
+
+def test_a_closed_stream_gives_nothing_more():
+    mixed = FIXTURES / "cli" / "mixed.rgn"
+    found = rr.validate(mixed, stream=True)
+    first = next(found)
+    assert first.code and "running" in repr(found)
+    found.close()
+    assert found.closed and found.summary is None and list(found) == []
+    assert "closed" in repr(found)
+    # Dropped half way: the run's thread ends on its own.
+    for _ in range(20):
+        next(iter(rr.validate([mixed] * 50, stream=True)))
+
+
+def test_a_failed_input_is_a_read_error_at_the_end(tmp_path):
+    with pytest.raises(rr.ReadError):
+        rr.validate(tmp_path / "missing.rgn", stream=True)
+
+
+def test_ctrl_c_stops_a_stream_within_half_a_second(tmp_path):
+    path = tmp_path / "unfinished.txt"
+    unfinished_games(path, 1 << 20)
+    script = f"""
+        import sys, time
+        import reversi_record as rr
+        found = rr.validate([{str(path)!r}] * 400, allow=["duplicate-game"], stream=True)
+        print("ready", flush=True)
+        n = 0
+        try:
+            for d in found:
+                n += 1
+                if n % 1000 == 0:
+                    time.sleep(0.001)
+        except KeyboardInterrupt:
+            print("KeyboardInterrupt", found.closed or "open", flush=True)
+            # The run stopped: a new one starts at once.
+            assert next(rr.validate({str(path)!r}, stream=True)).code == "unfinished"
+            sys.exit(3)
+        print("finished", n, flush=True)
+    """
+    proc = subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert proc.stdout.readline().strip() == "ready", proc.stderr.read()
+    time.sleep(1.0)
+    assert proc.poll() is None, "the run ended before the signal: make it longer"
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    seconds = time.monotonic() - sent
+    assert "PanicException" not in err, err
+    assert "KeyboardInterrupt" in out, (out, err)
+    assert proc.returncode == 3, (proc.returncode, err)
+    assert seconds < 0.5, f"{seconds:.2f} s from the signal to the end"
