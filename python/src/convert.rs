@@ -33,7 +33,8 @@ pub(crate) fn to_py(py: Python<'_>, value: &Value) -> PyResult<PyObject> {
         Value::Object(map) => {
             let dict = PyDict::new(py);
             for (k, v) in map {
-                dict.set_item(k, to_py(py, v)?)?;
+                // Keys interned: a run's thousands of findings share theirs.
+                dict.set_item(PyString::intern(py, k), to_py(py, v)?)?;
             }
             dict.into_any().unbind()
         }

@@ -719,7 +719,84 @@ pub(crate) fn write_records(
         Ok(())
     });
     result.map_err(|e| refused(py, &e, &format.name(), options.lossy))?;
+    // What is written must read back: a game its reader would refuse (over the size of a
+    // game, a line, its moves or tags) is refused here, before anything is written out.
+    let unread = py.allow_threads(|| refused_on_reading(format, &out, records.len()));
+    if let Some((game, code, message)) = unread {
+        let extra = PyDict::new(py);
+        let _ = extra.set_item("lost", PyList::empty(py));
+        let _ = extra.set_item("lossy_helps", false);
+        return Err(errors::raise(
+            py,
+            "WriteRefused",
+            format!(
+                "{}: game {game} as written would not read back ({code}: {message}); not written",
+                format.name()
+            ),
+            code,
+            Some(extra),
+        ));
+    }
     Ok((out, dropped))
+}
+
+/// The first game of `bytes` (written as `format`) that its reader refuses for one of its
+/// limits ([`MAX_GAME_BYTES`], [`MAX_MOVES`], [`MAX_TAGS`], a line's length), or reads
+/// with no record, or the first of the `written` games missing when fewer read back: its
+/// number among the games read back, the reader's code (`not-read-back` when it said
+/// nothing) and message.
+///
+/// [`MAX_GAME_BYTES`]: reversi_record::formats::text::MAX_GAME_BYTES
+/// [`MAX_MOVES`]: reversi_record::formats::text::MAX_MOVES
+/// [`MAX_TAGS`]: reversi_record::formats::text::MAX_TAGS
+fn refused_on_reading(
+    format: Format,
+    bytes: &[u8],
+    written: usize,
+) -> Option<(usize, &'static str, String)> {
+    use reversi_record::codes::Code;
+    let limit = |d: &Diagnostic| {
+        d.is_error() && matches!(d.code, Code::SyntaxTooLong | Code::SyntaxGameTooLarge)
+    };
+    let len = Some(bytes.len() as u64);
+    // As `read` opens it: the detection step reads a JSON document's envelope.
+    let Ok(detected) = Format::detect(
+        Box::new(io::Cursor::new(bytes.to_vec())),
+        "<written>",
+        len,
+        Some(format),
+    ) else {
+        return None;
+    };
+    let mut games = GameReader::new(Input {
+        format: detected.format,
+        reader: detected.input,
+        options: ReadOptions::default(),
+    });
+    let mut read = 0;
+    while let Some(game) = games.next_parsed() {
+        let Ok(game) = game else {
+            // The writer's own output failing to read is no limit of a game: the tests of
+            // each format's round trip cover it.
+            return None;
+        };
+        let found = game.diagnostics.iter().find(|d| limit(d)).or_else(|| {
+            (game.index > 0 && game.record.is_none())
+                .then(|| game.diagnostics.iter().find(|d| d.is_error()))
+                .flatten()
+        });
+        if let Some(d) = found {
+            return Some((game.index.max(1), d.code.name(), d.message.clone()));
+        }
+        read += usize::from(game.index > 0);
+    }
+    (read < written).then(|| {
+        (
+            read + 1,
+            "not-read-back",
+            format!("its reader finds {read} games of the {written} written"),
+        )
+    })
 }
 
 /// `write(games, path=None, format=None, lossy=False, year=None)`.
