@@ -41,7 +41,9 @@ fn read(
 /// Writes `games` to `path` atomically (or returns the bytes when `path` is `None`), in
 /// `format` (else the extension's; RGN when neither). A format that cannot hold part of a
 /// game raises `WriteRefused` naming it (`lossy=True` drops what is only information
-/// around the game, never what changes its meaning). Returns what was dropped.
+/// around the game, never what changes its meaning). What is written is read back first:
+/// a game the target's reader would refuse (over its size, tags or moves) is a
+/// `WriteRefused` with the reader's reason, and nothing is written. Returns what was dropped.
 #[pyfunction]
 #[pyo3(signature = (games, path = None, format = None, lossy = false, year = None))]
 fn write(

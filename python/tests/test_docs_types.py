@@ -48,7 +48,8 @@ def test_mypy_strict_sees_the_overloads(tmp_path):
         "import reversi_record as rr\n"
         "d = rr.dataset('x.wtb', chunk=10)\n"
         "d['moves']\n"  # a Dataset is an iterator of dicts, not a dict
-        "b: bytes = rr.write([], 'out.rgn')\n",  # with a path, the dropped parts: list[str]
+        "b: bytes = rr.write([], 'out.rgn')\n"  # with a path, the dropped parts: list[str]
+        "rr.validate('x.rgn', stream=True)['summary']\n",  # a Validation is an iterator
         encoding="utf-8",
     )
     run = subprocess.run(
@@ -58,4 +59,5 @@ def test_mypy_strict_sees_the_overloads(tmp_path):
         cwd=tmp_path,
     )
     assert run.returncode == 1
+    assert run.stdout.count("error:") == 3, run.stdout
     assert "misuse.py:3" in run.stdout and "misuse.py:4" in run.stdout, run.stdout
