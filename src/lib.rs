@@ -36,6 +36,8 @@
 //!   [`pipeline::GameReader`] (games without records).
 //! * [`dataset`]: games as arrays (moves, board tensors, legal masks, results) for
 //!   machine learning, from the same replay.
+//! * [`run`]: what users do with files, for every front end: the one opener, the folder
+//!   walk, the validate run and its report.
 //! * [`render`] draws positions as text and SVG; [`scenario`] runs rule scenarios and the
 //!   conformance suite; [`output`] writes files atomically, never over an input.
 //!
@@ -72,6 +74,7 @@ pub mod pipeline;
 pub mod record;
 pub mod render;
 pub mod repair;
+pub mod run;
 pub mod scenario;
 pub mod validate;
 

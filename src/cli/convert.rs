@@ -988,8 +988,8 @@ fn convert_inputs(
     let counter = super::progress::Counter::of(progress.as_ref());
     let open = |path: &PathBuf| match input::open(path, options) {
         Ok(input) => (
-            Ok((input.name.clone(), input.note())),
-            Some(counter.input(input.into_validation())),
+            Ok((input.name().clone(), input.note())),
+            Some(counter.input(input).into_input()),
         ),
         Err(e) => (Err(e), None),
     };
@@ -1063,11 +1063,11 @@ fn survey_years(
         let Ok(input) = input::open(path, options) else {
             continue;
         };
-        let left_out = skip.and_then(|skip| skip.get(input.name.as_ref()).cloned());
+        let left_out = skip.and_then(|skip| skip.get(input.name().as_ref()).cloned());
         let _ = conversion
             .clone()
             .skip(left_out)
-            .survey_years(input.into_validation(), &mut years);
+            .survey_years(input.into_input(), &mut years);
     }
     Some(years)
 }

@@ -417,8 +417,8 @@ fn scan_file(
     if !quiet && only.is_none() {
         result.lines.push(format!("note: {}", input.note()));
     }
-    let name = input.name.clone();
-    let mut reader = GameReader::new(input.into_validation());
+    let name = input.name().clone();
+    let mut reader = GameReader::new(input.into_input());
     let mut only = only.map(|o| o.iter().peekable());
     while let Some(game) = reader.next_game() {
         let view = match game {
@@ -621,8 +621,8 @@ fn index_for(
             .par_iter()
             .map(|(k, stamp)| {
                 let input = input::open(&inputs[*k], options)?;
-                let name = input.name.clone();
-                Builder::read_file((*stamp).clone(), input.into_validation(), depth)
+                let name = input.name().clone();
+                Builder::read_file((*stamp).clone(), input.into_input(), depth)
                     .map_err(|e| io::Error::new(e.kind(), format!("{name}: reading failed: {e}")))
             })
             .collect()

@@ -129,7 +129,7 @@ fn find_game(args: &Args) -> io::Result<(Arc<str>, ParsedGame)> {
         names: args.names.clone(),
     };
     let input = input::open(&args.input, &options)?;
-    let name = input.name.clone();
+    let name = input.name().clone();
     let mut seen = 0;
     for item in input.games() {
         let game = item.map_err(|e| io::Error::new(e.kind(), format!("{name}: {e}")))?;

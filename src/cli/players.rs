@@ -37,7 +37,7 @@ pub(crate) struct Args {
 
 pub(crate) fn run(args: Args) -> io::Result<u8> {
     let expanded = input::expand_event(&args.inputs, args.quiet)?;
-    expanded.skip_event_files(false, true, args.quiet);
+    input::notes(expanded.unused_event_files(false, true), args.quiet);
     let options = InputOptions {
         from: args.from,
         rules: None,

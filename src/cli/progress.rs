@@ -140,12 +140,8 @@ impl Counter {
     }
 
     /// `input`, its bytes counted.
-    pub(crate) fn input(
-        &self,
-        mut input: reversi_record::pipeline::Input,
-    ) -> reversi_record::pipeline::Input {
-        input.reader = self.wrap(input.reader);
-        input
+    pub(crate) fn input(&self, input: reversi_record::run::Opened) -> reversi_record::run::Opened {
+        input.tap(|reader| self.wrap(reader))
     }
 }
 

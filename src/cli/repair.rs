@@ -272,12 +272,12 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
     // there tell a sheet written from White's side.
     let mut expanded = input::expand_event(&args.inputs, args.quiet)?;
     args.inputs = std::mem::take(&mut expanded.inputs);
-    let pairings = input::pairings(args.pairings.as_deref(), &expanded.pairings, args.quiet)?;
+    let pairings = input::pairings(&expanded, args.pairings.as_deref(), args.quiet)?;
     if let Some(pairings) = pairings {
-        let register = input::register(args.players.as_deref(), &expanded.registers, args.quiet)?;
+        let register = input::register(&expanded, args.players.as_deref(), args.quiet)?;
         args.event = Some((pairings, register));
     } else {
-        expanded.skip_event_files(true, false, args.quiet);
+        input::notes(expanded.unused_event_files(true, false), args.quiet);
     }
     if args.format == OutputFormat::Jsonl {
         return Err(io::Error::new(
@@ -462,13 +462,13 @@ impl Work<'_> {
             super::stderr_line(format_args!("note: {}", input.note()));
         }
         let read = ReadOptions {
-            name: input.name.clone(),
+            name: input.name().clone(),
             path: (path != Path::new("-")).then(|| path.to_path_buf()),
             rules: args.rules,
             names_dir: None,
             name_files: None,
         };
-        let format = input.format;
+        let format = input.format();
         let sink = match (sink.as_mut(), out.take()) {
             (Some(s), _) => s,
             (None, Some(o)) => {

@@ -141,7 +141,7 @@ fn find_game(args: &Args) -> io::Result<(Arc<str>, ParsedGame)> {
         names: args.names.clone(),
     };
     let input = input::open(&args.input, &options)?;
-    let name = input.name.clone();
+    let name = input.name().clone();
     match select_one(input.games(), &args.game) {
         Ok(game) => Ok((name, game)),
         Err(SelectError::Read(e)) => Err(io::Error::new(e.kind(), format!("{name}: {e}"))),

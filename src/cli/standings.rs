@@ -66,16 +66,16 @@ enum StandingsFormat {
 }
 
 pub(crate) fn run(mut args: Args) -> io::Result<u8> {
-    let expanded = input::expand_event(&args.inputs, args.quiet)?;
-    args.inputs = expanded.inputs;
-    let pairings = match input::pairings(args.pairings.as_deref(), &expanded.pairings, args.quiet) {
+    let mut expanded = input::expand_event(&args.inputs, args.quiet)?;
+    args.inputs = std::mem::take(&mut expanded.inputs);
+    let pairings = match input::pairings(&expanded, args.pairings.as_deref(), args.quiet) {
         Ok(schedule) => schedule,
         Err(e) => {
             stderr_line(format_args!("error: {e}"));
             return Ok(exit::USAGE);
         }
     };
-    let register = match input::register(args.players.as_deref(), &expanded.registers, args.quiet) {
+    let register = match input::register(&expanded, args.players.as_deref(), args.quiet) {
         Ok(register) => register,
         Err(e) => {
             stderr_line(format_args!("error: {e}"));

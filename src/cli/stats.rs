@@ -218,9 +218,9 @@ fn count_input(
     if !args.quiet {
         stderr_line(format_args!("note: {}", opened.note()));
     }
-    let name = opened.name.clone();
+    let name = opened.name().clone();
     let counter = super::progress::Counter::of(progress);
-    let mut reader = GameReader::new(counter.input(opened.into_validation()));
+    let mut reader = GameReader::new(counter.input(opened).into_input());
     let Some(stats) = counted.stats.as_mut() else {
         return counted;
     };

@@ -2,11 +2,13 @@
 
 use std::io::{self, Write};
 
-use reversi_record::diagnostic::{Diagnostic, Renderer, Source};
-use reversi_record::event::{Event, Finding, Schedule};
+use reversi_record::diagnostic::{Diagnostic, Renderer};
+use reversi_record::event::Finding;
 use reversi_record::formats::Format;
-use reversi_record::pipeline::validation::{Event as Found, Validation};
 use reversi_record::record::GameSelector;
+use reversi_record::run::{
+    self, FileCounts, Source, Status, Step, ValidateOptions, ValidateReport,
+};
 use reversi_record::validate::Summary;
 use reversi_record::Rules;
 
@@ -71,8 +73,8 @@ struct Printer {
     written: usize,
     /// Findings across games written so far.
     findings: usize,
-    /// The counts of each input, for the JSON document's `files` (when more than one).
-    files: Vec<serde_json::Value>,
+    /// Whether the JSON document lists each input's counts (`files`, when more than one).
+    per_file: bool,
     renderer: Renderer,
     progress: Option<super::progress::Progress>,
     /// Human lines held while a bar is drawn on the terminal they go to (see
@@ -92,7 +94,11 @@ const HOLD: std::time::Duration = std::time::Duration::from_millis(100);
 const HELD_BYTES: usize = 1 << 20;
 
 impl Printer {
-    fn diagnostic(&mut self, d: &Diagnostic, source: &Source) -> io::Result<()> {
+    fn diagnostic(
+        &mut self,
+        d: &Diagnostic,
+        source: &reversi_record::diagnostic::Source,
+    ) -> io::Result<()> {
         match self.format {
             OutputFormat::Human => {
                 let text = self.renderer.render(d, source);
@@ -175,20 +181,20 @@ impl Printer {
     /// The counts of the input `name`, just ended: a line (human, unless `quiet`), an
     /// entry of `files` (JSON), or a `file` line (JSON Lines).
     fn file_ended(&mut self, name: &str, counts: &Summary, quiet: bool) -> io::Result<()> {
-        let mut value = serde_json::json!({ "file": name });
-        if let (Some(value), serde_json::Value::Object(counts)) =
-            (value.as_object_mut(), serde_json::to_value(counts)?)
-        {
-            value.extend(counts.into_iter().filter(|(k, _)| k != "files"));
-        }
         match self.format {
             OutputFormat::Human if quiet => Ok(()),
             OutputFormat::Human => self.human(&format!("{name}: {}", counts.games_line())),
             OutputFormat::Json => {
-                self.files.push(value);
+                self.per_file = true;
                 Ok(())
             }
-            OutputFormat::Jsonl => writeln!(self.out, "{}", json_line(&value)?),
+            OutputFormat::Jsonl => {
+                let counts = FileCounts {
+                    file: name.to_owned(),
+                    counts: counts.clone(),
+                };
+                writeln!(self.out, "{}", json_line(&counts)?)
+            }
         }
     }
 }
@@ -200,12 +206,17 @@ fn json_line(value: &impl serde::Serialize) -> io::Result<String> {
 
 pub(crate) fn run(mut args: Args) -> io::Result<u8> {
     // Folders stand for the record files below them; a register among them is read as one.
-    let expanded = input::expand_event(&args.files, args.quiet)?;
-    expanded.skip_event_files(args.no_event_checks, args.no_event_checks, args.quiet);
-    args.files = expanded.inputs;
-    let register = match args.no_event_checks {
-        true => None,
-        false => input::register(args.players.as_deref(), &expanded.registers, args.quiet)?,
+    let mut expanded = input::expand_event(&args.files, args.quiet)?;
+    let checks = !args.no_event_checks;
+    input::notes(expanded.unused_event_files(!checks, !checks), args.quiet);
+    args.files = std::mem::take(&mut expanded.inputs);
+    let register = match checks {
+        true => input::register(&expanded, args.players.as_deref(), args.quiet)?,
+        false => None,
+    };
+    let pairings = match checks {
+        true => input::pairings(&expanded, args.pairings.as_deref(), args.quiet)?,
+        false => None,
     };
     let jobs = super::capped_jobs(args.jobs, args.quiet);
     let human = args.format == OutputFormat::Human;
@@ -215,60 +226,47 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
         out: io::BufWriter::new(io::stdout().lock()),
         written: 0,
         findings: 0,
-        files: Vec::new(),
+        per_file: false,
         renderer: Renderer::terminal(),
         progress,
         held: Vec::new(),
         held_since: std::time::Instant::now(),
         shares_terminal: std::io::IsTerminal::is_terminal(&io::stdout()),
     };
-    let pairings = match args.no_event_checks {
-        true => None,
-        false => input::pairings(args.pairings.as_deref(), &expanded.pairings, args.quiet)?,
+    let options = ValidateOptions {
+        jobs: Some(jobs),
+        allow: args.allow.clone(),
+        event_checks: checks,
+        select: args.game.clone(),
+        pairings,
+        register: register.map(std::sync::Arc::new),
     };
-    let mut failed_inputs = false;
-    let mut event = Event::default();
-    let has_register = register.is_some();
-    if let Some(register) = register {
-        event.set_register(std::sync::Arc::new(register));
-    }
-    let outcome = validate_files(&args, jobs, &mut printer, &mut failed_inputs, &mut event)
-        .and_then(|mut summary| {
-            if event.games().len() > 1 || pairings.is_some() || has_register {
-                print_findings(
-                    &mut printer,
-                    &args.allow,
-                    &event,
-                    pairings.as_ref(),
-                    &mut summary,
-                )?;
-            }
-            Ok(summary)
-        })
-        .and_then(|summary| {
-            // The bar is cleared before the summary, the lines held written.
-            printer.release().map_err(Stopped::of(summary.is_clean()))?;
-            if let Some(p) = printer.progress.take() {
-                p.finish();
-            }
-            print_summary(&mut printer, &summary).map(|()| summary)
-        });
+    let outcome = validate_files(&args, &options, &mut printer).and_then(|report| {
+        // The bar is cleared before the summary, the lines held written.
+        printer.release().map_err(Stopped::of(report.status()))?;
+        if let Some(p) = printer.progress.take() {
+            p.finish();
+        }
+        print_summary(&mut printer, &report).map(|()| report)
+    });
     let _ = printer.release();
     if let Some(p) = printer.progress.take() {
         p.finish();
     }
-    if let (Ok(summary), Some(selector)) = (&outcome, &args.game) {
-        if summary.games == 0 && !failed_inputs {
-            stderr_line(format_args!(
-                "error: --game {selector}: no game of the inputs is selected"
-            ));
-            return Ok(exit::USAGE);
+    let status = match outcome {
+        Ok(report) => {
+            if let Some(selector) = &args.game {
+                if report.summary.games == 0 && report.failed.is_empty() {
+                    stderr_line(format_args!(
+                        "error: --game {selector}: no game of the inputs is selected"
+                    ));
+                    return Ok(exit::USAGE);
+                }
+            }
+            report.status()
         }
-    }
-    let clean = match outcome {
-        Ok(summary) => summary.is_clean(),
         // A closed standard output ends the work quietly; the status says what was found.
-        Err(Stopped::Pipe(clean)) => clean,
+        Err(Stopped::Pipe(status)) => status,
         Err(Stopped::Io(e)) => {
             return Err(io::Error::new(
                 e.kind(),
@@ -276,156 +274,105 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
             ))
         }
     };
-    Ok(if failed_inputs {
-        exit::USAGE
-    } else if !clean {
-        exit::INVALID
-    } else {
-        exit::OK
+    Ok(match status {
+        Status::Failed => exit::USAGE,
+        Status::Invalid => exit::INVALID,
+        Status::Clean => exit::OK,
     })
 }
 
 /// Why the report stopped early.
 enum Stopped {
-    /// Standard output was closed; whether everything reported so far was clean.
-    Pipe(bool),
+    /// Standard output was closed; what was reported so far says.
+    Pipe(Status),
     /// Writing standard output failed.
     Io(io::Error),
 }
 
 impl Stopped {
-    /// What an error writing standard output stops, when what was reported was `clean`.
-    fn of(clean: bool) -> impl Fn(io::Error) -> Stopped {
+    /// What an error writing standard output stops, when what was reported says `status`.
+    fn of(status: Status) -> impl Fn(io::Error) -> Stopped {
         move |e| match e.kind() {
-            io::ErrorKind::BrokenPipe => Stopped::Pipe(clean),
+            io::ErrorKind::BrokenPipe => Stopped::Pipe(status),
             _ => Stopped::Io(e),
         }
     }
 }
 
-/// An input as the reading opened it, for the report.
-enum Opened {
-    /// Its name and the note saying how it is read.
-    Input(std::sync::Arc<str>, String),
-    /// Why it could not be opened.
-    Failed(io::Error),
-}
-
-/// Prints the findings across games that `--allow` leaves, counting them.
-fn print_findings(
-    printer: &mut Printer,
-    allow: &[String],
-    event: &Event,
-    pairings: Option<&Schedule>,
-    summary: &mut Summary,
-) -> Result<(), Stopped> {
-    event.check_each(pairings, |finding| {
-        if allow
-            .iter()
-            .any(|a| a.eq_ignore_ascii_case(finding.code.name()))
-        {
-            return Ok(());
-        }
-        summary.add_across_games(finding.code, finding.severity);
-        printer.finding(&finding).map_err(Stopped::of(false))
-    })
-}
-
-/// Validates every file with the library's pipeline, printing findings as they come and
-/// gathering the games' facts into `event`; stops at the first error writing standard
-/// output.
+/// Validates every file with the library's run, printing what it finds as it comes;
+/// stops at the first error writing standard output.
 fn validate_files(
     args: &Args,
-    jobs: usize,
+    options: &ValidateOptions,
     printer: &mut Printer,
-    failed_inputs: &mut bool,
-    event: &mut Event,
-) -> Result<Summary, Stopped> {
+) -> Result<ValidateReport, Stopped> {
     let human = args.format == OutputFormat::Human;
-    let options = InputOptions {
+    let input_options = InputOptions {
         from: args.from,
         rules: args.rules,
         names: args.names.clone(),
-    };
+    }
+    .run();
     if args.format == OutputFormat::Json {
         write!(printer.out, "{{\"diagnostics\":[").map_err(Stopped::Io)?;
     }
     let counter = super::progress::Counter::of(printer.progress.as_ref());
-    let inputs = args
-        .files
-        .iter()
-        .map(|path| match input::open(path, &options) {
-            Ok(input) => (
-                Opened::Input(input.name.clone(), input.note()),
-                Some(counter.input(input.into_validation())),
-            ),
-            Err(e) => (Opened::Failed(e), None),
-        });
-    let mut name = std::sync::Arc::from("-");
+    let inputs = args.files.iter().map(|path| {
+        run::open(Source::path(path), &input_options).map(|input| counter.input(input))
+    });
     // A line per input when there are several.
     let per_file = args.files.len() > 1;
-    let outcome = Validation::new()
-        .jobs(jobs)
-        .allow(args.allow.iter().cloned())
-        .gather(!args.no_event_checks)
-        .select(args.game.clone())
-        .run(inputs, |found| {
-            match found {
-                Found::Facts(block) => event.absorb(block),
-                Found::Start(Opened::Input(input_name, note)) => {
-                    event.start_input(input_name.clone());
-                    name = input_name;
-                    if human && !args.quiet {
-                        printer.release()?;
-                        stderr_line(format_args!("note: {note}"));
-                    }
-                }
-                Found::Start(Opened::Failed(e)) => {
+    let outcome = run::validate(inputs, options, |step| {
+        match step {
+            Step::Input { note, .. } => {
+                if human && !args.quiet {
                     printer.release()?;
-                    stderr_line(format_args!("error: {e}"));
-                    *failed_inputs = true;
+                    stderr_line(format_args!("note: {note}"));
                 }
-                Found::Game(game, diagnostics) => {
-                    for d in diagnostics {
-                        printer.diagnostic(d, &game.source)?;
-                    }
-                    super::progress::games(printer.progress.as_ref(), 1);
-                    printer.tick()?;
-                }
-                Found::Clean(games) => {
-                    super::progress::games(printer.progress.as_ref(), games as u64);
-                    printer.tick()?;
-                }
-                Found::ReadFailed(e) => {
-                    printer.release()?;
-                    stderr_line(format_args!("error: {name}: reading failed: {e}"));
-                    *failed_inputs = true;
-                }
-                Found::Ended(counts) if per_file => {
-                    printer.file_ended(&name, counts, args.quiet)?
-                }
-                Found::Ended(_) => {}
             }
-            Ok(())
-        });
-    outcome.map_err(|stopped| match stopped.error.kind() {
-        io::ErrorKind::BrokenPipe => Stopped::Pipe(stopped.counts.is_clean()),
-        _ => Stopped::Io(stopped.error),
-    })
+            Step::OpenFailed(e) => {
+                printer.release()?;
+                stderr_line(format_args!("error: {}", input::message(e)));
+            }
+            Step::Game(game, diagnostics) => {
+                for d in diagnostics {
+                    printer.diagnostic(d, &game.source)?;
+                }
+                super::progress::games(printer.progress.as_ref(), 1);
+                printer.tick()?;
+            }
+            Step::Clean(games) => {
+                super::progress::games(printer.progress.as_ref(), games as u64);
+                printer.tick()?;
+            }
+            Step::ReadFailed { name, error } => {
+                printer.release()?;
+                stderr_line(format_args!("error: {name}: reading failed: {error}"));
+            }
+            Step::Ended { name, counts } if per_file => {
+                printer.file_ended(name, counts, args.quiet)?
+            }
+            Step::Ended { .. } => {}
+            Step::Finding(finding) => printer.finding(finding)?,
+        }
+        Ok(())
+    });
+    outcome.map_err(|stopped| Stopped::of(stopped.report.status())(stopped.error))
 }
 
 /// The summary line, or the summary object that ends the JSON forms.
-fn print_summary(printer: &mut Printer, summary: &Summary) -> Result<(), Stopped> {
-    write_summary(printer, summary).map_err(Stopped::of(summary.is_clean()))
+fn print_summary(printer: &mut Printer, report: &ValidateReport) -> Result<(), Stopped> {
+    write_summary(printer, report).map_err(Stopped::of(report.status()))
 }
 
-fn write_summary(printer: &mut Printer, summary: &Summary) -> io::Result<()> {
+fn write_summary(printer: &mut Printer, report: &ValidateReport) -> io::Result<()> {
+    let summary = &report.summary;
     let summary_json = json_line(summary)?;
     match printer.format {
         OutputFormat::Human if summary.codes.is_empty() => writeln!(printer.out, "{summary}")?,
         OutputFormat::Human => writeln!(printer.out, "by code: {}\n{summary}", summary.codes)?,
-        OutputFormat::Json if !printer.files.is_empty() => {
-            let files = json_line(&printer.files)?;
+        OutputFormat::Json if printer.per_file => {
+            let files = json_line(&report.files)?;
             writeln!(
                 printer.out,
                 "],\"files\":{files},\"summary\":{summary_json}}}"
