@@ -15,7 +15,8 @@ pub(crate) struct InputOptions {
     /// Read as this format (`FORMAT[:DIALECT]`) instead of detecting it.
     #[arg(long, value_parser = parse_format)]
     pub(crate) from: Option<Format>,
-    /// Rules for records that do not state them.
+    /// Rules for records that do not state them (move strings, transcripts, RGN and PGN
+    /// without a `Rules` tag); a record that states its rules keeps them.
     #[arg(long, value_parser = super::parse_rules)]
     pub(crate) rules: Option<Rules>,
     /// Directory of the WTHOR name files (WTHOR.JOU, WTHOR.TRN), or the two files by any

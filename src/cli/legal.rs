@@ -5,10 +5,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::ValueEnum;
-use reversi_record::formats::{Format, ParsedGame};
+use reversi_record::formats::ParsedGame;
 use reversi_record::record::GameSelector;
 use reversi_record::render::{Diagram, RenderError, Turn};
-use reversi_record::Rules;
 
 use super::input::{self, InputOptions};
 use super::{exit, stderr_line};
@@ -28,16 +27,8 @@ pub(crate) struct Args {
     /// start position). Default: after the last legal move.
     #[arg(long = "move", short = 'm', value_name = "M")]
     move_number: Option<usize>,
-    /// Read as this format (`FORMAT[:DIALECT]`) instead of detecting it.
-    #[arg(long, value_parser = input::parse_format)]
-    from: Option<Format>,
-    /// Rules for records that do not state them (move strings, transcripts, RGN and PGN
-    /// without a `Rules` tag); a record that states its rules keeps them.
-    #[arg(long, value_parser = super::parse_rules)]
-    rules: Option<Rules>,
-    /// Directory of the WTHOR name files (WTHOR.JOU, WTHOR.TRN); default: beside the game file.
-    #[arg(long, value_name = "DIR")]
-    names: Option<PathBuf>,
+    #[command(flatten)]
+    reading: InputOptions,
     /// Output format.
     #[arg(long, value_enum, default_value_t = LegalFormat::Human)]
     format: LegalFormat,
@@ -123,11 +114,7 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
 
 /// Opens the input and reads it up to the game `--game` selects.
 fn find_game(args: &Args) -> io::Result<(Arc<str>, ParsedGame)> {
-    let options = InputOptions {
-        from: args.from,
-        rules: args.rules,
-        names: args.names.clone(),
-    };
+    let options = args.reading.clone();
     let input = input::open(&args.input, &options)?;
     let name = input.name().clone();
     let mut seen = 0;

@@ -5,7 +5,6 @@ use std::io;
 use std::path::PathBuf;
 
 use reversi_record::event::Register;
-use reversi_record::formats::Format;
 
 use super::input::{self, InputOptions};
 use super::{exit, output, stderr_line};
@@ -21,12 +20,8 @@ pub(crate) struct Args {
     /// Output file (never an input; `-`, the default, writes standard output).
     #[arg(short, long, default_value = "-")]
     output: PathBuf,
-    /// Read as this format (`FORMAT[:DIALECT]`) instead of detecting it.
-    #[arg(long, value_parser = input::parse_format)]
-    from: Option<Format>,
-    /// Directory of the WTHOR name files (WTHOR.JOU, WTHOR.TRN); default: beside the game file.
-    #[arg(long, value_name = "DIR")]
-    names: Option<PathBuf>,
+    #[command(flatten)]
+    reading: InputOptions,
     /// Worker threads (default: every core).
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
@@ -38,11 +33,7 @@ pub(crate) struct Args {
 pub(crate) fn run(args: Args) -> io::Result<u8> {
     let expanded = input::expand_event(&args.inputs, args.quiet)?;
     input::notes(expanded.unused_event_files(false, true), args.quiet);
-    let options = InputOptions {
-        from: args.from,
-        rules: None,
-        names: args.names.clone(),
-    };
+    let options = args.reading.clone();
     let (event, failed_inputs) = input::gather(&expanded.inputs, &options, args.jobs, args.quiet)?;
     let names = event.player_names();
     if names.is_empty() {
@@ -57,7 +48,7 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
             names.len()
         ));
     }
-    let mut protected = output::name_files(&expanded.inputs, args.names.as_deref());
+    let mut protected = output::name_files(&expanded.inputs, args.reading.names.as_deref());
     protected.extend(expanded.inputs.iter().cloned());
     protected.extend(expanded.registers.iter().cloned());
     let protected: Vec<&std::path::Path> = protected.iter().map(PathBuf::as_path).collect();

@@ -6,11 +6,10 @@ use std::sync::Arc;
 
 use clap::ValueEnum;
 use reversi_record::diagnostic::{Diagnostic, Renderer, Source};
-use reversi_record::formats::{select_one, Format, ParsedGame, SelectError};
+use reversi_record::formats::{select_one, ParsedGame, SelectError};
 use reversi_record::record::GameSelector;
 use reversi_record::render::{Diagram, Marks, RenderError, Style};
 use reversi_record::validate::validate_record;
-use reversi_record::Rules;
 
 use super::input::{self, InputOptions};
 use super::{exit, output};
@@ -30,16 +29,8 @@ pub(crate) struct Args {
     /// start position). Default: the last.
     #[arg(long = "move", short = 'm', value_name = "M")]
     move_number: Option<usize>,
-    /// Read as this format (`FORMAT[:DIALECT]`) instead of detecting it.
-    #[arg(long, value_parser = input::parse_format)]
-    from: Option<Format>,
-    /// Rules for records that do not state them (move strings, transcripts, RGN and PGN
-    /// without a `Rules` tag); a record that states its rules keeps them.
-    #[arg(long, value_parser = super::parse_rules)]
-    rules: Option<Rules>,
-    /// Directory of the WTHOR name files (WTHOR.JOU, WTHOR.TRN); default: beside the game file.
-    #[arg(long, value_name = "DIR")]
-    names: Option<PathBuf>,
+    #[command(flatten)]
+    reading: InputOptions,
     /// Output format; default: `svg` when the output file ends in `.svg`, else `text`.
     #[arg(long, value_enum)]
     format: Option<ShowFormat>,
@@ -135,11 +126,7 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
 /// Opens the input and reads it up to the game `--game` selects; returns the input's name
 /// and the game.
 fn find_game(args: &Args) -> io::Result<(Arc<str>, ParsedGame)> {
-    let options = InputOptions {
-        from: args.from,
-        rules: args.rules,
-        names: args.names.clone(),
-    };
+    let options = args.reading.clone();
     let input = input::open(&args.input, &options)?;
     let name = input.name().clone();
     match select_one(input.games(), &args.game) {
@@ -175,7 +162,10 @@ fn write_picture(args: &Args, diagram: &Diagram, marks: &Marks) -> io::Result<()
         ShowFormat::Svg => diagram.svg_marked(&style, marks),
     };
     let mut inputs = vec![args.input.clone()];
-    inputs.extend(output::name_files(&[&args.input], args.names.as_deref()));
+    inputs.extend(output::name_files(
+        &[&args.input],
+        args.reading.names.as_deref(),
+    ));
     let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
     output::write_whole(&args.output, &inputs, picture.as_bytes())
 }

@@ -4,13 +4,11 @@ use std::io::{self, Write};
 
 use reversi_record::diagnostic::{Diagnostic, Renderer};
 use reversi_record::event::Finding;
-use reversi_record::formats::Format;
 use reversi_record::record::GameSelector;
 use reversi_record::run::{
     self, FileCounts, Source, Status, Step, ValidateOptions, ValidateReport,
 };
 use reversi_record::validate::Summary;
-use reversi_record::Rules;
 
 use super::input::{self, InputOptions};
 use super::{exit, stderr_line, OutputFormat};
@@ -21,16 +19,8 @@ pub(crate) struct Args {
     /// Files to validate; `-` (the default) reads standard input. A folder stands for the record files below it (recognised by their content; the others are skipped with a note).
     #[arg(default_value = "-")]
     files: Vec<std::path::PathBuf>,
-    /// Rules for records that do not state them (move strings, transcripts, RGN and PGN
-    /// without a `Rules` tag); a record that states its rules keeps them.
-    #[arg(long, value_parser = super::parse_rules)]
-    rules: Option<Rules>,
-    /// Read as this format (`FORMAT[:DIALECT]`) instead of detecting it.
-    #[arg(long, value_parser = input::parse_format)]
-    from: Option<Format>,
-    /// Directory of the WTHOR name files (WTHOR.JOU, WTHOR.TRN); default: beside the game file.
-    #[arg(long, value_name = "DIR")]
-    names: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    reading: InputOptions,
     /// Output format.
     #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
     format: OutputFormat,
@@ -307,12 +297,7 @@ fn validate_files(
     printer: &mut Printer,
 ) -> Result<ValidateReport, Stopped> {
     let human = args.format == OutputFormat::Human;
-    let input_options = InputOptions {
-        from: args.from,
-        rules: args.rules,
-        names: args.names.clone(),
-    }
-    .run();
+    let input_options = args.reading.run();
     if args.format == OutputFormat::Json {
         write!(printer.out, "{{\"diagnostics\":[").map_err(Stopped::Io)?;
     }
