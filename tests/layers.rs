@@ -1,5 +1,6 @@
 //! Every layer points down: the module graph of the library, read from the paths its code
-//! names (`crate::…`, `super::…`; doc comments and test modules left out), has no circle,
+//! names (`crate::…`, `super::…`; doc comments and test modules left out), names only
+//! modules on lower floors (`FLOORS`, drawn in docs/development.md) and has no circle,
 //! between top-level modules (engine, record, formats, validate, repair, …) or between the
 //! modules inside one. The command line (`src/cli`, `src/main.rs`) sits above them all and is
 //! left out.
@@ -257,4 +258,84 @@ fn the_reader_sees_an_upward_import() {
             vec!["super", "super", "Foo"]
         ]
     );
+}
+
+/// The library's floors, from the bottom: a module names only modules on floors below its
+/// own (docs/development.md draws them). A new top-level module takes its place here.
+const FLOORS: &[&[&str]] = &[
+    &["engine"],
+    &["record", "codes", "output"],
+    &["diagnostic", "render", "edits"],
+    &["formats"],
+    &["validate", "scenario"],
+    &["repair", "event"],
+    &["pipeline"],
+    &["dataset", "archive", "run"],
+];
+
+/// The floor of a top-level module (`crate::formats` is 3).
+fn floor(module: &str) -> Option<usize> {
+    let name = module.strip_prefix("crate::")?;
+    FLOORS.iter().position(|floor| floor.contains(&name))
+}
+
+/// The imports between top-level modules that do not point down a floor, and the modules
+/// that have no floor.
+fn upward(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
+    let mut found = Vec::new();
+    for (from, targets) in edges {
+        for to in targets {
+            let (a, b) = (level(from, 1), level(to, 1));
+            if a == b {
+                continue;
+            }
+            match (floor(&a), floor(&b)) {
+                (Some(x), Some(y)) if y < x => {}
+                (Some(x), Some(y)) => found.push(format!(
+                    "{from} (floor {x}) names {to} (floor {y}): an import pointing up or sideways"
+                )),
+                (None, _) => found.push(format!("{a} has no floor in FLOORS")),
+                (_, None) => found.push(format!("{b} has no floor in FLOORS")),
+            }
+        }
+    }
+    found.sort();
+    found.dedup();
+    found
+}
+
+#[test]
+fn every_import_points_down_a_floor() {
+    let edges = graph();
+    let found = upward(&edges);
+    assert!(found.is_empty(), "{}", found.join("\n"));
+    // Every top-level module of the library has its floor, and every floor is used.
+    let modules: BTreeSet<String> = modules().keys().map(|m| level(m, 1)).collect();
+    for module in modules.iter().filter(|m| *m != "crate") {
+        assert!(floor(module).is_some(), "{module} has no floor in FLOORS");
+    }
+    let named: usize = FLOORS.iter().map(|f| f.len()).sum();
+    assert_eq!(
+        named,
+        modules.len() - 1,
+        "FLOORS names a module that is gone"
+    );
+}
+
+#[test]
+fn the_floor_check_sees_an_import_pointing_up_or_sideways() {
+    fn add(edges: &mut BTreeMap<String, BTreeSet<String>>, from: &str, to: &str) {
+        edges.entry(from.into()).or_default().insert(to.into());
+    }
+    let mut edges = BTreeMap::new();
+    add(&mut edges, "crate::formats::rgn", "crate::engine::board");
+    assert!(upward(&edges).is_empty());
+    add(
+        &mut edges,
+        "crate::engine::board",
+        "crate::pipeline::blocks",
+    );
+    add(&mut edges, "crate::validate", "crate::scenario");
+    add(&mut edges, "crate::newcomer", "crate::engine");
+    assert_eq!(upward(&edges).len(), 3, "{:?}", upward(&edges));
 }
