@@ -173,6 +173,7 @@ def validate(
     players: Optional[PathLike] = None,
     names: Optional[PathLike] = None,
     stream: Literal[False] = False,
+    output: Optional[PathLike] = None,
 ) -> dict[str, Any]: ...
 @overload
 def validate(
@@ -186,6 +187,7 @@ def validate(
     names: Optional[PathLike] = None,
     *,
     stream: Literal[True],
+    output: None = None,
 ) -> Validation: ...
 @overload
 def validate(
@@ -198,6 +200,7 @@ def validate(
     players: Optional[PathLike] = None,
     names: Optional[PathLike] = None,
     stream: bool = False,
+    output: Optional[PathLike] = None,
 ) -> Union[dict[str, Any], Validation]: ...
 def to_numpy(
     games: Union[Reader, Iterable[Game]],

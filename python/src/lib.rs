@@ -60,9 +60,11 @@ fn write(
 /// Validates files as `reversi validate --format json` does: returns a dict with
 /// `diagnostics` (`Diagnostic`s), `findings` (across games, dicts) and `summary`; with
 /// `stream=True` a `Validation`, an iterator of the findings as the run makes them (memory
-/// flat whatever the number of findings), its `summary` set once it is exhausted.
+/// flat whatever the number of findings), its `summary` set once it is exhausted; with
+/// `output=PATH` the findings written to `PATH` as `reversi validate --format jsonl` lines
+/// and `{"summary": ...}` returned.
 #[pyfunction]
-#[pyo3(signature = (paths, jobs = None, allow = Vec::new(), format = None, rules = None, pairings = None, players = None, names = None, stream = false))]
+#[pyo3(signature = (paths, jobs = None, allow = Vec::new(), format = None, rules = None, pairings = None, players = None, names = None, stream = false, output = None))]
 #[allow(clippy::too_many_arguments)]
 fn validate(
     py: Python<'_>,
@@ -75,12 +77,22 @@ fn validate(
     players: Option<PathBuf>,
     names: Option<PathBuf>,
     stream: bool,
+    output: Option<PathBuf>,
 ) -> PyResult<PyObject> {
     let paths = path_list(paths)?;
     let event = extras::event_files(py, pairings, players)?;
     let allow = allow.into_iter().map(|a| a.0).collect();
     let input = (format.as_deref(), rules, names.as_deref());
+    if stream && output.is_some() {
+        return Err(errors::usage(
+            py,
+            "stream=True and output= both say where the findings go: give one",
+        ));
+    }
     let setup = validation::setup(py, paths, jobs, allow, input, event)?;
+    if let Some(output) = output {
+        return Ok(validation::written(py, setup, output)?.into_any());
+    }
     if stream {
         Ok(Py::new(py, validation::Stream::start(setup)?)?.into_any())
     } else {

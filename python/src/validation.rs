@@ -7,6 +7,7 @@
 //! caller waits for the next finding, and when the run ends.
 
 use std::collections::VecDeque;
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
@@ -19,6 +20,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use reversi_record::diagnostic::{Diagnostic, Located, Renderer};
 use reversi_record::event::{Register, Schedule};
+use reversi_record::output::AtomicFile;
 use reversi_record::pipeline::validation::{Event, Validation as Run};
 use reversi_record::pipeline::Input;
 
@@ -41,6 +43,8 @@ enum Item {
     Game(Arc<str>, Vec<Found>),
     /// A finding across games, in its JSON shape.
     Across(serde_json::Value),
+    /// An input is over (with several inputs): its name and counts in their JSON shape.
+    Ended(Arc<str>, serde_json::Value),
     /// The run is over: the summary in its JSON shape, or why it failed.
     Done(Result<serde_json::Value, Failure>),
 }
@@ -54,6 +58,8 @@ enum Failure {
 
 /// What a run is given.
 pub(crate) struct Setup {
+    /// The paths of the inputs, for `output=` to refuse.
+    pub(crate) paths: Vec<PathBuf>,
     pub(crate) inputs: Vec<(String, Option<Input>)>,
     pub(crate) run: Run,
     pub(crate) allow: Vec<String>,
@@ -78,15 +84,19 @@ pub(crate) fn setup(
     let format = format_arg(py, format)?;
     let rules = crate::engine::rules_arg(py, rules)?;
     let mut inputs = Vec::new();
-    for path in paths {
+    for path in &paths {
         let name = path.to_string_lossy().into_owned();
-        inputs.push((name, Some(open(py, Src::Path(path), format, rules, names)?)));
+        inputs.push((
+            name,
+            Some(open(py, Src::Path(path.clone()), format, rules, names)?),
+        ));
     }
     let mut run = Run::new().allow(allow.iter().cloned()).gather(true);
     if let Some(j) = jobs {
         run = run.jobs(j);
     }
     Ok(Setup {
+        paths,
         inputs,
         run,
         allow,
@@ -104,6 +114,7 @@ fn work(
     stop: &AtomicBool,
 ) -> Result<serde_json::Value, Failure> {
     let Setup {
+        paths: _,
         inputs,
         run,
         allow,
@@ -118,6 +129,7 @@ fn work(
     }
     let mut renderer = Renderer::plain();
     let mut name: Arc<str> = Arc::from("-");
+    let several = inputs.len() > 1;
     let outcome = run.run(inputs.into_iter(), |e| {
         if stop.load(Ordering::Relaxed) {
             return Err(crate::interrupt::stopped());
@@ -139,6 +151,12 @@ fn work(
             Event::Facts(block) => event.absorb(block),
             Event::ReadFailed(e) => {
                 failed.get_or_insert_with(|| format!("{name}: {e}"));
+            }
+            Event::Ended(counts) if several => {
+                let counts = serde_json::to_value(counts).map_err(io::Error::other)?;
+                queue
+                    .send(Item::Ended(name.clone(), counts))
+                    .map_err(|_| crate::interrupt::stopped())?;
             }
             Event::Clean(_) | Event::Ended(_) => {}
         }
@@ -287,22 +305,24 @@ impl Stream {
                     self.given += 1;
                     return Ok(Some(Next::Across(to_py(py, &value)?)));
                 }
-                Some(Item::Done(outcome)) => {
-                    self.shut(py);
-                    return match outcome {
-                        Ok(summary) => {
-                            self.summary = Some(summary);
-                            Ok(None)
-                        }
-                        Err(Failure::Read(message)) => {
-                            Err(errors::raise(py, "ReadError", message, "io", None))
-                        }
-                        Err(Failure::Panicked(what)) => Err(PyRuntimeError::new_err(format!(
-                            "internal error in reversi_record (please report it): {what}"
-                        ))),
-                    };
-                }
+                Some(Item::Ended(..)) => {}
+                Some(Item::Done(outcome)) => return self.end(py, outcome).map(|()| None),
             }
+        }
+    }
+
+    /// The run's end: its summary kept, or its failure raised.
+    fn end(&mut self, py: Python<'_>, outcome: Result<serde_json::Value, Failure>) -> PyResult<()> {
+        self.shut(py);
+        match outcome {
+            Ok(summary) => {
+                self.summary = Some(summary);
+                Ok(())
+            }
+            Err(Failure::Read(message)) => Err(errors::raise(py, "ReadError", message, "io", None)),
+            Err(Failure::Panicked(what)) => Err(PyRuntimeError::new_err(format!(
+                "internal error in reversi_record (please report it): {what}"
+            ))),
         }
     }
 
@@ -428,4 +448,66 @@ pub(crate) fn gathered(py: Python<'_>, setup: Setup) -> PyResult<Py<PyDict>> {
         .unwrap_or_else(|| py.None());
     out.set_item("summary", summary)?;
     Ok(out.unbind())
+}
+
+/// `validate(output=PATH)`: every finding written to `PATH` as `reversi validate --format
+/// jsonl` writes them (each game's diagnostics, with several inputs a line of each input's
+/// counts after its own, the findings across games, then `{"summary": ...}`), the file put
+/// in place only once the run ended well; returns `{"summary": ...}`.
+pub(crate) fn written(py: Python<'_>, setup: Setup, path: PathBuf) -> PyResult<Py<PyDict>> {
+    let name = path.display().to_string();
+    let inputs: Vec<&std::path::Path> = setup.paths.iter().map(PathBuf::as_path).collect();
+    let file =
+        AtomicFile::create_guarded(&path, &inputs).map_err(|e| errors::write(py, &name, &e))?;
+    let mut out = io::BufWriter::with_capacity(256 * 1024, file);
+    let mut stream = Stream::start(setup)?;
+    let failed = |py: Python<'_>, e: io::Error| errors::write(py, &name, &e);
+    loop {
+        match stream.receive(py)? {
+            // Closed: only by a signal, which `receive` raised.
+            None => return Err(PyRuntimeError::new_err("the validation was stopped")),
+            Some(Item::Game(file, found)) => {
+                for (d, line_column) in &found {
+                    let located = Located {
+                        diagnostic: d,
+                        file: Some(&file),
+                        line_column: *line_column,
+                    };
+                    line(&mut out, &located).map_err(|e| failed(py, e))?;
+                }
+                stream.given += found.len();
+            }
+            Some(Item::Ended(input, counts)) => {
+                let mut counts = counts;
+                // As the command line's `FileCounts`: the name, no `files` (one).
+                if let Some(map) = counts.as_object_mut() {
+                    map.remove("files");
+                    map.insert("file".into(), serde_json::Value::from(&*input));
+                }
+                line(&mut out, &counts).map_err(|e| failed(py, e))?;
+            }
+            Some(Item::Across(value)) => {
+                stream.given += 1;
+                line(&mut out, &value).map_err(|e| failed(py, e))?;
+            }
+            Some(Item::Done(outcome)) => {
+                stream.end(py, outcome)?;
+                break;
+            }
+        }
+    }
+    let summary = stream.summary.take().unwrap_or(serde_json::Value::Null);
+    let last = serde_json::json!({ "summary": &summary });
+    line(&mut out, &last).map_err(|e| failed(py, e))?;
+    py.allow_threads(|| out.into_inner().map_err(|e| e.into_error())?.commit())
+        .map_err(|e| failed(py, e))?;
+    let dict = PyDict::new(py);
+    dict.set_item("summary", to_py(py, &summary)?)?;
+    Ok(dict.unbind())
+}
+
+/// `value` as one line of JSON.
+fn line(out: &mut impl Write, value: &impl serde::Serialize) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, value).map_err(io::Error::other)?;
+    out.write_all(b"\n")
 }

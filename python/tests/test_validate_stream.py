@@ -13,7 +13,7 @@ import time
 import pytest
 
 import reversi_record as rr
-from conftest import FIXTURES, data
+from conftest import FIXTURES, ROOT, data, reversi_cli
 
 # The bound of issue 50 for an 8 MB file of findings.
 MAX_PEAK_MB = 200
@@ -66,30 +66,85 @@ def run_child(script, *args):
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+STREAMED = """
+    import json, sys
+    import reversi_record as rr
+    codes, games = {}, set()
+    with rr.validate(sys.argv[1], allow=["duplicate-game"], stream=True) as found:
+        for d in found:
+            codes[d.code] = codes.get(d.code, 0) + 1
+            games.add(d.game)
+        summary = found.summary
+    print(json.dumps({"codes": codes, "games": len(games), "summary": summary, "peak": peak_mb()}))
+"""
+
+WRITTEN = """
+    import json, sys
+    import reversi_record as rr
+    summary = rr.validate(sys.argv[1], allow=["duplicate-game"], output=sys.argv[2])["summary"]
+    peak = peak_mb()
+    codes, games = {}, set()
+    with open(sys.argv[2]) as lines:
+        for line in lines:
+            d = json.loads(line)
+            if "summary" in d:
+                assert d["summary"] == summary
+                continue
+            codes[d["code"]] = codes.get(d["code"], 0) + 1
+            games.add(d["game"])
+    print(json.dumps({"codes": codes, "games": len(games), "summary": summary, "peak": peak}))
+"""
+
+
 @pytest.mark.skipif(sys.platform != "linux", reason="VmHWM is Linux's")
-def test_streamed_validation_of_8_mb_of_findings_stays_under_200_mb(tmp_path):
+@pytest.mark.parametrize("script", [STREAMED, WRITTEN], ids=["stream", "output"])
+def test_validation_of_8_mb_of_findings_stays_under_200_mb(tmp_path, script):
     path = tmp_path / "unfinished.txt"
     planted = unfinished_games(path, 8 << 20)
     assert path.stat().st_size >= 8 << 20
-    out = run_child(
-        """
-        import json, sys
-        import reversi_record as rr
-        codes, games = {}, set()
-        with rr.validate(sys.argv[1], allow=["duplicate-game"], stream=True) as found:
-            for d in found:
-                codes[d.code] = codes.get(d.code, 0) + 1
-                games.add(d.game)
-            summary = found.summary
-        print(json.dumps({"codes": codes, "games": len(games), "summary": summary, "peak": peak_mb()}))
-        """,
-        path,
-    )
+    out = run_child(script, path, tmp_path / "found.jsonl")
     # Every planted finding, each game once, nothing else.
     assert out["codes"] == {"unfinished": planted}, out
     assert out["games"] == planted
     assert out["summary"]["games"] == planted and out["summary"]["warnings"] == planted
     assert out["peak"] < MAX_PEAK_MB, f"peak {out['peak']:.0f} MB for {planted} findings"
+
+
+def test_output_writes_the_lines_of_the_command_line(tmp_path):
+    mixed = FIXTURES / "cli" / "mixed.rgn"
+    out = tmp_path / "found.jsonl"
+    report = rr.validate([mixed, mixed], output=out)
+    assert set(report) == {"summary"} and report["summary"]["games"] == 12
+    ours = [json.loads(line) for line in out.read_text().splitlines()]
+    cli = subprocess.run(
+        [reversi_cli(ROOT), "validate", "--format", "jsonl", str(mixed), str(mixed)],
+        capture_output=True,
+        text=True,
+    )
+    assert cli.returncode == 1, cli.stderr
+    theirs = [json.loads(line) for line in cli.stdout.splitlines()]
+    assert ours == theirs
+    # Each game's diagnostics, each input's counts, the copies across games, the summary.
+    assert [("file" in d and "games" in d and "code" not in d) for d in ours].count(True) == 2
+    assert any(d.get("code") == "duplicate-game" for d in ours)
+    assert ours[-1] == {"summary": report["summary"]}
+
+
+def test_output_is_written_only_when_the_run_ends_well(tmp_path):
+    mixed = FIXTURES / "cli" / "mixed.rgn"
+    out = tmp_path / "found.jsonl"
+    # An input is never written over.
+    copy = tmp_path / "mixed.rgn"
+    copy.write_bytes(mixed.read_bytes())
+    with pytest.raises(rr.WriteError):
+        rr.validate(copy, output=copy)
+    assert copy.read_bytes() == mixed.read_bytes()
+    # A folder that is not there: nothing made.
+    with pytest.raises(rr.WriteError):
+        rr.validate(mixed, output=tmp_path / "no" / "found.jsonl")
+    with pytest.raises(rr.UsageError):
+        rr.validate(mixed, output=out, stream=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mixed.rgn"]
 
 
 def test_the_stream_gives_what_the_lists_give():
