@@ -19,6 +19,9 @@ LONG_CALLS = {
     "perft": "rr.Position().perft(14, jobs=2)",
     "dataset": f"rr.dataset([{str(WTHOR)!r}] * 600, boards=False)",
     "validate": f"rr.validate([{str(WTHOR)!r}] * 2000)",
+    # Waiting in Rust for the next finding of a stream, and writing them to a file.
+    "validate stream": f"sum(1 for _ in rr.validate([{str(WTHOR)!r}] * 2000, stream=True))",
+    "validate output": f"rr.validate([{str(WTHOR)!r}] * 2000, output=__import__('tempfile').mktemp(suffix='.jsonl'))",
     "to_numpy": "rr.to_numpy(GAMES * 3000)",
     "games": f"rr.games([{str(WTHOR)!r}] * 600)",
     "to_numpy of a reader": "rr.to_numpy(rr.read(b'f5d6c3d3c4f4f6f3e6e7d7c5b6d8c6c7\\n' * 3_000_000), boards=False)",
