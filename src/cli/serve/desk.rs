@@ -196,8 +196,8 @@ impl GameStatus {
 #[derive(Clone)]
 struct DeskGame {
     parsed: ParsedGame,
-    /// The findings without the suggestions (one replay: what the list needs).
-    diagnostics: Vec<Diagnostic>,
+    /// The findings without the suggestions (one replay), counted: what the list needs.
+    findings: Findings,
     /// The findings with their suggestions, as `reversi validate` prints them: worked out
     /// when the game is opened.
     full: Option<Vec<Diagnostic>>,
@@ -205,27 +205,27 @@ struct DeskGame {
     /// The edits accepted on the desk, as sentences.
     changes: Vec<String>,
     /// The last repair search, for accepting one of its candidates.
-    repair: Option<Repair>,
+    repair: Option<Box<Repair>>,
     /// The file's revision when the game last changed (0: as read).
     revision: u64,
 }
 
 impl DeskGame {
     fn new(parsed: ParsedGame, changes: Vec<String>) -> DeskGame {
-        let diagnostics = validate_game_quick(&parsed, &[] as &[&str]);
-        let errors = diagnostics.iter().any(Diagnostic::is_error) || parsed.record.is_none();
+        let findings = Findings::of(&validate_game_quick(&parsed, &[] as &[&str]));
+        let errors = findings.errors > 0 || parsed.record.is_none();
         let status = if errors {
             GameStatus::Errors
         } else if !changes.is_empty() {
             GameStatus::Repaired
-        } else if diagnostics.is_empty() {
+        } else if findings.warnings == 0 {
             GameStatus::Valid
         } else {
             GameStatus::Warnings
         };
         DeskGame {
             parsed,
-            diagnostics,
+            findings,
             full: None,
             status,
             changes,
@@ -261,7 +261,6 @@ impl DeskGame {
 
     fn row(&self) -> Value {
         let identity = self.parsed.identity().unwrap_or_default();
-        let first = self.diagnostics.iter().find(|d| d.is_error());
         json!({
             "index": self.parsed.index,
             "black": identity.black,
@@ -269,10 +268,35 @@ impl DeskGame {
             "round": identity.round,
             "board": identity.board,
             "status": self.status,
-            "errors": self.diagnostics.iter().filter(|d| d.is_error()).count(),
-            "warnings": self.diagnostics.iter().filter(|d| !d.is_error()).count(),
-            "first": first.map(|d| d.message.clone()),
+            "errors": self.findings.errors,
+            "warnings": self.findings.warnings,
+            "first": self.findings.first_error,
         })
+    }
+}
+
+/// A game's findings as the list shows them: counts and the first error, not the
+/// diagnostics themselves (a few hundred bytes each; the game opened works them out again).
+#[derive(Clone, Debug, Default)]
+struct Findings {
+    errors: u32,
+    warnings: u32,
+    /// The first error's message.
+    first_error: Option<Box<str>>,
+    /// The move of the first error, when it names one.
+    faulty: Option<usize>,
+}
+
+impl Findings {
+    fn of(diagnostics: &[Diagnostic]) -> Findings {
+        let errors = || diagnostics.iter().filter(|d| d.is_error());
+        let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        Findings {
+            errors: count(errors().count()),
+            warnings: count(diagnostics.len() - errors().count()),
+            first_error: errors().next().map(|d| d.message.as_str().into()),
+            faulty: errors().next().and_then(|d| d.move_number),
+        }
     }
 }
 
@@ -332,29 +356,45 @@ pub(crate) struct Loaded {
 }
 
 impl Loaded {
-    /// Reads every game of `games` and validates them on all cores.
+    /// Reads the games of `games` and validates them on all cores, a block at a time: what
+    /// is held is the games kept, not every game read as well.
     fn read(
         name: Arc<str>,
         format: Format,
         note: String,
         origin: Option<(usize, PathBuf)>,
-        games: reversi_record::formats::Games<'_>,
+        mut games: reversi_record::formats::Games<'_>,
     ) -> Result<Loaded, Refusal> {
-        let parsed: Vec<ParsedGame> = games
-            .collect::<io::Result<_>>()
-            .map_err(|e| Refusal::new(422, format!("{name}: reading failed: {e}")))?;
-        let (file, parsed): (Vec<ParsedGame>, Vec<ParsedGame>) =
-            parsed.into_iter().partition(|g| g.index == 0);
+        const BLOCK: usize = 1024;
         let mut renderer = Renderer::plain();
-        let file_problems = file
-            .iter()
-            .flat_map(|g| g.diagnostics.iter().map(|d| (d, &g.source)))
-            .map(|(d, s)| renderer.render(d, s))
-            .collect();
-        let games = parsed
-            .into_par_iter()
-            .map(|g| DeskGame::new(g, Vec::new()))
-            .collect();
+        let mut file_problems = Vec::new();
+        let mut kept: Vec<DeskGame> = Vec::new();
+        let mut block: Vec<ParsedGame> = Vec::with_capacity(BLOCK);
+        loop {
+            let next = games
+                .next()
+                .transpose()
+                .map_err(|e| Refusal::new(422, format!("{name}: reading failed: {e}")))?;
+            let end = next.is_none();
+            match next {
+                // An entry about the file itself, not a game.
+                Some(g) if g.index == 0 => file_problems
+                    .extend(g.diagnostics.iter().map(|d| renderer.render(d, &g.source))),
+                Some(g) => block.push(g),
+                None => {}
+            }
+            if block.len() == BLOCK || (end && !block.is_empty()) {
+                let validated: Vec<DeskGame> = std::mem::take(&mut block)
+                    .into_par_iter()
+                    .map(|g| DeskGame::new(g, Vec::new()))
+                    .collect();
+                kept.extend(validated);
+            }
+            if end {
+                break;
+            }
+        }
+        kept.shrink_to_fit();
         Ok(Loaded {
             name,
             format,
@@ -362,7 +402,7 @@ impl Loaded {
             origin,
             read_hash: None,
             upload_hash: None,
-            games,
+            games: kept,
             file_problems,
             undo: Vec::new(),
             redo: Vec::new(),
@@ -582,6 +622,57 @@ fn reparsed(index: usize, name: &Arc<str>, record: &Record) -> ParsedGame {
             diagnostics: Vec::new(),
         },
     }
+}
+
+/// Refuses an edit that would make game `n` one the readers refuse (more tags or moves
+/// than they take: `syntax-game-too-large`): a file holding it would not read back.
+fn readable(n: usize, record: &Record) -> Result<(), Refusal> {
+    use reversi_record::formats::text::{MAX_MOVES, MAX_TAGS};
+    let over = if record.tags.len() > MAX_TAGS {
+        Some(format!("{} tags, over the {MAX_TAGS}", record.tags.len()))
+    } else if record.moves.len() > MAX_MOVES {
+        Some(format!(
+            "{} moves, over the {MAX_MOVES}",
+            record.moves.len()
+        ))
+    } else {
+        None
+    };
+    match over {
+        Some(what) => Err(Refusal::new(
+            422,
+            format!("game {n} would have {what} the readers take: they would refuse it (syntax-game-too-large)"),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Reads `bytes` back as `format`, game by game, and refuses them (422) when a reader's
+/// limit cuts a game (a line or a game too long, too many tags or moves): what the desk
+/// writes must read back.
+fn reads_back(format: Format, bytes: &[u8]) -> Result<(), Refusal> {
+    use reversi_record::codes::Code;
+    let read = ReadOptions::default();
+    for game in format.read(Box::new(bytes), &read) {
+        let game = game
+            .map_err(|e| Refusal::new(422, format!("the file written does not read back: {e}")))?;
+        let cut = game
+            .diagnostics
+            .iter()
+            .find(|d| matches!(d.code, Code::SyntaxTooLong | Code::SyntaxGameTooLarge));
+        if let Some(d) = cut {
+            return Err(Refusal::new(
+                422,
+                format!(
+                    "the file written would not read back: game {} is refused by the reader ({}: {})",
+                    game.index,
+                    d.code.name(),
+                    d.message
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// What a file name given for a new file must be: one plain, portable name: no folder,
@@ -849,11 +940,7 @@ impl Desk {
                 })
             })
             .collect();
-        let faulty = game
-            .diagnostics
-            .iter()
-            .find(|d| d.is_error())
-            .and_then(|d| d.move_number);
+        let faulty = game.findings.faulty;
         let record = game.parsed.record.as_ref();
         let walk = match record.map(Walk::of) {
             Some(Ok(walk)) => Some(walk),
@@ -939,7 +1026,7 @@ impl Desk {
             "candidates": candidates,
             "not_searched": repair.not_searched,
         });
-        game.repair = Some(repair);
+        game.repair = Some(Box::new(repair));
         Ok(value)
     }
 
@@ -956,7 +1043,7 @@ impl Desk {
         let name = file.name.clone();
         let game = file.game(n)?;
         game.unchanged_since(seen)?;
-        let Some(repair) = game.repair.clone() else {
+        let Some(repair) = game.repair.as_deref().cloned() else {
             return Err(Refusal::new(
                 409,
                 "no repair was searched for this game: ask for the candidates first",
@@ -1032,6 +1119,7 @@ impl Desk {
             return self.game(id, n);
         }
         record.tags = tags.iter().map(|(k, v)| Tag::new(k, v)).collect();
+        readable(n, &record)?;
         let mut changes = game.changes.clone();
         changes.push("tags edited".to_string());
         let changed = DeskGame::new(reparsed(n, &name, &record), changes);
@@ -1055,6 +1143,58 @@ impl Desk {
             .map_err(|e: reversi_record::record::BadTagEdit| bad(e.to_string()))?;
         let mut edits = reversi_record::record::TagEdits::default();
         edits.set(tag);
+        self.edit_selection(id, &edits, &format!("{} set", set.trim()), selection, seen)
+    }
+
+    /// Maps the players' names of the games `selection` of file `id` through the served
+    /// folder's player register, as `reversi convert --rename REGISTER` does (every alias
+    /// and login becomes the registered name, through the same
+    /// [`Register::renames`] and [`TagEdits`](reversi_record::record::TagEdits)): one edit
+    /// of the file's history.
+    pub(crate) fn rename_on_selection(
+        &mut self,
+        id: usize,
+        selection: &[usize],
+        seen: Option<u64>,
+    ) -> Result<Value, Refusal> {
+        let (register, _, notes) = self.event_files();
+        let Some(register) = register else {
+            let why = notes
+                .iter()
+                .find(|n| n.contains("register"))
+                .cloned()
+                .unwrap_or_else(|| "no player register in the served folder".to_string());
+            return Err(Refusal::new(
+                409,
+                format!(
+                    "{why}: the names cannot be mapped (`reversi players` writes a first register)"
+                ),
+            ));
+        };
+        let mut edits = reversi_record::record::TagEdits::default();
+        for (old, new) in register.renames() {
+            edits.rename(old, new);
+        }
+        self.edit_selection(
+            id,
+            &edits,
+            "names mapped through the register",
+            selection,
+            seen,
+        )
+    }
+
+    /// `edits` applied to the games `selection` of file `id`, as one edit `what` of its
+    /// history: the games changed, those the edits leave as they are, those that could not
+    /// be read.
+    fn edit_selection(
+        &mut self,
+        id: usize,
+        edits: &reversi_record::record::TagEdits,
+        what: &str,
+        selection: &[usize],
+        seen: Option<u64>,
+    ) -> Result<Value, Refusal> {
         let file = self.file(id)?;
         if seen.is_some_and(|seen| seen != file.revision) {
             return Err(Refusal::new(
@@ -1081,16 +1221,14 @@ impl Desk {
                 unchanged.push(n);
                 continue;
             }
+            readable(n, &record)?;
             let mut changes = game.changes.clone();
-            changes.push(format!("{} set", set.trim()));
+            changes.push(what.to_string());
             edited.push((n, DeskGame::new(reparsed(n, &name, &record), changes)));
         }
         let changed: Vec<usize> = edited.iter().map(|(n, _)| *n).collect();
         if !edited.is_empty() {
-            file.edit_all(
-                edited,
-                &format!("{} set on {} games", set.trim(), changed.len()),
-            )?;
+            file.edit_all(edited, &format!("{what} on {} games", changed.len()))?;
         }
         let summary = self
             .loaded()
@@ -1106,9 +1244,12 @@ impl Desk {
 
     /// Every game of every loaded file, as the event view lays them out by round and board
     /// and by player: the file's id, the game's number, its identity (the library's) and
-    /// status.
+    /// status, and for the later of two copies (the library's `duplicate-game`) the game it
+    /// copies. With a pairings file in the served folder, each of its lines too: a game,
+    /// a bye, a forfeit, an adjourned game or a withdrawal, and whether a game it expects
+    /// is missing (the library's `missing-game`).
     pub(crate) fn event_games(&self) -> Value {
-        let games: Vec<Value> = self
+        let mut games: Vec<Value> = self
             .loaded()
             .flat_map(|(id, f)| {
                 f.games.iter().map(move |g| {
@@ -1118,7 +1259,73 @@ impl Desk {
                 })
             })
             .collect();
-        json!({ "games": games })
+        let (event, pairings, notes) = self.event();
+        let findings = event.check(pairings.as_ref());
+        let ids: Vec<(usize, &str)> = self.loaded().map(|(i, f)| (i, &*f.name)).collect();
+        let id_of = |file: &str| ids.iter().find(|(_, name)| *name == file).map(|(i, _)| *i);
+        let mut missing = std::collections::HashSet::new();
+        for f in &findings {
+            match f.code {
+                reversi_record::codes::Code::DuplicateGame => {
+                    let (Some(first), Some(copy)) = (f.games.first(), f.games.get(1)) else {
+                        continue;
+                    };
+                    let (Some(first_id), Some(copy_id)) = (id_of(&first.file), id_of(&copy.file))
+                    else {
+                        continue;
+                    };
+                    let row = games
+                        .iter_mut()
+                        .find(|r| r["file"] == json!(copy_id) && r["index"] == json!(copy.game));
+                    if let Some(row) = row {
+                        row["duplicate_of"] = json!({"file": first_id, "game": first.game});
+                    }
+                }
+                reversi_record::codes::Code::MissingGame => {
+                    missing.insert(f.message.clone());
+                }
+                _ => {}
+            }
+        }
+        let lines: Vec<Value> = pairings
+            .as_ref()
+            .map(|p| p.pairings())
+            .unwrap_or_default()
+            .iter()
+            .map(|p| {
+                use reversi_record::event::Status as S;
+                let (status, absent) = match p.status {
+                    S::Game => ("game", None),
+                    S::Bye => ("bye", None),
+                    S::Forfeit {
+                        black_absent,
+                        white_absent,
+                    } => (
+                        "forfeit",
+                        Some(match (black_absent, white_absent) {
+                            (true, true) => "both",
+                            (true, false) => "black",
+                            _ => "white",
+                        }),
+                    ),
+                    S::Adjourned => ("adjourned", None),
+                    S::Withdrawn => ("withdrawn", None),
+                };
+                let tag = format!("(line {} of the pairings)", p.line);
+                let is_missing = p.expects_a_game() && missing.iter().any(|m| m.contains(&tag));
+                json!({
+                    "line": p.line,
+                    "round": p.round,
+                    "board": p.board,
+                    "black": p.black,
+                    "white": p.white,
+                    "status": status,
+                    "absent": absent,
+                    "missing": is_missing,
+                })
+            })
+            .collect();
+        json!({ "games": games, "pairings": lines, "notes": notes })
     }
 
     /// Writes file `id` in `format` to memory: the bytes, and the report of the games
@@ -1138,12 +1345,20 @@ impl Desk {
             .filter(|g| g.parsed.record.is_none())
             .map(|g| g.parsed.index)
             .collect();
-        let out = format
-            .write_each(file.records(), &options)
-            .map_err(io_refusal)?;
+        // A game the readers would refuse is not written: the file would not read back.
+        let over_limits: Vec<(usize, String)> = file
+            .records()
+            .filter_map(|(n, r)| readable(n, r).err().map(|e| (n, e.message)))
+            .collect();
+        let records = file
+            .records()
+            .filter(|(n, _)| !over_limits.iter().any(|(o, _)| o == n));
+        let out = format.write_each(records, &options).map_err(io_refusal)?;
+        reads_back(format, &out.bytes)?;
         let mut refused: Vec<Value> = out
             .refused
             .iter()
+            .chain(&over_limits)
             .map(|(g, why)| json!({"game": g, "why": why}))
             .collect();
         refused.extend(
@@ -1187,8 +1402,9 @@ impl Desk {
     ) -> Result<Value, Refusal> {
         let name = plain_name(name)?.to_string();
         let (bytes, report, _) = self.export(id, format, lossy)?;
+        let roots = self.roots.clone();
         let file = self.file(id)?;
-        let Some((_, original)) = &file.origin else {
+        let Some((root, original)) = &file.origin else {
             return Err(Refusal::new(
                 409,
                 "this file was not opened from the served folder: download it instead",
@@ -1197,6 +1413,13 @@ impl Desk {
         let dir = original
             .parent()
             .ok_or_else(|| Refusal::new(500, "the original has no folder"))?;
+        // The folder as it is now: a link that replaced it, or the served folder, since the
+        // file was opened must not lead the write outside.
+        let served = roots
+            .get(*root)
+            .map(|r| r.dir.as_path())
+            .ok_or_else(|| Refusal::new(500, "the file's served folder is gone"))?;
+        still_inside(dir, served)?;
         let target = dir.join(&name);
         let is_original = target
             .canonicalize()
@@ -1255,16 +1478,7 @@ impl Desk {
     /// The standings of every file loaded: the library's report (each event's standings,
     /// the notes on the way), with the findings across games.
     pub(crate) fn standings(&self) -> Value {
-        let mut event = Event::default();
-        for (_, file) in self.loaded() {
-            let games: Vec<ParsedGame> = file.games.iter().map(|g| g.parsed.clone()).collect();
-            event.add_games(&file.name, &games);
-        }
-        // The director's register and pairings, when a served folder holds them.
-        let (register, pairings, mut notes) = self.event_files();
-        if let Some(register) = register {
-            event.set_register(std::sync::Arc::new(register));
-        }
+        let (event, pairings, mut notes) = self.event();
         // Each finding as the command line prints it, with the games it names as the page
         // opens them: the loaded file's id (by the name its games were added under) and
         // the game's number.
@@ -1300,6 +1514,22 @@ impl Desk {
             *said = all;
         }
         value
+    }
+
+    /// Every loaded file's games as one event, read through the served folder's register;
+    /// the pairings, and the notes on reading the two.
+    fn event(&self) -> (Event, Option<Schedule>, Vec<String>) {
+        let mut event = Event::default();
+        for (_, file) in self.loaded() {
+            let games: Vec<ParsedGame> = file.games.iter().map(|g| g.parsed.clone()).collect();
+            event.add_games(&file.name, &games);
+        }
+        // The director's register and pairings, when a served folder holds them.
+        let (register, pairings, notes) = self.event_files();
+        if let Some(register) = register {
+            event.set_register(std::sync::Arc::new(register));
+        }
+        (event, pairings, notes)
     }
 
     /// The player register and the pairings file among the served folders' own files
@@ -1351,6 +1581,22 @@ impl Desk {
     }
 }
 
+/// Refuses a write into `dir` unless, its links followed now, it is still the folder it
+/// was when its file was opened, inside `served` (canonical since the desk started).
+fn still_inside(dir: &Path, served: &Path) -> Result<(), Refusal> {
+    let now = dir.canonicalize().map_err(io_refusal)?;
+    if now != dir || !now.starts_with(served) {
+        return Err(Refusal::new(
+            403,
+            format!(
+                "{}: the folder now leads elsewhere (a link replaced it since the file was opened): nothing written",
+                dir.display()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// `NAME.bak`, or `NAME.bak2`, ... : the first that does not exist.
 fn backup_name(original: &Path) -> Result<PathBuf, Refusal> {
     let name = original
@@ -1384,8 +1630,12 @@ pub(crate) fn folder(roots: &[Root]) -> Value {
     json!({ "files": files })
 }
 
+/// The largest file of the served folder the desk opens: as large as an upload may be.
+pub(crate) const MAX_SERVED: u64 = super::MAX_BODY as u64;
+
 /// Reads a file of the served folder (outside the desk's lock), named `shown` in
-/// diagnostics, its format detected as the command line detects it.
+/// diagnostics, its format detected as the command line detects it. A file over
+/// [`MAX_SERVED`] is refused (413), and one growing past it while read is cut there.
 pub(crate) fn load_served(root: usize, path: &Path, shown: &str) -> Result<Loaded, Refusal> {
     let file = fs::File::open(path).map_err(|e| {
         io_refusal(io::Error::new(
@@ -1394,15 +1644,36 @@ pub(crate) fn load_served(root: usize, path: &Path, shown: &str) -> Result<Loade
         ))
     })?;
     let len = file.metadata().ok().map(|m| m.len());
+    if len.is_some_and(|len| len > MAX_SERVED) {
+        return Err(Refusal::new(
+            413,
+            format!(
+                "{shown}: {} bytes, over the desk's limit of {MAX_SERVED} bytes (64 MiB): check it with `reversi validate`",
+                len.unwrap_or(0)
+            ),
+        ));
+    }
     let from_folder = Some((root, path.to_path_buf()));
     let hash = Arc::new(std::sync::Mutex::new(ContentHash::default()));
     let input = Hashing {
-        inner: file,
+        inner: io::Read::take(file, MAX_SERVED),
         hash: hash.clone(),
     };
     let mut loaded = read_detected(shown, Box::new(input), len, Some(path), from_folder)?;
     loaded.read_hash = hash.lock().ok().map(|h| h.finish());
     Ok(loaded)
+}
+
+/// Hands the memory freed by closing a file back to the system: glibc's allocator keeps
+/// freed memory for the process otherwise, and the desk would stay as large as the most
+/// it ever held.
+pub(crate) fn give_back_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free pages of the allocator's heaps to the system;
+    // it takes no pointer and may be called at any time from any thread.
+    unsafe {
+        libc::malloc_trim(0);
+    }
 }
 
 /// The hash of a file's content, fed as it is read.
@@ -1441,8 +1712,9 @@ impl<R: io::Read> io::Read for Hashing<R> {
     }
 }
 
-/// Reads an uploaded file, its format detected as the command line detects it.
-pub(crate) fn load_upload(name: &str, bytes: Vec<u8>) -> Result<Loaded, Refusal> {
+/// Reads an uploaded file (the request's body, not copied), its format detected as the
+/// command line detects it.
+pub(crate) fn load_upload(name: &str, bytes: axum::body::Bytes) -> Result<Loaded, Refusal> {
     let len = Some(bytes.len() as u64);
     let hash = ContentHash::of(&bytes);
     let mut loaded = read_detected(name, Box::new(io::Cursor::new(bytes)), len, None, None)?;

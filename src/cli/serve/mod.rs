@@ -59,9 +59,21 @@ pub(crate) struct Args {
     #[arg(long, value_name = "ADDRESS")]
     listen: Option<IpAddr>,
     /// Close a connection whose peer sends nothing for this many seconds (a request
-    /// trickled in, a connection left open); at most 64 connections are served at once.
-    #[arg(long, value_name = "SECONDS", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=3600))]
-    idle_timeout: u64,
+    /// trickled in, a connection left open; a fraction such as 0.5 is taken); at most 64
+    /// connections are served at once.
+    #[arg(long, value_name = "SECONDS", default_value = "20", value_parser = idle_seconds)]
+    idle_timeout: std::time::Duration,
+}
+
+/// `--idle-timeout`: seconds, from 0.1 to 3600.
+fn idle_seconds(text: &str) -> Result<std::time::Duration, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("expected a number of seconds, but found `{text}`"))?;
+    if !(0.1..=3600.0).contains(&seconds) {
+        return Err(format!("expected 0.1 to 3600 seconds, but found {text}"));
+    }
+    Ok(std::time::Duration::from_secs_f64(seconds))
 }
 
 /// The server's shared state.
@@ -182,7 +194,7 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
             open_browser(&url);
         }
         let listener =
-            connections::Bounded::new(listener, std::time::Duration::from_secs(args.idle_timeout));
+            connections::Bounded::new(listener, args.idle_timeout);
         axum::serve(listener, router(server)).await
     })?;
     Ok(super::exit::OK)
@@ -249,6 +261,7 @@ pub(crate) fn router(server: Arc<Server>) -> Router {
         .route("/api/files/{id}/save", post(save))
         .route("/api/files/{id}/close", post(close))
         .route("/api/files/{id}/set", post(set_on_selection))
+        .route("/api/files/{id}/rename", post(rename_on_selection))
         .route("/api/files/{id}/undo", post(undo))
         .route("/api/files/{id}/redo", post(redo))
         .fallback(|| async { refusal(Refusal::new(404, "no such page")) })
@@ -458,7 +471,7 @@ async fn upload(State(server): State<Arc<Server>>, headers: HeaderMap, body: Byt
         .unwrap_or("upload")
         .to_string();
     let done = tokio::task::spawn_blocking(move || {
-        let loaded = desk::load_upload(&name, body.to_vec())?;
+        let loaded = desk::load_upload(&name, body)?;
         Ok(server.desk().add(loaded))
     })
     .await;
@@ -695,6 +708,25 @@ async fn set_on_selection(
 }
 
 #[derive(Deserialize)]
+struct RenameRequest {
+    /// The games' numbers.
+    games: Vec<usize>,
+    /// The file's revision the page showed the games at.
+    revision: Option<u64>,
+}
+
+async fn rename_on_selection(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<usize>,
+    Json(request): Json<RenameRequest>,
+) -> Response {
+    on_desk(server, move |desk| {
+        desk.rename_on_selection(id, &request.games, request.revision)
+    })
+    .await
+}
+
+#[derive(Deserialize)]
 struct CloseRequest {
     #[serde(default)]
     discard: bool,
@@ -705,7 +737,14 @@ async fn close(
     Path(id): Path<usize>,
     Json(request): Json<CloseRequest>,
 ) -> Response {
-    on_desk(server, move |desk| desk.close(id, request.discard)).await
+    on_desk(server, move |desk| {
+        let closed = desk.close(id, request.discard);
+        if closed.is_ok() {
+            desk::give_back_freed_memory();
+        }
+        closed
+    })
+    .await
 }
 
 /// `?revision=N`: the file's revision the page saw (changed since: 409).

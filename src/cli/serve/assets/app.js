@@ -207,6 +207,7 @@ function selectionShown() {
   const n = state.selected.size;
   $("bulk-count").textContent = n ? n + " selected" : "";
   $("bulk-apply").disabled = n === 0;
+  $("bulk-rename").disabled = n === 0;
   const picks = [...document.querySelectorAll("#game-list tbody input.pick")];
   $("select-all").checked = picks.length > 0 && picks.every((p) => p.checked);
 }
@@ -220,6 +221,22 @@ async function setOnSelection() {
     const done = await api("POST", "/api/files/" + f.id + "/set", { set, games: [...state.selected], revision: f.revision });
     say(visible(set.trim()) + " set on " + done.changed.length + " game(s)" +
       (done.unchanged.length ? "; " + done.unchanged.length + " had it already" : "") +
+      (done.unreadable.length ? "; " + done.unreadable.length + " could not be read" : ""));
+    await refreshFiles();
+    await loadList();
+    if (state.game && done.changed.includes(state.game.index)) await openGame(state.game.index, true);
+  } catch (e) { say(e.message, true); }
+}
+
+// The players' names of every game selected mapped through the served folder's register
+// (as `reversi convert --rename players.csv`): one edit, undone at once.
+async function renameOnSelection() {
+  const f = current();
+  if (!f || state.selected.size === 0) return;
+  try {
+    const done = await api("POST", "/api/files/" + f.id + "/rename", { games: [...state.selected], revision: f.revision });
+    say("names mapped through the register on " + done.changed.length + " game(s)" +
+      (done.unchanged.length ? "; " + done.unchanged.length + " had the registered names already" : "") +
       (done.unreadable.length ? "; " + done.unreadable.length + " could not be read" : ""));
     await refreshFiles();
     await loadList();
@@ -352,6 +369,9 @@ function showGame(game, keepFrame) {
   for (const d of game.diagnostics) {
     const pre = el("pre", visibleLines(d.text), d.severity);
     pre.dataset.code = d.code;
+    // It scrolls: reached with Tab, its lines read with the arrows.
+    pre.tabIndex = 0;
+    pre.setAttribute("aria-label", d.severity + " " + d.code);
     diagnostics.appendChild(pre);
   }
   // Moves.
@@ -549,14 +569,18 @@ async function writeBeside() {
 
 // ---- the event: rounds by boards, players with their games ----
 
+// A game's status at a glance: the later of two copies is a duplicate, whatever its checks.
+function eventStatus(g) { return g.duplicate_of ? "duplicate" : g.status; }
+
 function eventGameButton(g, label) {
-  const b = el("button", label, "event-game status-" + g.status);
+  const status = eventStatus(g);
+  const b = el("button", label, "event-game status-" + status);
   b.type = "button";
   b.dataset.file = g.file;
   b.dataset.game = g.index;
-  b.dataset.status = g.status;
-  b.title = g.status + (g.first ? ": " + g.first : "");
-  b.setAttribute("aria-label", label + ", " + g.status);
+  b.dataset.status = status;
+  b.title = status + (g.duplicate_of ? ": the same game as game " + g.duplicate_of.game : g.first ? ": " + g.first : "");
+  b.setAttribute("aria-label", label + ", " + status);
   b.addEventListener("click", async () => {
     await showFile(g.file);
     await openGame(g.index);
@@ -565,18 +589,38 @@ function eventGameButton(g, label) {
   return b;
 }
 
+// A pairings line no game record stands for: a bye, a forfeit, a withdrawal, or a game
+// expected and missing.
+function eventLine(p) {
+  const names = isolated(p.black || "?") + (p.white ? " \u2013 " + isolated(p.white) : "");
+  const status = p.missing ? "missing" : p.status;
+  const text = {
+    bye: "bye: " + names,
+    withdrawn: "withdrawn: " + names,
+    forfeit: "forfeit: " + names + (p.absent ? " (" + (p.absent === "both" ? "both absent" : p.absent + " absent") + ")" : ""),
+    missing: "missing: " + names,
+  }[status];
+  const s = el("span", text, "event-line status-" + status);
+  s.dataset.status = status;
+  s.dataset.line = p.line;
+  s.title = "line " + p.line + " of the pairings";
+  return s;
+}
+
 async function showEvent() {
   try {
-    const { games } = await api("GET", "/api/event");
+    const { games, pairings } = await api("GET", "/api/event");
     $("event-pane").hidden = false;
     const natural = (a, b) => String(a).localeCompare(String(b), undefined, { numeric: true });
     // Numbers in order, a game without a round or board ("?") last.
     const place = (a, b) => (a === "?") - (b === "?") || natural(a, b);
-    const rounds = [...new Set(games.map((g) => g.round || "?"))].sort(place);
-    const boards = [...new Set(games.map((g) => g.board || "?"))].sort(place);
+    // The pairings' lines shown on their own: byes, forfeits, withdrawals, missing games.
+    const lines = (pairings || []).filter((p) => p.missing || ["bye", "forfeit", "withdrawn"].includes(p.status));
+    const rounds = [...new Set(games.map((g) => g.round || "?").concat(lines.map((p) => p.round || "?")))].sort(place);
+    const boards = [...new Set(games.map((g) => g.board || "?").concat(lines.map((p) => p.board || "?")))].sort(place);
     const table = el("table", null, "event-table");
     const hr = el("tr");
-    for (const h of ["Round"].concat(boards.map((b) => "Board " + visible(b)))) { const th = el("th", h); th.scope = "col"; hr.appendChild(th); }
+    for (const h of ["Round"].concat(boards.map((b) => b === "?" ? "No board" : "Board " + visible(b)))) { const th = el("th", h); th.scope = "col"; hr.appendChild(th); }
     table.createTHead().appendChild(hr);
     const body = table.createTBody();
     for (const r of rounds) {
@@ -591,6 +635,7 @@ async function showEvent() {
         for (const g of games.filter((x) => (x.round || "?") === r && (x.board || "?") === b)) {
           td.appendChild(eventGameButton(g, isolated(g.black || "?") + " \u2013 " + isolated(g.white || "?")));
         }
+        for (const p of lines.filter((x) => (x.round || "?") === r && (x.board || "?") === b)) td.appendChild(eventLine(p));
         tr.appendChild(td);
       }
       body.appendChild(tr);
@@ -772,6 +817,7 @@ async function start() {
   zone.addEventListener("drop", (e) => { e.preventDefault(); zone.classList.remove("over"); upload(e.dataTransfer.files); });
   $("file-undo").addEventListener("click", () => travel(true));
   $("bulk-apply").addEventListener("click", setOnSelection);
+  $("bulk-rename").addEventListener("click", renameOnSelection);
   $("select-all").addEventListener("change", (e) => {
     for (const p of document.querySelectorAll("#game-list tbody input.pick")) {
       p.checked = e.target.checked;
