@@ -1564,3 +1564,53 @@ fn cli_quiet_says_one_line_a_file() {
     assert!(said[2].starts_with("2 files, 80 games"), "{said:?}");
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// A diagnostic has one JSON shape: what `repair --format json` lists for a game it does
+/// not repair is what `validate --format json` reports for it, object for object.
+#[test]
+fn repair_reports_a_diagnostic_in_validates_shape() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut compared = 0;
+    let names = [
+        "ambiguous-unfinished.rgn",
+        "unrepairable-three-errors.rgn",
+        "wrong-result-reversed.rgn",
+        "ggf-swap.ggf",
+    ];
+    for name in names {
+        let input = format!("fixtures/repair/{name}");
+        let validated = reversi()
+            .args(["validate", "--format", "json", "--no-event-checks", &input])
+            .output()
+            .expect("validate runs");
+        let validated: serde_json::Value =
+            serde_json::from_slice(&validated.stdout).expect("validate writes JSON");
+        let repaired = reversi()
+            .args(["repair", "--format", "json", &input, "-o"])
+            .arg(dir.path().join(name))
+            .output()
+            .expect("repair runs");
+        let repaired: serde_json::Value =
+            serde_json::from_slice(&repaired.stdout).expect("repair writes JSON");
+        for game in repaired["games"].as_array().expect("games") {
+            let listed = game["diagnostics"].as_array().expect("diagnostics");
+            if game["status"] == "repaired" {
+                assert!(listed.is_empty(), "{game}");
+                continue;
+            }
+            let expected: Vec<&serde_json::Value> = validated["diagnostics"]
+                .as_array()
+                .expect("diagnostics")
+                .iter()
+                .filter(|d| d["game"] == game["game"])
+                .collect();
+            assert_eq!(
+                listed.iter().collect::<Vec<_>>(),
+                expected,
+                "{name}: {game}"
+            );
+            compared += listed.len();
+        }
+    }
+    assert!(compared >= 3, "{compared} diagnostics compared");
+}

@@ -743,19 +743,13 @@ fn game_json(
     repair: &Repair,
     note: Option<&str>,
 ) -> serde_json::Value {
-    let diagnostics: Vec<serde_json::Value> = repair
+    // A diagnostic in the one shape every report gives it (the library's `Located`).
+    let mut renderer = reversi_record::diagnostic::Renderer::plain();
+    let diagnostics: Vec<_> = repair
         .diagnostics
         .iter()
         .filter(|_| repair.status != Status::Repaired)
-        .map(|d| {
-            json!({
-                "code": d.code,
-                "severity": d.severity.name(),
-                "move": d.move_number,
-                "message": d.message,
-                "help": d.help,
-            })
-        })
+        .map(|d| renderer.locate(d, &game.source))
         .collect();
     json!({
         "file": file,
