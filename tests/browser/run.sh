@@ -19,9 +19,21 @@ if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
 fi
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r requirements.txt
+# axe-core 4 for the accessibility audit, from npm when it is there (kept in the venv);
+# otherwise walk.py takes the axe-core that axe-selenium-python bundles.
+axe=()
+if [ ! -f "$venv/axe-core/axe.min.js" ] && command -v npm >/dev/null; then
+    (cd "$venv" && npm pack --silent axe-core@4 >/dev/null 2>&1 && mkdir -p axe-core \
+        && tar -xzf axe-core-*.tgz -C axe-core --strip-components=1 package/axe.min.js \
+        && rm -f axe-core-*.tgz) || echo "tests/browser: no axe-core from npm; using axe-selenium-python's" >&2
+fi
+if [ -f "$venv/axe-core/axe.min.js" ]; then
+    axe=(--axe "$(pwd)/$venv/axe-core/axe.min.js")
+fi
 reversi=${REVERSI:-${CARGO_TARGET_DIR:-$root/target}/debug/reversi}
 if [ ! -x "$reversi" ]; then
     (cd "$root" && cargo build --features cli --locked --bin reversi)
 fi
 # Selenium is given the driver: it looks nothing up on the network.
-SE_OFFLINE=true "$venv/bin/python" walk.py --reversi "$reversi" --fixtures "$root/fixtures/serve" "$@"
+SE_OFFLINE=true "$venv/bin/python" walk.py --reversi "$reversi" --fixtures "$root/fixtures/serve" \
+    --event "$root/fixtures/director-event/incoming" "${axe[@]}" "$@"
