@@ -183,10 +183,27 @@ def test_a_failed_input_is_a_read_error_at_the_end(tmp_path):
         rr.validate(tmp_path / "missing.rgn", stream=True)
 
 
+def interrupt(script):
+    """Runs `script` in a fresh Python, sends SIGINT one second after it prints "ready",
+    and returns (seconds from the signal to the end, stdout, stderr, exit code)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "ready", proc.communicate()[1]
+    time.sleep(1.0)
+    assert proc.poll() is None, "the run ended before the signal: make it longer"
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    return time.monotonic() - sent, out, err, proc.returncode
+
+
 def test_ctrl_c_stops_a_stream_within_half_a_second(tmp_path):
     path = tmp_path / "unfinished.txt"
     unfinished_games(path, 1 << 20)
-    script = f"""
+    seconds, out, err, code = interrupt(
+        f"""
         import sys, time
         import reversi_record as rr
         found = rr.validate([{str(path)!r}] * 400, allow=["duplicate-game"], stream=True)
@@ -198,23 +215,38 @@ def test_ctrl_c_stops_a_stream_within_half_a_second(tmp_path):
                 if n % 1000 == 0:
                     time.sleep(0.001)
         except KeyboardInterrupt:
-            print("KeyboardInterrupt", found.closed or "open", flush=True)
+            print("KeyboardInterrupt", flush=True)
             # The run stopped: a new one starts at once.
             assert next(rr.validate({str(path)!r}, stream=True)).code == "unfinished"
             sys.exit(3)
         print("finished", n, flush=True)
-    """
-    proc = subprocess.Popen(
-        [sys.executable, "-c", textwrap.dedent(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        """
     )
-    assert proc.stdout.readline().strip() == "ready", proc.stderr.read()
-    time.sleep(1.0)
-    assert proc.poll() is None, "the run ended before the signal: make it longer"
-    sent = time.monotonic()
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
-    seconds = time.monotonic() - sent
     assert "PanicException" not in err, err
     assert "KeyboardInterrupt" in out, (out, err)
-    assert proc.returncode == 3, (proc.returncode, err)
+    assert code == 3, (code, err)
     assert seconds < 0.5, f"{seconds:.2f} s from the signal to the end"
+
+
+def test_ctrl_c_stops_output_and_leaves_no_file(tmp_path):
+    path = tmp_path / "unfinished.txt"
+    unfinished_games(path, 1 << 20)
+    out_dir = tmp_path / "out"
+    out_dir.mkdir()
+    seconds, out, err, code = interrupt(
+        f"""
+        import sys
+        import reversi_record as rr
+        print("ready", flush=True)
+        try:
+            rr.validate([{str(path)!r}] * 400, allow=["duplicate-game"], output={str(out_dir / "found.jsonl")!r})
+        except KeyboardInterrupt:
+            print("KeyboardInterrupt", flush=True)
+            sys.exit(3)
+        print("finished", flush=True)
+        """
+    )
+    assert "KeyboardInterrupt" in out, (out, err)
+    assert code == 3 and seconds < 0.5, (code, seconds, err)
+    # Neither the file nor its temporary.
+    assert list(out_dir.iterdir()) == []
