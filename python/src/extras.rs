@@ -8,7 +8,7 @@ use pyo3::types::{PyDict, PyList};
 use reversi_record::event::{Register, Schedule, StandingsRequest};
 use reversi_record::formats::{Format, ParsedGame, ReadOptions, WriteOptions};
 use reversi_record::pipeline::conversion::{Conversion, Event as Converted, Outcome};
-use reversi_record::pipeline::validation::Validation;
+use reversi_record::pipeline::validation::{Event as Validated, Validation};
 use reversi_record::repair::{repair_record, RepairOptions};
 
 use crate::convert::{ser_to_py, to_py};
@@ -90,20 +90,40 @@ pub(crate) fn standings(
         withdrawn: withdrawn.map(|w| w.into_iter().map(|t| t.0).collect()),
         pairings,
     };
-    let result = py.allow_threads(|| -> Result<_, String> {
-        let gathered = validation
-            .collect(inputs.into_iter())
+    // As `Validation::collect`, with a stop flag for Ctrl-C looked at between blocks.
+    let result = crate::interrupt::interruptible(py, |stop| -> Result<_, String> {
+        let mut event = reversi_record::event::Event::default();
+        let mut failed: Option<String> = None;
+        let mut name: std::sync::Arc<str> = "-".into();
+        validation
+            .gather(true)
+            .run(inputs.into_iter(), |found| {
+                if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    return Err(crate::interrupt::stopped());
+                }
+                match found {
+                    Validated::Start(input) => {
+                        name = input.into();
+                        event.start_input(name.clone());
+                    }
+                    Validated::Facts(block) => event.absorb(block),
+                    Validated::ReadFailed(e) => {
+                        failed.get_or_insert_with(|| format!("{name}: reading failed: {e}"));
+                    }
+                    Validated::Game(..) | Validated::Clean(_) | Validated::Ended(_) => {}
+                }
+                Ok(())
+            })
             .map_err(|e| e.to_string())?;
-        if let Some((name, e)) = gathered.failed.first() {
-            return Err(format!("{name}: reading failed: {e}"));
+        if let Some(first) = failed {
+            return Err(first);
         }
-        let mut event = gathered.event;
         if let Some(register) = register {
             event.set_register(register);
         }
         Ok(event.standings(&request))
     });
-    let report = match result {
+    let report = match result? {
         Err(e) => return Err(errors::raise(py, "ReadError", e, "io", None)),
         Ok(Err(unknown)) => {
             return Err(errors::raise(
@@ -264,7 +284,7 @@ pub(crate) fn convert(
     }
     let name = output.display().to_string();
     let target = format.name();
-    let run = py.allow_threads(|| -> io::Result<_> {
+    let run = crate::interrupt::interruptible(py, |stop| -> io::Result<_> {
         let mut refusals = Vec::new();
         let mut file = reversi_record::output::AtomicFile::create(&output)?;
         let tally = {
@@ -272,6 +292,10 @@ pub(crate) fn convert(
             let mut current = String::new();
             let tally = conversion
                 .run(inputs.into_iter(), &mut *writer, |event| {
+                    // Ctrl-C: the run stops and the file is not put in place.
+                    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        return Err(crate::interrupt::stopped());
+                    }
                     match event {
                         Converted::Start(n) => current = n,
                         Converted::Game(game, Outcome::Refused(e)) => refusals.push((
@@ -293,7 +317,7 @@ pub(crate) fn convert(
         file.commit()?;
         Ok((tally, refusals))
     });
-    let (tally, refusals) = run.map_err(|e| errors::io(py, &name, &e))?;
+    let (tally, refusals) = run?.map_err(|e| errors::io(py, &name, &e))?;
     let d = PyDict::new(py);
     d.set_item("files", tally.files)?;
     d.set_item("games", tally.games)?;

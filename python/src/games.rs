@@ -708,20 +708,30 @@ pub(crate) fn write_records(
     format: Format,
     options: &WriteOptions,
 ) -> PyResult<(Vec<u8>, Vec<String>)> {
-    let mut out = Vec::new();
+    use std::sync::atomic::Ordering;
     let mut dropped = Vec::new();
-    let result = py.allow_threads(|| -> Result<(), WriteError> {
-        let mut writer = format.writer(Box::new(&mut out), options);
-        for record in records {
-            dropped.extend(writer.write(record)?);
+    // Interruptible: the stop flag is looked at before each game written and read back.
+    let result = crate::interrupt::interruptible(py, |stop| -> Result<_, WriteError> {
+        let mut out = Vec::new();
+        {
+            let mut writer = format.writer(Box::new(&mut out), options);
+            for record in records {
+                if stop.load(Ordering::Relaxed) {
+                    return Err(WriteError::Io(crate::interrupt::stopped()));
+                }
+                dropped.extend(writer.write(record)?);
+            }
+            writer.finish()?;
         }
-        writer.finish()?;
-        Ok(())
-    });
-    result.map_err(|e| refused(py, &e, &format.name(), options.lossy))?;
-    // What is written must read back: a game its reader would refuse (over the size of a
-    // game, a line, its moves or tags) is refused here, before anything is written out.
-    let unread = py.allow_threads(|| refused_on_reading(format, &out, records.len()));
+        // What is written must read back: a game its reader would refuse (over the size
+        // of a game, a line, its moves or tags) is refused here, before anything is
+        // written out.
+        let out = Arc::new(out);
+        let unread = refused_on_reading(format, &out, records.len(), stop);
+        Ok((out, unread))
+    })?;
+    let (out, unread) = result.map_err(|e| refused(py, &e, &format.name(), options.lossy))?;
+    let out = Arc::try_unwrap(out).unwrap_or_else(|shared| shared.to_vec());
     if let Some((game, code, message)) = unread {
         let extra = PyDict::new(py);
         let _ = extra.set_item("lost", PyList::empty(py));
@@ -751,17 +761,25 @@ pub(crate) fn write_records(
 /// [`MAX_TAGS`]: reversi_record::formats::text::MAX_TAGS
 fn refused_on_reading(
     format: Format,
-    bytes: &[u8],
+    bytes: &Arc<Vec<u8>>,
     written: usize,
+    stop: &std::sync::atomic::AtomicBool,
 ) -> Option<(usize, &'static str, String)> {
     use reversi_record::codes::Code;
     let limit = |d: &Diagnostic| {
         d.is_error() && matches!(d.code, Code::SyntaxTooLong | Code::SyntaxGameTooLarge)
     };
     let len = Some(bytes.len() as u64);
+    /// The bytes written, shared with the reader (not copied).
+    struct Shared(Arc<Vec<u8>>);
+    impl AsRef<[u8]> for Shared {
+        fn as_ref(&self) -> &[u8] {
+            &self.0
+        }
+    }
     // As `read` opens it: the detection step reads a JSON document's envelope.
     let Ok(detected) = Format::detect(
-        Box::new(io::Cursor::new(bytes.to_vec())),
+        Box::new(io::Cursor::new(Shared(bytes.clone()))),
         "<written>",
         len,
         Some(format),
@@ -775,6 +793,10 @@ fn refused_on_reading(
     });
     let mut read = 0;
     while let Some(game) = games.next_parsed() {
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            // Interrupted: what it returns is dropped.
+            return None;
+        }
         let Ok(game) = game else {
             // The writer's own output failing to read is no limit of a game: the tests of
             // each format's round trip cover it.

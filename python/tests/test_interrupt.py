@@ -23,6 +23,10 @@ LONG_CALLS = {
     "validate stream": f"sum(1 for _ in rr.validate([{str(WTHOR)!r}] * 2000, stream=True))",
     "validate output": f"rr.validate([{str(WTHOR)!r}] * 2000, output=__import__('tempfile').mktemp(suffix='.jsonl'))",
     "to_numpy": "rr.to_numpy(GAMES * 3000)",
+    # Writing and reading back 60,000 games; converting and ranking files of them.
+    "write": "rr.write(GAMES * 600)",
+    "convert": f"rr.convert([{str(WTHOR)!r}] * 300, __import__('tempfile').mktemp(suffix='.rgn'), lossy=True)",
+    "standings": f"rr.standings([{str(WTHOR)!r}] * 600)",
     "games": f"rr.games([{str(WTHOR)!r}] * 600)",
     "to_numpy of a reader": "rr.to_numpy(rr.read(b'f5d6c3d3c4f4f6f3e6e7d7c5b6d8c6c7\\n' * 3_000_000), boards=False)",
 }
