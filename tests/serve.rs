@@ -2055,3 +2055,30 @@ fn a_thousand_half_open_connections_are_closed_by_the_timeout() {
     );
     eprintln!("1,000 half-open connections closed in {took:?}");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_named_as_a_pairings_file_is_never_opened() {
+    let dir = fixture_copy();
+    // The register and pairings are looked for among the folder's `.csv` files.
+    let fifo = dir.path().join("pairings.csv");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let desk = start_in(dir);
+    desk.open("round-1.rgn");
+    for path in ["/api/event", "/api/standings", "/api/folder"] {
+        let started = Instant::now();
+        let a = desk.get(path);
+        assert_eq!(a.status, 200, "{path}: {}", a.text());
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "{path} answered in {:?}",
+            started.elapsed()
+        );
+    }
+    let renamed = desk.post("/api/files/0/rename", json!({"games": [1]}));
+    assert_eq!(renamed.status, 409, "no register: {}", renamed.text());
+}

@@ -1156,8 +1156,11 @@ impl Desk {
         id: usize,
         selection: &[usize],
         seen: Option<u64>,
+        found: EventFiles,
     ) -> Result<Value, Refusal> {
-        let (register, _, notes) = self.event_files();
+        let EventFiles {
+            register, notes, ..
+        } = found;
         let Some(register) = register else {
             let why = notes
                 .iter()
@@ -1248,7 +1251,7 @@ impl Desk {
     /// copies. With a pairings file in the served folder, each of its lines too: a game,
     /// a bye, a forfeit, an adjourned game or a withdrawal, and whether a game it expects
     /// is missing (the library's `missing-game`).
-    pub(crate) fn event_games(&self) -> Value {
+    pub(crate) fn event_games(&self, found: EventFiles) -> Value {
         let mut games: Vec<Value> = self
             .loaded()
             .flat_map(|(id, f)| {
@@ -1259,7 +1262,7 @@ impl Desk {
                 })
             })
             .collect();
-        let (event, pairings, notes) = self.event();
+        let (event, pairings, notes) = self.event(found);
         let findings = event.check(pairings.as_ref());
         let ids: Vec<(usize, &str)> = self.loaded().map(|(i, f)| (i, &*f.name)).collect();
         let id_of = |file: &str| ids.iter().find(|(_, name)| *name == file).map(|(i, _)| *i);
@@ -1477,8 +1480,8 @@ impl Desk {
 
     /// The standings of every file loaded: the library's report (each event's standings,
     /// the notes on the way), with the findings across games.
-    pub(crate) fn standings(&self) -> Value {
-        let (event, pairings, mut notes) = self.event();
+    pub(crate) fn standings(&self, found: EventFiles) -> Value {
+        let (event, pairings, mut notes) = self.event(found);
         // Each finding as the command line prints it, with the games it names as the page
         // opens them: the loaded file's id (by the name its games were added under) and
         // the game's number.
@@ -1518,66 +1521,82 @@ impl Desk {
 
     /// Every loaded file's games as one event, read through the served folder's register;
     /// the pairings, and the notes on reading the two.
-    fn event(&self) -> (Event, Option<Schedule>, Vec<String>) {
+    fn event(&self, found: EventFiles) -> (Event, Option<Schedule>, Vec<String>) {
         let mut event = Event::default();
         for (_, file) in self.loaded() {
             let games: Vec<ParsedGame> = file.games.iter().map(|g| g.parsed.clone()).collect();
             event.add_games(&file.name, &games);
         }
         // The director's register and pairings, when a served folder holds them.
-        let (register, pairings, notes) = self.event_files();
+        let EventFiles {
+            register,
+            pairings,
+            notes,
+        } = found;
         if let Some(register) = register {
             event.set_register(std::sync::Arc::new(register));
         }
         (event, pairings, notes)
     }
+}
 
-    /// The player register and the pairings file among the served folders' own files
-    /// (not below them), told by their headers as the command line tells them; a note for
-    /// each read, and for each that cannot be.
-    fn event_files(&self) -> (Option<Register>, Option<Schedule>, Vec<String>) {
-        let (mut register, mut pairings, mut notes) = (None, None, Vec::new());
-        for root in self.roots.iter().filter(|r| r.only.is_none()) {
-            let Ok(entries) = std::fs::read_dir(&root.dir) else {
+/// The director's files a served folder holds beside the sheets.
+#[derive(Default)]
+pub(crate) struct EventFiles {
+    register: Option<Register>,
+    pairings: Option<Schedule>,
+    /// What was read, and what could not be.
+    notes: Vec<String>,
+}
+
+/// The player register and the pairings file among the served folders' own files
+/// (not below them), told by their headers as the command line tells them; a note for
+/// each read, and for each that cannot be. Read outside the desk's lock; only regular
+/// files are opened (a FIFO named `x.csv` would never end).
+pub(crate) fn event_files(roots: &[Root]) -> EventFiles {
+    let (mut register, mut pairings, mut notes) = (None, None, Vec::new());
+    for root in roots.iter().filter(|r| r.only.is_none()) {
+        let Ok(entries) = std::fs::read_dir(&root.dir) else {
+            continue;
+        };
+        let mut files: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv")))
+            .collect();
+        files.sort();
+        for path in files {
+            // A register or a pairings file is a few kilobytes; a bigger CSV is neither.
+            let small = std::fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= 4 << 20);
+            let Some(bytes) = small.then(|| std::fs::read(&path).ok()).flatten() else {
                 continue;
             };
-            let mut files: Vec<PathBuf> = entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv")))
-                .collect();
-            files.sort();
-            for path in files {
-                // A register or a pairings file is a few kilobytes; a bigger CSV is neither.
-                let small = std::fs::metadata(&path).is_ok_and(|m| m.len() <= 4 << 20);
-                let Some(bytes) = small.then(|| std::fs::read(&path).ok()).flatten() else {
-                    continue;
-                };
-                let name = path
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                if register.is_none() && Register::looks_like(&bytes) {
-                    match Register::from_bytes(&bytes) {
-                        Ok(r) => {
-                            notes.push(format!("{name}: read as the player register"));
-                            register = Some(r);
-                        }
-                        Err(e) => {
-                            notes.push(format!("{name}: not read as the player register: {e}"))
-                        }
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if register.is_none() && Register::looks_like(&bytes) {
+                match Register::from_bytes(&bytes) {
+                    Ok(r) => {
+                        notes.push(format!("{name}: read as the player register"));
+                        register = Some(r);
                     }
-                } else if pairings.is_none() && Schedule::looks_like(&bytes) {
-                    match Schedule::from_bytes(&bytes) {
-                        Ok(s) => {
-                            notes.push(format!("{name}: read as the pairings"));
-                            pairings = Some(s);
-                        }
-                        Err(e) => notes.push(format!("{name}: not read as the pairings: {e}")),
+                    Err(e) => notes.push(format!("{name}: not read as the player register: {e}")),
+                }
+            } else if pairings.is_none() && Schedule::looks_like(&bytes) {
+                match Schedule::from_bytes(&bytes) {
+                    Ok(s) => {
+                        notes.push(format!("{name}: read as the pairings"));
+                        pairings = Some(s);
                     }
+                    Err(e) => notes.push(format!("{name}: not read as the pairings: {e}")),
                 }
             }
         }
-        (register, pairings, notes)
+    }
+    EventFiles {
+        register,
+        pairings,
+        notes,
     }
 }
 

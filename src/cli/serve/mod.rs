@@ -720,8 +720,8 @@ async fn rename_on_selection(
     Path(id): Path<usize>,
     Json(request): Json<RenameRequest>,
 ) -> Response {
-    on_desk(server, move |desk| {
-        desk.rename_on_selection(id, &request.games, request.revision)
+    with_event_files(server, move |desk, found| {
+        desk.rename_on_selection(id, &request.games, request.revision, found)
     })
     .await
 }
@@ -770,11 +770,29 @@ async fn redo(
 }
 
 async fn event(State(server): State<Arc<Server>>) -> Response {
-    on_desk(server, |desk| Ok(desk.event_games())).await
+    with_event_files(server, |desk, found| Ok(desk.event_games(found))).await
 }
 
 async fn standings(State(server): State<Arc<Server>>) -> Response {
-    on_desk(server, |desk| Ok(desk.standings())).await
+    with_event_files(server, |desk, found| Ok(desk.standings(found))).await
+}
+
+/// Runs `work` on the desk with the register and pairings of the served folders, read
+/// first outside the desk's lock (no file I/O under it).
+async fn with_event_files<F>(server: Arc<Server>, work: F) -> Response
+where
+    F: FnOnce(&mut Desk, desk::EventFiles) -> Result<Value, Refusal> + Send + 'static,
+{
+    let done = tokio::task::spawn_blocking(move || {
+        let roots = server.desk().roots().to_vec();
+        let found = desk::event_files(&roots);
+        work(&mut server.desk(), found)
+    })
+    .await;
+    match done {
+        Ok(result) => answer(result),
+        Err(e) => refusal(Refusal::new(500, format!("the desk failed: {e}"))),
+    }
 }
 
 #[cfg(test)]
