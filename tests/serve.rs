@@ -2058,15 +2058,19 @@ fn a_thousand_half_open_connections_are_closed_by_the_timeout() {
 
 #[cfg(unix)]
 #[test]
-fn a_fifo_named_as_a_pairings_file_is_never_opened() {
+fn special_files_in_the_served_folder_are_never_opened() {
     let dir = fixture_copy();
-    // The register and pairings are looked for among the folder's `.csv` files.
-    let fifo = dir.path().join("pairings.csv");
-    assert!(Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap()
-        .success());
+    // FIFOs (one where the register and pairings are looked for, among the `.csv` files),
+    // a socket, and a link to a device.
+    for name in ["pairings.csv", "pipe.rgn"] {
+        assert!(Command::new("mkfifo")
+            .arg(dir.path().join(name))
+            .status()
+            .unwrap()
+            .success());
+    }
+    let _socket = std::os::unix::net::UnixListener::bind(dir.path().join("sock.rgn")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.path().join("zero.rgn")).unwrap();
     let desk = start_in(dir);
     desk.open("round-1.rgn");
     for path in ["/api/event", "/api/standings", "/api/folder"] {
@@ -2076,6 +2080,26 @@ fn a_fifo_named_as_a_pairings_file_is_never_opened() {
         assert!(
             started.elapsed() < Duration::from_secs(2),
             "{path} answered in {:?}",
+            started.elapsed()
+        );
+    }
+    let listed = desk.get("/api/folder").json();
+    let paths: Vec<&str> = listed["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    for special in ["pipe.rgn", "sock.rgn", "zero.rgn", "pairings.csv"] {
+        assert!(!paths.contains(&special), "{special} listed: {paths:?}");
+    }
+    for (name, status) in [("pipe.rgn", 400), ("sock.rgn", 400), ("zero.rgn", 403)] {
+        let started = Instant::now();
+        let a = desk.post("/api/open", json!({"root": 0, "path": name}));
+        assert_eq!(a.status, status, "{name}: {}", a.text());
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "{name} refused in {:?}",
             started.elapsed()
         );
     }
