@@ -142,8 +142,8 @@ pub(crate) fn parse_format(s: &str) -> Result<Format, String> {
     s.parse().map_err(|e: ParseFormatError| e.to_string())
 }
 
-/// The facts of every game of `inputs` (their progress on standard error), and whether an
-/// input could not be opened or read (each named in an error line).
+/// The facts of every game of `inputs` ([`run::gather`]; their progress on standard
+/// error), and whether an input could not be opened or read (each named in an error line).
 pub(crate) fn gather(
     inputs: &[PathBuf],
     options: &InputOptions,
@@ -151,37 +151,32 @@ pub(crate) fn gather(
     quiet: bool,
 ) -> io::Result<(reversi_record::event::Event, bool)> {
     let jobs = super::capped_jobs(jobs, quiet);
-    let mut failed_inputs = false;
     let progress = super::progress::Progress::start(inputs, quiet, false);
     let counter = super::progress::Counter::of(progress.as_ref());
-    let mut opened = Vec::new();
-    for path in inputs {
-        match open(path, options) {
-            Ok(input) => {
-                if !quiet {
-                    super::stderr_line(format_args!("note: {}", input.note()));
-                }
-                opened.push((
-                    input.name().clone(),
-                    Some(counter.input(input).into_input()),
-                ));
+    let input_options = options.run();
+    let opened = inputs.iter().map(|path| {
+        run::open(Source::path(path), &input_options).map(|input| counter.input(input))
+    });
+    let options = run::ValidateOptions {
+        jobs: Some(jobs),
+        ..run::ValidateOptions::default()
+    };
+    let (event, report) = run::gather(opened, &options, |step| {
+        match step {
+            run::Step::Input { note, .. } if !quiet => {
+                super::stderr_line(format_args!("note: {note}"))
             }
-            Err(e) => {
-                super::stderr_line(format_args!("error: {e}"));
-                failed_inputs = true;
+            run::Step::OpenFailed(e) => super::stderr_line(format_args!("error: {}", message(e))),
+            run::Step::ReadFailed { name, error } => {
+                super::stderr_line(format_args!("error: {name}: reading failed: {error}"))
             }
+            _ => {}
         }
-    }
-    let gathered = reversi_record::pipeline::validation::Validation::new()
-        .jobs(jobs)
-        .collect(opened.into_iter())
-        .map_err(|stopped| stopped.error)?;
+        Ok(())
+    })
+    .map_err(|stopped| stopped.error)?;
     if let Some(p) = progress {
         p.finish();
     }
-    for (name, e) in &gathered.failed {
-        super::stderr_line(format_args!("error: {name}: reading failed: {e}"));
-        failed_inputs = true;
-    }
-    Ok((gathered.event, failed_inputs))
+    Ok((event, !report.failed.is_empty()))
 }

@@ -14,6 +14,7 @@ mod walk;
 
 pub use open::{open, InputOptions, OpenError, Opened, Source};
 pub use validate::{
-    validate, FailedInput, FileCounts, Status, Step, Stopped, ValidateOptions, ValidateReport,
+    gather, validate, FailedInput, FileCounts, Status, Step, Stopped, ValidateOptions,
+    ValidateReport,
 };
 pub use walk::{walk, Skipped, Walked};

@@ -223,6 +223,40 @@ where
     I: IntoIterator<Item = Result<Opened, OpenError>>,
     I::IntoIter: Send,
 {
+    let (mut report, event) = read(inputs, options, &mut step)?;
+    let checks = options.event_checks
+        && (event.games().len() > 1 || options.pairings.is_some() || options.register.is_some());
+    if checks {
+        let summary = &mut report.summary;
+        let across = event.check_each(options.pairings.as_ref(), |finding| {
+            if options
+                .allow
+                .iter()
+                .any(|a| a.eq_ignore_ascii_case(finding.code.name()))
+            {
+                return Ok(());
+            }
+            summary.add_across_games(finding.code, finding.severity);
+            step(Step::Finding(&finding))
+        });
+        if let Err(error) = across {
+            return Err(Stopped { error, report });
+        }
+    }
+    Ok(report)
+}
+
+/// Every game of `inputs` validated and reported to `step`, the facts of each gathered into
+/// the event (with `options.event_checks`).
+fn read<I>(
+    inputs: I,
+    options: &ValidateOptions,
+    step: &mut impl FnMut(Step<'_>) -> io::Result<()>,
+) -> Result<(ValidateReport, Event), Stopped>
+where
+    I: IntoIterator<Item = Result<Opened, OpenError>>,
+    I::IntoIter: Send,
+{
     let mut report = ValidateReport::default();
     let mut event = Event::default();
     if let Some(register) = &options.register {
@@ -300,24 +334,37 @@ where
             });
         }
     };
-    let checks = options.event_checks
-        && (event.games().len() > 1 || options.pairings.is_some() || options.register.is_some());
-    if checks {
-        let summary = &mut report.summary;
-        let across = event.check_each(options.pairings.as_ref(), |finding| {
-            if options
-                .allow
-                .iter()
-                .any(|a| a.eq_ignore_ascii_case(finding.code.name()))
-            {
-                return Ok(());
-            }
-            summary.add_across_games(finding.code, finding.severity);
-            step(Step::Finding(&finding))
-        });
-        if let Err(error) = across {
-            return Err(Stopped { error, report });
-        }
-    }
-    Ok(report)
+    Ok((report, event))
+}
+
+/// The facts of every game of `inputs` gathered into one [`Event`] (for the standings, a
+/// register's draft or the copies a conversion leaves out), with `step` told what is read as
+/// [`validate`] tells it; no check across games runs.
+///
+/// ```
+/// use reversi_record::run::{self, InputOptions, Source, ValidateOptions};
+/// let games = Source::Bytes { name: "r1.txt".into(), bytes: b"f5d6c3\nf5f6\n".to_vec() };
+/// let (event, report) = run::gather(
+///     [run::open(games, &InputOptions::default())],
+///     &ValidateOptions::default(),
+///     |_| Ok(()),
+/// )?;
+/// assert_eq!((event.games().len(), report.summary.games), (2, 2));
+/// # Ok::<(), run::Stopped>(())
+/// ```
+pub fn gather<I>(
+    inputs: I,
+    options: &ValidateOptions,
+    mut step: impl FnMut(Step<'_>) -> io::Result<()>,
+) -> Result<(Event, ValidateReport), Stopped>
+where
+    I: IntoIterator<Item = Result<Opened, OpenError>>,
+    I::IntoIter: Send,
+{
+    let options = ValidateOptions {
+        event_checks: true,
+        ..options.clone()
+    };
+    let (report, event) = read(inputs, &options, &mut step)?;
+    Ok((event, report))
 }

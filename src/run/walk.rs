@@ -45,7 +45,9 @@ pub struct Skipped {
     pub why: &'static str,
 }
 
-/// Walks `paths`: see the [module](self).
+/// The inputs `paths` stand for: a folder stands for the record files below it, in path
+/// order, each recognised by its content; registers and pairings tables are kept apart;
+/// anything else is [`Skipped`] with why, FIFOs, sockets and devices without being opened.
 pub fn walk(paths: &[PathBuf]) -> io::Result<Walked> {
     let mut out = Walked {
         inputs: Vec::with_capacity(paths.len()),
