@@ -2015,7 +2015,25 @@ fn raise_file_limit(wanted: u64) {
 fn a_thousand_half_open_connections_are_closed_by_the_timeout() {
     let desk = start_with(fixture_copy(), &["--idle-timeout", "0.25"], Stdio::null());
     raise_file_limit(4096);
-    // A thousand peers that send part of a request's headers and nothing more.
+    // One peer that sends part of a request's headers and nothing more: closed by the
+    // timeout, not before it.
+    let mut first = TcpStream::connect(&desk.host).expect("connects");
+    first.write_all(b"GET / HTTP/1.1\r\nHost: ").expect("sent");
+    let sent = Instant::now();
+    first
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let read = first.read(&mut [0u8; 64]);
+    assert!(
+        matches!(read, Ok(0) | Err(_)),
+        "closed, not answered: {read:?}"
+    );
+    let waited = sent.elapsed();
+    assert!(
+        waited >= Duration::from_millis(200) && waited < Duration::from_secs(3),
+        "closed after {waited:?}"
+    );
+    // A thousand of them.
     let started = Instant::now();
     let peers: Vec<TcpStream> = (0..1000)
         .map(|_| {
