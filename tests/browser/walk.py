@@ -552,7 +552,9 @@ def main():
 
         # 10. Close: a file as on disk closes at once and is freed; one with unsaved edits
         # only when the director says so (here: not).
-        options = lambda: [o.text for o in driver.find_elements(By.CSS_SELECTOR, "#file-select option")]
+        # Read at once in the page: the list is rebuilt while the files change.
+        options = lambda: driver.execute_script(
+            "return [...document.querySelectorAll('#file-select option')].map((o) => o.textContent)")
         check(len(options()) == 3, "three files loaded: %s" % options())
         by_id("file-close").click()
         wait.until(lambda d: len(options()) == 2)

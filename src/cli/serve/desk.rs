@@ -195,7 +195,12 @@ impl GameStatus {
 /// One game on the desk.
 #[derive(Clone)]
 struct DeskGame {
-    parsed: ParsedGame,
+    /// The game as read, without its moves when they are held in `moves`: use
+    /// [`DeskGame::parsed`] for the whole game.
+    held: ParsedGame,
+    /// The moves, when each is only a square (or a pass), a colour and a span: 16 bytes a
+    /// move instead of the record's 160.
+    moves: Option<Box<[PlainMove]>>,
     /// The findings without the suggestions (one replay), counted: what the list needs.
     findings: Findings,
     /// The findings with their suggestions, as `reversi validate` prints them: worked out
@@ -214,6 +219,7 @@ impl DeskGame {
     fn new(parsed: ParsedGame, changes: Vec<String>) -> DeskGame {
         let findings = Findings::of(&validate_game_quick(&parsed, &[] as &[&str]));
         let errors = findings.errors > 0 || parsed.record.is_none();
+        let (held, moves) = PlainMove::hold(parsed);
         let status = if errors {
             GameStatus::Errors
         } else if !changes.is_empty() {
@@ -224,13 +230,28 @@ impl DeskGame {
             GameStatus::Warnings
         };
         DeskGame {
-            parsed,
+            held,
+            moves,
             findings,
             full: None,
             status,
             changes,
             repair: None,
             revision: 0,
+        }
+    }
+
+    /// The game whole, its moves put back when they are held apart.
+    fn parsed(&self) -> std::borrow::Cow<'_, ParsedGame> {
+        match (&self.moves, &self.held.record) {
+            (Some(moves), Some(_)) => {
+                let mut game = self.held.clone();
+                if let Some(record) = &mut game.record {
+                    record.moves = moves.iter().copied().map(PlainMove::to_record).collect();
+                }
+                std::borrow::Cow::Owned(game)
+            }
+            _ => std::borrow::Cow::Borrowed(&self.held),
         }
     }
 
@@ -243,7 +264,7 @@ impl DeskGame {
                 409,
                 format!(
                     "game {} was changed elsewhere (another tab?) since this page showed it: reload the game to see that change, then edit again",
-                    self.parsed.index
+                    self.held.index
                 ),
             )),
             _ => Ok(()),
@@ -253,16 +274,16 @@ impl DeskGame {
     /// The game as it is, for the file's history.
     fn kept(&self) -> Kept {
         Kept {
-            n: self.parsed.index,
-            parsed: self.parsed.clone(),
+            n: self.held.index,
+            parsed: self.parsed().into_owned(),
             changes: self.changes.clone(),
         }
     }
 
     fn row(&self) -> Value {
-        let identity = self.parsed.identity().unwrap_or_default();
+        let identity = self.held.identity().unwrap_or_default();
         json!({
-            "index": self.parsed.index,
+            "index": self.held.index,
             "black": identity.black,
             "white": identity.white,
             "round": identity.round,
@@ -272,6 +293,55 @@ impl DeskGame {
             "warnings": self.findings.warnings,
             "first": self.findings.first_error,
         })
+    }
+}
+
+/// A move that is only a square (or a pass), the colour the record gives and its token's
+/// span: how the desk holds the moves of most games.
+#[derive(Clone, Copy, Debug)]
+struct PlainMove {
+    mv: reversi_record::engine::Move,
+    color: Option<reversi_record::engine::Color>,
+    /// The span's offset and length.
+    span: Option<(u32, u32)>,
+}
+
+impl PlainMove {
+    /// The game with its moves taken out as plain moves, when every one of them is plain
+    /// (no flips, evaluation, time or comment; a span that fits); as it is otherwise.
+    fn hold(mut game: ParsedGame) -> (ParsedGame, Option<Box<[PlainMove]>>) {
+        let Some(record) = &mut game.record else {
+            return (game, None);
+        };
+        let plain: Option<Box<[PlainMove]>> = record.moves.iter().map(PlainMove::of).collect();
+        if plain.is_some() {
+            record.moves = Vec::new();
+        }
+        (game, plain)
+    }
+
+    fn of(m: &reversi_record::record::MoveRecord) -> Option<PlainMove> {
+        let extra =
+            m.flips.is_some() || m.eval.is_some() || m.time.is_some() || m.comment.is_some();
+        let span = match m.span {
+            None => None,
+            Some(s) => Some((u32::try_from(s.offset).ok()?, u32::try_from(s.len).ok()?)),
+        };
+        (!extra).then_some(PlainMove {
+            mv: m.mv,
+            color: m.color,
+            span,
+        })
+    }
+
+    fn to_record(self) -> reversi_record::record::MoveRecord {
+        let mut m = reversi_record::record::MoveRecord::new(self.mv);
+        m.color = self.color;
+        m.span = self.span.map(|(offset, len)| reversi_record::record::Span {
+            offset: offset as usize,
+            len: len as usize,
+        });
+        m
     }
 }
 
@@ -529,11 +599,19 @@ impl Loaded {
             .ok_or_else(|| not_found(format!("no game {n}: the file has {count}")))
     }
 
-    /// The records to write, each with its game number (unreadable games have none).
-    fn records(&self) -> impl Iterator<Item = (usize, &Record)> {
+    /// The records to write, each with its game number (unreadable games have none),
+    /// whole: a game's moves held apart are put back (for as long as the write takes).
+    fn records(&self) -> Vec<(usize, std::borrow::Cow<'_, Record>)> {
         self.games
             .iter()
-            .filter_map(|g| g.parsed.record.as_ref().map(|r| (g.parsed.index, r)))
+            .filter_map(|g| {
+                let record = match g.parsed() {
+                    std::borrow::Cow::Borrowed(p) => std::borrow::Cow::Borrowed(p.record.as_ref()?),
+                    std::borrow::Cow::Owned(p) => std::borrow::Cow::Owned(p.record?),
+                };
+                Some((g.held.index, record))
+            })
+            .collect()
     }
 }
 
@@ -881,7 +959,7 @@ impl Desk {
             let Some(wanted) = &player else {
                 return true;
             };
-            let identity = g.parsed.identity().unwrap_or_default();
+            let identity = g.held.identity().unwrap_or_default();
             [identity.black, identity.white]
                 .iter()
                 .flatten()
@@ -923,9 +1001,11 @@ impl Desk {
         let name = file.name.clone();
         let revision = file.revision;
         let game = file.game(n)?;
-        let full = game
-            .full
-            .get_or_insert_with(|| validate_game(&game.parsed, &[] as &[&str]));
+        let whole = game.parsed().into_owned();
+        if game.full.is_none() {
+            game.full = Some(validate_game(&whole, &[] as &[&str]));
+        }
+        let full = game.full.as_deref().unwrap_or_default();
         let mut renderer = Renderer::plain();
         let diagnostics: Vec<Value> = full
             .iter()
@@ -936,12 +1016,12 @@ impl Desk {
                     "message": d.message,
                     "move": d.move_number,
                     "help": d.help,
-                    "text": renderer.render(d, &game.parsed.source),
+                    "text": renderer.render(d, &whole.source),
                 })
             })
             .collect();
         let faulty = game.findings.faulty;
-        let record = game.parsed.record.as_ref();
+        let record = whole.record.as_ref();
         let walk = match record.map(Walk::of) {
             Some(Ok(walk)) => Some(walk),
             _ => None,
@@ -956,8 +1036,8 @@ impl Desk {
             .unwrap_or_default();
         Ok(json!({
             "file": &*name,
-            "index": game.parsed.index,
-            "identity": game.parsed.identity(),
+            "index": whole.index,
+            "identity": whole.identity(),
             "status": game.status,
             "tags": tags,
             "result": record.and_then(|r| r.result.as_ref()),
@@ -987,7 +1067,7 @@ impl Desk {
         } else {
             Format::Rgn
         };
-        Ok((game.parsed.clone(), format, name))
+        Ok((game.parsed().into_owned(), format, name))
     }
 
     /// Keeps the repair found for game `n` and describes it: its status, the finding as
@@ -1002,7 +1082,7 @@ impl Desk {
         let game = file.game(n)?;
         let report = repair
             .report(n)
-            .map(|d| Renderer::plain().render(&d, &game.parsed.source));
+            .map(|d| Renderer::plain().render(&d, &game.held.source));
         let edits = |list: &[reversi_record::repair::Edit]| -> Vec<Value> {
             list.iter()
                 .map(|e| json!({"text": e.to_string(), "move": e.move_number, "other": e.other}))
@@ -1106,7 +1186,8 @@ impl Desk {
         let name = file.name.clone();
         let game = file.game(n)?;
         game.unchanged_since(seen)?;
-        let Some(record) = &game.parsed.record else {
+        let whole = game.parsed();
+        let Some(record) = &whole.record else {
             return Err(Refusal::new(409, "the game could not be read"));
         };
         let mut record = record.clone();
@@ -1215,7 +1296,8 @@ impl Desk {
         wanted.dedup();
         for &n in &wanted {
             let game = file.game(n)?;
-            let Some(record) = &game.parsed.record else {
+            let whole = game.parsed();
+            let Some(record) = &whole.record else {
                 unreadable.push(n);
                 continue;
             };
@@ -1345,18 +1427,21 @@ impl Desk {
         let unreadable: Vec<usize> = file
             .games
             .iter()
-            .filter(|g| g.parsed.record.is_none())
-            .map(|g| g.parsed.index)
+            .filter(|g| g.held.record.is_none())
+            .map(|g| g.held.index)
             .collect();
         // A game the readers would refuse is not written: the file would not read back.
-        let over_limits: Vec<(usize, String)> = file
-            .records()
-            .filter_map(|(n, r)| readable(n, r).err().map(|e| (n, e.message)))
+        let all = file.records();
+        let over_limits: Vec<(usize, String)> = all
+            .iter()
+            .filter_map(|(n, r)| readable(*n, r).err().map(|e| (*n, e.message)))
             .collect();
-        let records = file
-            .records()
-            .filter(|(n, _)| !over_limits.iter().any(|(o, _)| o == n));
+        let records = all
+            .iter()
+            .filter(|(n, _)| !over_limits.iter().any(|(o, _)| o == n))
+            .map(|(n, r)| (*n, r.as_ref()));
         let out = format.write_each(records, &options).map_err(io_refusal)?;
+        drop(all);
         reads_back(format, &out.bytes)?;
         let mut refused: Vec<Value> = out
             .refused
@@ -1373,7 +1458,7 @@ impl Desk {
             .games
             .iter()
             .filter(|g| g.status == GameStatus::Errors)
-            .map(|g| g.parsed.index)
+            .map(|g| g.held.index)
             .collect();
         let report = json!({
             "format": format.name(),
@@ -1524,7 +1609,8 @@ impl Desk {
     fn event(&self, found: EventFiles) -> (Event, Option<Schedule>, Vec<String>) {
         let mut event = Event::default();
         for (_, file) in self.loaded() {
-            let games: Vec<ParsedGame> = file.games.iter().map(|g| g.parsed.clone()).collect();
+            let games: Vec<ParsedGame> =
+                file.games.iter().map(|g| g.parsed().into_owned()).collect();
             event.add_games(&file.name, &games);
         }
         // The director's register and pairings, when a served folder holds them.
