@@ -271,15 +271,6 @@ impl DeskGame {
         }
     }
 
-    /// The game as it is, for the file's history.
-    fn kept(&self) -> Kept {
-        Kept {
-            n: self.held.index,
-            parsed: self.parsed().into_owned(),
-            changes: self.changes.clone(),
-        }
-    }
-
     fn row(&self) -> Value {
         let identity = self.held.identity().unwrap_or_default();
         json!({
@@ -389,12 +380,12 @@ impl Step {
     }
 }
 
-/// A game as it was, in a file's history.
+/// A game as it was, in a file's history: as the desk held it (its moves apart, its
+/// findings worked out).
 struct Kept {
     /// The game's number.
     n: usize,
-    parsed: ParsedGame,
-    changes: Vec<String>,
+    game: DeskGame,
 }
 
 /// A file loaded on the desk.
@@ -536,9 +527,9 @@ impl Loaded {
         };
         for (n, mut game) in edited {
             let slot = self.game(n)?;
-            before.games.push(slot.kept());
             game.revision = revision;
-            *slot = game;
+            let was = std::mem::replace(slot, game);
+            before.games.push(Kept { n, game: was });
         }
         self.revision = revision;
         if self.clean.is_some_and(|c| c > self.undo.len()) {
@@ -582,8 +573,11 @@ impl Loaded {
         // The games of a step are those of the file (numbers never change): each is there.
         for kept in step.games {
             if let Some(slot) = kept.n.checked_sub(1).and_then(|i| self.games.get_mut(i)) {
-                other.games.push(slot.kept());
-                *slot = DeskGame::new(kept.parsed, kept.changes);
+                let was = std::mem::replace(slot, kept.game);
+                other.games.push(Kept {
+                    n: kept.n,
+                    game: was,
+                });
                 slot.revision = revision;
             }
         }
