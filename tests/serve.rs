@@ -1875,6 +1875,10 @@ fn a_served_file_over_the_size_limit_is_refused_unread() {
     let big = std::fs::File::create(dir.path().join("huge.rgn")).unwrap();
     big.set_len(65 << 20).unwrap();
     let desk = start_in(dir);
+    assert_eq!(
+        desk.get("/api/info").json()["limits"]["served_bytes"],
+        64 << 20
+    );
     let started = Instant::now();
     let a = desk.post("/api/open", json!({"root": 0, "path": "huge.rgn"}));
     assert_eq!(a.status, 413, "{}", a.text());

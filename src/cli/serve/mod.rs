@@ -406,7 +406,11 @@ where
 
 async fn info(State(server): State<Arc<Server>>) -> Response {
     on_desk(server, |desk| {
-        Ok(desk.info(json!({ "body_bytes": MAX_BODY, "page": PAGE_MAX })))
+        Ok(desk.info(json!({
+            "body_bytes": MAX_BODY,
+            "served_bytes": desk::MAX_SERVED,
+            "page": PAGE_MAX,
+        })))
     })
     .await
 }
