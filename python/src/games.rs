@@ -7,9 +7,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use reversi_record::diagnostic::{Diagnostic, Renderer, Source};
-use reversi_record::formats::{
-    DetectError, Format, ParsedGame, ReadOptions, WriteError, WriteOptions,
-};
+use reversi_record::formats::{Format, ParsedGame, ReadOptions, WriteError, WriteOptions};
 use reversi_record::pipeline::view::GameReader;
 use reversi_record::pipeline::Input;
 use reversi_record::record::{score, Identity, MoveRecord, Record, Tag};
@@ -74,8 +72,20 @@ pub(crate) fn open(
     rules: Option<reversi_record::Rules>,
     names: Option<&std::path::Path>,
 ) -> PyResult<Input> {
+    open_input(py, src, format, rules, names).map(reversi_record::run::Opened::into_input)
+}
+
+/// Opens a source with the library's one opener ([`reversi_record::run::open`]); its
+/// errors as Python's exceptions, with the library's codes.
+pub(crate) fn open_input(
+    py: Python<'_>,
+    src: Src,
+    format: Option<Format>,
+    rules: Option<reversi_record::Rules>,
+    names_path: Option<&std::path::Path>,
+) -> PyResult<reversi_record::run::Opened> {
     // `names=`: WTHOR's name files, a folder or the two files.
-    let names = names
+    let names = names_path
         .map(reversi_record::formats::wthor::Names::parse)
         .transpose()
         .map_err(|e| errors::usage(py, format!("names: {e}")))?;
@@ -98,59 +108,43 @@ pub(crate) fn open(
             format!("names: {missing} does not exist"),
         ));
     }
-    let (name, path, reader, len): (String, Option<PathBuf>, Box<dyn io::Read + Send>, _) =
-        match src {
-            Src::Path(path) => {
-                let name = path.to_string_lossy().into_owned();
-                let file = std::fs::File::open(&path).map_err(|e| errors::io(py, &name, &e))?;
-                let len = file.metadata().ok().map(|m| m.len());
-                (name, Some(path), Box::new(file), len)
-            }
-            Src::Bytes(name, bytes) => {
-                let len = Some(bytes.len() as u64);
-                (name, None, Box::new(io::Cursor::new(bytes)), len)
-            }
-        };
-    let detected = Format::detect(reader, &name, len, format).map_err(|e| match e {
-        DetectError::Unknown => errors::raise(
+    let source = match src {
+        Src::Path(path) => reversi_record::run::Source::Path(path),
+        Src::Bytes(name, bytes) => reversi_record::run::Source::Bytes { name, bytes },
+    };
+    let options = reversi_record::run::InputOptions {
+        from: format,
+        rules,
+        names: names_path.map(std::path::Path::to_path_buf),
+    };
+    use reversi_record::run::OpenError;
+    let opened = reversi_record::run::open(source, &options).map_err(|e| match e {
+        OpenError::Open { name, error } => errors::io(py, &name, &error),
+        OpenError::UnknownFormat { ref name } => errors::raise(
             py,
             "FormatError",
             format!("{name}: the format is not recognised; name it with format=..."),
-            "unknown-format",
+            e.code(),
             None,
         ),
-        other => errors::raise(py, "ReadError", format!("{name}: {other}"), "io", None),
+        OpenError::Names { message } => errors::usage(py, format!("names: {message}")),
+        e => errors::raise(py, "ReadError", e.to_string(), e.code(), None),
     })?;
-    let options = ReadOptions {
-        name: Arc::from(name.as_str()),
-        path,
-        rules,
-        names_dir: names
-            .as_ref()
-            .and_then(reversi_record::formats::wthor::Names::dir)
-            .map(Into::into),
-        name_files: names
-            .as_ref()
-            .and_then(reversi_record::formats::wthor::Names::files)
-            .cloned(),
-    };
-    if detected.format == Format::Wthor {
-        if let Some(note) = reversi_record::formats::wthor::missing_names_note(&options) {
-            let warning = py.get_type::<pyo3::exceptions::PyUserWarning>();
-            let note = format!("{name}: {}", note.replace("--names DIR", "names=DIR"));
-            PyErr::warn(
-                py,
-                &warning,
-                &std::ffi::CString::new(note).unwrap_or_default(),
-                1,
-            )?;
-        }
+    if let Some(note) = opened.names_note() {
+        let warning = py.get_type::<pyo3::exceptions::PyUserWarning>();
+        let note = format!(
+            "{}: {}",
+            opened.name(),
+            note.replace("--names DIR", "names=DIR")
+        );
+        PyErr::warn(
+            py,
+            &warning,
+            &std::ffi::CString::new(note).unwrap_or_default(),
+            1,
+        )?;
     }
-    Ok(Input {
-        format: detected.format,
-        reader: detected.input,
-        options,
-    })
+    Ok(opened)
 }
 
 /// The games of one input, read as they are asked for.

@@ -21,12 +21,11 @@ use pyo3::types::{PyDict, PyList};
 use reversi_record::diagnostic::{Diagnostic, Located, Renderer};
 use reversi_record::event::{Register, Schedule};
 use reversi_record::output::AtomicFile;
-use reversi_record::pipeline::validation::{Event, Validation as Run};
-use reversi_record::pipeline::Input;
+use reversi_record::run::{self, Opened, Step, ValidateOptions};
 
 use crate::convert::{ser_to_py, to_py};
 use crate::errors;
-use crate::games::{diagnostic_class, format_arg, open, Src};
+use crate::games::{diagnostic_class, format_arg, open_input, Src};
 
 /// How many games' findings (each at most `MAX_PER_GAME` + 1) wait in the queue at most.
 const QUEUE: usize = 64;
@@ -60,11 +59,9 @@ enum Failure {
 pub(crate) struct Setup {
     /// The paths of the inputs, for `output=` to refuse.
     pub(crate) paths: Vec<PathBuf>,
-    pub(crate) inputs: Vec<(String, Option<Input>)>,
-    pub(crate) run: Run,
-    pub(crate) allow: Vec<String>,
-    pub(crate) pairings: Option<Schedule>,
-    pub(crate) register: Option<Arc<Register>>,
+    pub(crate) inputs: Vec<Opened>,
+    /// The run's options (the checks across games always on).
+    pub(crate) options: ValidateOptions,
 }
 
 /// Opens `paths` and sets the run up as `validate(...)`'s arguments say.
@@ -85,23 +82,25 @@ pub(crate) fn setup(
     let rules = crate::engine::rules_arg(py, rules)?;
     let mut inputs = Vec::new();
     for path in &paths {
-        let name = path.to_string_lossy().into_owned();
-        inputs.push((
-            name,
-            Some(open(py, Src::Path(path.clone()), format, rules, names)?),
-        ));
+        inputs.push(open_input(
+            py,
+            Src::Path(path.clone()),
+            format,
+            rules,
+            names,
+        )?);
     }
-    let mut run = Run::new().allow(allow.iter().cloned()).gather(true);
-    if let Some(j) = jobs {
-        run = run.jobs(j);
-    }
-    Ok(Setup {
-        paths,
-        inputs,
-        run,
+    let options = ValidateOptions {
+        jobs,
         allow,
         pairings,
         register,
+        ..ValidateOptions::default()
+    };
+    Ok(Setup {
+        paths,
+        inputs,
+        options,
     })
 }
 
@@ -116,73 +115,48 @@ fn work(
     let Setup {
         paths: _,
         inputs,
-        run,
-        allow,
-        pairings,
-        register,
+        options,
     } = setup;
     let gone = || Failure::Read("the validation was stopped".into());
     let mut failed: Option<String> = None;
-    let mut event = reversi_record::event::Event::default();
-    if let Some(register) = register {
-        event.set_register(register);
-    }
     let mut renderer = Renderer::plain();
-    let mut name: Arc<str> = Arc::from("-");
     let several = inputs.len() > 1;
-    let outcome = run.run(inputs.into_iter(), |e| {
+    let outcome = run::validate(inputs.into_iter().map(Ok), &options, |step| {
         if stop.load(Ordering::Relaxed) {
             return Err(crate::interrupt::stopped());
         }
-        match e {
-            Event::Start(n) => {
-                name = Arc::from(n.as_str());
-                event.start_input(name.clone());
-            }
-            Event::Game(game, diagnostics) => {
+        let item = match step {
+            Step::Game(game, diagnostics) => {
                 let found = diagnostics
                     .iter()
                     .map(|d| (d.clone(), renderer.locate(d, &game.source).line_column))
                     .collect();
-                queue
-                    .send(Item::Game(game.source.name.clone(), found))
-                    .map_err(|_| crate::interrupt::stopped())?;
+                Item::Game(game.source.name.clone(), found)
             }
-            Event::Facts(block) => event.absorb(block),
-            Event::ReadFailed(e) => {
-                failed.get_or_insert_with(|| format!("{name}: {e}"));
+            Step::ReadFailed { name, error } => {
+                failed.get_or_insert_with(|| format!("{name}: {error}"));
+                return Ok(());
             }
-            Event::Ended(counts) if several => {
+            Step::Ended { name, counts } if several => {
                 let counts = serde_json::to_value(counts).map_err(io::Error::other)?;
-                queue
-                    .send(Item::Ended(name.clone(), counts))
-                    .map_err(|_| crate::interrupt::stopped())?;
+                Item::Ended(name.clone(), counts)
             }
-            Event::Clean(_) | Event::Ended(_) => {}
-        }
-        Ok(())
+            Step::Finding(f) => Item::Across(serde_json::to_value(f).map_err(io::Error::other)?),
+            Step::Input { .. } | Step::OpenFailed(_) | Step::Clean(_) | Step::Ended { .. } => {
+                return Ok(())
+            }
+        };
+        queue.send(item).map_err(|_| crate::interrupt::stopped())
     });
-    let mut summary = match outcome {
-        Ok(summary) => summary,
+    let report = match outcome {
+        Ok(report) => report,
         Err(_) if stop.load(Ordering::Relaxed) => return Err(gone()),
         Err(stopped) => return Err(Failure::Read(stopped.to_string())),
     };
-    let sent = event.check_each(pairings.as_ref(), |f| {
-        if stop.load(Ordering::Relaxed) {
-            return Err(gone());
-        }
-        if allow.iter().any(|a| a.eq_ignore_ascii_case(f.code.name())) {
-            return Ok(());
-        }
-        summary.add_across_games(f.code, f.severity);
-        let value = serde_json::to_value(&f).map_err(|e| Failure::Read(e.to_string()))?;
-        queue.send(Item::Across(value)).map_err(|_| gone())
-    });
-    sent?;
     if let Some(first) = failed {
         return Err(Failure::Read(first));
     }
-    serde_json::to_value(summary).map_err(|e| Failure::Read(e.to_string()))
+    serde_json::to_value(report.summary).map_err(|e| Failure::Read(e.to_string()))
 }
 
 /// What the iterator gives next.

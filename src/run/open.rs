@@ -179,6 +179,12 @@ impl Opened {
         self.detection
     }
 
+    /// For WTHOR read without name files: where the reader looked for them (the players
+    /// and tournaments are then shown by their numbers).
+    pub fn names_note(&self) -> Option<&str> {
+        self.names_note.as_deref()
+    }
+
     /// Reads what is read of it through `tap` (a progress counter, say).
     pub fn tap(
         mut self,
