@@ -132,3 +132,64 @@ fn a_step_that_fails_stops_the_run_with_the_report_so_far() {
         stopped.report.summary
     );
 }
+
+/// What the runs that write read back: a file changed between its writing and its reading
+/// back is refused, naming the game; the file as written passes.
+#[test]
+fn read_back_finds_a_game_that_does_not_read_as_written() {
+    use reversi_record::formats::{Format, ReadOptions, WriteOptions};
+    use reversi_record::pipeline::conversion::{Conversion, Event, Outcome};
+    use reversi_record::pipeline::Input;
+    use reversi_record::run::{ReadBack, ReadBackError};
+
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let target = dir.path().join("out.rgn");
+    let conversion = Conversion::new().target(
+        Format::Rgn,
+        &WriteOptions::default(),
+        &ReadOptions::default(),
+    );
+    let write = |back: &mut ReadBack| {
+        let input = Input {
+            format: Format::MoveString,
+            reader: Box::new(&b"f5d6c3d3c4\nf5f6e6f4\nf5d6c5\n"[..]),
+            options: ReadOptions::default(),
+        };
+        let mut text = Vec::new();
+        let mut writer = Format::Rgn.writer(Box::new(&mut text), &WriteOptions::default());
+        conversion
+            .run(
+                [("m.txt", Some(input))].into_iter(),
+                &mut *writer,
+                |event| {
+                    if let Event::Game(_, Outcome::Written(written)) = event {
+                        back.push(written.fingerprint)?;
+                    }
+                    Ok(())
+                },
+            )
+            .expect("converts");
+        writer.finish().expect("finishes");
+        drop(writer);
+        text
+    };
+    let mut back = ReadBack::beside(&target).expect("a spool");
+    let text = write(&mut back);
+    std::fs::write(&target, &text).expect("written");
+    back.check(&conversion, Format::Rgn, &target, &ReadOptions::default())
+        .expect("reads back as written");
+
+    let mut back = ReadBack::beside(&target).expect("a spool");
+    let text = String::from_utf8(write(&mut back)).expect("text");
+    let changed = text.replacen("f6", "d6", 1);
+    assert_ne!(changed, text);
+    std::fs::write(&target, changed).expect("written");
+    let refused = back
+        .check(&conversion, Format::Rgn, &target, &ReadOptions::default())
+        .expect_err("the change is found");
+    assert!(matches!(&refused, ReadBackError::Mismatch { mismatch, .. } if mismatch.game == 2));
+    assert!(refused.to_string().contains("game 2"), "{refused}");
+    // The spools are unnamed: nothing is left beside the output.
+    let left: Vec<_> = std::fs::read_dir(dir.path()).expect("listed").collect();
+    assert_eq!(left.len(), 1);
+}

@@ -10,6 +10,7 @@ use reversi_record::formats::{Format, ParsedGame, ReadOptions, WriteOptions};
 use reversi_record::pipeline::conversion::{Conversion, Event as Converted, Outcome};
 use reversi_record::pipeline::validation::{Event as Validated, Validation};
 use reversi_record::repair::{repair_record, RepairOptions};
+use reversi_record::run::ReadBack;
 
 use crate::convert::{ser_to_py, to_py};
 use crate::errors::{self, Text};
@@ -287,6 +288,11 @@ pub(crate) fn convert(
     let run = crate::interrupt::interruptible(py, |stop| -> io::Result<_> {
         let mut refusals = Vec::new();
         let mut file = reversi_record::output::AtomicFile::create(&output)?;
+        // What is written is read back before it is put in place (as `reversi convert`).
+        let mut back = match (file.staging_path(), ReadBack::applies(format)) {
+            (Some(staged), true) => Some((staged.to_path_buf(), ReadBack::beside(&output)?)),
+            _ => None,
+        };
         let tally = {
             let mut writer = format.writer(Box::new(&mut file), &write);
             let mut current = String::new();
@@ -306,6 +312,11 @@ pub(crate) fn convert(
                                 .replace("--lossy", "lossy=True"),
                         )),
                         Converted::ReadFailed(e) => return Err(e),
+                        Converted::Game(_, Outcome::Written(written)) => {
+                            if let Some((_, back)) = &mut back {
+                                back.push(written.fingerprint)?;
+                            }
+                        }
                         Converted::Game(..) => {}
                     }
                     Ok(())
@@ -314,6 +325,15 @@ pub(crate) fn convert(
             writer.finish()?;
             tally
         };
+        std::io::Write::flush(&mut file)?;
+        if let Some((staged, back)) = back {
+            let options = ReadOptions {
+                name: std::sync::Arc::from(name.as_str()),
+                ..ReadOptions::default()
+            };
+            back.check(&conversion, format, &staged, &options)
+                .map_err(|e| io::Error::other(format!("{name}: {e}")))?;
+        }
         file.commit()?;
         Ok((tally, refusals))
     });

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 import reversi_record as rr
-from conftest import FIXTURES, reversi_cli
+from conftest import DATA, FIXTURES, reversi_cli
 
 
 def test_scenario_run_and_errors():
@@ -97,6 +97,21 @@ def test_convert_writes_and_refuses(tmp_path):
     assert len(list(rr.read(out))) == t["written"]
     t = rr.convert([FIXTURES / "cli" / "mixed.rgn"], tmp_path / "out.wtb")
     assert t["refused"] and all("wthor cannot hold" in r["message"] for r in t["refusals"])
+
+
+def test_convert_reads_back_into_every_format_and_leaves_nothing_beside(tmp_path):
+    # The real WTHOR games of 2004 through every text target: each output is read back
+    # before it is put in place (a difference would raise), and the spools and staged
+    # files are gone.
+    source = DATA / "wthor" / "WTH_2004.wtb"
+    for ext in ["rgn", "pgn", "ggf", "sgf", "json", "txt"]:
+        out = tmp_path / f"out.{ext}"
+        t = rr.convert([source], out, lossy=True)
+        assert t["written"] > 1000 and t["refused"] == 0, t
+        assert len(list(rr.read(out))) == t["written"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        f"out.{ext}" for ext in ["rgn", "pgn", "ggf", "sgf", "json", "txt"]
+    )
 
 
 def test_to_arrow():

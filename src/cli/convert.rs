@@ -11,7 +11,7 @@ use reversi_record::formats::{wthor, Format, ReadOptions, RecordWriter, WriteOpt
 use reversi_record::pipeline::conversion::{
     Conversion, Event, Fingerprint, Outcome, OutputTemplate, Outputs, Stopped, Tally, TemplateError,
 };
-use reversi_record::pipeline::Input;
+use reversi_record::run::ReadBack;
 use reversi_record::Rules;
 
 use super::input::{self, InputOptions};
@@ -467,43 +467,27 @@ impl Outputs for Files<'_> {
 /// for standard output, a FIFO or a device (nothing is staged), nor for OBF, which keeps
 /// each game's final position only.
 fn reads_back(target: Format, staged: bool) -> bool {
-    staged && target != Format::Obf
+    staged && ReadBack::applies(target)
 }
 
 /// Reads the staged output at `path` back and compares it game by game with what was
-/// written; a difference is an error naming the game, and the target is left alone.
+/// written ([`ReadBack::check`]); a difference is an error naming the game, and the target
+/// is left alone.
 fn read_back_check(
     conversion: &Conversion,
     target: Format,
     path: &Path,
     options: &ReadOptions,
-    spool: Spool,
+    spool: ReadBack,
     output: &Output,
 ) -> io::Result<()> {
-    let failed = |what: String| {
+    spool.check(conversion, target, path, options).map_err(|e| {
         let kept = output
             .abandoned()
             .map(|a| format!("; {a}"))
             .unwrap_or_default();
-        io::Error::other(format!("{}: {what}{kept}", output.name()))
-    };
-    let file = std::fs::File::open(path)
-        .map_err(|e| failed(format!("cannot read the written file back: {e}")))?;
-    let input = Input {
-        format: target,
-        reader: Box::new(io::BufReader::with_capacity(256 * 1024, file)),
-        options: options.clone(),
-    };
-    let written = spool
-        .read()
-        .map_err(|e| failed(format!("cannot read the written games back: {e}")))?;
-    match conversion.verify(input, written) {
-        Ok(None) => Ok(()),
-        Ok(Some(mismatch)) => Err(failed(format!(
-            "the written file does not read back as written: {mismatch} (a bug in the {target} writer or reader; please report it)"
-        ))),
-        Err(e) => Err(failed(format!("cannot read the written file back: {e}"))),
-    }
+        io::Error::other(format!("{}: {e}{kept}", output.name()))
+    })
 }
 
 /// What a conversion reported on standard error, and what it saw. Per input, errors are
@@ -549,7 +533,7 @@ struct Report {
 struct FileReport {
     written: usize,
     /// Where their fingerprints are kept for the read-back check.
-    spool: Option<Spool>,
+    spool: Option<ReadBack>,
 }
 
 /// What one input's games gave, by kind.
@@ -592,7 +576,7 @@ impl Report {
     }
 
     /// The fingerprints of the games written to the output `name`, to read it back with.
-    fn take_spool(&mut self, name: &str) -> Option<Spool> {
+    fn take_spool(&mut self, name: &str) -> Option<ReadBack> {
         self.files.get_mut(name)?.spool.take()
     }
 
@@ -612,8 +596,7 @@ impl Report {
                 } else {
                     Path::new(name)
                 };
-                let dir = output_dir(path).unwrap_or_else(|| PathBuf::from("."));
-                file.spool = Some(Spool::new(&dir)?);
+                file.spool = Some(ReadBack::beside(path)?);
             }
             if let Some(spool) = &mut file.spool {
                 spool.push(fingerprint)?;
@@ -928,48 +911,6 @@ impl JsonReport {
             (true, _) => writeln!(self.out, "],\"summary\":{summary}}}")?,
         }
         self.out.flush()
-    }
-}
-
-/// The fingerprints of the games written, kept in an unnamed temporary file so that memory
-/// stays flat however many games are written, for [`Conversion::verify`].
-struct Spool {
-    file: io::BufWriter<std::fs::File>,
-}
-
-impl Spool {
-    /// A spool in `dir` (the output's folder: staged beside it, like the output).
-    fn new(dir: &std::path::Path) -> io::Result<Spool> {
-        let file = reversi_record::output::unnamed_in(dir).map_err(|e| {
-            io::Error::new(
-                e.kind(),
-                format!("cannot create a temporary file in {}: {e}", dir.display()),
-            )
-        })?;
-        Ok(Spool {
-            file: io::BufWriter::new(file),
-        })
-    }
-
-    fn push(&mut self, fingerprint: Fingerprint) -> io::Result<()> {
-        use std::io::Write;
-        self.file.write_all(&fingerprint.to_bytes())
-    }
-
-    /// The fingerprints pushed, in order.
-    fn read(self) -> io::Result<impl Iterator<Item = io::Result<Fingerprint>>> {
-        use std::io::{Read, Seek};
-        let mut file = self.file.into_inner().map_err(|e| e.into_error())?;
-        file.rewind()?;
-        let mut file = io::BufReader::new(file);
-        Ok(std::iter::from_fn(move || {
-            let mut bytes = [0; 16];
-            match file.read_exact(&mut bytes) {
-                Ok(()) => Some(Ok(Fingerprint::from_bytes(bytes))),
-                Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => None,
-                Err(e) => Some(Err(e)),
-            }
-        }))
     }
 }
 

@@ -6,13 +6,17 @@
 //!   detected; WTHOR's name files);
 //! * [`walk`]: the inputs a list of paths and folders stands for, with the event's register
 //!   and pairings found among them;
-//! * [`validate()`]: the validate run, its [`Step`]s and its [`ValidateReport`].
+//! * [`validate()`]: the validate run, its [`Step`]s and its [`ValidateReport`];
+//!   [`gather`]: every game's facts, for the standings;
+//! * [`ReadBack`]: an output read back before it is put in place.
 
 mod open;
+mod read_back;
 mod validate;
 mod walk;
 
 pub use open::{open, InputOptions, OpenError, Opened, Source};
+pub use read_back::{ReadBack, ReadBackError};
 pub use validate::{
     gather, validate, FailedInput, FileCounts, Status, Step, Stopped, ValidateOptions,
     ValidateReport,
