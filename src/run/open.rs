@@ -40,7 +40,6 @@ pub struct InputOptions {
 }
 
 /// Where an input's bytes come from.
-#[derive(Debug)]
 pub enum Source {
     /// Standard input (named `-`).
     Stdin,
@@ -53,6 +52,36 @@ pub enum Source {
         /// The input.
         bytes: Vec<u8>,
     },
+    /// Any reader, under a name (a file read through a hash or a limit, say).
+    Reader {
+        /// The name shown in reports (and whose extension may name the format).
+        name: String,
+        /// The input from its first byte.
+        reader: Box<dyn io::Read + Send>,
+        /// Its length, when known (it helps tell WTHOR files).
+        len: Option<u64>,
+        /// The file it reads, handed to the reader (WTHOR finds its name files beside it).
+        path: Option<PathBuf>,
+    },
+}
+
+impl fmt::Debug for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::Stdin => f.write_str("Stdin"),
+            Source::Path(path) => f.debug_tuple("Path").field(path).finish(),
+            Source::Bytes { name, bytes } => f
+                .debug_struct("Bytes")
+                .field("name", name)
+                .field("len", &bytes.len())
+                .finish(),
+            Source::Reader { name, len, .. } => f
+                .debug_struct("Reader")
+                .field("name", name)
+                .field("len", len)
+                .finish_non_exhaustive(),
+        }
+    }
 }
 
 impl Source {
@@ -261,6 +290,12 @@ pub fn open(source: Source, options: &InputOptions) -> Result<Opened, OpenError>
             let len = Some(bytes.len() as u64);
             (name, None, Box::new(io::Cursor::new(bytes)), len)
         }
+        Source::Reader {
+            name,
+            reader,
+            len,
+            path,
+        } => (name, path, reader, len),
     };
     let detected = match Format::detect(reader, &name, len, options.from) {
         Ok(detected) => detected,

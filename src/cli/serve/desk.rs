@@ -1830,21 +1830,28 @@ fn read_detected(
     path: Option<&Path>,
     from_folder: Option<(usize, PathBuf)>,
 ) -> Result<Loaded, Refusal> {
-    let detected = Format::detect(input, shown, len, None)
-        .map_err(|e| Refusal::new(422, format!("{shown}: {e}")))?;
-    let name: Arc<str> = Arc::from(shown);
-    let options = ReadOptions {
-        name: name.clone(),
+    let source = reversi_record::run::Source::Reader {
+        name: shown.to_owned(),
+        reader: input,
+        len,
         path: path.map(Path::to_path_buf),
-        ..ReadOptions::default()
     };
+    // The library's one opener, as the command line and Python open their inputs.
+    let opened = reversi_record::run::open(source, &reversi_record::run::InputOptions::default())
+        .map_err(|e| match e {
+        reversi_record::run::OpenError::UnknownFormat { ref name } => Refusal::new(
+            422,
+            format!("{name}: {}", reversi_record::formats::DetectError::Unknown),
+        ),
+        e => Refusal::new(422, e.to_string()),
+    })?;
+    let name = opened.name().clone();
+    let format = opened.format();
     let note = format!(
-        "reading {name} as {} ({})",
-        detected.format,
-        detected.detection.phrase()
+        "reading {name} as {format} ({})",
+        opened.detection().phrase()
     );
-    let games = detected.format.read(detected.input, &options);
-    Loaded::read(name, detected.format, note, from_folder, games)
+    Loaded::read(name, format, note, from_folder, opened.games())
 }
 
 /// Searches a repair of `game` (outside the desk's lock).
