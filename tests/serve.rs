@@ -2208,3 +2208,64 @@ fn a_file_written_by_the_desk_is_the_librarys_writing_of_the_records_read() {
         }
     }
 }
+
+#[test]
+fn a_request_trickled_a_byte_at_a_time_is_closed_by_the_request_timeout() {
+    let desk = start_with(
+        fixture_copy(),
+        &["--idle-timeout", "0.5", "--request-timeout", "1"],
+        Stdio::null(),
+    );
+    // A peer that never falls silent for the idle time, but never finishes its headers.
+    let mut peer = TcpStream::connect(&desk.host).expect("connects");
+    peer.set_write_timeout(Some(Duration::from_secs(1)))
+        .unwrap();
+    let started = Instant::now();
+    let mut closed = None;
+    let request = b"GET /api/files HTTP/1.1\r\nHost: localhost\r\nX-Slow: ";
+    for byte in request.iter().chain(std::iter::repeat(&b'a')) {
+        if peer.write_all(&[*byte]).is_err() {
+            closed = Some(started.elapsed());
+            break;
+        }
+        if started.elapsed() > Duration::from_secs(10) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let closed = closed.expect("the trickling peer is closed");
+    // Not by the idle timeout (never 0.5 s without a byte), by the request's: after 1 s.
+    assert!(
+        closed >= Duration::from_millis(900) && closed < Duration::from_secs(4),
+        "closed after {closed:?}"
+    );
+    // A request that arrives whole is answered, on a connection kept alive past the
+    // request time: the time counts from each request's first byte.
+    let mut kept = TcpStream::connect(&desk.host).expect("connects");
+    kept.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let ask = format!("GET / HTTP/1.1\r\nHost: {}\r\n\r\n", desk.host);
+    let mut reader = std::io::BufReader::new(kept.try_clone().expect("cloned"));
+    for _ in 0..3 {
+        kept.write_all(ask.as_bytes()).expect("sent");
+        let mut status = String::new();
+        std::io::BufRead::read_line(&mut reader, &mut status).expect("answered");
+        assert!(status.starts_with("HTTP/1.1 200"), "{status}");
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            std::io::BufRead::read_line(&mut reader, &mut line).expect("a header");
+            if line.trim().is_empty() {
+                break;
+            }
+            if let Some((name, value)) = line.split_once(':') {
+                if name.eq_ignore_ascii_case("content-length") {
+                    length = value.trim().parse().expect("a length");
+                }
+            }
+        }
+        assert!(length > 0);
+        let mut body = vec![0u8; length];
+        reader.read_exact(&mut body).expect("the page");
+        std::thread::sleep(Duration::from_millis(450));
+    }
+}

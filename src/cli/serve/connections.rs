@@ -1,7 +1,9 @@
 //! The desk's connections, bounded: at most [`MAX_CONNECTIONS`] at once (a further peer
-//! waits to be accepted, the others go on being served), and a connection whose peer sends
-//! nothing for the idle time (a request's headers or body trickled, or a kept-alive
-//! connection left open) is closed. No peer can hold the desk: not a slow one, not many.
+//! waits to be accepted, the others go on being served); a connection whose peer sends
+//! nothing for the idle time (a kept-alive connection left open, a request stalled) is
+//! closed, and so is one whose request (headers and body) has not arrived whole within the
+//! request time of its first byte (a request trickled a byte at a time). No peer can hold
+//! the desk: not a slow one, not many.
 
 use std::future::Future;
 use std::io;
@@ -24,14 +26,18 @@ pub(crate) struct Bounded {
     inner: TcpListener,
     permits: Arc<Semaphore>,
     idle: Duration,
+    request: Duration,
 }
 
 impl Bounded {
-    pub(crate) fn new(inner: TcpListener, idle: Duration) -> Bounded {
+    /// Connections of `inner`, closed after `idle` without a byte from the peer, or when a
+    /// request has not arrived whole `request` after its first byte.
+    pub(crate) fn new(inner: TcpListener, idle: Duration, request: Duration) -> Bounded {
         Bounded {
             inner,
             permits: Arc::new(Semaphore::new(MAX_CONNECTIONS)),
             idle,
+            request,
         }
     }
 }
@@ -42,7 +48,7 @@ impl axum::serve::Listener for Bounded {
 
     fn accept(&mut self) -> impl Future<Output = (Timed, std::net::SocketAddr)> + Send {
         let permits = self.permits.clone();
-        let idle = self.idle;
+        let (idle, request) = (self.idle, self.request);
         let inner = &mut self.inner;
         async move {
             // The semaphore is never closed: a permit always comes, once one is free.
@@ -54,6 +60,8 @@ impl axum::serve::Listener for Bounded {
                     io,
                     idle,
                     deadline,
+                    request,
+                    request_deadline: None,
                     _permit: permit,
                 },
                 addr,
@@ -66,11 +74,16 @@ impl axum::serve::Listener for Bounded {
     }
 }
 
-/// A connection that fails its read once its peer has sent nothing for `idle`.
+/// A connection that fails its read once its peer has sent nothing for `idle`, or once a
+/// request has taken `request` since its first byte without being answered.
 pub(crate) struct Timed {
     io: TcpStream,
     idle: Duration,
     deadline: Pin<Box<Sleep>>,
+    request: Duration,
+    /// When the request being received must have arrived: set by its first byte (the
+    /// first read after an answer), cleared by the answer.
+    request_deadline: Option<Pin<Box<Sleep>>>,
     /// Held while the connection is open.
     _permit: Option<OwnedSemaphorePermit>,
 }
@@ -81,12 +94,29 @@ impl AsyncRead for Timed {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
+        let late = || {
+            Poll::Ready(Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "the request did not arrive whole in time",
+            )))
+        };
+        if let Some(deadline) = &mut self.request_deadline {
+            if deadline.as_mut().poll(cx).is_ready() {
+                return late();
+            }
+        }
         let before = buf.filled().len();
         match Pin::new(&mut self.io).poll_read(cx, buf) {
             Poll::Ready(result) => {
                 if buf.filled().len() > before {
-                    let next = Instant::now() + self.idle;
+                    let now = Instant::now();
+                    let next = now + self.idle;
                     self.deadline.as_mut().reset(next);
+                    if self.request_deadline.is_none() {
+                        let request = self.request;
+                        let armed = Box::pin(tokio::time::sleep_until(now + request));
+                        self.request_deadline = Some(armed);
+                    }
                 }
                 Poll::Ready(result)
             }
@@ -110,9 +140,10 @@ impl AsyncWrite for Timed {
         let written = Pin::new(&mut self.io).poll_write(cx, buf);
         if let Poll::Ready(Ok(n)) = written {
             if n > 0 {
-                // A peer that takes the answer is not idle.
+                // A peer that takes the answer is not idle, and its request was answered.
                 let next = Instant::now() + self.idle;
                 self.deadline.as_mut().reset(next);
+                self.request_deadline = None;
             }
         }
         written

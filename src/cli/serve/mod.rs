@@ -63,9 +63,13 @@ pub(crate) struct Args {
     /// connections are served at once.
     #[arg(long, value_name = "SECONDS", default_value = "20", value_parser = idle_seconds)]
     idle_timeout: std::time::Duration,
+    /// Close a connection whose request (its headers and body) has not arrived whole this
+    /// many seconds after its first byte (a request trickled in a byte at a time).
+    #[arg(long, value_name = "SECONDS", default_value = "120", value_parser = idle_seconds)]
+    request_timeout: std::time::Duration,
 }
 
-/// `--idle-timeout`: seconds, from 0.1 to 3600.
+/// `--idle-timeout`, `--request-timeout`: seconds, from 0.1 to 3600.
 fn idle_seconds(text: &str) -> Result<std::time::Duration, String> {
     let seconds: f64 = text
         .parse()
@@ -194,7 +198,7 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
             open_browser(&url);
         }
         let listener =
-            connections::Bounded::new(listener, args.idle_timeout);
+            connections::Bounded::new(listener, args.idle_timeout, args.request_timeout);
         axum::serve(listener, router(server)).await
     })?;
     Ok(super::exit::OK)
