@@ -472,3 +472,26 @@ fn a_record_read_with_control_characters_converts_with_them_replaced() {
         r.stderr
     );
 }
+
+#[test]
+fn whitespace_before_and_between_json_games_is_not_held() {
+    // 24 MB of whitespace before a document, inside its games array and between games:
+    // skipped as it is read, never buffered, so memory stays far below the input's size.
+    let dir = scratch("json-whitespace");
+    let ws = " \n\t\r".repeat(2_000_000);
+    let game = r#"{"rules":"othello","moves":[{"move":"f5"},{"move":"d6"}]}"#;
+    let document = format!(
+        "{ws}{{\"format\":\"reversi-record\",\"version\":2,\"games\":[{ws}{game},{ws}{game}]}}"
+    );
+    let path = dir.join("spaces.json");
+    fs::write(&path, &document).unwrap();
+    let r = sane_run(&["validate", "-q", "--format", "json"], &path);
+    let out = r.stdout();
+    assert!(out.contains("\"games\":2"), "{out}\n{}", r.stderr);
+    assert!(
+        r.max_rss_kb < 16 * 1024,
+        "{} KiB for {} bytes",
+        r.max_rss_kb,
+        document.len()
+    );
+}

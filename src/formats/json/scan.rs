@@ -85,6 +85,28 @@ impl Scanner<'_> {
         Ok(())
     }
 
+    /// Skips whitespace without keeping it (before the first value: a run of it holds no
+    /// game, and is not held in memory).
+    pub(super) fn skip_ws_unkept(&mut self) -> io::Result<()> {
+        loop {
+            let buf = match self.input.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            let n = buf
+                .iter()
+                .position(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+                .unwrap_or(buf.len());
+            if n == 0 {
+                return Ok(());
+            }
+            self.line += buf[..n].iter().filter(|&&b| b == b'\n').count();
+            self.offset += n;
+            self.input.consume(n);
+        }
+    }
+
     /// Skips a UTF-8 byte-order mark.
     pub(super) fn skip_bom(&mut self) -> io::Result<()> {
         let buf = self.input.fill_buf()?;

@@ -271,8 +271,7 @@ impl JsonGames<'_> {
     /// JSON Lines (it closes first).
     fn start(&mut self) -> io::Result<()> {
         self.scanner.skip_bom()?;
-        let mut lead = Vec::new();
-        self.scanner.skip_ws(&mut lead)?;
+        self.scanner.skip_ws_unkept()?;
         match self.scanner.peek()? {
             None => {
                 self.state = State::Done;
@@ -566,7 +565,7 @@ impl JsonGames<'_> {
     /// Reads one element of the document's `games` array, or its closing `]`.
     fn game_element(&mut self) -> io::Result<()> {
         self.scratch.clear();
-        self.scanner.skip_ws(&mut self.scratch)?;
+        self.scanner.skip_ws_unkept()?;
         match self.scanner.peek()? {
             Some(b']') => {
                 self.scanner.take(&mut self.scratch)?;
@@ -593,10 +592,11 @@ impl JsonGames<'_> {
             End::TooLong(len) => self.too_long(element, len),
             End::Complete => self.game(element),
         }
-        let mut between = self.chunk_start();
-        // What lies between two games is dropped but where a comma is missing.
+        // What lies between two games is dropped but where a comma is missing (whitespace
+        // is never kept: a run of it between games holds nothing).
         self.scratch.clear();
-        self.scanner.skip_ws(&mut self.scratch)?;
+        self.scanner.skip_ws_unkept()?;
+        let mut between = self.chunk_start();
         match self.scanner.peek()? {
             Some(b',') => {
                 self.scanner.take(&mut self.scratch)?;
