@@ -16,6 +16,7 @@ from __future__ import annotations
 from . import errors, scenario
 from ._native import (
     Dataset,
+    Findings,
     Game,
     Position,
     Reader,
@@ -63,6 +64,7 @@ __all__ = [
     "Reader",
     "Rules",
     "Validation",
+    "Findings",
     "read",
     "write",
     "validate",

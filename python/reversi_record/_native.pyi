@@ -134,6 +134,20 @@ class Validation(Iterator[Diagnostic]):
     def __iter__(self) -> Validation: ...
     def __next__(self) -> Diagnostic: ...
 
+class Findings(Sequence[Diagnostic]):
+    """``validate()``'s ``diagnostics``: every game's findings in order, kept on disk (a
+    line of JSON each in an unnamed temporary file, 8 bytes each in memory); a
+    ``Diagnostic`` is made when it is asked for. ``len``, indexing, slices (lists),
+    iteration and ``==`` with any sequence; ``list()`` makes a list, and a pickle or a copy
+    is one."""
+
+    def __len__(self) -> int: ...
+    @overload
+    def __getitem__(self, index: int) -> Diagnostic: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Diagnostic]: ...
+    def __iter__(self) -> Iterator[Diagnostic]: ...
+
 class Dataset(Iterator[dict[str, Any]]):
     """Chunks of games as arrays (``dataset(..., chunk=N)``)."""
 

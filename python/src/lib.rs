@@ -15,6 +15,7 @@ mod datasets;
 mod engine;
 mod errors;
 mod extras;
+mod findings;
 mod games;
 mod interrupt;
 mod table;
@@ -213,6 +214,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<games::Game>()?;
     m.add_class::<games::Reader>()?;
     m.add_class::<validation::Stream>()?;
+    m.add_class::<findings::Findings>()?;
     m.add_function(wrap_pyfunction!(read, m)?)?;
     m.add_function(wrap_pyfunction!(write, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;

@@ -25,6 +25,7 @@ use reversi_record::run::{self, Opened, Step, ValidateOptions};
 
 use crate::convert::{ser_to_py, to_py};
 use crate::errors;
+use crate::findings::Spool;
 use crate::games::{diagnostic_class, format_arg, open_input, Src};
 
 /// How many games' findings (each at most `MAX_PER_GAME` + 1) wait in the queue at most.
@@ -42,8 +43,8 @@ enum Item {
     Game(Arc<str>, Vec<Found>),
     /// A finding across games, in its JSON shape.
     Across(serde_json::Value),
-    /// An input is over (with several inputs): its name and counts in their JSON shape.
-    Ended(Arc<str>, serde_json::Value),
+    /// An input is over (with several inputs): its name and counts.
+    Ended(Arc<str>, reversi_record::validate::Summary),
     /// The run is over: the summary in its JSON shape, or why it failed.
     Done(Result<serde_json::Value, Failure>),
 }
@@ -137,10 +138,7 @@ fn work(
                 failed.get_or_insert_with(|| format!("{name}: {error}"));
                 return Ok(());
             }
-            Step::Ended { name, counts } if several => {
-                let counts = serde_json::to_value(counts).map_err(io::Error::other)?;
-                Item::Ended(name.clone(), counts)
-            }
+            Step::Ended { name, counts } if several => Item::Ended(name.clone(), counts.clone()),
             Step::Finding(f) => Item::Across(serde_json::to_value(f).map_err(io::Error::other)?),
             Step::Input { .. } | Step::OpenFailed(_) | Step::Clean(_) | Step::Ended { .. } => {
                 return Ok(())
@@ -400,20 +398,44 @@ impl Stream {
     }
 }
 
-/// `validate()` without `stream`: every finding gathered, as before, in a dict of
-/// `diagnostics` (`Diagnostic`s), `findings` (dicts) and `summary`.
+/// `validate()` without `stream`: a dict of `diagnostics` (a `Findings` sequence of
+/// `Diagnostic`s, kept on disk: memory stays flat however many there are), `findings` (the
+/// findings across games, dicts) and `summary`.
 pub(crate) fn gathered(py: Python<'_>, setup: Setup) -> PyResult<Py<PyDict>> {
     let mut stream = Stream::start(setup)?;
-    let diagnostics = PyList::empty(py);
+    let failed = |e: io::Error| {
+        PyRuntimeError::new_err(format!("keeping the findings in a temporary file: {e}"))
+    };
+    let mut spool = Spool::new().map_err(failed)?;
     let findings = PyList::empty(py);
-    while let Some(next) = stream.next_finding(py)? {
-        match next {
-            Next::Game(d) => diagnostics.append(d)?,
-            Next::Across(f) => findings.append(f)?,
+    loop {
+        match stream.receive(py)? {
+            // Closed: only by a signal, which `receive` raised.
+            None => return Err(PyRuntimeError::new_err("the validation was stopped")),
+            Some(Item::Game(file, found)) => {
+                for (d, line_column) in &found {
+                    let located = Located {
+                        diagnostic: d,
+                        file: Some(&file),
+                        line_column: *line_column,
+                    };
+                    spool.push(&located).map_err(failed)?;
+                }
+                stream.given += found.len();
+            }
+            Some(Item::Across(value)) => {
+                stream.given += 1;
+                findings.append(to_py(py, &value)?)?;
+            }
+            Some(Item::Ended(..)) => {}
+            Some(Item::Done(outcome)) => {
+                stream.end(py, outcome)?;
+                break;
+            }
         }
     }
     let out = PyDict::new(py);
-    out.set_item("diagnostics", diagnostics)?;
+    out.set_item("diagnostics", spool.finish().map_err(failed)?)?;
     out.set_item("findings", findings)?;
     let summary = stream
         .summary_value()
@@ -452,12 +474,11 @@ pub(crate) fn written(py: Python<'_>, setup: Setup, path: PathBuf) -> PyResult<P
                 stream.given += found.len();
             }
             Some(Item::Ended(input, counts)) => {
-                let mut counts = counts;
-                // As the command line's `FileCounts`: the name, no `files` (one).
-                if let Some(map) = counts.as_object_mut() {
-                    map.remove("files");
-                    map.insert("file".into(), serde_json::Value::from(&*input));
-                }
+                // The command line's line of an input's counts.
+                let counts = reversi_record::run::FileCounts {
+                    file: input.to_string(),
+                    counts,
+                };
                 line(&mut out, &counts).map_err(|e| failed(py, e))?;
             }
             Some(Item::Across(value)) => {

@@ -96,8 +96,23 @@ WRITTEN = """
 """
 
 
+LISTED = """
+    import json, sys
+    import reversi_record as rr
+    report = rr.validate(sys.argv[1], allow=["duplicate-game"])
+    codes, games = {}, set()
+    for d in report["diagnostics"]:
+        codes[d.code] = codes.get(d.code, 0) + 1
+        games.add(d.game)
+    assert len(report["diagnostics"]) == sum(codes.values())
+    print(json.dumps({"codes": codes, "games": len(games), "summary": report["summary"], "peak": peak_mb()}))
+"""
+
+
 @pytest.mark.skipif(sys.platform != "linux", reason="VmHWM is Linux's")
-@pytest.mark.parametrize("script", [STREAMED, WRITTEN], ids=["stream", "output"])
+@pytest.mark.parametrize(
+    "script", [STREAMED, WRITTEN, LISTED], ids=["stream", "output", "lists"]
+)
 def test_validation_of_8_mb_of_findings_stays_under_200_mb(tmp_path, script):
     path = tmp_path / "unfinished.txt"
     planted = unfinished_games(path, 8 << 20)
@@ -250,3 +265,23 @@ def test_ctrl_c_stops_output_and_leaves_no_file(tmp_path):
     assert code == 3 and seconds < 0.5, (code, seconds, err)
     # Neither the file nor its temporary.
     assert list(out_dir.iterdir()) == []
+
+
+def test_the_lists_findings_are_a_sequence_kept_on_disk(tmp_path):
+    mixed = FIXTURES / "cli" / "mixed.rgn"
+    report = rr.validate([mixed, mixed])
+    found = report["diagnostics"]
+    streamed = [d for d in rr.validate([mixed, mixed], stream=True) if d.game is not None]
+    assert isinstance(found, rr.Findings) and len(found) == len(streamed) > 2
+    assert found == streamed and list(found) == streamed
+    assert found[0] == streamed[0] and found[-1] == streamed[-1]
+    assert found[1:3] == streamed[1:3] and found[::-1] == streamed[::-1]
+    with pytest.raises(IndexError):
+        found[len(found)]
+    with pytest.raises(TypeError):
+        found["code"]
+    assert [d.code for d in found] == [d["code"] for d in found]
+    import pickle
+
+    assert pickle.loads(pickle.dumps(found)) == streamed
+    assert "kept on disk" in repr(found)
