@@ -7,7 +7,7 @@
 //!
 //! ```
 //! use reversi_record::formats::{Format, ReadOptions, WriteOptions};
-//! use reversi_record::pipeline::conversion::{Conversion, Converted, Outcome};
+//! use reversi_record::pipeline::conversion::{Conversion, Event as Converted, Outcome};
 //! use reversi_record::pipeline::Input;
 //! use reversi_record::run::ReadBack;
 //! let dir = tempfile::tempdir()?;
