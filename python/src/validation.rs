@@ -408,32 +408,11 @@ pub(crate) fn gathered(py: Python<'_>, setup: Setup) -> PyResult<Py<PyDict>> {
     };
     let mut spool = Spool::new().map_err(failed)?;
     let findings = PyList::empty(py);
-    loop {
-        match stream.receive(py)? {
-            // Closed: only by a signal, which `receive` raised.
-            None => return Err(PyRuntimeError::new_err("the validation was stopped")),
-            Some(Item::Game(file, found)) => {
-                for (d, line_column) in &found {
-                    let located = Located {
-                        diagnostic: d,
-                        file: Some(&file),
-                        line_column: *line_column,
-                    };
-                    spool.push(&located).map_err(failed)?;
-                }
-                stream.given += found.len();
-            }
-            Some(Item::Across(value)) => {
-                stream.given += 1;
-                findings.append(to_py(py, &value)?)?;
-            }
-            Some(Item::Ended(..)) => {}
-            Some(Item::Done(outcome)) => {
-                stream.end(py, outcome)?;
-                break;
-            }
-        }
-    }
+    drain(py, &mut stream, |found| match found {
+        Taken::Diagnostic(located) => spool.push(&located).map_err(failed),
+        Taken::Across(value) => findings.append(to_py(py, value)?),
+        Taken::Counts(_) => Ok(()),
+    })?;
     let out = PyDict::new(py);
     out.set_item("diagnostics", spool.finish().map_err(failed)?)?;
     out.set_item("findings", findings)?;
@@ -458,39 +437,14 @@ pub(crate) fn written(py: Python<'_>, setup: Setup, path: PathBuf) -> PyResult<P
     let mut out = io::BufWriter::with_capacity(256 * 1024, file);
     let mut stream = Stream::start(setup)?;
     let failed = |py: Python<'_>, e: io::Error| errors::write(py, &name, &e);
-    loop {
-        match stream.receive(py)? {
-            // Closed: only by a signal, which `receive` raised.
-            None => return Err(PyRuntimeError::new_err("the validation was stopped")),
-            Some(Item::Game(file, found)) => {
-                for (d, line_column) in &found {
-                    let located = Located {
-                        diagnostic: d,
-                        file: Some(&file),
-                        line_column: *line_column,
-                    };
-                    line(&mut out, &located).map_err(|e| failed(py, e))?;
-                }
-                stream.given += found.len();
-            }
-            Some(Item::Ended(input, counts)) => {
-                // The command line's line of an input's counts.
-                let counts = reversi_record::run::FileCounts {
-                    file: input.to_string(),
-                    counts,
-                };
-                line(&mut out, &counts).map_err(|e| failed(py, e))?;
-            }
-            Some(Item::Across(value)) => {
-                stream.given += 1;
-                line(&mut out, &value).map_err(|e| failed(py, e))?;
-            }
-            Some(Item::Done(outcome)) => {
-                stream.end(py, outcome)?;
-                break;
-            }
+    drain(py, &mut stream, |found| {
+        match found {
+            Taken::Diagnostic(located) => line(&mut out, &located),
+            Taken::Counts(counts) => line(&mut out, &counts),
+            Taken::Across(value) => line(&mut out, value),
         }
-    }
+        .map_err(|e| failed(py, e))
+    })?;
     let summary = stream.summary.take().unwrap_or(serde_json::Value::Null);
     let last = serde_json::json!({ "summary": &summary });
     line(&mut out, &last).map_err(|e| failed(py, e))?;
@@ -499,6 +453,53 @@ pub(crate) fn written(py: Python<'_>, setup: Setup, path: PathBuf) -> PyResult<P
     let dict = PyDict::new(py);
     dict.set_item("summary", to_py(py, &summary)?)?;
     Ok(dict.unbind())
+}
+
+/// What [`drain`] hands on, in the run's order.
+enum Taken<'a> {
+    /// A game's diagnostic, with its file, line and column.
+    Diagnostic(Located<'a>),
+    /// An input's counts (with several inputs), after its diagnostics: the command line's
+    /// line of them.
+    Counts(reversi_record::run::FileCounts),
+    /// A finding across games, in its JSON shape.
+    Across(&'a serde_json::Value),
+}
+
+/// Takes the run's items to its end, handing each on to `each` as it comes; the run's
+/// failure is raised, and so is a signal.
+fn drain(
+    py: Python<'_>,
+    stream: &mut Stream,
+    mut each: impl FnMut(Taken<'_>) -> PyResult<()>,
+) -> PyResult<()> {
+    loop {
+        match stream.receive(py)? {
+            // Closed: only by a signal, which `receive` raised.
+            None => return Err(PyRuntimeError::new_err("the validation was stopped")),
+            Some(Item::Game(file, found)) => {
+                for (d, line_column) in &found {
+                    each(Taken::Diagnostic(Located {
+                        diagnostic: d,
+                        file: Some(&file),
+                        line_column: *line_column,
+                    }))?;
+                }
+                stream.given += found.len();
+            }
+            Some(Item::Ended(input, counts)) => {
+                each(Taken::Counts(reversi_record::run::FileCounts {
+                    file: input.to_string(),
+                    counts,
+                }))?;
+            }
+            Some(Item::Across(value)) => {
+                stream.given += 1;
+                each(Taken::Across(&value))?;
+            }
+            Some(Item::Done(outcome)) => return stream.end(py, outcome),
+        }
+    }
 }
 
 /// `value` as one line of JSON.
