@@ -1060,7 +1060,7 @@ impl TextFormat for MoveStrings {
         }
         ClaimLosses::of(record, &Claim::ALL).append_to(&mut losses);
         let start = match &record.start {
-            Some(start) => match edax_prefix(record.rules.board(), start) {
+            Some(start) => match edax_prefix(record.rules, start) {
                 Some(prefix) => Some(prefix),
                 None => {
                     losses.push(
@@ -1148,10 +1148,13 @@ fn kept_passes_phrase(moves: &[usize]) -> String {
     }
 }
 
-/// The Edax prefix `<board> <side>;` of a 2-colour start, if it has no more than that.
-fn edax_prefix(board: BoardShape, start: &StartPosition) -> Option<String> {
+/// The Edax prefix `<board> <side>;` of a 2-colour start of a two-player game, if it has
+/// no more than that (the reader takes a prefix only under two-player rules: a start of
+/// three players, one of them without discs yet, has no prefix).
+fn edax_prefix(rules: Rules, start: &StartPosition) -> Option<String> {
     let s = &start.setup;
-    if start.in_hand.is_some()
+    if rules.players() != 2
+        || start.in_hand.is_some()
         || !s.neutral.is_empty()
         || !s.discs[2].is_empty()
         || !s.discs[3].is_empty()
@@ -1159,7 +1162,7 @@ fn edax_prefix(board: BoardShape, start: &StartPosition) -> Option<String> {
     {
         return None;
     }
-    let mut text = board_text::board_string(board, s);
+    let mut text = board_text::board_string(rules.board(), s);
     text.push(';');
     Some(text)
 }
@@ -1167,6 +1170,54 @@ fn edax_prefix(board: BoardShape, start: &StartPosition) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A start of three players, one without discs yet, looks like a two-colour board but
+    /// the reader takes a prefix only under two-player rules: it is not written as one
+    /// (lossily, it is dropped and named), so what is written reads back.
+    #[test]
+    fn a_start_of_three_players_is_never_a_two_player_prefix() {
+        use crate::formats::{Format, WriteOptions};
+        let rules: Rules = "multi3".parse().unwrap();
+        let mut record = Record::new(rules);
+        let squares = |list: &[&str]| {
+            list.iter()
+                .map(|s| s.parse::<Square>().unwrap())
+                .collect::<crate::engine::SquareSet>()
+        };
+        let empty = squares(&[]);
+        let setup = crate::engine::Setup {
+            discs: [squares(&["d4", "e5"]), squares(&["e4", "d5"]), empty, empty],
+            neutral: empty,
+            turn: Color::White,
+        };
+        record.start = Some(StartPosition {
+            setup,
+            in_hand: None,
+            span: None,
+        });
+        record.moves = vec![crate::record::MoveRecord::new(Move::Place(
+            "f5".parse().unwrap(),
+        ))];
+        let strict =
+            Format::MoveString.write_bytes(std::slice::from_ref(&record), &WriteOptions::default());
+        assert!(strict.is_err(), "{strict:?}");
+        let lossy = WriteOptions {
+            lossy: true,
+            ..WriteOptions::default()
+        };
+        let (text, dropped) = Format::MoveString
+            .write_bytes(std::slice::from_ref(&record), &lossy)
+            .unwrap();
+        let text = String::from_utf8(text).unwrap();
+        assert!(!text.contains(';'), "{text}");
+        assert!(
+            dropped.iter().any(|d| d.contains("start position")),
+            "{dropped:?}"
+        );
+        let back = read_str(&text, None);
+        assert_eq!(back.len(), 1);
+        assert!(back[0].record.is_some(), "{text}");
+    }
 
     fn read_str(text: &str, rules: Option<Rules>) -> Vec<ParsedGame> {
         let options = ReadOptions {
