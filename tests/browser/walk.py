@@ -85,8 +85,21 @@ def director_evening(driver, wait, server, shot, axe):
     def event_view():
         by_id("event-show").click()
         wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#event-rounds tbody tr")) >= 5)
-        lines = driver.find_elements(By.CSS_SELECTOR, "#event-rounds .event-line")
-        return {(l.get_attribute("data-line"), l.get_attribute("data-status")): l.text for l in lines}
+
+        # Read in one script (the page may rebuild the table between two element reads),
+        # and again until two reads agree: the view is settled.
+        def read(_):
+            rows = driver.execute_script(
+                "return Array.from(document.querySelectorAll('#event-rounds .event-line'))"
+                ".map(l => [l.getAttribute('data-line'), l.getAttribute('data-status'), l.innerText.trim()])"
+            )
+            return rows if rows and rows == driver.execute_script(
+                "return Array.from(document.querySelectorAll('#event-rounds .event-line'))"
+                ".map(l => [l.getAttribute('data-line'), l.getAttribute('data-status'), l.innerText.trim()])"
+            ) else False
+
+        rows = wait.until(read)
+        return {(line, status): text for line, status, text in rows}
 
     lines = event_view()
     statuses = sorted(status for _, status in lines)
