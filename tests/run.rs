@@ -96,6 +96,8 @@ fn an_input_that_cannot_be_opened_fails_the_run_and_the_others_are_read() {
     assert_eq!(report.status(), Status::Failed);
     let json = serde_json::to_value(&report).expect("json");
     assert_eq!(json["failed"][0]["code"], "io");
+    assert_eq!(json["failed"][0]["file"], "no/such/file.rgn");
+    assert_eq!(json["failed"][1]["file"], "notes");
     assert_eq!(json["failed"][1]["code"], "unknown-format");
 }
 

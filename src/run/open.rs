@@ -134,6 +134,16 @@ impl OpenError {
         }
     }
 
+    /// The input it names (`None` for name files that are not usable).
+    pub fn name(&self) -> Option<&str> {
+        match self {
+            OpenError::Open { name, .. }
+            | OpenError::Read { name, .. }
+            | OpenError::UnknownFormat { name } => Some(name),
+            OpenError::Names { .. } => None,
+        }
+    }
+
     /// The kind of I/O error it stands for (`InvalidData` for an unknown format,
     /// `InvalidInput` for name files).
     pub fn kind(&self) -> io::ErrorKind {

@@ -150,7 +150,7 @@ impl Serialize for FileCounts {
 /// An input that could not be opened or read to its end.
 #[derive(Clone, Debug, Serialize)]
 pub struct FailedInput {
-    /// The input's name (`None` when it failed before it had one).
+    /// The input's name (`None` for name files that could not be used).
     pub file: Option<String>,
     /// The error's stable code (`io`, `unknown-format`, `bad-names`).
     pub code: &'static str,
@@ -223,7 +223,7 @@ where
     I: IntoIterator<Item = Result<Opened, OpenError>>,
     I::IntoIter: Send,
 {
-    let (mut report, event) = read(inputs, options, &mut step)?;
+    let (mut report, event) = read(inputs, options, options.event_checks, &mut step)?;
     let checks = options.event_checks
         && (event.games().len() > 1 || options.pairings.is_some() || options.register.is_some());
     if checks {
@@ -247,10 +247,11 @@ where
 }
 
 /// Every game of `inputs` validated and reported to `step`, the facts of each gathered into
-/// the event (with `options.event_checks`).
+/// the event when `gather` says.
 fn read<I>(
     inputs: I,
     options: &ValidateOptions,
+    gather: bool,
     step: &mut impl FnMut(Step<'_>) -> io::Result<()>,
 ) -> Result<(ValidateReport, Event), Stopped>
 where
@@ -271,7 +272,7 @@ where
     });
     let mut validation = Validation::new()
         .allow(options.allow.iter().cloned())
-        .gather(options.event_checks)
+        .gather(gather)
         .select(options.select.clone());
     if let Some(jobs) = options.jobs {
         validation = validation.jobs(jobs);
@@ -290,7 +291,7 @@ where
         }
         Found::Start(Tag::Failed(e)) => {
             failed.push(FailedInput {
-                file: None,
+                file: e.name().map(str::to_owned),
                 code: e.code(),
                 message: e.to_string(),
             });
@@ -361,10 +362,6 @@ where
     I: IntoIterator<Item = Result<Opened, OpenError>>,
     I::IntoIter: Send,
 {
-    let options = ValidateOptions {
-        event_checks: true,
-        ..options.clone()
-    };
-    let (report, event) = read(inputs, &options, &mut step)?;
+    let (report, event) = read(inputs, options, true, &mut step)?;
     Ok((event, report))
 }

@@ -1837,14 +1837,9 @@ fn read_detected(
         path: path.map(Path::to_path_buf),
     };
     // The library's one opener, as the command line and Python open their inputs.
-    let opened = reversi_record::run::open(source, &reversi_record::run::InputOptions::default())
-        .map_err(|e| match e {
-        reversi_record::run::OpenError::UnknownFormat { ref name } => Refusal::new(
-            422,
-            format!("{name}: {}", reversi_record::formats::DetectError::Unknown),
-        ),
-        e => Refusal::new(422, e.to_string()),
-    })?;
+    let options = reversi_record::run::InputOptions::default();
+    let opened = reversi_record::run::open(source, &options)
+        .map_err(|e| Refusal::new(422, e.to_string()))?;
     let name = opened.name().clone();
     let format = opened.format();
     let note = format!(
