@@ -56,30 +56,16 @@
 #![warn(missing_docs, rust_2018_idioms, unreachable_pub)]
 #![deny(missing_debug_implementations, nonstandard_style)]
 
-pub mod engine;
-
-pub use engine::{
+pub use reversi_check::{event, repair, scenario, validate};
+pub use reversi_engine as engine;
+pub use reversi_engine::{
     BoardShape, Cell, Color, Finished, IllegalMove, Move, Outcome, Position, Rules, RulesError,
     Setup, SetupError, Square, SquareSet,
 };
-pub mod archive;
-pub mod codes;
-pub mod dataset;
-pub mod diagnostic;
-mod edits;
-pub mod event;
-pub mod formats;
-pub mod output;
-pub mod pipeline;
-pub mod record;
-pub mod render;
-pub mod repair;
-pub mod run;
-pub mod scenario;
-pub mod validate;
+pub use reversi_formats as formats;
+pub use reversi_formats::{codes, diagnostic, output, record, render};
+pub use reversi_runs::{archive, dataset, pipeline, run};
 
-/// The README and the library tour (`docs/library.md`), whose Rust examples run as doc
-/// tests.
 #[cfg(doctest)]
 pub mod docs {
     #[doc = include_str!("../README.md")]

@@ -3,6 +3,7 @@
 use std::process::ExitCode;
 
 mod cli;
+mod desk;
 
 fn main() -> ExitCode {
     cli::main()

@@ -528,3 +528,51 @@ fn rules_given_to_the_reader_apply_to_games_without_rules() {
         "a game that states its rules keeps them"
     );
 }
+
+fn files_under(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files_under(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+/// Every record of every fixture, in every format (moves with colours, flip claims,
+/// evaluations, times and comments; starts, positions, results of every kind), and
+/// the same records with their passes made explicit: written as serde writes them.
+#[test]
+fn records_are_written_exactly_as_serde_writes_them() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut files = Vec::new();
+    files_under(&root, &mut files);
+    let mut records = 0;
+    for path in files {
+        let Ok(bytes) = std::fs::read(&path) else {
+            continue;
+        };
+        let name = path.to_string_lossy().into_owned();
+        let Ok(detected) =
+            reversi_record::formats::Format::detect(Box::new(&bytes[..]), &name, None, None)
+        else {
+            continue;
+        };
+        let games = detected
+            .format
+            .read(detected.input, &ReadOptions::default());
+        for record in games.flatten().filter_map(|g| g.record) {
+            let explicit = reversi_record::validate::with_explicit_passes(&record);
+            for r in [&record, &*explicit] {
+                assert_eq!(
+                    json::record_json(r).unwrap(),
+                    serde_json::to_string(r).unwrap(),
+                    "{name}"
+                );
+            }
+            records += 1;
+        }
+    }
+    assert!(records > 200, "only {records} records were written");
+}

@@ -1042,8 +1042,8 @@ fn the_desk_reads_the_register_and_pairings_beside_the_sheets_as_the_command_lin
     assert_eq!(
         notes.drain(..2).collect::<Vec<_>>(),
         [
-            json!("pairings.csv: read as the pairings"),
-            json!("players.csv: read as the player register")
+            json!("players.csv: read as the player register (names are read through it)"),
+            json!("pairings.csv: read as the pairings")
         ]
     );
     let (pairings, players) = (folder.join("pairings.csv"), folder.join("players.csv"));
@@ -1113,8 +1113,8 @@ fn the_desk_ranks_the_directors_event_as_the_command_line_does() {
     assert_eq!(
         notes.drain(..2).collect::<Vec<_>>(),
         [
-            json!("appariements.csv: read as the pairings"),
-            json!("players.csv: read as the player register")
+            json!("players.csv: read as the player register (names are read through it)"),
+            json!("appariements.csv: read as the pairings")
         ]
     );
     let (pairings, players) = (folder.join("appariements.csv"), folder.join("players.csv"));

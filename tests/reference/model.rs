@@ -1,5 +1,5 @@
 //! A deliberately simple second implementation of `spec/rules.md`: a plain array board,
-//! runs walked square by square, no bitboards, nothing shared with `src/engine` beyond the
+//! runs walked square by square, no bitboards, nothing shared with `crates/engine/src` beyond the
 //! public vocabulary (`Rules` read through its accessors, `Square`, `Color`, `IllegalMove`).
 //!
 //! Written from the spec, not from the engine; slow and obvious on purpose.
