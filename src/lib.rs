@@ -2,12 +2,12 @@
 //!
 //! Read, write, validate and convert game records of Reversi/Othello and its variants.
 //!
-//! The data flows one way: bytes → format reader → [`record`] → replay against the
-//! [`engine`] → report; writers take a record.
+//! The data flows one way: bytes → a [`Format`]'s reader → [`ParsedGame`]s holding a
+//! [`Record`] → replay against the [`Rules`] ([`validate_game`]) → [`Diagnostic`]s; a
+//! writer takes records. These nine types and one function are the front door:
 //!
 //! ```
-//! use reversi_record::formats::{Format, ReadOptions, WriteOptions};
-//! use reversi_record::validate::validate_game;
+//! use reversi_record::{validate_game, Format, ReadOptions, WriteOptions};
 //!
 //! // Read: every format has a reader that yields games, one bad game never sinks a file.
 //! let text = b"f5d6c3d3c4\nf5f5\n".to_vec();
@@ -22,31 +22,28 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! The floors, from the bottom:
+//! Behind the front door, one module for each thing a user holds:
 //!
-//! * [`engine`]: rules as data ([`Rules`]), positions on bitboards, outcomes, perft.
-//! * [`record`]: the record model every format reads into; results as people write them.
-//! * [`formats`]: one reader and writer per format behind [`formats::Format`], with what
-//!   each holds ([`formats::capabilities`]); [`codes`] and [`diagnostic`] name and render
-//!   what they find.
-//! * [`validate`]: the replay validator; [`repair`]: the edit search for recorders'
-//!   errors (the search itself sits below both, so they never disagree).
-//! * [`pipeline`]: whole inputs on all cores in input order, in flat memory:
-//!   [`pipeline::Validation`], [`pipeline::Conversion`] (which reads back what it wrote),
-//!   [`pipeline::GameReader`] (games without records).
-//! * [`dataset`]: games as arrays (moves, board tensors, legal masks, results) for
-//!   machine learning, from the same replay.
-//! * [`run`]: what users do with files, for every front end: the one opener, the folder
-//!   walk, the validate run and its report.
-//! * [`render`] draws positions as text and SVG; [`scenario`] runs rule scenarios and the
-//!   conformance suite; [`output`] writes files atomically, never over an input.
+//! * [`engine`]: rules as data, positions on bitboards, outcomes, perft;
+//! * [`record`]: the record model every format reads into, results as people write them;
+//! * [`formats`]: detection, reading and writing options, and what each format holds;
+//! * [`diagnostic`]: findings as plain data, and their rendering;
+//! * [`validate`]: the replay validator and its summary;
+//! * [`run`]: what users do with files, once for every front end: the one opener, the
+//!   folder walk, the validate run and its serialisable report;
+//! * [`event`]: checks across games, the player register, pairings and standings.
 //!
-//! The command line, the web desk and the Python package are front ends over these; the
-//! library alone depends on no command-line or terminal crate. The tour with more examples
-//! is `docs/library.md`.
+//! The library is a workspace of crates, one per layer, each depending only on those below
+//! it (`docs/development.md`): `reversi-engine`, `reversi-formats`, `reversi-check`,
+//! `reversi-runs`. This crate re-exports what a user of the library needs from them; the
+//! front ends (the command line, the web desk, the Python package) also use what only they
+//! need from the layer crates (the pipeline, repair, rule scenarios, archives, arrays for
+//! machine learning). No layer depends on a command-line or terminal crate. The tour with
+//! more examples is `docs/library.md`.
 //!
 //! ```
-//! use reversi_record::{Finished, Move, Position, Rules};
+//! use reversi_record::engine::Finished;
+//! use reversi_record::{Move, Position, Rules};
 //! let rules: Rules = "othello:6x6".parse().unwrap();
 //! let mut pos = Position::new(rules);
 //! assert_eq!(pos.perft(4, Finished::Ignored), 244);
@@ -56,15 +53,57 @@
 #![warn(missing_docs, rust_2018_idioms, unreachable_pub)]
 #![deny(missing_debug_implementations, nonstandard_style)]
 
-pub use reversi_check::{event, repair, scenario, validate};
-pub use reversi_engine as engine;
-pub use reversi_engine::{
-    BoardShape, Cell, Color, Finished, IllegalMove, Move, Outcome, Position, Rules, RulesError,
-    Setup, SetupError, Square, SquareSet,
-};
-pub use reversi_formats as formats;
-pub use reversi_formats::{codes, diagnostic, output, record, render};
-pub use reversi_runs::{archive, dataset, pipeline, run};
+pub use reversi_check::validate::validate_game;
+pub use reversi_engine::{Move, Position, Rules};
+pub use reversi_formats::diagnostic::Diagnostic;
+pub use reversi_formats::record::Record;
+pub use reversi_formats::{Format, ParsedGame, ReadOptions, WriteOptions};
+
+/// The rules engine: rules as data ([`Rules`]), positions on bitboards, outcomes, perft
+/// (the `reversi-engine` crate).
+pub mod engine {
+    pub use reversi_engine::*;
+}
+
+/// The record model every format reads into: rules, start, tags, moves with their claims,
+/// results as people write them, and where each came from.
+pub mod record {
+    pub use reversi_formats::record::*;
+}
+
+/// Every format behind one interface: detection (content, then extension), reading and
+/// writing options, the writers' refusals, and what each format holds
+/// ([`capabilities`](formats::capabilities)). The formats' own modules are in
+/// `reversi-formats`.
+pub mod formats {
+    pub use reversi_formats::capabilities;
+    pub use reversi_formats::{
+        check_losses, select_one, DetectError, Detected, Detection, Format, Games,
+        ParseFormatError, ParsedGame, PgnDialect, ReadOptions, RecordWriter, SelectError,
+        WriteError, WriteOptions, WrittenEach, MAX_WHOLE_FILE_BYTES,
+    };
+}
+
+/// Diagnostics as plain data, with their stable codes, and their one renderer.
+pub mod diagnostic {
+    pub use reversi_formats::codes::{explain, Code};
+    pub use reversi_formats::diagnostic::*;
+}
+
+/// The replay validator: a game's reader and replay findings, the summary a run ends with.
+pub mod validate {
+    pub use reversi_check::validate::*;
+}
+
+/// What users do with files, once for every front end: open, walk, validate, read back.
+pub mod run {
+    pub use reversi_runs::run::*;
+}
+
+/// Checks across games, the player register, the pairings and an event's standings.
+pub mod event {
+    pub use reversi_check::event::*;
+}
 
 #[cfg(doctest)]
 pub mod docs {

@@ -15,9 +15,9 @@ use std::path::{Path, PathBuf};
 
 use common::child;
 use common::Rng;
-use reversi_record::formats::{Format, ReadOptions, WriteOptions};
-use reversi_record::record::{MoveRecord, Record, StartPosition};
-use reversi_record::{Color, Move, Position, Rules, Setup, Square, SquareSet};
+use reversi_engine::{Color, Move, Position, Rules, Setup, Square, SquareSet};
+use reversi_formats::record::{MoveRecord, Record, StartPosition};
+use reversi_formats::{Format, ReadOptions, WriteOptions};
 
 /// Where a symmetry takes `(col, row)` on a board of the first argument's side.
 type Mapping = fn(u8, u8, u8) -> (u8, u8);

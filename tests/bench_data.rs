@@ -7,10 +7,10 @@
 
 use std::path::Path;
 
-use reversi_record::formats::{Format, ReadOptions, WriteOptions};
-use reversi_record::record::{ClaimedResult, MoveRecord, Record, TagName};
-use reversi_record::validate::validate_game;
-use reversi_record::{Color, Move, Position, Rules};
+use reversi_check::validate::validate_game;
+use reversi_engine::{Color, Move, Position, Rules};
+use reversi_formats::record::{ClaimedResult, MoveRecord, Record, TagName};
+use reversi_formats::{Format, ReadOptions, WriteOptions};
 
 /// Games in the sample.
 const GAMES: usize = 300;

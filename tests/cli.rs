@@ -1218,8 +1218,11 @@ fn explain_lists_every_code() {
         );
     }
     // Every code is listed once, and explains itself with its own text.
-    assert_eq!(r.stdout.lines().count(), reversi_record::codes::CODES.len());
-    for (line, (_, name, text)) in r.stdout.lines().zip(reversi_record::codes::CODES) {
+    assert_eq!(
+        r.stdout.lines().count(),
+        reversi_formats::codes::CODES.len()
+    );
+    for (line, (_, name, text)) in r.stdout.lines().zip(reversi_formats::codes::CODES) {
         let code = line.split_whitespace().next().unwrap();
         assert_eq!(code, *name);
         let one = run(&["explain", code]);

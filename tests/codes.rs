@@ -11,13 +11,13 @@ use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use reversi_record::codes::{Code, CODES};
-use reversi_record::event::{Event, Register, Schedule};
-use reversi_record::formats::text::MAX_GAME_BYTES;
-use reversi_record::formats::{Format, ReadOptions};
-use reversi_record::repair::{repair_game, RepairOptions};
-use reversi_record::scenario;
-use reversi_record::validate::validate_game;
+use reversi_check::event::{Event, Register, Schedule};
+use reversi_check::repair::{repair_game, RepairOptions};
+use reversi_check::scenario;
+use reversi_check::validate::validate_game;
+use reversi_formats::codes::{Code, CODES};
+use reversi_formats::text::MAX_GAME_BYTES;
+use reversi_formats::{Format, ReadOptions};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures");
 

@@ -10,12 +10,12 @@ use std::io::Cursor;
 use std::path::Path;
 use std::sync::Arc;
 
-use reversi_record::formats::{Format, ParsedGame, PgnDialect, ReadOptions, WriteOptions};
-use reversi_record::pipeline::conversion::{
+use reversi_check::validate::{settle_result, validate_record, with_explicit_passes};
+use reversi_formats::{Format, ParsedGame, PgnDialect, ReadOptions, WriteOptions};
+use reversi_runs::pipeline::conversion::{
     Conversion, Event, Fingerprint, Mismatch, Outcome, Tally,
 };
-use reversi_record::pipeline::Input;
-use reversi_record::validate::{settle_result, validate_record, with_explicit_passes};
+use reversi_runs::pipeline::Input;
 
 /// One game as a run reported it, comparable.
 #[derive(Debug, PartialEq)]
@@ -117,7 +117,7 @@ fn plain(
                 None => "unreadable".to_owned(),
                 Some(record) => match writer.write(record) {
                     Ok(losses) => describe(Ok(losses)),
-                    Err(reversi_record::formats::WriteError::Io(_)) => {
+                    Err(reversi_formats::WriteError::Io(_)) => {
                         stopped = true;
                         break;
                     }
@@ -487,8 +487,8 @@ fn written_outputs_verify_and_changed_ones_do_not() {
 /// changed is found.
 #[test]
 fn annotated_rgn_reads_back_as_written_and_a_changed_claim_does_not() {
-    use reversi_record::record::FlipClaim;
-    use reversi_record::Position;
+    use reversi_engine::Position;
+    use reversi_formats::record::FlipClaim;
     let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data/sample.wtb");
     let bytes = std::fs::read(sample).unwrap();
     let games = Format::Wthor
@@ -504,7 +504,7 @@ fn annotated_rgn_reads_back_as_written_and_a_changed_claim_does_not() {
         for (i, m) in record.moves.iter_mut().enumerate() {
             m.color = Some(pos.turn());
             let flipped = pos.play_with_flips(m.mv).unwrap();
-            if m.mv != reversi_record::Move::Pass && i % 3 != 2 {
+            if m.mv != reversi_engine::Move::Pass && i % 3 != 2 {
                 m.flips = Some(FlipClaim {
                     squares: (i % 3 == 0).then_some(flipped),
                     count: (i % 3 == 1).then_some(flipped.len() as u8),

@@ -11,11 +11,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use proptest::prelude::*;
-use reversi_record::formats::{
+use reversi_engine::Move;
+use reversi_formats::record::Record;
+use reversi_formats::{
     Format, ParsedGame, PgnDialect, ReadOptions, Sniff, WriteError, WriteOptions,
 };
-use reversi_record::record::Record;
-use reversi_record::Move;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -449,11 +449,11 @@ fn edax_pgn_reads_back_its_fen_start_and_disc_counts() {
     let games = read(Format::Pgn(PgnDialect::Edax), text.as_bytes(), None, None);
     let record = games[0].record.as_ref().expect("read");
     let start = record.start.as_ref().expect("the FEN is the start");
-    assert_eq!(start.setup.turn, reversi_record::Color::White);
+    assert_eq!(start.setup.turn, reversi_engine::Color::White);
     assert!(record.tag("FEN").is_none());
     assert_eq!(
         record.result.as_ref().map(|r| &r.score),
-        Some(&reversi_record::record::ResultScore::Discs(vec![2, 6]))
+        Some(&reversi_formats::record::ResultScore::Discs(vec![2, 6]))
     );
     assert!(record.moves.iter().all(|m| m.comment.is_none()));
     // Written again, the same text.

@@ -7,10 +7,10 @@ mod common;
 use std::io::Cursor;
 use std::process::Command;
 
-use reversi_record::formats::{Format, PgnDialect, ReadOptions, WriteError, WriteOptions};
-use reversi_record::pipeline::conversion::{Conversion, Event, Outcome};
-use reversi_record::pipeline::Input;
-use reversi_record::validate::validate_game;
+use reversi_check::validate::validate_game;
+use reversi_formats::{Format, PgnDialect, ReadOptions, WriteError, WriteOptions};
+use reversi_runs::pipeline::conversion::{Conversion, Event, Outcome};
+use reversi_runs::pipeline::Input;
 
 /// Every writable target, with its dialect.
 fn targets() -> Vec<(Format, Option<&'static str>)> {
@@ -29,7 +29,7 @@ fn targets() -> Vec<(Format, Option<&'static str>)> {
     ]
 }
 
-fn error_codes(diagnostics: &[reversi_record::diagnostic::Diagnostic]) -> Vec<String> {
+fn error_codes(diagnostics: &[reversi_formats::diagnostic::Diagnostic]) -> Vec<String> {
     diagnostics
         .iter()
         .filter(|d| d.is_error())

@@ -4,12 +4,12 @@
 
 use std::path::Path;
 
-use reversi_record::dataset::{cell_code, Arrays, Batch, Options, PAD, PASS};
-use reversi_record::formats::{Format, ReadOptions};
-use reversi_record::pipeline::view::{GameReader, Input};
-use reversi_record::record::Record;
-use reversi_record::validate::with_explicit_passes;
-use reversi_record::{Move, Square};
+use reversi_check::validate::with_explicit_passes;
+use reversi_engine::{Move, Square};
+use reversi_formats::record::Record;
+use reversi_formats::{Format, ReadOptions};
+use reversi_runs::dataset::{cell_code, Arrays, Batch, Options, PAD, PASS};
+use reversi_runs::pipeline::view::{GameReader, Input};
 
 fn records(path: &Path) -> Vec<Record> {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

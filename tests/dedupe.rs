@@ -7,15 +7,15 @@ use std::collections::HashSet;
 use std::path::Path;
 
 use common::child::{path_str, run};
-use reversi_record::formats::{Format, ReadOptions};
-use reversi_record::record::{fold_name, Record};
+use reversi_formats::record::{fold_name, Record};
+use reversi_formats::{Format, ReadOptions};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data");
 
 fn records(path: &Path) -> Vec<Record> {
     let bytes = std::fs::read(path).unwrap();
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-    let format = Format::sniff(&reversi_record::formats::Sniff {
+    let format = Format::sniff(&reversi_formats::Sniff {
         head: &bytes[..bytes.len().min(4096)],
         len: Some(bytes.len() as u64),
     })
@@ -39,7 +39,7 @@ fn identity(r: &Record) -> (String, String, String) {
     let moves: Vec<String> = r
         .moves
         .iter()
-        .filter(|m| m.mv != reversi_record::Move::Pass)
+        .filter(|m| m.mv != reversi_engine::Move::Pass)
         .map(|m| m.mv.to_string())
         .collect();
     let name = |tag: &str| r.tag(tag).map(fold_name).unwrap_or_default();

@@ -4,10 +4,10 @@
 
 use std::path::Path;
 
-use reversi_record::formats::wthor::{name_bytes, NameKind, NameTable};
-use reversi_record::formats::{Format, PgnDialect, ReadOptions, WriteError, WriteOptions};
-use reversi_record::record::{ClaimedResult, MoveRecord, Record, Tag};
-use reversi_record::{Move, Rules};
+use reversi_engine::{Move, Rules};
+use reversi_formats::record::{ClaimedResult, MoveRecord, Record, Tag};
+use reversi_formats::wthor::{name_bytes, NameKind, NameTable};
+use reversi_formats::{Format, PgnDialect, ReadOptions, WriteError, WriteOptions};
 
 mod common;
 use common::scratch;

@@ -10,10 +10,10 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::{Duration, Instant};
 
-use reversi_record::scenario::engine::{Channel, Engine};
-use reversi_record::scenario::facets::{self, Supports};
-use reversi_record::scenario::runner::{self, Selection};
-use reversi_record::scenario::serve::serve;
+use reversi_check::scenario::engine::{Channel, Engine};
+use reversi_check::scenario::facets::{self, Supports};
+use reversi_check::scenario::runner::{self, Selection};
+use reversi_check::scenario::serve::serve;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const BIN: &str = env!("CARGO_BIN_EXE_reversi");
@@ -547,7 +547,7 @@ fn schema_leaves(schema: &serde_json::Value) -> Vec<String> {
 
 #[test]
 fn one_list_of_normative_facts_in_code_schema_spec_readme_and_guide() {
-    use reversi_record::scenario::{NORMATIVE, NOT_NORMATIVE};
+    use reversi_check::scenario::{NORMATIVE, NOT_NORMATIVE};
     let normative: Vec<String> = NORMATIVE.iter().map(|s| (*s).to_owned()).collect();
     let not: Vec<String> = NOT_NORMATIVE.iter().map(|s| (*s).to_owned()).collect();
     // The schema lists them, and every field of the schema is in one list or the other.
@@ -573,7 +573,7 @@ fn one_list_of_normative_facts_in_code_schema_spec_readme_and_guide() {
     both.dedup();
     assert_eq!(both.len(), before, "no path in both lists");
     // The prose: spec §8, the suite's README, the guide.
-    let readme = reversi_record::scenario::suite::files()
+    let readme = reversi_check::scenario::suite::files()
         .unwrap()
         .into_iter()
         .find(|f| f.path == "README.md")
@@ -645,8 +645,8 @@ fn at<'a>(
 
 #[test]
 fn the_runner_compares_every_normative_fact() {
-    use reversi_record::scenario::compare::{check, Verdict};
-    use reversi_record::scenario::{JsonScenario, StartGiven, NORMATIVE};
+    use reversi_check::scenario::compare::{check, Verdict};
+    use reversi_check::scenario::{JsonScenario, StartGiven, NORMATIVE};
     let (to_engine, engine_in) = pipe();
     let (engine_out, from_engine) = pipe();
     std::thread::spawn(move || serve(io::BufReader::new(engine_in), engine_out));
@@ -693,7 +693,7 @@ fn the_runner_compares_every_normative_fact() {
 
 #[test]
 fn the_manifest_gives_each_scenario_its_rules_facets_and_sections() {
-    let files = reversi_record::scenario::suite::files().unwrap();
+    let files = reversi_check::scenario::suite::files().unwrap();
     let manifest = files.iter().find(|f| f.path == "manifest.json").unwrap();
     let manifest: serde_json::Value = serde_json::from_str(&manifest.contents).unwrap();
     let entries = manifest["scenarios"].as_array().unwrap();

@@ -6,10 +6,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use reversi_record::codes::Code;
-use reversi_record::event::{Event, Schedule};
-use reversi_record::formats::{Format, ReadOptions};
-use reversi_record::pipeline::validation::{Event as Found, Input, Validation};
+use reversi_check::event::{Event, Schedule};
+use reversi_formats::codes::Code;
+use reversi_formats::{Format, ReadOptions};
+use reversi_runs::pipeline::validation::{Event as Found, Input, Validation};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -217,11 +217,11 @@ fn duplicates_of_a_real_archive_are_found_as_written_and_mirrored() {
             .moves
             .iter()
             .filter_map(|m| match m.mv {
-                reversi_record::engine::Move::Place(sq) => {
+                reversi_engine::Move::Place(sq) => {
                     let (c, r) = turn(sq.col(), sq.row());
                     Some(format!("{}{}", (b'a' + c) as char, r + 1))
                 }
-                reversi_record::engine::Move::Pass => None,
+                reversi_engine::Move::Pass => None,
             })
             .collect()
     };
@@ -254,10 +254,10 @@ fn duplicates_of_a_real_archive_are_found_as_written_and_mirrored() {
 }
 
 /// The canonical key of a game read in full.
-fn canonical(game: &reversi_record::formats::ParsedGame) -> u64 {
+fn canonical(game: &reversi_formats::ParsedGame) -> u64 {
     let record = game.record.as_ref().unwrap();
     let moves: Vec<_> = record.moves.iter().map(|m| m.mv).collect();
-    reversi_record::event::MoveKey::of_moves(&record.rules, None, &moves).canonical
+    reversi_check::event::MoveKey::of_moves(&record.rules, None, &moves).canonical
 }
 
 /// The command line's standings of the fixture event: the copies and re-entries are left
@@ -335,7 +335,7 @@ fn the_quick_scans_of_every_format_gather_the_facts_the_full_reader_gives() {
         ("games.jsonl", Format::Json, Some("lines")),
         ("games.json", Format::Json, None),
     ] {
-        let options = reversi_record::formats::WriteOptions {
+        let options = reversi_formats::WriteOptions {
             lossy: true,
             dialect: dialect.map(str::to_owned),
             ..Default::default()

@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use assert_cmd::Command;
-use reversi_record::formats::{Format, ReadOptions};
-use reversi_record::record::{Record, ResultScore};
-use reversi_record::{Color, Move, Position, Rules, Square, SquareSet};
+use reversi_engine::{Color, Move, Position, Rules, Square, SquareSet};
+use reversi_formats::record::{Record, ResultScore};
+use reversi_formats::{Format, ReadOptions};
 use serde_json::Value;
 
 const YEARS: [&str; 5] = [
@@ -839,7 +839,7 @@ fn games_the_index_does_not_hold_are_read_from_their_files() {
     let (index, record) = games
         .iter()
         .filter_map(|g| Some((g.index, g.record.as_ref()?)))
-        .find(|(_, r)| r.start.is_some() && r.rules.board() == reversi_record::BoardShape::Eight)
+        .find(|(_, r)| r.start.is_some() && r.rules.board() == reversi_engine::BoardShape::Eight)
         .expect("the random-start game");
     let mut pos = record.start_position().unwrap();
     for m in &record.moves[..3] {

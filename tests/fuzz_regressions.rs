@@ -6,10 +6,10 @@
 use std::fs;
 use std::path::Path;
 
-use reversi_record::diagnostic::{Diagnostic, Renderer, Source};
-use reversi_record::formats::{Format, ReadOptions};
-use reversi_record::record::Span;
-use reversi_record::validate::validate_record;
+use reversi_check::validate::validate_record;
+use reversi_formats::diagnostic::{Diagnostic, Renderer, Source};
+use reversi_formats::record::Span;
+use reversi_formats::{Format, ReadOptions};
 
 fn check_span(span: Span, source: &Source, what: &str) {
     let start = source.offset;

@@ -1,13 +1,13 @@
 //! GGF reader and writer: real GGS files, fixtures, round trips.
 
 use proptest::prelude::*;
-use reversi_record::diagnostic::render_plain;
-use reversi_record::engine::Preset;
-use reversi_record::formats::{Format, ParsedGame, ReadOptions, WriteError, WriteOptions};
-use reversi_record::record::{
+use reversi_engine::Preset;
+use reversi_engine::{BoardShape, Color, Move, Position, Rules, Square};
+use reversi_formats::diagnostic::render_plain;
+use reversi_formats::record::{
     ClaimedResult, MoveRecord, Record, ResultScore, StartPosition, Tag, Termination,
 };
-use reversi_record::{BoardShape, Color, Move, Position, Rules, Square};
+use reversi_formats::{Format, ParsedGame, ReadOptions, WriteError, WriteOptions};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/ggf/");
 

@@ -181,9 +181,9 @@ fn a_line_over_the_limit_is_skipped_with_a_diagnostic_and_the_rest_is_read() {
 
 #[test]
 fn a_game_over_the_limit_is_an_error_in_its_place_and_never_ends_the_file() {
-    use reversi_record::formats::{Format, WriteOptions};
-    use reversi_record::record::{MoveRecord, Record, Tag};
-    use reversi_record::{Move, Rules};
+    use reversi_engine::{Move, Rules};
+    use reversi_formats::record::{MoveRecord, Record, Tag};
+    use reversi_formats::{Format, WriteOptions};
     let dir = scratch("over-the-limit");
     // Five games, the second with a comment of 1.2 MB: over the 1 MiB a game may take.
     let records: Vec<Record> = (0..5)

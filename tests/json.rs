@@ -6,13 +6,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use proptest::prelude::*;
-use reversi_record::diagnostic::render_plain;
-use reversi_record::formats::{json, ParsedGame, ReadOptions, WriteOptions};
-use reversi_record::record::{
+use reversi_engine::{Color, Move, Position, Rules};
+use reversi_formats::diagnostic::render_plain;
+use reversi_formats::record::{
     ClaimedResult, FlipClaim, MoveRecord, PositionClaim, Record, ResultScore, StartPosition, Tag,
     Termination,
 };
-use reversi_record::{Color, Move, Position, Rules};
+use reversi_formats::{json, ParsedGame, ReadOptions, WriteOptions};
 
 /// The record without its span, to compare with records built in memory (an `Option<Span>`
 /// compares `Some` and `None` as different).
@@ -515,7 +515,7 @@ fn rules_given_to_the_reader_apply_to_games_without_rules() {
     };
     let text =
         "{\"moves\":[{\"move\":\"f5\"}]}\n{\"rules\":\"othello\",\"moves\":[{\"move\":\"f5\"}]}\n";
-    let games = reversi_record::formats::Format::Json
+    let games = reversi_formats::Format::Json
         .read_bytes(text, &options)
         .unwrap();
     let rules: Vec<String> = games
@@ -554,8 +554,7 @@ fn records_are_written_exactly_as_serde_writes_them() {
             continue;
         };
         let name = path.to_string_lossy().into_owned();
-        let Ok(detected) =
-            reversi_record::formats::Format::detect(Box::new(&bytes[..]), &name, None, None)
+        let Ok(detected) = reversi_formats::Format::detect(Box::new(&bytes[..]), &name, None, None)
         else {
             continue;
         };
@@ -563,7 +562,7 @@ fn records_are_written_exactly_as_serde_writes_them() {
             .format
             .read(detected.input, &ReadOptions::default());
         for record in games.flatten().filter_map(|g| g.record) {
-            let explicit = reversi_record::validate::with_explicit_passes(&record);
+            let explicit = reversi_check::validate::with_explicit_passes(&record);
             for r in [&record, &*explicit] {
                 assert_eq!(
                     json::record_json(r).unwrap(),

@@ -8,10 +8,10 @@ use std::io::Cursor;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use reversi_record::formats::{Format, ParsedGame, ReadOptions, Sniff, WriteError, WriteOptions};
-use reversi_record::record::Record;
-use reversi_record::validate::{validate_record, with_explicit_passes};
-use reversi_record::Move;
+use reversi_check::validate::{validate_record, with_explicit_passes};
+use reversi_engine::Move;
+use reversi_formats::record::Record;
+use reversi_formats::{Format, ParsedGame, ReadOptions, Sniff, WriteError, WriteOptions};
 
 mod common;
 use common::scratch;
@@ -313,7 +313,7 @@ fn random_games_of_every_variant_to_every_target() {
     let mut failures = Vec::new();
     let mut counts = [0usize; 2];
     for rules in VARIANTS {
-        let rules: reversi_record::Rules = rules.parse().expect("a rules string");
+        let rules: reversi_engine::Rules = rules.parse().expect("a rules string");
         for seed in 0..6u64 {
             let record = common::random_record(rules, seed, seed % 2 == 0);
             for target in Format::WRITABLE {

@@ -3,10 +3,10 @@
 use std::io::BufReader;
 
 use proptest::prelude::*;
-use reversi_record::diagnostic::render_plain;
-use reversi_record::formats::{Format, ParsedGame, ReadOptions, Sniff, WriteError, WriteOptions};
-use reversi_record::record::{ClaimedResult, MoveRecord, Record, Tag};
-use reversi_record::{Move, Position, Rules};
+use reversi_engine::{Move, Position, Rules};
+use reversi_formats::diagnostic::render_plain;
+use reversi_formats::record::{ClaimedResult, MoveRecord, Record, Tag};
+use reversi_formats::{Format, ParsedGame, ReadOptions, Sniff, WriteError, WriteOptions};
 
 fn read_all(text: &str, rules: Option<Rules>) -> Vec<ParsedGame> {
     let options = ReadOptions {

@@ -108,8 +108,8 @@
 mod model;
 
 use model::{Bug, Game, Spot};
-use reversi_record::scenario::{suite, JsonScenario, Scenario, StartGiven, Tried};
-use reversi_record::{Color, IllegalMove, Move, Rules, Square};
+use reversi_check::scenario::{suite, JsonScenario, Scenario, StartGiven, Tried};
+use reversi_engine::{Color, IllegalMove, Move, Rules, Square};
 use serde_json::{Map, Value};
 
 const BUGS: [Bug; 81] = [

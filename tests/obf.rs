@@ -1,10 +1,10 @@
 //! OBF positions: fixtures, the FFO test files with their legal-move oracle, round trips.
 
-use reversi_record::diagnostic::render_plain;
-use reversi_record::formats::obf::EVALUATIONS_TAG;
-use reversi_record::formats::{Format, ParsedGame, ReadOptions, Sniff, WriteError, WriteOptions};
-use reversi_record::record::{MoveRecord, Record, Tag};
-use reversi_record::{Color, Move, Position, Rules, SquareSet};
+use reversi_engine::{Color, Move, Position, Rules, SquareSet};
+use reversi_formats::diagnostic::render_plain;
+use reversi_formats::obf::EVALUATIONS_TAG;
+use reversi_formats::record::{MoveRecord, Record, Tag};
+use reversi_formats::{Format, ParsedGame, ReadOptions, Sniff, WriteError, WriteOptions};
 
 const FFO_FILES: [&str; 4] = [
     "fforum-1-19.obf",
@@ -261,7 +261,7 @@ proptest::proptest! {
             pos.play(mv).expect("legal by construction");
         }
         let mut record = Record::new(Rules::default());
-        record.start = Some(reversi_record::record::StartPosition {
+        record.start = Some(reversi_formats::record::StartPosition {
             setup: pos.setup(),
             in_hand: None,
             span: None,

@@ -5,7 +5,7 @@
 mod common;
 
 use common::Rng;
-use reversi_record::{Finished, Move, Position, Rules};
+use reversi_engine::{Finished, Move, Position, Rules};
 
 /// A count of the table: a number, or `-` for unknown.
 fn count(text: &str) -> Option<u64> {

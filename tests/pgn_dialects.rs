@@ -2,9 +2,9 @@
 
 use std::path::Path;
 
-use reversi_record::formats::{json, pgn, PgnDialect, ReadOptions, WriteError, WriteOptions};
-use reversi_record::record::{ClaimedResult, MoveRecord, Record, Tag};
-use reversi_record::Move;
+use reversi_engine::Move;
+use reversi_formats::record::{ClaimedResult, MoveRecord, Record, Tag};
+use reversi_formats::{json, pgn, PgnDialect, ReadOptions, WriteError, WriteOptions};
 
 const THOR_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/pgn/WTHOR-2004.r.pgn");
 const PLAYOK_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/pgn/playok_sample.pgn");

@@ -12,11 +12,11 @@ use std::path::Path;
 use std::sync::Arc;
 
 use common::Rng;
-use reversi_record::formats::{Format, ReadOptions, WriteOptions};
-use reversi_record::pipeline::validation::{Event, Input, Validation};
-use reversi_record::record::{FlipClaim, Record};
-use reversi_record::validate::{validate_game, Summary};
-use reversi_record::SquareSet;
+use reversi_check::validate::{validate_game, Summary};
+use reversi_engine::SquareSet;
+use reversi_formats::record::{FlipClaim, Record};
+use reversi_formats::{Format, ReadOptions, WriteOptions};
+use reversi_runs::pipeline::validation::{Event, Input, Validation};
 
 /// One game's report, comparable: its index, where its source is, and its diagnostics as
 /// JSON.
@@ -29,8 +29,8 @@ struct Reported {
 
 impl Reported {
     fn of(
-        game: &reversi_record::formats::ParsedGame,
-        diagnostics: &[reversi_record::diagnostic::Diagnostic],
+        game: &reversi_formats::ParsedGame,
+        diagnostics: &[reversi_formats::diagnostic::Diagnostic],
     ) -> Reported {
         Reported {
             index: game.index,
@@ -323,8 +323,8 @@ fn damage_text(game: &str, k: usize, rng: &mut Rng) -> String {
 /// that it must leave to the full path, and damaged copies of both.
 #[test]
 fn games_of_every_rules_report_the_same() {
-    use reversi_record::formats::WriteOptions;
-    use reversi_record::Rules;
+    use reversi_engine::Rules;
+    use reversi_formats::WriteOptions;
     let rules_list = [
         "othello",
         "othello:6x6",
@@ -385,7 +385,7 @@ fn games_of_every_rules_report_the_same() {
 /// a square twice, a count with leading zeros).
 #[test]
 fn flip_claims_report_the_same() {
-    use reversi_record::{Rules, Square};
+    use reversi_engine::{Rules, Square};
     let rules_list = [
         "othello",
         "othello:6x6",
@@ -501,7 +501,7 @@ fn assert_mixed_rgn_reports_the_same(text: &str, name: &str, count: usize, inval
 
 #[test]
 fn colour_prefixes_report_the_same() {
-    use reversi_record::{Color, Move, Position, Rules};
+    use reversi_engine::{Color, Move, Position, Rules};
     let rules_list = [
         "othello",
         "othello:6x6",
@@ -579,13 +579,13 @@ fn colour_prefixes_report_the_same() {
 /// final board gives, passes written when `explicit`; `claim` gives each placement's flip
 /// claim from the discs it flipped.
 fn played_game(
-    rules: reversi_record::Rules,
+    rules: reversi_engine::Rules,
     rng: &mut Rng,
     explicit: bool,
     mut claim: impl FnMut(SquareSet, &mut Rng) -> Option<FlipClaim>,
 ) -> Record {
-    use reversi_record::record::{ClaimedResult, MoveRecord};
-    use reversi_record::{Move, Position};
+    use reversi_engine::{Move, Position};
+    use reversi_formats::record::{ClaimedResult, MoveRecord};
     let mut record = Record::new(rules);
     let mut pos = Position::new(rules);
     while !pos.is_over() && record.moves.len() < 200 {
@@ -739,9 +739,9 @@ fn a_failing_sink_stops_the_run() {
 
 #[test]
 fn clean_games_of_a_big_file_are_counted_in_blocks() {
-    use reversi_record::formats::WriteOptions;
-    use reversi_record::record::{ClaimedResult, MoveRecord, Record};
-    use reversi_record::{Move, Position, Rules};
+    use reversi_engine::{Move, Position, Rules};
+    use reversi_formats::record::{ClaimedResult, MoveRecord, Record};
+    use reversi_formats::WriteOptions;
     // A finished game with its result: played to the end, passes left out.
     let mut rng = Rng::new(7);
     let mut pos = Position::new(Rules::default());
@@ -822,7 +822,7 @@ fn damaged_ggf_and_move_string_games_report_the_same() {
 fn written(
     target: Format,
     dialect: Option<&str>,
-    records: &[reversi_record::record::Record],
+    records: &[reversi_formats::record::Record],
 ) -> String {
     let options = WriteOptions {
         lossy: true,
@@ -864,7 +864,7 @@ fn assert_damaged_the_same(
 }
 
 /// The first `count` real games of WTHOR 2004 (9,113 games), as records.
-fn converted_records(count: usize) -> Vec<reversi_record::record::Record> {
+fn converted_records(count: usize) -> Vec<reversi_formats::record::Record> {
     let bytes = std::fs::read(common::data_path("wthor/WTH_2004.wtb")).unwrap();
     let records: Vec<_> = Format::Wthor
         .read_bytes(bytes, &ReadOptions::default())

@@ -12,14 +12,12 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use reversi_record::formats::{
-    Format, PgnDialect, ReadOptions, RecordWriter, Renderer, WriteOptions,
-};
-use reversi_record::pipeline::conversion::{Conversion, Event, Outcome, OutputTemplate, Outputs};
-use reversi_record::pipeline::Input;
-use reversi_record::record::{ClaimedResult, Record, ResultScore, TagName};
-use reversi_record::validate::{make_passes_explicit, validate_game, validate_record};
-use reversi_record::Move;
+use reversi_check::validate::{make_passes_explicit, validate_game, validate_record};
+use reversi_engine::Move;
+use reversi_formats::record::{ClaimedResult, Record, ResultScore, TagName};
+use reversi_formats::{Format, PgnDialect, ReadOptions, RecordWriter, Renderer, WriteOptions};
+use reversi_runs::pipeline::conversion::{Conversion, Event, Outcome, OutputTemplate, Outputs};
+use reversi_runs::pipeline::Input;
 
 /// At most this many games of a file, spread over it: every kind of game a file has, in a
 /// lean CI. `REAL_RESULTS_ALL=1` takes every game.

@@ -11,8 +11,8 @@ mod model;
 
 use model::{Game, Spot};
 use proptest::prelude::*;
-use reversi_record::engine::Outcome;
-use reversi_record::{Cell, Color, Finished, Move, Position, Rules, Setup, Square, SquareSet};
+use reversi_engine::Outcome;
+use reversi_engine::{Cell, Color, Finished, Move, Position, Rules, Setup, Square, SquareSet};
 
 /// Every preset, board and option combination played by the differential test. `true` marks
 /// a configuration that also gets random blocked squares, different in every game.

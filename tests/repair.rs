@@ -1,4 +1,4 @@
-//! `reversi_record::repair` against corrupted copies of real games (every edit kind, one and
+//! `reversi_check::repair` against corrupted copies of real games (every edit kind, one and
 //! two errors, kept only when validation detects them): the restore rate against the known
 //! originals, and snapshots of the report and the written record for each fixture of
 //! `fixtures/repair/`.
@@ -14,21 +14,21 @@ use std::time::Instant;
 
 use common::Rng;
 use rayon::prelude::*;
-use reversi_record::diagnostic::render_plain;
-use reversi_record::formats::{Format, ParsedGame, PgnDialect, ReadOptions, WriteOptions};
-use reversi_record::record::{Record, ResultScore};
-use reversi_record::repair::{
+use reversi_check::repair::{
     repair_game, repair_record, EditKind, RepairOptions, ResultFault, Status,
 };
-use reversi_record::validate::validate_record;
-use reversi_record::{Move, Square};
+use reversi_check::validate::validate_record;
+use reversi_engine::{Move, Square};
+use reversi_formats::diagnostic::render_plain;
+use reversi_formats::record::{Record, ResultScore};
+use reversi_formats::{Format, ParsedGame, PgnDialect, ReadOptions, WriteOptions};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data");
 
 fn read_file(path: &Path) -> (Format, ReadOptions, Vec<ParsedGame>) {
     let bytes = std::fs::read(path).unwrap();
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-    let sniffed = Format::sniff(&reversi_record::formats::Sniff {
+    let sniffed = Format::sniff(&reversi_formats::Sniff {
         head: &bytes[..bytes.len().min(4096)],
         len: Some(bytes.len() as u64),
     });
@@ -164,7 +164,7 @@ fn with_moves(record: &Record, moves: &[Move]) -> Record {
     let mut r = record.clone();
     r.moves = moves
         .iter()
-        .map(|&m| reversi_record::record::MoveRecord::new(m))
+        .map(|&m| reversi_formats::record::MoveRecord::new(m))
         .collect();
     r
 }
@@ -655,8 +655,8 @@ fn cli_missing_input_exits_2_and_stdout_gets_the_games() {
 /// never unrepairable, and a repair always validates.
 #[test]
 fn every_variant_is_repaired() {
-    use reversi_record::record::ClaimedResult;
-    use reversi_record::Rules;
+    use reversi_engine::Rules;
+    use reversi_formats::record::ClaimedResult;
     let variants = [
         "othello:4x4",
         "othello:6x6",
@@ -962,7 +962,7 @@ fn check_result_only(original: &Record, mistyped: &Record, fault: ResultFault) -
 /// read back valid with their `Repair` tag.
 #[test]
 fn real_games_with_a_mistyped_result_keep_their_moves() {
-    use reversi_record::record::ClaimedResult;
+    use reversi_formats::record::ClaimedResult;
     let games = real_games(&SAMPLE);
     let faults = [
         ResultFault::Reversed,
@@ -1022,8 +1022,8 @@ fn real_games_with_a_mistyped_result_keep_their_moves() {
 /// result was "repaired" by swapping two correct moves).
 #[test]
 fn every_variant_with_a_mistyped_result_keeps_its_moves() {
-    use reversi_record::record::ClaimedResult;
-    use reversi_record::Rules;
+    use reversi_engine::Rules;
+    use reversi_formats::record::ClaimedResult;
     let variants = [
         "othello",
         "othello:octagon",
@@ -1069,7 +1069,7 @@ fn every_variant_with_a_mistyped_result_keeps_its_moves() {
 /// and the reversed result, and fixing the result restores the original game.
 #[test]
 fn a_move_error_and_a_reversed_result_are_both_found() {
-    use reversi_record::record::ClaimedResult;
+    use reversi_formats::record::ClaimedResult;
     let games = real_games(&SAMPLE);
     let mut rng = Rng::new(5150);
     let (mut cases, mut restored) = (0, 0);

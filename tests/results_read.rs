@@ -9,12 +9,12 @@
 use assert_cmd::Command;
 use proptest::prelude::*;
 
-use reversi_record::codes::Code;
-use reversi_record::formats::{Format, ParsedGame, ReadOptions, WriteError, WriteOptions};
-use reversi_record::record::score::{parse_result, result_text};
-use reversi_record::record::{ClaimedResult, MoveRecord, Record, ResultScore, Termination};
-use reversi_record::validate::{validate_game, with_explicit_passes};
-use reversi_record::{Color, Move};
+use reversi_check::validate::{validate_game, with_explicit_passes};
+use reversi_engine::{Color, Move};
+use reversi_formats::codes::Code;
+use reversi_formats::record::score::{parse_result, result_text};
+use reversi_formats::record::{ClaimedResult, MoveRecord, Record, ResultScore, Termination};
+use reversi_formats::{Format, ParsedGame, ReadOptions, WriteError, WriteOptions};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 

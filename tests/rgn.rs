@@ -5,10 +5,10 @@ mod common;
 use std::io::BufReader;
 
 use proptest::prelude::*;
-use reversi_record::diagnostic::render_plain;
-use reversi_record::formats::{rgn, ParsedGame, ReadOptions};
-use reversi_record::record::{Record, ResultScore};
-use reversi_record::{Move, Position, Square};
+use reversi_engine::{Move, Position, Square};
+use reversi_formats::diagnostic::render_plain;
+use reversi_formats::record::{Record, ResultScore};
+use reversi_formats::{rgn, ParsedGame, ReadOptions};
 
 /// Parses `text`, failing on any diagnostic.
 fn clean(text: &str) -> Vec<Record> {
@@ -32,7 +32,7 @@ fn data(name: &str) -> String {
     })
 }
 
-fn squares(moves: &[reversi_record::record::MoveRecord]) -> Vec<String> {
+fn squares(moves: &[reversi_formats::record::MoveRecord]) -> Vec<String> {
     moves.iter().map(|m| m.mv.to_string()).collect()
 }
 
@@ -416,8 +416,8 @@ proptest! {
 fn a_free_tag_named_fen_is_written_only_where_it_reads_back_as_a_tag() {
     // The reader takes `FEN` (any case) for the start position unless a Start tag is
     // given; it then keeps it as `FEN`, after the other tags.
-    let mut record = Record::new(reversi_record::Rules::default());
-    record.tags.push(reversi_record::record::Tag {
+    let mut record = Record::new(reversi_engine::Rules::default());
+    record.tags.push(reversi_formats::record::Tag {
         name: "FeN".into(),
         value: "x".into(),
         span: None,

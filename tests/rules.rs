@@ -1,7 +1,7 @@
 //! Rule scenarios: every special case of `spec/rules.md`, played through the engine.
 //!
 //! Each file in `fixtures/rules/` is a scenario (`spec/scenario.md`); the test renders its
-//! text transcript with the library (`reversi_record::scenario`) and snapshots it. The worked
+//! text transcript with the library (`reversi_check::scenario`) and snapshots it. The worked
 //! examples in `spec/rules.md` are scenarios too: each ```` ```scenario ```` block there is
 //! followed by a ```` ```text ```` block that must equal its transcript, so every example in
 //! the spec is checked against the engine. Run with `UPDATE_SPEC=1` to rewrite those text
@@ -9,8 +9,8 @@
 
 use std::path::Path;
 
-use reversi_record::scenario::{self, check, markdown};
-use reversi_record::{Color, IllegalMove, Position, Rules};
+use reversi_check::scenario::{self, check, markdown};
+use reversi_engine::{Color, IllegalMove, Position, Rules};
 
 /// Runs a scenario and returns its text transcript; panics (naming it) when the scenario is
 /// broken or contradicts its own marks.

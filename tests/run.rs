@@ -1,6 +1,6 @@
-//! The library's runs (`reversi_record::run`), as every front end calls them.
+//! The library's runs (`reversi_runs::run`), as every front end calls them.
 
-use reversi_record::run::{self, InputOptions, Source, Status, Step, ValidateOptions};
+use reversi_runs::run::{self, InputOptions, InputSource, Status, Step, ValidateOptions};
 
 const EVENT: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -25,8 +25,8 @@ fn validate_event(jobs: usize) -> (Vec<String>, run::ValidateReport) {
     let inputs = walked
         .inputs
         .iter()
-        .map(|path| run::open(Source::path(path), &InputOptions::default()));
-    let mut renderer = reversi_record::diagnostic::Renderer::plain();
+        .map(|path| run::open(InputSource::path(path), &InputOptions::default()));
+    let mut renderer = reversi_formats::diagnostic::Renderer::plain();
     let mut steps = Vec::new();
     let report = run::validate(inputs, &options, |step| {
         let line = match step {
@@ -67,16 +67,19 @@ fn validate_gives_the_same_steps_and_report_for_any_number_of_jobs() {
 #[test]
 fn an_input_that_cannot_be_opened_fails_the_run_and_the_others_are_read() {
     let inputs = [
-        run::open(Source::path("no/such/file.rgn"), &InputOptions::default()),
         run::open(
-            Source::Bytes {
+            InputSource::path("no/such/file.rgn"),
+            &InputOptions::default(),
+        ),
+        run::open(
+            InputSource::Bytes {
                 name: "moves.txt".into(),
                 bytes: b"f5d6c3d3c4\n".to_vec(),
             },
             &InputOptions::default(),
         ),
         run::open(
-            Source::Bytes {
+            InputSource::Bytes {
                 name: "notes".into(),
                 bytes: b"\x00\x01 not a record".to_vec(),
             },
@@ -105,7 +108,7 @@ fn an_input_that_cannot_be_opened_fails_the_run_and_the_others_are_read() {
 fn a_step_that_fails_stops_the_run_with_the_report_so_far() {
     let games = "f5d6c3\n".repeat(2000);
     let inputs = [run::open(
-        Source::Bytes {
+        InputSource::Bytes {
             name: "games.txt".into(),
             bytes: games.into_bytes(),
         },
@@ -139,10 +142,10 @@ fn a_step_that_fails_stops_the_run_with_the_report_so_far() {
 /// back is refused, naming the game; the file as written passes.
 #[test]
 fn read_back_finds_a_game_that_does_not_read_as_written() {
-    use reversi_record::formats::{Format, ReadOptions, WriteOptions};
-    use reversi_record::pipeline::conversion::{Conversion, Event, Outcome};
-    use reversi_record::pipeline::Input;
-    use reversi_record::run::{ReadBack, ReadBackError};
+    use reversi_formats::{Format, ReadOptions, WriteOptions};
+    use reversi_runs::pipeline::conversion::{Conversion, Event, Outcome};
+    use reversi_runs::pipeline::Input;
+    use reversi_runs::run::{ReadBack, ReadBackError};
 
     let dir = tempfile::tempdir().expect("a temporary folder");
     let target = dir.path().join("out.rgn");

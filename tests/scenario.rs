@@ -13,11 +13,11 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use model::{Game, Spot};
 use proptest::prelude::*;
-use reversi_record::scenario::check::{self, Format};
-use reversi_record::scenario::{
+use reversi_check::scenario::check::{self, Format};
+use reversi_check::scenario::{
     self, markdown, suite, ErrorKind, JsonPosition, JsonScenario, Scenario,
 };
-use reversi_record::{Color, IllegalMove, Position, Rules, Square};
+use reversi_engine::{Color, IllegalMove, Position, Rules, Square};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 

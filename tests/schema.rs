@@ -4,7 +4,7 @@
 //! `additionalProperties`, `propertyNames`, `items`, `minItems`, `maxItems`, `minimum`,
 //! `maximum`, `oneOf`), so the check needs no schema crate.
 
-use reversi_record::scenario::{self, suite, JsonScenario};
+use reversi_check::scenario::{self, suite, JsonScenario};
 use serde_json::{json, Value};
 
 fn schema() -> Value {

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use reversi_record::formats::{Format, ReadOptions};
-use reversi_record::validate::validate_game;
+use reversi_check::validate::validate_game;
+use reversi_formats::{Format, ReadOptions};
 use serde_json::{json, Value};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -2180,19 +2180,19 @@ fn a_file_written_by_the_desk_is_the_librarys_writing_of_the_records_read() {
                 .iter()
                 .map(|d| d["text"].as_str().unwrap())
                 .collect();
-            let mut renderer = reversi_record::diagnostic::Renderer::plain();
+            let mut renderer = reversi_formats::diagnostic::Renderer::plain();
             let expected: Vec<String> = validate_game(g, &[] as &[&str])
                 .iter()
                 .map(|d| renderer.render(d, &g.source))
                 .collect();
             assert_eq!(texts, expected, "{name} game {}", g.index);
         }
-        let records: Vec<reversi_record::record::Record> =
+        let records: Vec<reversi_formats::record::Record> =
             games.into_iter().filter_map(|g| g.record).collect();
         assert!(!records.is_empty(), "{name}");
         for format in [Format::Rgn, Format::Json] {
             let (expected, _) = format
-                .write_bytes(&records, &reversi_record::formats::WriteOptions::default())
+                .write_bytes(&records, &reversi_formats::WriteOptions::default())
                 .unwrap();
             let a = desk.get(&format!(
                 "/api/files/{id}/download?format={}",

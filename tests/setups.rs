@@ -5,8 +5,8 @@
 //! position reached by playing on from the setup holds the same.
 
 use proptest::prelude::*;
-use reversi_record::scenario::suite::SETUP_VARIANTS;
-use reversi_record::{Color, IllegalMove, Move, Position, Rules, Setup, SetupError, SquareSet};
+use reversi_check::scenario::suite::SETUP_VARIANTS;
+use reversi_engine::{Color, IllegalMove, Move, Position, Rules, Setup, SetupError, SquareSet};
 
 /// The variants the setups are drawn under: the suite's (`SETUP_VARIANTS`: every preset,
 /// the classic supply with and without a handicap, the free opening on every board,

@@ -3,12 +3,12 @@
 use std::io::{self, BufRead};
 
 use proptest::prelude::*;
-use reversi_record::diagnostic::render_plain;
-use reversi_record::formats::{ggf, Format, ParsedGame, ReadOptions, WriteError, WriteOptions};
-use reversi_record::record::{
+use reversi_engine::{BoardShape, Color, Move, Position, Rules, Square};
+use reversi_formats::diagnostic::render_plain;
+use reversi_formats::record::{
     ClaimedResult, MoveRecord, Record, ResultScore, StartPosition, Tag, Termination,
 };
-use reversi_record::{BoardShape, Color, Move, Position, Rules, Square};
+use reversi_formats::{ggf, Format, ParsedGame, ReadOptions, WriteError, WriteOptions};
 
 fn read_bytes(bytes: Vec<u8>) -> Vec<ParsedGame> {
     let options = ReadOptions {

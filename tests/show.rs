@@ -8,11 +8,11 @@
 use std::path::Path;
 
 use assert_cmd::Command;
-use reversi_record::formats::{Format, ReadOptions};
-use reversi_record::record::{PositionClaim, Record};
-use reversi_record::render::{square_centre, Diagram, CELL};
-use reversi_record::validate::validate_record;
-use reversi_record::{Cell, Color, Setup, Square, SquareSet};
+use reversi_check::validate::validate_record;
+use reversi_engine::{Cell, Color, Setup, Square, SquareSet};
+use reversi_formats::record::{PositionClaim, Record};
+use reversi_formats::render::{square_centre, Diagram, CELL};
+use reversi_formats::{Format, ReadOptions};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -360,7 +360,7 @@ fn show_agrees_with_validate_for_every_move_of_a_real_game() {
             r.moves.iter().any(|m| {
                 let must = pos.must_pass();
                 if must {
-                    let _ = pos.play(reversi_record::Move::Pass);
+                    let _ = pos.play(reversi_engine::Move::Pass);
                 }
                 let _ = pos.play(m.mv);
                 must

@@ -1,15 +1,16 @@
-//! Standings (`reversi_record::event::standings`): a small event worked out by hand, the
+//! Standings (`reversi_check::event::standings`): a small event worked out by hand, the
 //! rules of `spec/standings.md` one by one, and the 40-player event of `fixtures/event/`
 //! against a straightforward computation written here.
 
 use std::collections::BTreeMap;
 
-use reversi_record::event::standings::{
-    GameResult, Known, Outcome, Pairing, Problem, Round, Side, Source, Standings, StandingsOptions,
+use reversi_check::event::standings::{
+    GameResult, Known, Pairing, PairingSource, Problem, Round, RoundOutcome, Side, Standings,
+    StandingsOptions,
 };
-use reversi_record::pipeline::Input;
-use reversi_record::record::ResultScore;
-use reversi_record::validate::validate_record;
+use reversi_check::validate::validate_record;
+use reversi_formats::record::ResultScore;
+use reversi_runs::pipeline::Input;
 
 fn discs(black: u8, white: u8) -> GameResult {
     GameResult::Discs { black, white }
@@ -159,11 +160,11 @@ fn the_crosstable_names_opponents_by_number_with_colours_and_discs() {
             Some(5),
             Some(Side::White),
             None,
-            Outcome::Win,
+            RoundOutcome::Win,
             Known::WinnerOnly
         )
     );
-    assert_eq!(r2.source, Source { file: 2, game: 1 });
+    assert_eq!(r2.source, PairingSource { file: 2, game: 1 });
     assert_eq!(r2.board.as_deref(), Some("1"));
 }
 
@@ -311,7 +312,7 @@ fn an_unfinished_game_scores_nothing_and_makes_the_standings_provisional() {
         (1, 1, 1, 1)
     );
     assert_eq!(amy.rounds[1].as_ref().unwrap().text(), "2W ?");
-    assert_eq!(s.unfinished, [Source { file: 2, game: 7 }]);
+    assert_eq!(s.unfinished, [PairingSource { file: 2, game: 7 }]);
     assert!(s
         .to_text()
         .contains("Provisional: no result yet for file 2, game 7."));
@@ -578,7 +579,7 @@ fn the_event_crosstable_matches_the_results() {
     insta::assert_snapshot!("event_text", s.to_text());
 }
 
-fn sheet(name: &str) -> Vec<reversi_record::record::Record> {
+fn sheet(name: &str) -> Vec<reversi_formats::record::Record> {
     let input = Input::open(format!("{EVENT}/{name}")).unwrap();
     input
         .format
@@ -587,7 +588,7 @@ fn sheet(name: &str) -> Vec<reversi_record::record::Record> {
         .collect()
 }
 
-fn moves(record: &reversi_record::record::Record) -> Vec<String> {
+fn moves(record: &reversi_formats::record::Record) -> Vec<String> {
     record.moves.iter().map(|m| format!("{:?}", m.mv)).collect()
 }
 
@@ -613,16 +614,16 @@ fn the_planted_extra_records_are_what_the_readme_says() {
         .moves
         .iter()
         .map(|m| match m.mv {
-            reversi_record::Move::Place(sq) => rotate(sq.name()),
-            reversi_record::Move::Pass => "pass".to_owned(),
+            reversi_engine::Move::Place(sq) => rotate(sq.name()),
+            reversi_engine::Move::Pass => "pass".to_owned(),
         })
         .collect();
     let written: Vec<String> = phone
         .moves
         .iter()
         .map(|m| match m.mv {
-            reversi_record::Move::Place(sq) => sq.name().to_owned(),
-            reversi_record::Move::Pass => "pass".to_owned(),
+            reversi_engine::Move::Place(sq) => sq.name().to_owned(),
+            reversi_engine::Move::Pass => "pass".to_owned(),
         })
         .collect();
     assert_eq!(written, rotated);
@@ -652,8 +653,8 @@ fn the_planted_extra_records_are_what_the_readme_says() {
 
 #[test]
 fn an_archive_without_rounds_is_noted_a_hundred_games_a_reason_then_counted() {
-    use reversi_record::event::Event;
-    use reversi_record::formats::{Format, ReadOptions};
+    use reversi_check::event::Event;
+    use reversi_formats::{Format, ReadOptions};
     // 250 games without a round (and without moves: none is a copy of another), and one
     // with a round.
     let mut text: String = (0..250)
@@ -731,19 +732,19 @@ const EVENING: &str = "\
 [Event \"Open\"]\n[Rules \"othello:10x10\"]\n[Round \"1\"]\n[Black \"Cid\"]\n[White \"bye\"]\n\n\
 [Event \"Blitz\"]\n[Round \"1\"]\n[Black \"Ann\"]\n[White \"Cid\"]\n[Result \"1-0\"]\n";
 
-fn evening() -> reversi_record::event::Event {
-    use reversi_record::formats::{Format, ReadOptions};
+fn evening() -> reversi_check::event::Event {
+    use reversi_formats::{Format, ReadOptions};
     let games = Format::Rgn
         .read_bytes(EVENING, &ReadOptions::default())
         .unwrap();
-    let mut event = reversi_record::event::Event::default();
+    let mut event = reversi_check::event::Event::default();
     event.add_games("evening.rgn", &games);
     event
 }
 
 #[test]
 fn each_event_and_board_is_ranked_on_its_own() {
-    use reversi_record::event::StandingsRequest;
+    use reversi_check::event::StandingsRequest;
     let event = evening();
     let report = event.standings(&StandingsRequest::default()).unwrap();
     assert!(report.is_complete(), "{:?}", report.problems());
@@ -800,7 +801,7 @@ fn each_event_and_board_is_ranked_on_its_own() {
 
 #[test]
 fn one_event_is_chosen_by_name_and_an_unknown_name_is_refused() {
-    use reversi_record::event::StandingsRequest;
+    use reversi_check::event::StandingsRequest;
     let event = evening();
     let ask = |name: &str| {
         event.standings(&StandingsRequest {
@@ -838,7 +839,7 @@ fn one_event_is_chosen_by_name_and_an_unknown_name_is_refused() {
 
 #[test]
 fn a_withdrawn_player_counts_in_the_events_they_play_and_an_unknown_one_is_a_problem() {
-    use reversi_record::event::StandingsRequest;
+    use reversi_check::event::StandingsRequest;
     let event = evening();
     let request = |names: &[&str]| StandingsRequest {
         withdrawn: Some(names.iter().map(|n| n.to_string()).collect()),
@@ -884,8 +885,8 @@ const PAIRINGS: &[u8] = b"ronde;table;noir;blanc;r\xe9sultat\r\n\
 
 #[test]
 fn the_pairings_file_gives_the_byes_forfeits_withdrawals_and_games_to_come() {
-    use reversi_record::event::{Event, Schedule, StandingsRequest};
-    use reversi_record::formats::{Format, ReadOptions};
+    use reversi_check::event::{Event, Schedule, StandingsRequest};
+    use reversi_formats::{Format, ReadOptions};
     let schedule = Schedule::from_bytes(PAIRINGS).unwrap();
     assert_eq!(schedule.pairings().len(), 9);
     let mut event = Event::default();
@@ -934,7 +935,7 @@ fn the_pairings_file_gives_the_byes_forfeits_withdrawals_and_games_to_come() {
     let cid = &s.players[4];
     assert_eq!(cid.rounds[1].as_ref().unwrap().text(), "1W loss ff");
     // The adjourned game keeps the standings provisional, named by its line.
-    assert_eq!(s.unfinished, [Source::pairings_line(8)]);
+    assert_eq!(s.unfinished, [PairingSource::pairings_line(8)]);
     assert!(
         report
             .notes
@@ -955,7 +956,7 @@ fn the_pairings_file_gives_the_byes_forfeits_withdrawals_and_games_to_come() {
 
 #[test]
 fn pairings_headers_in_other_languages_and_orders_are_headers() {
-    use reversi_record::event::{Schedule, Status};
+    use reversi_check::event::{LineStatus, Schedule};
     for text in [
         "Runde,Brett,Weiss,Schwarz\n1,1,Bob,Ann\n",
         "ronde\tbord\tzwart\twit\n1\t1\tAnn\tBob\n",
@@ -975,11 +976,11 @@ fn pairings_headers_in_other_languages_and_orders_are_headers() {
             ("1", "Ann", "Bob"),
             "{text:?}"
         );
-        assert_eq!(lines[0].status, Status::Game, "{text:?}");
+        assert_eq!(lines[0].status, LineStatus::Game, "{text:?}");
     }
     // Byes in several spellings, a double forfeit, and lines the schedule cannot read.
     let schedule = Schedule::parse("1,,Ann,spielfrei\n1,,vrij,Bob\n1,2,Cid,Dee,-:-\n").unwrap();
-    let seen: Vec<(&str, Status)> = schedule
+    let seen: Vec<(&str, LineStatus)> = schedule
         .pairings()
         .iter()
         .map(|l| (l.black.as_str(), l.status))
@@ -987,11 +988,11 @@ fn pairings_headers_in_other_languages_and_orders_are_headers() {
     assert_eq!(
         seen,
         [
-            ("Ann", Status::Bye),
-            ("Bob", Status::Bye),
+            ("Ann", LineStatus::Bye),
+            ("Bob", LineStatus::Bye),
             (
                 "Cid",
-                Status::Forfeit {
+                LineStatus::Forfeit {
                     black_absent: true,
                     white_absent: true
                 }
@@ -1007,8 +1008,8 @@ fn pairings_headers_in_other_languages_and_orders_are_headers() {
 
 #[test]
 fn an_adjourned_game_recorded_in_two_parts_is_one_game_and_the_finished_part_counts() {
-    use reversi_record::event::{Event, StandingsRequest};
-    use reversi_record::formats::{Format, ReadOptions};
+    use reversi_check::event::{Event, StandingsRequest};
+    use reversi_formats::{Format, ReadOptions};
     // Round 1, Ann v Bob: the sheet up to the adjournment (`*`), then the whole game in
     // another file, its colours written the other way round by the second recorder.
     let adjourned =
@@ -1048,8 +1049,8 @@ fn an_adjourned_game_recorded_in_two_parts_is_one_game_and_the_finished_part_cou
 
 #[test]
 fn of_two_copies_the_one_that_matches_its_pairing_counts_and_the_note_says_why() {
-    use reversi_record::event::{Event, Schedule, StandingsRequest};
-    use reversi_record::formats::{Format, ReadOptions};
+    use reversi_check::event::{Event, Schedule, StandingsRequest};
+    use reversi_formats::{Format, ReadOptions};
     // A phone entry read from the other side of the board (its moves reflected on the
     // diagonal) with the players the other way round, then the typed sheet.
     let phone = "[Round \"1\"]\n[Black \"Bob\"]\n[White \"Ann\"]\n[Result \"24-40\"]\ne6 f4 c3\n";
@@ -1089,7 +1090,7 @@ fn of_two_copies_the_one_that_matches_its_pairing_counts_and_the_note_says_why()
 
 #[test]
 fn a_pairings_file_before_any_sheet_gives_its_byes_and_forfeits() {
-    use reversi_record::event::{Event, Schedule, StandingsRequest};
+    use reversi_check::event::{Event, Schedule, StandingsRequest};
     let pairings =
         Schedule::parse("round,board,black,white,result\n1,1,Ann,Bob,+:-\n1,,Cy,bye,\n").unwrap();
     let report = Event::default()

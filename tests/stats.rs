@@ -11,11 +11,11 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
-use reversi_record::formats::ParsedGame;
-use reversi_record::pipeline::Input;
-use reversi_record::record::{Record, ResultScore, Termination};
-use reversi_record::render::{square_centre, CELL};
-use reversi_record::{Color, Move, Square};
+use reversi_engine::{Color, Move, Square};
+use reversi_formats::record::{Record, ResultScore, Termination};
+use reversi_formats::render::{square_centre, CELL};
+use reversi_formats::ParsedGame;
+use reversi_runs::pipeline::Input;
 use serde_json::Value;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");

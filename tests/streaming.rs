@@ -4,7 +4,7 @@
 
 use std::io::{self, BufReader, Read};
 
-use reversi_record::formats::{Format, ReadOptions};
+use reversi_formats::{Format, ReadOptions};
 
 /// `prefix`, then `game` again and again, forever.
 struct Endless {

@@ -1,10 +1,10 @@
 //! Transcript grids: fixtures, the WTH_2019 #331 grid replayed, writer refusals, round trips.
 
 use proptest::prelude::*;
-use reversi_record::diagnostic::render_plain;
-use reversi_record::formats::{Format, ParsedGame, ReadOptions, Sniff, WriteError, WriteOptions};
-use reversi_record::record::{ClaimedResult, MoveRecord, Record, Tag};
-use reversi_record::{Color, Move, Position, Rules};
+use reversi_engine::{Color, Move, Position, Rules};
+use reversi_formats::diagnostic::render_plain;
+use reversi_formats::record::{ClaimedResult, MoveRecord, Record, Tag};
+use reversi_formats::{Format, ParsedGame, ReadOptions, Sniff, WriteError, WriteOptions};
 
 fn fixture(path: &str) -> String {
     std::fs::read_to_string(format!(
@@ -243,12 +243,12 @@ fn writer_refuses_what_a_grid_cannot_hold() {
     assert!(text.starts_with("Black: ok\nResult: 33-31\n"));
 }
 
-fn random_game(rules: Rules, start: Option<reversi_record::Setup>, choices: &[usize]) -> Record {
+fn random_game(rules: Rules, start: Option<reversi_engine::Setup>, choices: &[usize]) -> Record {
     let mut record = Record::new(rules);
     let setup = start.unwrap_or_else(|| record.start_setup());
     let mut pos = Position::from_setup(rules, setup).expect("a legal start");
     if let Some(setup) = start {
-        record.start = Some(reversi_record::record::StartPosition {
+        record.start = Some(reversi_formats::record::StartPosition {
             setup,
             in_hand: None,
             span: None,
@@ -283,7 +283,7 @@ proptest! {
     ) {
         let rules: Rules = rules.parse().expect("rules strings parse");
         let mut start = None;
-        if inverted && rules.players() == 2 && rules.opening() == reversi_record::engine::Opening::Standard {
+        if inverted && rules.players() == 2 && rules.opening() == reversi_engine::Opening::Standard {
             let mut setup = Record::new(rules).start_setup();
             setup.discs.swap(0, 1);
             start = Some(setup);

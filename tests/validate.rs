@@ -12,12 +12,12 @@ use std::path::Path;
 use std::sync::Arc;
 
 use common::Rng;
-use reversi_record::diagnostic::{render_plain, Diagnostic, Renderer, Severity};
-use reversi_record::formats::{Format, ParsedGame, ReadOptions};
-use reversi_record::record::{FlipClaim, MoveRecord, Record, ResultScore};
-use reversi_record::repair::{repair_record, RepairOptions, Status};
-use reversi_record::validate::{validate_game, validate_record, GameReport, CODES};
-use reversi_record::{Move, Position, Square, SquareSet};
+use reversi_check::repair::{repair_record, RepairOptions, Status};
+use reversi_check::validate::{validate_game, validate_record, GameReport, CODES};
+use reversi_engine::{Move, Position, Square, SquareSet};
+use reversi_formats::diagnostic::{render_plain, Diagnostic, Renderer, Severity};
+use reversi_formats::record::{FlipClaim, MoveRecord, Record, ResultScore};
+use reversi_formats::{Format, ParsedGame, ReadOptions};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data");
 

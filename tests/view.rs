@@ -1,4 +1,4 @@
-//! The borrowed view of games (`reversi_record::pipeline::view`) against the format's reader: for
+//! The borrowed view of games (`reversi_runs::pipeline::view`) against the format's reader: for
 //! every fixture and every real record in `data/`, the same games in the same
 //! order, each view holding exactly the rules, start, tags, moves and result of the
 //! reader's record, the same diagnostics, and `to_parsed_game` and `next_parsed` giving the reader's game
@@ -14,10 +14,10 @@ use std::path::Path;
 use std::sync::Arc;
 
 use common::RecordFile;
-use reversi_record::formats::{Format, ParsedGame, PgnDialect, ReadOptions, WriteOptions};
-use reversi_record::pipeline::view::{GameReader, GameView, Input};
-use reversi_record::record::StartPosition;
-use reversi_record::Move;
+use reversi_engine::Move;
+use reversi_formats::record::StartPosition;
+use reversi_formats::{Format, ParsedGame, PgnDialect, ReadOptions, WriteOptions};
+use reversi_runs::pipeline::view::{GameReader, GameView, Input};
 
 /// Counts each thread's allocations, to show that a plain game makes none.
 struct Counting;
@@ -74,7 +74,7 @@ fn options(name: &str, path: Option<&Path>) -> ReadOptions {
 }
 
 /// Diagnostics as their JSON, to compare.
-fn diagnostics(d: &[reversi_record::diagnostic::Diagnostic]) -> Vec<String> {
+fn diagnostics(d: &[reversi_formats::diagnostic::Diagnostic]) -> Vec<String> {
     d.iter()
         .map(|d| serde_json::to_string(d).unwrap())
         .collect()

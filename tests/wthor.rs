@@ -5,11 +5,11 @@ use std::fs::File;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
-use reversi_record::diagnostic::render_plain;
-use reversi_record::formats::wthor::{self, NameKind, NameTable};
-use reversi_record::formats::{ParsedGame, ReadOptions, WriteError, WriteOptions};
-use reversi_record::record::{ClaimedResult, MoveRecord, Record, ResultScore, Tag};
-use reversi_record::{BoardShape, Move, Position, Rules};
+use reversi_engine::{BoardShape, Move, Position, Rules};
+use reversi_formats::diagnostic::render_plain;
+use reversi_formats::record::{ClaimedResult, MoveRecord, Record, ResultScore, Tag};
+use reversi_formats::wthor::{self, NameKind, NameTable};
+use reversi_formats::{ParsedGame, ReadOptions, WriteError, WriteOptions};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/wthor");
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/wthor");
@@ -371,7 +371,7 @@ fn writer_refuses_what_wthor_cannot_hold() {
 
     let mut r = game("f5");
     r.result = Some(ClaimedResult {
-        score: ResultScore::Winner(Some(reversi_record::Color::Black)),
+        score: ResultScore::Winner(Some(reversi_engine::Color::Black)),
         ..ClaimedResult::discs(vec![])
     });
     insta::assert_snapshot!(refusal(&r, &plain), @"the target format cannot hold a result that names only the winner");
@@ -404,9 +404,9 @@ fn writer_refuses_what_wthor_cannot_hold() {
     insta::assert_snapshot!(refusal(&r, &plain), @"the target format cannot hold 61 placements (WTHOR holds 60, one a square)");
 
     let mut r = game("f5");
-    r.start = Some(reversi_record::record::StartPosition {
-        setup: reversi_record::Setup {
-            turn: reversi_record::Color::White,
+    r.start = Some(reversi_formats::record::StartPosition {
+        setup: reversi_engine::Setup {
+            turn: reversi_engine::Color::White,
             ..Record::new(Rules::default()).start_setup()
         },
         in_hand: None,
@@ -496,7 +496,7 @@ fn writer_adds_names_to_the_tables() {
 
 #[test]
 fn sniff_recognises_game_files_only() {
-    use reversi_record::formats::{Format, Sniff};
+    use reversi_formats::{Format, Sniff};
     let dir = data_dir();
     for (name, _) in REAL {
         let bytes = std::fs::read(dir.join(name)).unwrap();

@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use assert_cmd::cargo::CommandCargoExt;
-use reversi_record::formats::wthor::{NameKind, NameTable};
-use reversi_record::formats::{Format, PgnDialect, ReadOptions, WriteError, WriteOptions};
-use reversi_record::record::{ClaimedResult, MoveRecord, Record, ResultScore, Tag};
-use reversi_record::validate::{make_passes_explicit, validate_game};
-use reversi_record::{Move, Position, Rules};
+use reversi_check::validate::{make_passes_explicit, validate_game};
+use reversi_engine::{Move, Position, Rules};
+use reversi_formats::record::{ClaimedResult, MoveRecord, Record, ResultScore, Tag};
+use reversi_formats::wthor::{NameKind, NameTable};
+use reversi_formats::{Format, PgnDialect, ReadOptions, WriteError, WriteOptions};
 
 mod common;
 use common::scratch;
@@ -540,7 +540,7 @@ fn names_are_two_files_by_any_names_for_reading_and_writing() {
         !dir.join("WTHOR.JOU").exists(),
         "nothing under the usual names"
     );
-    let files = reversi_record::formats::wthor::NameFiles {
+    let files = reversi_formats::wthor::NameFiles {
         players: players.clone(),
         tournaments: tournaments.clone(),
     };

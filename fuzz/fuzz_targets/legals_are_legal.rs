@@ -10,7 +10,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use reversi_record::{Move, Position, Rules, Square, SquareSet};
+use reversi_engine::{Move, Position, Rules, Square, SquareSet};
 
 const PRESETS: [&str; 6] = ["othello", "anti", "free", "classic", "multi3", "multi4"];
 const BOARDS: [&str; 5] = ["4x4", "6x6", "8x8", "10x10", "octagon"];

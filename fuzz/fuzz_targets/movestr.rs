@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use reversi_record::formats::Format;
+use reversi_formats::Format;
 
 fuzz_target!(|data: &[u8]| {
     fuzz_checks::read_and_check(Format::MoveString, data);

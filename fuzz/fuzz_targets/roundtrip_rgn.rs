@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use reversi_record::formats::{Format, WriteOptions};
+use reversi_formats::{Format, WriteOptions};
 
 fuzz_target!(|data: &[u8]| {
     for game in fuzz_checks::read_and_check(Format::Rgn, data) {

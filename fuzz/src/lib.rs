@@ -4,10 +4,10 @@
 use std::io::Cursor;
 use std::sync::Arc;
 
-use reversi_record::diagnostic::{Diagnostic, Renderer, Source};
-use reversi_record::formats::{Format, ParsedGame, ReadOptions};
-use reversi_record::record::{Record, Span};
-use reversi_record::validate::{validate_game, Summary};
+use reversi_formats::diagnostic::{Diagnostic, Renderer, Source};
+use reversi_formats::{Format, ParsedGame, ReadOptions};
+use reversi_formats::record::{Record, Span};
+use reversi_check::validate::{validate_game, Summary};
 
 /// Read options with a fixed name and nothing else: no path, no rules, no names directory.
 pub fn options() -> ReadOptions {
@@ -124,7 +124,7 @@ pub fn record_spans(record: &Record) -> Vec<Span> {
 /// check) and game by game through the reader and [`validate_game`], and asserts that both
 /// report the same diagnostics for the same games, and the same counts.
 pub fn pipeline_agrees(format: Format, data: &[u8]) {
-    use reversi_record::pipeline::validation::{Event, Input, Validation};
+    use reversi_runs::pipeline::validation::{Event, Input, Validation};
     type Report = (usize, usize, Vec<String>);
     let mut plain: Vec<Report> = Vec::new();
     let mut summary = Summary::default();
@@ -168,10 +168,10 @@ pub fn pipeline_agrees(format: Format, data: &[u8]) {
 }
 
 /// Reads `data` through `format` twice, by the format's reader and through the borrowed
-/// view (`reversi_record::pipeline::view`): the same games in the same order, each view holding what
+/// view (`reversi_runs::pipeline::view`): the same games in the same order, each view holding what
 /// the reader's record holds, and `to_parsed_game` giving the reader's game.
 pub fn view_agrees(format: Format, data: &[u8]) {
-    use reversi_record::pipeline::view::{GameReader, Input};
+    use reversi_runs::pipeline::view::{GameReader, Input};
     let mut reader = GameReader::new(Input {
         format,
         reader: Box::new(Cursor::new(data.to_vec())),

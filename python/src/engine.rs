@@ -4,12 +4,12 @@ use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray2};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use reversi_record::render::{Diagram, Style};
-use reversi_record::{Color, Finished, Move, Outcome, Square, SquareSet};
+use reversi_formats::render::{Diagram, Style};
+use reversi_engine::{Color, Finished, Move, Outcome, Square, SquareSet};
 
 use crate::errors::{self, Text};
 
-use reversi_record::dataset::cell_code;
+use reversi_runs::dataset::cell_code;
 
 /// Rules of a variant and board, from a rules string such as `"multi3:octagon"`.
 ///
@@ -17,7 +17,7 @@ use reversi_record::dataset::cell_code;
 /// 6
 #[pyclass(module = "reversi_record", name = "Rules", frozen, eq, hash)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) struct PyRules(pub(crate) reversi_record::Rules);
+pub(crate) struct PyRules(pub(crate) reversi_engine::Rules);
 
 #[pymethods]
 impl PyRules {
@@ -74,14 +74,14 @@ impl PyRules {
 
     /// The start position.
     fn start(&self) -> PyPosition {
-        PyPosition(reversi_record::Position::new(self.0))
+        PyPosition(reversi_engine::Position::new(self.0))
     }
 }
 
 pub(crate) fn parse_rules(py: Python<'_>, text: &str) -> PyResult<PyRules> {
     text.parse()
         .map(PyRules)
-        .map_err(|e: reversi_record::RulesError| {
+        .map_err(|e: reversi_engine::RulesError| {
             errors::raise(py, "RulesError", e.to_string(), "bad-rules", None)
         })
 }
@@ -90,7 +90,7 @@ pub(crate) fn parse_rules(py: Python<'_>, text: &str) -> PyResult<PyRules> {
 pub(crate) fn rules_arg(
     py: Python<'_>,
     rules: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Option<reversi_record::Rules>> {
+) -> PyResult<Option<reversi_engine::Rules>> {
     let Some(rules) = rules else {
         return Ok(None);
     };
@@ -170,7 +170,7 @@ pub(crate) fn outcome_dict<'py>(
 /// ['e5']
 #[pyclass(module = "reversi_record", name = "Position", eq)]
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) struct PyPosition(pub(crate) reversi_record::Position);
+pub(crate) struct PyPosition(pub(crate) reversi_engine::Position);
 
 #[pymethods]
 impl PyPosition {
@@ -178,7 +178,7 @@ impl PyPosition {
     #[pyo3(signature = (rules = None))]
     fn new(py: Python<'_>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<PyPosition> {
         let rules = rules_arg(py, rules)?.unwrap_or_default();
-        Ok(PyPosition(reversi_record::Position::new(rules)))
+        Ok(PyPosition(reversi_engine::Position::new(rules)))
     }
 
     /// The rules.
@@ -353,12 +353,12 @@ impl PyPosition {
         }
         let turn = Color::from_name(turn)
             .ok_or_else(|| errors::usage(py, format!("a Position's pickle: turn {turn:?}")))?;
-        let setup = reversi_record::engine::Setup {
+        let setup = reversi_engine::Setup {
             discs: sets,
             neutral: SquareSet(neutral),
             turn,
         };
-        let mut pos = reversi_record::Position::from_setup(rules, setup)
+        let mut pos = reversi_engine::Position::from_setup(rules, setup)
             .map_err(|e| errors::usage(py, format!("a Position's pickle: {e}")))?;
         for (&c, n) in Color::ALL.iter().zip(in_hand) {
             pos.set_in_hand(c, n);
@@ -390,7 +390,7 @@ impl PyPosition {
     }
 }
 
-pub(crate) fn illegal(py: Python<'_>, mv: Move, e: reversi_record::IllegalMove) -> PyErr {
+pub(crate) fn illegal(py: Python<'_>, mv: Move, e: reversi_engine::IllegalMove) -> PyErr {
     let code = if mv == Move::Pass {
         "illegal-pass"
     } else {

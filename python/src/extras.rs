@@ -5,12 +5,12 @@ use std::path::PathBuf;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use reversi_record::event::{Register, Schedule, StandingsRequest};
-use reversi_record::formats::{Format, ParsedGame, ReadOptions, WriteOptions};
-use reversi_record::pipeline::conversion::{Conversion, Event as Converted, Outcome};
-use reversi_record::pipeline::validation::{Event as Validated, Validation};
-use reversi_record::repair::{repair_record, RepairOptions};
-use reversi_record::run::ReadBack;
+use reversi_check::event::{Register, Schedule, StandingsRequest};
+use reversi_formats::{Format, ParsedGame, ReadOptions, WriteOptions};
+use reversi_runs::pipeline::conversion::{Conversion, Event as Converted, Outcome};
+use reversi_runs::pipeline::validation::{Event as Validated, Validation};
+use reversi_check::repair::{repair_record, RepairOptions};
+use reversi_runs::run::ReadBack;
 
 use crate::convert::{ser_to_py, to_py};
 use crate::errors::{self, Text};
@@ -21,7 +21,7 @@ use crate::games::{diagnostic_dicts, format_arg, open, Game, Src};
 /// raises `ScenarioError` (its `code` such as `"scenario-unexpected-legal"`, `line`).
 #[pyfunction]
 pub(crate) fn scenario_run(py: Python<'_>, text: Text) -> PyResult<PyObject> {
-    let transcript = reversi_record::scenario::run(&text).map_err(|e| {
+    let transcript = reversi_check::scenario::run(&text).map_err(|e| {
         let extra = PyDict::new(py);
         let _ = extra.set_item("line", e.line);
         errors::raise(
@@ -93,7 +93,7 @@ pub(crate) fn standings(
     };
     // As `Validation::collect`, with a stop flag for Ctrl-C looked at between blocks.
     let result = crate::interrupt::interruptible(py, |stop| -> Result<_, String> {
-        let mut event = reversi_record::event::Event::default();
+        let mut event = reversi_check::event::Event::default();
         let mut failed: Option<String> = None;
         let mut name: std::sync::Arc<str> = "-".into();
         validation
@@ -287,7 +287,7 @@ pub(crate) fn convert(
     let target = format.name();
     let run = crate::interrupt::interruptible(py, |stop| -> io::Result<_> {
         let mut refusals = Vec::new();
-        let mut file = reversi_record::output::AtomicFile::create(&output)?;
+        let mut file = reversi_formats::output::AtomicFile::create(&output)?;
         // What is written is read back before it is put in place (as `reversi convert`).
         let mut back = match (file.staging_path(), ReadBack::applies(format)) {
             (Some(staged), true) => Some((staged.to_path_buf(), ReadBack::beside(&output)?)),

@@ -26,7 +26,7 @@ pub(crate) struct Spool {
 impl Spool {
     /// A spool in the system's temporary folder (an unnamed file: nothing is left behind).
     pub(crate) fn new() -> io::Result<Spool> {
-        let file = reversi_record::output::unnamed_in(&std::env::temp_dir())?;
+        let file = reversi_formats::output::unnamed_in(&std::env::temp_dir())?;
         Ok(Spool {
             out: BufWriter::with_capacity(256 * 1024, file),
             offsets: vec![0],

@@ -6,13 +6,13 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
-use reversi_record::diagnostic::{Diagnostic, Renderer, Source};
-use reversi_record::formats::{Format, ParsedGame, ReadOptions, WriteError, WriteOptions};
-use reversi_record::pipeline::view::GameReader;
-use reversi_record::pipeline::Input;
-use reversi_record::record::{score, Identity, MoveRecord, Record, Tag};
-use reversi_record::render::{Diagram, Style};
-use reversi_record::validate::{validate_game, with_explicit_passes};
+use reversi_formats::diagnostic::{Diagnostic, Renderer, Source};
+use reversi_formats::{Format, ParsedGame, ReadOptions, WriteError, WriteOptions};
+use reversi_runs::pipeline::view::GameReader;
+use reversi_runs::pipeline::Input;
+use reversi_formats::record::{score, Identity, MoveRecord, Record, Tag};
+use reversi_formats::render::{Diagram, Style};
+use reversi_check::validate::{validate_game, with_explicit_passes};
 
 use crate::convert::ser_to_py;
 use crate::engine::{move_arg, rules_arg, PyPosition, PyRules};
@@ -69,32 +69,32 @@ pub(crate) fn open(
     py: Python<'_>,
     src: Src,
     format: Option<Format>,
-    rules: Option<reversi_record::Rules>,
+    rules: Option<reversi_engine::Rules>,
     names: Option<&std::path::Path>,
 ) -> PyResult<Input> {
-    open_input(py, src, format, rules, names).map(reversi_record::run::Opened::into_input)
+    open_input(py, src, format, rules, names).map(reversi_runs::run::Opened::into_input)
 }
 
-/// Opens a source with the library's one opener ([`reversi_record::run::open`]); its
+/// Opens a source with the library's one opener ([`reversi_runs::run::open`]); its
 /// errors as Python's exceptions, with the library's codes.
 pub(crate) fn open_input(
     py: Python<'_>,
     src: Src,
     format: Option<Format>,
-    rules: Option<reversi_record::Rules>,
+    rules: Option<reversi_engine::Rules>,
     names_path: Option<&std::path::Path>,
-) -> PyResult<reversi_record::run::Opened> {
+) -> PyResult<reversi_runs::run::Opened> {
     // `names=`: WTHOR's name files, a folder or the two files.
     let names = names_path
-        .map(reversi_record::formats::wthor::Names::parse)
+        .map(reversi_formats::wthor::Names::parse)
         .transpose()
         .map_err(|e| errors::usage(py, format!("names: {e}")))?;
     // Read, not written: the name files must be there.
     let missing = match &names {
-        Some(reversi_record::formats::wthor::Names::Dir(dir)) => {
+        Some(reversi_formats::wthor::Names::Dir(dir)) => {
             (!dir.is_dir()).then(|| dir.display().to_string())
         }
-        Some(reversi_record::formats::wthor::Names::Files(files)) => {
+        Some(reversi_formats::wthor::Names::Files(files)) => {
             [&files.players, &files.tournaments]
                 .into_iter()
                 .find(|f| !f.is_file())
@@ -109,16 +109,16 @@ pub(crate) fn open_input(
         ));
     }
     let source = match src {
-        Src::Path(path) => reversi_record::run::Source::Path(path),
-        Src::Bytes(name, bytes) => reversi_record::run::Source::Bytes { name, bytes },
+        Src::Path(path) => reversi_runs::run::InputSource::Path(path),
+        Src::Bytes(name, bytes) => reversi_runs::run::InputSource::Bytes { name, bytes },
     };
-    let options = reversi_record::run::InputOptions {
+    let options = reversi_runs::run::InputOptions {
         from: format,
         rules,
         names: names_path.map(std::path::Path::to_path_buf),
     };
-    use reversi_record::run::OpenError;
-    let opened = reversi_record::run::open(source, &options).map_err(|e| match e {
+    use reversi_runs::run::OpenError;
+    let opened = reversi_runs::run::open(source, &options).map_err(|e| match e {
         OpenError::Open { name, error } => errors::io(py, &name, &error),
         OpenError::UnknownFormat { ref name } => errors::raise(
             py,
@@ -623,7 +623,7 @@ fn unpickle_state(state: &str) -> Result<ParsedGame, String> {
     for d in v["diagnostics"].as_array().into_iter().flatten() {
         let code = d["code"]
             .as_str()
-            .and_then(reversi_record::codes::Code::from_name)
+            .and_then(reversi_formats::codes::Code::from_name)
             .ok_or("a diagnostic without a known code")?;
         let message = d["message"].as_str().unwrap_or_default();
         let mut diagnostic = match d["severity"].as_str() {
@@ -632,7 +632,7 @@ fn unpickle_state(state: &str) -> Result<ParsedGame, String> {
             _ => Diagnostic::advice(code, message),
         };
         diagnostic.span = d["span"].as_array().and_then(|s| {
-            Some(reversi_record::record::Span::new(
+            Some(reversi_formats::record::Span::new(
                 number(s.first()?)?,
                 number(s.get(1)?)?,
             ))
@@ -659,7 +659,7 @@ fn unpickle_state(state: &str) -> Result<ParsedGame, String> {
 }
 
 fn escape(text: &str) -> String {
-    reversi_record::render::escape_markup(text)
+    reversi_formats::render::escape_markup(text)
 }
 
 /// The records of `games` (an iterable of `Game`).
@@ -750,16 +750,16 @@ pub(crate) fn write_records(
 /// number among the games read back, the reader's code (`not-read-back` when it said
 /// nothing) and message.
 ///
-/// [`MAX_GAME_BYTES`]: reversi_record::formats::text::MAX_GAME_BYTES
-/// [`MAX_MOVES`]: reversi_record::formats::text::MAX_MOVES
-/// [`MAX_TAGS`]: reversi_record::formats::text::MAX_TAGS
+/// [`MAX_GAME_BYTES`]: reversi_formats::text::MAX_GAME_BYTES
+/// [`MAX_MOVES`]: reversi_formats::text::MAX_MOVES
+/// [`MAX_TAGS`]: reversi_formats::text::MAX_TAGS
 fn refused_on_reading(
     format: Format,
     bytes: &Arc<Vec<u8>>,
     written: usize,
     stop: &std::sync::atomic::AtomicBool,
 ) -> Option<(usize, &'static str, String)> {
-    use reversi_record::codes::Code;
+    use reversi_formats::codes::Code;
     let limit = |d: &Diagnostic| {
         d.is_error() && matches!(d.code, Code::SyntaxTooLong | Code::SyntaxGameTooLarge)
     };
@@ -859,7 +859,7 @@ pub(crate) fn write_games(
         Some(path) => {
             let name = path.display().to_string();
             py.allow_threads(|| -> io::Result<()> {
-                let mut file = reversi_record::output::AtomicFile::create(&path)?;
+                let mut file = reversi_formats::output::AtomicFile::create(&path)?;
                 file.write_all(&bytes)?;
                 file.commit()
             })

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use reversi_record::dataset::Options;
+use reversi_runs::dataset::Options;
 
 use crate::errors::Text;
 

@@ -11,10 +11,10 @@ use std::sync::Mutex;
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use reversi_record::dataset;
-use reversi_record::engine::Move;
-use reversi_record::pipeline::view::{GameReader, GameView};
-use reversi_record::record::{
+use reversi_runs::dataset;
+use reversi_engine::Move;
+use reversi_runs::pipeline::view::{GameReader, GameView};
+use reversi_formats::record::{
     is_unknown_value, score, ClaimedResult, ResultScore, Termination, IDENTITY_TAGS,
 };
 

@@ -18,10 +18,10 @@ use std::time::Duration;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use reversi_record::diagnostic::{Diagnostic, Located, Renderer};
-use reversi_record::event::{Register, Schedule};
-use reversi_record::output::AtomicFile;
-use reversi_record::run::{self, Opened, Step, ValidateOptions};
+use reversi_formats::diagnostic::{Diagnostic, Located, Renderer};
+use reversi_check::event::{Register, Schedule};
+use reversi_formats::output::AtomicFile;
+use reversi_runs::run::{self, Opened, Step, ValidateOptions};
 
 use crate::convert::{ser_to_py, to_py};
 use crate::errors;
@@ -44,7 +44,7 @@ enum Item {
     /// A finding across games, in its JSON shape.
     Across(serde_json::Value),
     /// An input is over (with several inputs): its name and counts.
-    Ended(Arc<str>, reversi_record::validate::Summary),
+    Ended(Arc<str>, reversi_check::validate::Summary),
     /// The run is over: the summary in its JSON shape, or why it failed.
     Done(Result<serde_json::Value, Failure>),
 }
@@ -461,7 +461,7 @@ enum Taken<'a> {
     Diagnostic(Located<'a>),
     /// An input's counts (with several inputs), after its diagnostics: the command line's
     /// line of them.
-    Counts(reversi_record::run::FileCounts),
+    Counts(reversi_runs::run::FileCounts),
     /// A finding across games, in its JSON shape.
     Across(&'a serde_json::Value),
 }
@@ -488,7 +488,7 @@ fn drain(
                 stream.given += found.len();
             }
             Some(Item::Ended(input, counts)) => {
-                each(Taken::Counts(reversi_record::run::FileCounts {
+                each(Taken::Counts(reversi_runs::run::FileCounts {
                     file: input.to_string(),
                     counts,
                 }))?;

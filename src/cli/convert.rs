@@ -5,14 +5,14 @@ use std::path::{Path, PathBuf};
 
 use std::sync::Arc;
 
-use reversi_record::diagnostic::Renderer;
-use reversi_record::formats::capabilities::LossSummary;
-use reversi_record::formats::{wthor, Format, ReadOptions, RecordWriter, WriteOptions};
-use reversi_record::pipeline::conversion::{
+use reversi_engine::Rules;
+use reversi_formats::capabilities::LossSummary;
+use reversi_formats::diagnostic::Renderer;
+use reversi_formats::{wthor, Format, ReadOptions, RecordWriter, WriteOptions};
+use reversi_runs::pipeline::conversion::{
     Conversion, Event, Fingerprint, Outcome, OutputTemplate, Outputs, Stopped, Tally, TemplateError,
 };
-use reversi_record::run::ReadBack;
-use reversi_record::Rules;
+use reversi_runs::run::ReadBack;
 
 use super::input::{self, InputOptions};
 use super::output::{self, Output, SharedOutput};
@@ -56,7 +56,7 @@ pub(crate) struct Args {
     /// Convert only these games: a number (`3`, the third game of each input) or tags
     /// (`Round=3`, `Player=Tamaru`; names ignore case).
     #[arg(long, value_name = "N|TAG=VALUE,...", value_parser = super::parse_selector)]
-    game: Option<reversi_record::record::GameSelector>,
+    game: Option<reversi_formats::record::GameSelector>,
     #[command(flatten)]
     edits: TagEditArgs,
     /// Write each game once: of the copies of one game (`exact`: the same moves; with
@@ -263,7 +263,7 @@ struct Files<'a> {
     names_dir: Option<PathBuf>,
     /// The inputs, which no output may replace.
     guarded: &'a [&'a Path],
-    renderer: Option<reversi_record::formats::Renderer>,
+    renderer: Option<reversi_formats::Renderer>,
     open: Vec<OpenFile>,
     by_name: std::collections::HashMap<String, usize>,
     /// The output the last game went to, which an error of the run names.
@@ -445,7 +445,7 @@ impl<'a> Files<'a> {
 }
 
 impl Outputs for Files<'_> {
-    fn renderer(&self) -> Option<reversi_record::formats::Renderer> {
+    fn renderer(&self) -> Option<reversi_formats::Renderer> {
         self.renderer.clone()
     }
 
@@ -623,11 +623,7 @@ impl Report {
     }
 
     /// Reports one game: its errors in full; the rest is gathered for the input's end.
-    fn game(
-        &mut self,
-        game: &reversi_record::formats::ParsedGame,
-        outcome: &Outcome,
-    ) -> io::Result<()> {
+    fn game(&mut self, game: &reversi_formats::ParsedGame, outcome: &Outcome) -> io::Result<()> {
         // Only a WTHOR target renumbers names (`new_name_files`).
         self.indexed |= self.wthor
             && game.record.as_ref().is_some_and(|r| {
@@ -682,7 +678,7 @@ impl Report {
     /// result), what was dropped and everything found in it.
     fn game_json(
         &mut self,
-        game: &reversi_record::formats::ParsedGame,
+        game: &reversi_formats::ParsedGame,
         outcome: &Outcome,
     ) -> io::Result<()> {
         let diagnostics: Vec<_> = game
@@ -1021,7 +1017,7 @@ fn plan_copies(
     copies: Dedupe,
     jobs: usize,
 ) -> io::Result<(Skip, Vec<String>)> {
-    use reversi_record::archive::dedupe;
+    use reversi_runs::archive::dedupe;
     if args.inputs.iter().any(|p| p.as_os_str() == "-") {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -1093,7 +1089,7 @@ pub(crate) struct TagEditArgs {
     /// Round=4 --set "Event=Paris Open"`; an empty value removes the tag. `Rules`, `Start`, `Result` and `Termination`
     /// change what a game means and are refused.
     #[arg(long = "set", value_name = "TAG=VALUE")]
-    set: Vec<reversi_record::record::SetTag>,
+    set: Vec<reversi_formats::record::SetTag>,
     /// Map players' names: a CSV of `old,new` lines (or `;`), or a player register (its
     /// header tells it: every alias and login becomes the registered name). Names are
     /// compared ignoring case, accents, punctuation and spacing.
@@ -1104,8 +1100,8 @@ pub(crate) struct TagEditArgs {
 impl TagEditArgs {
     /// The edits asked for: a names map is a player register when it reads as one (by
     /// its header), `old,new` lines otherwise.
-    pub(crate) fn edits(&self) -> io::Result<reversi_record::record::TagEdits> {
-        let mut edits = reversi_record::record::TagEdits::default();
+    pub(crate) fn edits(&self) -> io::Result<reversi_formats::record::TagEdits> {
+        let mut edits = reversi_formats::record::TagEdits::default();
         for tag in &self.set {
             edits.set(tag.clone());
         }
@@ -1118,14 +1114,14 @@ impl TagEditArgs {
         })?;
         let invalid =
             |e: String| io::Error::new(io::ErrorKind::InvalidInput, format!("{shown}: {e}"));
-        if reversi_record::event::Register::looks_like(&bytes) {
-            let register = reversi_record::event::Register::from_bytes(&bytes)
+        if reversi_check::event::Register::looks_like(&bytes) {
+            let register = reversi_check::event::Register::from_bytes(&bytes)
                 .map_err(|e| invalid(e.to_string()))?;
             for (old, new) in register.renames() {
                 edits.rename(old, new);
             }
         } else {
-            let text = reversi_record::formats::text::decode_line_by_line(&bytes);
+            let text = reversi_formats::text::decode_line_by_line(&bytes);
             edits
                 .read_renames(&text)
                 .map_err(|e| invalid(e.to_string()))?;

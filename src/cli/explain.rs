@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use reversi_record::codes::{Code, CODES};
+use reversi_formats::codes::{Code, CODES};
 
 use super::{exit, output};
 

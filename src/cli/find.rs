@@ -7,14 +7,14 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use reversi_record::archive::find::index::{Builder, FileStamp, Index, DEFAULT_DEPTH, MAX_DEPTH};
-use reversi_record::archive::find::{
+use reversi_engine::{Move, Rules};
+use reversi_formats::record::Record;
+use reversi_formats::{wthor, Format, RecordWriter, WriteError, WriteOptions};
+use reversi_runs::archive::find::index::{Builder, FileStamp, Index, DEFAULT_DEPTH, MAX_DEPTH};
+use reversi_runs::archive::find::{
     result_outcome, symmetry_name, Explorer, Finder, Hit, Query, TagFilter, Target,
 };
-use reversi_record::formats::{wthor, Format, RecordWriter, WriteError, WriteOptions};
-use reversi_record::pipeline::view::GameReader;
-use reversi_record::record::Record;
-use reversi_record::{Move, Rules};
+use reversi_runs::pipeline::view::GameReader;
 use serde_json::json;
 
 use super::input::{self, InputOptions};
@@ -706,7 +706,7 @@ fn print_references(
                 write!(out, "{file} #{}  {names}", f.index)?;
                 if query.target.is_some() {
                     write!(out, "  after {} moves", f.hit.ply)?;
-                    if f.hit.symmetry != reversi_record::event::Symmetry::Identity {
+                    if f.hit.symmetry != reversi_check::event::Symmetry::Identity {
                         write!(out, " ({})", f.hit.symmetry.describe())?;
                     }
                 }
@@ -751,7 +751,7 @@ fn print_tree(args: &Args, query: &Query, found: &[Found]) -> io::Result<()> {
     let rows = tree.rows();
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let row_json = |r: &reversi_record::archive::find::ExplorerRow| {
+    let row_json = |r: &reversi_runs::archive::find::ExplorerRow| {
         json!({
             "move": move_text(Some(r.mv)),
             "games": r.branch.games,

@@ -1,12 +1,12 @@
-//! Opening inputs as the library's runs do ([`reversi_record::run`]): the arguments every
+//! Opening inputs as the library's runs do ([`reversi_runs::run`]): the arguments every
 //! reading command shares, and the notes and errors the command line prints for them.
 
 use std::io;
 use std::path::{Path, PathBuf};
 
-use reversi_record::formats::{Format, ParseFormatError};
-use reversi_record::run::{self, OpenError, Opened, Source, Walked};
-use reversi_record::Rules;
+use reversi_engine::Rules;
+use reversi_formats::{Format, ParseFormatError};
+use reversi_runs::run::{self, InputSource, OpenError, Opened, Walked};
 
 /// What every reading command shares; the arguments of the commands that flatten it
 /// (`--from`, `--rules`, `--names`).
@@ -39,7 +39,7 @@ impl InputOptions {
 /// Opens `path` (`-` for standard input), as [`run::open`] does; the error says how to
 /// name the format on the command line.
 pub(crate) fn open(path: impl AsRef<Path>, options: &InputOptions) -> io::Result<Opened> {
-    run::open(Source::path(path.as_ref()), &options.run()).map_err(error)
+    run::open(InputSource::path(path.as_ref()), &options.run()).map_err(error)
 }
 
 /// An error opening an input, as the command line says it.
@@ -91,7 +91,7 @@ pub(crate) fn register(
     walked: &Walked,
     given: Option<&Path>,
     quiet: bool,
-) -> io::Result<Option<reversi_record::event::Register>> {
+) -> io::Result<Option<reversi_check::event::Register>> {
     let mut found = Vec::new();
     let register = walked.register(given, &mut found);
     notes(found, quiet);
@@ -103,7 +103,7 @@ pub(crate) fn pairings(
     walked: &Walked,
     given: Option<&Path>,
     quiet: bool,
-) -> io::Result<Option<reversi_record::event::Schedule>> {
+) -> io::Result<Option<reversi_check::event::Schedule>> {
     let mut found = Vec::new();
     let pairings = walked.pairings(given, &mut found);
     notes(found, quiet);
@@ -123,7 +123,7 @@ pub(crate) fn parse_target(s: &str) -> Result<(Format, Option<String>), String> 
             }
         }
         Some((moves, dialect)) if moves.parse() == Ok(Format::MoveString) => {
-            match reversi_record::formats::movestr::dialect(dialect) {
+            match reversi_formats::movestr::dialect(dialect) {
                 Some(d) => Ok((Format::MoveString, Some(d.into()))),
                 None => Err(format!(
                     "expected `moves` or `moves:nopass`, but found `{s}` instead"
@@ -133,7 +133,7 @@ pub(crate) fn parse_target(s: &str) -> Result<(Format, Option<String>), String> 
         _ => s
             .parse()
             .map(|f| (f, None))
-            .map_err(|e: reversi_record::formats::ParseFormatError| e.to_string()),
+            .map_err(|e: reversi_formats::ParseFormatError| e.to_string()),
     }
 }
 
@@ -149,13 +149,13 @@ pub(crate) fn gather(
     options: &InputOptions,
     jobs: Option<usize>,
     quiet: bool,
-) -> io::Result<(reversi_record::event::Event, bool)> {
+) -> io::Result<(reversi_check::event::Event, bool)> {
     let jobs = super::capped_jobs(jobs, quiet);
     let progress = super::progress::Progress::start(inputs, quiet, false);
     let counter = super::progress::Counter::of(progress.as_ref());
     let input_options = options.run();
     let opened = inputs.iter().map(|path| {
-        run::open(Source::path(path), &input_options).map(|input| counter.input(input))
+        run::open(InputSource::path(path), &input_options).map(|input| counter.input(input))
     });
     let options = run::ValidateOptions {
         jobs: Some(jobs),

@@ -5,9 +5,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::ValueEnum;
-use reversi_record::formats::ParsedGame;
-use reversi_record::record::GameSelector;
-use reversi_record::render::{Diagram, RenderError, Turn};
+use reversi_formats::record::GameSelector;
+use reversi_formats::render::{Diagram, RenderError, Turn};
+use reversi_formats::ParsedGame;
 
 use super::input::{self, InputOptions};
 use super::{exit, stderr_line};

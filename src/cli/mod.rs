@@ -150,8 +150,8 @@ pub(crate) fn stderr_line(text: impl std::fmt::Display) {
 
 /// Parses a rules string for clap, with the engine's message on error and, when a valid
 /// rules string is close, `help: did you mean ...`.
-pub(crate) fn parse_rules(s: &str) -> Result<reversi_record::Rules, String> {
-    s.parse().map_err(|e: reversi_record::RulesError| {
+pub(crate) fn parse_rules(s: &str) -> Result<reversi_engine::Rules, String> {
+    s.parse().map_err(|e: reversi_engine::RulesError| {
         let suggestions = e.suggestions(s);
         match did_you_mean(&suggestions) {
             Some(help) => format!("{e}\n  help: {help}"),
@@ -171,15 +171,15 @@ pub(crate) fn did_you_mean(suggestions: &[String]) -> Option<String> {
 }
 
 /// Parses `--game` for clap: a game number or `Tag=Value,...`.
-pub(crate) fn parse_selector(s: &str) -> Result<reversi_record::record::GameSelector, String> {
+pub(crate) fn parse_selector(s: &str) -> Result<reversi_formats::record::GameSelector, String> {
     s.parse()
-        .map_err(|e: reversi_record::record::BadSelector| e.to_string())
+        .map_err(|e: reversi_formats::record::BadSelector| e.to_string())
 }
 
 /// Parses a diagnostic code for clap (`--allow`): a name of `reversi explain`'s list, any
 /// case; an unknown one is refused, with the nearest name when one is close.
 pub(crate) fn parse_code(s: &str) -> Result<String, String> {
-    use reversi_record::codes::{Code, CODES};
+    use reversi_formats::codes::{Code, CODES};
     if let Some(code) = Code::from_name(s) {
         return Ok(code.name().to_string());
     }

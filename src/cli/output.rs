@@ -1,12 +1,12 @@
 //! Where a command writes: standard output, or a file through the library's
-//! [`AtomicFile`] (replaced only when the run succeeds; see `reversi_record::output`), and
+//! [`AtomicFile`] (replaced only when the run succeeds; see `reversi_formats::output`), and
 //! how a write to standard output that fails ends a command.
 
 use std::ffi::OsStr;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use reversi_record::output::{self as lib, AtomicFile};
+use reversi_formats::output::{self as lib, AtomicFile};
 
 /// An output being written.
 pub(crate) enum Output {
@@ -183,7 +183,7 @@ pub(crate) fn finish_stdout(result: io::Result<()>, status: u8) -> io::Result<u8
 /// The WTHOR name files a reader of `inputs` may read: `WTHOR.JOU` and `WTHOR.TRN` beside
 /// each input and in `names_dir`. They are inputs too: an output must not replace them.
 pub(crate) fn name_files(inputs: &[impl AsRef<Path>], names_dir: Option<&Path>) -> Vec<PathBuf> {
-    reversi_record::formats::wthor::name_files_beside(inputs, names_dir)
+    reversi_formats::wthor::name_files_beside(inputs, names_dir)
 }
 
 /// An [`Output`] that a writer owns a handle of (a format's writer owns what it writes

@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 use std::time::Instant;
 
-use reversi_record::{Finished, Move, Position, Rules};
+use reversi_engine::{Finished, Move, Position, Rules};
 
 use super::{exit, output};
 

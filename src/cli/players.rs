@@ -4,7 +4,7 @@
 use std::io;
 use std::path::PathBuf;
 
-use reversi_record::event::Register;
+use reversi_check::event::Register;
 
 use super::input::{self, InputOptions};
 use super::{exit, output, stderr_line};

@@ -140,7 +140,7 @@ impl Counter {
     }
 
     /// `input`, its bytes counted.
-    pub(crate) fn input(&self, input: reversi_record::run::Opened) -> reversi_record::run::Opened {
+    pub(crate) fn input(&self, input: reversi_runs::run::Opened) -> reversi_runs::run::Opened {
         input.tap(|reader| self.wrap(reader))
     }
 }

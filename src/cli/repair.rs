@@ -4,13 +4,13 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use reversi_record::diagnostic::{Diagnostic, Report, Source};
-use reversi_record::formats::{
+use reversi_check::repair::{repair_batch, Repair, RepairOptions, Status, WorkLimit};
+use reversi_engine::Rules;
+use reversi_formats::diagnostic::{Diagnostic, Report, Source};
+use reversi_formats::record::GameSelector;
+use reversi_formats::{
     Format, ParsedGame, PgnDialect, ReadOptions, RecordWriter, WriteError, WriteOptions,
 };
-use reversi_record::record::GameSelector;
-use reversi_record::repair::{repair_batch, Repair, RepairOptions, Status, WorkLimit};
-use reversi_record::Rules;
 use serde_json::json;
 
 use super::input::{self, InputOptions};
@@ -73,8 +73,8 @@ pub(crate) struct Args {
     /// The pairings and the register, read once the arguments are parsed.
     #[arg(skip)]
     event: Option<(
-        reversi_record::event::Schedule,
-        Option<reversi_record::event::Register>,
+        reversi_check::event::Schedule,
+        Option<reversi_check::event::Register>,
     )>,
     /// Take alternative N of an ambiguous game, numbered as the report lists them:
     /// `GAME:N` for game GAME of the input (repeatable), or `N` when the input holds one
@@ -101,7 +101,7 @@ pub(crate) struct Args {
     edits: super::convert::TagEditArgs,
     /// The edits `edits` asks for, read once the arguments are parsed.
     #[arg(skip)]
-    tag_edits: reversi_record::record::TagEdits,
+    tag_edits: reversi_formats::record::TagEdits,
 }
 
 /// One `--pick`: alternative `n` of game `game` (`None`: the input's only game).
@@ -744,7 +744,7 @@ fn game_json(
     note: Option<&str>,
 ) -> serde_json::Value {
     // A diagnostic in the one shape every report gives it (the library's `Located`).
-    let mut renderer = reversi_record::diagnostic::Renderer::plain();
+    let mut renderer = reversi_formats::diagnostic::Renderer::plain();
     let diagnostics: Vec<_> = repair
         .diagnostics
         .iter()
@@ -770,7 +770,7 @@ struct Sink<'a> {
     format: Format,
     writer: Box<dyn RecordWriter + 'a>,
     /// `--set` and `--rename`: applied to every game written.
-    edits: reversi_record::record::TagEdits,
+    edits: reversi_formats::record::TagEdits,
 }
 
 impl<'a> Sink<'a> {

@@ -4,8 +4,8 @@
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use reversi_record::scenario::check::{self, Format};
-use reversi_record::scenario::{self, markdown, suite, ScenarioError};
+use reversi_check::scenario::check::{self, Format};
+use reversi_check::scenario::{self, markdown, suite, ScenarioError};
 
 use super::{exit, output, stderr_line};
 

@@ -5,11 +5,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::ValueEnum;
-use reversi_record::diagnostic::{Diagnostic, Renderer, Source};
-use reversi_record::formats::{select_one, ParsedGame, SelectError};
-use reversi_record::record::GameSelector;
-use reversi_record::render::{Diagram, Marks, RenderError, Style};
-use reversi_record::validate::validate_record;
+use reversi_check::validate::validate_record;
+use reversi_formats::diagnostic::{Diagnostic, Renderer, Source};
+use reversi_formats::record::GameSelector;
+use reversi_formats::render::{Diagram, Marks, RenderError, Style};
+use reversi_formats::{select_one, ParsedGame, SelectError};
 
 use super::input::{self, InputOptions};
 use super::{exit, output};

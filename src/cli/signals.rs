@@ -68,7 +68,7 @@ fn end(signal: libc::c_int) -> ! {
         .iter()
         .find(|(s, _)| *s == signal)
         .map_or("a signal", |(_, n)| *n);
-    let abandoned = reversi_record::output::remove_temporaries();
+    let abandoned = reversi_formats::output::remove_temporaries();
     let mut line = format!("error: interrupted by {name}");
     for a in &abandoned {
         line.push_str(&format!("; {a}"));

@@ -1,10 +1,10 @@
 //! `reversi standings`: the standings and crosstable of each event of the games read
-//! (the library's [`Event::standings`](reversi_record::event::Event::standings) run).
+//! (the library's [`Event::standings`](reversi_check::event::Event::standings) run).
 
 use std::io;
 use std::path::PathBuf;
 
-use reversi_record::event::StandingsRequest;
+use reversi_check::event::StandingsRequest;
 
 use super::input::{self, InputOptions};
 use super::{exit, output, stderr_line};

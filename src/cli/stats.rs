@@ -1,13 +1,13 @@
 //! `reversi stats`: counts over the games read (the library's
-//! [`Stats`](reversi_record::archive::stats::Stats)), as text, JSON, CSV or SVG.
+//! [`Stats`](reversi_runs::archive::stats::Stats)), as text, JSON, CSV or SVG.
 
 use std::io;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
-use reversi_record::archive::stats::{Section, Stats, DEFAULT_OPENING_MOVES, DEFAULT_TOP};
-use reversi_record::pipeline::view::GameReader;
-use reversi_record::record::GameSelector;
+use reversi_formats::record::GameSelector;
+use reversi_runs::archive::stats::{Section, Stats, DEFAULT_OPENING_MOVES, DEFAULT_TOP};
+use reversi_runs::pipeline::view::GameReader;
 
 use super::input::{self, InputOptions};
 use super::progress::Progress;
@@ -73,7 +73,7 @@ enum StatsFormat {
 
 fn parse_section(s: &str) -> Result<Section, String> {
     s.parse()
-        .map_err(|e: reversi_record::archive::stats::ParseSectionError| e.to_string())
+        .map_err(|e: reversi_runs::archive::stats::ParseSectionError| e.to_string())
 }
 
 /// What counting the inputs gave: the counts, and whether a game could not be read (1) or

@@ -2,13 +2,13 @@
 
 use std::io::{self, Write};
 
-use reversi_record::diagnostic::{Diagnostic, Renderer};
-use reversi_record::event::Finding;
-use reversi_record::record::GameSelector;
-use reversi_record::run::{
-    self, FileCounts, Source, Status, Step, ValidateOptions, ValidateReport,
+use reversi_check::event::Finding;
+use reversi_check::validate::Summary;
+use reversi_formats::diagnostic::{Diagnostic, Renderer};
+use reversi_formats::record::GameSelector;
+use reversi_runs::run::{
+    self, FileCounts, InputSource, Status, Step, ValidateOptions, ValidateReport,
 };
-use reversi_record::validate::Summary;
 
 use super::input::{self, InputOptions};
 use super::{exit, stderr_line, OutputFormat};
@@ -87,7 +87,7 @@ impl Printer {
     fn diagnostic(
         &mut self,
         d: &Diagnostic,
-        source: &reversi_record::diagnostic::Source,
+        source: &reversi_formats::diagnostic::Source,
     ) -> io::Result<()> {
         match self.format {
             OutputFormat::Human => {
@@ -303,7 +303,7 @@ fn validate_files(
     }
     let counter = super::progress::Counter::of(printer.progress.as_ref());
     let inputs = args.files.iter().map(|path| {
-        run::open(Source::path(path), &input_options).map(|input| counter.input(input))
+        run::open(InputSource::path(path), &input_options).map(|input| counter.input(input))
     });
     // A line per input when there are several.
     let per_file = args.files.len() > 1;

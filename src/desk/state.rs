@@ -8,16 +8,16 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
 use rayon::prelude::*;
-use reversi_record::diagnostic::{Diagnostic, Renderer};
-use reversi_record::event::Event;
-use reversi_record::event::{Register, Schedule, StandingsRequest};
-use reversi_record::formats::{Format, ParsedGame, PgnDialect, ReadOptions, WriteOptions};
-use reversi_record::output::AtomicFile;
-use reversi_record::record::{Record, Tag, TagName};
-use reversi_record::render::Walk;
-use reversi_record::repair::{repair_game, Repair, RepairOptions, Status};
-use reversi_record::run;
-use reversi_record::validate::{validate_game, validate_game_quick};
+use reversi_check::event::Event;
+use reversi_check::event::{Register, Schedule, StandingsRequest};
+use reversi_check::repair::{repair_game, Repair, RepairOptions, Status};
+use reversi_check::validate::{validate_game, validate_game_quick};
+use reversi_formats::diagnostic::{Diagnostic, Renderer};
+use reversi_formats::output::AtomicFile;
+use reversi_formats::record::{Record, Tag, TagName};
+use reversi_formats::render::Walk;
+use reversi_formats::{Format, ParsedGame, PgnDialect, ReadOptions, WriteOptions};
+use reversi_runs::run;
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -292,8 +292,8 @@ impl DeskGame {
 /// span: how the desk holds the moves of most games.
 #[derive(Clone, Copy, Debug)]
 struct PlainMove {
-    mv: reversi_record::engine::Move,
-    color: Option<reversi_record::engine::Color>,
+    mv: reversi_engine::Move,
+    color: Option<reversi_engine::Color>,
     /// The span's offset and length.
     span: Option<(u32, u32)>,
 }
@@ -312,7 +312,7 @@ impl PlainMove {
         (game, plain)
     }
 
-    fn of(m: &reversi_record::record::MoveRecord) -> Option<PlainMove> {
+    fn of(m: &reversi_formats::record::MoveRecord) -> Option<PlainMove> {
         let extra =
             m.flips.is_some() || m.eval.is_some() || m.time.is_some() || m.comment.is_some();
         let span = match m.span {
@@ -326,13 +326,15 @@ impl PlainMove {
         })
     }
 
-    fn to_record(self) -> reversi_record::record::MoveRecord {
-        let mut m = reversi_record::record::MoveRecord::new(self.mv);
+    fn to_record(self) -> reversi_formats::record::MoveRecord {
+        let mut m = reversi_formats::record::MoveRecord::new(self.mv);
         m.color = self.color;
-        m.span = self.span.map(|(offset, len)| reversi_record::record::Span {
-            offset: offset as usize,
-            len: len as usize,
-        });
+        m.span = self
+            .span
+            .map(|(offset, len)| reversi_formats::record::Span {
+                offset: offset as usize,
+                len: len as usize,
+            });
         m
     }
 }
@@ -425,7 +427,7 @@ impl Loaded {
         format: Format,
         note: String,
         origin: Option<(usize, PathBuf)>,
-        mut games: reversi_record::formats::Games<'_>,
+        mut games: reversi_formats::Games<'_>,
     ) -> Result<Loaded, Refusal> {
         const BLOCK: usize = 1024;
         let mut renderer = Renderer::plain();
@@ -631,7 +633,7 @@ pub(crate) fn writable() -> Vec<String> {
 fn target_format(name: &str) -> Result<Format, Refusal> {
     let format: Format = name
         .parse()
-        .map_err(|e: reversi_record::formats::ParseFormatError| bad(e.to_string()))?;
+        .map_err(|e: reversi_formats::ParseFormatError| bad(e.to_string()))?;
     if format == Format::Wthor {
         return Err(bad(
             "the desk does not write WTHOR (its name files cannot come along); use `reversi convert --to wthor`",
@@ -690,7 +692,7 @@ fn reparsed(index: usize, name: &Arc<str>, record: &Record) -> ParsedGame {
         }
         _ => ParsedGame {
             index,
-            source: reversi_record::diagnostic::Source::whole(name.clone(), ""),
+            source: reversi_formats::diagnostic::Source::whole(name.clone(), ""),
             record: Some(record.without_spans()),
             diagnostics: Vec::new(),
         },
@@ -700,7 +702,7 @@ fn reparsed(index: usize, name: &Arc<str>, record: &Record) -> ParsedGame {
 /// Refuses an edit that would make game `n` one the readers refuse (more tags or moves
 /// than they take: `syntax-game-too-large`): a file holding it would not read back.
 fn readable(n: usize, record: &Record) -> Result<(), Refusal> {
-    use reversi_record::formats::text::{MAX_MOVES, MAX_TAGS};
+    use reversi_formats::text::{MAX_MOVES, MAX_TAGS};
     let over = if record.tags.len() > MAX_TAGS {
         Some(format!("{} tags, over the {MAX_TAGS}", record.tags.len()))
     } else if record.moves.len() > MAX_MOVES {
@@ -724,7 +726,7 @@ fn readable(n: usize, record: &Record) -> Result<(), Refusal> {
 /// limit cuts a game (a line or a game too long, too many tags or moves): what the desk
 /// writes must read back.
 fn reads_back(format: Format, bytes: &[u8]) -> Result<(), Refusal> {
-    use reversi_record::codes::Code;
+    use reversi_formats::codes::Code;
     let read = ReadOptions::default();
     for game in format.read(Box::new(bytes), &read) {
         let game = game
@@ -788,7 +790,7 @@ fn plain_name(name: &str) -> Result<&str, Refusal> {
     if device {
         return Err(refused("Windows keeps the name for a device"));
     }
-    if reversi_record::formats::wthor::is_name_file(Path::new(name)) {
+    if reversi_formats::wthor::is_name_file(Path::new(name)) {
         return Err(refused(
             "it is a WTHOR name file, which the archive's games need",
         ));
@@ -1002,17 +1004,15 @@ impl Desk {
         }
         let full = game.full.as_deref().unwrap_or_default();
         let mut renderer = Renderer::plain();
+        // The library's one shape of a diagnostic (as `validate --format json` and Python's
+        // `validate` give it), with the text the page shows for people.
         let diagnostics: Vec<Value> = full
             .iter()
             .map(|d| {
-                json!({
-                    "code": d.code.name(),
-                    "severity": d.severity.name(),
-                    "message": d.message,
-                    "move": d.move_number,
-                    "help": d.help,
-                    "text": renderer.render(d, &whole.source),
-                })
+                let mut shown = serde_json::to_value(renderer.locate(d, &whole.source))
+                    .unwrap_or_else(|e| json!({ "code": d.code.name(), "message": e.to_string() }));
+                shown["text"] = Value::String(renderer.render(d, &whole.source));
+                shown
             })
             .collect();
         let faulty = game.findings.faulty;
@@ -1078,7 +1078,7 @@ impl Desk {
         let report = repair
             .report(n)
             .map(|d| Renderer::plain().render(&d, &game.held.source));
-        let edits = |list: &[reversi_record::repair::Edit]| -> Vec<Value> {
+        let edits = |list: &[reversi_check::repair::Edit]| -> Vec<Value> {
             list.iter()
                 .map(|e| json!({"text": e.to_string(), "move": e.move_number, "other": e.other}))
                 .collect()
@@ -1204,7 +1204,7 @@ impl Desk {
     }
 
     /// Sets `TAG=VALUE` (as `reversi convert --set` takes it, through the same
-    /// [`TagEdits`](reversi_record::record::TagEdits)) on the games `selection` of file `id`,
+    /// [`TagEdits`](reversi_formats::record::TagEdits)) on the games `selection` of file `id`,
     /// as one edit of its history. `seen`: the file's revision the page showed the games
     /// at (changed since: 409).
     pub(crate) fn set_on_selection(
@@ -1214,10 +1214,10 @@ impl Desk {
         selection: &[usize],
         seen: Option<u64>,
     ) -> Result<Value, Refusal> {
-        let tag: reversi_record::record::SetTag = set
+        let tag: reversi_formats::record::SetTag = set
             .parse()
-            .map_err(|e: reversi_record::record::BadTagEdit| bad(e.to_string()))?;
-        let mut edits = reversi_record::record::TagEdits::default();
+            .map_err(|e: reversi_formats::record::BadTagEdit| bad(e.to_string()))?;
+        let mut edits = reversi_formats::record::TagEdits::default();
         edits.set(tag);
         self.edit_selection(id, &edits, &format!("{} set", set.trim()), selection, seen)
     }
@@ -1225,7 +1225,7 @@ impl Desk {
     /// Maps the players' names of the games `selection` of file `id` through the served
     /// folder's player register, as `reversi convert --rename REGISTER` does (every alias
     /// and login becomes the registered name, through the same
-    /// [`Register::renames`] and [`TagEdits`](reversi_record::record::TagEdits)): one edit
+    /// [`Register::renames`] and [`TagEdits`](reversi_formats::record::TagEdits)): one edit
     /// of the file's history.
     pub(crate) fn rename_on_selection(
         &mut self,
@@ -1250,7 +1250,7 @@ impl Desk {
                 ),
             ));
         };
-        let mut edits = reversi_record::record::TagEdits::default();
+        let mut edits = reversi_formats::record::TagEdits::default();
         for (old, new) in register.renames() {
             edits.rename(old, new);
         }
@@ -1269,7 +1269,7 @@ impl Desk {
     fn edit_selection(
         &mut self,
         id: usize,
-        edits: &reversi_record::record::TagEdits,
+        edits: &reversi_formats::record::TagEdits,
         what: &str,
         selection: &[usize],
         seen: Option<u64>,
@@ -1346,7 +1346,7 @@ impl Desk {
         let mut missing = std::collections::HashSet::new();
         for f in &findings {
             match f.code {
-                reversi_record::codes::Code::DuplicateGame => {
+                reversi_formats::codes::Code::DuplicateGame => {
                     let (Some(first), Some(copy)) = (f.games.first(), f.games.get(1)) else {
                         continue;
                     };
@@ -1361,7 +1361,7 @@ impl Desk {
                         row["duplicate_of"] = json!({"file": first_id, "game": first.game});
                     }
                 }
-                reversi_record::codes::Code::MissingGame => {
+                reversi_formats::codes::Code::MissingGame => {
                     missing.insert(f.message.clone());
                 }
                 _ => {}
@@ -1373,7 +1373,7 @@ impl Desk {
             .unwrap_or_default()
             .iter()
             .map(|p| {
-                use reversi_record::event::Status as S;
+                use reversi_check::event::LineStatus as S;
                 let (status, absent) = match p.status {
                     S::Game => ("game", None),
                     S::Bye => ("bye", None),
@@ -1827,16 +1827,16 @@ fn read_detected(
     path: Option<&Path>,
     from_folder: Option<(usize, PathBuf)>,
 ) -> Result<Loaded, Refusal> {
-    let source = reversi_record::run::Source::Reader {
+    let source = reversi_runs::run::InputSource::Reader {
         name: shown.to_owned(),
         reader: input,
         len,
         path: path.map(Path::to_path_buf),
     };
     // The library's one opener, as the command line and Python open their inputs.
-    let options = reversi_record::run::InputOptions::default();
-    let opened = reversi_record::run::open(source, &options)
-        .map_err(|e| Refusal::new(422, e.to_string()))?;
+    let options = reversi_runs::run::InputOptions::default();
+    let opened =
+        reversi_runs::run::open(source, &options).map_err(|e| Refusal::new(422, e.to_string()))?;
     let name = opened.name().clone();
     let format = opened.format();
     let note = format!(

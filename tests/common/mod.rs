@@ -17,12 +17,12 @@ pub fn scratch(name: &str) -> std::path::PathBuf {
 }
 
 use proptest::prelude::*;
-use reversi_record::engine::Preset;
-use reversi_record::record::{
+use reversi_engine::Preset;
+use reversi_engine::{BoardShape, Color, Move, Position, Rules, Square, SquareSet};
+use reversi_formats::record::{
     ClaimedResult, FlipClaim, MoveRecord, PositionClaim, Record, ResultScore, StartPosition, Tag,
     Termination,
 };
-use reversi_record::{BoardShape, Color, Move, Position, Rules, Square, SquareSet};
 
 /// Tag names formats reserve for fields of their own; generated tags avoid them.
 pub const RESERVED_TAGS: [&str; 4] = ["Rules", "Start", "Result", "Termination"];
@@ -362,7 +362,7 @@ pub fn without_spans(record: &Record) -> Record {
 pub struct RecordFile {
     pub path: std::path::PathBuf,
     pub name: String,
-    pub format: reversi_record::formats::Format,
+    pub format: reversi_formats::Format,
     pub bytes: Vec<u8>,
 }
 
@@ -398,7 +398,7 @@ fn record_files(
                 return None;
             }
             let shown = path.to_string_lossy().into_owned();
-            let format = reversi_record::formats::Format::detect(
+            let format = reversi_formats::Format::detect(
                 Box::new(&bytes[..]),
                 &shown,
                 Some(bytes.len() as u64),

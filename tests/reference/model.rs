@@ -4,8 +4,8 @@
 //!
 //! Written from the spec, not from the engine; slow and obvious on purpose.
 
-use reversi_record::engine::{BoardShape, Goal, IllegalMove, Opening, Scoring};
-use reversi_record::{Move, Rules, Square};
+use reversi_engine::{BoardShape, Goal, IllegalMove, Opening, Scoring};
+use reversi_engine::{Move, Rules, Square};
 
 /// A planted bug (tests/mutation.rs): one rule of `spec/rules.md` broken, as engine
 /// authors break it. `None` everywhere else. The table of `tests/mutation.rs` maps each

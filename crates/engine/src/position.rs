@@ -10,6 +10,18 @@ use super::rules::Rules;
 use super::square::{Color, Square, SquareSet, MAX_SIDE};
 
 /// A move: a disc placed on a square, or a pass.
+///
+/// ```
+/// use reversi_engine::{Move, Position, Rules};
+/// let mut pos = Position::new(Rules::default());
+/// let f5 = Move::Place("f5".parse()?);
+/// assert!(pos.legal_moves().contains("f5".parse()?));
+/// pos.play(f5)?;
+/// assert_eq!((f5.to_string(), Move::Pass.to_string()), ("f5".to_string(), "--".to_string()));
+/// // A pass is legal only when the side to move has no move.
+/// assert!(pos.play(Move::Pass).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Move {
     /// Place a disc of the side to move.

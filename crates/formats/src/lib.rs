@@ -59,6 +59,16 @@ use text_writer::{text_writer, TextFormat, Written};
 pub use text_writer::{Rendered, Renderer};
 
 /// One game as read from a file.
+///
+/// ```
+/// use reversi_formats::{Format, ReadOptions};
+/// // Two games; the second cannot be read past its first move.
+/// let games = Format::MoveString.read_bytes(b"f5d6c3\nf5x9\n".to_vec(), &ReadOptions::default())?;
+/// assert_eq!((games[0].index, games[0].diagnostics.len()), (1, 0));
+/// assert_eq!(games[0].record.as_ref().map(|r| r.moves.len()), Some(3));
+/// assert_eq!(games[1].diagnostics[0].code.name(), "syntax-bad-move");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct ParsedGame {
     /// 1-based index of the game in its file; 0 for an entry that reports a problem of the
@@ -109,6 +119,18 @@ impl ParsedGame {
 pub type Games<'a> = Box<dyn Iterator<Item = io::Result<ParsedGame>> + Send + 'a>;
 
 /// What a reader may need beyond the bytes.
+///
+/// ```
+/// use reversi_engine::Rules;
+/// use reversi_formats::{Format, ReadOptions};
+/// // A move string says nothing of its rules: the options give them.
+/// let options = ReadOptions { name: "6x6.txt".into(), rules: Some("othello:6x6".parse()?), ..ReadOptions::default() };
+/// let games = Format::MoveString.read_bytes(b"d2e4\n".to_vec(), &options)?;
+/// let rules: Rules = "othello:6x6".parse()?;
+/// assert_eq!(games[0].record.as_ref().map(|r| r.rules), Some(rules));
+/// assert_eq!(&*games[0].source.name, "6x6.txt");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct ReadOptions {
     /// Name shown in diagnostics (`-` for standard input).
@@ -126,6 +148,19 @@ pub struct ReadOptions {
 }
 
 /// What a writer needs to know.
+///
+/// ```
+/// use reversi_formats::{Format, ReadOptions, WriteError, WriteOptions};
+/// let games = Format::Rgn.read_bytes(b"[Black \"Ann\"]\n\nf5 {a comment} d6 *\n".to_vec(), &ReadOptions::default())?;
+/// let records: Vec<_> = games.into_iter().filter_map(|g| g.record).collect();
+/// // A move string holds no tags and no comments: refused, unless lossy.
+/// let refused = Format::MoveString.write_bytes(&records, &WriteOptions::default());
+/// assert!(matches!(refused, Err(WriteError::CannotHold(_))));
+/// let lossy = WriteOptions { lossy: true, ..WriteOptions::default() };
+/// let (text, lost) = Format::MoveString.write_bytes(&records, &lossy)?;
+/// assert_eq!((text, lost.is_empty()), (b"f5d6\n".to_vec(), false));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct WriteOptions {
     /// Write what can be held and report the rest instead of refusing.
@@ -322,6 +357,20 @@ pub struct Sniff<'a> {
 }
 
 /// A record format.
+///
+/// ```
+/// use reversi_formats::{Format, ReadOptions, WriteOptions};
+/// let text = "[Black \"Ann\"]\n[White \"Bob\"]\n\n1. f5 d6 2. c3 *\n";
+/// // Told by its content (then its name), or named.
+/// let detected = Format::detect(Box::new(text.as_bytes()), "round-1.txt", None, None)?;
+/// assert_eq!(detected.format, Format::Rgn);
+/// assert_eq!("ggf".parse::<Format>()?, Format::Ggf);
+/// let games = Format::Rgn.read_bytes(text.as_bytes().to_vec(), &ReadOptions::default())?;
+/// let records: Vec<_> = games.into_iter().filter_map(|g| g.record).collect();
+/// let (json, _) = Format::Json.write_bytes(&records, &WriteOptions::default())?;
+/// assert!(String::from_utf8(json)?.contains("\"Black\""));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Format {
     /// Our own Reversi Game Notation (PGN-shaped), `.rgn`.

@@ -10,7 +10,7 @@ use std::hash::BuildHasher;
 use serde::Serialize;
 
 use super::names::normalise;
-use super::schedule::{is_bye_word, Status};
+use super::schedule::{is_bye_word, LineStatus};
 use super::{Event, EventGame, Field, NameId, Schedule, Scheduled};
 use crate::codes::Code;
 use crate::diagnostic::Severity;
@@ -658,7 +658,7 @@ impl Event {
             let section = line_section.get(p).copied().flatten();
             match pairing.status {
                 // No game is expected: a bye's record, if any, is its.
-                Status::Bye => {
+                LineStatus::Bye => {
                     let key = (
                         normal.key(&pairing.round, true),
                         normal.player_key(self, &pairing.black),
@@ -670,8 +670,8 @@ impl Event {
                     }
                     continue;
                 }
-                Status::Withdrawn => continue,
-                Status::Game | Status::Adjourned | Status::Forfeit { .. } => {}
+                LineStatus::Withdrawn => continue,
+                LineStatus::Game | LineStatus::Adjourned | LineStatus::Forfeit { .. } => {}
             }
             let found = match (
                 normal.key(&pairing.round, true),

@@ -1,7 +1,7 @@
 //! The level above one game: the games of an event or an archive, each reduced to its
 //! facts (who played it, in which round and on which board, its moves as a key, the result
 //! it claims and the one its board gives), gathered as a validation run reads them, and
-//! what looks across games: the checks ([`checks`]) and the standings ([`standings`]).
+//! what looks across games: the checks ([`Event::check`] and the [`Finding`]s they give) and the standings ([`standings`]).
 //!
 //! A run gathers facts for every game, the ones the quick check passes without building a
 //! record included (`Validation::gather` in the pipeline, reversi-runs); a game's
@@ -28,12 +28,12 @@ use crate::formats::ParsedGame;
 use crate::record::IDENTITY_TAGS;
 use crate::record::{is_unknown_value, ClaimedResult, Identity, ResultScore, Termination};
 
-pub mod checks;
+mod checks;
 mod keys;
 mod names;
 mod register;
 mod report;
-pub mod schedule;
+mod schedule;
 mod sections;
 mod sheets;
 pub mod standings;
@@ -45,7 +45,7 @@ pub use keys::Symmetries;
 pub use keys::{MoveKey, Symmetry};
 pub use register::{fuller, likeness, similar_pairs, Register, Registered};
 pub use report::{EventStandings, StandingsReport, StandingsRequest, UnknownEvent};
-pub use schedule::{is_bye_word, Schedule, Scheduled, Status, BYE_WORDS};
+pub use schedule::{is_bye_word, LineStatus, Schedule, Scheduled, BYE_WORDS};
 pub use sections::{Section, Sections};
 pub use sheets::SheetError;
 pub use tally::{Note, Tally};

@@ -7,9 +7,9 @@ use std::fmt::{self, Write as _};
 use serde::Serialize;
 
 use super::names::normalise;
-use super::schedule::{Schedule, Scheduled, Status};
+use super::schedule::{LineStatus, Schedule, Scheduled};
 use super::standings::{
-    self, GameResult, Pairing, Seat, Side, Source, Standings, StandingsOptions,
+    self, GameResult, Pairing, PairingSource, Seat, Side, Standings, StandingsOptions,
 };
 use super::{Event, Register, Section};
 
@@ -248,7 +248,7 @@ fn apply(
     };
     let mut withdrawn = Vec::new();
     for &line in lines {
-        let at = Source::pairings_line(line.line);
+        let at = PairingSource::pairings_line(line.line);
         let (black, white) = (name(&line.black), name(&line.white));
         let board = |p: Pairing| match &line.board {
             Some(b) => p.on_board(b),
@@ -273,8 +273,8 @@ fn apply(
             pairings[k].board.get_or_insert_with(|| b.clone());
         }
         match line.status {
-            Status::Withdrawn => withdrawn.push(black.clone()),
-            Status::Bye => {
+            LineStatus::Withdrawn => withdrawn.push(black.clone()),
+            LineStatus::Bye => {
                 let playing = pairings
                     .iter()
                     .find(|p| same_round(p, line) && p.players().contains(&black.as_str()));
@@ -291,7 +291,7 @@ fn apply(
                     }
                 }
             }
-            Status::Forfeit {
+            LineStatus::Forfeit {
                 black_absent,
                 white_absent,
             } => {
@@ -318,10 +318,10 @@ fn apply(
                     None => pairings.push(pairing(result)),
                 }
             }
-            Status::Game | Status::Adjourned => {
+            LineStatus::Game | LineStatus::Adjourned => {
                 if game.is_none() {
                     let what = match line.status {
-                        Status::Adjourned => "adjourned, no record yet",
+                        LineStatus::Adjourned => "adjourned, no record yet",
                         _ => "no record of the game yet",
                     };
                     notes.push(format!(

@@ -28,7 +28,7 @@ use super::sheets::SheetError;
 
 /// What the schedule says of one line.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Status {
+pub enum LineStatus {
     /// A game to be played: its record gives the result.
     #[default]
     Game,
@@ -62,13 +62,13 @@ pub struct Scheduled {
     /// The player with White (empty for a bye or a withdrawal).
     pub white: String,
     /// A game, a bye, a forfeit, an adjourned game or a withdrawal.
-    pub status: Status,
+    pub status: LineStatus,
 }
 
 impl Scheduled {
     /// Whether a game record is expected for this line: a game to be played, or adjourned.
     pub fn expects_a_game(&self) -> bool {
-        matches!(self.status, Status::Game | Status::Adjourned)
+        matches!(self.status, LineStatus::Game | LineStatus::Adjourned)
     }
 }
 
@@ -79,8 +79,8 @@ impl fmt::Display for Scheduled {
             write!(f, ", board {board}")?;
         }
         match self.status {
-            Status::Bye => write!(f, ": a bye for {}", self.black),
-            Status::Withdrawn => write!(f, ": {} withdraws", self.black),
+            LineStatus::Bye => write!(f, ": a bye for {}", self.black),
+            LineStatus::Withdrawn => write!(f, ": {} withdraws", self.black),
             _ => write!(f, ": {} (black) vs {} (white)", self.black, self.white),
         }
     }
@@ -89,15 +89,15 @@ impl fmt::Display for Scheduled {
 /// A schedule of pairings.
 ///
 /// ```
-/// use reversi_check::event::{Schedule, Status};
+/// use reversi_check::event::{Schedule, LineStatus};
 /// let text = "ronde;table;noir;blanc;résultat\n1;1;Ann;Bob;\n1;2;\"Cy, Jr.\";Di;+:-\n1;;Ed;EXEMPT;\n2;;Bob;;abandon\n";
 /// let pairings = Schedule::parse(text).unwrap();
 /// let lines = pairings.pairings();
 /// assert_eq!(lines.len(), 4);
 /// assert_eq!(lines[1].black, "Cy, Jr.");
-/// assert_eq!(lines[1].status, Status::Forfeit { black_absent: false, white_absent: true });
-/// assert_eq!((lines[2].black.as_str(), lines[2].status), ("Ed", Status::Bye));
-/// assert_eq!((lines[3].black.as_str(), lines[3].status), ("Bob", Status::Withdrawn));
+/// assert_eq!(lines[1].status, LineStatus::Forfeit { black_absent: false, white_absent: true });
+/// assert_eq!((lines[2].black.as_str(), lines[2].status), ("Ed", LineStatus::Bye));
+/// assert_eq!((lines[3].black.as_str(), lines[3].status), ("Bob", LineStatus::Withdrawn));
 /// assert!(Schedule::parse("1,1,Ann\n").unwrap_err().to_string().contains("line 1"));
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -260,18 +260,18 @@ pub(super) fn is_player_column(name: &str) -> bool {
 }
 
 /// What a result field says (`None`: it is not a status the schedule knows).
-fn status_of(result: &str) -> Option<Status> {
+fn status_of(result: &str) -> Option<LineStatus> {
     let r = result.trim().to_lowercase();
     let compact: String = r.chars().filter(|c| !c.is_whitespace()).collect();
     let forfeit = |black_absent, white_absent| {
-        Some(Status::Forfeit {
+        Some(LineStatus::Forfeit {
             black_absent,
             white_absent,
         })
     };
     match compact.as_str() {
-        "" => Some(Status::Game),
-        "bye" => Some(Status::Bye),
+        "" => Some(LineStatus::Game),
+        "bye" => Some(LineStatus::Bye),
         "+:-" | "+/-" | "+-" | "1-0ff" | "1-0f" | "1f-0" | "1f-0f" | "1:0ff" | "1-0forfeit" => {
             forfeit(false, true)
         }
@@ -279,8 +279,8 @@ fn status_of(result: &str) -> Option<Status> {
             forfeit(true, false)
         }
         "-:-" | "-/-" | "--ff" | "0-0ff" | "0f-0f" => forfeit(true, true),
-        _ if WITHDRAWN_WORDS.contains(&r.as_str()) => Some(Status::Withdrawn),
-        _ if ADJOURNED_WORDS.contains(&r.as_str()) => Some(Status::Adjourned),
+        _ if WITHDRAWN_WORDS.contains(&r.as_str()) => Some(LineStatus::Withdrawn),
+        _ if ADJOURNED_WORDS.contains(&r.as_str()) => Some(LineStatus::Adjourned),
         _ => None,
     }
 }
@@ -464,21 +464,24 @@ fn scheduled(
     if round.is_empty() {
         return Err(error("no round".into()));
     }
-    let mut status = status_of(result).unwrap_or(Status::Game);
+    let mut status = status_of(result).unwrap_or(LineStatus::Game);
     // A bye: one player, the other a bye word (or nothing, with the result `bye`).
     let (black, white) = match (is_bye_word(&black), is_bye_word(&white)) {
         (true, true) => return Err(error("both players are byes".into())),
         (false, true) => {
-            status = Status::Bye;
+            status = LineStatus::Bye;
             (black, String::new())
         }
         (true, false) => {
-            status = Status::Bye;
+            status = LineStatus::Bye;
             (white, String::new())
         }
         (false, false) => (black, white),
     };
-    if black.is_empty() && !white.is_empty() && matches!(status, Status::Bye | Status::Withdrawn) {
+    if black.is_empty()
+        && !white.is_empty()
+        && matches!(status, LineStatus::Bye | LineStatus::Withdrawn)
+    {
         return Ok(Scheduled {
             line,
             round,
@@ -491,7 +494,7 @@ fn scheduled(
     if black.is_empty() {
         return Err(error("no black player".into()));
     }
-    if white.is_empty() && !matches!(status, Status::Bye | Status::Withdrawn) {
+    if white.is_empty() && !matches!(status, LineStatus::Bye | LineStatus::Withdrawn) {
         return Err(error(
             "no white player (a bye names `bye` or `-` there; a withdrawal has the result `withdrawn`)"
                 .into(),

@@ -3,7 +3,7 @@
 //! text, JSON, CSV and HTML. The rules are `spec/standings.md`.
 //!
 //! The input is one [`Pairing`] per board and round, independent of any reader: who sat
-//! where and what came of it ([`GameResult`]), with a [`Source`] naming the game it came
+//! where and what came of it ([`GameResult`]), with a [`PairingSource`] naming the game it came
 //! from.
 //!
 //! ```
@@ -149,31 +149,31 @@ impl Serialize for Round {
 /// Where a pairing came from: plain numbers the caller gives (the input's index, the game's
 /// index in it), so every message can name the game.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default, Serialize)]
-pub struct Source {
+pub struct PairingSource {
     /// The input (file) index.
     pub file: usize,
     /// The game's index in its input.
     pub game: usize,
 }
 
-impl Source {
+impl PairingSource {
     /// The `file` of a pairing that comes from the director's pairings file, not from a
     /// game: its `game` is then the file's line.
     pub const PAIRINGS: usize = usize::MAX;
 
     /// Line `line` of the pairings file.
-    pub fn pairings_line(line: usize) -> Source {
-        Source {
-            file: Source::PAIRINGS,
+    pub fn pairings_line(line: usize) -> PairingSource {
+        PairingSource {
+            file: PairingSource::PAIRINGS,
             game: line,
         }
     }
 }
 
-impl fmt::Display for Source {
+impl fmt::Display for PairingSource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.file {
-            Source::PAIRINGS => write!(f, "line {} of the pairings", self.game),
+            PairingSource::PAIRINGS => write!(f, "line {} of the pairings", self.game),
             file => write!(f, "file {file}, game {}", self.game),
         }
     }
@@ -231,7 +231,7 @@ pub struct Pairing {
     /// Who sat there and what came of it.
     pub seat: Seat,
     /// Where it came from.
-    pub source: Source,
+    pub source: PairingSource,
 }
 
 impl Pairing {
@@ -245,7 +245,7 @@ impl Pairing {
                 white: white.to_owned(),
                 result,
             },
-            source: Source::default(),
+            source: PairingSource::default(),
         }
     }
 
@@ -257,7 +257,7 @@ impl Pairing {
             seat: Seat::Bye {
                 player: player.to_owned(),
             },
-            source: Source::default(),
+            source: PairingSource::default(),
         }
     }
 
@@ -269,7 +269,7 @@ impl Pairing {
 
     /// The same pairing, coming from game `game` of input `file`.
     pub fn from_game(mut self, file: usize, game: usize) -> Pairing {
-        self.source = Source { file, game };
+        self.source = PairingSource { file, game };
         self
     }
 
@@ -390,7 +390,7 @@ impl Serialize for Points {
 /// How a player's game of a round came out for them.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Outcome {
+pub enum RoundOutcome {
     /// Won (a bye counts).
     Win,
     /// Drawn.
@@ -401,21 +401,21 @@ pub enum Outcome {
     Pending,
 }
 
-impl Outcome {
+impl RoundOutcome {
     fn word(self) -> &'static str {
         match self {
-            Outcome::Win => "win",
-            Outcome::Draw => "draw",
-            Outcome::Loss => "loss",
-            Outcome::Pending => "?",
+            RoundOutcome::Win => "win",
+            RoundOutcome::Draw => "draw",
+            RoundOutcome::Loss => "loss",
+            RoundOutcome::Pending => "?",
         }
     }
 
     fn halves(self) -> u32 {
         match self {
-            Outcome::Win => 2,
-            Outcome::Draw => 1,
-            Outcome::Loss | Outcome::Pending => 0,
+            RoundOutcome::Win => 2,
+            RoundOutcome::Draw => 1,
+            RoundOutcome::Loss | RoundOutcome::Pending => 0,
         }
     }
 }
@@ -438,7 +438,7 @@ pub enum Known {
 
 /// One player's round in the crosstable.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Cell {
+pub struct CrosstableCell {
     /// The round.
     pub round: Round,
     /// The board, when known.
@@ -450,18 +450,18 @@ pub struct Cell {
     /// The disc counts, the player's first, when the result gives them.
     pub discs: Option<[u8; 2]>,
     /// How it came out for the player.
-    pub outcome: Outcome,
+    pub outcome: RoundOutcome,
     /// How the result is known.
     pub known: Known,
     /// Where it came from.
-    pub source: Source,
+    pub source: PairingSource,
 }
 
-/// A cell's fields, and its [`Cell::text`] as `text`.
-impl Serialize for Cell {
+/// A cell's fields, and its [`CrosstableCell::text`] as `text`.
+impl Serialize for CrosstableCell {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
-        let mut cell = s.serialize_struct("Cell", 9)?;
+        let mut cell = s.serialize_struct("CrosstableCell", 9)?;
         cell.serialize_field("round", &self.round)?;
         cell.serialize_field("board", &self.board)?;
         cell.serialize_field("opponent", &self.opponent)?;
@@ -475,7 +475,7 @@ impl Serialize for Cell {
     }
 }
 
-impl Cell {
+impl CrosstableCell {
     /// The cell as crosstables write it: `12B 40-24` (opponent 12, the player had Black,
     /// 40 discs to 24), `12W win` (winner only), `12B loss ff` (forfeit), `12W ?` (no result
     /// yet), `bye`.
@@ -529,7 +529,7 @@ pub struct PlayerStanding {
     pub withdrawn: bool,
     /// The crosstable line: one cell per round of [`Standings::rounds`], `None` when the
     /// player was not paired.
-    pub rounds: Vec<Option<Cell>>,
+    pub rounds: Vec<Option<CrosstableCell>>,
 }
 
 /// The standings of an event, best first.
@@ -542,7 +542,7 @@ pub struct Standings {
     /// The players, in rank order.
     pub players: Vec<PlayerStanding>,
     /// The games without a result yet: the standings are provisional while there are any.
-    pub unfinished: Vec<Source>,
+    pub unfinished: Vec<PairingSource>,
 }
 
 /// Why pairings cannot be ranked.
@@ -555,21 +555,21 @@ pub enum Problem {
         /// The round.
         round: Round,
         /// The first pairing.
-        first: Source,
+        first: PairingSource,
         /// The second.
-        second: Source,
+        second: PairingSource,
     },
     /// A player is paired against themselves.
     AgainstSelf {
         /// The player.
         player: String,
         /// The pairing.
-        source: Source,
+        source: PairingSource,
     },
     /// A pairing without a player's name.
     NoName {
         /// The pairing.
-        source: Source,
+        source: PairingSource,
     },
     /// Disc counts that the board cannot hold.
     TooManyDiscs {
@@ -580,7 +580,7 @@ pub enum Problem {
         /// The board's playable squares.
         squares: u32,
         /// The pairing.
-        source: Source,
+        source: PairingSource,
     },
     /// A withdrawn player given who has no pairing.
     UnknownWithdrawn {
@@ -645,7 +645,7 @@ struct Seen<'a> {
     pairing: &'a Pairing,
     opponent: Option<&'a str>,
     colour: Option<Side>,
-    outcome: Outcome,
+    outcome: RoundOutcome,
     known: Known,
     /// The player's counted discs and the opponent's.
     counted: Option<[u8; 2]>,
@@ -664,7 +664,7 @@ fn seen<'a>(pairing: &'a Pairing, colour: Side, scale: DiscScale) -> Seen<'a> {
             pairing,
             opponent: None,
             colour: None,
-            outcome: Outcome::Win,
+            outcome: RoundOutcome::Win,
             known: Known::Bye,
             counted: None,
             credited: None,
@@ -675,9 +675,9 @@ fn seen<'a>(pairing: &'a Pairing, colour: Side, scale: DiscScale) -> Seen<'a> {
         Side::White => black.trim(),
     };
     let uncounted = |winner: Option<Side>| match winner {
-        None => (Outcome::Draw, scale.bye as u8),
-        Some(w) if w == colour => (Outcome::Win, scale.win),
-        Some(_) => (Outcome::Loss, scale.loss),
+        None => (RoundOutcome::Draw, scale.bye as u8),
+        Some(w) if w == colour => (RoundOutcome::Win, scale.win),
+        Some(_) => (RoundOutcome::Loss, scale.loss),
     };
     let (outcome, known, counted, credited) = match *result {
         GameResult::Discs { black, white } => {
@@ -686,9 +686,9 @@ fn seen<'a>(pairing: &'a Pairing, colour: Side, scale: DiscScale) -> Seen<'a> {
                 Side::White => [white, black],
             };
             let outcome = match mine.cmp(&theirs) {
-                Ordering::Greater => Outcome::Win,
-                Ordering::Equal => Outcome::Draw,
-                Ordering::Less => Outcome::Loss,
+                Ordering::Greater => RoundOutcome::Win,
+                Ordering::Equal => RoundOutcome::Draw,
+                Ordering::Less => RoundOutcome::Loss,
             };
             (outcome, Known::Discs, Some([mine, theirs]), Some(mine))
         }
@@ -700,8 +700,8 @@ fn seen<'a>(pairing: &'a Pairing, colour: Side, scale: DiscScale) -> Seen<'a> {
             let (o, d) = uncounted(Some(winner));
             (o, Known::Forfeit, None, Some(d))
         }
-        GameResult::DoubleForfeit => (Outcome::Loss, Known::Forfeit, None, None),
-        GameResult::Unfinished => (Outcome::Pending, Known::Unfinished, None, None),
+        GameResult::DoubleForfeit => (RoundOutcome::Loss, Known::Forfeit, None, None),
+        GameResult::Unfinished => (RoundOutcome::Pending, Known::Unfinished, None, None),
     };
     Seen {
         pairing,
@@ -720,7 +720,7 @@ fn by_player(
     scale: DiscScale,
 ) -> Result<BTreeMap<&str, Vec<Seen<'_>>>, StandingsError> {
     let mut problems = Vec::new();
-    let mut first_in_round: HashMap<(&str, &Round), Source> = HashMap::new();
+    let mut first_in_round: HashMap<(&str, &Round), PairingSource> = HashMap::new();
     let mut players: BTreeMap<&str, Vec<Seen<'_>>> = BTreeMap::new();
     for p in pairings {
         let names = p.players();
@@ -1164,7 +1164,11 @@ impl Standings {
                 .to_owned(),
         ];
         if !self.unfinished.is_empty() {
-            let games: Vec<String> = self.unfinished.iter().map(Source::to_string).collect();
+            let games: Vec<String> = self
+                .unfinished
+                .iter()
+                .map(PairingSource::to_string)
+                .collect();
             notes.push(format!(
                 "Provisional: no result yet for {}.",
                 games.join("; ")
@@ -1182,13 +1186,13 @@ fn line(
     number_of: &HashMap<&str, usize>,
 ) -> PlayerStanding {
     let count = |f: &dyn Fn(&Seen<'_>) -> bool| seen.iter().filter(|s| f(s)).count() as u32;
-    let scored = |s: &Seen<'_>| s.opponent.is_some() && s.outcome != Outcome::Pending;
+    let scored = |s: &Seen<'_>| s.opponent.is_some() && s.outcome != RoundOutcome::Pending;
     let cells = rounds
         .iter()
         .map(|round| {
             seen.iter()
                 .find(|s| &s.pairing.round == round)
-                .map(|s| Cell {
+                .map(|s| CrosstableCell {
                     round: round.clone(),
                     board: s.pairing.board.clone(),
                     opponent: s.opponent.and_then(|o| number_of.get(o).copied()),
@@ -1209,11 +1213,11 @@ fn line(
         bq: 0,
         discs: 0,
         games: count(&scored),
-        wins: count(&|s| scored(s) && s.outcome == Outcome::Win),
-        draws: count(&|s| scored(s) && s.outcome == Outcome::Draw),
-        losses: count(&|s| scored(s) && s.outcome == Outcome::Loss),
+        wins: count(&|s| scored(s) && s.outcome == RoundOutcome::Win),
+        draws: count(&|s| scored(s) && s.outcome == RoundOutcome::Draw),
+        losses: count(&|s| scored(s) && s.outcome == RoundOutcome::Loss),
         byes: count(&|s| s.opponent.is_none()),
-        unfinished: count(&|s| s.outcome == Outcome::Pending),
+        unfinished: count(&|s| s.outcome == RoundOutcome::Pending),
         black: count(&|s| s.colour == Some(Side::Black)),
         white: count(&|s| s.colour == Some(Side::White)),
         withdrawn: false,
@@ -1222,9 +1226,10 @@ fn line(
 }
 
 fn cell_texts(p: &PlayerStanding) -> impl Iterator<Item = String> + '_ {
-    p.rounds
-        .iter()
-        .map(|c| c.as_ref().map_or_else(|| "-".to_owned(), Cell::text))
+    p.rounds.iter().map(|c| {
+        c.as_ref()
+            .map_or_else(|| "-".to_owned(), CrosstableCell::text)
+    })
 }
 
 /// The table columns aligned right: the numbers (all but rank, player and the cells).

@@ -202,7 +202,7 @@ impl Event {
                 round: standings::Round::new(round),
                 board: None,
                 seat,
-                source: standings::Source {
+                source: standings::PairingSource {
                     file: game.input as usize,
                     game: game.index as usize,
                 },
@@ -456,7 +456,7 @@ impl Event {
     /// A standings problem in the event's terms: its games named by file, number and
     /// players.
     pub fn explain(&self, problem: &Problem) -> String {
-        let name = |source: &standings::Source| {
+        let name = |source: &standings::PairingSource| {
             self.games()
                 .iter()
                 .find(|g| g.input as usize == source.file && g.index as usize == source.game)

@@ -49,6 +49,19 @@ pub struct Label {
 /// Serialises to the JSON shape `reversi validate --format json` prints (without the file,
 /// line and column a [`Located`] adds): `code`, `severity`, `game`, `ply`, `move`,
 /// `span: {offset, length}`, `message`, `help`.
+///
+/// ```
+/// use reversi_formats::codes::Code;
+/// use reversi_formats::diagnostic::{Diagnostic, Severity};
+/// use reversi_formats::{Format, ReadOptions};
+/// let games = Format::MoveString.read_bytes(b"f5z9\n".to_vec(), &ReadOptions::default())?;
+/// let found: &Diagnostic = &games[0].diagnostics[0];
+/// assert_eq!((found.code, found.severity, found.game), (Code::SyntaxBadMove, Severity::Error, Some(1)));
+/// assert!(found.is_error() && found.span.is_some());
+/// let json = serde_json::to_value(found)?;
+/// assert_eq!(json["code"], "syntax-bad-move");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Diagnostic {
     /// Stable code such as `illegal-move` or `syntax-unterminated-tag`.

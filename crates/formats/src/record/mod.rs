@@ -24,6 +24,19 @@ pub use span::Span;
 pub use tags::{Tag, TagName};
 
 /// One game record.
+///
+/// ```
+/// use reversi_engine::{Move, Rules};
+/// use reversi_formats::record::{MoveRecord, Record};
+/// use reversi_formats::{Format, WriteOptions};
+/// let mut record = Record::new(Rules::default());
+/// record.set_tag("Black", "Ann");
+/// record.moves = ["f5", "d6"].iter().map(|s| Ok(MoveRecord::new(Move::Place(s.parse()?)))).collect::<Result<_, reversi_engine::ParseSquareError>>()?;
+/// assert_eq!(record.tag("black"), Some("Ann"));
+/// let (rgn, _) = Format::Rgn.write_bytes(&[record], &WriteOptions::default())?;
+/// assert_eq!(String::from_utf8(rgn)?, "[Black \"Ann\"]\n\n1. f5 d6\n");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, PartialEq, Debug, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Record {

@@ -15,7 +15,7 @@ mod read_back;
 mod validate;
 mod walk;
 
-pub use open::{open, InputOptions, OpenError, Opened, Source};
+pub use open::{open, InputOptions, InputSource, OpenError, Opened};
 pub use read_back::{ReadBack, ReadBackError};
 pub use validate::{
     gather, validate, FailedInput, FileCounts, Status, Step, Stopped, ValidateOptions,

@@ -5,13 +5,13 @@
 //!
 //! ```
 //! use reversi_formats::{Detection, Format};
-//! use reversi_runs::run::{open, InputOptions, Source};
+//! use reversi_runs::run::{open, InputOptions, InputSource};
 //! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/cli/mixed.rgn");
-//! let opened = open(Source::path(path), &InputOptions::default())?;
+//! let opened = open(InputSource::path(path), &InputOptions::default())?;
 //! assert_eq!((opened.format(), opened.detection()), (Format::Rgn, Detection::Content));
-//! let upload = Source::Bytes { name: "sheet.txt".into(), bytes: b"f5d6c3\n".to_vec() };
+//! let upload = InputSource::Bytes { name: "sheet.txt".into(), bytes: b"f5d6c3\n".to_vec() };
 //! assert_eq!(open(upload, &InputOptions::default())?.format(), Format::MoveString);
-//! let unknown = Source::Bytes { name: "notes".into(), bytes: b"<html>".to_vec() };
+//! let unknown = InputSource::Bytes { name: "notes".into(), bytes: b"<html>".to_vec() };
 //! assert_eq!(open(unknown, &InputOptions::default()).unwrap_err().code(), "unknown-format");
 //! # Ok::<(), reversi_runs::run::OpenError>(())
 //! ```
@@ -40,7 +40,7 @@ pub struct InputOptions {
 }
 
 /// Where an input's bytes come from.
-pub enum Source {
+pub enum InputSource {
     /// Standard input (named `-`).
     Stdin,
     /// A file (its path is handed to the reader: WTHOR finds its name files beside it).
@@ -65,17 +65,17 @@ pub enum Source {
     },
 }
 
-impl fmt::Debug for Source {
+impl fmt::Debug for InputSource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Source::Stdin => f.write_str("Stdin"),
-            Source::Path(path) => f.debug_tuple("Path").field(path).finish(),
-            Source::Bytes { name, bytes } => f
+            InputSource::Stdin => f.write_str("Stdin"),
+            InputSource::Path(path) => f.debug_tuple("Path").field(path).finish(),
+            InputSource::Bytes { name, bytes } => f
                 .debug_struct("Bytes")
                 .field("name", name)
                 .field("len", &bytes.len())
                 .finish(),
-            Source::Reader { name, len, .. } => f
+            InputSource::Reader { name, len, .. } => f
                 .debug_struct("Reader")
                 .field("name", name)
                 .field("len", len)
@@ -84,13 +84,13 @@ impl fmt::Debug for Source {
     }
 }
 
-impl Source {
+impl InputSource {
     /// `path`, or standard input for `-`.
-    pub fn path(path: impl Into<PathBuf>) -> Source {
+    pub fn path(path: impl Into<PathBuf>) -> InputSource {
         let path = path.into();
         match path == Path::new("-") {
-            true => Source::Stdin,
-            false => Source::Path(path),
+            true => InputSource::Stdin,
+            false => InputSource::Path(path),
         }
     }
 }
@@ -278,7 +278,7 @@ impl Opened {
 
 /// Opens `source` as `options` say. A path need not be UTF-8: it is named with the bytes
 /// that are not replaced (`Path::display`).
-pub fn open(source: Source, options: &InputOptions) -> Result<Opened, OpenError> {
+pub fn open(source: InputSource, options: &InputOptions) -> Result<Opened, OpenError> {
     let names = options
         .names
         .as_deref()
@@ -286,8 +286,8 @@ pub fn open(source: Source, options: &InputOptions) -> Result<Opened, OpenError>
         .transpose()
         .map_err(|message| OpenError::Names { message })?;
     let (name, path, reader, len): (String, _, Box<dyn io::Read + Send>, _) = match source {
-        Source::Stdin => ("-".to_owned(), None, Box::new(io::stdin()), None),
-        Source::Path(path) => {
+        InputSource::Stdin => ("-".to_owned(), None, Box::new(io::stdin()), None),
+        InputSource::Path(path) => {
             let name = path.display().to_string();
             let file = match std::fs::File::open(&path) {
                 Ok(file) => file,
@@ -296,11 +296,11 @@ pub fn open(source: Source, options: &InputOptions) -> Result<Opened, OpenError>
             let len = file.metadata().ok().map(|m| m.len());
             (name, Some(path), Box::new(file), len)
         }
-        Source::Bytes { name, bytes } => {
+        InputSource::Bytes { name, bytes } => {
             let len = Some(bytes.len() as u64);
             (name, None, Box::new(io::Cursor::new(bytes)), len)
         }
-        Source::Reader {
+        InputSource::Reader {
             name,
             reader,
             len,

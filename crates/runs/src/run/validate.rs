@@ -4,8 +4,8 @@
 //! [`Step`] as it comes, to print it or keep it, and gets a [`ValidateReport`] at the end.
 //!
 //! ```
-//! use reversi_runs::run::{self, InputOptions, Source, Step, ValidateOptions};
-//! let games = Source::Bytes { name: "games.txt".into(), bytes: b"f5d6c3\nf5d6a1\n".to_vec() };
+//! use reversi_runs::run::{self, InputOptions, InputSource, Step, ValidateOptions};
+//! let games = InputSource::Bytes { name: "games.txt".into(), bytes: b"f5d6c3\nf5d6a1\n".to_vec() };
 //! let mut codes = Vec::new();
 //! let report = run::validate(
 //!     [run::open(games, &InputOptions::default())],
@@ -343,8 +343,8 @@ where
 /// [`validate`] tells it; no check across games runs.
 ///
 /// ```
-/// use reversi_runs::run::{self, InputOptions, Source, ValidateOptions};
-/// let games = Source::Bytes { name: "r1.txt".into(), bytes: b"f5d6c3\nf5f6\n".to_vec() };
+/// use reversi_runs::run::{self, InputOptions, InputSource, ValidateOptions};
+/// let games = InputSource::Bytes { name: "r1.txt".into(), bytes: b"f5d6c3\nf5f6\n".to_vec() };
 /// let (event, report) = run::gather(
 ///     [run::open(games, &InputOptions::default())],
 ///     &ValidateOptions::default(),
