@@ -4,7 +4,7 @@
 //! flipped squares, on 8x8).
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use reversi_record::{Finished, Move, Position, Rules};
+use reversi_engine::{Finished, Move, Position, Rules};
 
 /// A small deterministic generator (xorshift64*), so every run replays the same games.
 struct Rng(u64);

@@ -35,11 +35,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
-use reversi_record::formats::{Format, PgnDialect, ReadOptions, WriteError, WriteOptions};
-use reversi_record::pipeline::conversion::Conversion;
-use reversi_record::pipeline::{Input, Validation};
-use reversi_record::record::{ClaimedResult, Record, ResultScore};
-use reversi_record::validate::with_explicit_passes;
+use reversi_check::validate::with_explicit_passes;
+use reversi_formats::record::{ClaimedResult, Record, ResultScore};
+use reversi_formats::{Format, PgnDialect, ReadOptions, WriteError, WriteOptions};
+use reversi_runs::pipeline::conversion::Conversion;
+use reversi_runs::pipeline::{Input, Validation};
 
 #[path = "plain/mod.rs"]
 mod plain;

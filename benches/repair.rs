@@ -6,11 +6,11 @@
 //! edits over all of them, on one core. Without the file the benchmark stops with its name.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use reversi_record::formats::{Format, ReadOptions};
-use reversi_record::record::{MoveRecord, Record};
-use reversi_record::repair::{repair_record, RepairOptions, Status};
-use reversi_record::validate::validate_record;
-use reversi_record::{Move, Square};
+use reversi_check::repair::{repair_record, RepairOptions, Status};
+use reversi_check::validate::validate_record;
+use reversi_engine::{Move, Square};
+use reversi_formats::record::{MoveRecord, Record};
+use reversi_formats::{Format, ReadOptions};
 
 #[allow(dead_code)]
 #[path = "archive/mod.rs"]

@@ -31,13 +31,13 @@ use std::io::Cursor;
 use std::path::{Path, PathBuf};
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use reversi_record::formats::{Format, ReadOptions, WriteOptions};
-use reversi_record::pipeline::conversion::Conversion;
-use reversi_record::pipeline::view::GameReader;
-use reversi_record::pipeline::{Input, Validation};
-use reversi_record::record::{FlipClaim, MoveRecord, Record};
-use reversi_record::validate::{validate_game, with_explicit_passes};
-use reversi_record::{Move, Position, Rules};
+use reversi_check::validate::{validate_game, with_explicit_passes};
+use reversi_engine::{Move, Position, Rules};
+use reversi_formats::record::{FlipClaim, MoveRecord, Record};
+use reversi_formats::{Format, ReadOptions, WriteOptions};
+use reversi_runs::pipeline::conversion::Conversion;
+use reversi_runs::pipeline::view::GameReader;
+use reversi_runs::pipeline::{Input, Validation};
 
 #[allow(dead_code)]
 #[path = "archive/mod.rs"]

@@ -7,8 +7,8 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use reversi_record::formats::{Format, WriteOptions};
-use reversi_record::pipeline::conversion::{Conversion, Event, Input, Outcome};
+use reversi_formats::{Format, WriteOptions};
+use reversi_runs::pipeline::conversion::{Conversion, Event, Input, Outcome};
 
 /// Reads every game of `paths` and writes the ones that could be read to `out` as
 /// `target`, on every core with the library's conversion pipeline; returns the games

@@ -5,8 +5,8 @@
 use std::io;
 use std::process::ExitCode;
 
-use reversi_record::formats::Format;
-use reversi_record::pipeline::Input;
+use reversi_formats::Format;
+use reversi_runs::pipeline::Input;
 
 /// The games in `path` and the format they were read as. Entries that report a problem of
 /// the file itself (index 0) are no games.

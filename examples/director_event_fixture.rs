@@ -15,11 +15,11 @@ use std::error::Error;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use reversi_record::formats::{Format, PgnDialect, ReadOptions, WriteOptions};
-use reversi_record::pipeline::Input;
-use reversi_record::record::{ClaimedResult, MoveRecord, Record, ResultScore, Termination};
-use reversi_record::validate::validate_record;
-use reversi_record::{Move, Position, Rules};
+use reversi_check::validate::validate_record;
+use reversi_engine::{Move, Position, Rules};
+use reversi_formats::record::{ClaimedResult, MoveRecord, Record, ResultScore, Termination};
+use reversi_formats::{Format, PgnDialect, ReadOptions, WriteOptions};
+use reversi_runs::pipeline::Input;
 
 const EVENT: &str = "Porto Spring Cup 2026";
 

@@ -12,11 +12,11 @@ use std::error::Error;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use reversi_record::formats::{Format, PgnDialect, ReadOptions, WriteOptions};
-use reversi_record::pipeline::Input;
-use reversi_record::record::{ClaimedResult, MoveRecord, Record};
-use reversi_record::validate::{validate_record, with_explicit_passes};
-use reversi_record::{Move, Rules, Square};
+use reversi_check::validate::{validate_record, with_explicit_passes};
+use reversi_engine::{Move, Rules, Square};
+use reversi_formats::record::{ClaimedResult, MoveRecord, Record};
+use reversi_formats::{Format, PgnDialect, ReadOptions, WriteOptions};
+use reversi_runs::pipeline::Input;
 
 const EVENT: &str = "Tagus Autumn Open 2026";
 const ROUNDS: usize = 7;

@@ -1,5 +1,5 @@
 //! The most played openings of record files of any format: the first moves of every game,
-//! counted, through the borrowed view of games (`reversi_record::pipeline::view`), which builds no
+//! counted, through the borrowed view of games (`reversi_runs::pipeline::view`), which builds no
 //! record for a plain game. With `--player NAME`, only the games NAME played (as Black or
 //! White).
 //!
@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use std::io;
 use std::process::ExitCode;
 
-use reversi_record::pipeline::view::{GameReader, Input};
-use reversi_record::Move;
+use reversi_engine::Move;
+use reversi_runs::pipeline::view::{GameReader, Input};
 
 /// Opening counts: the first moves of a game, as text, and how many games began so.
 #[derive(Default)]
@@ -100,7 +100,7 @@ fn main() -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use reversi_record::formats::{Format, ReadOptions};
+    use reversi_formats::{Format, ReadOptions};
     use std::fs::File;
 
     /// The openings of each game read in full by the format's reader, counted.

@@ -1,5 +1,5 @@
 //! Snapshot-testing rule scenarios from outside the crate, as an engine author would in their
-//! own repository: describe the edge case, let `reversi_record::scenario` play it, and pin the
+//! own repository: describe the edge case, let `reversi_check::scenario` play it, and pin the
 //! transcript with `insta`. The text suits a human review; the JSON is what a test of another
 //! engine compares with, position by position.
 //!
@@ -7,7 +7,7 @@
 //! too); `cargo run --example scenario_snapshot -- FILE...` prints the transcripts of
 //! scenario files.
 
-use reversi_record::scenario;
+use reversi_check::scenario;
 
 /// A blocked square breaks a run: Black's e6 flips e5, but not d6, whose run ends on the
 /// blocked c6; a disc on c6 itself is refused.
@@ -52,7 +52,7 @@ fn main() {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use reversi_record::scenario::JsonScenario;
+    use reversi_check::scenario::JsonScenario;
 
     /// The JSON transcript.
     fn json(text: &str, name: &str) -> Option<JsonScenario> {

@@ -9,7 +9,7 @@
 
 use std::io::{self, BufWriter, Write};
 
-use reversi_record::{Move, Position, Rules, Square};
+use reversi_engine::{Move, Position, Rules, Square};
 
 fn main() -> io::Result<()> {
     let n: u64 = match std::env::args().nth(1).map(|a| a.parse()) {

@@ -7,9 +7,9 @@
 use std::io;
 use std::process::ExitCode;
 
-use reversi_record::diagnostic::Renderer;
-use reversi_record::pipeline::validation::{Event, Input, Validation};
-use reversi_record::validate::Summary;
+use reversi_check::validate::Summary;
+use reversi_formats::diagnostic::Renderer;
+use reversi_runs::pipeline::validation::{Event, Input, Validation};
 
 /// Validates `paths` with the library's pipeline (every core, findings in input order),
 /// printing each finding through `print`; returns the counts.
