@@ -13,7 +13,8 @@ use std::sync::Arc;
 
 use common::Rng;
 use reversi_check::repair::{repair_record, RepairOptions, Status};
-use reversi_check::validate::{validate_game, validate_record, GameReport, CODES};
+use reversi_check::validate::{validate_game, validate_record, GameReport};
+use reversi_formats::codes::CODES;
 use reversi_engine::{Move, Position, Square, SquareSet};
 use reversi_formats::diagnostic::{render_plain, Diagnostic, Renderer, Severity};
 use reversi_formats::record::{FlipClaim, MoveRecord, Record, ResultScore};

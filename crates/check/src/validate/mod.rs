@@ -16,6 +16,7 @@
 
 use std::borrow::Cow;
 
+use crate::codes::Code;
 use crate::diagnostic::Diagnostic;
 use crate::engine::{IllegalMove, Move, Outcome, Position, Rules, SquareSet};
 use crate::record::score::{join_counts, result_mismatch};
@@ -26,7 +27,6 @@ mod suggest;
 
 pub use suggest::other_rules;
 
-pub use crate::codes::{explain, Code, CODES};
 #[doc(hidden)]
 pub use game::validate_game_to_end;
 pub use game::{validate_game, validate_game_quick, CodeCounts, Summary};
