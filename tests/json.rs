@@ -1,5 +1,7 @@
 //! The JSON format: fixtures, a round trip on generated records, streaming.
 
+mod common;
+
 use std::fmt::Write as _;
 use std::io::{BufReader, Read};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -529,27 +531,14 @@ fn rules_given_to_the_reader_apply_to_games_without_rules() {
     );
 }
 
-fn files_under(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            files_under(&path, out);
-        } else {
-            out.push(path);
-        }
-    }
-}
-
 /// Every record of every fixture, in every format (moves with colours, flip claims,
 /// evaluations, times and comments; starts, positions, results of every kind), and
 /// the same records with their passes made explicit: written as serde writes them.
 #[test]
 fn records_are_written_exactly_as_serde_writes_them() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    let mut files = Vec::new();
-    files_under(&root, &mut files);
     let mut records = 0;
-    for path in files {
+    for path in common::files_under(&root) {
         let Ok(bytes) = std::fs::read(&path) else {
             continue;
         };
