@@ -4,10 +4,10 @@
 use std::io::Cursor;
 use std::sync::Arc;
 
-use reversi_formats::diagnostic::{Diagnostic, Renderer, Source};
-use reversi_formats::{Format, ParsedGame, ReadOptions};
-use reversi_formats::record::{Record, Span};
 use reversi_check::validate::{validate_game, Summary};
+use reversi_formats::diagnostic::{Diagnostic, Renderer, Source};
+use reversi_formats::record::{Record, Span};
+use reversi_formats::{Format, ParsedGame, ReadOptions};
 
 /// Read options with a fixed name and nothing else: no path, no rules, no names directory.
 pub fn options() -> ReadOptions {
@@ -65,7 +65,10 @@ pub fn check_game(game: &ParsedGame) {
     let mut summary = Summary::default();
     summary.add_game(game, &diagnostics);
     assert_eq!(summary.valid + summary.invalid, summary.games);
-    assert_eq!(summary.games, usize::from(game.index != 0 || game.record.is_some()));
+    assert_eq!(
+        summary.games,
+        usize::from(game.index != 0 || game.record.is_some())
+    );
     assert!(summary.errors + summary.warnings <= diagnostics.len());
 }
 
@@ -80,7 +83,10 @@ pub fn check_diagnostic(d: &Diagnostic, source: &Source, who: &str) {
     }
     let mut renderer = Renderer::plain();
     let text = renderer.render(d, source);
-    assert!(text.contains(d.code.name()), "rendering lost the code: {text}");
+    assert!(
+        text.contains(d.code.name()),
+        "rendering lost the code: {text}"
+    );
     if let Some(span) = d.span {
         let located = renderer.locate(d, source);
         assert_eq!(located.line_column, Some(source.line_column(span.offset)));
@@ -134,7 +140,11 @@ pub fn pipeline_agrees(format: Format, data: &[u8]) {
         let found = validate_game(&game, &[] as &[&str]);
         summary.add_game(&game, &found);
         if !found.is_empty() {
-            plain.push((game.index, game.source.offset, found.iter().map(|d| format!("{d:?}")).collect()));
+            plain.push((
+                game.index,
+                game.source.offset,
+                found.iter().map(|d| format!("{d:?}")).collect(),
+            ));
         }
     }
     let input = Input {
@@ -194,13 +204,19 @@ pub fn view_agrees(format: Format, data: &[u8]) {
             let moves: Vec<_> = record.moves.iter().map(|m| m.mv).collect();
             assert_eq!(view.moves(), &moves[..]);
             let result = view.result().map(|r| (&r.score, r.termination));
-            assert_eq!(result, record.result.as_ref().map(|r| (&r.score, r.termination)));
+            assert_eq!(
+                result,
+                record.result.as_ref().map(|r| (&r.score, r.termination))
+            );
         }
         let parsed = view.to_parsed_game();
         assert_eq!(parsed.record, game.record);
         assert_eq!(parsed.source.text, game.source.text);
     }
-    assert!(reader.next_game().is_none(), "the view has more games than the reader");
+    assert!(
+        reader.next_game().is_none(),
+        "the view has more games than the reader"
+    );
 }
 
 /// The format a target reads its input as, chosen by the input's first byte: RGN, WTHOR,

@@ -8,10 +8,10 @@ use numpy::ndarray::{ArrayD, IxDyn};
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
-use reversi_runs::dataset::{Arrays, Batch, Options};
-use reversi_formats::Format;
-use reversi_runs::pipeline::view::GameReader;
 use reversi_engine::Rules;
+use reversi_formats::Format;
+use reversi_runs::dataset::{Arrays, Batch, Options};
+use reversi_runs::pipeline::view::GameReader;
 
 use crate::engine::rules_arg;
 use crate::errors;

@@ -4,8 +4,8 @@ use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray2};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use reversi_formats::render::{Diagram, Style};
 use reversi_engine::{Color, Finished, Move, Outcome, Square, SquareSet};
+use reversi_formats::render::{Diagram, Style};
 
 use crate::errors::{self, Text};
 

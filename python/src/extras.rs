@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use reversi_check::event::{Register, Schedule, StandingsRequest};
+use reversi_check::repair::{repair_record, RepairOptions};
 use reversi_formats::{Format, ParsedGame, ReadOptions, WriteOptions};
 use reversi_runs::pipeline::conversion::{Conversion, Event as Converted, Outcome};
 use reversi_runs::pipeline::validation::{Event as Validated, Validation};
-use reversi_check::repair::{repair_record, RepairOptions};
 use reversi_runs::run::ReadBack;
 
 use crate::convert::{ser_to_py, to_py};

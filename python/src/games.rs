@@ -6,13 +6,13 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use reversi_check::validate::{validate_game, with_explicit_passes};
 use reversi_formats::diagnostic::{Diagnostic, Renderer, Source};
+use reversi_formats::record::{score, Identity, MoveRecord, Record, Tag};
+use reversi_formats::render::{Diagram, Style};
 use reversi_formats::{Format, ParsedGame, ReadOptions, WriteError, WriteOptions};
 use reversi_runs::pipeline::view::GameReader;
 use reversi_runs::pipeline::Input;
-use reversi_formats::record::{score, Identity, MoveRecord, Record, Tag};
-use reversi_formats::render::{Diagram, Style};
-use reversi_check::validate::{validate_game, with_explicit_passes};
 
 use crate::convert::ser_to_py;
 use crate::engine::{move_arg, rules_arg, PyPosition, PyRules};
@@ -94,12 +94,10 @@ pub(crate) fn open_input(
         Some(reversi_formats::wthor::Names::Dir(dir)) => {
             (!dir.is_dir()).then(|| dir.display().to_string())
         }
-        Some(reversi_formats::wthor::Names::Files(files)) => {
-            [&files.players, &files.tournaments]
-                .into_iter()
-                .find(|f| !f.is_file())
-                .map(|f| f.display().to_string())
-        }
+        Some(reversi_formats::wthor::Names::Files(files)) => [&files.players, &files.tournaments]
+            .into_iter()
+            .find(|f| !f.is_file())
+            .map(|f| f.display().to_string()),
         None => None,
     };
     if let Some(missing) = missing {

@@ -11,12 +11,12 @@ use std::sync::Mutex;
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use reversi_runs::dataset;
 use reversi_engine::Move;
-use reversi_runs::pipeline::view::{GameReader, GameView};
 use reversi_formats::record::{
     is_unknown_value, score, ClaimedResult, ResultScore, Termination, IDENTITY_TAGS,
 };
+use reversi_runs::dataset;
+use reversi_runs::pipeline::view::{GameReader, GameView};
 
 use crate::engine::rules_arg;
 use crate::errors;

@@ -18,8 +18,8 @@ use std::time::Duration;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use reversi_formats::diagnostic::{Diagnostic, Located, Renderer};
 use reversi_check::event::{Register, Schedule};
+use reversi_formats::diagnostic::{Diagnostic, Located, Renderer};
 use reversi_formats::output::AtomicFile;
 use reversi_runs::run::{self, Opened, Step, ValidateOptions};
 
