@@ -186,7 +186,7 @@ pub(crate) fn parse_code(s: &str) -> Result<String, String> {
     let wanted = s.trim().to_ascii_lowercase();
     let nearest = CODES
         .iter()
-        .map(|(_, name, _)| (edit_distance(&wanted, name), *name))
+        .map(|(_, name, _)| (reversi_engine::edit_distance(&wanted, name), *name))
         .min();
     let hint = match nearest {
         Some((d, name)) if d <= 2.max(wanted.len() / 3) => format!("; did you mean `{name}`?"),
@@ -195,26 +195,6 @@ pub(crate) fn parse_code(s: &str) -> Result<String, String> {
     Err(format!(
         "unknown code `{s}`{hint} (`reversi explain` lists the codes)"
     ))
-}
-
-/// The Levenshtein distance of two short ASCII-ish strings, by characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = if ca == *cb {
-                diagonal
-            } else {
-                1 + diagonal.min(above).min(row[j])
-            };
-            diagonal = above;
-        }
-    }
-    row[b.len()]
 }
 
 /// At most this many worker threads per core: more only costs memory and start-up time.
@@ -260,12 +240,5 @@ mod tests {
         assert!(e.contains("did you mean `unfinished`?"), "{e}");
         let e = parse_code("zzzzzzzzzzzzzzzzzzzz").unwrap_err();
         assert!(!e.contains("did you mean"), "{e}");
-    }
-
-    #[test]
-    fn edit_distances() {
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
-        assert_eq!(edit_distance("", "ab"), 2);
-        assert_eq!(edit_distance("same", "same"), 0);
     }
 }

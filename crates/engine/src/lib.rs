@@ -24,6 +24,8 @@ pub use board_state::{flipping_moves, flips, BitPosition, IllegalMove};
 pub use outcome::Outcome;
 pub use perft::{perft, perft_jobs, Finished};
 pub use position::{Cell, Move, Position, Rows, Setup, SetupError};
+#[doc(hidden)]
+pub use rules::edit_distance;
 pub use rules::{Goal, Handicap, Opening, Preset, Rules, RulesError, Scoring, CLASSIC_SUPPLY};
 pub use square::{Color, ParseSquareError, Square, SquareSet, SquareSetIter, MAX_SIDE};
 

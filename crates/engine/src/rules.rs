@@ -673,8 +673,17 @@ fn near_board(text: &str) -> Option<&'static str> {
         .map(|(_, name)| name)
 }
 
-/// The Levenshtein distance of two short strings, by characters.
-pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
+/// The Levenshtein distance of two short strings, by characters (the "did you mean" of a
+/// rules string here, of a diagnostic code on the command line).
+///
+/// ```
+/// use reversi_engine::edit_distance;
+/// assert_eq!(edit_distance("kitten", "sitting"), 3);
+/// assert_eq!(edit_distance("", "ab"), 2);
+/// assert_eq!(edit_distance("same", "same"), 0);
+/// ```
+#[doc(hidden)]
+pub fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {
