@@ -67,15 +67,10 @@ use std::str::FromStr;
 
 use serde::Serialize;
 
-use crate::engine::{BoardShape, Color, Goal, Move, Rules, Square, SquareSet, MAX_SIDE};
-use crate::event::Symmetry;
+use crate::engine::{BoardShape, Color, Move, Rules, Square, MAX_SIDE};
 use crate::formats::ParsedGame;
 use crate::pipeline::view::GameView;
-use crate::record::{
-    is_unknown_value, start_setup, ClaimedResult, Record, ResultScore, StartPosition, Tag, TagName,
-    Termination,
-};
-
+use crate::record::{ClaimedResult, Record, StartPosition, Tag, TagName};
 /// Moves of an opening unless told otherwise ([`Stats::with_opening_moves`]).
 pub const DEFAULT_OPENING_MOVES: usize = 6;
 /// Rows of each table [`StatsReport::to_text`] shows unless told otherwise.
@@ -83,8 +78,6 @@ pub const DEFAULT_TOP: usize = 20;
 
 /// Squares of the 10x10 grid every board fits in.
 const GRID: usize = MAX_SIDE as usize * MAX_SIDE as usize;
-/// An opening key's byte for a pass: after every square.
-const PASS_KEY: u8 = u8::MAX;
 
 /// Counters over games, fed one game at a time.
 ///
@@ -114,6 +107,8 @@ pub struct Stats {
     lengths: HashMap<u32, u64>,
     rules: HashMap<Rules, u64>,
     /// Per rules, the opening keys: a byte a move, [`encode`]d.
+    ///
+    /// [`encode`]: opening::encode
     openings: HashMap<Rules, HashMap<Box<[u8]>, u64>>,
     /// Per board, the placements on each square (by [`Square::index`]).
     squares: HashMap<BoardShape, Box<[u64; GRID]>>,
@@ -128,335 +123,6 @@ impl Default for Stats {
     fn default() -> Stats {
         Stats::new()
     }
-}
-
-/// A player's games, in all and by colour.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct PlayerTally {
-    all: SideCount,
-    black: SideCount,
-    white: SideCount,
-}
-
-/// Games, wins, draws and losses.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct SideCount {
-    /// Games played (with a result or not).
-    pub games: u64,
-    /// Games won.
-    pub wins: u64,
-    /// Games drawn (with 3-4 players: a tie for first place).
-    pub draws: u64,
-    /// Games lost.
-    pub losses: u64,
-}
-
-impl SideCount {
-    fn add(&mut self, other: SideCount) {
-        self.games += other.games;
-        self.wins += other.wins;
-        self.draws += other.draws;
-        self.losses += other.losses;
-    }
-
-    /// One more game for `color`, whose outcome is `decided`.
-    fn count(&mut self, color: Color, decided: Option<Option<Color>>) {
-        self.games += 1;
-        match decided {
-            Some(Some(winner)) if winner == color => self.wins += 1,
-            Some(Some(_)) => self.losses += 1,
-            Some(None) => self.draws += 1,
-            None => {}
-        }
-    }
-
-    /// `W-D-L`.
-    fn wdl(&self) -> String {
-        format!("{}-{}-{}", self.wins, self.draws, self.losses)
-    }
-}
-
-/// What a game's claimed result says.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ResultKind {
-    /// Black won.
-    Black,
-    /// White won.
-    White,
-    /// Red won (3-4 players).
-    Red,
-    /// Green won (4 players).
-    Green,
-    /// A draw (3-4 players: a tie for first place).
-    Draw,
-    /// The record says the game stopped before its end, undecided.
-    Unfinished,
-    /// The record claims no result that names a winner or a draw.
-    None,
-}
-
-impl ResultKind {
-    /// Every kind, in the order the report lists them.
-    pub const ALL: [ResultKind; 7] = [
-        ResultKind::Black,
-        ResultKind::White,
-        ResultKind::Red,
-        ResultKind::Green,
-        ResultKind::Draw,
-        ResultKind::Unfinished,
-        ResultKind::None,
-    ];
-
-    /// The name in JSON and CSV (`black`, `draw`, `none`).
-    pub const fn name(self) -> &'static str {
-        match self {
-            ResultKind::Black => "black",
-            ResultKind::White => "white",
-            ResultKind::Red => "red",
-            ResultKind::Green => "green",
-            ResultKind::Draw => "draw",
-            ResultKind::Unfinished => "unfinished",
-            ResultKind::None => "none",
-        }
-    }
-
-    /// The words in the text report (`Black wins`, `no result`).
-    pub const fn phrase(self) -> &'static str {
-        match self {
-            ResultKind::Black => "Black wins",
-            ResultKind::White => "White wins",
-            ResultKind::Red => "Red wins",
-            ResultKind::Green => "Green wins",
-            ResultKind::Draw => "draw",
-            ResultKind::Unfinished => "unfinished",
-            ResultKind::None => "no result",
-        }
-    }
-
-    const fn of_winner(color: Color) -> ResultKind {
-        match color {
-            Color::Black => ResultKind::Black,
-            Color::White => ResultKind::White,
-            Color::Red => ResultKind::Red,
-            Color::Green => ResultKind::Green,
-        }
-    }
-
-    /// The winner (`Some(None)`: a draw), or `None` when the game is not decided.
-    const fn decided(self) -> Option<Option<Color>> {
-        match self {
-            ResultKind::Black => Some(Some(Color::Black)),
-            ResultKind::White => Some(Some(Color::White)),
-            ResultKind::Red => Some(Some(Color::Red)),
-            ResultKind::Green => Some(Some(Color::Green)),
-            ResultKind::Draw => Some(None),
-            ResultKind::Unfinished | ResultKind::None => None,
-        }
-    }
-
-    /// What `result` claims under `rules`, with Black's margin when it gives one.
-    ///
-    /// ```
-    /// use reversi_runs::archive::stats::ResultKind;
-    /// use reversi_formats::record::ClaimedResult;
-    /// use reversi_engine::Rules;
-    /// let claim = ClaimedResult::discs(vec![40, 24]);
-    /// assert_eq!(ResultKind::of(Rules::default(), Some(&claim)), (ResultKind::Black, Some(16)));
-    /// let anti: Rules = "anti".parse().unwrap();
-    /// assert_eq!(ResultKind::of(anti, Some(&claim)), (ResultKind::White, Some(16)));
-    /// assert_eq!(ResultKind::of(Rules::default(), None), (ResultKind::None, None));
-    /// ```
-    pub fn of(rules: Rules, result: Option<&ClaimedResult>) -> (ResultKind, Option<i32>) {
-        let Some(result) = result else {
-            return (ResultKind::None, None);
-        };
-        let two = rules.players() == 2;
-        match result.termination {
-            Termination::Unfinished => return (ResultKind::Unfinished, None),
-            Termination::Resignation(Some(loser)) | Termination::Time(Some(loser)) if two => {
-                let winner = if loser == Color::Black {
-                    Color::White
-                } else {
-                    Color::Black
-                };
-                let margin = match &result.score {
-                    ResultScore::Discs(counts) => two_counts(counts),
-                    ResultScore::Margin(m) => whole_margin(*m),
-                    _ => None,
-                };
-                return (ResultKind::of_winner(winner), margin);
-            }
-            _ => {}
-        }
-        let better = |a: f64, b: f64| match rules.goal() {
-            Goal::MostDiscs => a > b,
-            Goal::FewestDiscs => a < b,
-        };
-        match &result.score {
-            ResultScore::None => (ResultKind::None, None),
-            ResultScore::Winner(Some(color)) => (ResultKind::of_winner(*color), None),
-            ResultScore::Winner(None) => (ResultKind::Draw, None),
-            ResultScore::Margin(m) if two && m.is_finite() => {
-                let kind = if better(*m, 0.0) {
-                    ResultKind::Black
-                } else if better(0.0, *m) {
-                    ResultKind::White
-                } else {
-                    ResultKind::Draw
-                };
-                (kind, whole_margin(*m))
-            }
-            ResultScore::Margin(_) => (ResultKind::None, None),
-            ResultScore::Discs(counts) => {
-                let players = (rules.players() as usize).min(counts.len());
-                if players < 2 {
-                    return (ResultKind::None, None);
-                }
-                let mut best = 0;
-                let mut tied = false;
-                for c in 1..players {
-                    if better(counts[c] as f64, counts[best] as f64) {
-                        best = c;
-                        tied = false;
-                    } else if counts[c] == counts[best] {
-                        tied = true;
-                    }
-                }
-                let kind = match Color::from_index(best) {
-                    Some(color) if !tied => ResultKind::of_winner(color),
-                    _ => ResultKind::Draw,
-                };
-                (kind, if two { two_counts(counts) } else { None })
-            }
-        }
-    }
-}
-
-impl fmt::Display for ResultKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// Black's discs minus White's, from two counts.
-fn two_counts(counts: &[u8]) -> Option<i32> {
-    match counts {
-        [black, white] => Some(*black as i32 - *white as i32),
-        _ => None,
-    }
-}
-
-/// A claimed margin to the nearest disc.
-fn whole_margin(m: f64) -> Option<i32> {
-    (m.is_finite() && m.abs() <= 1000.0).then(|| m.round() as i32)
-}
-
-/// The year a `Date` value gives (see the module's documentation).
-///
-/// ```
-/// use reversi_runs::archive::stats::year_of;
-/// assert_eq!(year_of("2004.06.12"), Some(2004));
-/// assert_eq!(year_of("2003.12.15_12:33:18.MST"), Some(2003));
-/// assert_eq!(year_of("947375357"), Some(2000));
-/// assert_eq!(year_of("????.??.??"), None);
-/// assert_eq!(year_of("12.06.2004"), None);
-/// ```
-pub fn year_of(date: &str) -> Option<i32> {
-    let date = date.trim();
-    let digits = date.bytes().take_while(u8::is_ascii_digit).count();
-    match digits {
-        4 | 8 => date.get(..4)?.parse().ok().filter(|&y| y > 0),
-        _ if digits >= 9 && digits == date.len() && digits <= 12 => {
-            let seconds: i64 = date.parse().ok()?;
-            Some(year_of_day(seconds.div_euclid(86_400)))
-        }
-        _ => None,
-    }
-}
-
-/// The (proleptic Gregorian) year of a day counted from 1970-01-01.
-fn year_of_day(days: i64) -> i32 {
-    // Howard Hinnant's `civil_from_days`, the year only.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let day_of_era = z.rem_euclid(146_097);
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_index = (5 * day_of_year + 2) / 153;
-    let year = year_of_era + era * 400 + i64::from(month_index >= 10);
-    year.clamp(i32::MIN as i64, i32::MAX as i64) as i32
-}
-
-/// The value of the first tag named `name` (any case), unless it says nothing.
-fn known_tag<'a>(tags: &'a [Tag], name: &str) -> Option<&'a str> {
-    tags.iter()
-        .find(|t| t.name.eq_ignore_ascii_case(name))
-        .map(|t| t.value.trim())
-        .filter(|v| !is_unknown_value(v))
-}
-
-/// The image of `sq` under symmetry `t` (of [`Symmetry::ALL`]) of a board of side `n`; a
-/// square off the `n` x `n` grid (a record's mistake) stays where it is.
-fn transform(sq: Square, t: u8, n: u8) -> Square {
-    Symmetry::ALL[usize::from(t & 7)].apply_square(n, sq)
-}
-
-fn transform_set(set: SquareSet, t: u8, n: u8) -> SquareSet {
-    Symmetry::ALL[usize::from(t & 7)].apply_set(n, set)
-}
-
-/// The symmetries (a bit each, identity included) that map the start position onto
-/// itself.
-fn symmetries_of(rules: Rules, start: Option<&StartPosition>) -> u8 {
-    let setup = start_setup(rules, start);
-    let n = rules.board().side();
-    let mut mask = 1;
-    for t in 1..8 {
-        let same = |set: SquareSet| transform_set(set, t, n) == set;
-        if same(rules.playable()) && setup.discs.iter().all(|&d| same(d)) && same(setup.neutral) {
-            mask |= 1 << t;
-        }
-    }
-    mask
-}
-
-/// A move's byte in an opening key: squares ordered right-most column first, then top row
-/// first; a pass after them.
-fn encode(mv: Move, t: u8, n: u8) -> u8 {
-    match mv {
-        Move::Place(sq) => {
-            let sq = transform(sq, t, n);
-            (MAX_SIDE - 1 - sq.col()) * MAX_SIDE + sq.row()
-        }
-        Move::Pass => PASS_KEY,
-    }
-}
-
-/// The move of a key's byte.
-fn decode(byte: u8) -> Option<Move> {
-    if byte == PASS_KEY {
-        return Some(Move::Pass);
-    }
-    let col = (MAX_SIDE - 1).checked_sub(byte / MAX_SIDE)?;
-    Square::new(col, byte % MAX_SIDE).map(Move::Place)
-}
-
-/// An opening key as text: `f5 d6 c3`, `pass` for a pass.
-fn opening_text(key: &[u8]) -> String {
-    let mut out = String::with_capacity(key.len() * 3);
-    for (i, &byte) in key.iter().enumerate() {
-        if i > 0 {
-            out.push(' ');
-        }
-        match decode(byte) {
-            Some(Move::Place(sq)) => out.push_str(sq.name()),
-            Some(Move::Pass) => out.push_str("pass"),
-            None => out.push('?'),
-        }
-    }
-    out
 }
 
 impl Stats {
@@ -658,41 +324,6 @@ impl Stats {
         }
     }
 
-    /// Sets `self.key` to the game's opening, normalised by the start's symmetries.
-    fn key_opening<M>(&mut self, rules: Rules, start: Option<&StartPosition>, moves: M)
-    where
-        M: Iterator<Item = Move> + Clone,
-    {
-        let mask = match start {
-            Some(start) => symmetries_of(rules, Some(start)),
-            None => match self.symmetries.iter().find(|(r, _)| *r == rules) {
-                Some(&(_, mask)) => mask,
-                None => {
-                    let mask = symmetries_of(rules, None);
-                    self.symmetries.push((rules, mask));
-                    mask
-                }
-            },
-        };
-        let n = rules.board().side();
-        self.key.clear();
-        for mv in moves.clone().take(self.opening_moves) {
-            self.key.push(encode(mv, 0, n));
-        }
-        for t in 1..8 {
-            if mask & (1 << t) == 0 {
-                continue;
-            }
-            self.image.clear();
-            for mv in moves.clone().take(self.opening_moves) {
-                self.image.push(encode(mv, t, n));
-            }
-            if self.image < self.key {
-                std::mem::swap(&mut self.image, &mut self.key);
-            }
-        }
-    }
-
     /// Adds `other`'s counts to these: the count of both parts of an archive, the same
     /// whatever the order they are merged in. Counts of different opening lengths keep
     /// both lengths' openings side by side; merge counts of one length.
@@ -730,131 +361,6 @@ impl Stats {
             }
         }
     }
-
-    /// The counts, sorted: [`StatsReport`] says in which order.
-    pub fn report(&self) -> StatsReport {
-        let mut years: Vec<YearCount> = self
-            .years
-            .iter()
-            .map(|(&year, &games)| YearCount { year, games })
-            .collect();
-        // Years in order, no year last.
-        years.sort_by_key(|y| (y.year.is_none(), y.year));
-        let mut events: Vec<EventCount> = self
-            .events
-            .iter()
-            .map(|(event, &games)| EventCount {
-                event: Some(event.clone()),
-                games,
-            })
-            .collect();
-        if self.no_event > 0 {
-            events.push(EventCount {
-                event: None,
-                games: self.no_event,
-            });
-        }
-        events.sort_by(|a, b| {
-            b.games
-                .cmp(&a.games)
-                .then_with(|| (a.event.is_none(), &a.event).cmp(&(b.event.is_none(), &b.event)))
-        });
-        let mut players: Vec<PlayerCount> = self
-            .players
-            .iter()
-            .map(|(player, t)| PlayerCount {
-                player: player.clone(),
-                games: t.all.games,
-                wins: t.all.wins,
-                draws: t.all.draws,
-                losses: t.all.losses,
-                black: t.black,
-                white: t.white,
-            })
-            .collect();
-        players.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.player.cmp(&b.player)));
-        let results = ResultKind::ALL
-            .iter()
-            .map(|&result| ResultCount {
-                result,
-                games: self.results[result as usize],
-            })
-            .collect();
-        let mut margins: Vec<MarginCount> = self
-            .margins
-            .iter()
-            .map(|(&margin, &games)| MarginCount { margin, games })
-            .collect();
-        margins.sort_by_key(|m| m.margin);
-        let mut openings: Vec<OpeningCount> = self
-            .openings
-            .iter()
-            .flat_map(|(rules, keys)| {
-                keys.iter().map(move |(key, &games)| OpeningCount {
-                    rules: rules.to_string(),
-                    opening: opening_text(key),
-                    games,
-                })
-            })
-            .collect();
-        openings.sort_by(|a, b| {
-            b.games
-                .cmp(&a.games)
-                .then_with(|| a.rules.cmp(&b.rules))
-                .then_with(|| a.opening.cmp(&b.opening))
-        });
-        let mut lengths: Vec<LengthCount> = self
-            .lengths
-            .iter()
-            .map(|(&placements, &games)| LengthCount { placements, games })
-            .collect();
-        lengths.sort_by_key(|l| l.placements);
-        // One row per rules string (two rules written alike would share it).
-        let mut by_name: HashMap<String, u64> = HashMap::new();
-        for (r, &games) in &self.rules {
-            *by_name.entry(r.to_string()).or_insert(0) += games;
-        }
-        let mut rules: Vec<RulesCount> = by_name
-            .into_iter()
-            .map(|(rules, games)| RulesCount { rules, games })
-            .collect();
-        rules.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.rules.cmp(&b.rules)));
-        let mut boards: Vec<(BoardShape, u64)> = Vec::new();
-        for (r, &games) in &self.rules {
-            match boards.iter_mut().find(|(b, _)| *b == r.board()) {
-                Some((_, n)) => *n += games,
-                None => boards.push((r.board(), games)),
-            }
-        }
-        let mut squares: Vec<BoardSquares> = self
-            .squares
-            .iter()
-            .map(|(&board, counts)| {
-                let games = boards
-                    .iter()
-                    .find(|(b, _)| *b == board)
-                    .map_or(0, |&(_, n)| n);
-                board_squares(board, games, counts)
-            })
-            .collect();
-        // The board of the most games first.
-        squares.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.shape.cmp(&b.shape)));
-        StatsReport {
-            games: self.games,
-            unreadable: self.unreadable,
-            opening_moves: self.opening_moves,
-            top: DEFAULT_TOP,
-            years,
-            events,
-            players,
-            results,
-            margins,
-            openings,
-            lengths,
-            rules,
-            squares,
-        }
-    }
 }
 
 /// Adds one to the count of `key`, allocating the key only when it is new.
@@ -873,31 +379,20 @@ fn add_counts<K: std::hash::Hash + Eq>(mine: &mut HashMap<K, u64>, theirs: HashM
     }
 }
 
-fn board_squares(board: BoardShape, games: u64, counts: &[u64; GRID]) -> BoardSquares {
-    let n = board.side();
-    let mut squares = Vec::new();
-    for r in 0..n {
-        for c in 0..n {
-            if let Some(sq) = Square::new(c, r).filter(|&sq| board.contains(sq)) {
-                squares.push(SquareCount {
-                    square: sq,
-                    placements: counts[sq.index() as usize],
-                });
-            }
-        }
-    }
-    BoardSquares {
-        board: board.name().to_owned(),
-        shape: board,
-        games,
-        squares,
-    }
-}
-
+mod opening;
 mod report;
+mod results;
+mod sorting;
 mod svg;
+mod tags;
 
 pub use report::*;
+pub use results::{ResultKind, SideCount};
+pub use tags::year_of;
+
+use results::PlayerTally;
+use sorting::board_squares;
+use tags::known_tag;
 
 #[cfg(test)]
 mod tests {
@@ -934,69 +429,6 @@ mod tests {
     }
 
     #[test]
-    fn a_free_opening_has_eight_symmetries() {
-        let rules: Rules = "free".parse().unwrap();
-        assert_eq!(symmetries_of(rules, None), 0xff);
-        assert_eq!(symmetries_of(Rules::default(), None).count_ones(), 4);
-        let multi: Rules = "multi3".parse().unwrap();
-        assert_eq!(symmetries_of(multi, None), 1);
-    }
-
-    #[test]
-    fn the_eight_transforms_are_the_symmetries_of_the_square() {
-        for t in 0..8u8 {
-            let image: SquareSet = transform_set(BoardShape::Eight.cells(), t, 8);
-            assert_eq!(image, BoardShape::Eight.cells());
-        }
-        let f5: Square = "f5".parse().unwrap();
-        let images: std::collections::BTreeSet<Square> =
-            (0..8).map(|t| transform(f5, t, 8)).collect();
-        assert_eq!(images.len(), 8, "f5 has eight images");
-        for byte in 0..100 {
-            let mv = decode(byte).unwrap();
-            assert_eq!(encode(mv, 0, 10), byte);
-        }
-    }
-
-    #[test]
-    fn results_follow_the_goal_and_the_termination() {
-        use crate::record::ClaimedResult;
-        let rules = Rules::default();
-        let resigned = ClaimedResult {
-            score: ResultScore::None,
-            termination: Termination::Resignation(Some(Color::White)),
-            span: None,
-        };
-        assert_eq!(ResultKind::of(rules, Some(&resigned)).0, ResultKind::Black);
-        let unfinished = ClaimedResult {
-            score: ResultScore::Discs(vec![10, 5]),
-            termination: Termination::Unfinished,
-            span: None,
-        };
-        assert_eq!(
-            ResultKind::of(rules, Some(&unfinished)),
-            (ResultKind::Unfinished, None)
-        );
-        let margin = ClaimedResult {
-            score: ResultScore::Margin(-2.5),
-            termination: Termination::Normal,
-            span: None,
-        };
-        assert_eq!(
-            ResultKind::of(rules, Some(&margin)),
-            (ResultKind::White, Some(-3))
-        );
-        let multi: Rules = "multi3".parse().unwrap();
-        let three = ClaimedResult::discs(vec![10, 20, 20]);
-        assert_eq!(
-            ResultKind::of(multi, Some(&three)),
-            (ResultKind::Draw, None)
-        );
-        let three = ClaimedResult::discs(vec![10, 20, 30]);
-        assert_eq!(ResultKind::of(multi, Some(&three)).0, ResultKind::Red);
-    }
-
-    #[test]
     fn merging_in_any_order_gives_the_same_report() {
         let text = "f5d6c3d3c4\nf5f6e6f4\nd3c5f6f5e6e3\nc4e3f6e6f5\n";
         let all = stats_of(text, 4).report();
@@ -1013,18 +445,6 @@ mod tests {
         assert_eq!(forward.report(), all);
         assert_eq!(backward.report(), all);
         assert_eq!(forward.report().to_json(), backward.report().to_json());
-    }
-
-    #[test]
-    fn years_from_dates() {
-        assert_eq!(year_of("2021"), Some(2021));
-        assert_eq!(year_of("20040612"), Some(2004));
-        assert_eq!(year_of("940607137"), Some(1999));
-        assert_eq!(year_of("0000"), None);
-        assert_eq!(year_of(""), None);
-        assert_eq!(year_of_day(0), 1970);
-        assert_eq!(year_of_day(-1), 1969);
-        assert_eq!(year_of_day(365 * 30 + 7), 2000);
     }
 
     #[test]
