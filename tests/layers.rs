@@ -307,7 +307,8 @@ const FLOORS: &[&[&str]] = &[
     &["validate", "scenario"],
     &["repair", "event"],
     &["pipeline"],
-    &["dataset", "archive", "run"],
+    &["dataset", "archive"],
+    &["run"],
 ];
 
 /// The floor of a top-level module (`crate::formats` is 3).

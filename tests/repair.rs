@@ -618,8 +618,15 @@ fn cli_json_report_has_the_documented_shape_and_exit_1_when_a_game_is_left() {
     assert_eq!(games[1]["status"], "repaired");
     assert_eq!(
         games[1]["edits"][0],
-        serde_json::json!({"kind": "swap", "move": 21, "other": 22, "written": "b6 b5", "now": "b5 b6"})
+        serde_json::json!({"text": "swapped moves 21 (b6) and 22 (b5)", "kind": "swap", "move": 21, "other": 22, "written": "b6 b5", "now": "b5 b6"})
     );
+    // The finding that says it all, located in the file.
+    assert_eq!(games[1]["finding"]["code"], "repaired");
+    assert!(games[1]["finding"]["line"].as_u64().is_some_and(|l| l > 0));
+    assert_eq!(games[1]["diagnostics"], serde_json::json!([]));
+    assert!(games[0]["diagnostics"]
+        .as_array()
+        .is_some_and(|d| !d.is_empty()));
 }
 
 #[test]
@@ -1203,7 +1210,7 @@ fn cli_reports_a_wrong_result_and_fixes_it_on_request() {
     assert_eq!(games[0]["edits"][0]["kind"], "swap");
     assert_eq!(
         games[0]["edits"][1],
-        serde_json::json!({"kind": "result", "written": "23-41", "now": "41-23", "fault": "reversed"})
+        serde_json::json!({"text": "the result is wrong: the board gives 41-23, not 23-41 (reversed)", "kind": "result", "written": "23-41", "now": "41-23", "fault": "reversed"})
     );
     assert_eq!(games[1]["edits"][0]["fault"], "digit-typo");
 }
@@ -1613,4 +1620,72 @@ fn repair_reports_a_diagnostic_in_validates_shape() {
         }
     }
     assert!(compared >= 3, "{compared} diagnostics compared");
+}
+
+/// What `repair` writes is read back before it is put in place, as `convert`'s output is:
+/// every repair fixture, repaired into every format that holds it (lossily), reads back
+/// game by game as it was written (a wrong repair note, a pass left implicit or a result
+/// settled otherwise would be a difference and leave the output as it was), and the
+/// output holds the games the summary says.
+#[test]
+fn cli_repair_output_reads_back_in_every_format() {
+    let fixtures = std::path::Path::new(ROOT).join("fixtures/repair");
+    let mut files: Vec<_> = std::fs::read_dir(&fixtures)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.extension()
+                .is_some_and(|e| e == "rgn" || e == "txt" || e == "ggf")
+        })
+        .collect();
+    files.sort();
+    let mut checked = 0;
+    for file in &files {
+        for (to, ext) in [
+            ("rgn", "rgn"),
+            ("pgn", "pgn"),
+            ("ggf", "ggf"),
+            ("sgf", "sgf"),
+            ("json", "json"),
+            ("moves", "txt"),
+            ("transcript", "grid"),
+        ] {
+            let stem = file.file_stem().unwrap().to_string_lossy();
+            let out = scratch(&format!("back-{stem}.{ext}"));
+            let _ = std::fs::remove_file(&out);
+            let run = reversi()
+                .args([
+                    "repair", "-q", "--lossy", "--format", "json", "--to", to, "-o",
+                ])
+                .arg(&out)
+                .arg(file)
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&run.stderr);
+            assert!(
+                !stderr.contains("read back") && matches!(run.status.code(), Some(0 | 1)),
+                "{} --to {to}: {stderr}",
+                file.display()
+            );
+            let report: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+            let written = report["summary"]["written"].as_u64().unwrap();
+            if written == 0 {
+                continue;
+            }
+            let back = reversi()
+                .args(["validate", "--format", "json", "--no-event-checks"])
+                .arg(&out)
+                .output()
+                .unwrap();
+            let back: serde_json::Value = serde_json::from_slice(&back.stdout).unwrap();
+            assert_eq!(
+                back["summary"]["games"],
+                written,
+                "{} --to {to}",
+                file.display()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= files.len() * 5, "{checked} outputs checked");
 }

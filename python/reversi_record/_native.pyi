@@ -264,6 +264,8 @@ def convert(
     lossy: bool = False,
     jobs: Optional[int] = None,
     names: Optional[PathLike] = None,
+    rules: Optional[RulesLike] = None,
+    dedupe: Optional[str] = None,
 ) -> dict[str, Any]: ...
 def _games_columns(
     paths: Paths,

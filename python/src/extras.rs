@@ -6,15 +6,16 @@ use std::path::PathBuf;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use reversi_check::event::{Register, Schedule, StandingsRequest};
-use reversi_check::repair::{repair_record, RepairOptions};
-use reversi_formats::{Format, ParsedGame, ReadOptions, WriteOptions};
-use reversi_runs::pipeline::conversion::{Conversion, Event as Converted, Outcome};
+use reversi_check::repair::{repair_game, repair_record, RepairOptions, RepairReport};
+use reversi_formats::diagnostic::Renderer;
+use reversi_formats::{Format, ParsedGame, ReadOptions};
+use reversi_runs::pipeline::conversion::Outcome;
 use reversi_runs::pipeline::validation::{Event as Validated, Validation};
-use reversi_runs::run::ReadBack;
+use reversi_runs::run::{self, ConvertOptions, ConvertStep, ConvertedGame, Copies};
 
 use crate::convert::{ser_to_py, to_py};
 use crate::errors::{self, Text};
-use crate::games::{diagnostic_dicts, format_arg, open, Game, Src};
+use crate::games::{format_arg, open, open_input, Game, Src};
 
 /// Runs a rule scenario: the JSON transcript (`spec/scenario.md`) as a dict, with its
 /// text form under `"text"`. A scenario that does not parse or contradicts its own marks
@@ -165,10 +166,13 @@ pub(crate) fn standings(
     Ok(out)
 }
 
-/// Searches the edits that make `game` legal (swapped moves, misread squares, ...):
-/// a dict of `status` (`"valid"`, `"repaired"`, `"wrong-result"`, `"ambiguous"`,
-/// `"unrepairable"`), `edits` (text), `alternatives`, `game` (the repaired `Game`, or
-/// `None`) and `report` (the diagnostic, or `None`). GIL released.
+/// Searches the edits that make `game` legal (swapped moves, misread squares, ...; a
+/// transcript grid's misread, missing or exchanged numbers) as `reversi repair` does: the
+/// library's report of one game's repair (`reversi repair --format json` gives the same
+/// object per game): `status` (`"valid"`, `"repaired"`, `"wrong-result"`, `"ambiguous"`,
+/// `"unrepairable"`), `edits` (dicts, each with its `text`), `alternatives`, `finding` (the
+/// diagnostic saying it all, or `None`) and the findings of the game as written; with the
+/// repaired `Game` under `repaired` (or `None`). GIL released.
 #[pyfunction]
 #[pyo3(signature = (game, max_edits = 2))]
 pub(crate) fn repair(
@@ -177,53 +181,48 @@ pub(crate) fn repair(
     max_edits: usize,
 ) -> PyResult<PyObject> {
     let game = game.get();
-    let record = game.record(py)?.clone();
     let options = RepairOptions {
         max_edits,
         ..RepairOptions::default()
     };
-    let repair = py.allow_threads(|| repair_record(&record, &options));
-    let d = PyDict::new(py);
-    d.set_item("status", repair.status.name())?;
-    d.set_item(
-        "edits",
-        repair
-            .edits
-            .iter()
-            .map(|e| e.to_string())
-            .collect::<Vec<_>>(),
-    )?;
-    let alternatives: Vec<Vec<String>> = repair
-        .alternatives
-        .iter()
-        .map(|a| a.iter().map(|e| e.to_string()).collect())
-        .collect();
-    d.set_item("alternatives", alternatives)?;
+    let parsed = &game.game;
+    let repair = match game.format {
+        Some(format) => {
+            let read = ReadOptions {
+                name: parsed.source.name.clone(),
+                ..ReadOptions::default()
+            };
+            py.allow_threads(|| repair_game(parsed, format, &read, &options))
+        }
+        None => {
+            let record = game.record(py)?.clone();
+            py.allow_threads(|| repair_record(&record, &options))
+        }
+    };
+    let d = ser_to_py(py, &RepairReport::new(parsed, &repair))?;
     let repaired = repair.record.clone().map(|r| {
         Game::new(ParsedGame {
-            index: game.game.index,
-            source: game.game.source.clone(),
+            index: parsed.index,
+            source: parsed.source.clone(),
             record: Some(r.without_spans()),
             diagnostics: Vec::new(),
         })
     });
-    d.set_item("game", repaired.map(|g| Py::new(py, g)).transpose()?)?;
-    let report = match repair.report(game.game.index) {
-        Some(r) => diagnostic_dicts(py, std::slice::from_ref(&r), &game.game.source)?
-            .into_iter()
-            .next(),
-        None => None,
-    };
-    d.set_item("report", report)?;
-    Ok(d.into_any().unbind())
+    d.bind(py)
+        .set_item("repaired", repaired.map(|g| Py::new(py, g)).transpose()?)?;
+    Ok(d)
 }
 
-/// Converts the files `paths` into one file `output` of `format` (else the extension's),
-/// as `reversi convert` does: games replayed, passes written out, results settled, on
-/// several threads, written atomically. Returns the counts and the refusals (dicts of
-/// `file`, `game`, `message`).
+/// Converts the files `paths` into `output` (one file, or one per name a template such as
+/// `WTH_{year}.wtb` gives) of `format` (else the extension's), as `reversi convert` does,
+/// with the library's convert run: games replayed, passes written out, results settled, on
+/// several threads; each output read back and put in place at the end, all or none.
+/// Returns the run's report (the summary of `reversi convert --format json`), the
+/// refusals (dicts of `file`, `game`, `message`) and under `reported` each game with
+/// something to say (its outcome, findings, losses).
 #[pyfunction]
-#[pyo3(signature = (paths, output, format = None, lossy = false, jobs = None, names = None))]
+#[pyo3(signature = (paths, output, format = None, lossy = false, jobs = None, names = None, rules = None, dedupe = None))]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn convert(
     py: Python<'_>,
     paths: Vec<PathBuf>,
@@ -232,6 +231,8 @@ pub(crate) fn convert(
     lossy: bool,
     jobs: Option<usize>,
     names: Option<PathBuf>,
+    rules: Option<&Bound<'_, PyAny>>,
+    dedupe: Option<Text>,
 ) -> PyResult<PyObject> {
     let format = match format_arg(py, format.as_deref())? {
         Some(f) => f,
@@ -252,100 +253,84 @@ pub(crate) fn convert(
                 )
             })?,
     };
-    for p in &paths {
-        if p.canonicalize()
-            .ok()
-            .is_some_and(|c| Some(c) == output.canonicalize().ok())
-        {
+    let rules = crate::engine::rules_arg(py, rules)?;
+    let dedupe = match dedupe.as_deref() {
+        None => None,
+        Some("exact") => Some(Copies::Exact),
+        Some("symmetric") => Some(Copies::Symmetric),
+        Some(other) => {
             return Err(errors::usage(
                 py,
-                format!(
-                    "{} is an input: the output never overwrites one",
-                    output.display()
-                ),
-            ));
+                format!("dedupe: expected \"exact\" or \"symmetric\", but found {other:?}"),
+            ))
         }
-    }
-    let mut inputs = Vec::new();
-    for path in paths {
-        let name = path.to_string_lossy().into_owned();
-        inputs.push((
-            name,
-            Some(open(py, Src::Path(path), None, None, names.as_deref())?),
-        ));
-    }
-    let write = WriteOptions {
-        lossy,
-        names_dir: output.parent().map(|d| d.to_path_buf()),
-        ..WriteOptions::default()
     };
-    let mut conversion = Conversion::new().target(format, &write, &ReadOptions::default());
-    if let Some(j) = jobs {
-        conversion = conversion.jobs(j);
+    // Every input opens (else the exception the library's error calls for), before any work.
+    for path in &paths {
+        open_input(py, Src::Path(path.clone()), None, rules, names.as_deref())?;
     }
-    let name = output.display().to_string();
-    let target = format.name();
-    let run = crate::interrupt::interruptible(py, |stop| -> io::Result<_> {
+    let options = ConvertOptions {
+        lossy,
+        jobs,
+        dedupe,
+        input: reversi_runs::run::InputOptions {
+            from: None,
+            rules,
+            names,
+        },
+        ..ConvertOptions::new(format, &output)
+    };
+    let target = options.target_name();
+    let run = crate::interrupt::interruptible(py, |stop| {
         let mut refusals = Vec::new();
-        let mut file = reversi_formats::output::AtomicFile::create(&output)?;
-        // What is written is read back before it is put in place (as `reversi convert`).
-        let mut back = match (file.staging_path(), ReadBack::applies(format)) {
-            (Some(staged), true) => Some((staged.to_path_buf(), ReadBack::beside(&output)?)),
-            _ => None,
-        };
-        let tally = {
-            let mut writer = format.writer(Box::new(&mut file), &write);
-            let mut current = String::new();
-            let tally = conversion
-                .run(inputs.into_iter(), &mut *writer, |event| {
-                    // Ctrl-C: the run stops and the file is not put in place.
-                    if stop.load(std::sync::atomic::Ordering::Relaxed) {
-                        return Err(crate::interrupt::stopped());
+        let mut games = Vec::new();
+        let mut renderer = Renderer::plain();
+        let report = run::convert(&paths, &options, |step| {
+            // Ctrl-C: the run stops and no output is put in place.
+            if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                return Err(crate::interrupt::stopped());
+            }
+            match step {
+                ConvertStep::Game {
+                    file,
+                    game,
+                    outcome,
+                } => {
+                    if let Outcome::Refused(e) = outcome {
+                        let message = e
+                            .refusal(&target, lossy)
+                            .unwrap_or_else(|| e.to_string())
+                            .replace("--lossy", "lossy=True");
+                        refusals.push((file.to_string(), game.index, message));
                     }
-                    match event {
-                        Converted::Start(n) => current = n,
-                        Converted::Game(game, Outcome::Refused(e)) => refusals.push((
-                            current.clone(),
-                            game.index,
-                            e.refusal(&target, lossy)
-                                .unwrap_or_else(|| e.to_string())
-                                .replace("--lossy", "lossy=True"),
-                        )),
-                        Converted::ReadFailed(e) => return Err(e),
-                        Converted::Game(_, Outcome::Written(written)) => {
-                            if let Some((_, back)) = &mut back {
-                                back.push(written.fingerprint)?;
-                            }
-                        }
-                        Converted::Game(..) => {}
+                    let game =
+                        ConvertedGame::new(file, game, outcome, (&target, lossy), &mut renderer);
+                    if game.is_notable() {
+                        games.push(serde_json::to_value(&game)?);
                     }
-                    Ok(())
-                })
-                .map_err(|s| s.error)?;
-            writer.finish()?;
-            tally
-        };
-        std::io::Write::flush(&mut file)?;
-        if let Some((staged, back)) = back {
-            let options = ReadOptions {
-                name: std::sync::Arc::from(name.as_str()),
-                ..ReadOptions::default()
-            };
-            back.check(&conversion, format, &staged, &options)
-                .map_err(|e| io::Error::other(format!("{name}: {e}")))?;
-        }
-        file.commit()?;
-        Ok((tally, refusals))
+                }
+                ConvertStep::OpenFailed(e) => {
+                    return Err(io::Error::new(e.kind(), e.to_string()));
+                }
+                ConvertStep::ReadFailed { name, error } => {
+                    return Err(io::Error::new(
+                        error.kind(),
+                        format!("{name}: reading failed: {error}"),
+                    ));
+                }
+                _ => {}
+            }
+            Ok(())
+        });
+        report.map(|report| (report, refusals, games))
     });
-    let (tally, refusals) = run?.map_err(|e| errors::io(py, &name, &e))?;
-    let d = PyDict::new(py);
-    d.set_item("files", tally.files)?;
-    d.set_item("games", tally.games)?;
-    d.set_item("written", tally.written)?;
-    d.set_item("refused", tally.refused)?;
-    d.set_item("unreadable", tally.unreadable)?;
-    d.set_item("with_errors", tally.with_errors)?;
-    d.set_item("derived_results", tally.derived_results)?;
+    let (report, refusals, games) =
+        run?.map_err(|stopped| errors::io(py, &output.display().to_string(), &stopped.error))?;
+    if let Some(why) = &report.failed {
+        return Err(errors::usage(py, why.clone()));
+    }
+    let d = ser_to_py(py, &report)?;
+    let d = d.bind(py).downcast::<PyDict>()?.clone();
     let list = PyList::empty(py);
     for (file, game, message) in refusals {
         let r = PyDict::new(py);
@@ -355,5 +340,10 @@ pub(crate) fn convert(
         list.append(r)?;
     }
     d.set_item("refusals", list)?;
+    let list = PyList::empty(py);
+    for game in &games {
+        list.append(to_py(py, game)?)?;
+    }
+    d.set_item("reported", list)?;
     Ok(d.into_any().unbind())
 }

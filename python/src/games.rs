@@ -177,7 +177,7 @@ impl Reader {
                 Some(Ok(game)) if game.index == 0 && game.record.is_none() => {
                     self.file_diagnostics.push(game)
                 }
-                Some(Ok(game)) => return Ok(Some(Game::new(game))),
+                Some(Ok(game)) => return Ok(Some(Game::read(game, self.format))),
             }
         }
     }
@@ -299,6 +299,8 @@ pub(crate) fn diagnostic_class(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
 pub(crate) struct Game {
     pub(crate) game: ParsedGame,
     found: OnceLock<Vec<Diagnostic>>,
+    /// The format it was read from (a transcript grid is repaired in its own terms).
+    pub(crate) format: Option<Format>,
 }
 
 impl Game {
@@ -306,6 +308,15 @@ impl Game {
         Game {
             game,
             found: OnceLock::new(),
+            format: None,
+        }
+    }
+
+    /// A game read from `format`.
+    pub(crate) fn read(game: ParsedGame, format: Format) -> Game {
+        Game {
+            format: Some(format),
+            ..Game::new(game)
         }
     }
 

@@ -140,3 +140,126 @@ def test_the_comparison_covers_every_format():
     would make the comparison above prove less)."""
     compared = {f.parent.name for f in FOLDERS if inputs(f)}
     assert compared >= set(FORMAT_DIRS) - {"pgn"}, compared
+
+
+def notable(game):
+    """Whether a game of a convert report has something to say (what Python's `convert`
+    lists under `reported`): a finding, a refusal, something dropped, a result derived."""
+    return bool(
+        game["diagnostics"]
+        or game["outcome"] != "written"
+        or game["result_derived"]
+        or game["dropped"]
+    )
+
+
+@pytest.mark.parametrize("folder", [f for f in FOLDERS if inputs(f)], ids=lambda f: str(f.relative_to(FIXTURES)))
+def test_convert_writes_and_reports_alike_from_every_front_end(folder, tmp_path):
+    """`reversi convert --format json` and Python's `convert` are one run of the library:
+    the same summary, the same report of every game with something to say, the same bytes
+    written, on every fixture of every format. The desk's download readies each game as
+    the run does (passes written out, results settled): the same bytes, the same count."""
+    compared = 0
+    desk = Desk(folder)
+    try:
+        compared = convert_alike(folder, tmp_path, desk)
+    finally:
+        desk.close()
+    assert compared > 0, f"{folder}: no game was compared"
+
+
+def convert_alike(folder, tmp_path, desk):
+    """The comparison above, file by file: the games compared."""
+    compared = 0
+    for name in inputs(folder):
+        source = str(folder / name)
+        out_cli, out_py = tmp_path / f"cli-{name}.rgn", tmp_path / f"py-{name}.rgn"
+        cli = subprocess.run(
+            [reversi_cli(ROOT), "convert", "--format", "json", "--to", "rgn", "-o", str(out_cli), source],
+            capture_output=True,
+            text=True,
+        )
+        assert cli.returncode in (0, 1), (name, cli.stderr)
+        report = json.loads(cli.stderr)
+        from_cli = [e["game"] for e in report["events"] if "game" in e]
+        python = rr.convert([source], out_py, format="rgn")
+        summary = {k: v for k, v in python.items() if k not in ("refusals", "reported")}
+        # The two outputs' names differ by their prefix only.
+        for one in (summary, report["summary"]):
+            for output in one["outputs"]:
+                output["file"] = os.path.basename(output["file"]).split("-", 1)[1]
+            one["abandoned"] = [
+                a.replace(str(out_cli), "OUT").replace(str(out_py), "OUT") for a in one["abandoned"]
+            ]
+        assert summary == report["summary"], name
+        assert python["reported"] == [g for g in from_cli if notable(g)], name
+        refused = [(g["file"], g["index"]) for g in from_cli if g["outcome"] == "refused"]
+        assert [(r["file"], r["game"]) for r in python["refusals"]] == refused, name
+        assert out_cli.exists() == out_py.exists(), name
+        if out_cli.exists():
+            assert out_cli.read_bytes() == out_py.read_bytes(), name
+            opened, loaded = desk.call("/api/open", {"root": 0, "path": name})
+            assert opened == 200, (name, loaded)
+            status, exported = desk.call(f"/api/files/{loaded['id']}/export", {"format": "rgn"})
+            assert status == 200, (name, exported)
+            assert exported["written"] == report["summary"]["written"], name
+            download = urllib.request.Request(
+                desk.url + f"api/files/{loaded['id']}/download?format=rgn",
+                headers={"X-Desk-Token": desk.token},
+            )
+            with urllib.request.urlopen(download, timeout=60) as answer:
+                assert answer.read() == out_cli.read_bytes(), name
+        compared += report["summary"]["games"]
+    return compared
+
+
+REPAIRS = FIXTURES / "repair"
+
+
+def test_repair_reports_alike_from_every_front_end(tmp_path):
+    """One game's repair as `reversi repair --format json` reports it, as Python's `repair`
+    gives it and as the desk's repair search answers: the library's one shape
+    (`RepairReport`), object for object, on every repair fixture (transcript grids too).
+    The command line adds the writer's `note`, Python the repaired `Game`, the desk the
+    text it shows and the candidates to accept."""
+    names = inputs(REPAIRS)
+    desk = Desk(REPAIRS)
+    compared = 0
+    try:
+        for name in names:
+            source = str(REPAIRS / name)
+            cli = subprocess.run(
+                [reversi_cli(ROOT), "repair", "--format", "json", "-o", str(tmp_path / name), source],
+                capture_output=True,
+                text=True,
+            )
+            assert cli.returncode in (0, 1), (name, cli.stderr)
+            from_cli = json.loads(cli.stdout)["games"]
+            for game in from_cli:
+                game.pop("note")
+            from_python = []
+            for game in rr.read(source):
+                found = rr.repair(game)
+                assert found.pop("repaired") is not None, (name, game.index)
+                from_python.append(found)
+            assert from_python == from_cli, name
+            opened, loaded = desk.call("/api/open", {"root": 0, "path": name})
+            assert opened == 200, (name, loaded)
+            from_desk = []
+            for n in range(1, loaded["games"] + 1):
+                status, found = desk.call(f"/api/files/{loaded['id']}/games/{n}/repair", {})
+                assert status == 200, (name, n, found)
+                found.pop("candidates")
+                found.pop("report")
+                from_desk.append(found)
+            # The desk names a file by its path in the folder it serves.
+            for game in from_desk + from_cli:
+                game["file"] = os.path.basename(game["file"])
+                for d in game["diagnostics"] + [game["finding"]] * bool(game["finding"]):
+                    d["file"] = os.path.basename(d["file"])
+            assert from_desk == from_cli, name
+            compared += len(from_cli)
+    finally:
+        desk.close()
+    assert compared >= len(names), "every repair fixture was compared"
+    assert {g for g in names if g.endswith(".txt")}, "transcript grids are among them"

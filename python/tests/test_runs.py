@@ -84,8 +84,10 @@ def test_repair_finds_the_swap():
     game = next(iter(rr.read(FIXTURES / "repair" / "swap-adjacent.rgn")))
     assert not game.is_valid
     r = rr.repair(game)
-    assert r["status"] == "repaired" and r["edits"]
-    assert r["game"].is_valid and r["report"]["code"]
+    assert r["status"] == "repaired" and r["edits"][0]["kind"] == "swap"
+    assert r["edits"][0]["text"].startswith("swapped moves")
+    assert r["repaired"].is_valid and r["finding"]["code"] == "repaired"
+    assert r["game"] == game.index and r["diagnostics"] == []
     valid = next(iter(rr.read(b"f5d6c3d3c4\n")))
     assert rr.repair(valid)["status"] == "valid"
 

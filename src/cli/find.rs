@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use reversi_engine::{Move, Rules};
+use reversi_engine::Move;
 use reversi_formats::record::Record;
 use reversi_formats::{wthor, Format, RecordWriter, WriteError, WriteOptions};
 use reversi_runs::archive::find::index::{Builder, FileStamp, Index, DEFAULT_DEPTH, MAX_DEPTH};
@@ -34,7 +34,7 @@ pub(crate) struct Args {
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
     /// The position after these moves from the usual start: `f5d6c3d3c4`, `f5 d6 c3`,
-    /// passes as `pass` or `--`.
+    /// passes as `pass` or `--` (of the game `--rules` gives; default: Othello on 8x8).
     #[arg(
         long,
         value_name = "MOVES",
@@ -44,7 +44,8 @@ pub(crate) struct Args {
     moves: Option<String>,
     /// The position on this board: its squares row by row from a1 (`X` Black, `O` White,
     /// `-` empty), then the side to move (`X` or `O`; without it, the one of a game
-    /// without passes). A diagram as `reversi show` prints it reads too.
+    /// without passes). A diagram as `reversi show` prints it reads too. Its board is the
+    /// one `--rules` gives (default: Othello on 8x8).
     #[arg(long, value_name = "BOARD", allow_hyphen_values = true)]
     board: Option<String>,
     /// Tag conditions: `Black~tamaru` (contains, any case), `Event=French*` (equals, `*`
@@ -89,17 +90,9 @@ pub(crate) struct Args {
     #[arg(long, value_name = "DEPTH",
           value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_DEPTH)))]
     depth: Option<u32>,
-    /// Read as this format instead of detecting it.
-    #[arg(long, value_parser = input::parse_format)]
-    from: Option<Format>,
-    /// The rules of the position (its board) and of records that do not state theirs
-    /// (default: Othello on 8x8).
-    #[arg(long, value_parser = super::parse_rules)]
-    rules: Option<Rules>,
-    /// Directory of the WTHOR name files (WTHOR.JOU, WTHOR.TRN); default: beside the game
-    /// file.
-    #[arg(long, value_name = "DIR")]
-    names: Option<PathBuf>,
+    // `--rules` is also the rules of the position looked for (default: Othello on 8x8).
+    #[command(flatten)]
+    input: InputOptions,
     /// Worker threads (default: every core), each reading whole files.
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
@@ -158,7 +151,7 @@ impl FileResult {
 
 pub(crate) fn run(args: Args) -> io::Result<u8> {
     let started = Instant::now();
-    let rules = args.rules.unwrap_or_default();
+    let rules = args.input.rules.unwrap_or_default();
     let target = match (&args.moves, &args.board) {
         (Some(moves), _) => Some(Target::after_moves(rules, moves)),
         (None, Some(board)) => Some(Target::from_board(rules, board)),
@@ -211,11 +204,7 @@ pub(crate) fn run(args: Args) -> io::Result<u8> {
         ));
     }
     let inputs = input::expand(&args.inputs, args.quiet)?;
-    let options = InputOptions {
-        from: args.from,
-        rules: args.rules,
-        names: args.names.clone(),
-    };
+    let options = args.input.clone();
     let finder = Finder::new(&query);
     let writing = args.output.is_some();
 
@@ -636,7 +625,7 @@ fn index_for(
         builder.add_part(part);
     }
     let mut guarded: Vec<PathBuf> = inputs.to_vec();
-    guarded.extend(output::name_files(inputs, args.names.as_deref()));
+    guarded.extend(output::name_files(inputs, args.input.names.as_deref()));
     let guarded: Vec<&Path> = guarded.iter().map(PathBuf::as_path).collect();
     builder.write(&path, &guarded)?;
     let index = Index::open(&path)?;
@@ -847,17 +836,32 @@ fn write_games(
         }
     };
     let mut guarded: Vec<PathBuf> = inputs.to_vec();
-    guarded.extend(output::name_files(inputs, args.names.as_deref()));
-    let guarded: Vec<&Path> = guarded.iter().map(PathBuf::as_path).collect();
+    guarded.extend(output::name_files(inputs, args.input.names.as_deref()));
+    let mut guarded: Vec<&Path> = guarded.iter().map(PathBuf::as_path).collect();
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => Some(d.to_path_buf()),
         _ => Some(PathBuf::from(".")),
     };
+    // A WTHOR output's name files: where `--names` says, else beside it.
+    let names = args.input.names.as_deref().map(wthor::Names::parse);
+    let names = names
+        .transpose()
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+    let name_files = names.as_ref().and_then(wthor::Names::files).cloned();
+    guarded.extend(
+        name_files
+            .iter()
+            .flat_map(|f| [f.players.as_path(), f.tournaments.as_path()]),
+    );
+    let names_dir = names
+        .as_ref()
+        .and_then(wthor::Names::dir)
+        .map(PathBuf::from);
     let options = WriteOptions {
         lossy: args.lossy,
         dialect,
-        names_dir: args.names.clone().or_else(|| dir.clone()),
-        name_files: None,
+        names_dir: names_dir.or_else(|| dir.clone()),
+        name_files: name_files.clone(),
         year: None,
         staging_dir: dir,
         year_headers: None,

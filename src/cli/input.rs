@@ -19,8 +19,9 @@ pub(crate) struct InputOptions {
     /// without a `Rules` tag); a record that states its rules keeps them.
     #[arg(long, value_parser = super::parse_rules)]
     pub(crate) rules: Option<Rules>,
-    /// Directory of the WTHOR name files (WTHOR.JOU, WTHOR.TRN), or the two files by any
-    /// names, players first; default: beside the game file.
+    /// Where WTHOR's name files are: a directory holding `WTHOR.JOU` and `WTHOR.TRN`, or
+    /// the two files by any names, players first (default: beside the game file; a WTHOR
+    /// output's go beside it, made when missing).
     #[arg(long, value_name = "DIR|PLAYERS,TOURNAMENTS")]
     pub(crate) names: Option<PathBuf>,
 }

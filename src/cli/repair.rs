@@ -4,13 +4,15 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use reversi_check::repair::{repair_batch, Repair, RepairOptions, Status, WorkLimit};
-use reversi_engine::Rules;
+use reversi_check::repair::{repair_batch, Repair, RepairOptions, RepairReport, Status, WorkLimit};
 use reversi_formats::diagnostic::{Diagnostic, Report, Source};
 use reversi_formats::record::GameSelector;
+use reversi_formats::record::Record;
 use reversi_formats::{
     Format, ParsedGame, PgnDialect, ReadOptions, RecordWriter, WriteError, WriteOptions,
 };
+use reversi_runs::pipeline::conversion::{Conversion, Fingerprint};
+use reversi_runs::run::{ReadBack, ReadBackError};
 use serde_json::json;
 
 use super::input::{self, InputOptions};
@@ -41,13 +43,8 @@ pub(crate) struct Args {
     /// of leaving a game out.
     #[arg(long)]
     lossy: bool,
-    /// Read as this format instead of detecting it.
-    #[arg(long, value_parser = input::parse_format)]
-    from: Option<Format>,
-    /// Rules for records that do not state them (move strings, transcripts, RGN and PGN
-    /// without a `Rules` tag); a record that states its rules keeps them.
-    #[arg(long, value_parser = super::parse_rules)]
-    rules: Option<Rules>,
+    #[command(flatten)]
+    input: InputOptions,
     /// The most move edits one repair may make (a result edit comes on top).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=4))]
     max_edits: u8,
@@ -309,6 +306,7 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
     let handler = miette::GraphicalReportHandler::new();
     // The writer opens with the first input, whose format is the default target.
     let mut sink: Option<Sink<'_>> = None;
+    let staged = output.staged().is_some();
     let worked = if args.format == OutputFormat::Json {
         write!(report, "{{\"games\": [").map_err(Stop::Report)
     } else {
@@ -324,6 +322,7 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
             progress: &mut progress,
             picks: &mut picks,
             notes: (0, None),
+            staged,
         };
         for path in &args.inputs {
             work.input(path, &mut sink, &mut out)?;
@@ -341,7 +340,12 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
         Ok(())
     });
     // Finishing consumes the writer, which ends its borrow of the output.
-    let finished = sink.map(|mut sink| (sink.format.to_string(), sink.writer.finish()));
+    let mut read_back = None;
+    let finished = sink.map(|mut sink| {
+        let finished = sink.writer.finish();
+        read_back = sink.back.map(|back| (back, sink.conversion, sink.format));
+        (sink.format.to_string(), finished)
+    });
     let target = match (worked, finished) {
         (Err(Stop::Output(e)) | Err(Stop::Report(e)), _) if output::is_closed_pipe(&e) => {
             note_abandoned(&output);
@@ -363,6 +367,26 @@ pub(crate) fn run(mut args: Args) -> io::Result<u8> {
     {
         note_abandoned(&output);
     } else {
+        // What was written is read back, game by game, before it is put in place.
+        let staged = output.staged().map(Path::to_path_buf);
+        if let (Some((back, conversion, format)), Some(staged)) = (read_back, staged) {
+            let options = ReadOptions {
+                name: std::sync::Arc::from(output_name.as_str()),
+                rules: args.input.rules,
+                ..ReadOptions::default()
+            };
+            let checked = output
+                .flush()
+                .map_err(ReadBackError::Unreadable)
+                .and_then(|()| back.check(&conversion, format, &staged, &options));
+            if let Err(e) = checked {
+                let kept = output
+                    .abandoned()
+                    .map(|a| format!("; {a}"))
+                    .unwrap_or_default();
+                return Err(io::Error::other(format!("{output_name}: {e}{kept}")));
+            }
+        }
         output.commit()?;
     }
     let printed = progress
@@ -388,6 +412,8 @@ struct Work<'r> {
     picks: &'r mut Picks,
     /// Quiet: the writer's notes of the current file (their number, the first one).
     notes: (usize, Option<String>),
+    /// Whether the output is a staged file (read back before it is put in place).
+    staged: bool,
 }
 
 impl Work<'_> {
@@ -444,12 +470,7 @@ impl Work<'_> {
         out: &mut Option<&'o mut (dyn Write + Send)>,
     ) -> Result<(), Stop> {
         let args = self.args;
-        let options = InputOptions {
-            from: args.from,
-            rules: args.rules,
-            names: None,
-        };
-        let input = match input::open(path, &options) {
+        let input = match input::open(path, &args.input) {
             Ok(i) => i,
             Err(e) => {
                 super::stderr_line(format_args!("error: {e}"));
@@ -464,7 +485,7 @@ impl Work<'_> {
         let read = ReadOptions {
             name: input.name().clone(),
             path: (path != Path::new("-")).then(|| path.to_path_buf()),
-            rules: args.rules,
+            rules: args.input.rules,
             names_dir: None,
             name_files: None,
         };
@@ -472,7 +493,7 @@ impl Work<'_> {
         let sink = match (sink.as_mut(), out.take()) {
             (Some(s), _) => s,
             (None, Some(o)) => {
-                let opened = Sink::open(args, format, o);
+                let opened = Sink::open(args, format, o, self.staged).map_err(Stop::Output)?;
                 if args.to.is_none() && opened.format != format && !args.quiet {
                     super::stderr_line(format_args!(
                         "note: writing {}: {format} hold no tags (players, round, result), so the repaired games are written as RGN (--to chooses another format)",
@@ -611,7 +632,7 @@ impl Work<'_> {
                             ","
                         };
                         self.progress.json_games += 1;
-                        let value = game_json(name, game, repair, note.as_deref());
+                        let value = game_json(game, repair, note.as_deref());
                         write!(self.report, "{comma}{value}")
                     }
                 };
@@ -737,31 +758,13 @@ fn render(handler: &miette::GraphicalReportHandler, d: &Diagnostic, source: &Sou
     text
 }
 
-fn game_json(
-    file: &str,
-    game: &ParsedGame,
-    repair: &Repair,
-    note: Option<&str>,
-) -> serde_json::Value {
-    // A diagnostic in the one shape every report gives it (the library's `Located`).
-    let mut renderer = reversi_formats::diagnostic::Renderer::plain();
-    let diagnostics: Vec<_> = repair
-        .diagnostics
-        .iter()
-        .filter(|_| repair.status != Status::Repaired)
-        .map(|d| renderer.locate(d, &game.source))
-        .collect();
-    json!({
-        "file": file,
-        "game": game.index,
-        "identity": game.identity(),
-        "status": repair.status.name(),
-        "edits": repair.edits,
-        "alternatives": repair.alternatives,
-        "picked": repair.picked,
-        "diagnostics": diagnostics,
-        "note": note,
-    })
+/// A game's report in JSON: the library's [`RepairReport`], and the writer's note.
+fn game_json(game: &ParsedGame, repair: &Repair, note: Option<&str>) -> serde_json::Value {
+    let mut value = json!(RepairReport::new(game, repair));
+    if let Some(fields) = value.as_object_mut() {
+        fields.insert("note".into(), json!(note));
+    }
+    value
 }
 
 /// The writer of the chosen format over the output, made when the first input tells the
@@ -771,10 +774,22 @@ struct Sink<'a> {
     writer: Box<dyn RecordWriter + 'a>,
     /// `--set` and `--rename`: applied to every game written.
     edits: reversi_formats::record::TagEdits,
+    /// What every game written must read back as, when the output is a staged file: the
+    /// output is read back before it is put in place, as `convert`'s is.
+    back: Option<ReadBack>,
+    /// Reads the output back (the target, its options, the rules of records without).
+    conversion: Conversion,
+    /// `--lossy`, which a refusal's words name.
+    lossy: bool,
 }
 
 impl<'a> Sink<'a> {
-    fn open(args: &Args, input_format: Format, out: &'a mut (dyn Write + Send)) -> Sink<'a> {
+    fn open(
+        args: &Args,
+        input_format: Format,
+        out: &'a mut (dyn Write + Send),
+        staged: bool,
+    ) -> io::Result<Sink<'a>> {
         let format = args.to.unwrap_or(match input_format {
             Format::Pgn(PgnDialect::Rgn) => Format::Rgn,
             // Move strings hold no tags: a CSV's players, round and result would be lost.
@@ -791,11 +806,47 @@ impl<'a> Sink<'a> {
             names_dir: None,
             ..WriteOptions::default()
         };
-        Sink {
+        let read = ReadOptions {
+            rules: args.input.rules,
+            ..ReadOptions::default()
+        };
+        let back = match staged && ReadBack::applies(format) {
+            true => Some(ReadBack::beside(&args.output)?),
+            false => None,
+        };
+        Ok(Sink {
             format,
+            conversion: Conversion::new().target(format, &options, &read),
             writer: format.writer(Box::new(out), &options),
             edits: args.tag_edits.clone(),
+            back,
+            lossy: args.lossy,
+        })
+    }
+
+    /// What `record` must read back as once written (readied as a conversion to the target
+    /// readies a game: passes written out, result settled), or why the target refuses it:
+    /// a game whose error it would hide (a wrong result in a format without results), as
+    /// `convert` refuses it.
+    fn check(&self, record: &Record) -> Result<Fingerprint, WriteError> {
+        let mut readied = record.clone();
+        let found = self.conversion.ready(&mut readied, 1, &[]);
+        match found.refused {
+            Some(why) => Err(why),
+            None => Ok(self.conversion.fingerprint(&readied, &found.found)),
         }
+    }
+
+    /// Keeps `fingerprint`, of a game just written with `losses`, to read the output back
+    /// with (its result left out when the target dropped part of it).
+    fn spool(&mut self, fingerprint: Fingerprint, losses: &[String]) -> io::Result<()> {
+        let Some(back) = &mut self.back else {
+            return Ok(());
+        };
+        back.push(match losses.is_empty() {
+            true => fingerprint,
+            false => fingerprint.without_result(),
+        })
     }
 
     /// Writes a game `--game` passed over, as it was read; whether it was written (a game
@@ -805,8 +856,11 @@ impl<'a> Sink<'a> {
             return Ok(false);
         };
         // `--set` and `--rename` go to the games `--game` selects, as the repair does.
+        let Ok(fingerprint) = self.check(record) else {
+            return Ok(false);
+        };
         match self.writer.write(record) {
-            Ok(_) => Ok(true),
+            Ok(losses) => self.spool(fingerprint, &losses).map(|()| true),
             Err(WriteError::Io(e)) => Err(e),
             Err(_) => Ok(false),
         }
@@ -827,10 +881,24 @@ impl<'a> Sink<'a> {
             ));
         };
         let mut last = Vec::new();
+        let mut edited = plain.clone();
+        self.edits.apply(&mut edited);
+        // Tags and comments aside, the three are one game: checked once.
+        let fingerprint = match self.check(&edited) {
+            Ok(fingerprint) => fingerprint,
+            Err(why) => {
+                let format = self.format.to_string();
+                let why = why
+                    .refusal(&format, self.lossy)
+                    .unwrap_or_else(|| why.to_string());
+                return Ok((false, Some(format!("not written: {why}"))));
+            }
+        };
         for (i, mut record) in [commented, annotated, plain].into_iter().enumerate() {
             self.edits.apply(&mut record);
             match self.writer.write(&record) {
                 Ok(losses) => {
+                    self.spool(fingerprint, &losses)?;
                     let note = if !losses.is_empty() {
                         Some(format!("dropped {}", losses.join("; ")))
                     } else if i == 2 && repair.status == Status::Repaired {

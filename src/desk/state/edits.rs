@@ -77,8 +77,9 @@ impl Desk {
         Ok((game.parsed().into_owned(), format, name))
     }
 
-    /// Keeps the repair found for game `n` and describes it: its status, the finding as
-    /// the command line prints it, and the candidates to accept.
+    /// Keeps the repair found for game `n` and describes it: the library's
+    /// [`RepairReport`], the finding as the command line prints it (`report`), and the
+    /// candidates to accept.
     pub(crate) fn repaired(
         &mut self,
         id: usize,
@@ -107,12 +108,13 @@ impl Desk {
             }
             Status::Valid | Status::Unrepairable => {}
         }
-        let value = json!({
-            "status": repair.status.name(),
-            "report": report,
-            "candidates": candidates,
-            "not_searched": repair.not_searched,
-        });
+        // The library's report of a repair, with the text the page shows and the
+        // candidates it offers.
+        let mut value = json!(RepairReport::new(&game.parsed(), &repair));
+        if let Some(fields) = value.as_object_mut() {
+            fields.insert("report".into(), json!(report));
+            fields.insert("candidates".into(), json!(candidates));
+        }
         game.repair = Some(Box::new(repair));
         Ok(value)
     }

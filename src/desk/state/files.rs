@@ -438,20 +438,34 @@ impl Loaded {
     }
 
     /// The records to write, each with its game number (unreadable games have none),
-    /// whole: a game's moves held apart are put back (for as long as the write takes).
-    pub(super) fn records(&self) -> Vec<(usize, std::borrow::Cow<'_, Record>)> {
-        self.games
-            .iter()
-            .filter_map(|g| {
-                let record = match g.parsed() {
-                    std::borrow::Cow::Borrowed(p) => std::borrow::Cow::Borrowed(p.record.as_ref()?),
-                    std::borrow::Cow::Owned(p) => std::borrow::Cow::Owned(p.record?),
-                };
-                Some((g.held.index, record))
-            })
-            .collect()
+    /// whole (a game's moves held apart are put back) and readied as `reversi convert`
+    /// readies a game for its target ([`Conversion::ready`]: passes written out, result
+    /// settled, unless the game has an error): the desk exports the file the command line
+    /// would write. A game with errors the target would not read back the same is left
+    /// out, with why.
+    pub(super) fn records(&self, conversion: &Conversion) -> (Vec<(usize, Record)>, Refused) {
+        let mut records = Vec::new();
+        let mut refused = Vec::new();
+        for g in &self.games {
+            let game = g.parsed();
+            let index = g.held.index;
+            let Some(mut record) = game.record.clone() else {
+                continue;
+            };
+            match conversion
+                .ready(&mut record, index, &game.diagnostics)
+                .refused
+            {
+                Some(why) => refused.push((index, why)),
+                None => records.push((index, record)),
+            }
+        }
+        (records, refused)
     }
 }
+
+/// Games left out of an export, each with why.
+pub(super) type Refused = Vec<(usize, reversi_formats::WriteError)>;
 
 /// The largest file of the served folder the desk opens: as large as an upload may be.
 pub(crate) const MAX_SERVED: u64 = crate::desk::MAX_BODY as u64;

@@ -148,7 +148,26 @@ impl Desk {
             .map(|g| g.held.index)
             .collect();
         // A game the readers would refuse is not written: the file would not read back.
-        let all = file.records();
+        let conversion = Conversion::new().target(format, &options, &ReadOptions::default());
+        let (all, hides_errors) = file.records(&conversion);
+        // A game the readers would cut, written: the file would not read back.
+        for (n, why) in &hides_errors {
+            if let WriteError::HidesErrors { written, .. } = why {
+                if let Some(code) = written
+                    .iter()
+                    .find(|c| *c == "syntax-too-long" || *c == "syntax-game-too-large")
+                {
+                    return Err(Refusal::new(
+                        422,
+                        format!("the file written would not read back: game {n} is refused by the reader ({code})"),
+                    ));
+                }
+            }
+        }
+        let hides_errors: Vec<(usize, String)> = hides_errors
+            .into_iter()
+            .map(|(n, why)| (n, why.to_string()))
+            .collect();
         let over_limits: Vec<(usize, String)> = all
             .iter()
             .filter_map(|(n, r)| readable(*n, r).err().map(|e| (*n, e.message)))
@@ -156,7 +175,7 @@ impl Desk {
         let records = all
             .iter()
             .filter(|(n, _)| !over_limits.iter().any(|(o, _)| o == n))
-            .map(|(n, r)| (*n, r.as_ref()));
+            .map(|(n, r)| (*n, r));
         let out = format.write_each(records, &options).map_err(io_refusal)?;
         drop(all);
         reads_back(format, &out.bytes)?;
@@ -164,6 +183,7 @@ impl Desk {
             .refused
             .iter()
             .chain(&over_limits)
+            .chain(&hides_errors)
             .map(|(g, why)| json!({"game": g, "why": why}))
             .collect();
         refused.extend(

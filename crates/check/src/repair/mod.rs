@@ -45,8 +45,11 @@ use crate::record::{Identity, Record};
 use crate::validate::validate_record;
 
 mod grid;
+mod report;
 mod squares;
 mod text;
+
+pub use report::RepairReport;
 
 use crate::edits::result::{result_fix, ResultFix};
 use crate::edits::search::BUDGET;

@@ -8,12 +8,23 @@
 //!   and pairings found among them;
 //! * [`validate()`]: the validate run, its [`Step`]s and its [`ValidateReport`];
 //!   [`gather`]: every game's facts, for the standings;
-//! * [`ReadBack`]: an output read back before it is put in place.
+//! * [`convert()`]: the convert run, its [`ConvertStep`]s and its [`ConvertReport`]; each
+//!   game's outcome as [`ConvertedGame`];
+//! * [`Output`]: where a run writes (standard output, or a file staged and put in place);
+//!   [`ReadBack`]: an output read back before it is put in place.
 
+mod convert;
 mod open;
+mod output;
 mod read_back;
 mod validate;
 mod walk;
+
+pub use convert::{
+    convert, convert_tapped, ConvertOptions, ConvertReport, ConvertStep, ConvertStopped,
+    ConvertedGame, Copies, GameOutcome, OutputWritten, Pass,
+};
+pub use output::{is_stdout, Output, SharedOutput};
 
 pub use open::{open, InputOptions, InputSource, OpenError, Opened};
 pub use read_back::{ReadBack, ReadBackError};

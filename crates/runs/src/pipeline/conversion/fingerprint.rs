@@ -127,6 +127,25 @@ impl Fingerprint {
 
     /// The fingerprint of a game without errors given by its rules, moves and final
     /// discs, as [`Fingerprint::of_record`] gives it for its record.
+    /// This fingerprint with `record`'s result compared as Black's margin, as a format
+    /// that writes two disc counts as a margin (SGF's `RE[B+18]`) reads it back: for a game
+    /// with errors, whose result is not settled from the board again when read back.
+    pub(crate) fn with_margin_result(self, record: &Record) -> Fingerprint {
+        let Some(claim) = &record.result else {
+            return self;
+        };
+        match &claim.score {
+            ResultScore::Discs(d) if d.len() == 2 && claim.termination.is_normal() => {
+                let margin = f64::from(d[0]) - f64::from(d[1]);
+                Fingerprint {
+                    result: digest((2u8, margin.to_bits(), ending(claim.termination))),
+                    ..self
+                }
+            }
+            _ => self,
+        }
+    }
+
     pub(crate) fn of_plain(rules: Rules, moves: &[Move], discs: [u8; 2]) -> Fingerprint {
         Fingerprint {
             rules: digest(rules),

@@ -58,6 +58,8 @@ use crate::record::{GameSelector, TagEdits};
 mod fingerprint;
 mod plain;
 mod prepare;
+
+pub use prepare::Readied;
 mod run;
 mod split;
 mod survey;
@@ -222,6 +224,43 @@ impl Conversion {
             skip: None,
             edits: None,
         }
+    }
+
+    /// Readies `record` (game `index` of its input, read with the findings `read`) as
+    /// [`Conversion::run`] readies each game: replayed; without an error, the passes it
+    /// leaves implicit written out and its result settled from the final board; with one,
+    /// refused by the target when it would not read back from it with the same errors. The
+    /// desk's export readies its records with it, so a file exported there is the file
+    /// `reversi convert` writes.
+    ///
+    /// ```
+    /// use reversi_formats::{Format, ReadOptions, WriteOptions};
+    /// use reversi_runs::pipeline::conversion::Conversion;
+    /// let game = Format::MoveString.read(Box::new(&b"c4c3c2e3f5c6e2b2b7c5a1c7c8\n"[..]), &ReadOptions::default()).next().unwrap()?;
+    /// let mut record = game.record.unwrap();
+    /// let conversion = Conversion::new().target(Format::Rgn, &WriteOptions::default(), &ReadOptions::default());
+    /// let readied = conversion.ready(&mut record, 1, &game.diagnostics);
+    /// assert!(readied.derived_result && readied.refused.is_none());
+    /// assert!(record.result.is_some(), "a finished game's result is settled");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn ready(
+        &self,
+        record: &mut crate::record::Record,
+        index: usize,
+        read: &[crate::diagnostic::Diagnostic],
+    ) -> Readied {
+        prepare::ready_record(record, index, read, self.target.as_deref())
+    }
+
+    /// What `record`, readied and with the findings `diagnostics`, must read back as once
+    /// written to this conversion's target ([`Conversion::verify`]).
+    pub fn fingerprint(
+        &self,
+        record: &crate::record::Record,
+        diagnostics: &[crate::diagnostic::Diagnostic],
+    ) -> Fingerprint {
+        prepare::fingerprint_for(record, diagnostics, self.target.as_deref())
     }
 
     /// Says what the writer writes (`format`, with `write` options) and how its output is

@@ -8,7 +8,7 @@ use super::{Fingerprint, Target};
 use crate::diagnostic::Diagnostic;
 use crate::engine::Move;
 use crate::formats::wthor::Entry;
-use crate::formats::{capped, rgn, ParsedGame, WriteError};
+use crate::formats::{capped, rgn, Format, ParsedGame, WriteError};
 use crate::pipeline::blocks::{Spent, Unit};
 use crate::record::Record;
 use crate::validate::{insert_inferred_passes, settle_result, validate_game, validate_record};
@@ -129,25 +129,14 @@ fn ready(game: ParsedGame, work: Work<'_>) -> Prepared {
             file: None,
         };
     };
-    let report = validate_record(record, game.index);
-    let has_errors = game
-        .diagnostics
-        .iter()
-        .chain(&report.diagnostics)
-        .any(Diagnostic::is_error);
-    let mut derived_result = false;
-    let mut refusal = None;
-    if !has_errors {
-        insert_inferred_passes(record, &report);
-        derived_result = settle_result(record, report.outcome.as_ref());
-    }
-    game.diagnostics.extend(report.diagnostics);
-    if has_errors {
-        if let Some(target) = work.target {
-            refusal = hidden_errors(record, &game.diagnostics, target);
-        }
-    }
-    let fingerprint = Fingerprint::of_record(record, &game.diagnostics);
+    let readied = ready_record(record, game.index, &game.diagnostics, work.target);
+    let Readied {
+        found,
+        derived_result,
+        refused: refusal,
+    } = readied;
+    game.diagnostics.extend(found);
+    let fingerprint = fingerprint_for(record, &game.diagnostics, work.target);
     let file = work.split.map(|t| t.file_name(|name| record.tag(name)));
     let step = match (refusal, work.renderer) {
         (Some(why), _) => Step::Rendered(Err(why)),
@@ -206,4 +195,64 @@ fn hidden_errors(record: &Record, found: &[Diagnostic], target: &Target) -> Opti
         _ => vec!["a game that does not read back".to_owned()],
     };
     Some(WriteError::HidesErrors { found, written })
+}
+
+/// What readying a record for the writer found ([`Conversion::ready`](super::Conversion::ready)).
+#[derive(Debug)]
+pub struct Readied {
+    /// The replay's findings.
+    pub found: Vec<Diagnostic>,
+    /// Whether its result was derived from the final board.
+    pub derived_result: bool,
+    /// Why the target refuses it: a game with errors that would not read back from the
+    /// target with the same errors and moves.
+    pub refused: Option<WriteError>,
+}
+
+/// Readies `record` (game `index`, read with the findings `read`) as every conversion
+/// readies a game: replayed and, unless the replay or its reading found an error, the
+/// passes it leaves implicit written out and its result settled from the final board; a
+/// game with errors is refused by a `target` it would not read back from the same.
+pub(super) fn ready_record(
+    record: &mut Record,
+    index: usize,
+    read: &[Diagnostic],
+    target: Option<&Target>,
+) -> Readied {
+    let report = validate_record(record, index);
+    let has_errors = read
+        .iter()
+        .chain(&report.diagnostics)
+        .any(Diagnostic::is_error);
+    let mut derived_result = false;
+    let mut refused = None;
+    if !has_errors {
+        insert_inferred_passes(record, &report);
+        derived_result = settle_result(record, report.outcome.as_ref());
+    } else if let Some(target) = target {
+        let found: Vec<Diagnostic> = read.iter().chain(&report.diagnostics).cloned().collect();
+        refused = hidden_errors(record, &found, target);
+    }
+    Readied {
+        found: report.diagnostics,
+        derived_result,
+        refused,
+    }
+}
+
+/// What `record` (read and replayed with `diagnostics`), written to `target`, must read back
+/// as. SGF writes two disc counts as Black's margin: a game with errors, whose result is
+/// not settled from the board when read back, is compared by its margin.
+pub(super) fn fingerprint_for(
+    record: &Record,
+    diagnostics: &[Diagnostic],
+    target: Option<&Target>,
+) -> Fingerprint {
+    let fingerprint = Fingerprint::of_record(record, diagnostics);
+    match target {
+        Some(t) if t.format == Format::Sgf && diagnostics.iter().any(Diagnostic::is_error) => {
+            fingerprint.with_margin_result(record)
+        }
+        _ => fingerprint,
+    }
 }

@@ -1,7 +1,15 @@
-//! Where a conversion writes: the output set (one output, or one per name an `-o`
+//! Where a conversion writes: the output set (one output, or one per name the output
 //! template gives), each output staged, read back and put in place at the end, all or none.
 
-use super::*;
+use std::collections::HashMap;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::formats::{wthor, Format, RecordWriter, Renderer, WriteOptions};
+use crate::pipeline::conversion::Outputs;
+
+use super::super::output::{Output, SharedOutput};
 
 /// The most files an output template may give in one run (each holds a few open files
 /// until the end): a template that gives more is most likely not what was meant.
@@ -17,9 +25,9 @@ pub(super) struct Files<'a> {
     pub(super) names_dir: Option<PathBuf>,
     /// The inputs, which no output may replace.
     pub(super) guarded: &'a [&'a Path],
-    pub(super) renderer: Option<reversi_formats::Renderer>,
+    pub(super) renderer: Option<Renderer>,
     pub(super) open: Vec<OpenFile>,
-    pub(super) by_name: std::collections::HashMap<String, usize>,
+    pub(super) by_name: HashMap<String, usize>,
     /// The output the last game went to, which an error of the run names.
     pub(super) current: Option<usize>,
     /// The folders the template's names made.
@@ -70,7 +78,7 @@ impl<'a> Files<'a> {
             names_dir,
             guarded,
             open: Vec::new(),
-            by_name: std::collections::HashMap::new(),
+            by_name: HashMap::new(),
             current: None,
             created: Vec::new(),
         }
@@ -153,7 +161,7 @@ impl<'a> Files<'a> {
     /// The error that stopped a run, naming the output the last game went to (a closed
     /// standard output stays a plain broken pipe).
     pub(super) fn failed(&self, e: io::Error) -> io::Error {
-        if output::is_closed_pipe(&e) {
+        if e.kind() == io::ErrorKind::BrokenPipe {
             return e;
         }
         match self.current.and_then(|at| self.open.get(at)) {
@@ -199,7 +207,7 @@ impl<'a> Files<'a> {
 }
 
 impl Outputs for Files<'_> {
-    fn renderer(&self) -> Option<reversi_formats::Renderer> {
+    fn renderer(&self) -> Option<Renderer> {
         self.renderer.clone()
     }
 
@@ -217,29 +225,13 @@ impl Outputs for Files<'_> {
     }
 }
 
-/// Whether the games written are read back before their output is put in place: not
-/// for standard output, a FIFO or a device (nothing is staged), nor for OBF, which keeps
-/// each game's final position only.
-pub(super) fn reads_back(target: Format, staged: bool) -> bool {
-    staged && ReadBack::applies(target)
-}
-
-/// Reads the staged output at `path` back and compares it game by game with what was
-/// written ([`ReadBack::check`]); a difference is an error naming the game, and the target
-/// is left alone.
-pub(super) fn read_back_check(
-    conversion: &Conversion,
-    target: Format,
-    path: &Path,
-    options: &ReadOptions,
-    spool: ReadBack,
-    output: &Output,
-) -> io::Result<()> {
-    spool.check(conversion, target, path, options).map_err(|e| {
-        let kept = output
-            .abandoned()
-            .map(|a| format!("; {a}"))
-            .unwrap_or_default();
-        io::Error::other(format!("{}: {e}{kept}", output.name()))
-    })
+/// The folder of `output` (WTHOR's name files go beside it), `None` for standard output.
+pub(super) fn output_dir(output: &Path) -> Option<PathBuf> {
+    if output == Path::new("-") {
+        return None;
+    }
+    match output.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => Some(dir.to_path_buf()),
+        _ => Some(PathBuf::from(".")),
+    }
 }
