@@ -95,14 +95,15 @@ pub mod validate {
     pub use reversi_check::validate::*;
 }
 
-/// What users do with files, once for every front end: open, walk, validate, convert, read
-/// back.
+/// What users do with files, once for every front end: open, walk, validate, convert,
+/// repair, read back.
 pub mod run {
     pub use reversi_runs::run::{
-        convert, convert_tapped, gather, open, validate, walk, ConvertOptions, ConvertReport,
-        ConvertStep, ConvertStopped, ConvertedGame, Copies, FailedInput, FileCounts, GameOutcome,
-        InputOptions, InputSource, OpenError, Opened, OutputWritten, Pass, ReadBack, ReadBackError,
-        Skipped, Status, Step, Stopped, ValidateOptions, ValidateReport, Walked,
+        convert, gather, open, repair, validate, walk, ConvertOptions, ConvertReport, ConvertStep,
+        ConvertStopped, ConvertedGame, Copies, FailedInput, FileCounts, GameOutcome, InputOptions,
+        InputSource, OpenError, Opened, OutputWritten, Pass, Pick, ReadBack, ReadBackError,
+        RepairCounts, RepairRunOptions, RepairRunReport, RepairStep, RepairStopped, Skipped,
+        Status, Step, Stopped, ValidateOptions, ValidateReport, Walked,
     };
 }
 

@@ -25,6 +25,7 @@ from ._native import (
     convert,
     read,
     repair,
+    repair_files,
     standings,
     validate,
     write,
@@ -50,6 +51,7 @@ from .errors import (
 __all__ = [
     "convert",
     "repair",
+    "repair_files",
     "standings",
     "scenario",
     "to_arrow",

@@ -257,6 +257,16 @@ def standings(
     players: Optional[PathLike] = None,
 ) -> dict[str, Any]: ...
 def repair(game: Game, max_edits: int = 2) -> dict[str, Any]: ...
+def repair_files(
+    paths: Sequence[PathLike],
+    output: PathLike,
+    format: Optional[str] = None,
+    lossy: bool = False,
+    fix_result: bool = False,
+    max_edits: int = 2,
+    jobs: Optional[int] = None,
+    rules: Optional[RulesLike] = None,
+) -> dict[str, Any]: ...
 def convert(
     paths: Sequence[PathLike],
     output: PathLike,

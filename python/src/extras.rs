@@ -1,4 +1,5 @@
-//! `scenario.run`, `standings`, `repair` and `convert`: the library's runs, as dicts.
+//! `scenario.run`, `standings`, `repair`, `repair_files` and `convert`: the library's runs,
+//! as dicts.
 
 use std::io;
 use std::path::PathBuf;
@@ -11,7 +12,9 @@ use reversi_formats::diagnostic::Renderer;
 use reversi_formats::{Format, ParsedGame, ReadOptions};
 use reversi_runs::pipeline::conversion::Outcome;
 use reversi_runs::pipeline::validation::{Event as Validated, Validation};
-use reversi_runs::run::{self, ConvertOptions, ConvertStep, ConvertedGame, Copies};
+use reversi_runs::run::{
+    self, ConvertOptions, ConvertStep, ConvertedGame, Copies, RepairRunOptions, RepairStep,
+};
 
 use crate::convert::{ser_to_py, to_py};
 use crate::errors::{self, Text};
@@ -211,6 +214,96 @@ pub(crate) fn repair(
     d.bind(py)
         .set_item("repaired", repaired.map(|g| Py::new(py, g)).transpose()?)?;
     Ok(d)
+}
+
+/// Repairs the games of the files `paths` into the file `output` as `reversi repair` does,
+/// with the library's repair run: every game repaired on several threads, written in input
+/// order in `format` (default: the first input's; RGN for move strings), the output read
+/// back and put in place only when every input was read and a game was written. Returns
+/// the document `reversi repair --format json` prints: `games` (each game's repair, the
+/// object `repair` gives, with the writer's `note`) and `summary`. GIL released;
+/// interruptible.
+#[pyfunction]
+#[pyo3(signature = (paths, output, format = None, lossy = false, fix_result = false, max_edits = 2, jobs = None, rules = None))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn repair_files(
+    py: Python<'_>,
+    paths: Vec<PathBuf>,
+    output: PathBuf,
+    format: Option<Text>,
+    lossy: bool,
+    fix_result: bool,
+    max_edits: usize,
+    jobs: Option<usize>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyObject> {
+    let to = format_arg(py, format.as_deref())?;
+    let rules = crate::engine::rules_arg(py, rules)?;
+    // Every input opens (else the exception the library's error calls for), before any work.
+    for path in &paths {
+        open_input(py, Src::Path(path.clone()), None, rules, None)?;
+    }
+    let options = RepairRunOptions {
+        to,
+        lossy,
+        fix_result,
+        jobs,
+        input: reversi_runs::run::InputOptions {
+            from: None,
+            rules,
+            names: None,
+        },
+        search: RepairOptions {
+            max_edits,
+            ..RepairOptions::default()
+        },
+        ..RepairRunOptions::new(&output)
+    };
+    let run = crate::interrupt::interruptible(py, |stop| {
+        let mut games = Vec::new();
+        let report = run::repair(&paths, &options, |step| {
+            // Ctrl-C: the run stops and the output is not put in place.
+            if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                return Err(crate::interrupt::stopped());
+            }
+            match step {
+                RepairStep::Game {
+                    game, repair, note, ..
+                } => {
+                    let mut value = serde_json::to_value(RepairReport::new(game, repair))?;
+                    if let Some(fields) = value.as_object_mut() {
+                        fields.insert("note".into(), serde_json::json!(note));
+                    }
+                    games.push(value);
+                }
+                RepairStep::OpenFailed(e) => {
+                    return Err(io::Error::new(e.kind(), e.to_string()));
+                }
+                RepairStep::ReadFailed { name, error } => {
+                    return Err(io::Error::new(
+                        error.kind(),
+                        format!("{name}: reading failed: {error}"),
+                    ));
+                }
+                RepairStep::PickFailed(why) | RepairStep::NothingSelected(why) => {
+                    return Err(io::Error::new(io::ErrorKind::InvalidInput, why.to_owned()));
+                }
+                _ => {}
+            }
+            Ok(())
+        });
+        report.map(|report| (report, games))
+    });
+    let (report, games) =
+        run?.map_err(|stopped| errors::io(py, &output.display().to_string(), &stopped.error))?;
+    let d = PyDict::new(py);
+    let list = PyList::empty(py);
+    for game in &games {
+        list.append(to_py(py, game)?)?;
+    }
+    d.set_item("games", list)?;
+    d.set_item("summary", ser_to_py(py, &report)?)?;
+    Ok(d.into_any().unbind())
 }
 
 /// Converts the files `paths` into `output` (one file, or one per name a template such as

@@ -225,6 +225,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(extras::scenario_run, m)?)?;
     m.add_function(wrap_pyfunction!(extras::standings, m)?)?;
     m.add_function(wrap_pyfunction!(extras::repair, m)?)?;
+    m.add_function(wrap_pyfunction!(extras::repair_files, m)?)?;
     m.add_function(wrap_pyfunction!(extras::convert, m)?)?;
     Ok(())
 }

@@ -263,3 +263,26 @@ def test_repair_reports_alike_from_every_front_end(tmp_path):
         desk.close()
     assert compared >= len(names), "every repair fixture was compared"
     assert {g for g in names if g.endswith(".txt")}, "transcript grids are among them"
+
+
+def test_the_repair_run_reports_alike_from_the_command_line_and_python(tmp_path):
+    """`reversi repair --format json` and Python's `repair_files` are one run of the
+    library: the same document (every game's repair with the writer's note, the summary)
+    and the same bytes written, on every repair fixture, plain and with `fix_result`."""
+    compared = 0
+    for name in inputs(REPAIRS):
+        source = str(REPAIRS / name)
+        for fix in (False, True):
+            out_cli, out_py = tmp_path / f"cli-{fix}-{name}", tmp_path / f"py-{fix}-{name}"
+            cli = subprocess.run(
+                [reversi_cli(ROOT), "repair", "--format", "json", "-o", str(out_cli), source]
+                + ["--fix-result"] * fix,
+                capture_output=True,
+                text=True,
+            )
+            assert cli.returncode in (0, 1), (name, cli.stderr)
+            python = rr.repair_files([source], out_py, fix_result=fix)
+            assert python == json.loads(cli.stdout), (name, fix)
+            assert out_cli.read_bytes() == out_py.read_bytes(), (name, fix)
+            compared += python["summary"]["games"]
+    assert compared >= 2 * len(inputs(REPAIRS))

@@ -10,6 +10,8 @@
 //!   [`gather`]: every game's facts, for the standings;
 //! * [`convert()`]: the convert run, its [`ConvertStep`]s and its [`ConvertReport`]; each
 //!   game's outcome as [`ConvertedGame`];
+//! * [`repair()`]: the repair run, its [`RepairStep`]s and its [`RepairRunReport`]; each
+//!   game's repair as `reversi_check::repair::RepairReport`;
 //! * [`Output`]: where a run writes (standard output, or a file staged and put in place);
 //!   [`ReadBack`]: an output read back before it is put in place.
 
@@ -17,6 +19,7 @@ mod convert;
 mod open;
 mod output;
 mod read_back;
+mod repair;
 mod validate;
 mod walk;
 
@@ -28,6 +31,10 @@ pub use output::{is_stdout, Output, SharedOutput};
 
 pub use open::{open, InputOptions, InputSource, OpenError, Opened};
 pub use read_back::{ReadBack, ReadBackError};
+pub use repair::{
+    repair, repair_tapped, Pick, RepairCounts, RepairRunOptions, RepairRunReport, RepairStep,
+    RepairStopped,
+};
 pub use validate::{
     gather, validate, FailedInput, FileCounts, Status, Step, Stopped, ValidateOptions,
     ValidateReport,
