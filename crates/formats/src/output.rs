@@ -310,6 +310,10 @@ pub fn unnamed_in(dir: &Path) -> io::Result<File> {
     let mut last = None;
     for _ in 0..TEMPORARY_ATTEMPTS {
         let path = dir.join(temporary_name());
+        // The name lives between its creation and its removal: under the registry's lock,
+        // so that a signal's `remove_temporaries` (which takes it) cannot end the process
+        // in between and leave the name behind.
+        let registry = live();
         match OpenOptions::new()
             .read(true)
             .write(true)
@@ -320,6 +324,7 @@ pub fn unnamed_in(dir: &Path) -> io::Result<File> {
                 // Unix lets an open file lose its name; elsewhere it keeps it.
                 #[cfg(unix)]
                 fs::remove_file(&path)?;
+                drop(registry);
                 return Ok(file);
             }
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
@@ -397,15 +402,20 @@ impl AtomicFile {
         let mut last = None;
         for _ in 0..TEMPORARY_ATTEMPTS {
             let temp = dir.join(temporary_name());
+            // Created and registered under the registry's lock: a signal's
+            // `remove_temporaries` waits for both, so it never misses a temporary that
+            // exists (nor says nothing of its target).
+            let mut registry = live();
             match OpenOptions::new().write(true).create_new(true).open(&temp) {
                 Ok(file) => {
-                    live().push(Live {
+                    registry.push(Live {
                         temp: temp.clone(),
                         abandoned: Abandoned {
                             target: target.to_path_buf(),
                             existed: existing.is_some(),
                         },
                     });
+                    drop(registry);
                     let out = AtomicFile {
                         file,
                         target: target.to_path_buf(),
