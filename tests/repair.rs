@@ -1689,3 +1689,51 @@ fn cli_repair_output_reads_back_in_every_format() {
     }
     assert!(checked >= files.len() * 5, "{checked} outputs checked");
 }
+
+/// A game whose error the output format would hide (a wrong result in a move string, which
+/// holds no result) is not written, as `convert` refuses it, and the note says how to write
+/// it: with `--fix-result` the board's result makes it valid, and it is written.
+#[test]
+fn cli_a_game_whose_error_the_format_would_hide_is_not_written() {
+    let run = reversi()
+        .args([
+            "repair",
+            "--to",
+            "moves",
+            "--lossy",
+            "fixtures/repair/wrong-result-digit-typo.rgn",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{stderr}");
+    assert!(
+        run.stdout.is_empty(),
+        "nothing written: {}",
+        String::from_utf8_lossy(&run.stdout)
+    );
+    assert!(
+        stderr.contains("not written: moves cannot hold what makes this game wrong (wrong-result)")
+            && stderr.contains("(--fix-result writes the board's result)"),
+        "{stderr}"
+    );
+    let fixed = reversi()
+        .args([
+            "repair",
+            "-q",
+            "--fix-result",
+            "--to",
+            "moves",
+            "--lossy",
+            "fixtures/repair/wrong-result-digit-typo.rgn",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        fixed.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&fixed.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&fixed.stdout).lines().count(), 1);
+}

@@ -15,8 +15,6 @@ pub(super) struct Sink<'a> {
     pub(super) back: Option<ReadBack>,
     /// Reads the output back (the target, its options, the rules of records without).
     pub(super) conversion: Conversion,
-    /// Whether losses are allowed, which a refusal's words name.
-    pub(super) lossy: bool,
 }
 
 impl<'a> Sink<'a> {
@@ -56,7 +54,6 @@ impl<'a> Sink<'a> {
             writer: format.writer(Box::new(out), &write),
             edits: options.edits.clone(),
             back,
-            lossy: options.lossy,
         })
     }
 
@@ -124,10 +121,12 @@ impl<'a> Sink<'a> {
             Ok(fingerprint) => fingerprint,
             Err(why) => {
                 let format = self.format.to_string();
-                let why = why
-                    .refusal(&format, self.lossy)
-                    .unwrap_or_else(|| why.to_string());
-                return Ok((false, Some(format!("not written: {why}"))));
+                let said = why.to_string().replacen("the target format", &format, 1);
+                let hint = match repair.status {
+                    RepairStatus::WrongResult => " (--fix-result writes the board's result)",
+                    _ => "",
+                };
+                return Ok((false, Some(format!("not written: {said}{hint}"))));
             }
         };
         for (i, mut record) in [commented, annotated, plain].into_iter().enumerate() {
