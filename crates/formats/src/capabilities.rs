@@ -74,6 +74,9 @@ pub struct Capabilities {
     pub komi: bool,
     /// Passes written (else inferred by replay when read back).
     pub passes: bool,
+    /// Two disc counts written as they are (else as Black's margin, `RE[B+18]`: read back,
+    /// a game whose result is not settled from its board claims the margin only).
+    pub disc_counts: bool,
     /// Result kinds held, in words.
     pub results: &'static str,
     /// Player and event names.
@@ -104,6 +107,7 @@ const EVERYTHING: Capabilities = Capabilities {
     starts: Starts::Any,
     komi: true,
     passes: true,
+    disc_counts: true,
     results: "every result",
     names: "every tag",
     claims: "every claim and comment",
@@ -122,6 +126,7 @@ const OTHELLO_8X8: Capabilities = Capabilities {
     starts: Starts::Standard,
     komi: false,
     passes: true,
+    disc_counts: true,
     results: "disc counts",
     names: "the dialect's tags",
     claims: "none",
@@ -144,6 +149,7 @@ impl Capabilities {
                 anti: true,
                 starts: Starts::TwoColours,
                 komi: true,
+                disc_counts: false,
                 results: "margins, resignations, time losses, agreements",
                 names: "GGF properties",
                 claims: "evaluations, times, the game comment",
@@ -164,6 +170,7 @@ impl Capabilities {
             Format::Sgf => Capabilities {
                 boards: SQUARE_BOARDS,
                 starts: Starts::TwoColours,
+                disc_counts: false,
                 results: "margins, winners, resignations, time losses",
                 names: "SGF properties",
                 claims: "comments",

@@ -7,8 +7,9 @@ use super::work::{Done, Prepared, Step, Work};
 use super::{Fingerprint, Target};
 use crate::diagnostic::Diagnostic;
 use crate::engine::Move;
+use crate::formats::capabilities::Capabilities;
 use crate::formats::wthor::Entry;
-use crate::formats::{capped, rgn, Format, ParsedGame, WriteError};
+use crate::formats::{capped, rgn, ParsedGame, WriteError};
 use crate::pipeline::blocks::{Spent, Unit};
 use crate::record::Record;
 use crate::validate::{insert_inferred_passes, settle_result, validate_game, validate_record};
@@ -241,8 +242,11 @@ pub(super) fn ready_record(
 }
 
 /// What `record` (read and replayed with `diagnostics`), written to `target`, must read back
-/// as. SGF writes two disc counts as Black's margin: a game with errors, whose result is
-/// not settled from the board when read back, is compared by its margin.
+/// as. A format that writes two disc counts as Black's margin
+/// ([`Capabilities::disc_counts`]): a game with errors, whose result is not settled from the
+/// board when read back, is compared by its margin.
+///
+/// [`Capabilities::disc_counts`]: crate::formats::capabilities::Capabilities::disc_counts
 pub(super) fn fingerprint_for(
     record: &Record,
     diagnostics: &[Diagnostic],
@@ -250,7 +254,10 @@ pub(super) fn fingerprint_for(
 ) -> Fingerprint {
     let fingerprint = Fingerprint::of_record(record, diagnostics);
     match target {
-        Some(t) if t.format == Format::Sgf && diagnostics.iter().any(Diagnostic::is_error) => {
+        Some(t)
+            if !Capabilities::of(t.format).disc_counts
+                && diagnostics.iter().any(Diagnostic::is_error) =>
+        {
             fingerprint.with_margin_result(record)
         }
         _ => fingerprint,

@@ -72,8 +72,12 @@ impl<'a> Sink<'a> {
 
     /// Keeps `fingerprint`, of a game just written with `losses`, to read the output back
     /// with (its result left out when the target dropped part of it).
-    pub(super) fn spool(&mut self, fingerprint: Fingerprint, losses: &[String]) -> io::Result<()> {
-        let Some(back) = &mut self.back else {
+    pub(super) fn spool(
+        &mut self,
+        fingerprint: Option<Fingerprint>,
+        losses: &[String],
+    ) -> io::Result<()> {
+        let (Some(back), Some(fingerprint)) = (&mut self.back, fingerprint) else {
             return Ok(());
         };
         back.push(match losses.is_empty() {
@@ -93,7 +97,7 @@ impl<'a> Sink<'a> {
             return Ok(false);
         };
         match self.writer.write(record) {
-            Ok(losses) => self.spool(fingerprint, &losses).map(|()| true),
+            Ok(losses) => self.spool(Some(fingerprint), &losses).map(|()| true),
             Err(WriteError::Io(e)) => Err(e),
             Err(_) => Ok(false),
         }
@@ -114,19 +118,27 @@ impl<'a> Sink<'a> {
             ));
         };
         let mut last = Vec::new();
-        let mut edited = plain.clone();
-        self.edits.apply(&mut edited);
-        // Tags and comments aside, the three are one game: checked once.
-        let fingerprint = match self.check(&edited) {
-            Ok(fingerprint) => fingerprint,
-            Err(why) => {
-                let format = self.format.to_string();
-                let said = why.to_string().replacen("the target format", &format, 1);
-                let hint = match repair.status {
-                    RepairStatus::WrongResult => " (--fix-result writes the board's result)",
-                    _ => "",
-                };
-                return Ok((false, Some(format!("not written: {said}{hint}"))));
+        // Tags and comments aside, the three are one game: checked once. A valid or
+        // repaired game hides no error: it is checked only to be read back.
+        let fingerprint = match (&self.back, repair.status) {
+            (None, RepairStatus::Valid | RepairStatus::Repaired) => None,
+            _ => {
+                let mut edited = plain.clone();
+                self.edits.apply(&mut edited);
+                match self.check(&edited) {
+                    Ok(fingerprint) => Some(fingerprint),
+                    Err(why) => {
+                        let format = self.format.to_string();
+                        let said = why.to_string().replacen("the target format", &format, 1);
+                        let hint = match repair.status {
+                            RepairStatus::WrongResult => {
+                                " (--fix-result writes the board's result)"
+                            }
+                            _ => "",
+                        };
+                        return Ok((false, Some(format!("not written: {said}{hint}"))));
+                    }
+                }
             }
         };
         for (i, mut record) in [commented, annotated, plain].into_iter().enumerate() {
